@@ -1,0 +1,35 @@
+//===- Tile.h - The tile dialect --------------------------------*- C++ -*-===//
+#ifndef KILN_DIALECT_TILE_IR_TILE_H
+#define KILN_DIALECT_TILE_IR_TILE_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "kiln/Dialect/Tile/IR/TileOpsDialect.h.inc"
+#include "kiln/Dialect/Tile/IR/TileEnums.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "kiln/Dialect/Tile/IR/TileOpsTypes.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "kiln/Dialect/Tile/IR/TileAttrs.h.inc"
+
+namespace kiln::tile {
+/// Pointer-like type -> the type its load yields: `!tile.ptr<T>` -> T,
+/// `tensor<S x !tile.ptr<T>, E>` -> `tensor<S x T, E>`. Other types are
+/// returned unchanged.
+mlir::Type getPointeeType(mlir::Type ptrLike);
+/// Scalar -> i1; tensor<S x T, E> -> tensor<S x i1, E>.
+mlir::Type getI1TypeLike(mlir::Type type);
+/// Element type of a tensor, or the type itself for a scalar.
+mlir::Type getElementTypeOrSelf(mlir::Type type);
+} // namespace kiln::tile
+
+#define GET_OP_CLASSES
+#include "kiln/Dialect/Tile/IR/TileOps.h.inc"
+
+#endif // KILN_DIALECT_TILE_IR_TILE_H

@@ -1,0 +1,342 @@
+#ifndef KILN_TILE_OPS
+#define KILN_TILE_OPS
+
+include "kiln/Dialect/Tile/IR/TileDialect.td"
+include "kiln/Dialect/Tile/IR/TileTypes.td"
+include "kiln/Dialect/Tile/IR/TileAttrs.td"
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+class Tile_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Tile_Dialect, mnemonic, traits>;
+
+// Type transforms used by the type-inference constraints below; they keep the
+// shape and the layout encoding of tensors.
+defvar PointeeOf = "::kiln::tile::getPointeeType($_self)";
+defvar MaskOf = "::kiln::tile::getI1TypeLike($_self)";
+
+//===----------------------------------------------------------------------===//
+// Program identity
+//===----------------------------------------------------------------------===//
+
+def Tile_ProgramIdOp : Tile_Op<"program_id", [Pure]> {
+  let summary = "index of this program along a launch-grid axis";
+  let description = [{
+    Returns the index of the running program (CTA) along grid axis 0, 1 or 2.
+
+    ```mlir
+    %row = tile.program_id 0
+    ```
+  }];
+  let arguments = (ins I32Attr:$axis);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$axis attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tile_NumProgramsOp : Tile_Op<"num_programs", [Pure]> {
+  let summary = "number of programs along a launch-grid axis";
+  let description = [{
+    ```mlir
+    %n = tile.num_programs 0
+    ```
+  }];
+  let arguments = (ins I32Attr:$axis);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$axis attr-dict";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor construction and shape
+//===----------------------------------------------------------------------===//
+
+def Tile_ArangeOp : Tile_Op<"arange", [Pure]> {
+  let summary = "1-D tensor of consecutive i32 values [start, end)";
+  let description = [{
+    The length `end - start` must be a positive power of two, as in Triton.
+
+    ```mlir
+    %cols = tile.arange 0 to 1024 : tensor<1024xi32>
+    ```
+  }];
+  let arguments = (ins I32Attr:$start, I32Attr:$end);
+  let results = (outs RankedTensorOf<[I32]>:$result);
+  let assemblyFormat = "$start `to` $end attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_SplatOp : Tile_Op<"splat", [Pure]> {
+  let summary = "tensor with every element equal to a scalar";
+  let description = [{
+    ```mlir
+    %t = tile.splat %x : f32 -> tensor<1024xf32>
+    ```
+    A splat of a constant folds to a dense constant.
+  }];
+  let arguments = (ins Tile_Scalar:$src);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {
+  let summary = "broadcast size-1 dimensions of a tensor";
+  let description = [{
+    Every dimension of the operand is either equal to the result's or 1.
+
+    ```mlir
+    %b = tile.broadcast %a : tensor<1x128xf32> -> tensor<32x128xf32>
+    ```
+    A broadcast to the operand's own type folds away.
+  }];
+  let arguments = (ins Tile_Tensor:$src);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_ExpandDimsOp : Tile_Op<"expand_dims", [Pure]> {
+  let summary = "insert a size-1 dimension";
+  let description = [{
+    `x[:, None]` in the Triton language.
+
+    ```mlir
+    %c = tile.expand_dims %rows, 1 : tensor<32xi32> -> tensor<32x1xi32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$src, I32Attr:$axis);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src `,` $axis attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [Pure]> {
+  let summary = "redistribute a tensor to another layout";
+  let description = [{
+    Same shape and element type, another layout encoding. Lowered through
+    shared memory; conversions between equal layouts fold away.
+
+    ```mlir
+    %b = tile.convert_layout %a : tensor<128xf32, #l0> -> tensor<128xf32, #l1>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$src);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Pointers and memory
+//===----------------------------------------------------------------------===//
+
+def Tile_AddPtrOp : Tile_Op<"addptr", [Pure, AllTypesMatch<["ptr", "result"]>]> {
+  let summary = "advance pointers by an element offset";
+  let description = [{
+    Offsets count elements of the pointee type. Pointer and offset are both
+    scalars or tensors of the same shape.
+
+    ```mlir
+    %p = tile.addptr %base, %offs : tensor<1024x!tile.ptr<f16>>, tensor<1024xi32>
+    ```
+    Adding zero folds away.
+  }];
+  let arguments = (ins Tile_PtrLike:$ptr, Tile_IntLike:$offset);
+  let results = (outs Tile_PtrLike:$result);
+  let assemblyFormat = "$ptr `,` $offset attr-dict `:` type($ptr) `,` type($offset)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_LoadOp : Tile_Op<"load", [
+    AttrSizedOperandSegments, MemoryEffects<[MemRead]>,
+    TypesMatchWith<"result type is the pointee type", "ptr", "result", PointeeOf>,
+    OptionalTypesMatchWith<"mask is i1 with the pointer's shape", "ptr", "mask", MaskOf>,
+    OptionalTypesMatchWith<"other has the result type", "ptr", "other", PointeeOf>]> {
+  let summary = "load from global memory, optionally masked";
+  let description = [{
+    Lanes whose mask is false are not read; they take `other` when given and
+    are undefined otherwise. `other` is only allowed together with `mask`.
+
+    ```mlir
+    %x = tile.load %p, mask %m, other %zero : tensor<1024x!tile.ptr<f16>>
+    ```
+  }];
+  let arguments = (ins Tile_PtrLike:$ptr, Optional<Tile_BoolLike>:$mask,
+                       Optional<Tile_Value>:$other);
+  let results = (outs Tile_Value:$result);
+  let assemblyFormat = [{
+    $ptr (`,` `mask` $mask^)? (`,` `other` $other^)? attr-dict `:` type($ptr)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_StoreOp : Tile_Op<"store", [
+    MemoryEffects<[MemWrite]>,
+    TypesMatchWith<"value type is the pointee type", "ptr", "value", PointeeOf>,
+    OptionalTypesMatchWith<"mask is i1 with the pointer's shape", "ptr", "mask", MaskOf>]> {
+  let summary = "store to global memory, optionally masked";
+  let description = [{
+    ```mlir
+    tile.store %p, %y, mask %m : tensor<1024x!tile.ptr<f16>>
+    ```
+  }];
+  let arguments = (ins Tile_PtrLike:$ptr, Tile_Value:$value,
+                       Optional<Tile_BoolLike>:$mask);
+  let assemblyFormat = "$ptr `,` $value (`,` `mask` $mask^)? attr-dict `:` type($ptr)";
+}
+
+def Tile_AtomicCASOp : Tile_Op<"atomic_cas", [
+    MemoryEffects<[MemRead, MemWrite]>,
+    TypesMatchWith<"cmp has the pointee type", "ptr", "cmp", PointeeOf>,
+    TypesMatchWith<"val has the pointee type", "ptr", "val", PointeeOf>,
+    TypesMatchWith<"result has the pointee type", "ptr", "result", PointeeOf>]> {
+  let summary = "atomic compare-and-swap (acq_rel, gpu scope)";
+  let description = [{
+    Stores `val` where memory equals `cmp`; returns the old value. On scalars
+    one thread of the program performs it and every thread sees the result,
+    so spin loops stay uniform.
+
+    ```mlir
+    %old = tile.atomic_cas %lock, %c0, %c1 : !tile.ptr<i32>
+    ```
+  }];
+  let arguments = (ins Tile_PtrLike:$ptr, Tile_Value:$cmp, Tile_Value:$val);
+  let results = (outs Tile_Value:$result);
+  let assemblyFormat = "$ptr `,` $cmp `,` $val attr-dict `:` type($ptr)";
+  let hasVerifier = 1;
+}
+
+def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [
+    MemoryEffects<[MemRead, MemWrite]>,
+    TypesMatchWith<"val has the pointee type", "ptr", "val", PointeeOf>,
+    TypesMatchWith<"result has the pointee type", "ptr", "result", PointeeOf>,
+    OptionalTypesMatchWith<"mask is i1 with the pointer's shape", "ptr", "mask", MaskOf>]> {
+  let summary = "atomic read-modify-write (acq_rel, gpu scope)";
+  let description = [{
+    Kinds: `xchg`, `add` (integers and floats), `max`, `min` (integers),
+    `and`, `or`, `xor` (integers). Returns the old value.
+
+    ```mlir
+    %old = tile.atomic_rmw xchg %lock, %c0 : !tile.ptr<i32>
+    %o = tile.atomic_rmw add %p, %v, mask %m : tensor<128x!tile.ptr<f32>>
+    ```
+  }];
+  let arguments = (ins Tile_RMWKindAttr:$kind, Tile_PtrLike:$ptr, Tile_Value:$val,
+                       Optional<Tile_BoolLike>:$mask);
+  let results = (outs Tile_Value:$result);
+  let assemblyFormat = "$kind $ptr `,` $val (`,` `mask` $mask^)? attr-dict `:` type($ptr)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and selection
+//===----------------------------------------------------------------------===//
+
+class Tile_ReduceOp<string mnemonic, string what> : Tile_Op<mnemonic, [Pure]> {
+  let summary = what # " of a tensor along one axis";
+  let description = [{
+    The result drops dimension `axis`; reducing a 1-D tensor gives a scalar.
+    Floating-point maximum and minimum ignore NaN operands (like `maxnum`).
+
+    ```mlir
+    %s = tile.}] # mnemonic # [{ %x, 0 : tensor<1024xf32> -> f32
+    %c = tile.}] # mnemonic # [{ %t, 0 : tensor<32x128xf32> -> tensor<128xf32>
+    ```
+  }];
+  let arguments = (ins RankedTensorOf<[AnySignlessInteger, AnyFloat]>:$src, I32Attr:$axis);
+  let results = (outs Tile_NumericLike:$result);
+  let assemblyFormat = "$src `,` $axis attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_SumOp : Tile_ReduceOp<"sum", "sum">;
+def Tile_MaxOp : Tile_ReduceOp<"max", "maximum">;
+def Tile_MinOp : Tile_ReduceOp<"min", "minimum">;
+
+def Tile_WhereOp : Tile_Op<"where", [Pure,
+    AllTypesMatch<["trueValue", "falseValue", "result"]>]> {
+  let summary = "elementwise select";
+  let description = [{
+    The condition is an i1 scalar (selecting whole values) or an i1 tensor of
+    the result's shape.
+
+    ```mlir
+    %d = tile.where %m, %x, %zero : tensor<1024xi1>, tensor<1024xf32>
+    ```
+  }];
+  let arguments = (ins Tile_BoolLike:$condition, Tile_Value:$trueValue,
+                       Tile_Value:$falseValue);
+  let results = (outs Tile_Value:$result);
+  let assemblyFormat = [{
+    $condition `,` $trueValue `,` $falseValue attr-dict `:` type($condition) `,` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Synchronization, hints and debugging
+//===----------------------------------------------------------------------===//
+
+def Tile_BarrierOp : Tile_Op<"barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "synchronize the threads of the program (bar.sync)";
+  let description = [{
+    `tl.debug_barrier()`.
+
+    ```mlir
+    tile.barrier
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+class Tile_HintOp<string mnemonic, string what> : Tile_Op<mnemonic,
+    [Pure, AllTypesMatch<["src", "result"]>]> {
+  let summary = what;
+  let arguments = (ins Tile_IntLike:$src, DenseI32ArrayAttr:$values);
+  let results = (outs Tile_IntLike:$result);
+  let assemblyFormat = "$src `,` $values attr-dict `:` type($src)";
+  let hasVerifier = 1;
+}
+
+def Tile_MultipleOfOp : Tile_HintOp<"multiple_of",
+    "assert that values are multiples of the given divisors"> {
+  let description = [{
+    `tl.multiple_of(x, 16)`: one divisor per dimension (one for a scalar).
+    Seeds the axis analysis; erased during lowering.
+
+    ```mlir
+    %o = tile.multiple_of %x, [16] : tensor<1024xi32>
+    ```
+  }];
+}
+
+def Tile_MaxContiguousOp : Tile_HintOp<"max_contiguous",
+    "assert runs of consecutive values"> {
+  let description = [{
+    `tl.max_contiguous(x, 1024)`: one run length per dimension.
+
+    ```mlir
+    %o = tile.max_contiguous %x, [1024] : tensor<1024xi32>
+    ```
+  }];
+}
+
+def Tile_PrintOp : Tile_Op<"print", [MemoryEffects<[MemWrite]>]> {
+  let summary = "device-side print (tl.device_print)";
+  let description = [{
+    Prints the prefix and the values from every thread that owns them.
+
+    ```mlir
+    tile.print "x = " %x : tensor<128xf32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$prefix, Variadic<Tile_Value>:$args);
+  let assemblyFormat = "$prefix ($args^ `:` type($args))? attr-dict";
+}
+
+#endif // KILN_TILE_OPS

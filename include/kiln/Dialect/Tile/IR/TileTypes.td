@@ -1,0 +1,42 @@
+#ifndef KILN_TILE_TYPES
+#define KILN_TILE_TYPES
+
+include "kiln/Dialect/Tile/IR/TileDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/BuiltinTypeInterfaces.td"
+
+class Tile_Type<string name, string typeMnemonic> : TypeDef<Tile_Dialect, name> {
+  let mnemonic = typeMnemonic;
+}
+
+def Tile_PtrType : Tile_Type<"Ptr", "ptr"> {
+  let summary = "pointer to global memory holding elements of a scalar type";
+  let description = [{
+    `!tile.ptr<f16>` addresses global memory holding `f16` values. Pointer
+    arithmetic (`tile.addptr`) is in units of elements.
+  }];
+  let parameters = (ins "::mlir::Type":$pointeeType);
+  let assemblyFormat = "`<` $pointeeType `>`";
+  let builders = [
+    TypeBuilderWithInferredContext<(ins "::mlir::Type":$pointeeType), [{
+      return $_get(pointeeType.getContext(), pointeeType);
+    }]>
+  ];
+}
+
+def Tile_Ptr : Type<CPred<"::llvm::isa<::kiln::tile::PtrType>($_self)">,
+                    "tile pointer", "::kiln::tile::PtrType">;
+def Tile_PtrTensor : RankedTensorOf<[Tile_Ptr]>;
+def Tile_PtrLike : AnyTypeOf<[Tile_Ptr, Tile_PtrTensor], "pointer or tensor of pointers">;
+
+def Tile_Int : AnyTypeOf<[AnySignlessInteger]>;
+def Tile_IntLike : AnyTypeOf<[AnySignlessInteger, RankedTensorOf<[AnySignlessInteger]>],
+                             "integer or tensor of integers">;
+def Tile_BoolLike : AnyTypeOf<[I1, RankedTensorOf<[I1]>], "i1 or tensor of i1">;
+def Tile_Scalar : AnyTypeOf<[AnySignlessInteger, AnyFloat, Tile_Ptr]>;
+def Tile_Tensor : RankedTensorOf<[AnySignlessInteger, AnyFloat, Tile_Ptr]>;
+def Tile_Value : AnyTypeOf<[Tile_Scalar, Tile_Tensor], "scalar or tensor">;
+def Tile_NumericLike : AnyTypeOf<[AnySignlessInteger, AnyFloat,
+    RankedTensorOf<[AnySignlessInteger, AnyFloat]>], "number or tensor of numbers">;
+
+#endif // KILN_TILE_TYPES

@@ -1,0 +1,73 @@
+//===- Spec.h - Kernel specialization (signature, constexprs, options) ----===//
+//
+// A kernel is compiled for one explicit specialization, as Triton's AOT
+// compiler does: the kernel name, one signature entry per parameter, the
+// constexpr values and num_warps. The runtime derives the same structure from
+// launch arguments, so this is the contract between the runtime, the CLI and
+// the compiler. Shared by Frontend, Target and Runtime.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_FRONTEND_SPEC_H
+#define KILN_FRONTEND_SPEC_H
+
+#include "llvm/Support/Error.h"
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kiln {
+
+/// Scalar element types of the Triton language that Kiln supports.
+enum class DType { I1, I8, I16, I32, I64, U32, F16, BF16, F32, F64 };
+
+/// Triton AOT spelling ("i32", "fp16", "bf16", ...), and the reverse.
+const char *dtypeName(DType t);
+std::optional<DType> parseDTypeName(std::string_view s);
+/// Size in bytes of one element (I1 counts as 1 byte, as Triton stores it).
+unsigned dtypeBytes(DType t);
+bool isFloat(DType t);
+
+/// One positional signature entry, e.g. `*fp16:16`, `i32`, `i32:16`, `fp32`,
+/// or a literal for a constexpr parameter (`1024`, `True`).
+struct ParamSpec {
+  enum class Kind { Pointer, Scalar, Constexpr };
+  Kind kind = Kind::Scalar;
+  DType dtype = DType::I32; ///< Pointee type for pointers, value type otherwise.
+  /// `:16` on a pointer: the address is 16-byte aligned; on an integer: the
+  /// value is divisible by 16. 1 when nothing is known.
+  unsigned divisibility = 1;
+  /// Literal text of a constexpr given inline in the signature.
+  std::string constexprValue;
+
+  bool operator==(const ParamSpec &) const = default;
+  /// Canonical AOT spelling; parseSignature(toString()) round-trips.
+  std::string toString() const;
+};
+
+/// Everything that selects one compiled variant of a kernel.
+struct KernelSpec {
+  std::string kernelName;
+  std::vector<ParamSpec> signature;
+  /// Constexpr name -> literal text ("1024", "True", "1e-5").
+  std::map<std::string, std::string> constexprs;
+  unsigned numWarps = 4;
+  std::string arch = "sm_90";
+
+  bool operator==(const KernelSpec &) const = default;
+  /// Stable one-line text used in cache keys and metadata.
+  std::string toString() const;
+};
+
+/// Parses a comma-separated AOT signature ("*fp16:16,*fp32,i32,1024").
+/// Errors name the 1-based entry and the offending text.
+llvm::Expected<std::vector<ParamSpec>> parseSignature(std::string_view text);
+
+/// Parses one `NAME=VALUE` constexpr definition (the CLI's -D).
+llvm::Expected<std::pair<std::string, std::string>>
+parseConstexprDefinition(std::string_view text);
+
+} // namespace kiln
+
+#endif // KILN_FRONTEND_SPEC_H

@@ -1,0 +1,80 @@
+//===- Pipeline.h - From Triton-language source to PTX ---------------------===//
+//
+// The compiler's one entry point for tools and the runtime. Stages:
+//   ast -> tile -> tile-layout -> llvm-dialect -> llvm -> ptx
+// Each stage's text can be observed (ln-compile --emit / --dump-dir) and each
+// stage is timed (ln-compile --time).
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_TARGET_PIPELINE_H
+#define KILN_TARGET_PIPELINE_H
+
+#include "kiln/Frontend/Spec.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class ModuleOp;
+class MLIRContext;
+} // namespace mlir
+
+namespace kiln {
+
+/// What the runtime needs to launch a compiled kernel; written as JSON next to
+/// the PTX by ln-compile and stored in the runtime's cache.
+struct KernelInfo {
+  struct Param {
+    std::string name;
+    ParamSpec spec; ///< kind Pointer or Scalar (constexprs are not params).
+  };
+  std::string name;             ///< PTX entry name (the kernel's name).
+  std::vector<Param> params;    ///< Runtime parameters in launch order.
+  std::map<std::string, std::string> constexprs;
+  unsigned numWarps = 4;
+  unsigned sharedBytes = 0;     ///< Dynamic shared memory to launch with.
+  std::string arch = "sm_90";
+
+  llvm::json::Value toJSON() const;
+  static llvm::Expected<KernelInfo> fromJSON(llvm::StringRef text);
+};
+
+enum class Stage { AST, Tile, TileLayout, LLVMDialect, LLVMIR, PTX };
+const char *stageName(Stage s); ///< "ast", "tile", "tile-layout", ...
+std::optional<Stage> parseStageName(llvm::StringRef s);
+
+struct CompileOptions {
+  /// Last stage to run; later stages are skipped.
+  Stage stopAfter = Stage::PTX;
+  /// Called with each stage's printed form when set (for --dump-dir/--emit).
+  std::function<void(Stage, llvm::StringRef text)> onStage;
+};
+
+struct CompiledKernel {
+  KernelInfo info;
+  std::string ptx;
+  /// Wall time of each stage that ran, in milliseconds, in pipeline order.
+  std::vector<std::pair<Stage, double>> stageMillis;
+};
+
+/// Compiles `spec.kernelName` from Triton-language `source` (named `filename`
+/// in diagnostics). Nothing is printed: on failure the returned error's message
+/// holds every diagnostic rendered as `FILE:LINE:COL: error: message` followed
+/// by the source line and a caret.
+llvm::Expected<CompiledKernel> compileKernel(llvm::StringRef source,
+                                             llvm::StringRef filename,
+                                             const KernelSpec &spec,
+                                             const CompileOptions &options = {});
+
+/// Backend half: lowers a verified tile-dialect module (as produced by the
+/// frontend) to PTX, reporting stages TileLayout..PTX through `options`.
+llvm::Expected<CompiledKernel> lowerTileToPTX(mlir::ModuleOp module,
+                                              const KernelSpec &spec,
+                                              const CompileOptions &options = {});
+
+} // namespace kiln
+
+#endif // KILN_TARGET_PIPELINE_H

@@ -1,0 +1,270 @@
+//===- TileOps.cpp - tile dialect verifiers and folders -------------------===//
+#include "kiln/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace kiln::tile;
+
+namespace {
+/// Shape of a tensor type; empty for scalars.
+ArrayRef<int64_t> shapeOf(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.getShape();
+  return {};
+}
+
+std::string shapeString(ArrayRef<int64_t> shape) {
+  std::string s = "[";
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(shape, os);
+  os << "]";
+  return s;
+}
+
+LogicalResult verifyGridAxis(Operation *op, int32_t axis) {
+  if (axis < 0 || axis > 2)
+    return op->emitOpError() << "axis must be 0, 1 or 2, got " << axis;
+  return success();
+}
+
+bool isZeroConstant(Attribute attr) {
+  if (!attr)
+    return false;
+  if (auto i = dyn_cast<IntegerAttr>(attr))
+    return i.getValue().isZero();
+  if (auto dense = dyn_cast<SplatElementsAttr>(attr))
+    if (auto i = dyn_cast<IntegerAttr>(dense.getSplatValue<Attribute>()))
+      return i.getValue().isZero();
+  return false;
+}
+} // namespace
+
+LogicalResult ProgramIdOp::verify() { return verifyGridAxis(*this, getAxis()); }
+LogicalResult NumProgramsOp::verify() { return verifyGridAxis(*this, getAxis()); }
+
+LogicalResult ArangeOp::verify() {
+  int64_t start = getStart(), end = getEnd();
+  int64_t length = end - start;
+  if (length <= 0)
+    return emitOpError() << "range length must be positive, got start " << start
+                         << " and end " << end;
+  if (!llvm::isPowerOf2_64(length))
+    return emitOpError() << "range length " << length
+                         << " is not a power of two";
+  auto type = getType();
+  if (type.getRank() != 1 || type.getDimSize(0) != length)
+    return emitOpError() << "result must be a 1-D tensor of " << length
+                         << " elements, got " << type;
+  return success();
+}
+
+LogicalResult SplatOp::verify() {
+  Type elem = cast<RankedTensorType>(getType()).getElementType();
+  if (elem != getSrc().getType())
+    return emitOpError() << "result element type " << elem
+                         << " does not match operand type "
+                         << getSrc().getType();
+  return success();
+}
+
+OpFoldResult SplatOp::fold(FoldAdaptor adaptor) {
+  Attribute value = adaptor.getSrc();
+  if (value && (isa<IntegerAttr>(value) || isa<FloatAttr>(value)))
+    return SplatElementsAttr::get(cast<ShapedType>(getType()), value);
+  return {};
+}
+
+LogicalResult BroadcastOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  auto dst = cast<RankedTensorType>(getType());
+  if (src.getElementType() != dst.getElementType())
+    return emitOpError() << "element type " << dst.getElementType()
+                         << " of the result does not match operand element type "
+                         << src.getElementType();
+  if (src.getRank() != dst.getRank())
+    return emitOpError() << "operand rank " << src.getRank()
+                         << " does not match result rank " << dst.getRank();
+  for (auto [dim, pair] : llvm::enumerate(llvm::zip(src.getShape(), dst.getShape()))) {
+    auto [from, to] = pair;
+    if (from != to && from != 1)
+      return emitOpError() << "dimension " << dim << " of size " << from
+                           << " cannot be broadcast to size " << to;
+  }
+  return success();
+}
+
+OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  if (auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getSrc()))
+    return SplatElementsAttr::get(cast<ShapedType>(getType()),
+                                  splat.getSplatValue<Attribute>());
+  return {};
+}
+
+LogicalResult ExpandDimsOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  auto dst = cast<RankedTensorType>(getType());
+  int64_t axis = getAxis();
+  if (axis < 0 || axis > src.getRank())
+    return emitOpError() << "axis " << axis
+                         << " out of range for inserting into a rank-"
+                         << src.getRank() << " tensor";
+  SmallVector<int64_t> expected(src.getShape());
+  expected.insert(expected.begin() + axis, 1);
+  if (dst.getShape() != ArrayRef<int64_t>(expected))
+    return emitOpError() << "expected result shape " << shapeString(expected)
+                         << ", got " << shapeString(dst.getShape());
+  if (src.getElementType() != dst.getElementType())
+    return emitOpError() << "element type must be preserved, got "
+                         << src.getElementType() << " and "
+                         << dst.getElementType();
+  return success();
+}
+
+LogicalResult ConvertLayoutOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  auto dst = cast<RankedTensorType>(getType());
+  if (src.getShape() != dst.getShape() ||
+      src.getElementType() != dst.getElementType())
+    return emitOpError() << "must preserve shape and element type, got " << src
+                         << " and " << dst;
+  return success();
+}
+
+OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  return {};
+}
+
+LogicalResult AddPtrOp::verify() {
+  if (shapeOf(getPtr().getType()) != shapeOf(getOffset().getType()) ||
+      isa<RankedTensorType>(getPtr().getType()) !=
+          isa<RankedTensorType>(getOffset().getType()))
+    return emitOpError()
+           << "pointer and offset must both be scalars or tensors of the same "
+              "shape, got "
+           << getPtr().getType() << " and " << getOffset().getType();
+  return success();
+}
+
+OpFoldResult AddPtrOp::fold(FoldAdaptor adaptor) {
+  if (isZeroConstant(adaptor.getOffset()))
+    return getPtr();
+  return {};
+}
+
+LogicalResult LoadOp::verify() {
+  if (getOther() && !getMask())
+    return emitOpError() << "`other` given without `mask`";
+  // Mask and pointee types are checked by the op's type constraints.
+  return success();
+}
+
+LogicalResult AtomicCASOp::verify() {
+  Type elem = getElementTypeOrSelf(getResult().getType());
+  unsigned bits = elem.getIntOrFloatBitWidth();
+  if (bits != 32 && bits != 64)
+    return emitOpError() << "atomic_cas needs a 32- or 64-bit element type, got "
+                         << elem;
+  return success();
+}
+
+LogicalResult AtomicRMWOp::verify() {
+  Type elem = getElementTypeOrSelf(getResult().getType());
+  bool isInt = isa<IntegerType>(elem);
+  unsigned bits = elem.getIntOrFloatBitWidth();
+  switch (getKind()) {
+  case RMWKind::and_:
+  case RMWKind::or_:
+  case RMWKind::xor_:
+  case RMWKind::max:
+  case RMWKind::min:
+    if (!isInt || (bits != 32 && bits != 64))
+      return emitOpError() << "atomic " << stringifyRMWKind(getKind())
+                           << " needs a 32- or 64-bit integer element type, got "
+                           << elem;
+    break;
+  case RMWKind::xchg:
+    if (bits != 32 && bits != 64)
+      return emitOpError() << "atomic xchg needs a 32- or 64-bit element type, got "
+                           << elem;
+    break;
+  case RMWKind::add:
+    if (isInt ? (bits != 32 && bits != 64) : (bits < 16))
+      return emitOpError() << "atomic add does not support element type " << elem;
+    break;
+  }
+  return success();
+}
+
+namespace {
+template <typename ReduceOp>
+LogicalResult verifyReduction(ReduceOp op) {
+  auto src = cast<RankedTensorType>(op.getSrc().getType());
+  int64_t axis = op.getAxis();
+  if (axis < 0 || axis >= src.getRank())
+    return op.emitOpError() << "axis " << axis << " out of range for a rank-"
+                            << src.getRank() << " tensor";
+  Type result = op.getType();
+  if (src.getRank() == 1) {
+    if (result != src.getElementType())
+      return op.emitOpError() << "reducing a 1-D tensor yields a scalar of type "
+                              << src.getElementType() << ", got " << result;
+    return success();
+  }
+  SmallVector<int64_t> expected(src.getShape());
+  expected.erase(expected.begin() + axis);
+  auto tensor = dyn_cast<RankedTensorType>(result);
+  if (!tensor || tensor.getShape() != ArrayRef<int64_t>(expected) ||
+      tensor.getElementType() != src.getElementType())
+    return op.emitOpError() << "expected a result of shape "
+                            << shapeString(expected) << " and element type "
+                            << src.getElementType() << ", got " << result;
+  return success();
+}
+} // namespace
+
+LogicalResult SumOp::verify() { return verifyReduction(*this); }
+LogicalResult MaxOp::verify() { return verifyReduction(*this); }
+LogicalResult MinOp::verify() { return verifyReduction(*this); }
+
+LogicalResult WhereOp::verify() {
+  Type cond = getCondition().getType();
+  if (isa<RankedTensorType>(cond) &&
+      shapeOf(cond) != shapeOf(getResult().getType()))
+    return emitOpError() << "condition shape " << shapeString(shapeOf(cond))
+                         << " does not match result shape "
+                         << shapeString(shapeOf(getResult().getType()));
+  if (isa<RankedTensorType>(cond) && !isa<RankedTensorType>(getResult().getType()))
+    return emitOpError() << "a tensor condition needs tensor values";
+  return success();
+}
+
+namespace {
+template <typename HintOp>
+LogicalResult verifyHint(HintOp op) {
+  size_t rank = std::max<size_t>(1, shapeOf(op.getSrc().getType()).size());
+  ArrayRef<int32_t> values = op.getValues();
+  if (values.size() != rank)
+    return op.emitOpError() << "expected " << rank
+                            << " value(s), one per dimension, got "
+                            << values.size();
+  for (int32_t v : values)
+    if (v <= 0)
+      return op.emitOpError() << "values must be positive, got " << v;
+  return success();
+}
+} // namespace
+
+LogicalResult MultipleOfOp::verify() { return verifyHint(*this); }
+LogicalResult MaxContiguousOp::verify() { return verifyHint(*this); }
+
+#define GET_OP_CLASSES
+#include "kiln/Dialect/Tile/IR/TileOps.cpp.inc"

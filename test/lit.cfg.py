@@ -1,0 +1,31 @@
+# -*- Python -*-
+# lit configuration for Kiln's regression tests.
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "Kiln"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+# .py files are Triton-language kernels; only those with RUN lines are tests,
+# kernels used as inputs live in Inputs/ folders.
+config.suffixes = [".mlir", ".py", ".test"]
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "Inputs", "CMakeLists.txt"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.kiln_obj_root, "test")
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+config.substitutions.append(("%kiln_src_root", config.kiln_src_root))
+config.substitutions.append(
+    ("%layernorm_py", os.path.join(config.kiln_src_root, "examples", "layernorm", "layer_norm.py")))
+
+tool_dirs = [config.kiln_tools_dir, config.llvm_tools_dir]
+tools = ["kiln-opt", "ln-compile", "FileCheck", "not", "count", "split-file"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+if config.ptxas and os.path.exists(config.ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", config.ptxas))
+else:
+    lit_config.note("ptxas not found (no CUDA toolkit): PTX validation tests are skipped")
