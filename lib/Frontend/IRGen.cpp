@@ -1,0 +1,636 @@
+//===- IRGen.cpp - Module resolution, inlining, kernel entry ------------===//
+#include "IRGen.h"
+
+#include "kiln/Dialect/Tile/IR/Tile.h"
+#include "kiln/Frontend/Parser.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
+#include <functional>
+
+using namespace kiln;
+using namespace kiln::fe;
+using namespace kiln::ast;
+using mlir::failure;
+using mlir::FailureOr;
+using mlir::LogicalResult;
+using mlir::success;
+
+namespace kiln::fe {
+int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out);
+}
+
+/// Calls nest at most this deep when inlined (recursion is an error).
+static constexpr unsigned kMaxInlineDepth = 64;
+
+IRGen::IRGen(mlir::MLIRContext &ctx, llvm::StringRef filename,
+             llvm::StringRef source, const Module &module)
+    : ctx(ctx), b(&ctx), filename(filename.str()), source(source),
+      module(module), lines(source) {
+  filenameAttr = mlir::StringAttr::get(&ctx, filename);
+}
+
+mlir::Location IRGen::loc(uint32_t offset) const {
+  auto [line, col] = lines.lineCol(offset);
+  return mlir::FileLineColLoc::get(filenameAttr, line, col);
+}
+
+LogicalResult IRGen::fail(uint32_t offset, const llvm::Twine &msg) {
+  // Only the first error is reported: later ones would be consequences.
+  if (!hadError)
+    mlir::emitError(loc(offset)) << msg;
+  hadError = true;
+  return failure();
+}
+
+llvm::StringRef IRGen::text(const Node *n) const {
+  return source.slice(n->range.begin, n->range.end);
+}
+
+LogicalResult IRGen::enter(const Node *n) {
+  if (++recursion <= 2000)
+    return success();
+  --recursion;
+  return fail(n, "nesting too deep after inlining (more than 2000 levels of "
+                 "statements, expressions and calls)");
+}
+
+//===----------------------------------------------------------------------===//
+// Syntactic helpers
+//===----------------------------------------------------------------------===//
+
+const Node *kiln::fe::findReturn(llvm::ArrayRef<const Stmt *> stmts) {
+  for (const Stmt *s : stmts) {
+    if (llvm::isa<ReturnStmt>(s))
+      return s;
+    const Node *r = nullptr;
+    if (auto *i = llvm::dyn_cast<IfStmt>(s)) {
+      if (!(r = findReturn(i->body)))
+        r = findReturn(i->orelse);
+    } else if (auto *f = llvm::dyn_cast<ForStmt>(s)) {
+      r = findReturn(f->body);
+    } else if (auto *w = llvm::dyn_cast<WhileStmt>(s)) {
+      r = findReturn(w->body);
+    }
+    if (r)
+      return r;
+  }
+  return nullptr;
+}
+
+bool kiln::fe::containsReturn(llvm::ArrayRef<const Stmt *> stmts) {
+  return findReturn(stmts) != nullptr;
+}
+
+static void targetNames(const Expr *t, std::vector<std::string> &out) {
+  if (auto *n = llvm::dyn_cast<NameExpr>(t))
+    out.push_back(n->id);
+  else if (auto *tu = llvm::dyn_cast<TupleExpr>(t))
+    for (const Expr *e : tu->elts)
+      targetNames(e, out);
+}
+
+void kiln::fe::collectAssignedNames(llvm::ArrayRef<const Stmt *> stmts,
+                                    std::vector<std::string> &out) {
+  for (const Stmt *s : stmts) {
+    if (auto *a = llvm::dyn_cast<AssignStmt>(s)) {
+      for (const Expr *t : a->targets)
+        targetNames(t, out);
+    } else if (auto *a = llvm::dyn_cast<AugAssignStmt>(s)) {
+      targetNames(a->target, out);
+    } else if (auto *a = llvm::dyn_cast<AnnAssignStmt>(s)) {
+      if (a->value)
+        targetNames(a->target, out);
+    } else if (auto *f = llvm::dyn_cast<ForStmt>(s)) {
+      targetNames(f->target, out);
+      collectAssignedNames(f->body, out);
+    } else if (auto *w = llvm::dyn_cast<WhileStmt>(s)) {
+      collectAssignedNames(w->body, out);
+    } else if (auto *i = llvm::dyn_cast<IfStmt>(s)) {
+      collectAssignedNames(i->body, out);
+      collectAssignedNames(i->orelse, out);
+    }
+  }
+}
+
+bool kiln::fe::isConstexprAnnotation(const Expr *a) {
+  if (!a)
+    return false;
+  if (auto *at = llvm::dyn_cast<AttributeExpr>(a))
+    return at->attr == "constexpr";
+  if (auto *n = llvm::dyn_cast<NameExpr>(a))
+    return n->id == "constexpr";
+  if (auto *s = llvm::dyn_cast<StrExpr>(a))
+    return llvm::StringRef(s->value).ends_with("constexpr");
+  return false;
+}
+
+bool IRGen::isConstexprParam(const Param &p) const {
+  return isConstexprAnnotation(p.annotation);
+}
+
+/// Resolves a decorator-like expression (`triton.jit`, `jit`,
+/// `triton.jit(...)`) against the module's globals without generating code.
+static std::optional<Val> resolveStatic(const Expr *e,
+                                        const std::map<std::string, Val> &g) {
+  if (auto *c = llvm::dyn_cast<CallExpr>(e))
+    return resolveStatic(c->func, g);
+  if (auto *n = llvm::dyn_cast<NameExpr>(e)) {
+    auto it = g.find(n->id);
+    if (it == g.end())
+      return std::nullopt;
+    return it->second;
+  }
+  if (auto *a = llvm::dyn_cast<AttributeExpr>(e)) {
+    std::optional<Val> base = resolveStatic(a->value, g);
+    if (!base || base->kind != Val::Kind::Module)
+      return std::nullopt;
+    Val out;
+    if (lookupModuleAttr(base->s, a->attr, out) != 0)
+      return std::nullopt;
+    return out;
+  }
+  return std::nullopt;
+}
+
+bool IRGen::isJit(const FunctionDef *fn) const {
+  for (const Expr *d : fn->decorators) {
+    std::optional<Val> v = resolveStatic(d, globals);
+    if (v && v->kind == Val::Kind::Builtin && v->s == "triton.jit")
+      return true;
+  }
+  return false;
+}
+
+const FunctionDef *IRGen::findFunction(llvm::StringRef name) const {
+  auto it = globals.find(name.str());
+  if (it == globals.end() || it->second.kind != Val::Kind::Function)
+    return nullptr;
+  return it->second.fn;
+}
+
+/// Rejects decorators other than @triton.jit on a function being compiled.
+static LogicalResult checkDecorators(IRGen &g, const FunctionDef *fn) {
+  for (const Expr *d : fn->decorators) {
+    std::optional<Val> v = resolveStatic(d, g.globals);
+    if (v && v->kind == Val::Kind::Builtin) {
+      if (v->s == "triton.jit")
+        continue;
+      if (v->s == "triton.autotune" || v->s == "triton.heuristics")
+        return g.fail(d, "`@" + v->s +
+                             "` is not supported yet: compile one "
+                             "configuration with an explicit --signature, "
+                             "-D values and --num-warps");
+    }
+    return g.fail(d, "unsupported decorator `@" + g.text(d) + "`");
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Module level
+//===----------------------------------------------------------------------===//
+
+LogicalResult IRGen::resolveModule() {
+  globals.clear();
+  // Module-level constants are evaluated into a scratch module that is
+  // thrown away: only compile-time values may survive.
+  mlir::OwningOpRef<mlir::ModuleOp> scratch =
+      mlir::ModuleOp::create(b.getUnknownLoc());
+  mlir::OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(scratch->getBody());
+  FnState st;
+  fs = &st;
+  llvm::scope_exit done([&] { fs = nullptr; });
+  const char *onlyTriton = "kernel files may import only `triton` and "
+                           "`triton.language`";
+  for (const Stmt *s : module.body) {
+    if (auto *im = llvm::dyn_cast<ImportStmt>(s)) {
+      for (const Alias &a : im->names) {
+        llvm::StringRef n = a.name;
+        if (n == "triton" || n == "triton.language" ||
+            n == "triton.language.math") {
+          if (!a.asName.empty())
+            globals[a.asName] = Val::named(Val::Kind::Module, n.str());
+          else
+            globals["triton"] = Val::named(Val::Kind::Module, "triton");
+          continue;
+        }
+        return fail(a.range.begin, "import of module `" + n +
+                                       "` is not supported: " + onlyTriton);
+      }
+      continue;
+    }
+    if (auto *im = llvm::dyn_cast<ImportFromStmt>(s)) {
+      llvm::StringRef m = im->module;
+      if (m != "triton" && m != "triton.language" &&
+          m != "triton.language.math")
+        return fail(im->moduleRange.begin,
+                    "import from module `" + m +
+                        "` is not supported: " + onlyTriton);
+      for (const Alias &a : im->names) {
+        Val out;
+        int st2 = lookupModuleAttr(m, a.name, out);
+        if (st2 == 1)
+          return fail(a.range.begin,
+                      "`" + m + "." + a.name + "` is not supported");
+        if (st2 == 2)
+          return fail(a.range.begin,
+                      "cannot import `" + a.name + "` from `" + m + "`");
+        globals[a.asName.empty() ? a.name : a.asName] = out;
+      }
+      continue;
+    }
+    if (auto *fn = llvm::dyn_cast<FunctionDef>(s)) {
+      globals[fn->name] = Val::function(fn);
+      continue;
+    }
+    if (llvm::isa<AssignStmt>(s) || llvm::isa<AnnAssignStmt>(s)) {
+      const Expr *valueExpr;
+      std::vector<const Expr *> targets;
+      if (auto *a = llvm::dyn_cast<AssignStmt>(s)) {
+        valueExpr = a->value;
+        targets.assign(a->targets.begin(), a->targets.end());
+      } else {
+        auto *ann = llvm::cast<AnnAssignStmt>(s);
+        if (!ann->value)
+          continue;
+        valueExpr = ann->value;
+        targets.push_back(ann->target);
+      }
+      FailureOr<Val> v = eval(valueExpr);
+      if (failed(v))
+        return failure();
+      if (!v->isConstexpr() && v->kind != Val::Kind::Function &&
+          v->kind != Val::Kind::Module && v->kind != Val::Kind::Builtin)
+        return fail(valueExpr, "module-level value `" + text(valueExpr) +
+                                   "` must be a compile-time constant");
+      for (const Expr *t : targets) {
+        auto *n = llvm::dyn_cast<NameExpr>(t);
+        if (!n)
+          return fail(t, "module-level assignments must assign to a name");
+        globals[n->id] = *v;
+      }
+      continue;
+    }
+    if (auto *es = llvm::dyn_cast<ExprStmt>(s)) {
+      if (llvm::isa<StrExpr>(es->expr))
+        continue; // docstring
+      return fail(s, "module-level expression statements are not "
+                     "supported");
+    }
+    if (auto *is = llvm::dyn_cast<IfStmt>(s)) {
+      std::string t = text(is->test).str();
+      t.erase(std::remove(t.begin(), t.end(), ' '), t.end());
+      if (t == "__name__==\"__main__\"" || t == "__name__=='__main__'")
+        continue; // script entry point: not kernel code
+      return fail(s, "module-level `if` statements are not supported "
+                     "(except `if __name__ == \"__main__\":`)");
+    }
+    if (llvm::isa<PassStmt>(s))
+      continue;
+    const char *what = llvm::isa<ForStmt>(s)      ? "`for` loops"
+                       : llvm::isa<WhileStmt>(s)  ? "`while` loops"
+                       : llvm::isa<ReturnStmt>(s) ? "`return` statements"
+                       : llvm::isa<AssertStmt>(s) ? "`assert` statements"
+                                                  : "statements";
+    return fail(s, std::string("module-level ") + what + " are not supported");
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Calls of @triton.jit functions
+//===----------------------------------------------------------------------===//
+
+FailureOr<Val> IRGen::callFunction(const FunctionDef *fn, const CallArgs &args,
+                                   const Node *call) {
+  if (!isJit(fn))
+    return fail(call, "`" + fn->name +
+                          "` is not a @triton.jit function; kernels can "
+                          "only call @triton.jit functions");
+  if (failed(checkDecorators(*this, fn)))
+    return failure();
+  if (inlineDepth >= kMaxInlineDepth)
+    return fail(call, "inlining `" + fn->name +
+                          "` exceeds the call depth "
+                          "limit of " +
+                          std::to_string(kMaxInlineDepth) +
+                          " (is it recursive?)");
+  size_t n = fn->params.size();
+  std::vector<std::optional<Val>> bound(n);
+  if (args.pos.size() > n)
+    return fail(args.posNodes[n],
+                "`" + fn->name + "` takes " + std::to_string(n) + " argument" +
+                    (n == 1 ? "" : "s") + " but " +
+                    std::to_string(args.pos.size()) + " were given");
+  std::vector<const Node *> nodes(n, call);
+  for (size_t k = 0; k < args.pos.size(); ++k) {
+    bound[k] = args.pos[k];
+    nodes[k] = args.posNodes[k];
+  }
+  for (size_t k = 0; k < args.kw.size(); ++k) {
+    const std::string &name = args.kw[k].first;
+    auto it = llvm::find_if(fn->params,
+                            [&](const Param &p) { return p.name == name; });
+    if (it == fn->params.end())
+      return fail(args.kwNodes[k], "`" + fn->name +
+                                       "` got an unexpected keyword "
+                                       "argument `" +
+                                       name + "`");
+    size_t idx = it - fn->params.begin();
+    if (bound[idx])
+      return fail(args.kwNodes[k], "`" + fn->name +
+                                       "` got multiple values for argument "
+                                       "`" +
+                                       name + "`");
+    bound[idx] = args.kw[k].second;
+    nodes[idx] = args.kwNodes[k];
+  }
+  FnState st;
+  st.fn = fn;
+  for (size_t k = 0; k < n; ++k) {
+    const Param &p = fn->params[k];
+    if (!bound[k]) {
+      if (!p.defaultValue)
+        return fail(call,
+                    "`" + fn->name + "` is missing argument `" + p.name + "`");
+      // Defaults are evaluated with module-level names only.
+      FnState tmp;
+      FnState *saved = fs;
+      fs = &tmp;
+      FailureOr<Val> d = eval(p.defaultValue);
+      fs = saved;
+      if (failed(d))
+        return failure();
+      bound[k] = *d;
+    }
+    if (isConstexprParam(p) && !bound[k]->isConstexpr())
+      return fail(nodes[k], "argument `" + p.name + "` of `" + fn->name +
+                                "` is tl.constexpr but got " +
+                                typeName(*bound[k]));
+    if (bound[k]->kind == Val::Kind::Undef)
+      return failure();
+    st.scope[p.name] = Binding{*bound[k], p.range.begin};
+  }
+  FnState *saved = fs;
+  fs = &st;
+  ++inlineDepth;
+  LogicalResult r = genBlock(fn->body);
+  --inlineDepth;
+  fs = saved;
+  if (failed(r))
+    return failure();
+  return st.returned ? st.retVal : Val::none();
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel entry
+//===----------------------------------------------------------------------===//
+
+/// Parses a constexpr given as text (-D or an inline signature literal).
+static std::optional<Val> parseConstexprText(llvm::StringRef text) {
+  Expr *e = nullptr;
+  ParseResult pr = parseExpression(text.trim(), e);
+  if (!pr.module || !e)
+    return std::nullopt;
+  std::function<std::optional<Val>(const Expr *)> ev =
+      [&](const Expr *x) -> std::optional<Val> {
+    if (auto *i = llvm::dyn_cast<IntExpr>(x))
+      return Val::integer(i->value);
+    if (auto *f = llvm::dyn_cast<FloatExpr>(x))
+      return Val::flt(f->value);
+    if (auto *s = llvm::dyn_cast<StrExpr>(x))
+      return Val::str(s->value);
+    if (auto *c = llvm::dyn_cast<ConstExpr>(x)) {
+      if (c->which == ConstExpr::Which::True)
+        return Val::boolean(true);
+      if (c->which == ConstExpr::Which::False)
+        return Val::boolean(false);
+      if (c->which == ConstExpr::Which::None)
+        return Val::none();
+      return std::nullopt;
+    }
+    if (auto *u = llvm::dyn_cast<UnaryOpExpr>(x)) {
+      std::optional<Val> v = ev(u->operand);
+      if (!v || (v->kind != Val::Kind::Int && v->kind != Val::Kind::Float))
+        return std::nullopt;
+      if (u->op == UnaryOpKind::Plus)
+        return v;
+      if (u->op != UnaryOpKind::Minus)
+        return std::nullopt;
+      if (v->kind == Val::Kind::Float)
+        return Val::flt(-v->f);
+      return Val::integer(-v->i);
+    }
+    // Dtypes: tl.float16, triton.language.float16, float16, fp16.
+    std::string dotted;
+    const Expr *cur = x;
+    while (auto *a = llvm::dyn_cast<AttributeExpr>(cur)) {
+      dotted = "." + a->attr + dotted;
+      cur = a->value;
+    }
+    auto *n = llvm::dyn_cast<NameExpr>(cur);
+    if (!n)
+      return std::nullopt;
+    dotted = n->id + dotted;
+    llvm::StringRef d = dotted;
+    if (!d.consume_front("tl.") && !d.consume_front("triton.language."))
+      if (std::optional<DType> dt = parseDTypeName(d.str()))
+        return Val::dtype(*dt);
+    Val out;
+    if (lookupModuleAttr("triton.language", d, out) == 0 &&
+        out.kind == Val::Kind::DType)
+      return out;
+    return std::nullopt;
+  };
+  return ev(e);
+}
+
+mlir::OwningOpRef<mlir::ModuleOp> IRGen::compile(const KernelSpec &sp) {
+  spec = sp;
+  if (failed(resolveModule()))
+    return nullptr;
+  const FunctionDef *fn = findFunction(spec.kernelName);
+  if (!fn || !isJit(fn)) {
+    std::vector<std::string> kernels;
+    for (const Stmt *s : module.body)
+      if (auto *f = llvm::dyn_cast<FunctionDef>(s); f && isJit(f))
+        kernels.push_back(f->name);
+    if (fn)
+      return (void)fail(fn->nameRange.begin,
+                        "`" + spec.kernelName +
+                            "` is not a @triton.jit function"),
+             nullptr;
+    std::string list = kernels.empty()
+                           ? "there are no @triton.jit functions in it"
+                           : "kernels here: " + llvm::join(kernels, ", ");
+    (void)fail(0u, "kernel `" + spec.kernelName + "` not found in " + filename +
+                       "; " + list);
+    return nullptr;
+  }
+  if (failed(checkDecorators(*this, fn)))
+    return nullptr;
+
+  // Match the signature to the parameters: either one entry per parameter
+  // (constexprs as literals) or one per non-constexpr parameter.
+  size_t nAll = fn->params.size(), nRuntime = 0;
+  for (const Param &p : fn->params)
+    nRuntime += !isConstexprParam(p);
+  bool full = spec.signature.size() == nAll;
+  if (!full && spec.signature.size() != nRuntime) {
+    std::string extra = nAll != nRuntime
+                            ? " (" + std::to_string(nAll) +
+                                  " counting its constexpr parameters)"
+                            : "";
+    (void)fail(fn->nameRange.begin,
+               "signature has " + std::to_string(spec.signature.size()) +
+                   " entries but `" + fn->name + "` takes " +
+                   std::to_string(nRuntime) + " parameters" + extra);
+    return nullptr;
+  }
+  for (const auto &[name, value] : spec.constexprs) {
+    auto it = llvm::find_if(fn->params,
+                            [&](const Param &p) { return p.name == name; });
+    if (it == fn->params.end())
+      return (void)fail(fn->nameRange.begin, "-D " + name + ": `" + fn->name +
+                                                 "` has no parameter named `" +
+                                                 name + "`"),
+             nullptr;
+    if (!isConstexprParam(*it))
+      return (void)fail(it->range.begin, "-D " + name + ": parameter `" + name +
+                                             "` of `" + fn->name +
+                                             "` is not tl.constexpr"),
+             nullptr;
+  }
+
+  mlir::Location fnLoc = loc(fn->nameRange.begin);
+  mlir::OwningOpRef<mlir::ModuleOp> mod = mlir::ModuleOp::create(fnLoc);
+  (*mod)->setAttr("tile.num_warps", b.getI32IntegerAttr(spec.numWarps));
+  (*mod)->setAttr("tile.arch", b.getStringAttr(spec.arch));
+  b.setInsertionPointToEnd(mod->getBody());
+
+  FnState st;
+  st.fn = fn;
+  st.isKernel = true;
+  llvm::SmallVector<mlir::Type> argTypes;
+  llvm::SmallVector<std::pair<std::string, TType>> runtimeParams;
+  llvm::SmallVector<unsigned> divisibility;
+  size_t sigIdx = 0;
+  for (const Param &p : fn->params) {
+    bool isCx = isConstexprParam(p);
+    const ParamSpec *entry = nullptr;
+    if (full || !isCx)
+      entry = &spec.signature[sigIdx++];
+    if (isCx) {
+      std::string text, origin;
+      auto d = spec.constexprs.find(p.name);
+      if (entry && entry->kind != ParamSpec::Kind::Constexpr)
+        return (void)fail(p.range.begin,
+                          "signature entry " + std::to_string(sigIdx) + " (`" +
+                              entry->toString() +
+                              "`) is a type, "
+                              "but `" +
+                              p.name +
+                              "` is tl.constexpr: give its value "
+                              "instead"),
+               nullptr;
+      if (entry && d != spec.constexprs.end() &&
+          d->second != entry->constexprValue)
+        return (void)fail(p.range.begin, "constexpr `" + p.name + "` is " +
+                                             entry->constexprValue +
+                                             " in the signature but " +
+                                             d->second + " in -D"),
+               nullptr;
+      if (entry) {
+        text = entry->constexprValue;
+        origin = "signature entry " + std::to_string(sigIdx);
+      } else if (d != spec.constexprs.end()) {
+        text = d->second;
+        origin = "-D " + p.name;
+      }
+      Val v;
+      if (!text.empty()) {
+        std::optional<Val> pv = parseConstexprText(text);
+        if (!pv)
+          return (void)fail(p.range.begin,
+                            origin + ": `" + text +
+                                "` is not a constexpr literal (expected an "
+                                "integer, a float, True/False, None, a string "
+                                "or a dtype such as tl.float16)"),
+                 nullptr;
+        v = *pv;
+      } else if (p.defaultValue) {
+        fs = &st;
+        FailureOr<Val> dv = eval(p.defaultValue);
+        fs = nullptr;
+        if (failed(dv))
+          return nullptr;
+        if (!dv->isConstexpr())
+          return (void)fail(p.defaultValue,
+                            "default of constexpr `" + p.name +
+                                "` is not a compile-time value"),
+                 nullptr;
+        v = *dv;
+      } else {
+        return (void)fail(p.range.begin,
+                          "no value for constexpr `" + p.name + "`; pass -D " +
+                              p.name + "=<value> or put it in the signature"),
+               nullptr;
+      }
+      st.scope[p.name] = Binding{v, p.range.begin};
+      continue;
+    }
+    if (entry->kind == ParamSpec::Kind::Constexpr)
+      return (void)fail(p.range.begin,
+                        "parameter `" + p.name +
+                            "` is not tl.constexpr, so its "
+                            "signature entry must be a type such "
+                            "as i32 or *fp16, not `" +
+                            entry->constexprValue + "`"),
+             nullptr;
+    TType t{entry->dtype, entry->kind == ParamSpec::Kind::Pointer, {}};
+    argTypes.push_back(toMLIR(&ctx, t));
+    runtimeParams.emplace_back(p.name, t);
+    divisibility.push_back(entry->divisibility);
+  }
+
+  auto func = mlir::func::FuncOp::create(b, fnLoc, spec.kernelName,
+                                         b.getFunctionType(argTypes, {}));
+  mlir::Block *entryBlock = func.addEntryBlock();
+  for (size_t k = 0; k < runtimeParams.size(); ++k) {
+    func.setArgAttr(k, "tile.name", b.getStringAttr(runtimeParams[k].first));
+    if (divisibility[k] > 1)
+      func.setArgAttr(k, "tile.divisibility",
+                      b.getI32IntegerAttr(divisibility[k]));
+    const Param &p = *llvm::find_if(fn->params, [&](const Param &q) {
+      return q.name == runtimeParams[k].first;
+    });
+    st.scope[p.name] = Binding{
+        Val::runtime(entryBlock->getArgument(k), runtimeParams[k].second),
+        p.range.begin};
+  }
+  b.setInsertionPointToStart(entryBlock);
+  fs = &st;
+  LogicalResult r = genBlock(fn->body);
+  fs = nullptr;
+  if (failed(r))
+    return nullptr;
+  b.setInsertionPointToEnd(entryBlock);
+  mlir::func::ReturnOp::create(b,
+                               loc(fn->range.end > 0 ? fn->range.end - 1 : 0));
+  // Constants materialized for splats or never used are dropped here, once
+  // nothing can refer to them any more.
+  llvm::SmallVector<mlir::Operation *> dead;
+  func.walk([&](mlir::arith::ConstantOp c) {
+    if (c->use_empty())
+      dead.push_back(c);
+  });
+  for (mlir::Operation *op : dead)
+    op->erase();
+  if (failed(mlir::verify(*mod)))
+    return nullptr;
+  return mod;
+}

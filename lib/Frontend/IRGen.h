@@ -1,0 +1,208 @@
+//===- IRGen.h - Triton-language AST to the tile dialect -------*- C++ -*-===//
+//
+// Generates one func.func for a kernel by abstract interpretation of its AST:
+// constexprs are evaluated at compile time (Python semantics), runtime values
+// become SSA values typed by Triton's rules, helper @triton.jit functions are
+// inlined, Python variables become SSA values with loop-carried and
+// if-yielded values threaded through scf.for / scf.while / scf.if.
+//
+// Errors are reported once, at the first failure, through the MLIRContext's
+// diagnostic engine with a FileLineColLoc into the .py file.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_LIB_FRONTEND_IRGEN_H
+#define KILN_LIB_FRONTEND_IRGEN_H
+
+#include "Value.h"
+#include "kiln/Frontend/AST.h"
+#include "kiln/Frontend/Spec.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "mlir/Support/LLVM.h"
+#include <map>
+#include <optional>
+
+namespace kiln::fe {
+
+/// Evaluated arguments of a call, with the nodes they came from.
+struct CallArgs {
+  std::vector<Val> pos;
+  std::vector<const ast::Node *> posNodes;
+  std::vector<std::pair<std::string, Val>> kw;
+  std::vector<const ast::Node *> kwNodes;
+};
+
+/// One parameter of a builtin after binding.
+struct Arg {
+  Val v;
+  const ast::Node *node = nullptr; ///< the argument, or the call if defaulted
+  bool given = false;
+};
+
+class IRGen {
+public:
+  IRGen(mlir::MLIRContext &ctx, llvm::StringRef filename,
+        llvm::StringRef source, const ast::Module &module);
+
+  mlir::OwningOpRef<mlir::ModuleOp> compile(const KernelSpec &spec);
+
+  //===--- Diagnostics ---------------------------------------------------===//
+  mlir::Location loc(uint32_t offset) const;
+  mlir::Location loc(const ast::Node *n) const { return loc(n->range.begin); }
+  mlir::LogicalResult fail(uint32_t offset, const llvm::Twine &msg);
+  mlir::LogicalResult fail(const ast::Node *n, const llvm::Twine &msg) {
+    return fail(n->range.begin, msg);
+  }
+  /// Source text of a node, for messages.
+  llvm::StringRef text(const ast::Node *n) const;
+  std::string typeName(const Val &v) const;
+  std::string typeName(const TType &t) const;
+
+  //===--- Module level --------------------------------------------------===//
+  mlir::LogicalResult resolveModule();
+  const ast::FunctionDef *findFunction(llvm::StringRef name) const;
+  bool isJit(const ast::FunctionDef *fn) const;
+  bool isConstexprParam(const ast::Param &p) const;
+
+  //===--- Statements (IRGen.cpp) ----------------------------------------===//
+  mlir::LogicalResult genBlock(llvm::ArrayRef<const ast::Stmt *> stmts);
+  mlir::LogicalResult genStmt(const ast::Stmt *s);
+  mlir::LogicalResult genStmtImpl(const ast::Stmt *s);
+  mlir::LogicalResult genAssign(const ast::AssignStmt *s);
+  mlir::LogicalResult genAugAssign(const ast::AugAssignStmt *s);
+  mlir::LogicalResult genFor(const ast::ForStmt *s);
+  mlir::LogicalResult genStaticFor(const ast::ForStmt *s, const CallArgs &a,
+                                   const ast::Node *call);
+  mlir::LogicalResult genWhile(const ast::WhileStmt *s);
+  mlir::LogicalResult genIf(const ast::IfStmt *s);
+  mlir::LogicalResult genIfWithReturn(const ast::IfStmt *s,
+                                      llvm::ArrayRef<const ast::Stmt *> rest);
+  mlir::LogicalResult genReturn(const ast::ReturnStmt *s);
+  mlir::LogicalResult genAssert(const ast::AssertStmt *s);
+  mlir::LogicalResult assign(const ast::Expr *target, const Val &v,
+                             const ast::Node *where);
+  /// Inlines a call of a @triton.jit function.
+  mlir::FailureOr<Val> callFunction(const ast::FunctionDef *fn,
+                                    const CallArgs &args,
+                                    const ast::Node *call);
+
+  //===--- Expressions (IRGenExpr.cpp) -----------------------------------===//
+  mlir::FailureOr<Val> eval(const ast::Expr *e);
+  mlir::FailureOr<Val> evalImpl(const ast::Expr *e);
+  mlir::FailureOr<Val> evalName(const ast::NameExpr *e);
+  mlir::FailureOr<Val> evalAttribute(const ast::AttributeExpr *e);
+  mlir::FailureOr<Val> evalCall(const ast::CallExpr *e);
+  mlir::FailureOr<Val> evalSubscript(const ast::SubscriptExpr *e);
+  mlir::FailureOr<Val> evalBoolOp(const ast::BoolOpExpr *e);
+  mlir::FailureOr<Val> evalCompare(const ast::CompareExpr *e);
+  mlir::FailureOr<Val> evalIfExp(const ast::IfExpExpr *e);
+  mlir::FailureOr<Val> evalArgs(const ast::CallExpr *e, CallArgs &out);
+  mlir::FailureOr<Val> call(const Val &callee, const CallArgs &args,
+                            const ast::CallExpr *e);
+
+  /// `l op r` with Triton's semantics (Python's for two constexprs).
+  mlir::FailureOr<Val> binary(ast::BinOpKind op, const Val &l, const Val &r,
+                              const ast::Node *where);
+  mlir::FailureOr<Val> compare(ast::CmpOpKind op, const Val &l, const Val &r,
+                               const ast::Node *where);
+  mlir::FailureOr<Val> unary(ast::UnaryOpKind op, const Val &v,
+                             const ast::Node *where);
+  mlir::FailureOr<Val> foldConstBinary(ast::BinOpKind op, const Val &l,
+                                       const Val &r, const ast::Node *where);
+  mlir::FailureOr<Val> foldConstCompare(ast::CmpOpKind op, const Val &l,
+                                        const Val &r, const ast::Node *where);
+
+  //===--- Typed value helpers (IRGenExpr.cpp) ---------------------------===//
+  /// Triton's to_tensor: a numeric constexpr as a runtime scalar of its
+  /// default type (bool -> i1, int -> i32/ui32/i64, float -> f32/f64).
+  mlir::FailureOr<Val> toRuntime(const Val &v, const ast::Node *where);
+  /// A numeric constexpr as a runtime scalar of type `d`.
+  mlir::FailureOr<Val> constant(const Val &v, DType d, const ast::Node *where);
+  Val constantInt(int64_t v, DType d);
+  /// Triton's cast (no bitcasts).
+  mlir::FailureOr<Val> cast(const Val &v, DType d, const ast::Node *where);
+  /// Splat / broadcast a runtime value to `shape`.
+  mlir::FailureOr<Val> broadcastTo(const Val &v, llvm::ArrayRef<int64_t> shape,
+                                   const ast::Node *where,
+                                   llvm::StringRef what);
+  /// Triton's binary_op_type_checking_impl: promotes and broadcasts two
+  /// operands (constexprs become constants of the computation type).
+  mlir::LogicalResult binaryTypeCheck(Val &l, Val &r, bool allowLPtr,
+                                      bool allowRPtr, bool arith, bool divOrMod,
+                                      const ast::Node *where,
+                                      llvm::StringRef opName);
+  mlir::LogicalResult broadcastPair(Val &l, Val &r, const ast::Node *where,
+                                    llvm::StringRef opName);
+  /// Scalar or tensor i1 for a condition (`x != 0` for other types).
+  mlir::FailureOr<Val> toBool(const Val &v, const ast::Node *where);
+  /// Runtime value -> i1 scalar usable as an scf condition.
+  mlir::FailureOr<mlir::Value>
+  scalarCondition(const Val &v, const ast::Node *where, llvm::StringRef stmt);
+
+  //===--- Builtins (Builtins.cpp) ---------------------------------------===//
+  mlir::FailureOr<Val> attributeOfModule(const Val &mod,
+                                         const ast::AttributeExpr *e);
+  mlir::FailureOr<Val> callBuiltin(llvm::StringRef name, const CallArgs &args,
+                                   const ast::CallExpr *e);
+  /// The `tl.*` builtins (BuiltinsTL.cpp).
+  mlir::FailureOr<Val> callTL(llvm::StringRef name, const CallArgs &args,
+                              const ast::CallExpr *e);
+  mlir::LogicalResult bindArgs(llvm::StringRef fnName,
+                               llvm::ArrayRef<const char *> params,
+                               const CallArgs &args, const ast::Node *call,
+                               llvm::SmallVectorImpl<Arg> &out);
+  bool isTensorMethod(llvm::StringRef name) const;
+
+  //===--- State ---------------------------------------------------------===//
+  struct Binding {
+    Val v;
+    uint32_t defOffset = 0; ///< where the name was last assigned
+  };
+  using Scope = std::map<std::string, Binding>;
+
+  /// State of one (possibly inlined) function activation.
+  struct FnState {
+    const ast::FunctionDef *fn = nullptr;
+    Scope scope;
+    bool isKernel = false;
+    unsigned loopDepth = 0;
+    bool returned = false;
+    Val retVal;
+    const ast::Node *retNode = nullptr;
+  };
+
+  mlir::MLIRContext &ctx;
+  mlir::OpBuilder b;
+  std::string filename;
+  llvm::StringRef source;
+  const ast::Module &module;
+  ast::LineTable lines;
+  mlir::StringAttr filenameAttr;
+  KernelSpec spec;
+
+  std::map<std::string, Val> globals;
+  FnState *fs = nullptr;
+  unsigned inlineDepth = 0;
+  /// Statements generated so far: a budget against code explosion.
+  uint64_t stmtBudget = 0;
+  bool hadError = false;
+  /// Active eval/genStmt/inlining frames: bounded so that no input can
+  /// exhaust the (enlarged, see Frontend.cpp) stack.
+  unsigned recursion = 0;
+  /// Increments `recursion`; fails at the limit.
+  mlir::LogicalResult enter(const ast::Node *n);
+  void leave() { --recursion; }
+};
+
+/// Syntactic helpers.
+bool containsReturn(llvm::ArrayRef<const ast::Stmt *> stmts);
+const ast::Node *findReturn(llvm::ArrayRef<const ast::Stmt *> stmts);
+void collectAssignedNames(llvm::ArrayRef<const ast::Stmt *> stmts,
+                          std::vector<std::string> &out);
+/// `tl.constexpr` (or `constexpr`) as an annotation.
+bool isConstexprAnnotation(const ast::Expr *annotation);
+
+} // namespace kiln::fe
+
+#endif

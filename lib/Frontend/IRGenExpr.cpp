@@ -1,0 +1,402 @@
+//===- IRGenExpr.cpp - Evaluation of expression forms --------------------===//
+#include "IRGen.h"
+
+#include "kiln/Dialect/Tile/IR/Tile.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace kiln;
+using namespace kiln::fe;
+using namespace kiln::ast;
+using mlir::failure;
+using mlir::FailureOr;
+using mlir::LogicalResult;
+using mlir::success;
+namespace arith = mlir::arith;
+
+//===----------------------------------------------------------------------===//
+// Expression forms
+//===----------------------------------------------------------------------===//
+
+FailureOr<Val> IRGen::eval(const Expr *e) {
+  if (failed(enter(e)))
+    return failure();
+  FailureOr<Val> v = evalImpl(e);
+  leave();
+  return v;
+}
+
+FailureOr<Val> IRGen::evalImpl(const Expr *e) {
+  switch (e->kind) {
+  case Node::Kind::Name:
+    return evalName(llvm::cast<NameExpr>(e));
+  case Node::Kind::Int:
+    return Val::integer(llvm::cast<IntExpr>(e)->value);
+  case Node::Kind::Float:
+    return Val::flt(llvm::cast<FloatExpr>(e)->value);
+  case Node::Kind::Str:
+    return Val::str(llvm::cast<StrExpr>(e)->value);
+  case Node::Kind::Const:
+    switch (llvm::cast<ConstExpr>(e)->which) {
+    case ConstExpr::Which::True:
+      return Val::boolean(true);
+    case ConstExpr::Which::False:
+      return Val::boolean(false);
+    case ConstExpr::Which::None:
+      return Val::none();
+    case ConstExpr::Which::Ellipsis:
+      return fail(e, "`...` is not supported");
+    }
+    break;
+  case Node::Kind::Attribute:
+    return evalAttribute(llvm::cast<AttributeExpr>(e));
+  case Node::Kind::Call:
+    return evalCall(llvm::cast<CallExpr>(e));
+  case Node::Kind::Subscript:
+    return evalSubscript(llvm::cast<SubscriptExpr>(e));
+  case Node::Kind::Slice:
+    return fail(e, "a slice is only allowed inside `[]`");
+  case Node::Kind::BinOp: {
+    auto *bo = llvm::cast<BinOpExpr>(e);
+    FailureOr<Val> l = eval(bo->lhs);
+    if (failed(l))
+      return failure();
+    FailureOr<Val> r = eval(bo->rhs);
+    if (failed(r))
+      return failure();
+    return binary(bo->op, *l, *r, e);
+  }
+  case Node::Kind::UnaryOp: {
+    auto *u = llvm::cast<UnaryOpExpr>(e);
+    FailureOr<Val> v = eval(u->operand);
+    if (failed(v))
+      return failure();
+    return unary(u->op, *v, e);
+  }
+  case Node::Kind::BoolOp:
+    return evalBoolOp(llvm::cast<BoolOpExpr>(e));
+  case Node::Kind::Compare:
+    return evalCompare(llvm::cast<CompareExpr>(e));
+  case Node::Kind::IfExp:
+    return evalIfExp(llvm::cast<IfExpExpr>(e));
+  case Node::Kind::Tuple:
+  case Node::Kind::List: {
+    std::vector<Val> elems;
+    for (const Expr *x : llvm::cast<TupleExpr>(e)->elts) {
+      FailureOr<Val> v = eval(x);
+      if (failed(v))
+        return failure();
+      elems.push_back(*v);
+    }
+    return Val::tuple(std::move(elems));
+  }
+  default:
+    break;
+  }
+  return fail(e, "unsupported expression");
+}
+
+static bool isPythonBuiltin(llvm::StringRef n) {
+  return llvm::StringSwitch<bool>(n)
+      .Cases({"range", "min", "max", "float", "int", "bool", "abs", "len"},
+             true)
+      .Cases({"print", "isinstance", "getattr", "setattr", "hasattr", "type"},
+             true)
+      .Cases({"list", "tuple", "dict", "set", "str", "zip", "enumerate"}, true)
+      .Cases({"sum", "round", "map", "filter", "sorted", "reversed"}, true)
+      .Default(false);
+}
+
+FailureOr<Val> IRGen::evalName(const NameExpr *e) {
+  auto it = fs->scope.find(e->id);
+  if (it != fs->scope.end()) {
+    const Val &v = it->second.v;
+    if (v.kind == Val::Kind::Undef)
+      return fail(e, "name `" + e->id + "` is not defined here: " + v.s);
+    return v;
+  }
+  auto g = globals.find(e->id);
+  if (g != globals.end())
+    return g->second;
+  if (isPythonBuiltin(e->id))
+    return Val::named(Val::Kind::Builtin, e->id);
+  return fail(e, "name `" + e->id + "` is not defined");
+}
+
+FailureOr<Val> IRGen::evalAttribute(const AttributeExpr *e) {
+  FailureOr<Val> base = eval(e->value);
+  if (failed(base))
+    return failure();
+  const Val &v = *base;
+  const std::string &a = e->attr;
+  if (v.kind == Val::Kind::Module)
+    return attributeOfModule(v, e);
+  if (v.isRuntime()) {
+    if (a == "dtype")
+      return Val::dtype(v.type.dtype, v.type.isPtr);
+    if (a == "shape") {
+      std::vector<Val> dims;
+      for (int64_t d : v.type.shape)
+        dims.push_back(Val::integer(d));
+      return Val::tuple(std::move(dims));
+    }
+    if (a == "numel")
+      return Val::integer(v.type.numel());
+    if (a == "to")
+      return Val::method("to", v);
+    if (isTensorMethod(a))
+      return Val::method("tl." + a, v);
+    if (a == "T" || a == "trans" || a == "reshape" || a == "view" ||
+        a == "permute" || a == "split" || a == "join" || a == "cumsum" ||
+        a == "argmax" || a == "argmin" || a == "reduce" || a == "sort" ||
+        a == "flip" || a == "histogram" || a == "ravel" || a == "xor_sum" ||
+        a == "softmax" || a == "item")
+      return fail(e->attrRange.begin,
+                  "tensor method `" + a + "` is not supported");
+    return fail(e->attrRange.begin, "unknown attribute `" + a +
+                                        "` of a tensor (" + typeName(v) + ")");
+  }
+  if (v.kind == Val::Kind::DType) {
+    if (a == "element_ty") {
+      if (!v.dtPtr)
+        return fail(e->attrRange.begin,
+                    "`element_ty` is only defined for pointer dtypes, not " +
+                        v.repr());
+      return Val::dtype(v.dt);
+    }
+    if (a == "primitive_bitwidth")
+      return Val::integer(v.dtPtr ? 64 : bitWidth(v.dt));
+    if (a == "is_floating" || a == "is_int" || a == "is_ptr" ||
+        a == "is_int_signed" || a == "is_int_unsigned" || a == "is_fp16" ||
+        a == "is_bf16" || a == "is_fp32" || a == "is_fp64" || a == "is_bool")
+      return Val::method("dtype." + a, v);
+    return fail(e->attrRange.begin,
+                "unknown attribute `" + a + "` of dtype " + v.repr());
+  }
+  return fail(e->attrRange.begin, "unknown attribute `" + text(e) + "` (" +
+                                      typeName(v) + " has no attributes)");
+}
+
+FailureOr<Val> IRGen::evalArgs(const CallExpr *e, CallArgs &out) {
+  for (const Expr *a : e->args) {
+    FailureOr<Val> v = eval(a);
+    if (failed(v))
+      return failure();
+    out.pos.push_back(*v);
+    out.posNodes.push_back(a);
+  }
+  for (const Keyword &k : e->keywords) {
+    FailureOr<Val> v = eval(k.value);
+    if (failed(v))
+      return failure();
+    out.kw.emplace_back(k.name, *v);
+    out.kwNodes.push_back(k.value);
+  }
+  return Val::none();
+}
+
+FailureOr<Val> IRGen::evalCall(const CallExpr *e) {
+  FailureOr<Val> callee = eval(e->func);
+  if (failed(callee))
+    return failure();
+  CallArgs args;
+  if (failed(evalArgs(e, args)))
+    return failure();
+  return call(*callee, args, e);
+}
+
+FailureOr<Val> IRGen::call(const Val &callee, const CallArgs &args,
+                           const CallExpr *e) {
+  switch (callee.kind) {
+  case Val::Kind::Builtin:
+    return callBuiltin(callee.s, args, e);
+  case Val::Kind::Method: {
+    CallArgs withSelf = args;
+    withSelf.pos.insert(withSelf.pos.begin(), *callee.self);
+    withSelf.posNodes.insert(withSelf.posNodes.begin(), e->func);
+    return callBuiltin(callee.s, withSelf, e);
+  }
+  case Val::Kind::Function:
+    return callFunction(callee.fn, args, e);
+  default:
+    return fail(e->func, "`" + text(e->func) + "` is not callable (it is " +
+                             typeName(callee) + ")");
+  }
+}
+
+FailureOr<Val> IRGen::evalSubscript(const SubscriptExpr *e) {
+  FailureOr<Val> base = eval(e->value);
+  if (failed(base))
+    return failure();
+  if (base->kind == Val::Kind::Tuple) {
+    if (e->indices.size() != 1 || llvm::isa<SliceExpr>(e->indices[0]))
+      return fail(e, "tuples can only be indexed by one constexpr integer");
+    FailureOr<Val> idx = eval(e->indices[0]);
+    if (failed(idx))
+      return failure();
+    if (idx->kind != Val::Kind::Int)
+      return fail(e->indices[0], "tuple index must be a constexpr integer, "
+                                 "got " +
+                                     typeName(*idx));
+    int64_t n = base->elems.size(), k = idx->i < 0 ? idx->i + n : idx->i;
+    if (k < 0 || k >= n)
+      return fail(e->indices[0], "tuple index " + std::to_string(idx->i) +
+                                     " out of range for a tuple of " +
+                                     std::to_string(n));
+    return base->elems[k];
+  }
+  if (!base->isRuntime())
+    return fail(e, "`" + text(e->value) + "` (" + typeName(*base) +
+                       ") is not subscriptable");
+  Val v = *base;
+  size_t kept = 0;
+  for (const Expr *ix : e->indices)
+    if (!llvm::isa<ConstExpr>(ix) ||
+        llvm::cast<ConstExpr>(ix)->which != ConstExpr::Which::None)
+      ++kept;
+  if (kept && !v.type.isTensor())
+    return fail(e, "`" + text(e->value) + "` (" + typeName(v) +
+                       ") is not subscriptable");
+  if (kept > v.type.shape.size())
+    return fail(e, "too many indices for a tensor of rank " +
+                       std::to_string(v.type.shape.size()));
+  for (size_t dim = 0; dim < e->indices.size(); ++dim) {
+    const Expr *ix = e->indices[dim];
+    if (auto *c = llvm::dyn_cast<ConstExpr>(ix);
+        c && c->which == ConstExpr::Which::None) {
+      llvm::SmallVector<int64_t, 2> s(v.type.shape);
+      s.insert(s.begin() + dim, 1);
+      TType t = v.type.withShape(s);
+      if (!v.type.isTensor()) {
+        FailureOr<Val> sv = broadcastTo(v, s, e, "value");
+        if (failed(sv))
+          return failure();
+        v = *sv;
+        continue;
+      }
+      v = Val::runtime(tile::ExpandDimsOp::create(b, loc(ix), toMLIR(&ctx, t),
+                                                  v.value, unsigned(dim)),
+                       t);
+      continue;
+    }
+    auto *sl = llvm::dyn_cast<SliceExpr>(ix);
+    if (sl && !sl->lower && !sl->upper && !sl->step)
+      continue;
+    return fail(ix, "unsupported tensor index `" + text(ix) +
+                        "`: only `:` and `None` are supported");
+  }
+  return v;
+}
+
+FailureOr<Val> IRGen::evalBoolOp(const BoolOpExpr *e) {
+  FailureOr<Val> acc = eval(e->values[0]);
+  if (failed(acc))
+    return failure();
+  for (size_t k = 1; k < e->values.size(); ++k) {
+    if (!acc->isRuntime()) {
+      if (!acc->isConstexpr())
+        return fail(e->values[k - 1],
+                    "`" + std::string(e->isAnd ? "and" : "or") +
+                        "` cannot be applied to " + typeName(*acc));
+      // Python short-circuit on a constexpr.
+      if (acc->truthy() != e->isAnd)
+        return acc;
+      acc = eval(e->values[k]);
+      if (failed(acc))
+        return failure();
+      continue;
+    }
+    FailureOr<Val> next = eval(e->values[k]);
+    if (failed(next))
+      return failure();
+    FailureOr<Val> l = toBool(*acc, e->values[k - 1]);
+    if (failed(l))
+      return failure();
+    FailureOr<Val> r = toBool(*next, e->values[k]);
+    if (failed(r))
+      return failure();
+    acc = binary(e->isAnd ? BinOpKind::BitAnd : BinOpKind::BitOr, *l, *r, e);
+    if (failed(acc))
+      return failure();
+  }
+  return acc;
+}
+
+FailureOr<Val> IRGen::evalCompare(const CompareExpr *e) {
+  FailureOr<Val> l = eval(e->left);
+  if (failed(l))
+    return failure();
+  std::optional<Val> acc;
+  for (size_t k = 0; k < e->ops.size(); ++k) {
+    FailureOr<Val> r = eval(e->comparators[k]);
+    if (failed(r))
+      return failure();
+    FailureOr<Val> c = compare(e->ops[k], *l, *r, e);
+    if (failed(c))
+      return failure();
+    if (!acc) {
+      acc = *c;
+    } else if (!acc->isRuntime() && !c->isRuntime()) {
+      acc = Val::boolean(acc->truthy() && c->truthy());
+    } else {
+      FailureOr<Val> a = binary(BinOpKind::BitAnd, *acc, *c, e);
+      if (failed(a))
+        return failure();
+      acc = *a;
+    }
+    if (!acc->isRuntime() && !acc->truthy())
+      return *acc; // chained comparisons short-circuit
+    l = r;
+  }
+  return *acc;
+}
+
+FailureOr<Val> IRGen::evalIfExp(const IfExpExpr *e) {
+  FailureOr<Val> test = eval(e->test);
+  if (failed(test))
+    return failure();
+  if (!test->isRuntime()) {
+    if (!test->isConstexpr())
+      return fail(e->test, "condition is " + typeName(*test));
+    return eval(test->truthy() ? e->body : e->orelse);
+  }
+  FailureOr<mlir::Value> c = scalarCondition(*test, e->test, "if");
+  if (failed(c))
+    return failure();
+  // Both arms are evaluated in their own region of an scf.if.
+  mlir::Location lc = loc(e);
+  auto ifOp = mlir::scf::IfOp::create(b, lc, mlir::TypeRange{}, *c,
+                                      /*addThenBlock=*/true,
+                                      /*addElseBlock=*/true);
+  Val arms[2];
+  for (int k = 0; k < 2; ++k) {
+    mlir::Block *blk =
+        k == 0 ? &ifOp.getThenRegion().front() : &ifOp.getElseRegion().front();
+    mlir::OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToEnd(blk);
+    FailureOr<Val> v = eval(k == 0 ? e->body : e->orelse);
+    if (failed(v))
+      return failure();
+    FailureOr<Val> rv = toRuntime(*v, k == 0 ? e->body : e->orelse);
+    if (failed(rv))
+      return failure();
+    arms[k] = *rv;
+  }
+  if (arms[0].type != arms[1].type)
+    return fail(e, "the arms of the conditional expression have different "
+                   "types: " +
+                       typeName(arms[0]) + " and " + typeName(arms[1]));
+  auto res = mlir::scf::IfOp::create(b, lc, toMLIR(&ctx, arms[0].type), *c,
+                                     false, false);
+  res.getThenRegion().takeBody(ifOp.getThenRegion());
+  res.getElseRegion().takeBody(ifOp.getElseRegion());
+  ifOp.erase();
+  for (int k = 0; k < 2; ++k) {
+    mlir::OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToEnd(k == 0 ? &res.getThenRegion().front()
+                                    : &res.getElseRegion().front());
+    mlir::scf::YieldOp::create(b, lc, arms[k].value);
+  }
+  return Val::runtime(res.getResult(0), arms[0].type);
+}

@@ -1,0 +1,885 @@
+//===- IRGenOps.cpp - Values, conversions and operators with Triton's rules
+//===//
+//
+// Constants, casts, broadcasting and the arithmetic, comparison and unary
+// operators, following Triton's semantics for runtime values and Python's
+// for two constexprs.
+//
+//===----------------------------------------------------------------------===//
+#include "IRGen.h"
+
+#include "kiln/Dialect/Tile/IR/Tile.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+
+using namespace kiln;
+using namespace kiln::fe;
+using namespace kiln::ast;
+using mlir::failure;
+using mlir::FailureOr;
+using mlir::LogicalResult;
+using mlir::success;
+namespace arith = mlir::arith;
+
+//===----------------------------------------------------------------------===//
+// Values
+//===----------------------------------------------------------------------===//
+
+bool Val::sameAs(const Val &o) const {
+  if (kind != o.kind)
+    return false;
+  switch (kind) {
+  case Kind::Runtime:
+    return value == o.value && type == o.type;
+  case Kind::Int:
+  case Kind::Bool:
+    return i == o.i;
+  case Kind::Float:
+    return f == o.f || (std::isnan(f) && std::isnan(o.f));
+  case Kind::None:
+    return true;
+  case Kind::Str:
+  case Kind::Module:
+  case Kind::Builtin:
+  case Kind::Undef:
+    return s == o.s;
+  case Kind::DType:
+    return dt == o.dt && dtPtr == o.dtPtr;
+  case Kind::Function:
+    return fn == o.fn;
+  case Kind::Method:
+    return s == o.s && self && o.self && self->sameAs(*o.self);
+  case Kind::Tuple:
+    if (elems.size() != o.elems.size())
+      return false;
+    for (size_t k = 0; k < elems.size(); ++k)
+      if (!elems[k].sameAs(o.elems[k]))
+        return false;
+    return true;
+  }
+  return false;
+}
+
+static const char *tlDTypeName(DType d) {
+  switch (d) {
+  case DType::I1:
+    return "tl.int1";
+  case DType::I8:
+    return "tl.int8";
+  case DType::I16:
+    return "tl.int16";
+  case DType::I32:
+    return "tl.int32";
+  case DType::I64:
+    return "tl.int64";
+  case DType::U32:
+    return "tl.uint32";
+  case DType::F16:
+    return "tl.float16";
+  case DType::BF16:
+    return "tl.bfloat16";
+  case DType::F32:
+    return "tl.float32";
+  case DType::F64:
+    return "tl.float64";
+  }
+  return "?";
+}
+
+std::string Val::repr() const {
+  switch (kind) {
+  case Kind::Int:
+    return std::to_string(i);
+  case Kind::Bool:
+    return i ? "True" : "False";
+  case Kind::Float: {
+    // Python's repr: the shortest text that reads back as the same double.
+    if (std::isinf(f))
+      return f > 0 ? "inf" : "-inf";
+    if (std::isnan(f))
+      return "nan";
+    char buf[64];
+    for (int prec = 1; prec <= 17; ++prec) {
+      snprintf(buf, sizeof(buf), "%.*g", prec, f);
+      if (std::strtod(buf, nullptr) == f)
+        break;
+    }
+    std::string r = buf;
+    if (r.find_first_of(".en") == std::string::npos)
+      r += ".0";
+    return r;
+  }
+  case Kind::None:
+    return "None";
+  case Kind::Str:
+    return "'" + s + "'";
+  case Kind::DType:
+    return dtPtr ? std::string("pointer<") + tlDTypeName(dt) + ">"
+                 : tlDTypeName(dt);
+  case Kind::Tuple: {
+    std::string r = "(";
+    for (size_t k = 0; k < elems.size(); ++k)
+      r += (k ? ", " : "") + elems[k].repr();
+    return r + (elems.size() == 1 ? ",)" : ")");
+  }
+  case Kind::Module:
+    return "module `" + s + "`";
+  case Kind::Builtin:
+    return "`" + s + "`";
+  case Kind::Function:
+    return "function `" + fn->name + "`";
+  case Kind::Method:
+    return "method `" + s + "`";
+  case Kind::Runtime:
+    return "a runtime value";
+  case Kind::Undef:
+    return "an undefined value";
+  }
+  return "?";
+}
+
+std::string IRGen::typeName(const TType &t) const { return typeStr(&ctx, t); }
+
+std::string IRGen::typeName(const Val &v) const {
+  switch (v.kind) {
+  case Val::Kind::Runtime:
+    return typeName(v.type);
+  case Val::Kind::Int:
+    return "constexpr int " + v.repr();
+  case Val::Kind::Float:
+    return "constexpr float " + v.repr();
+  case Val::Kind::Bool:
+    return "constexpr bool " + v.repr();
+  case Val::Kind::None:
+    return "None";
+  case Val::Kind::Str:
+    return "string " + v.repr();
+  case Val::Kind::DType:
+    return "dtype " + v.repr();
+  case Val::Kind::Tuple:
+    return "tuple " + v.repr();
+  default:
+    return v.repr();
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Constants and casts
+//===----------------------------------------------------------------------===//
+
+/// Triton's to_tensor type for a Python number.
+static std::optional<DType> defaultDType(const Val &v) {
+  switch (v.kind) {
+  case Val::Kind::Bool:
+    return DType::I1;
+  case Val::Kind::Int:
+    if (v.i >= INT32_MIN && v.i <= INT32_MAX)
+      return DType::I32;
+    if (v.i > INT32_MAX && v.i <= int64_t(UINT32_MAX))
+      return DType::U32;
+    return DType::I64;
+  case Val::Kind::Float: {
+    double a = std::fabs(v.f);
+    if (std::isinf(a) || a == 0.0 || std::isnan(v.f) ||
+        (a >= 0x1p-126 && a <= double(std::numeric_limits<float>::max())))
+      return DType::F32;
+    return DType::F64;
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+Val IRGen::constantInt(int64_t v, DType d) {
+  mlir::Type ty = toMLIR(&ctx, d);
+  unsigned w = ty.getIntOrFloatBitWidth();
+  auto attr = b.getIntegerAttr(ty, llvm::APInt(w, static_cast<uint64_t>(v),
+                                               /*isSigned=*/true,
+                                               /*implicitTrunc=*/true));
+  auto op = arith::ConstantOp::create(b, b.getUnknownLoc(), attr);
+  return Val::runtime(op, TType{d, false, {}});
+}
+
+FailureOr<Val> IRGen::constant(const Val &v, DType d, const Node *where) {
+  if (!v.isNumber())
+    return fail(where, "expected a number, got " + typeName(v));
+  mlir::Type ty = toMLIR(&ctx, d);
+  mlir::TypedAttr attr;
+  if (isFloat(d)) {
+    attr = b.getFloatAttr(ty, v.asDouble());
+  } else {
+    int64_t iv = v.kind == Val::Kind::Float ? static_cast<int64_t>(v.f) : v.i;
+    unsigned w = bitWidth(d);
+    attr = b.getIntegerAttr(ty, llvm::APInt(w, static_cast<uint64_t>(iv),
+                                            /*isSigned=*/true,
+                                            /*implicitTrunc=*/true));
+  }
+  auto op = arith::ConstantOp::create(b, loc(where), attr);
+  return Val::runtime(op, TType{d, false, {}});
+}
+
+FailureOr<Val> IRGen::toRuntime(const Val &v, const Node *where) {
+  if (v.isRuntime())
+    return v;
+  std::optional<DType> d = defaultDType(v);
+  if (!d)
+    return fail(where, "expected a tensor or a number, got " + typeName(v));
+  return constant(v, *d, where);
+}
+
+/// Result type of `v` with element `d`.
+static mlir::Type withElement(mlir::MLIRContext *ctx, const TType &t, DType d) {
+  return toMLIR(ctx, t.withDType(d));
+}
+
+FailureOr<Val> IRGen::cast(const Val &in, DType d, const Node *where) {
+  if (in.isNumber())
+    return constant(in, d, where);
+  FailureOr<Val> rv = toRuntime(in, where);
+  if (failed(rv))
+    return failure();
+  Val v = *rv;
+  if (v.type.isPtr)
+    return fail(where, "cannot convert a pointer (" + typeName(v) + ") to " +
+                           tritonName(d));
+  DType s = v.type.dtype;
+  if (s == d)
+    return v;
+  mlir::Location l = loc(where);
+  TType outT = v.type.withDType(d);
+  mlir::Type out = withElement(&ctx, v.type, d);
+  auto make = [&](mlir::Value x) { return Val::runtime(x, outT); };
+  // fp16/bf16 to anything but fp32 goes through fp32, as in Triton.
+  if ((s == DType::F16 || s == DType::BF16) && d != DType::F32) {
+    FailureOr<Val> mid = cast(v, DType::F32, where);
+    if (failed(mid))
+      return failure();
+    return cast(*mid, d, where);
+  }
+  if (isFloat(s) && isFloat(d)) {
+    if (bitWidth(d) < bitWidth(s))
+      return make(arith::TruncFOp::create(b, l, out, v.value));
+    return make(arith::ExtFOp::create(b, l, out, v.value));
+  }
+  if (d == DType::I1) { // x != 0
+    return compare(CmpOpKind::NotEq, v, Val::integer(0), where);
+  }
+  if (isIntDType(s) && isIntDType(d)) {
+    unsigned ws = bitWidth(s), wd = bitWidth(d);
+    if (ws == wd)
+      return make(v.value); // int32 <-> uint32: same bits
+    if (wd < ws)
+      return make(arith::TruncIOp::create(b, l, out, v.value));
+    if (s != DType::I1 && !isUnsigned(s))
+      return make(arith::ExtSIOp::create(b, l, out, v.value));
+    return make(arith::ExtUIOp::create(b, l, out, v.value));
+  }
+  if (isFloat(s)) { // float -> int
+    if (isUnsigned(d))
+      return make(arith::FPToUIOp::create(b, l, out, v.value));
+    return make(arith::FPToSIOp::create(b, l, out, v.value));
+  }
+  // int -> float
+  if (s == DType::I1 || isUnsigned(s))
+    return make(arith::UIToFPOp::create(b, l, out, v.value));
+  return make(arith::SIToFPOp::create(b, l, out, v.value));
+}
+
+FailureOr<Val> IRGen::broadcastTo(const Val &in, llvm::ArrayRef<int64_t> shape,
+                                  const Node *where, llvm::StringRef what) {
+  FailureOr<Val> rv = toRuntime(in, where);
+  if (failed(rv))
+    return failure();
+  Val v = *rv;
+  if (llvm::ArrayRef<int64_t>(v.type.shape) == shape)
+    return v;
+  TType outT = v.type.withShape(shape);
+  mlir::Type out = toMLIR(&ctx, outT);
+  mlir::Location l = loc(where);
+  if (!v.type.isTensor()) {
+    // Splatting a constant gives a dense constant directly.
+    if (auto cst = v.value.getDefiningOp<arith::ConstantOp>()) {
+      auto dense = mlir::DenseElementsAttr::get(
+          llvm::cast<mlir::ShapedType>(out), cst.getValue());
+      return Val::runtime(arith::ConstantOp::create(b, l, dense), outT);
+    }
+    return Val::runtime(tile::SplatOp::create(b, l, out, v.value), outT);
+  }
+  if (v.type.shape.size() != shape.size())
+    return fail(where, what + " has shape " + shapeStr(v.type.shape) +
+                           ", which does not broadcast to " + shapeStr(shape) +
+                           " (ranks differ)");
+  for (size_t k = 0; k < shape.size(); ++k)
+    if (v.type.shape[k] != shape[k] && v.type.shape[k] != 1)
+      return fail(where, what + " has shape " + shapeStr(v.type.shape) +
+                             ", which does not broadcast to " +
+                             shapeStr(shape));
+  return Val::runtime(tile::BroadcastOp::create(b, l, out, v.value), outT);
+}
+
+LogicalResult IRGen::broadcastPair(Val &l, Val &r, const Node *where,
+                                   llvm::StringRef opName) {
+  if (!l.type.isTensor() && !r.type.isTensor())
+    return success();
+  auto shape = broadcastShapes(l.type.shape, r.type.shape);
+  if (!shape)
+    return fail(where, "incompatible shapes " + shapeStr(l.type.shape) +
+                           " and " + shapeStr(r.type.shape) + " for `" +
+                           opName + "`");
+  // Lower-rank tensors get leading size-1 dimensions first, as in Triton.
+  for (Val *v : {&l, &r}) {
+    while (v->type.isTensor() && v->type.shape.size() < shape->size()) {
+      llvm::SmallVector<int64_t, 2> s(v->type.shape);
+      s.insert(s.begin(), 1);
+      TType t = v->type.withShape(s);
+      v->value = tile::ExpandDimsOp::create(b, loc(where), toMLIR(&ctx, t),
+                                            v->value, 0u);
+      v->type = t;
+    }
+    FailureOr<Val> bv = broadcastTo(*v, *shape, where, "operand");
+    if (failed(bv))
+      return failure();
+    *v = *bv;
+  }
+  return success();
+}
+
+LogicalResult IRGen::binaryTypeCheck(Val &l, Val &r, bool allowLPtr,
+                                     bool allowRPtr, bool arith, bool divOrMod,
+                                     const Node *where,
+                                     llvm::StringRef opName) {
+  for (Val *v : {&l, &r})
+    if (!v->isRuntime() && !v->isNumber())
+      return fail(where,
+                  "unsupported operand for `" + opName + "`: " + typeName(*v));
+  bool lConst = !l.isRuntime(), rConst = !r.isRuntime();
+  DType lt = lConst ? *defaultDType(l) : l.type.dtype;
+  DType rt = rConst ? *defaultDType(r) : r.type.dtype;
+  bool lPtr = l.isRuntime() && l.type.isPtr;
+  bool rPtr = r.isRuntime() && r.type.isPtr;
+  auto bad = [&]() {
+    return fail(where, "invalid operands of types " + typeName(l) + " and " +
+                           typeName(r) + " for `" + opName + "`");
+  };
+  if ((lPtr && !allowLPtr) || (rPtr && !allowRPtr))
+    return bad();
+  if ((lPtr && !rPtr && isFloat(rt)) || (rPtr && !lPtr && isFloat(lt)))
+    return bad();
+  if (lPtr && rPtr && lt != rt)
+    return bad();
+  if (arith && !lPtr && !rPtr) {
+    std::string why;
+    std::optional<DType> res =
+        computationType(lt, lConst, rt, rConst, divOrMod, why);
+    if (!res)
+      return fail(where, "cannot apply `" + opName + "`: " + why);
+    for (Val *v : {&l, &r}) {
+      if (v->isRuntime() || !isIntDType(*res))
+        continue;
+      int64_t c = v->kind == Val::Kind::Float ? int64_t(v->f) : v->i;
+      if (isUnsigned(*res) && c < 0)
+        return fail(where, "cannot combine an unsigned value with the "
+                           "negative constant " +
+                               std::to_string(c) + "; cast one of them");
+      unsigned w = bitWidth(*res);
+      int64_t lo = *res == DType::I1  ? 0
+                   : isUnsigned(*res) ? 0
+                   : w == 64          ? INT64_MIN
+                                      : -(int64_t(1) << (w - 1));
+      int64_t hi = *res == DType::I1  ? 1
+                   : isUnsigned(*res) ? int64_t(UINT32_MAX)
+                   : w == 64          ? INT64_MAX
+                                      : (int64_t(1) << (w - 1)) - 1;
+      if (c < lo || c > hi)
+        return fail(where, "constant " + std::to_string(c) +
+                               " is out of range for " + tritonName(*res));
+    }
+    for (Val *v : {&l, &r}) {
+      FailureOr<Val> cv =
+          v->isRuntime() ? cast(*v, *res, where) : constant(*v, *res, where);
+      if (failed(cv))
+        return failure();
+      *v = *cv;
+    }
+  } else {
+    for (Val *v : {&l, &r}) {
+      FailureOr<Val> cv = toRuntime(*v, where);
+      if (failed(cv))
+        return failure();
+      *v = *cv;
+    }
+  }
+  return broadcastPair(l, r, where, opName);
+}
+
+FailureOr<Val> IRGen::toBool(const Val &v, const Node *where) {
+  if (v.isConstexpr() && v.kind != Val::Kind::Tuple)
+    return constant(Val::boolean(v.truthy()), DType::I1, where);
+  if (!v.isRuntime())
+    return fail(where, "expected a boolean, got " + typeName(v));
+  if (v.type.dtype == DType::I1 && !v.type.isPtr)
+    return v;
+  if (v.type.isPtr)
+    return fail(where,
+                "cannot use a pointer (" + typeName(v) + ") as a condition");
+  return cast(v, DType::I1, where);
+}
+
+FailureOr<mlir::Value> IRGen::scalarCondition(const Val &v, const Node *where,
+                                              llvm::StringRef stmt) {
+  if (v.isRuntime() && v.type.isTensor())
+    return fail(where, "`" + stmt + "` condition must be a scalar, got " +
+                           typeName(v) +
+                           " (use tl.where for elementwise selection)");
+  FailureOr<Val> c = toBool(v, where);
+  if (failed(c))
+    return failure();
+  return c->value;
+}
+
+//===----------------------------------------------------------------------===//
+// Operators
+//===----------------------------------------------------------------------===//
+
+static bool mulOverflows(int64_t a, int64_t b, int64_t &r) {
+  return __builtin_mul_overflow(a, b, &r);
+}
+
+/// Python's floor division and modulo on ints.
+static int64_t floorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0)))
+    --q;
+  return q;
+}
+static int64_t floorMod(int64_t a, int64_t b) {
+  int64_t m = a % b;
+  if (m != 0 && ((m < 0) != (b < 0)))
+    m += b;
+  return m;
+}
+
+FailureOr<Val> IRGen::foldConstBinary(BinOpKind op, const Val &l, const Val &r,
+                                      const Node *where) {
+  const char *sp = spelling(op);
+  if (l.kind == Val::Kind::Str && r.kind == Val::Kind::Str &&
+      op == BinOpKind::Add)
+    return Val::str(l.s + r.s);
+  if (l.kind == Val::Kind::Tuple && r.kind == Val::Kind::Tuple &&
+      op == BinOpKind::Add) {
+    std::vector<Val> e = l.elems;
+    e.insert(e.end(), r.elems.begin(), r.elems.end());
+    return Val::tuple(std::move(e));
+  }
+  if (!l.isNumber() || !r.isNumber())
+    return fail(where, std::string("unsupported operand types for `") + sp +
+                           "`: " + typeName(l) + " and " + typeName(r));
+  bool isFloatOp = l.kind == Val::Kind::Float || r.kind == Val::Kind::Float;
+  auto overflow = [&]() -> FailureOr<Val> {
+    return fail(where, "integer overflow in constant expression");
+  };
+  if (op == BinOpKind::Div) {
+    if (r.asDouble() == 0)
+      return fail(where, "division by zero in constant expression");
+    return Val::flt(l.asDouble() / r.asDouble());
+  }
+  if (isFloatOp) {
+    double a = l.asDouble(), c = r.asDouble();
+    switch (op) {
+    case BinOpKind::Add:
+      return Val::flt(a + c);
+    case BinOpKind::Sub:
+      return Val::flt(a - c);
+    case BinOpKind::Mul:
+      return Val::flt(a * c);
+    case BinOpKind::FloorDiv:
+      if (c == 0)
+        return fail(where, "division by zero in constant expression");
+      return Val::flt(std::floor(a / c));
+    case BinOpKind::Mod: {
+      if (c == 0)
+        return fail(where, "division by zero in constant expression");
+      double m = std::fmod(a, c);
+      if (m != 0 && ((m < 0) != (c < 0)))
+        m += c;
+      return Val::flt(m);
+    }
+    case BinOpKind::Pow:
+      return Val::flt(std::pow(a, c));
+    default:
+      return fail(where, std::string("unsupported operand types for `") + sp +
+                             "`: " + typeName(l) + " and " + typeName(r));
+    }
+  }
+  int64_t a = l.i, c = r.i, res = 0;
+  switch (op) {
+  case BinOpKind::Add:
+    if (__builtin_add_overflow(a, c, &res))
+      return overflow();
+    return Val::integer(res);
+  case BinOpKind::Sub:
+    if (__builtin_sub_overflow(a, c, &res))
+      return overflow();
+    return Val::integer(res);
+  case BinOpKind::Mul:
+    if (mulOverflows(a, c, res))
+      return overflow();
+    return Val::integer(res);
+  case BinOpKind::FloorDiv:
+  case BinOpKind::Mod:
+    if (c == 0)
+      return fail(where, "division by zero in constant expression");
+    if (a == INT64_MIN && c == -1)
+      return overflow();
+    return Val::integer(op == BinOpKind::FloorDiv ? floorDiv(a, c)
+                                                  : floorMod(a, c));
+  case BinOpKind::Pow: {
+    if (c < 0)
+      return Val::flt(std::pow(double(a), double(c)));
+    int64_t acc = 1, base = a;
+    for (int64_t e = c; e > 0; e >>= 1) {
+      if (e & 1)
+        if (mulOverflows(acc, base, acc))
+          return overflow();
+      if (e > 1 && mulOverflows(base, base, base))
+        return overflow();
+    }
+    return Val::integer(acc);
+  }
+  case BinOpKind::LShift:
+    if (c < 0)
+      return fail(where, "negative shift count");
+    if (c >= 63 || (a != 0 && (a > (INT64_MAX >> c) || a < (INT64_MIN >> c))))
+      return a == 0 ? FailureOr<Val>(Val::integer(0)) : overflow();
+    return Val::integer(a << c);
+  case BinOpKind::RShift:
+    if (c < 0)
+      return fail(where, "negative shift count");
+    return Val::integer(c >= 63 ? (a < 0 ? -1 : 0) : (a >> c));
+  case BinOpKind::BitAnd:
+  case BinOpKind::BitOr:
+  case BinOpKind::BitXor: {
+    int64_t v = op == BinOpKind::BitAnd  ? (a & c)
+                : op == BinOpKind::BitOr ? (a | c)
+                                         : (a ^ c);
+    if (l.kind == Val::Kind::Bool && r.kind == Val::Kind::Bool)
+      return Val::boolean(v != 0);
+    return Val::integer(v);
+  }
+  default:
+    return fail(where,
+                std::string("unsupported operand types for `") + sp + "`");
+  }
+}
+
+FailureOr<Val> IRGen::binary(BinOpKind op, const Val &lIn, const Val &rIn,
+                             const Node *where) {
+  const char *sp = spelling(op);
+  if (lIn.kind == Val::Kind::Undef || rIn.kind == Val::Kind::Undef)
+    return failure();
+  if (!lIn.isRuntime() && !rIn.isRuntime())
+    return foldConstBinary(op, lIn, rIn, where);
+  if (op == BinOpKind::MatMul)
+    return fail(where, "`@` (matrix multiplication) is not supported");
+  if (op == BinOpKind::Pow)
+    return fail(where, "`**` is only supported on constexprs");
+  Val l = lIn, r = rIn;
+  mlir::Location lc = loc(where);
+
+  bool lPtr = l.isRuntime() && l.type.isPtr;
+  bool rPtr = r.isRuntime() && r.type.isPtr;
+  if ((lPtr || rPtr) && (op == BinOpKind::Add || op == BinOpKind::Sub)) {
+    if (lPtr && rPtr)
+      return fail(where, op == BinOpKind::Add ? "cannot add two pointers"
+                                              : "cannot subtract pointers");
+    if (rPtr && op == BinOpKind::Sub)
+      return fail(where, "cannot subtract a pointer from " + typeName(l));
+    Val &p = lPtr ? l : r;
+    Val off = lPtr ? r : l;
+    if (off.kind == Val::Kind::Float ||
+        (off.isRuntime() && (off.type.isPtr || isFloat(off.type.dtype))))
+      return fail(where,
+                  "pointer offsets must be integers, got " + typeName(off));
+    if (failed(binaryTypeCheck(p, off, true, true, /*arith=*/false, false,
+                               where, sp)))
+      return failure();
+    if (isFloat(off.type.dtype) || off.type.isPtr)
+      return fail(where,
+                  "pointer offsets must be integers, got " + typeName(off));
+    if (op == BinOpKind::Sub) {
+      FailureOr<Val> neg = unary(UnaryOpKind::Minus, off, where);
+      if (failed(neg))
+        return failure();
+      off = *neg;
+    }
+    // addptr offsets are signed: widen unsigned ones first, as Triton does.
+    if (isUnsigned(off.type.dtype)) {
+      TType t = off.type.withDType(DType::I64);
+      off = Val::runtime(
+          arith::ExtUIOp::create(b, lc, toMLIR(&ctx, t), off.value), t);
+    }
+    return Val::runtime(
+        tile::AddPtrOp::create(b, lc, toMLIR(&ctx, p.type), p.value, off.value),
+        p.type);
+  }
+
+  bool divOrMod =
+      op == BinOpKind::Div || op == BinOpKind::FloorDiv || op == BinOpKind::Mod;
+  if (failed(binaryTypeCheck(l, r, false, false, true, divOrMod, where, sp)))
+    return failure();
+  DType d = l.type.dtype;
+  TType t = l.type;
+  bool fl = isFloat(d);
+  bool uns = isUnsigned(d);
+  auto ret = [&](mlir::Value v) { return Val::runtime(v, t); };
+  switch (op) {
+  case BinOpKind::Add:
+    return ret(fl ? mlir::Value(arith::AddFOp::create(b, lc, l.value, r.value))
+                  : arith::AddIOp::create(b, lc, l.value, r.value));
+  case BinOpKind::Sub:
+    return ret(fl ? mlir::Value(arith::SubFOp::create(b, lc, l.value, r.value))
+                  : arith::SubIOp::create(b, lc, l.value, r.value));
+  case BinOpKind::Mul:
+    return ret(fl ? mlir::Value(arith::MulFOp::create(b, lc, l.value, r.value))
+                  : arith::MulIOp::create(b, lc, l.value, r.value));
+  case BinOpKind::Div: {
+    if (!fl) { // int / int is fp32 division
+      FailureOr<Val> lf = cast(l, DType::F32, where);
+      FailureOr<Val> rf = cast(r, DType::F32, where);
+      if (failed(lf) || failed(rf))
+        return failure();
+      l = *lf;
+      r = *rf;
+      t = l.type;
+    }
+    return ret(arith::DivFOp::create(b, lc, l.value, r.value));
+  }
+  case BinOpKind::FloorDiv:
+    if (fl)
+      return fail(where, "`//` is not supported on floating-point values (" +
+                             typeName(l) + "); use `/`");
+    return ret(
+        uns ? mlir::Value(arith::DivUIOp::create(b, lc, l.value, r.value))
+            : arith::DivSIOp::create(b, lc, l.value, r.value));
+  case BinOpKind::Mod:
+    if (fl)
+      return ret(arith::RemFOp::create(b, lc, l.value, r.value));
+    return ret(
+        uns ? mlir::Value(arith::RemUIOp::create(b, lc, l.value, r.value))
+            : arith::RemSIOp::create(b, lc, l.value, r.value));
+  case BinOpKind::BitAnd:
+  case BinOpKind::BitOr:
+  case BinOpKind::BitXor:
+  case BinOpKind::LShift:
+  case BinOpKind::RShift: {
+    if (fl)
+      return fail(where, std::string("`") + sp +
+                             "` expects integer or boolean operands, got " +
+                             typeName(lIn) + " and " + typeName(rIn));
+    mlir::Value v;
+    if (op == BinOpKind::BitAnd)
+      v = arith::AndIOp::create(b, lc, l.value, r.value);
+    else if (op == BinOpKind::BitOr)
+      v = arith::OrIOp::create(b, lc, l.value, r.value);
+    else if (op == BinOpKind::BitXor)
+      v = arith::XOrIOp::create(b, lc, l.value, r.value);
+    else if (op == BinOpKind::LShift)
+      v = arith::ShLIOp::create(b, lc, l.value, r.value);
+    else if (uns)
+      v = arith::ShRUIOp::create(b, lc, l.value, r.value);
+    else
+      v = arith::ShRSIOp::create(b, lc, l.value, r.value);
+    return ret(v);
+  }
+  default:
+    break;
+  }
+  return fail(where, std::string("unsupported operator `") + sp + "`");
+}
+
+FailureOr<Val> IRGen::foldConstCompare(CmpOpKind op, const Val &l, const Val &r,
+                                       const Node *where) {
+  if (op == CmpOpKind::Is || op == CmpOpKind::IsNot) {
+    bool same = l.sameAs(r) &&
+                (l.kind == Val::Kind::None || l.kind == Val::Kind::Bool ||
+                 l.kind == Val::Kind::DType || l.kind == Val::Kind::Runtime);
+    return Val::boolean(op == CmpOpKind::Is ? same : !same);
+  }
+  if (op == CmpOpKind::Eq || op == CmpOpKind::NotEq) {
+    bool eq;
+    if (l.isNumber() && r.isNumber())
+      eq = l.asDouble() == r.asDouble() &&
+           (l.kind == Val::Kind::Float || r.kind == Val::Kind::Float ||
+            l.i == r.i);
+    else
+      eq = l.sameAs(r);
+    return Val::boolean(op == CmpOpKind::Eq ? eq : !eq);
+  }
+  if (l.isNumber() && r.isNumber()) {
+    bool res;
+    if (l.kind != Val::Kind::Float && r.kind != Val::Kind::Float) {
+      int64_t a = l.i, c = r.i;
+      res = op == CmpOpKind::Lt    ? a < c
+            : op == CmpOpKind::LtE ? a <= c
+            : op == CmpOpKind::Gt  ? a > c
+                                   : a >= c;
+    } else {
+      double a = l.asDouble(), c = r.asDouble();
+      res = op == CmpOpKind::Lt    ? a < c
+            : op == CmpOpKind::LtE ? a <= c
+            : op == CmpOpKind::Gt  ? a > c
+                                   : a >= c;
+    }
+    return Val::boolean(res);
+  }
+  if (l.kind == Val::Kind::Str && r.kind == Val::Kind::Str) {
+    int c = l.s.compare(r.s);
+    bool res = op == CmpOpKind::Lt    ? c < 0
+               : op == CmpOpKind::LtE ? c <= 0
+               : op == CmpOpKind::Gt  ? c > 0
+                                      : c >= 0;
+    return Val::boolean(res);
+  }
+  return fail(where, std::string("cannot compare ") + typeName(l) + " and " +
+                         typeName(r) + " with `" + spelling(op) + "`");
+}
+
+FailureOr<Val> IRGen::compare(CmpOpKind op, const Val &lIn, const Val &rIn,
+                              const Node *where) {
+  if (op == CmpOpKind::In || op == CmpOpKind::NotIn)
+    return fail(where, std::string("`") + spelling(op) + "` is not supported");
+  if (op == CmpOpKind::Is || op == CmpOpKind::IsNot) {
+    // Identity only makes sense at compile time (`x is None`).
+    return foldConstCompare(op, lIn, rIn, where);
+  }
+  if (!lIn.isRuntime() && !rIn.isRuntime())
+    return foldConstCompare(op, lIn, rIn, where);
+  Val l = lIn, r = rIn;
+  if (failed(binaryTypeCheck(l, r, false, false, true, false, where,
+                             spelling(op))))
+    return failure();
+  mlir::Location lc = loc(where);
+  TType t = l.type.withDType(DType::I1);
+  DType d = l.type.dtype;
+  if (isFloat(d)) {
+    arith::CmpFPredicate p;
+    switch (op) {
+    case CmpOpKind::Eq:
+      p = arith::CmpFPredicate::OEQ;
+      break;
+    case CmpOpKind::NotEq:
+      p = arith::CmpFPredicate::UNE;
+      break;
+    case CmpOpKind::Lt:
+      p = arith::CmpFPredicate::OLT;
+      break;
+    case CmpOpKind::LtE:
+      p = arith::CmpFPredicate::OLE;
+      break;
+    case CmpOpKind::Gt:
+      p = arith::CmpFPredicate::OGT;
+      break;
+    default:
+      p = arith::CmpFPredicate::OGE;
+      break;
+    }
+    return Val::runtime(arith::CmpFOp::create(b, lc, p, l.value, r.value), t);
+  }
+  bool u = isUnsigned(d);
+  arith::CmpIPredicate p;
+  switch (op) {
+  case CmpOpKind::Eq:
+    p = arith::CmpIPredicate::eq;
+    break;
+  case CmpOpKind::NotEq:
+    p = arith::CmpIPredicate::ne;
+    break;
+  case CmpOpKind::Lt:
+    p = u ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt;
+    break;
+  case CmpOpKind::LtE:
+    p = u ? arith::CmpIPredicate::ule : arith::CmpIPredicate::sle;
+    break;
+  case CmpOpKind::Gt:
+    p = u ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt;
+    break;
+  default:
+    p = u ? arith::CmpIPredicate::uge : arith::CmpIPredicate::sge;
+    break;
+  }
+  return Val::runtime(arith::CmpIOp::create(b, lc, p, l.value, r.value), t);
+}
+
+FailureOr<Val> IRGen::unary(UnaryOpKind op, const Val &v, const Node *where) {
+  if (v.kind == Val::Kind::Undef)
+    return failure();
+  if (!v.isRuntime()) {
+    if (op == UnaryOpKind::Not) {
+      if (!v.isConstexpr())
+        return fail(where, "`not` cannot be applied to " + typeName(v));
+      return Val::boolean(!v.truthy());
+    }
+    if (!v.isNumber())
+      return fail(where, std::string("bad operand type for unary `") +
+                             spelling(op) + "`: " + typeName(v));
+    switch (op) {
+    case UnaryOpKind::Plus:
+      return v.kind == Val::Kind::Float ? v : Val::integer(v.i);
+    case UnaryOpKind::Minus:
+      if (v.kind == Val::Kind::Float)
+        return Val::flt(-v.f);
+      if (v.i == INT64_MIN)
+        return fail(where, "integer overflow in constant expression");
+      return Val::integer(-v.i);
+    case UnaryOpKind::Invert:
+      if (v.kind == Val::Kind::Float)
+        return fail(where, "bad operand type for unary `~`: " + typeName(v));
+      return Val::integer(~v.i);
+    default:
+      break;
+    }
+  }
+  mlir::Location lc = loc(where);
+  switch (op) {
+  case UnaryOpKind::Plus:
+    return v;
+  case UnaryOpKind::Minus: {
+    if (v.type.isPtr)
+      return fail(where,
+                  "wrong type argument to unary minus (" + typeName(v) + ")");
+    if (isFloat(v.type.dtype))
+      return Val::runtime(arith::NegFOp::create(b, lc, v.value), v.type);
+    Val zero = constantInt(0, v.type.dtype);
+    FailureOr<Val> z = broadcastTo(zero, v.type.shape, where, "operand");
+    if (failed(z))
+      return failure();
+    return Val::runtime(arith::SubIOp::create(b, lc, z->value, v.value),
+                        v.type);
+  }
+  case UnaryOpKind::Invert:
+  case UnaryOpKind::Not: {
+    Val x = v;
+    if (op == UnaryOpKind::Not) {
+      FailureOr<Val> bv = toBool(v, where);
+      if (failed(bv))
+        return failure();
+      x = *bv;
+    } else if (v.type.isPtr || isFloat(v.type.dtype)) {
+      return fail(where, "`~` expects an integer or boolean value, got " +
+                             typeName(v));
+    }
+    FailureOr<Val> ones = broadcastTo(constantInt(-1, x.type.dtype),
+                                      x.type.shape, where, "operand");
+    if (failed(ones))
+      return failure();
+    return Val::runtime(arith::XOrIOp::create(b, lc, x.value, ones->value),
+                        x.type);
+  }
+  }
+  return failure();
+}

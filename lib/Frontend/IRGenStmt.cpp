@@ -1,0 +1,757 @@
+//===- IRGenStmt.cpp - Statements, loops and if --------------------------===//
+//
+// Python variables become SSA values: names reassigned in a loop body are
+// threaded through scf.for / scf.while, names reassigned in the branches of
+// a runtime `if` are yielded by the scf.if.
+//
+//===----------------------------------------------------------------------===//
+#include "IRGen.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include <set>
+
+using namespace kiln;
+using namespace kiln::fe;
+using namespace kiln::ast;
+using mlir::failure;
+using mlir::FailureOr;
+using mlir::LogicalResult;
+using mlir::success;
+
+/// Limits that keep hostile input from exhausting time or memory.
+static constexpr uint64_t kMaxStatements = 200000;
+static constexpr int64_t kMaxStaticUnroll = 4096;
+
+//===----------------------------------------------------------------------===//
+// Statements
+//===----------------------------------------------------------------------===//
+
+/// Sets the insertion point at the end of `blk`, before its terminator if it
+/// has one.
+static void insertAtEnd(mlir::OpBuilder &b, mlir::Block *blk) {
+  if (!blk->empty() && blk->back().hasTrait<mlir::OpTrait::IsTerminator>())
+    b.setInsertionPoint(&blk->back());
+  else
+    b.setInsertionPointToEnd(blk);
+}
+
+/// Replaces `blk`'s terminator (if any) by `scf.yield values`.
+static void finishWithYield(mlir::OpBuilder &b, mlir::Block *blk,
+                            mlir::Location loc, mlir::ValueRange values) {
+  if (!blk->empty() && blk->back().hasTrait<mlir::OpTrait::IsTerminator>())
+    blk->back().erase();
+  mlir::OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToEnd(blk);
+  mlir::scf::YieldOp::create(b, loc, values);
+}
+
+LogicalResult IRGen::genBlock(llvm::ArrayRef<const Stmt *> stmts) {
+  for (size_t i = 0; i < stmts.size(); ++i) {
+    if (fs->returned)
+      break; // code after `return` is dead
+    const Stmt *s = stmts[i];
+    if (auto *is = llvm::dyn_cast<IfStmt>(s); is && containsReturn({s}))
+      return genIfWithReturn(is, stmts.drop_front(i + 1));
+    if (failed(genStmt(s)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult IRGen::genStmt(const Stmt *s) {
+  if (failed(enter(s)))
+    return failure();
+  LogicalResult r = genStmtImpl(s);
+  leave();
+  return r;
+}
+
+LogicalResult IRGen::genStmtImpl(const Stmt *s) {
+  if (++stmtBudget > kMaxStatements)
+    return fail(s, "kernel too large: more than " +
+                       std::to_string(kMaxStatements) +
+                       " statements after inlining and unrolling");
+  switch (s->kind) {
+  case Node::Kind::ExprStmt: {
+    auto *es = llvm::cast<ExprStmt>(s);
+    if (llvm::isa<StrExpr>(es->expr))
+      return success(); // docstring
+    return failure(failed(eval(es->expr)));
+  }
+  case Node::Kind::Assign:
+    return genAssign(llvm::cast<AssignStmt>(s));
+  case Node::Kind::AugAssign:
+    return genAugAssign(llvm::cast<AugAssignStmt>(s));
+  case Node::Kind::AnnAssign: {
+    auto *a = llvm::cast<AnnAssignStmt>(s);
+    if (!a->value)
+      return success();
+    FailureOr<Val> v = eval(a->value);
+    if (failed(v))
+      return failure();
+    if (isConstexprAnnotation(a->annotation) && !v->isConstexpr())
+      return fail(a->value, "`" + text(a->target) +
+                                "` is annotated tl.constexpr but its value "
+                                "is " +
+                                typeName(*v));
+    return assign(a->target, *v, s);
+  }
+  case Node::Kind::For:
+    return genFor(llvm::cast<ForStmt>(s));
+  case Node::Kind::While:
+    return genWhile(llvm::cast<WhileStmt>(s));
+  case Node::Kind::If:
+    return genIf(llvm::cast<IfStmt>(s));
+  case Node::Kind::Pass:
+    return success();
+  case Node::Kind::Return:
+    return genReturn(llvm::cast<ReturnStmt>(s));
+  case Node::Kind::Assert:
+    return genAssert(llvm::cast<AssertStmt>(s));
+  case Node::Kind::FunctionDef:
+    return fail(s, "nested function definitions are not supported");
+  case Node::Kind::Import:
+  case Node::Kind::ImportFrom:
+    return fail(s, "imports inside functions are not supported");
+  default:
+    return fail(s, "unsupported statement");
+  }
+}
+
+LogicalResult IRGen::assign(const Expr *target, const Val &v,
+                            const Node *where) {
+  if (auto *n = llvm::dyn_cast<NameExpr>(target)) {
+    if (v.kind == Val::Kind::Undef)
+      return failure();
+    fs->scope[n->id] = Binding{v, target->range.begin};
+    return success();
+  }
+  if (auto *t = llvm::dyn_cast<TupleExpr>(target)) {
+    if (v.kind != Val::Kind::Tuple)
+      return fail(where, "cannot unpack " + typeName(v) + " into " +
+                             std::to_string(t->elts.size()) + " names");
+    if (v.elems.size() != t->elts.size())
+      return fail(where, "cannot unpack " + std::to_string(v.elems.size()) +
+                             " values into " + std::to_string(t->elts.size()) +
+                             " names");
+    for (size_t k = 0; k < t->elts.size(); ++k)
+      if (failed(assign(t->elts[k], v.elems[k], where)))
+        return failure();
+    return success();
+  }
+  if (llvm::isa<SubscriptExpr>(target))
+    return fail(target, "assignment to `" + text(target) +
+                            "` is not supported: tensors are immutable "
+                            "(use tl.where)");
+  if (llvm::isa<AttributeExpr>(target))
+    return fail(target, "assignment to an attribute (`" + text(target) +
+                            "`) is not supported");
+  return fail(target, "cannot assign to `" + text(target) + "`");
+}
+
+LogicalResult IRGen::genAssign(const AssignStmt *s) {
+  FailureOr<Val> v = eval(s->value);
+  if (failed(v))
+    return failure();
+  if (v->kind == Val::Kind::None && llvm::isa<CallExpr>(s->value) &&
+      s->targets.size() == 1 && llvm::isa<NameExpr>(s->targets[0])) {
+    // `x = tl.store(...)`: allowed, x is None.
+  }
+  for (const Expr *t : s->targets)
+    if (failed(assign(t, *v, s)))
+      return failure();
+  return success();
+}
+
+LogicalResult IRGen::genAugAssign(const AugAssignStmt *s) {
+  auto *n = llvm::dyn_cast<NameExpr>(s->target);
+  if (!n)
+    return assign(s->target, Val::none(), s);
+  FailureOr<Val> cur = evalName(n);
+  if (failed(cur))
+    return failure();
+  FailureOr<Val> r = eval(s->value);
+  if (failed(r))
+    return failure();
+  // Errors point at the operator (`+=`).
+  ast::BinOpExpr where(SrcRange{s->opRange.begin, s->range.end}, s->op,
+                       s->target, s->value, s->opRange);
+  FailureOr<Val> res = binary(s->op, *cur, *r, &where);
+  if (failed(res))
+    return failure();
+  return assign(s->target, *res, s);
+}
+
+LogicalResult IRGen::genReturn(const ReturnStmt *s) {
+  if (fs->loopDepth > 0)
+    return fail(s, "`return` inside a loop is not supported");
+  Val v = Val::none();
+  if (s->value) {
+    FailureOr<Val> r = eval(s->value);
+    if (failed(r))
+      return failure();
+    v = *r;
+  }
+  if (fs->isKernel && v.kind != Val::Kind::None)
+    return fail(s, "a kernel cannot return a value");
+  fs->returned = true;
+  fs->retVal = v;
+  fs->retNode = s;
+  return success();
+}
+
+LogicalResult IRGen::genAssert(const AssertStmt *s) {
+  FailureOr<Val> t = eval(s->test);
+  if (failed(t))
+    return failure();
+  if (!t->isConstexpr())
+    return fail(s->test, "`assert` needs a constexpr condition; device-side "
+                         "assertions are not supported");
+  if (t->truthy())
+    return success();
+  std::string msg;
+  if (s->msg) {
+    FailureOr<Val> m = eval(s->msg);
+    if (failed(m))
+      return failure();
+    msg = m->kind == Val::Kind::Str ? m->s : m->repr();
+  }
+  return fail(s, "assertion failed" + (msg.empty() ? "" : ": " + msg));
+}
+
+//===----------------------------------------------------------------------===//
+// Loops
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A Python variable threaded through a loop as an SSA iteration value.
+struct Carried {
+  std::string name;
+  Val init;
+};
+} // namespace
+
+/// Names assigned in `body` that hold values before the loop. Numeric
+/// constexprs become runtime scalars (as Triton does); other compile-time
+/// values cannot be carried and must stay unchanged (checked after).
+static LogicalResult
+collectCarried(IRGen &g, llvm::ArrayRef<const Stmt *> body,
+               llvm::StringRef skip, const Node *where,
+               std::vector<Carried> &carried,
+               std::vector<std::pair<std::string, Val>> &frozen) {
+  std::vector<std::string> names;
+  collectAssignedNames(body, names);
+  llvm::sort(names);
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  for (const std::string &n : names) {
+    if (n == skip)
+      continue;
+    auto it = g.fs->scope.find(n);
+    if (it == g.fs->scope.end() || it->second.v.kind == Val::Kind::Undef)
+      continue;
+    const Val &v = it->second.v;
+    if (v.isRuntime()) {
+      carried.push_back({n, v});
+    } else if (v.isNumber()) {
+      FailureOr<Val> rv = g.toRuntime(v, where);
+      if (failed(rv))
+        return failure();
+      carried.push_back({n, *rv});
+    } else {
+      frozen.emplace_back(n, v);
+    }
+  }
+  return success();
+}
+
+/// The loop body's final values of the carried names, type-checked.
+static FailureOr<llvm::SmallVector<mlir::Value>>
+yieldedValues(IRGen &g, const std::vector<Carried> &carried,
+              const std::vector<std::pair<std::string, Val>> &frozen,
+              const Node *loop) {
+  llvm::SmallVector<mlir::Value> out;
+  for (const Carried &c : carried) {
+    const IRGen::Binding &bd = g.fs->scope[c.name];
+    Val v = bd.v;
+    if (v.isNumber()) {
+      FailureOr<Val> rv = g.toRuntime(v, loop);
+      if (failed(rv))
+        return failure();
+      v = *rv;
+    }
+    if (!v.isRuntime())
+      return g.fail(bd.defOffset, "loop-carried `" + c.name + "` becomes " +
+                                      g.typeName(v) + " inside the loop");
+    if (v.type != c.init.type)
+      return g.fail(bd.defOffset,
+                    "loop-carried `" + c.name + "` changes type from " +
+                        g.typeName(c.init) + " to " + g.typeName(v));
+    out.push_back(v.value);
+  }
+  for (const auto &[name, v] : frozen) {
+    const IRGen::Binding &bd = g.fs->scope[name];
+    if (!bd.v.sameAs(v))
+      return g.fail(bd.defOffset, "`" + name + "` holds " + g.typeName(v) +
+                                      " before the loop and cannot be "
+                                      "reassigned inside it");
+  }
+  return out;
+}
+
+/// After a loop: carried names take the loop results; names first defined
+/// inside the body are not visible.
+static void finishLoopScope(IRGen &g, const IRGen::Scope &before,
+                            const std::vector<Carried> &carried,
+                            mlir::ValueRange results, const Node *loop,
+                            llvm::StringRef kind) {
+  IRGen::Scope after = before;
+  for (const auto &[name, bd] : g.fs->scope)
+    if (!before.count(name))
+      after[name] = IRGen::Binding{
+          Val::undef("`" + name + "` is only defined inside the `" +
+                     kind.str() + "` loop on line " +
+                     std::to_string(g.lines.lineCol(loop->range.begin).first)),
+          bd.defOffset};
+  for (size_t k = 0; k < carried.size(); ++k)
+    after[carried[k].name].v = Val::runtime(results[k], carried[k].init.type);
+  g.fs->scope = std::move(after);
+}
+
+LogicalResult IRGen::genFor(const ForStmt *s) {
+  auto *call = llvm::dyn_cast<CallExpr>(s->iter);
+  FailureOr<Val> callee = call ? eval(call->func) : FailureOr<Val>(Val());
+  if (failed(callee))
+    return failure();
+  bool isRange = callee->kind == Val::Kind::Builtin &&
+                 (callee->s == "range" || callee->s == "tl.range");
+  bool isStatic =
+      callee->kind == Val::Kind::Builtin && callee->s == "tl.static_range";
+  if (!call || (!isRange && !isStatic))
+    return fail(s->iter, "`for` loops must iterate over `range(...)`, "
+                         "`tl.range(...)` or `tl.static_range(...)`");
+  auto *target = llvm::dyn_cast<NameExpr>(s->target);
+  if (!target)
+    return fail(s->target, "the loop variable must be a single name");
+  if (const Node *r = findReturn(s->body))
+    return fail(r, "`return` inside a loop is not supported");
+  CallArgs args;
+  if (failed(evalArgs(call, args)))
+    return failure();
+  if (isStatic)
+    return genStaticFor(s, args, call);
+
+  llvm::SmallVector<Arg, 8> a;
+  if (callee->s == "range") {
+    if (!args.kw.empty())
+      return fail(args.kwNodes[0], "`range` does not take keyword arguments");
+    if (args.pos.empty() || args.pos.size() > 3)
+      return fail(call, "`range` expects 1 to 3 arguments, got " +
+                            std::to_string(args.pos.size()));
+    for (size_t k = 0; k < args.pos.size(); ++k)
+      a.push_back(Arg{args.pos[k], args.posNodes[k], true});
+  } else {
+    if (failed(bindArgs("tl.range",
+                        {"arg1", "arg2=None", "step=None", "num_stages=None",
+                         "loop_unroll_factor=None",
+                         "disallow_acc_multi_buffer=False", "flatten=False",
+                         "warp_specialize=False", "disable_licm=False"},
+                        args, call, a)))
+      return failure();
+    a.resize(a[2].given ? 3 : a[1].given ? 2 : 1);
+  }
+  Arg lbA{Val::integer(0), call, true}, ubA, stepA{Val::integer(1), call, true};
+  if (a.size() == 1) {
+    ubA = a[0];
+  } else {
+    lbA = a[0];
+    ubA = a[1];
+    if (a.size() == 3)
+      stepA = a[2];
+  }
+  DType ivType = DType::I32;
+  bool first = true;
+  for (const Arg *x : {&lbA, &ubA, &stepA}) {
+    const Val &v = x->v;
+    DType d;
+    if (v.kind == Val::Kind::Int || v.kind == Val::Kind::Bool) {
+      d = v.i >= INT32_MIN && v.i <= INT32_MAX ? DType::I32 : DType::I64;
+    } else if (v.isRuntime() && !v.type.isTensor() && !v.type.isPtr &&
+               isIntDType(v.type.dtype)) {
+      d = v.type.dtype;
+    } else {
+      return fail(x->node, "`range` arguments must be integer scalars, got " +
+                               typeName(v));
+    }
+    ivType = first ? d : integerPromote(ivType, d);
+    first = false;
+  }
+  if (stepA.v.isIntLike() && stepA.v.i <= 0)
+    return fail(stepA.node, stepA.v.i == 0
+                                ? std::string("`range` step must not be zero")
+                                : "`range` step must be positive, got " +
+                                      std::to_string(stepA.v.i));
+  mlir::Value bounds[3];
+  const Arg *bArgs[3] = {&lbA, &ubA, &stepA};
+  for (int k = 0; k < 3; ++k) {
+    FailureOr<Val> v = cast(bArgs[k]->v, ivType, bArgs[k]->node);
+    if (failed(v))
+      return failure();
+    bounds[k] = v->value;
+  }
+
+  std::vector<Carried> carried;
+  std::vector<std::pair<std::string, Val>> frozen;
+  if (failed(collectCarried(*this, s->body, target->id, s, carried, frozen)))
+    return failure();
+  llvm::SmallVector<mlir::Value> inits;
+  for (const Carried &c : carried)
+    inits.push_back(c.init.value);
+
+  mlir::Location l = loc(s);
+  // uint32 bounds compare unsigned.
+  auto forOp = mlir::scf::ForOp::create(b, l, bounds[0], bounds[1], bounds[2],
+                                        inits, nullptr, isUnsigned(ivType));
+  Scope before = fs->scope;
+  mlir::Block *body = forOp.getBody();
+  {
+    mlir::OpBuilder::InsertionGuard g(b);
+    insertAtEnd(b, body);
+    fs->scope[target->id] =
+        Binding{Val::runtime(forOp.getInductionVar(), TType{ivType, false, {}}),
+                target->range.begin};
+    for (size_t k = 0; k < carried.size(); ++k)
+      fs->scope[carried[k].name].v =
+          Val::runtime(forOp.getRegionIterArgs()[k], carried[k].init.type);
+    ++fs->loopDepth;
+    LogicalResult r = genBlock(s->body);
+    --fs->loopDepth;
+    if (failed(r))
+      return failure();
+    FailureOr<llvm::SmallVector<mlir::Value>> ys =
+        yieldedValues(*this, carried, frozen, s);
+    if (failed(ys))
+      return failure();
+    finishWithYield(b, body, l, *ys);
+  }
+  finishLoopScope(*this, before, carried, forOp.getResults(), s, "for");
+  fs->scope[target->id] =
+      Binding{Val::undef("the loop variable `" + target->id +
+                         "` is not available after its `for` loop"),
+              target->range.begin};
+  return success();
+}
+
+LogicalResult IRGen::genStaticFor(const ForStmt *s, const CallArgs &args,
+                                  const Node *call) {
+  llvm::SmallVector<Arg, 4> a;
+  if (failed(bindArgs("tl.static_range", {"arg1", "arg2=None", "step=None"},
+                      args, call, a)))
+    return failure();
+  for (const Arg &x : a)
+    if (x.given && x.v.kind != Val::Kind::Int && x.v.kind != Val::Kind::Bool)
+      return fail(x.node, "`tl.static_range` arguments must be constexpr "
+                          "integers, got " +
+                              typeName(x.v));
+  int64_t lb = 0, ub, step = 1;
+  if (!a[1].given) {
+    ub = a[0].v.i;
+  } else {
+    lb = a[0].v.i;
+    ub = a[1].v.i;
+    if (a[2].given)
+      step = a[2].v.i;
+  }
+  if (step == 0)
+    return fail(a[2].node, "`tl.static_range` step must not be zero");
+  // Trip count without overflow.
+  __int128 trips = step > 0 ? ((__int128)ub - lb + step - 1) / step
+                            : ((__int128)lb - ub - step - 1) / -step;
+  if (trips > kMaxStaticUnroll)
+    return fail(call, "`tl.static_range` would unroll " +
+                          std::to_string((long long)trips) +
+                          " iterations (the limit is " +
+                          std::to_string(kMaxStaticUnroll) + ")");
+  auto *target = llvm::cast<NameExpr>(s->target);
+  ++fs->loopDepth;
+  for (int64_t k = 0; k < trips; ++k) {
+    fs->scope[target->id] =
+        Binding{Val::integer(lb + k * step), target->range.begin};
+    if (failed(genBlock(s->body))) {
+      --fs->loopDepth;
+      return failure();
+    }
+  }
+  --fs->loopDepth;
+  return success();
+}
+
+LogicalResult IRGen::genWhile(const WhileStmt *s) {
+  if (const Node *r = findReturn(s->body))
+    return fail(r, "`return` inside a loop is not supported");
+  std::vector<Carried> carried;
+  std::vector<std::pair<std::string, Val>> frozen;
+  if (failed(collectCarried(*this, s->body, "", s, carried, frozen)))
+    return failure();
+  llvm::SmallVector<mlir::Value> inits;
+  llvm::SmallVector<mlir::Type> types;
+  llvm::SmallVector<mlir::Location> locs;
+  mlir::Location l = loc(s);
+  for (const Carried &c : carried) {
+    inits.push_back(c.init.value);
+    types.push_back(c.init.value.getType());
+    locs.push_back(l);
+  }
+  auto whileOp = mlir::scf::WhileOp::create(b, l, types, inits);
+  Scope before = fs->scope;
+  {
+    mlir::OpBuilder::InsertionGuard g(b);
+    mlir::Block *cond = b.createBlock(&whileOp.getBefore(), {}, types, locs);
+    for (size_t k = 0; k < carried.size(); ++k)
+      fs->scope[carried[k].name].v =
+          Val::runtime(cond->getArgument(k), carried[k].init.type);
+    FailureOr<Val> t = eval(s->test);
+    if (failed(t))
+      return failure();
+    mlir::Value c;
+    if (!t->isRuntime()) {
+      if (!t->isConstexpr())
+        return fail(s->test, "`while` condition is " + typeName(*t));
+      if (t->truthy())
+        return fail(s->test, "`while` condition is always true; without "
+                             "`break` the loop would never end");
+      c = constantInt(0, DType::I1).value;
+    } else {
+      FailureOr<mlir::Value> cv = scalarCondition(*t, s->test, "while");
+      if (failed(cv))
+        return failure();
+      c = *cv;
+    }
+    mlir::scf::ConditionOp::create(b, l, c, cond->getArguments());
+
+    mlir::Block *body = b.createBlock(&whileOp.getAfter(), {}, types, locs);
+    for (size_t k = 0; k < carried.size(); ++k)
+      fs->scope[carried[k].name].v =
+          Val::runtime(body->getArgument(k), carried[k].init.type);
+    ++fs->loopDepth;
+    LogicalResult r = genBlock(s->body);
+    --fs->loopDepth;
+    if (failed(r))
+      return failure();
+    FailureOr<llvm::SmallVector<mlir::Value>> ys =
+        yieldedValues(*this, carried, frozen, s);
+    if (failed(ys))
+      return failure();
+    finishWithYield(b, body, l, *ys);
+  }
+  finishLoopScope(*this, before, carried, whileOp.getResults(), s, "while");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// If
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Merges values that flow out of the two branches of an scf.if: equal
+/// compile-time values stay compile-time, everything else is yielded.
+struct BranchMerge {
+  IRGen &g;
+  mlir::scf::IfOp ifOp;
+  llvm::SmallVector<mlir::Value> thenVals, elseVals;
+  llvm::SmallVector<mlir::Type> types;
+  std::vector<TType> ttypes;
+
+  /// Returns the index of the yielded result, or -1 when `t` and `e` are the
+  /// same value (nothing to yield). Fails on type mismatches via `mismatch`.
+  FailureOr<int>
+  add(const Val &tIn, const Val &eIn, const Node *where,
+      llvm::function_ref<std::string(const Val &, const Val &)> mismatch) {
+    if (tIn.sameAs(eIn))
+      return -1;
+    Val t = tIn, e = eIn;
+    for (int k = 0; k < 2; ++k) {
+      Val &v = k == 0 ? t : e;
+      if (v.isRuntime())
+        continue;
+      if (!v.isNumber())
+        return g.fail(where, mismatch(tIn, eIn));
+      mlir::OpBuilder::InsertionGuard guard(g.b);
+      insertAtEnd(g.b, k == 0 ? &ifOp.getThenRegion().front()
+                              : &ifOp.getElseRegion().front());
+      FailureOr<Val> rv = g.toRuntime(v, where);
+      if (failed(rv))
+        return failure();
+      v = *rv;
+    }
+    if (t.type != e.type)
+      return g.fail(where, mismatch(t, e));
+    thenVals.push_back(t.value);
+    elseVals.push_back(e.value);
+    types.push_back(t.value.getType());
+    ttypes.push_back(t.type);
+    return int(types.size() - 1);
+  }
+
+  /// Rebuilds the scf.if with the yielded results.
+  mlir::scf::IfOp finish(mlir::Location l) {
+    mlir::OpBuilder::InsertionGuard guard(g.b);
+    g.b.setInsertionPoint(ifOp);
+    auto res = mlir::scf::IfOp::create(g.b, l, types, ifOp.getCondition(),
+                                       false, false);
+    res.getThenRegion().takeBody(ifOp.getThenRegion());
+    res.getElseRegion().takeBody(ifOp.getElseRegion());
+    ifOp.erase();
+    finishWithYield(g.b, &res.getThenRegion().front(), l, thenVals);
+    finishWithYield(g.b, &res.getElseRegion().front(), l, elseVals);
+    // An empty else region without results is dropped for readability.
+    mlir::Block &eb = res.getElseRegion().front();
+    if (types.empty() && eb.getOperations().size() == 1)
+      eb.erase();
+    return res;
+  }
+};
+} // namespace
+
+LogicalResult IRGen::genIf(const IfStmt *s) {
+  FailureOr<Val> t = eval(s->test);
+  if (failed(t))
+    return failure();
+  if (!t->isRuntime()) {
+    if (!t->isConstexpr())
+      return fail(s->test, "`if` condition is " + typeName(*t));
+    return genBlock(t->truthy() ? s->body : s->orelse);
+  }
+  FailureOr<mlir::Value> c = scalarCondition(*t, s->test, "if");
+  if (failed(c))
+    return failure();
+  mlir::Location l = loc(s);
+  auto ifOp = mlir::scf::IfOp::create(b, l, mlir::TypeRange{}, *c,
+                                      /*addThenBlock=*/true,
+                                      /*addElseBlock=*/true);
+  Scope before = fs->scope;
+  Scope branch[2];
+  for (int k = 0; k < 2; ++k) {
+    mlir::OpBuilder::InsertionGuard g(b);
+    insertAtEnd(b, k == 0 ? &ifOp.getThenRegion().front()
+                          : &ifOp.getElseRegion().front());
+    fs->scope = before;
+    if (failed(genBlock(k == 0 ? s->body : s->orelse)))
+      return failure();
+    branch[k] = std::move(fs->scope);
+  }
+  BranchMerge merge{*this, ifOp, {}, {}, {}, {}};
+  Scope after = before;
+  std::vector<std::pair<std::string, int>> results;
+  unsigned line = lines.lineCol(s->range.begin).first;
+  std::set<std::string> names;
+  for (int k = 0; k < 2; ++k)
+    for (const auto &[n, bd] : branch[k])
+      names.insert(n);
+  for (const std::string &n : names) {
+    auto ti = branch[0].find(n), ei = branch[1].find(n);
+    if (ti == branch[0].end() || ei == branch[1].end()) {
+      const Binding &bd = ti != branch[0].end() ? ti->second : ei->second;
+      after[n] = Binding{Val::undef("`" + n +
+                                    "` is assigned in only one branch of "
+                                    "the `if` on line " +
+                                    std::to_string(line)),
+                         bd.defOffset};
+      continue;
+    }
+    const Val &tv = ti->second.v, &ev = ei->second.v;
+    if (tv.kind == Val::Kind::Undef || ev.kind == Val::Kind::Undef) {
+      after[n] = tv.kind == Val::Kind::Undef ? ti->second : ei->second;
+      continue;
+    }
+    FailureOr<int> idx = merge.add(tv, ev, s, [&](const Val &a, const Val &bv) {
+      return "`" + n + "` is " + typeName(a) + " after the `if` branch but " +
+             typeName(bv) + " after the `else` branch";
+    });
+    if (failed(idx))
+      return failure();
+    if (*idx < 0)
+      after[n] = ti->second;
+    else
+      results.emplace_back(n, *idx);
+  }
+  auto res = merge.finish(l);
+  for (const auto &[n, idx] : results)
+    after[n] = Binding{Val::runtime(res.getResult(idx), merge.ttypes[idx]),
+                       branch[0][n].defOffset};
+  fs->scope = std::move(after);
+  b.setInsertionPointAfter(res);
+  return success();
+}
+
+/// An `if` containing a `return`: the statements after it (up to the end of
+/// the function) are generated in each branch that falls through, so every
+/// path ends in a return and the returned values are yielded by an scf.if.
+LogicalResult IRGen::genIfWithReturn(const IfStmt *s,
+                                     llvm::ArrayRef<const Stmt *> rest) {
+  FailureOr<Val> t = eval(s->test);
+  if (failed(t))
+    return failure();
+  auto concat = [&](const Block &blk) {
+    std::vector<const Stmt *> all(blk.begin(), blk.end());
+    all.insert(all.end(), rest.begin(), rest.end());
+    return all;
+  };
+  if (!t->isRuntime()) {
+    if (!t->isConstexpr())
+      return fail(s->test, "`if` condition is " + typeName(*t));
+    return genBlock(concat(t->truthy() ? s->body : s->orelse));
+  }
+  FailureOr<mlir::Value> c = scalarCondition(*t, s->test, "if");
+  if (failed(c))
+    return failure();
+  mlir::Location l = loc(s);
+  auto ifOp = mlir::scf::IfOp::create(b, l, mlir::TypeRange{}, *c, true, true);
+  Scope before = fs->scope;
+  Val rets[2];
+  const Node *retNodes[2] = {nullptr, nullptr};
+  for (int k = 0; k < 2; ++k) {
+    mlir::OpBuilder::InsertionGuard g(b);
+    insertAtEnd(b, k == 0 ? &ifOp.getThenRegion().front()
+                          : &ifOp.getElseRegion().front());
+    fs->scope = before;
+    fs->returned = false;
+    fs->retVal = Val::none();
+    fs->retNode = nullptr;
+    if (failed(genBlock(concat(k == 0 ? s->body : s->orelse))))
+      return failure();
+    rets[k] = fs->returned ? fs->retVal : Val::none();
+    retNodes[k] = fs->retNode;
+  }
+  std::string fname = fs->fn ? fs->fn->name : "kernel";
+  const Node *where = retNodes[0] ? retNodes[0] : s;
+  auto mismatch = [&](const Val &a, const Val &bv) {
+    return "`" + fname + "` returns " + typeName(a) + " on one path and " +
+           typeName(bv) + " on another";
+  };
+  BranchMerge merge{*this, ifOp, {}, {}, {}, {}};
+  bool tupleRet = rets[0].kind == Val::Kind::Tuple;
+  if (tupleRet != (rets[1].kind == Val::Kind::Tuple) ||
+      (tupleRet && rets[0].elems.size() != rets[1].elems.size()))
+    return fail(where, mismatch(rets[0], rets[1]));
+  std::vector<Val> ts = tupleRet ? rets[0].elems : std::vector<Val>{rets[0]};
+  std::vector<Val> es = tupleRet ? rets[1].elems : std::vector<Val>{rets[1]};
+  std::vector<int> idx;
+  for (size_t k = 0; k < ts.size(); ++k) {
+    FailureOr<int> i = merge.add(ts[k], es[k], where, mismatch);
+    if (failed(i))
+      return failure();
+    idx.push_back(*i);
+  }
+  auto res = merge.finish(l);
+  std::vector<Val> out;
+  for (size_t k = 0; k < ts.size(); ++k)
+    out.push_back(
+        idx[k] < 0 ? ts[k]
+                   : Val::runtime(res.getResult(idx[k]), merge.ttypes[idx[k]]));
+  fs->scope = before;
+  fs->returned = true;
+  fs->retVal = tupleRet ? Val::tuple(out) : out[0];
+  fs->retNode = where;
+  b.setInsertionPointAfter(res);
+  return success();
+}

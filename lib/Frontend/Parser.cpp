@@ -1,0 +1,519 @@
+//===- Parser.cpp - Statements and the parser entry points ---------------===//
+#include "ParserImpl.h"
+
+#include "llvm/ADT/StringSet.h"
+
+using namespace kiln;
+using namespace kiln::ast;
+using namespace kiln::fe;
+using namespace kiln::fe::detail;
+
+//===----------------------------------------------------------------------===//
+// Statements
+//===----------------------------------------------------------------------===//
+
+bool Parser::parseFile() {
+  while (!failed() && !cur().is(TokKind::End)) {
+    if (cur().is(TokKind::Indent)) {
+      failHere("unexpected indent");
+      break;
+    }
+    if (!parseStatement(m.body))
+      break;
+  }
+  return !failed();
+}
+
+bool Parser::parseStatement(Block &out) {
+  DepthGuard g(*this);
+  if (!g.ok)
+    return false;
+  const Token &t = cur();
+  if (t.is(TokKind::Indent)) {
+    failHere("unexpected indent");
+    return false;
+  }
+  Stmt *s = nullptr;
+  if (t.isKw("def") || t.isOp("@")) {
+    s = parseFunctionDef();
+  } else if (t.isKw("if")) {
+    s = parseIf(false);
+  } else if (t.isKw("for")) {
+    s = parseFor();
+  } else if (t.isKw("while")) {
+    s = parseWhile();
+  } else if (t.isKw("class")) {
+    return failHere("class definitions are not supported"), false;
+  } else if (t.isKw("try")) {
+    return failHere("`try` statements are not supported"), false;
+  } else if (t.isKw("with")) {
+    return failHere("`with` statements are not supported"), false;
+  } else if (t.isKw("async")) {
+    return failHere("`async` is not supported"), false;
+  } else if (t.isKw("else") || t.isKw("elif")) {
+    return failHere("`" + t.text + "` without a matching `if`"), false;
+  } else {
+    return parseSimpleStatements(out);
+  }
+  if (!s)
+    return false;
+  out.push_back(s);
+  return true;
+}
+
+bool Parser::parseSimpleStatements(Block &out) {
+  for (;;) {
+    Stmt *s = parseSmallStatement();
+    if (!s)
+      return false;
+    out.push_back(s);
+    if (cur().isOp(";")) {
+      advance();
+      if (cur().is(TokKind::Newline))
+        break;
+      continue;
+    }
+    break;
+  }
+  if (!cur().is(TokKind::Newline)) {
+    invalidSyntax();
+    return false;
+  }
+  advance();
+  return true;
+}
+
+Stmt *Parser::parseSmallStatement() {
+  const Token &t = cur();
+  uint32_t b = t.begin;
+  if (t.isKw("pass")) {
+    advance();
+    return m.make<PassStmt>(range(b));
+  }
+  if (t.isKw("return")) {
+    advance();
+    Expr *v = nullptr;
+    if (!cur().is(TokKind::Newline) && !cur().isOp(";")) {
+      v = parseTestList();
+      if (!v)
+        return nullptr;
+    }
+    return m.make<ReturnStmt>(range(b), v);
+  }
+  if (t.isKw("assert")) {
+    advance();
+    Expr *test = parseTest();
+    if (!test)
+      return nullptr;
+    Expr *msg = nullptr;
+    if (cur().isOp(",")) {
+      advance();
+      if (!(msg = parseTest()))
+        return nullptr;
+    }
+    return m.make<AssertStmt>(range(b), test, msg);
+  }
+  if (t.isKw("import"))
+    return parseImport();
+  if (t.isKw("from"))
+    return parseFromImport();
+  if (t.isKw("global") || t.isKw("nonlocal"))
+    return failHere("`" + t.text + "` statements are not supported");
+  if (t.isKw("del"))
+    return failHere("`del` statements are not supported");
+  if (t.isKw("raise"))
+    return failHere("`raise` statements are not supported");
+  if (t.isKw("break") || t.isKw("continue"))
+    return failHere("`" + t.text +
+                    "` is not supported (Triton loops have no early exit)");
+  if (t.isKw("yield"))
+    return failHere("`yield` is not supported");
+  return parseExprOrAssign();
+}
+
+static BinOpKind augOpKind(llvm::StringRef s, bool &ok) {
+  ok = true;
+  if (s == "+=")
+    return BinOpKind::Add;
+  if (s == "-=")
+    return BinOpKind::Sub;
+  if (s == "*=")
+    return BinOpKind::Mul;
+  if (s == "/=")
+    return BinOpKind::Div;
+  if (s == "//=")
+    return BinOpKind::FloorDiv;
+  if (s == "%=")
+    return BinOpKind::Mod;
+  if (s == "**=")
+    return BinOpKind::Pow;
+  if (s == "@=")
+    return BinOpKind::MatMul;
+  if (s == "<<=")
+    return BinOpKind::LShift;
+  if (s == ">>=")
+    return BinOpKind::RShift;
+  if (s == "&=")
+    return BinOpKind::BitAnd;
+  if (s == "|=")
+    return BinOpKind::BitOr;
+  if (s == "^=")
+    return BinOpKind::BitXor;
+  ok = false;
+  return BinOpKind::Add;
+}
+
+Stmt *Parser::parseExprOrAssign() {
+  uint32_t b = cur().begin;
+  Expr *e = parseTestList(/*allowStar=*/true);
+  if (!e)
+    return nullptr;
+  if (cur().isOp("=")) {
+    std::vector<Expr *> targets;
+    while (cur().isOp("=")) {
+      targets.push_back(e);
+      advance();
+      if (cur().isKw("yield"))
+        return failHere("`yield` is not supported");
+      e = parseTestList(true);
+      if (!e)
+        return nullptr;
+    }
+    auto *s = m.make<AssignStmt>(range(b), e);
+    s->targets = std::move(targets);
+    return s;
+  }
+  if (cur().kind == TokKind::Op) {
+    bool ok;
+    BinOpKind op = augOpKind(cur().text, ok);
+    if (ok) {
+      if (llvm::isa<TupleExpr>(e))
+        return fail(cur().begin,
+                    "augmented assignment to a tuple is not supported");
+      SrcRange opR{cur().begin, cur().end};
+      advance();
+      Expr *v = parseTestList();
+      if (!v)
+        return nullptr;
+      return m.make<AugAssignStmt>(range(b), e, op, v, opR);
+    }
+  }
+  if (cur().isOp(":")) {
+    if (!llvm::isa<NameExpr>(e))
+      return failHere("only simple names can be annotated");
+    advance();
+    Expr *ann = parseTest();
+    if (!ann)
+      return nullptr;
+    Expr *v = nullptr;
+    if (cur().isOp("=")) {
+      advance();
+      if (!(v = parseTestList()))
+        return nullptr;
+    }
+    return m.make<AnnAssignStmt>(range(b), e, ann, v);
+  }
+  return m.make<ExprStmt>(range(b), e);
+}
+
+bool Parser::parseSuite(Block &out, const char *what, uint32_t headerBegin) {
+  if (!expectOp(":", (std::string("after ") + what).c_str()))
+    return false;
+  if (!cur().is(TokKind::Newline))
+    return parseSimpleStatements(out);
+  advance();
+  if (!cur().is(TokKind::Indent)) {
+    fail(cur().begin, std::string("expected an indented block after ") + what +
+                          " on line " + std::to_string(lineOf(headerBegin)));
+    return false;
+  }
+  advance();
+  while (!failed() && !cur().is(TokKind::Dedent) && !cur().is(TokKind::End))
+    if (!parseStatement(out))
+      return false;
+  if (cur().is(TokKind::Dedent))
+    advance();
+  return !failed();
+}
+
+Stmt *Parser::parseFunctionDef() {
+  uint32_t b = cur().begin;
+  std::vector<Expr *> decorators;
+  while (cur().isOp("@")) {
+    advance();
+    Expr *d = parseTest();
+    if (!d)
+      return nullptr;
+    decorators.push_back(d);
+    if (!cur().is(TokKind::Newline))
+      return invalidSyntax();
+    advance();
+  }
+  if (cur().isKw("class"))
+    return failHere("class definitions are not supported");
+  if (cur().isKw("async"))
+    return failHere("`async` is not supported");
+  if (!cur().isKw("def"))
+    return failHere("expected `def` after decorators");
+  if (funcDepth > 0)
+    return failHere("nested function definitions are not supported");
+  advance();
+  if (!cur().isName())
+    return failHere("expected a function name after `def`");
+  auto *fn = m.make<FunctionDef>(SrcRange{b, 0}, cur().text,
+                                 SrcRange{cur().begin, cur().end});
+  fn->decorators = std::move(decorators);
+  advance();
+  if (!expectOp("(", "after the function name"))
+    return nullptr;
+  llvm::StringSet<> seen;
+  bool sawDefault = false;
+  while (!cur().isOp(")")) {
+    const Token &t = cur();
+    if (t.isOp("*")) {
+      if (ahead().isName())
+        return failHere("`*" + ahead().text + "` parameters are not supported");
+      return failHere("keyword-only parameters (`*`) are not supported");
+    }
+    if (t.isOp("**"))
+      return failHere("`**" + (ahead().isName() ? ahead().text : "kwargs") +
+                      "` parameters are not supported");
+    if (t.isOp("/"))
+      return failHere("positional-only parameters (`/`) are not supported");
+    if (!t.isName())
+      return failHere("expected a parameter name");
+    Param p;
+    p.name = t.text;
+    p.range = {t.begin, t.end};
+    if (!seen.insert(p.name).second)
+      return failHere("duplicate parameter `" + p.name + "`");
+    advance();
+    if (cur().isOp(":")) {
+      advance();
+      if (!(p.annotation = parseTest()))
+        return nullptr;
+    }
+    if (cur().isOp("=")) {
+      advance();
+      if (!(p.defaultValue = parseTest()))
+        return nullptr;
+      sawDefault = true;
+    } else if (sawDefault) {
+      return fail(p.range.begin, "parameter `" + p.name +
+                                     "` without a default follows a "
+                                     "parameter with a default");
+    }
+    p.range.end = prevEnd();
+    fn->params.push_back(p);
+    if (cur().isOp(",")) {
+      advance();
+      continue;
+    }
+    if (!cur().isOp(")"))
+      return failHere("expected ',' or ')' in the parameter list");
+  }
+  advance();
+  if (cur().isOp("->")) {
+    advance();
+    if (!(fn->returns = parseTest()))
+      return nullptr;
+  }
+  ++funcDepth;
+  bool ok = parseSuite(fn->body, "function definition", b);
+  --funcDepth;
+  if (!ok)
+    return nullptr;
+  fn->range.end = prevEnd();
+  return fn;
+}
+
+bool Parser::rejectLoopElse(const char *what) {
+  if (cur().isKw("else")) {
+    fail(cur().begin,
+         std::string("`else` on a `") + what + "` loop is not supported");
+    return false;
+  }
+  return true;
+}
+
+Stmt *Parser::parseIf(bool isElif) {
+  uint32_t b = cur().begin;
+  advance(); // if / elif
+  Expr *test = parseTest();
+  if (!test)
+    return nullptr;
+  auto *s = m.make<IfStmt>(SrcRange{b, 0}, test, isElif);
+  if (!parseSuite(s->body, isElif ? "'elif' statement" : "'if' statement", b))
+    return nullptr;
+  if (cur().isKw("elif")) {
+    Stmt *e = parseIf(true);
+    if (!e)
+      return nullptr;
+    s->orelse.push_back(e);
+  } else if (cur().isKw("else")) {
+    uint32_t eb = cur().begin;
+    advance();
+    if (!parseSuite(s->orelse, "'else' statement", eb))
+      return nullptr;
+  }
+  s->range.end = prevEnd();
+  return s;
+}
+
+Stmt *Parser::parseFor() {
+  uint32_t b = cur().begin;
+  advance();
+  Expr *target = parseTargetList();
+  if (!target)
+    return nullptr;
+  if (!cur().isKw("in"))
+    return failHere("expected `in` in the `for` statement");
+  advance();
+  Expr *iter = parseTestList();
+  if (!iter)
+    return nullptr;
+  auto *s = m.make<ForStmt>(SrcRange{b, 0}, target, iter);
+  if (!parseSuite(s->body, "'for' statement", b) || !rejectLoopElse("for"))
+    return nullptr;
+  s->range.end = prevEnd();
+  return s;
+}
+
+Stmt *Parser::parseWhile() {
+  uint32_t b = cur().begin;
+  advance();
+  Expr *test = parseTest();
+  if (!test)
+    return nullptr;
+  auto *s = m.make<WhileStmt>(SrcRange{b, 0}, test);
+  if (!parseSuite(s->body, "'while' statement", b) || !rejectLoopElse("while"))
+    return nullptr;
+  s->range.end = prevEnd();
+  return s;
+}
+
+Stmt *Parser::parseImport() {
+  uint32_t b = cur().begin;
+  advance();
+  auto *s = m.make<ImportStmt>(SrcRange{b, 0});
+  for (;;) {
+    Alias a;
+    a.range.begin = cur().begin;
+    if (!cur().isName())
+      return failHere("expected a module name after `import`");
+    a.name = cur().text;
+    advance();
+    while (cur().isOp(".")) {
+      advance();
+      if (!cur().isName())
+        return failHere("expected a name after '.'");
+      a.name += "." + cur().text;
+      advance();
+    }
+    if (cur().isKw("as")) {
+      advance();
+      if (!cur().isName())
+        return failHere("expected a name after `as`");
+      a.asName = cur().text;
+      advance();
+    }
+    a.range.end = prevEnd();
+    s->names.push_back(a);
+    if (!cur().isOp(","))
+      break;
+    advance();
+  }
+  s->range.end = prevEnd();
+  return s;
+}
+
+Stmt *Parser::parseFromImport() {
+  uint32_t b = cur().begin;
+  advance();
+  if (cur().isOp(".") || cur().isOp("..."))
+    return failHere("relative imports are not supported");
+  if (!cur().isName())
+    return failHere("expected a module name after `from`");
+  uint32_t mb = cur().begin;
+  std::string module = cur().text;
+  advance();
+  while (cur().isOp(".")) {
+    advance();
+    if (!cur().isName())
+      return failHere("expected a name after '.'");
+    module += "." + cur().text;
+    advance();
+  }
+  auto *s =
+      m.make<ImportFromStmt>(SrcRange{b, 0}, module, SrcRange{mb, prevEnd()});
+  if (!cur().isKw("import"))
+    return failHere("expected `import`");
+  advance();
+  if (cur().isOp("*"))
+    return failHere("`from " + module + " import *` is not supported");
+  bool paren = cur().isOp("(");
+  if (paren)
+    advance();
+  for (;;) {
+    if (paren && cur().isOp(")"))
+      break;
+    Alias a;
+    a.range.begin = cur().begin;
+    if (!cur().isName())
+      return failHere("expected a name to import");
+    a.name = cur().text;
+    advance();
+    if (cur().isKw("as")) {
+      advance();
+      if (!cur().isName())
+        return failHere("expected a name after `as`");
+      a.asName = cur().text;
+      advance();
+    }
+    a.range.end = prevEnd();
+    s->names.push_back(a);
+    if (!cur().isOp(","))
+      break;
+    advance();
+  }
+  if (paren && !expectOp(")"))
+    return nullptr;
+  s->range.end = prevEnd();
+  return s;
+}
+
+ParseResult kiln::fe::parse(llvm::StringRef source) {
+  ParseResult r;
+  LexResult lr = lex(source);
+  if (lr.error) {
+    r.error = ParseError{lr.error->offset, lr.error->message};
+    return r;
+  }
+  auto module = std::make_unique<Module>();
+  Parser p(std::move(lr.tokens), *module, source);
+  if (!p.parseFile()) {
+    r.error = p.error;
+    return r;
+  }
+  r.module = std::move(module);
+  return r;
+}
+
+ParseResult kiln::fe::parseExpression(llvm::StringRef source, Expr *&out) {
+  ParseResult r;
+  out = nullptr;
+  LexResult lr = lex(source);
+  if (lr.error) {
+    r.error = ParseError{lr.error->offset, lr.error->message};
+    return r;
+  }
+  auto module = std::make_unique<Module>();
+  Parser p(std::move(lr.tokens), *module, source);
+  out = p.parseSingleExpression();
+  if (!out) {
+    r.error = p.error;
+    return r;
+  }
+  r.module = std::move(module);
+  return r;
+}

@@ -1,0 +1,154 @@
+//===- ParserImpl.h - The recursive-descent parser (internal) --*- C++ -*-===//
+//
+// Shared by Parser.cpp (statements, entry points) and ParserExpr.cpp
+// (expressions).
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_LIB_FRONTEND_PARSERIMPL_H
+#define KILN_LIB_FRONTEND_PARSERIMPL_H
+
+#include "kiln/Frontend/Lexer.h"
+#include "kiln/Frontend/Parser.h"
+
+#include <algorithm>
+
+namespace kiln::fe::detail {
+
+using namespace kiln::ast;
+
+/// Nesting limit for expressions and statements, so hostile input cannot
+/// exhaust the stack.
+inline constexpr unsigned kMaxDepth = 150;
+
+class Parser {
+public:
+  Parser(std::vector<Token> toks, Module &m, llvm::StringRef src)
+      : toks(std::move(toks)), m(m), src(src) {}
+
+  bool parseFile();
+  Expr *parseSingleExpression();
+  std::optional<ParseError> error;
+
+private:
+  std::vector<Token> toks;
+  size_t i = 0;
+  Module &m;
+  llvm::StringRef src;
+  unsigned depth = 0;
+  unsigned funcDepth = 0;
+
+  struct DepthGuard {
+    Parser &p;
+    bool ok;
+    explicit DepthGuard(Parser &p) : p(p), ok(++p.depth <= kMaxDepth) {
+      if (!ok)
+        p.fail(p.cur().begin, "expression or block nested too deeply");
+    }
+    ~DepthGuard() { --p.depth; }
+  };
+  /// Left-associative chains (`a + b + c`, `f(x)[i].y`) build deep trees
+  /// without recursing in the parser; each link counts as one level so that
+  /// later tree walks stay bounded too.
+  struct ChainGuard {
+    Parser &p;
+    unsigned links = 0;
+    explicit ChainGuard(Parser &p) : p(p) {}
+    bool step() {
+      ++links;
+      if (++p.depth <= kMaxDepth)
+        return true;
+      p.fail(p.cur().begin, "expression or block nested too deeply");
+      return false;
+    }
+    ~ChainGuard() { p.depth -= links; }
+  };
+
+  const Token &cur() const { return toks[i]; }
+  const Token &ahead(size_t k = 1) const {
+    return toks[std::min(i + k, toks.size() - 1)];
+  }
+  void advance() {
+    if (i + 1 < toks.size())
+      ++i;
+  }
+  /// End of the last consumed token that is not NEWLINE/INDENT/DEDENT, so a
+  /// compound statement ends with its last body statement.
+  uint32_t prevEnd() const {
+    for (size_t k = i; k > 0; --k) {
+      const Token &t = toks[k - 1];
+      if (!t.is(TokKind::Newline) && !t.is(TokKind::Indent) &&
+          !t.is(TokKind::Dedent))
+        return t.end;
+    }
+    return 0;
+  }
+  bool failed() const { return error.has_value(); }
+  std::nullptr_t fail(uint32_t offset, std::string msg) {
+    if (!error)
+      error = ParseError{offset, std::move(msg)};
+    return nullptr;
+  }
+  std::nullptr_t failHere(std::string msg) { return fail(cur().begin, msg); }
+  std::nullptr_t invalidSyntax() {
+    const Token &t = cur();
+    if (t.is(TokKind::Indent))
+      return failHere("unexpected indent");
+    if (t.is(TokKind::Newline) || t.is(TokKind::End))
+      return failHere("invalid syntax: unexpected end of line");
+    if (t.is(TokKind::Dedent))
+      return failHere("invalid syntax: unexpected end of block");
+    return failHere("invalid syntax at `" + src.slice(t.begin, t.end).str() +
+                    "`");
+  }
+  bool expectOp(llvm::StringRef op, const char *context = nullptr) {
+    if (cur().isOp(op)) {
+      advance();
+      return true;
+    }
+    std::string msg = "expected '" + op.str() + "'";
+    if (context)
+      msg += std::string(" ") + context;
+    fail(cur().begin, msg);
+    return false;
+  }
+  unsigned lineOf(uint32_t offset) const {
+    return 1 + static_cast<unsigned>(
+                   std::count(src.begin(), src.begin() + offset, '\n'));
+  }
+
+  // Statements.
+  bool parseStatement(Block &out);
+  bool parseSimpleStatements(Block &out);
+  Stmt *parseSmallStatement();
+  bool parseSuite(Block &out, const char *what, uint32_t headerBegin);
+  Stmt *parseFunctionDef();
+  Stmt *parseIf(bool isElif);
+  Stmt *parseFor();
+  Stmt *parseWhile();
+  Stmt *parseImport();
+  Stmt *parseFromImport();
+  Stmt *parseExprOrAssign();
+  bool rejectLoopElse(const char *what);
+
+  // Expressions.
+  Expr *parseTestList(bool allowStar = false);
+  Expr *parseTest();
+  Expr *parseOrTest();
+  Expr *parseAndTest();
+  Expr *parseNotTest();
+  Expr *parseComparison();
+  Expr *parseBinary(int level);
+  Expr *parseFactor();
+  Expr *parsePower();
+  Expr *parseAtomWithTrailers();
+  Expr *parseAtom();
+  Expr *parseCallArgs(Expr *func);
+  Expr *parseSubscript(Expr *value);
+  Expr *parseSubscriptItem();
+  Expr *parseTargetList();
+  SrcRange range(uint32_t b) const { return {b, prevEnd()}; }
+};
+
+} // namespace kiln::fe::detail
+
+#endif

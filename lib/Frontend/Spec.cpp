@@ -1,0 +1,182 @@
+//===- Spec.cpp - Kernel specialization: dtypes, signatures, -D ----------===//
+#include "kiln/Frontend/Spec.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace kiln;
+
+namespace {
+struct DTypeInfo {
+  DType type;
+  const char *name;
+  unsigned bytes;
+  bool isFloat;
+};
+constexpr DTypeInfo kDTypes[] = {
+    {DType::I1, "i1", 1, false},   {DType::I8, "i8", 1, false},
+    {DType::I16, "i16", 2, false}, {DType::I32, "i32", 4, false},
+    {DType::I64, "i64", 8, false}, {DType::U32, "u32", 4, false},
+    {DType::F16, "fp16", 2, true}, {DType::BF16, "bf16", 2, true},
+    {DType::F32, "fp32", 4, true}, {DType::F64, "fp64", 8, true},
+};
+const DTypeInfo &info(DType t) { return kDTypes[static_cast<int>(t)]; }
+
+std::string typeList() {
+  std::string s;
+  for (const DTypeInfo &d : kDTypes)
+    s += (s.empty() ? "" : ", ") + std::string(d.name);
+  return s;
+}
+
+llvm::Error err(const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+}
+
+bool isIdentifier(llvm::StringRef s) {
+  if (s.empty() || !(llvm::isAlpha(s[0]) || s[0] == '_'))
+    return false;
+  return llvm::all_of(s, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+/// A constexpr literal as Triton's AOT signatures accept it: a Python number
+/// (optionally signed), True/False/None, or a quoted string.
+bool isConstexprLiteral(llvm::StringRef s) {
+  if (s == "True" || s == "False" || s == "None")
+    return true;
+  if (s.size() >= 2 && (s.front() == '"' || s.front() == '\'') &&
+      s.back() == s.front())
+    return true;
+  llvm::StringRef body = s;
+  if (body.consume_front("-") || body.consume_front("+")) {
+  }
+  if (body.empty())
+    return false;
+  if (!(llvm::isDigit(body[0]) ||
+        (body[0] == '.' && body.size() > 1 && llvm::isDigit(body[1]))))
+    return false;
+  // Digits, '.', exponents, hex digits, underscores and the 0x/0o/0b
+  // prefixes; the frontend parses the text with its Python lexer.
+  return llvm::all_of(body, [](char c) {
+    return llvm::isAlnum(c) || c == '.' || c == '_' || c == '+' || c == '-';
+  });
+}
+} // namespace
+
+const char *kiln::dtypeName(DType t) { return info(t).name; }
+
+std::optional<DType> kiln::parseDTypeName(std::string_view s) {
+  for (const DTypeInfo &d : kDTypes)
+    if (s == d.name)
+      return d.type;
+  return std::nullopt;
+}
+
+unsigned kiln::dtypeBytes(DType t) { return info(t).bytes; }
+bool kiln::isFloat(DType t) { return info(t).isFloat; }
+
+std::string ParamSpec::toString() const {
+  switch (kind) {
+  case Kind::Constexpr:
+    return constexprValue;
+  case Kind::Pointer:
+  case Kind::Scalar: {
+    std::string s = kind == Kind::Pointer ? "*" : "";
+    s += dtypeName(dtype);
+    if (divisibility != 1)
+      s += ":" + std::to_string(divisibility);
+    return s;
+  }
+  }
+  return "";
+}
+
+std::string KernelSpec::toString() const {
+  std::string s = kernelName + "(";
+  for (size_t i = 0; i < signature.size(); ++i)
+    s += (i ? "," : "") + signature[i].toString();
+  s += ")[";
+  bool first = true;
+  for (const auto &[k, v] : constexprs) {
+    s += (first ? "" : ",") + k + "=" + v;
+    first = false;
+  }
+  s += "]num_warps=" + std::to_string(numWarps) + ",arch=" + arch;
+  return s;
+}
+
+static llvm::Expected<ParamSpec> parseEntry(llvm::StringRef text,
+                                            unsigned index) {
+  auto fail = [&](const llvm::Twine &why) {
+    return err("signature entry " + llvm::Twine(index) + " `" + text +
+               "`: " + why);
+  };
+  if (text.empty())
+    return fail("empty entry");
+  ParamSpec p;
+  llvm::StringRef body = text;
+  bool isPtr = body.consume_front("*");
+  // A constexpr literal (only meaningful without '*').
+  if (!isPtr && isConstexprLiteral(body)) {
+    p.kind = ParamSpec::Kind::Constexpr;
+    p.constexprValue = body.str();
+    return p;
+  }
+  auto [typeText, divText] = body.split(':');
+  std::optional<DType> dt = parseDTypeName(typeText.trim());
+  if (!dt)
+    return fail("unknown type `" + typeText.trim() +
+                "` (expected *T, T, T:16 or a constexpr literal, with T one "
+                "of " +
+                typeList() + ")");
+  p.kind = isPtr ? ParamSpec::Kind::Pointer : ParamSpec::Kind::Scalar;
+  p.dtype = *dt;
+  if (body.contains(':')) {
+    unsigned div = 0;
+    if (divText.trim().getAsInteger(10, div) || div == 0 ||
+        (div & (div - 1)) != 0 || div > 1024)
+      return fail("`:" + divText +
+                  "` is not a divisibility (expected a power of two such as "
+                  "16)");
+    if (!isPtr && isFloat(*dt))
+      return fail("divisibility applies to pointers and integers, not to `" +
+                  typeText.trim() + "`");
+    p.divisibility = div;
+  }
+  return p;
+}
+
+llvm::Expected<std::vector<ParamSpec>>
+kiln::parseSignature(std::string_view textView) {
+  llvm::StringRef text(textView.data(), textView.size());
+  std::vector<ParamSpec> out;
+  if (text.trim().empty())
+    return out;
+  llvm::SmallVector<llvm::StringRef> parts;
+  text.split(parts, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/true);
+  unsigned index = 0;
+  for (llvm::StringRef part : parts) {
+    ++index;
+    auto entry = parseEntry(part.trim(), index);
+    if (!entry)
+      return entry.takeError();
+    out.push_back(*entry);
+  }
+  return out;
+}
+
+llvm::Expected<std::pair<std::string, std::string>>
+kiln::parseConstexprDefinition(std::string_view textView) {
+  llvm::StringRef text(textView.data(), textView.size());
+  if (!text.contains('='))
+    return err("`" + text + "`: expected NAME=VALUE");
+  auto [name, value] = text.split('=');
+  name = name.trim();
+  value = value.trim();
+  if (!isIdentifier(name))
+    return err("`" + text + "`: `" + name + "` is not a valid name");
+  if (value.empty())
+    return err("`" + text + "`: missing value after `=`");
+  return std::make_pair(name.str(), value.str());
+}

@@ -1,0 +1,404 @@
+# Name and typing errors: undefined names, unknown or unsupported attributes,
+# operand types and shapes, constant folding, indexing, unpacking.
+# RUN: ln-compile %s --kernel k --signature '*fp32,*fp16,i32' -D BLOCK=128 \
+# RUN:   --emit=tile --verify-diagnostics --split-input-file
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    # expected-error @+1 {{name `cols` is not defined}}
+    x = tl.load(X + cols)
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{unknown attribute `tl.lod`}}
+    x = tl.lod(X)
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{`tl.dot` is not supported}}
+    x = tl.dot(X, X)
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{`tl.uint8` is not supported (Kiln's dtypes: int1, int8, int16, int32, int64, uint32, float16, bfloat16, float32, float64)}}
+    x = tl.zeros([BLOCK], dtype=tl.uint8)
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    if N > 0:
+        y = 1
+    # expected-error @+1 {{name `y` is not defined here: `y` is assigned in only one branch of the `if` on line 8}}
+    z = y + 1
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    for i in range(N):
+        t = i * 2
+    # expected-error @+1 {{name `t` is not defined here: `t` is only defined inside the `for` loop on line 8}}
+    z = t
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    for i in range(N):
+        pass
+    # expected-error @+1 {{name `i` is not defined here: the loop variable `i` is not available after its `for` loop}}
+    z = i
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    a = tl.arange(0, BLOCK)
+    b = tl.arange(0, 64)
+    # expected-error @+1 {{incompatible shapes [128] and [64] for `+`}}
+    c = a + b
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{invalid operands of types !tile.ptr<f32> and i32 for `*`}}
+    p = X * N
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{cannot add two pointers}}
+    p = X + X
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{pointer offsets must be integers, got constexpr float 1.5}}
+    p = X + 1.5
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    x = tl.load(X)
+    # expected-error @+1 {{`//` is not supported on floating-point values (f32); use `/`}}
+    y = x // 2
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    x = tl.load(X)
+    # expected-error @+1 {{`&` expects integer or boolean operands, got f32 and i32}}
+    y = x & N
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{`**` is only supported on constexprs}}
+    y = N ** 2
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    x = tl.load(X)
+    # expected-error @+1 {{`@` (matrix multiplication) is not supported}}
+    y = x @ x
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    u = N.to(tl.uint32)
+    # expected-error @+1 {{cannot apply `//`: operands have different signedness (uint32 and int32); cast them to the same signedness}}
+    y = u // 2
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    b = N.to(tl.int8)
+    # expected-error @+1 {{constant 1000 is out of range for int8}}
+    y = b + 1000
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    u = N.to(tl.uint32)
+    # expected-error @+1 {{cannot combine an unsigned value with the negative constant -1; cast one of them}}
+    y = u + -1
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    # expected-error @+1 {{too many indices for a tensor of rank 1}}
+    y = offs[:, :]
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    # expected-error @+1 {{unsupported tensor index `0`: only `:` and `None` are supported}}
+    y = offs[0]
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    t = (1, 2)
+    # expected-error @+1 {{tuple index 2 out of range for a tuple of 2}}
+    y = t[2]
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{`N` (i32) is not subscriptable}}
+    y = N[0]
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{`N` is not callable (it is i32)}}
+    y = N()
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{cannot unpack 3 values into 2 names}}
+    a, b = 1, 2, 3
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    # expected-error @+1 {{assignment to `offs[0]` is not supported: tensors are immutable (use tl.where)}}
+    offs[0] = 1
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{integer overflow in constant expression}}
+    y = 2 ** 63
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{division by zero in constant expression}}
+    y = BLOCK // 0
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    # expected-error @+1 {{unknown attribute `foo` of a tensor (tensor<128xi32>)}}
+    y = offs.foo
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    # expected-error @+1 {{tensor method `reshape` is not supported}}
+    y = offs.reshape(2, 64)
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{`element_ty` is only defined for pointer dtypes, not tl.int32}}
+    d = N.dtype.element_ty
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{cannot convert a pointer (!tile.ptr<f32>) to int32}}
+    y = X.to(tl.int32)
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{wrong type argument to unary minus (!tile.ptr<f32>)}}
+    y = -X
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    x = tl.load(X)
+    # expected-error @+1 {{`~` expects an integer or boolean value, got f32}}
+    y = ~x
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{`in` is not supported}}
+    y = N in (1, 2)
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{unsupported operand types for `+`: dtype tl.float32 and constexpr int 1}}
+    y = tl.float32 + 1
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{cannot compare constexpr int 1 and string 'a' with `<`}}
+    y = 1 < "a"
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{`...` is not supported}}
+    y = ...
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{cannot convert constexpr int 3 with .to(); only tensors and runtime scalars have a dtype}}
+    y = tl.cast(3, tl.float32)

@@ -1,0 +1,108 @@
+//===- SpecTest.cpp - AOT signatures and constexpr definitions ------------===//
+#include "kiln/Frontend/Spec.h"
+
+#include "gtest/gtest.h"
+
+using namespace kiln;
+
+namespace {
+
+std::string errorOf(llvm::StringRef sig) {
+  auto r = parseSignature(sig.str());
+  if (r)
+    return "ok";
+  return llvm::toString(r.takeError());
+}
+
+TEST(Spec, ParsesTritonAOTSignatures) {
+  auto r = parseSignature("*fp16:16, *fp32,i32:16 ,i64,fp32,1024,True,*i1");
+  ASSERT_TRUE(static_cast<bool>(r)) << llvm::toString(r.takeError());
+  const auto &s = *r;
+  ASSERT_EQ(s.size(), 8u);
+  EXPECT_EQ(s[0].kind, ParamSpec::Kind::Pointer);
+  EXPECT_EQ(s[0].dtype, DType::F16);
+  EXPECT_EQ(s[0].divisibility, 16u);
+  EXPECT_EQ(s[1].divisibility, 1u);
+  EXPECT_EQ(s[2].kind, ParamSpec::Kind::Scalar);
+  EXPECT_EQ(s[2].dtype, DType::I32);
+  EXPECT_EQ(s[2].divisibility, 16u);
+  EXPECT_EQ(s[3].dtype, DType::I64);
+  EXPECT_EQ(s[4].dtype, DType::F32);
+  EXPECT_EQ(s[5].kind, ParamSpec::Kind::Constexpr);
+  EXPECT_EQ(s[5].constexprValue, "1024");
+  EXPECT_EQ(s[6].constexprValue, "True");
+  EXPECT_EQ(s[7].dtype, DType::I1);
+}
+
+TEST(Spec, RoundTrips) {
+  for (const char *text : {"*fp16:16,*bf16,i32:16,u32,fp64,-1,1e-05,False",
+                           "*i8,i16,*u32:16,0.5"}) {
+    auto r = parseSignature(text);
+    ASSERT_TRUE(static_cast<bool>(r)) << text;
+    std::string joined;
+    for (const ParamSpec &p : *r)
+      joined += (joined.empty() ? "" : ",") + p.toString();
+    EXPECT_EQ(joined, text);
+    auto again = parseSignature(joined);
+    ASSERT_TRUE(static_cast<bool>(again));
+    EXPECT_EQ(*again, *r);
+  }
+  EXPECT_TRUE(parseSignature("")->empty());
+}
+
+TEST(Spec, ErrorsNameTheEntry) {
+  EXPECT_EQ(errorOf("*fp16,fp31"),
+            "signature entry 2 `fp31`: unknown type `fp31` (expected *T, T, "
+            "T:16 or a constexpr literal, with T one of i1, i8, i16, i32, "
+            "i64, u32, fp16, bf16, fp32, fp64)");
+  EXPECT_EQ(errorOf("*fp16,,i32"), "signature entry 2 ``: empty entry");
+  EXPECT_EQ(errorOf("i32:3"),
+            "signature entry 1 `i32:3`: `:3` is not a divisibility (expected "
+            "a power of two such as 16)");
+  EXPECT_EQ(errorOf("fp32:16"),
+            "signature entry 1 `fp32:16`: divisibility applies to pointers "
+            "and integers, not to `fp32`");
+  EXPECT_EQ(errorOf("**fp16"),
+            "signature entry 1 `**fp16`: unknown type `*fp16` (expected *T, "
+            "T, T:16 or a constexpr literal, with T one of i1, i8, i16, i32, "
+            "i64, u32, fp16, bf16, fp32, fp64)");
+}
+
+TEST(Spec, ConstexprDefinitions) {
+  auto d = parseConstexprDefinition("BLOCK_SIZE=1024");
+  ASSERT_TRUE(static_cast<bool>(d));
+  EXPECT_EQ(d->first, "BLOCK_SIZE");
+  EXPECT_EQ(d->second, "1024");
+  auto e = parseConstexprDefinition(" EPS = 1e-5 ");
+  ASSERT_TRUE(static_cast<bool>(e));
+  EXPECT_EQ(e->first, "EPS");
+  EXPECT_EQ(e->second, "1e-5");
+  EXPECT_EQ(llvm::toString(parseConstexprDefinition("BLOCK").takeError()),
+            "`BLOCK`: expected NAME=VALUE");
+  EXPECT_EQ(llvm::toString(parseConstexprDefinition("1X=2").takeError()),
+            "`1X=2`: `1X` is not a valid name");
+  EXPECT_EQ(llvm::toString(parseConstexprDefinition("X=").takeError()),
+            "`X=`: missing value after `=`");
+}
+
+TEST(Spec, DTypeHelpers) {
+  EXPECT_STREQ(dtypeName(DType::BF16), "bf16");
+  EXPECT_EQ(parseDTypeName("u32"), DType::U32);
+  EXPECT_EQ(parseDTypeName("float16"), std::nullopt);
+  EXPECT_EQ(dtypeBytes(DType::I1), 1u);
+  EXPECT_EQ(dtypeBytes(DType::F64), 8u);
+  EXPECT_TRUE(isFloat(DType::BF16));
+  EXPECT_FALSE(isFloat(DType::U32));
+}
+
+TEST(Spec, KernelSpecToStringIsStable) {
+  KernelSpec s;
+  s.kernelName = "k";
+  s.signature = *parseSignature("*fp16:16,i32");
+  s.constexprs = {{"B", "128"}, {"A", "True"}};
+  s.numWarps = 8;
+  EXPECT_EQ(s.toString(),
+            "k(*fp16:16,i32)[A=True,B=128]num_warps=8,arch=sm_90");
+}
+
+} // namespace
