@@ -52,8 +52,13 @@ endforeach()
 
 # Links a Kiln executable or shared object fully against static LLVM/MLIR and
 # the static C++ runtime, so it runs on a machine with no LLVM installed.
+# LLVM's archives are built with per-function sections: dropping unreferenced
+# ones shrinks a stripped tool from ~68 MB to ~45 MB, which matters for what
+# travels to the GPU machine. (Identical-code folding would save 6 MB more but
+# can merge functions whose addresses LLVM compares, so it stays off.)
 function(kiln_static_link target)
-  target_link_options(${target} PRIVATE -static-libstdc++ -static-libgcc)
+  target_link_options(${target} PRIVATE -static-libstdc++ -static-libgcc
+                      -Wl,--gc-sections)
   if(KILN_LINKER_FLAG)
     target_link_options(${target} PRIVATE ${KILN_LINKER_FLAG})
   endif()
