@@ -22,7 +22,10 @@ run: build
 	scripts/run-main.sh $(BUILD)
 
 # Every test: lit suites and GoogleTest, through one ctest.
+# GPU tests skip without a GPU; say why once, before ctest's summary.
 test: build
+	@$(BUILD)/bin/RuntimeGpuTests --gtest_filter=GpuLaunch.DeviceProperties 2>&1 \
+	  | grep -E '^(no GPU|device 0)' | sed 's/^/GPU tests: /' || true
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 clean:

@@ -1,17 +1,212 @@
-//===- LowerToPTX.cpp - PLACEHOLDER until the backend lands ---------------===//
-// The backend engineer replaces this file (lowerTileToPTX, KernelInfo JSON).
+//===- LowerToPTX.cpp - The backend half of the pipeline ------------------===//
+//
+//   tile --(assign layouts, remove conversions)--> tile-layout
+//        --(tile-to-llvm)--> llvm-dialect --(translate, O3)--> llvm
+//        --(NVPTX)--> ptx
+//
+// Diagnostics of the MLIR stages go to the context's handler (the caller's
+// SourceMgr handler renders them with file:line:col); the returned error
+// names the stage that failed.
+//
+//===----------------------------------------------------------------------===//
 #include "kiln/Target/Pipeline.h"
+
+#include "kiln/Conversion/TileToLLVM/Passes.h"
+#include "kiln/Dialect/Tile/Transforms/Passes.h"
+#include "kiln/Target/LLVMToPTX.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+#include <chrono>
+
+using namespace mlir;
 
 namespace kiln {
-llvm::Expected<CompiledKernel> lowerTileToPTX(mlir::ModuleOp, const KernelSpec &,
-                                              const CompileOptions &) {
+namespace {
+
+llvm::Error stageError(Stage stage, const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 "the tile-to-PTX backend is not built yet");
+                                 llvm::Twine(stageName(stage)) + " stage: " + message);
 }
-llvm::json::Value KernelInfo::toJSON() const { return llvm::json::Object{}; }
-llvm::Expected<KernelInfo> KernelInfo::fromJSON(llvm::StringRef) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 "KernelInfo JSON is not implemented yet");
+
+std::string printModule(ModuleOp module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os, OpPrintingFlags().enableDebugInfo(false));
+  return text;
 }
+
+std::optional<DType> dtypeOf(Type t) {
+  if (t.isF16())
+    return DType::F16;
+  if (t.isBF16())
+    return DType::BF16;
+  if (t.isF32())
+    return DType::F32;
+  if (t.isF64())
+    return DType::F64;
+  if (t.isInteger(1))
+    return DType::I1;
+  if (t.isInteger(8))
+    return DType::I8;
+  if (t.isInteger(16))
+    return DType::I16;
+  if (t.isInteger(32))
+    return DType::I32;
+  if (t.isInteger(64))
+    return DType::I64;
+  return std::nullopt;
+}
+
+/// Runtime parameters of the kernel: names from `tile.name`, types from the
+/// signature when it lists exactly them, else from the argument types.
+llvm::Expected<std::vector<KernelInfo::Param>> kernelParams(func::FuncOp func,
+                                                            const KernelSpec &spec) {
+  std::vector<ParamSpec> runtime;
+  for (const ParamSpec &p : spec.signature)
+    if (p.kind != ParamSpec::Kind::Constexpr)
+      runtime.push_back(p);
+  bool useSpec = runtime.size() == func.getNumArguments();
+  std::vector<KernelInfo::Param> params;
+  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+    KernelInfo::Param param;
+    if (auto name = func.getArgAttrOfType<StringAttr>(i, "tile.name"))
+      param.name = name.str();
+    else
+      param.name = "arg" + std::to_string(i);
+    if (useSpec) {
+      param.spec = runtime[i];
+    } else {
+      Type t = func.getArgument(i).getType();
+      bool isPtr = isa<tile::PtrType>(t);
+      std::optional<DType> dtype =
+          dtypeOf(isPtr ? cast<tile::PtrType>(t).getPointeeType() : t);
+      if (!dtype)
+        return stageError(Stage::TileLayout, "unsupported type of parameter '" +
+                                                 param.name + "'");
+      param.spec.kind = isPtr ? ParamSpec::Kind::Pointer : ParamSpec::Kind::Scalar;
+      param.spec.dtype = *dtype;
+      if (auto div = func.getArgAttrOfType<IntegerAttr>(i, "tile.divisibility"))
+        param.spec.divisibility = div.getInt();
+    }
+    params.push_back(std::move(param));
+  }
+  return params;
+}
+
+class StageClock {
+public:
+  StageClock(CompiledKernel &result, const CompileOptions &options)
+      : result(result), options(options) {}
+  void start() { begin = std::chrono::steady_clock::now(); }
+  void done(Stage stage, llvm::function_ref<std::string()> text) {
+    result.stageMillis.push_back(
+        {stage, std::chrono::duration<double, std::milli>(
+                    std::chrono::steady_clock::now() - begin)
+                    .count()});
+    if (options.onStage)
+      options.onStage(stage, text());
+  }
+
+private:
+  CompiledKernel &result;
+  const CompileOptions &options;
+  std::chrono::steady_clock::time_point begin;
+};
+
+} // namespace
+
+llvm::Expected<CompiledKernel> lowerTileToPTX(ModuleOp module, const KernelSpec &spec,
+                                              const CompileOptions &options) {
+  MLIRContext *ctx = module.getContext();
+  DialectRegistry registry;
+  registerLLVMTranslations(registry);
+  ctx->appendDialectRegistry(registry);
+
+  auto funcs = module.getOps<func::FuncOp>();
+  if (std::distance(funcs.begin(), funcs.end()) != 1)
+    return stageError(Stage::TileLayout, "expected exactly one kernel function");
+  func::FuncOp kernel = *funcs.begin();
+
+  CompiledKernel result;
+  KernelInfo &info = result.info;
+  info.name = kernel.getSymName().str();
+  info.arch = spec.arch;
+  info.numWarps = spec.numWarps;
+  info.constexprs = spec.constexprs;
+  if (auto dict = module->getAttrOfType<DictionaryAttr>("tile.constexprs"))
+    for (NamedAttribute a : dict)
+      if (auto s = dyn_cast<StringAttr>(a.getValue()))
+        info.constexprs[a.getName().str()] = s.str();
+  llvm::Expected<std::vector<KernelInfo::Param>> params = kernelParams(kernel, spec);
+  if (!params)
+    return params.takeError();
+  info.params = std::move(*params);
+  Builder b(ctx);
+  module->setAttr("tile.num_warps", b.getI32IntegerAttr(spec.numWarps));
+  module->setAttr("tile.arch", b.getStringAttr(spec.arch));
+
+  StageClock clock(result, options);
+  auto stopAfter = [&](Stage s) { return options.stopAfter == s; };
+
+  clock.start();
+  {
+    PassManager pm(ctx);
+    pm.addPass(tile::createTileAssignLayouts());
+    pm.addPass(tile::createTileRemoveLayoutConversions());
+    pm.addPass(createCSEPass());
+    if (failed(pm.run(module)))
+      return stageError(Stage::TileLayout, "layout assignment failed");
+  }
+  clock.done(Stage::TileLayout, [&] { return printModule(module); });
+  if (stopAfter(Stage::TileLayout))
+    return result;
+
+  clock.start();
+  {
+    PassManager pm(ctx);
+    TileToLLVMOptions lowering;
+    lowering.arch = spec.arch;
+    pm.addPass(createTileToLLVM(lowering));
+    if (failed(pm.run(module)))
+      return stageError(Stage::LLVMDialect, "lowering to the LLVM dialect failed");
+  }
+  if (auto shared = module->getAttrOfType<IntegerAttr>("tile.shared_bytes"))
+    info.sharedBytes = shared.getInt();
+  clock.done(Stage::LLVMDialect, [&] { return printModule(module); });
+  if (stopAfter(Stage::LLVMDialect))
+    return result;
+
+  clock.start();
+  llvm::LLVMContext llvmCtx;
+  llvm::Expected<std::unique_ptr<llvm::Module>> llvmModule =
+      translateToLLVMIR(module, llvmCtx, spec.arch);
+  if (!llvmModule)
+    return stageError(Stage::LLVMIR, llvm::toString(llvmModule.takeError()));
+  if (llvm::Error err = optimizeLLVMIR(**llvmModule, spec.arch))
+    return stageError(Stage::LLVMIR, llvm::toString(std::move(err)));
+  clock.done(Stage::LLVMIR, [&] {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    (*llvmModule)->print(os, nullptr);
+    return text;
+  });
+  if (stopAfter(Stage::LLVMIR))
+    return result;
+
+  clock.start();
+  llvm::Expected<std::string> ptx = emitPTX(**llvmModule, spec.arch);
+  if (!ptx)
+    return stageError(Stage::PTX, llvm::toString(ptx.takeError()));
+  result.ptx = std::move(*ptx);
+  clock.done(Stage::PTX, [&] { return result.ptx; });
+  return result;
+}
+
 } // namespace kiln

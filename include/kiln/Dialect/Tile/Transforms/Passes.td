@@ -1,0 +1,49 @@
+#ifndef KILN_TILE_TRANSFORMS_PASSES
+#define KILN_TILE_TRANSFORMS_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def TileAssignLayouts : Pass<"tile-assign-layouts", "mlir::ModuleOp"> {
+  let summary = "give every tensor a distributed (#tile.blocked / #tile.slice) layout";
+  let description = [{
+    Chooses, for every tensor value of each function, how its elements are
+    spread over the threads of a program, from the module's `tile.num_warps`
+    attribute, the tensor shapes, the element widths of the memory accesses
+    (aiming at 128 bits per thread) and the axis analysis (the most
+    contiguous dimension of pointer tensors varies fastest).
+
+    Layouts are solved as constraints: elementwise operands and results,
+    loop-carried values and branch results share a layout; a reduction's
+    result is `#tile.slice<dim = axis, parent = operand layout>`, and an
+    `expand_dims` operand is the slice of its result's layout. Values whose
+    constraints conflict get a `tile.convert_layout`.
+  }];
+  let dependentDialects = ["::kiln::tile::TileDialect"];
+  let options = [
+    Option<"numWarps", "num-warps", "unsigned", /*default=*/"0",
+           "warps per program (0: the module's tile.num_warps, else 4)">
+  ];
+}
+
+def TileRemoveLayoutConversions
+    : Pass<"tile-remove-layout-conversions", "mlir::ModuleOp"> {
+  let summary = "remove tile.convert_layout ops that are not needed";
+  let description = [{
+    Folds conversions to the same layout and chains of conversions, and
+    rematerializes cheap producers (constants, splats, aranges and
+    elementwise ops of them) directly in the layout a conversion asks for,
+    so the data never goes through shared memory.
+  }];
+  let dependentDialects = ["::kiln::tile::TileDialect"];
+}
+
+def TileTestAxisInfo : Pass<"tile-test-axis-info", "mlir::ModuleOp"> {
+  let summary = "print the axis analysis of every integer / pointer value as remarks";
+  let description = [{
+    Test pass for lit: each operation result of integer, pointer or i1
+    (tensor) type gets a remark `contiguity = [..], divisibility = [..],
+    constancy = [..]`; loads and stores get one with their vector width.
+  }];
+}
+
+#endif

@@ -1,0 +1,143 @@
+//===- Launch.h - Typed launch arguments, specialization and checks -------===//
+//
+// Launch arguments carry their types: device pointers know their element
+// dtype, integers and floats their width. From them the runtime derives the
+// kernel's specialization the way Triton's JIT does:
+//   * pointer  -> `*<dtype>`, plus `:16` when the address is 16-byte aligned;
+//   * integer  -> `i32` when it fits in 32 bits, else `i64`, plus `:16` when
+//                 the value is divisible by 16;
+//   * float    -> `fp32` (or `fp64` when passed as such);
+//   * constexprs by name, num_warps, and the device's arch.
+// Unlike Triton, an integer equal to 1 is not turned into a constant.
+// Before launching, arguments are checked against the compiled kernel's
+// parameters (KernelInfo); every failure names the parameter.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_RUNTIME_LAUNCH_H
+#define KILN_RUNTIME_LAUNCH_H
+
+#include "kiln/Frontend/Spec.h"
+#include "kiln/Runtime/Device.h"
+#include "kiln/Target/Pipeline.h"
+#include "llvm/ADT/ArrayRef.h"
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace kiln::rt {
+
+/// One launch argument.
+class Arg {
+public:
+  enum class Kind { Pointer, Int, Float };
+
+  /// A device pointer to elements of `elem`.
+  static Arg ptr(CUdeviceptr p, DType elem) { return Arg(Kind::Pointer, elem, p, 0, 0); }
+  /// An integer typed as Triton types a Python int (i32 if it fits, else i64).
+  static Arg integer(int64_t v) {
+    bool fits = v >= INT32_MIN && v <= INT32_MAX;
+    return Arg(Kind::Int, fits ? DType::I32 : DType::I64, 0, v, 0);
+  }
+  static Arg i32(int32_t v) { return Arg(Kind::Int, DType::I32, 0, v, 0); }
+  static Arg i64(int64_t v) { return Arg(Kind::Int, DType::I64, 0, v, 0); }
+  static Arg f32(float v) { return Arg(Kind::Float, DType::F32, 0, 0, v); }
+  static Arg f64(double v) { return Arg(Kind::Float, DType::F64, 0, 0, v); }
+
+  Kind kind() const { return kind_; }
+  DType dtype() const { return dtype_; }
+  CUdeviceptr pointer() const { return ptr_; }
+  int64_t intValue() const { return int_; }
+  double floatValue() const { return float_; }
+  /// "pointer to fp16 (0x7f..)", "integer 1024 (i32)", "float 1e-05 (fp32)".
+  std::string describe() const;
+
+private:
+  Arg(Kind k, DType t, CUdeviceptr p, int64_t i, double f)
+      : kind_(k), dtype_(t), ptr_(p), int_(i), float_(f) {}
+  Kind kind_;
+  DType dtype_;
+  CUdeviceptr ptr_;
+  int64_t int_;
+  double float_;
+};
+
+/// Grid size in programs along x, y, z. A zero dimension launches nothing,
+/// as in Triton.
+struct Grid {
+  uint32_t x = 1, y = 1, z = 1;
+  Grid() = default;
+  Grid(uint32_t x, uint32_t y = 1, uint32_t z = 1) : x(x), y(y), z(z) {}
+};
+
+/// A constexpr value, kept as the literal text the compiler parses.
+class ConstexprValue {
+public:
+  template <typename T>
+    requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
+  ConstexprValue(T v) : text_(std::to_string(v)) {}
+  ConstexprValue(bool v) : text_(v ? "True" : "False") {}
+  ConstexprValue(double v);
+  ConstexprValue(const char *literal) : text_(literal) {}
+  ConstexprValue(std::string literal) : text_(std::move(literal)) {}
+  const std::string &text() const { return text_; }
+
+private:
+  std::string text_;
+};
+
+struct LaunchOptions {
+  unsigned numWarps = 4;
+  std::map<std::string, ConstexprValue> constexprs;
+  CUstream stream = nullptr; ///< The primary context's default stream if null.
+  int device = 0;
+};
+
+/// A parameter of a kernel's `def`, as written in the source.
+struct KernelParam {
+  std::string name;
+  bool isConstexpr = false;
+  std::string defaultValue; ///< Literal text of `= default`, empty if none.
+};
+
+/// Finds `def kernelName(...)` in `source` and lists its parameters; errors
+/// (naming `filename` and line) when it is missing or malformed. This reads
+/// the def line only: the compiler checks the body.
+llvm::Expected<std::vector<KernelParam>>
+scanKernelParams(llvm::StringRef source, llvm::StringRef filename,
+                 llvm::StringRef kernelName);
+/// Names of every `@triton.jit` / `@jit` function in `source`.
+std::vector<std::string> listJitFunctions(llvm::StringRef source);
+
+/// Derives the specialization for `args` (one per non-constexpr parameter,
+/// in order) and `options`. Errors name the parameter.
+llvm::Expected<KernelSpec> deriveSpec(llvm::StringRef kernelName,
+                                      llvm::ArrayRef<KernelParam> params,
+                                      llvm::ArrayRef<Arg> args,
+                                      const LaunchOptions &options,
+                                      llvm::StringRef arch);
+
+/// Checks a launch against a compiled kernel: argument count, kinds, dtypes,
+/// null pointers, the alignment/divisibility the code was specialized for,
+/// integer range, grid, block size and shared memory against `limits`.
+llvm::Error validateLaunch(const KernelInfo &info, llvm::ArrayRef<Arg> args,
+                           const Grid &grid, const DeviceLimits &limits);
+
+/// Packs `args` as the kernel's parameter values (pointers as 64-bit device
+/// addresses, scalars converted to the parameter's type). Call after
+/// validateLaunch.
+class PackedArgs {
+public:
+  PackedArgs(const KernelInfo &info, llvm::ArrayRef<Arg> args);
+  void **data() { return pointers_.data(); }
+
+private:
+  std::vector<std::array<uint64_t, 1>> storage_;
+  std::vector<void *> pointers_;
+};
+
+} // namespace kiln::rt
+
+#endif // KILN_RUNTIME_LAUNCH_H

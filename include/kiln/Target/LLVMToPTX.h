@@ -1,0 +1,49 @@
+//===- LLVMToPTX.h - LLVM dialect -> LLVM IR -> PTX, in process -----------===//
+//
+// The last two stages of the backend: MLIR's LLVM/NVVM dialects are
+// translated to an llvm::Module, optimized with LLVM's O3 pipeline and
+// compiled to PTX by LLVM's NVPTX target. No external tool is involved.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_TARGET_LLVMTOPTX_H
+#define KILN_TARGET_LLVMTOPTX_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <memory>
+#include <string>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+} // namespace llvm
+
+namespace mlir {
+class DialectRegistry;
+class ModuleOp;
+} // namespace mlir
+
+namespace kiln {
+
+/// PTX ISA version Kiln emits (8.0: CUDA 12.0 and later drivers and ptxas,
+/// CUDA 13 included, accept it for sm_80 ... sm_90).
+inline constexpr const char *kPTXVersionFeature = "+ptx80";
+
+/// Registers the LLVM IR translations of the dialects the backend emits.
+void registerLLVMTranslations(mlir::DialectRegistry &registry);
+
+/// Translates an LLVM-dialect module (the output of --tile-to-llvm) to LLVM IR
+/// for the NVPTX target (triple and data layout set).
+llvm::Expected<std::unique_ptr<llvm::Module>>
+translateToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &ctx,
+                  llvm::StringRef arch);
+
+/// Runs LLVM's O3 pipeline tuned for `arch` ("sm_90").
+llvm::Error optimizeLLVMIR(llvm::Module &module, llvm::StringRef arch);
+
+/// Compiles optimized LLVM IR to PTX text.
+llvm::Expected<std::string> emitPTX(llvm::Module &module, llvm::StringRef arch);
+
+} // namespace kiln
+
+#endif // KILN_TARGET_LLVMTOPTX_H

@@ -1,0 +1,322 @@
+//===- ElementwiseOpToLLVM.cpp - Per-thread values of tensor ops ----------===//
+//
+// Ops whose every result element depends only on the same elements of the
+// operands (arith, math, addptr, where, splat, ...) become one scalar op per
+// element the thread owns. Shape ops (broadcast, expand_dims) only pick the
+// thread's registers; arange computes indices from the thread id.
+//
+//===----------------------------------------------------------------------===//
+#include "Lowering.h"
+
+#include "mlir/IR/TypeUtilities.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+using namespace mlir;
+using namespace kiln;
+using namespace kiln::tile;
+
+namespace kiln::lowering {
+
+TileTypeConverter::TileTypeConverter(MLIRContext *ctx) {
+  addConversion([](Type t) { return t; });
+  addConversion([ctx](PtrType) -> Type {
+    return LLVM::LLVMPointerType::get(ctx, kGlobalSpace);
+  });
+  addConversion([this](RankedTensorType type, SmallVectorImpl<Type> &out)
+                    -> std::optional<LogicalResult> {
+    std::optional<DistributedLayout> layout = getDistributedLayout(type);
+    if (!layout)
+      return failure();
+    Type elem = convertType(type.getElementType());
+    if (!elem)
+      return failure();
+    out.append(layout->numRegs(), elem);
+    return success();
+  });
+}
+
+namespace {
+
+SmallVector<Type> convertedTypes(const TypeConverter *tc, Type t) {
+  SmallVector<Type> types;
+  if (failed(tc->convertType(t, types)))
+    types.clear();
+  return types;
+}
+
+/// The i-th thread-owned value of an operand (scalars are shared).
+Value nth(ValueRange values, unsigned i) {
+  return values.size() == 1 ? values[0] : values[i];
+}
+
+/// arith / math ops on tensors: one scalar op per owned element.
+struct ElementwiseLowering : ConversionPattern {
+  ElementwiseLowering(TypeConverter &tc, MLIRContext *ctx)
+      : ConversionPattern(tc, MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+
+  LogicalResult matchAndRewrite(Operation *op, ArrayRef<ValueRange> operands,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+        isa<arith::ConstantOp>(op) || op->getNumResults() == 0 ||
+        !llvm::any_of(op->getResultTypes(), llvm::IsaPred<RankedTensorType>))
+      return failure();
+    SmallVector<SmallVector<Type>> resultTypes;
+    for (Type t : op->getResultTypes()) {
+      resultTypes.push_back(convertedTypes(getTypeConverter(), t));
+      if (resultTypes.back().empty())
+        return rewriter.notifyMatchFailure(op, "result without a layout");
+    }
+    unsigned n = resultTypes[0].size();
+    SmallVector<SmallVector<Value>> results(op->getNumResults());
+    for (unsigned i = 0; i < n; ++i) {
+      OperationState state(op->getLoc(), op->getName());
+      for (ValueRange operand : operands)
+        state.addOperands(nth(operand, i));
+      for (auto &types : resultTypes)
+        state.addTypes(types[i]);
+      state.addAttributes(op->getAttrs());
+      Operation *scalar = rewriter.create(state);
+      for (unsigned r = 0; r < op->getNumResults(); ++r)
+        results[r].push_back(scalar->getResult(r));
+    }
+    rewriter.replaceOpWithMultiple(op, results);
+    return success();
+  }
+};
+
+struct ConstantLowering : OpConversionPattern<arith::ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(arith::ConstantOp op, OneToNOpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type)
+      return failure();
+    auto splat = dyn_cast<SplatElementsAttr>(op.getValue());
+    if (!splat)
+      return op.emitOpError("non-splat tensor constants are not supported by "
+                            "the GPU lowering");
+    SmallVector<Type> types = convertedTypes(getTypeConverter(), type);
+    if (types.empty())
+      return rewriter.notifyMatchFailure(op, "tensor without a layout");
+    Value scalar = arith::ConstantOp::create(
+        rewriter, op.getLoc(), cast<TypedAttr>(splat.getSplatValue<Attribute>()));
+    rewriter.replaceOpWithMultiple(op, {SmallVector<Value>(types.size(), scalar)});
+    return success();
+  }
+};
+
+struct SplatLowering : OpConversionPattern<SplatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(SplatOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Type> types = convertedTypes(getTypeConverter(), op.getType());
+    if (types.empty())
+      return rewriter.notifyMatchFailure(op, "tensor without a layout");
+    Value src = adaptor.getSrc()[0];
+    rewriter.replaceOpWithMultiple(op, {SmallVector<Value>(types.size(), src)});
+    return success();
+  }
+};
+
+struct ArangeLowering : OpConversionPattern<ArangeOp> {
+  ArangeLowering(TypeConverter &tc, MLIRContext *ctx, const LoweringState &state)
+      : OpConversionPattern(tc, ctx), state(state) {}
+  const LoweringState &state;
+
+  LogicalResult matchAndRewrite(ArangeOp op, OneToNOpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    std::optional<DistributedLayout> layout = getDistributedLayout(op.getType());
+    if (!layout)
+      return rewriter.notifyMatchFailure(op, "tensor without a layout");
+    Location loc = op.getLoc();
+    const LoweringState::ThreadIds &ids = state.idsFor(op);
+    Value base = threadCoords(rewriter, loc, *layout, ids.lane, ids.warp)[0];
+    SmallVector<Value> values;
+    for (unsigned r = 0; r < layout->numRegs(); ++r) {
+      int64_t offset = layout->regOffset(r)[0] + op.getStart();
+      values.push_back(offset ? arith::AddIOp::create(rewriter, loc, base,
+                                                      i32Const(rewriter, loc, offset))
+                                    .getResult()
+                              : base);
+    }
+    rewriter.replaceOpWithMultiple(op, {values});
+    return success();
+  }
+};
+
+/// Register mapping for ops that keep elements in the same threads: result
+/// register r holds source register map(r).
+LogicalResult pickRegisters(Operation *op, RankedTensorType srcType,
+                            RankedTensorType dstType, ValueRange src,
+                            llvm::function_ref<DistributedLayout::Coord(
+                                const DistributedLayout::Coord &)> toSrc,
+                            ConversionPatternRewriter &rewriter) {
+  std::optional<DistributedLayout> s = getDistributedLayout(srcType);
+  std::optional<DistributedLayout> d = getDistributedLayout(dstType);
+  if (!s || !d)
+    return rewriter.notifyMatchFailure(op, "tensor without a layout");
+  // Every lane / warp bit must select the same source element.
+  auto sameThreads = [&](ArrayRef<DistributedLayout::Coord> sb,
+                         ArrayRef<DistributedLayout::Coord> db) {
+    if (sb.size() != db.size())
+      return false;
+    for (auto [x, y] : llvm::zip(sb, db))
+      if (x != toSrc(y))
+        return false;
+    return true;
+  };
+  if (!sameThreads(s->laneBases, d->laneBases) ||
+      !sameThreads(s->warpBases, d->warpBases))
+    return op->emitOpError("operand and result layouts place elements in "
+                           "different threads (a tile.convert_layout is needed)");
+  SmallVector<Value> values;
+  for (unsigned r = 0; r < d->numRegs(); ++r) {
+    std::optional<unsigned> reg = s->findReg(toSrc(d->regOffset(r)));
+    if (!reg)
+      return op->emitOpError("result element not held by the operand's thread");
+    values.push_back(src[*reg]);
+  }
+  rewriter.replaceOpWithMultiple(op, {values});
+  return success();
+}
+
+struct BroadcastLowering : OpConversionPattern<BroadcastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(BroadcastOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+    return pickRegisters(
+        op, srcType, cast<RankedTensorType>(op.getType()), adaptor.getSrc(),
+        [&](const DistributedLayout::Coord &c) {
+          DistributedLayout::Coord out(c);
+          for (unsigned d = 0; d < out.size(); ++d)
+            if (srcType.getDimSize(d) == 1)
+              out[d] = 0;
+          return out;
+        },
+        rewriter);
+  }
+};
+
+struct ExpandDimsLowering : OpConversionPattern<ExpandDimsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ExpandDimsOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    unsigned axis = op.getAxis();
+    return pickRegisters(
+        op, cast<RankedTensorType>(op.getSrc().getType()),
+        cast<RankedTensorType>(op.getType()), adaptor.getSrc(),
+        [&](const DistributedLayout::Coord &c) {
+          DistributedLayout::Coord out(c);
+          out.erase(out.begin() + axis);
+          return out;
+        },
+        rewriter);
+  }
+};
+
+struct AddPtrLowering : OpConversionPattern<AddPtrOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(AddPtrOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type pointee = getTypeConverter()->convertType(
+        mlir::getElementTypeOrSelf(getPointeeType(op.getPtr().getType())));
+    auto ptrType = LLVM::LLVMPointerType::get(getContext(), kGlobalSpace);
+    SmallVector<Value> values;
+    for (unsigned i = 0; i < adaptor.getPtr().size(); ++i)
+      values.push_back(LLVM::GEPOp::create(rewriter, op.getLoc(), ptrType, pointee,
+                                           adaptor.getPtr()[i],
+                                           ValueRange{nth(adaptor.getOffset(), i)}));
+    rewriter.replaceOpWithMultiple(op, {values});
+    return success();
+  }
+};
+
+struct WhereLowering : OpConversionPattern<WhereOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(WhereOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Value> values;
+    for (unsigned i = 0; i < adaptor.getTrueValue().size(); ++i)
+      values.push_back(arith::SelectOp::create(
+          rewriter, op.getLoc(), nth(adaptor.getCondition(), i),
+          adaptor.getTrueValue()[i], adaptor.getFalseValue()[i]));
+    rewriter.replaceOpWithMultiple(op, {values});
+    return success();
+  }
+};
+
+/// Hints only feed the axis analysis; the values pass through.
+template <typename HintOp>
+struct HintLowering : OpConversionPattern<HintOp> {
+  using OpConversionPattern<HintOp>::OpConversionPattern;
+  LogicalResult matchAndRewrite(HintOp op, typename HintOp::template GenericAdaptor<ArrayRef<ValueRange>> adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithMultiple(op, {SmallVector<Value>(adaptor.getSrc())});
+    return success();
+  }
+};
+
+struct ProgramIdLowering : OpConversionPattern<ProgramIdOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ProgramIdOp op, OneToNOpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type i32 = rewriter.getI32Type();
+    Location loc = op.getLoc();
+    Value id;
+    switch (op.getAxis()) {
+    case 0: id = NVVM::BlockIdXOp::create(rewriter, loc, i32); break;
+    case 1: id = NVVM::BlockIdYOp::create(rewriter, loc, i32); break;
+    default: id = NVVM::BlockIdZOp::create(rewriter, loc, i32); break;
+    }
+    rewriter.replaceOp(op, id);
+    return success();
+  }
+};
+
+struct NumProgramsLowering : OpConversionPattern<NumProgramsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(NumProgramsOp op, OneToNOpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type i32 = rewriter.getI32Type();
+    Location loc = op.getLoc();
+    Value n;
+    switch (op.getAxis()) {
+    case 0: n = NVVM::GridDimXOp::create(rewriter, loc, i32); break;
+    case 1: n = NVVM::GridDimYOp::create(rewriter, loc, i32); break;
+    default: n = NVVM::GridDimZOp::create(rewriter, loc, i32); break;
+    }
+    rewriter.replaceOp(op, n);
+    return success();
+  }
+};
+
+struct BarrierLowering : OpConversionPattern<BarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(BarrierOp op, OneToNOpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    barrier(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void populateElementwisePatterns(TileTypeConverter &converter,
+                                 const LoweringState &state,
+                                 RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<ElementwiseLowering>(converter, ctx);
+  patterns.add<ArangeLowering>(converter, ctx, state);
+  patterns.add<ConstantLowering, SplatLowering, BroadcastLowering,
+               ExpandDimsLowering, AddPtrLowering, WhereLowering,
+               HintLowering<MultipleOfOp>, HintLowering<MaxContiguousOp>,
+               ProgramIdLowering, NumProgramsLowering, BarrierLowering>(converter,
+                                                                        ctx);
+}
+
+} // namespace kiln::lowering

@@ -1,0 +1,134 @@
+//===- Lowering.h - Shared pieces of the tile -> LLVM/NVVM lowering -------===//
+//
+// Internal to lib/Conversion/TileToLLVM. The lowering runs in phases:
+//   1. distribute: tensors become the N values one thread owns (a 1:N type
+//      conversion); tile ops become LLVM/NVVM ops and inline PTX; arith and
+//      math ops on tensors become N scalar ops; scf ops get converted types;
+//   2. scf -> cf;
+//   3. arith, math, cf, func -> llvm (math precision chosen in MathToNVVM);
+//   4. unrealized casts are reconciled.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_LIB_CONVERSION_TILETOLLVM_LOWERING_H
+#define KILN_LIB_CONVERSION_TILETOLLVM_LOWERING_H
+
+#include "kiln/Analysis/DistributedLayout.h"
+#include "kiln/Dialect/Tile/IR/Tile.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace kiln::lowering {
+
+/// Name of the extern dynamic shared-memory array all scratch lives in.
+inline constexpr const char *kSharedSymbol = "kiln_smem";
+/// Global address space (tile pointers) and shared address space.
+inline constexpr unsigned kGlobalSpace = 1, kSharedSpace = 3;
+
+/// Facts computed before the conversion starts (the analyses cannot run on
+/// half-converted IR).
+struct LoweringState {
+  unsigned numWarps = 4;
+  unsigned computeCapability = 90;
+  /// Elements per memory access of each tile.load / tile.store.
+  llvm::DenseMap<mlir::Operation *, unsigned> vectorWidth;
+  /// Thread, lane and warp ids, computed once at each function's entry.
+  struct ThreadIds {
+    mlir::Value tid, lane, warp;
+  };
+  llvm::DenseMap<mlir::Operation *, ThreadIds> threadIds;
+  /// The ids of the function containing `op`.
+  const ThreadIds &idsFor(mlir::Operation *op) const;
+};
+
+/// Tensor -> the element values one thread owns; !tile.ptr -> !llvm.ptr<1>.
+class TileTypeConverter : public mlir::TypeConverter {
+public:
+  explicit TileTypeConverter(mlir::MLIRContext *ctx);
+};
+
+void populateElementwisePatterns(TileTypeConverter &converter,
+                                 const LoweringState &state,
+                                 mlir::RewritePatternSet &patterns);
+void populateMemoryPatterns(TileTypeConverter &converter,
+                            const LoweringState &state,
+                            mlir::RewritePatternSet &patterns);
+void populateReducePatterns(TileTypeConverter &converter,
+                            const LoweringState &state,
+                            mlir::RewritePatternSet &patterns);
+void populateConvertLayoutPatterns(TileTypeConverter &converter,
+                                   const LoweringState &state,
+                                   mlir::RewritePatternSet &patterns);
+void populatePrintPatterns(TileTypeConverter &converter,
+                           const LoweringState &state,
+                           mlir::RewritePatternSet &patterns);
+/// Phase 3: scalar math with the precision Triton uses on NVIDIA GPUs.
+void populateMathToNVVMPatterns(mlir::LLVMTypeConverter &converter,
+                                mlir::RewritePatternSet &patterns);
+
+/// Shared-memory bytes an op needs as scratch (0 if none).
+unsigned getScratchBytes(mlir::Operation *op);
+
+//===----------------------------------------------------------------------===//
+// IR building helpers
+//===----------------------------------------------------------------------===//
+
+mlir::Value i32Const(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
+/// Creates the thread, lane and warp ids (for a function's entry).
+LoweringState::ThreadIds createThreadIds(mlir::OpBuilder &b, mlir::Location loc);
+void barrier(mlir::OpBuilder &b, mlir::Location loc);
+/// The shared-memory array, as !llvm.ptr<3>, advanced by `byteOffset`.
+mlir::Value sharedPtr(mlir::OpBuilder &b, mlir::Location loc, mlir::Value byteOffset);
+mlir::Value andAll(mlir::OpBuilder &b, mlir::Location loc,
+                   llvm::ArrayRef<mlir::Value> conds);
+
+/// Per-dimension coordinate offset of this thread in `layout` (i32 values).
+llvm::SmallVector<mlir::Value> threadCoords(mlir::OpBuilder &b, mlir::Location loc,
+                                            const DistributedLayout &layout,
+                                            mlir::Value lane, mlir::Value warp);
+/// i1 true in the one thread of each group of copies (lane/warp bits with
+/// zero bases all clear); null when the layout has no replication.
+mlir::Value isFirstCopy(mlir::OpBuilder &b, mlir::Location loc,
+                        const DistributedLayout &layout, mlir::Value lane,
+                        mlir::Value warp);
+/// Row-major index of (coords + offset) with `dims` of `shape` (i32).
+mlir::Value linearize(mlir::OpBuilder &b, mlir::Location loc,
+                      llvm::ArrayRef<mlir::Value> coords,
+                      llvm::ArrayRef<int64_t> offset,
+                      llvm::ArrayRef<int64_t> shape);
+
+/// Integer type of the same width (i1 and sub-byte types: i8; pointers: i64)
+/// used to move a value through memory or registers as raw bits.
+mlir::Type bitsTypeFor(mlir::Type elem);
+mlir::Value toBits(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);
+mlir::Value fromBits(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bits,
+                     mlir::Type elem);
+
+/// Inline PTX with `$n` operands: results first, then `inputs`. Returns the
+/// results (unpacked from the struct LLVM uses for several outputs).
+llvm::SmallVector<mlir::Value>
+inlinePtx(mlir::OpBuilder &b, mlir::Location loc, mlir::TypeRange resultTypes,
+          mlir::ValueRange inputs, llvm::StringRef text,
+          llvm::StringRef constraints, bool hasSideEffects);
+
+/// Combines two values of a reduction kind (sum / max / min).
+enum class ReduceKind { Sum, Max, Min };
+mlir::Value combine(mlir::OpBuilder &b, mlir::Location loc, ReduceKind kind,
+                    mlir::Value x, mlir::Value y);
+/// shfl.sync.bfly of any 16/32/64-bit scalar.
+mlir::Value shuffleXor(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
+                       unsigned laneMask);
+
+/// Scatter `values` (laid out as `src`) to shared memory by element index,
+/// then gather them in `dst` order. Emits the barriers around the scratch.
+llvm::SmallVector<mlir::Value>
+exchangeThroughShared(mlir::OpBuilder &b, mlir::Location loc,
+                      const LoweringState::ThreadIds &ids,
+                      const DistributedLayout &src, llvm::ArrayRef<mlir::Value> values,
+                      const DistributedLayout &dst, mlir::Type elemType);
+
+} // namespace kiln::lowering
+
+#endif // KILN_LIB_CONVERSION_TILETOLLVM_LOWERING_H

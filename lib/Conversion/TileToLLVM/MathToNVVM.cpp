@@ -1,0 +1,131 @@
+//===- MathToNVVM.cpp - Floating-point precision choices ------------------===//
+//
+// Kiln follows what Triton emits on NVIDIA GPUs (third_party/nvidia
+// ElementwiseOpToLLVM.cpp), so results match Triton's:
+//
+//   op               f32 lowering                      PTX
+//   x / y            llvm.nvvm.div.full                div.full.f32 (2 ulp)
+//   sqrt(x)          llvm.sqrt (IEEE)                  sqrt.rn.f32
+//   rsqrt(x)         llvm.nvvm.rsqrt.approx.f          rsqrt.approx.f32
+//   exp(x)           ex2.approx(x * log2(e))           ex2.approx.f32
+//   exp2(x)          llvm.nvvm.ex2.approx              ex2.approx.f32
+//   log(x)           lg2.approx(x) * ln(2)             lg2.approx.f32
+//   log2(x)          llvm.nvvm.lg2.approx.f            lg2.approx.f32
+//
+// One deviation: Triton calls libdevice's __nv_logf for log; Kiln links no
+// libdevice, so log is lg2.approx scaled (about 2 ulp more error near 1).
+// f16/bf16 operands are computed in f32 and rounded back (as Triton's
+// frontend promotes them). f64 division and sqrt are IEEE (div.rn.f64,
+// sqrt.rn.f64); f64 transcendentals need libdevice and are rejected.
+//
+//===----------------------------------------------------------------------===//
+#include "Lowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+
+using namespace mlir;
+
+namespace kiln::lowering {
+namespace {
+
+Value callIntrinsic(OpBuilder &b, Location loc, StringRef name, Type result,
+                    ValueRange args) {
+  return LLVM::CallIntrinsicOp::create(b, loc, result, b.getStringAttr(name), args)
+      .getResult(0);
+}
+
+/// Computes `f32Body` on f32 operands; f16/bf16 go through f32.
+template <typename OpT>
+struct F32MathPattern : ConvertOpToLLVMPattern<OpT> {
+  using Body = std::function<Value(OpBuilder &, Location, ValueRange)>;
+  F32MathPattern(LLVMTypeConverter &tc, Body body, bool rejectF64)
+      : ConvertOpToLLVMPattern<OpT>(tc, /*benefit=*/10), body(std::move(body)),
+        rejectF64(rejectF64) {}
+
+  LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (!isa<FloatType>(type))
+      return failure();
+    if (type.isF64()) {
+      if (rejectF64)
+        return op.emitOpError("f64 transcendental functions are not supported "
+                              "(Kiln links no libdevice)");
+      return failure(); // The default IEEE lowering.
+    }
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    SmallVector<Value> args;
+    for (Value v : adaptor.getOperands())
+      args.push_back(type.isF32() ? v : LLVM::FPExtOp::create(rewriter, loc, f32, v));
+    Value result = body(rewriter, loc, args);
+    if (!type.isF32())
+      result = LLVM::FPTruncOp::create(rewriter, loc, type, result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  Body body;
+  bool rejectF64;
+};
+
+} // namespace
+
+void populateMathToNVVMPatterns(LLVMTypeConverter &converter,
+                                RewritePatternSet &patterns) {
+  using B = OpBuilder;
+  using L = Location;
+  auto f32 = [](B &b) { return b.getF32Type(); };
+  auto constant = [](B &b, L loc, double v) -> Value {
+    return LLVM::ConstantOp::create(b, loc, b.getF32Type(), b.getF32FloatAttr(v));
+  };
+  patterns.add<F32MathPattern<arith::DivFOp>>(
+      converter,
+      [=](B &b, L loc, ValueRange a) {
+        return callIntrinsic(b, loc, "llvm.nvvm.div.full", f32(b), a);
+      },
+      /*rejectF64=*/false);
+  patterns.add<F32MathPattern<math::RsqrtOp>>(
+      converter,
+      [=](B &b, L loc, ValueRange a) {
+        return callIntrinsic(b, loc, "llvm.nvvm.rsqrt.approx.f", f32(b), a);
+      },
+      false);
+  patterns.add<F32MathPattern<math::ExpOp>>(
+      converter,
+      [=](B &b, L loc, ValueRange a) {
+        Value x = LLVM::FMulOp::create(b, loc, a[0], constant(b, loc, 1.4426950408889634));
+        return callIntrinsic(b, loc, "llvm.nvvm.ex2.approx.f32", f32(b), x);
+      },
+      true);
+  patterns.add<F32MathPattern<math::Exp2Op>>(
+      converter,
+      [=](B &b, L loc, ValueRange a) {
+        return callIntrinsic(b, loc, "llvm.nvvm.ex2.approx.f32", f32(b), a);
+      },
+      true);
+  patterns.add<F32MathPattern<math::LogOp>>(
+      converter,
+      [=](B &b, L loc, ValueRange a) {
+        Value l = callIntrinsic(b, loc, "llvm.nvvm.lg2.approx.f", f32(b), a);
+        return LLVM::FMulOp::create(b, loc, l, constant(b, loc, 0.6931471805599453))
+            .getResult();
+      },
+      true);
+  patterns.add<F32MathPattern<math::Log2Op>>(
+      converter,
+      [=](B &b, L loc, ValueRange a) {
+        return callIntrinsic(b, loc, "llvm.nvvm.lg2.approx.f", f32(b), a);
+      },
+      true);
+  patterns.add<F32MathPattern<math::SqrtOp>>(
+      converter,
+      [=](B &b, L loc, ValueRange a) {
+        return LLVM::SqrtOp::create(b, loc, a[0]).getResult();
+      },
+      false);
+}
+
+} // namespace kiln::lowering

@@ -1,0 +1,187 @@
+//===- PrintOpToLLVM.cpp - tile.print through vprintf ---------------------===//
+//
+// Each owned element (first copy only) prints one line through CUDA's
+// device-side `vprintf(format, args)`:
+//   pid (X, Y, Z) idx (i, j) <prefix><value>
+// Scalars print once per program (thread 0) and have no idx. Values are
+// promoted as C varargs are: floats to double, small integers to int.
+//
+//===----------------------------------------------------------------------===//
+#include "Lowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+using namespace kiln;
+using namespace kiln::tile;
+
+namespace kiln::lowering {
+namespace {
+
+LLVM::LLVMFuncOp getVprintf(ModuleOp module, OpBuilder &b) {
+  if (auto f = module.lookupSymbol<LLVM::LLVMFuncOp>("vprintf"))
+    return f;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  MLIRContext *ctx = b.getContext();
+  auto ptr = LLVM::LLVMPointerType::get(ctx);
+  auto type = LLVM::LLVMFunctionType::get(IntegerType::get(ctx, 32), {ptr, ptr});
+  return LLVM::LLVMFuncOp::create(b, module.getLoc(), "vprintf", type);
+}
+
+/// A private constant holding `text` NUL-terminated; returns its address.
+Value formatString(ModuleOp module, OpBuilder &b, Location loc, StringRef text) {
+  std::string data = text.str();
+  data.push_back('\0');
+  MLIRContext *ctx = b.getContext();
+  auto arrayType = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), data.size());
+  std::string name;
+  for (unsigned i = 0;; ++i) {
+    name = "kiln_fmt_" + std::to_string(i);
+    if (!module.lookupSymbol(name))
+      break;
+  }
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    LLVM::GlobalOp::create(b, loc, arrayType, /*isConstant=*/true,
+                           LLVM::Linkage::Internal, name, b.getStringAttr(data));
+  }
+  return LLVM::AddressOfOp::create(b, loc, LLVM::LLVMPointerType::get(ctx), name);
+}
+
+/// Value promoted for varargs and its printf conversion.
+std::pair<Value, std::string> promote(OpBuilder &b, Location loc, Value v) {
+  Type t = v.getType();
+  if (isa<LLVM::LLVMPointerType>(t))
+    return {LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), v), "0x%llx"};
+  if (isa<FloatType>(t)) {
+    if (!t.isF64())
+      v = LLVM::FPExtOp::create(b, loc, b.getF64Type(), v);
+    return {v, "%f"};
+  }
+  unsigned bits = t.getIntOrFloatBitWidth();
+  if (bits == 64)
+    return {v, "%lld"};
+  if (bits < 32)
+    v = bits == 1 ? LLVM::ZExtOp::create(b, loc, b.getI32Type(), v).getResult()
+                  : LLVM::SExtOp::create(b, loc, b.getI32Type(), v).getResult();
+  return {v, "%d"};
+}
+
+struct PrintLowering : OpConversionPattern<PrintOp> {
+  PrintLowering(TypeConverter &tc, MLIRContext *ctx, const LoweringState &state)
+      : OpConversionPattern(tc, ctx), state(state) {}
+  const LoweringState &state;
+
+  LogicalResult matchAndRewrite(PrintOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto module = op->getParentOfType<ModuleOp>();
+    auto func = op->getParentOfType<FunctionOpInterface>();
+    if (!module || !func)
+      return failure();
+    MLIRContext *ctx = getContext();
+    LLVM::LLVMFuncOp vprintf = getVprintf(module, rewriter);
+    Type i32 = rewriter.getI32Type();
+    SmallVector<Value> pid{NVVM::BlockIdXOp::create(rewriter, loc, i32),
+                           NVVM::BlockIdYOp::create(rewriter, loc, i32),
+                           NVVM::BlockIdZOp::create(rewriter, loc, i32)};
+    const LoweringState::ThreadIds &ids = state.idsFor(op);
+    Value lane = ids.lane, warp = ids.warp;
+
+    // One line per (operand, owned element).
+    auto emitLine = [&](OpBuilder &b, ArrayRef<Value> indices, Value value,
+                        unsigned operand) {
+      auto [promoted, conversion] = promote(b, loc, value);
+      std::string format = "pid (%d, %d, %d) ";
+      if (!indices.empty()) {
+        format += "idx (";
+        for (unsigned i = 0; i < indices.size(); ++i)
+          format += i ? ", %d" : "%d";
+        format += ") ";
+      }
+      format += op.getPrefix().str();
+      if (op.getArgs().size() > 1)
+        format += " (operand " + std::to_string(operand) + ")";
+      format += " " + conversion + "\n";
+      SmallVector<Value> fields(pid);
+      fields.append(indices.begin(), indices.end());
+      fields.push_back(promoted);
+      SmallVector<Type> fieldTypes;
+      for (Value f : fields)
+        fieldTypes.push_back(f.getType());
+      auto structType = LLVM::LLVMStructType::getLiteral(ctx, fieldTypes);
+      auto ptrType = LLVM::LLVMPointerType::get(ctx);
+      // The argument buffer lives in the entry block (one stack slot).
+      Value buffer;
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(&func.getFunctionBody().front());
+        Value one = LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(1));
+        buffer = LLVM::AllocaOp::create(b, loc, ptrType, structType, one);
+      }
+      for (auto [i, f] : llvm::enumerate(fields)) {
+        Value slot = LLVM::GEPOp::create(b, loc, ptrType, structType, buffer,
+                                         ArrayRef<LLVM::GEPArg>{0, int32_t(i)});
+        LLVM::StoreOp::create(b, loc, f, slot);
+      }
+      Value fmt = formatString(module, b, loc, format);
+      LLVM::CallOp::create(b, loc, vprintf, ValueRange{fmt, buffer});
+    };
+
+    for (auto [k, arg] : llvm::enumerate(op.getArgs())) {
+      ValueRange values = adaptor.getArgs()[k];
+      auto tensor = dyn_cast<RankedTensorType>(arg.getType());
+      if (!tensor) {
+        Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                            ids.tid,
+                                            i32Const(rewriter, loc, 0));
+        scf::IfOp::create(rewriter, loc, first, [&](OpBuilder &b, Location l) {
+          emitLine(b, {}, values[0], k);
+          scf::YieldOp::create(b, l);
+        });
+        continue;
+      }
+      std::optional<DistributedLayout> layout = getDistributedLayout(tensor);
+      if (!layout)
+        return rewriter.notifyMatchFailure(op, "tensor without a layout");
+      SmallVector<Value> coords = threadCoords(rewriter, loc, *layout, lane, warp);
+      Value owner = isFirstCopy(rewriter, loc, *layout, lane, warp);
+      auto body = [&](OpBuilder &b) {
+        for (unsigned r = 0; r < layout->numRegs(); ++r) {
+          DistributedLayout::Coord off = layout->regOffset(r);
+          SmallVector<Value> indices;
+          for (unsigned d = 0; d < layout->rank(); ++d)
+            indices.push_back(off[d] ? arith::AddIOp::create(b, loc, coords[d],
+                                                             i32Const(b, loc, off[d]))
+                                           .getResult()
+                                     : coords[d]);
+          emitLine(b, indices, values[r], k);
+        }
+      };
+      if (owner)
+        scf::IfOp::create(rewriter, loc, owner, [&](OpBuilder &b, Location l) {
+          body(b);
+          scf::YieldOp::create(b, l);
+        });
+      else
+        body(rewriter);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void populatePrintPatterns(TileTypeConverter &converter, const LoweringState &state,
+                           RewritePatternSet &patterns) {
+  patterns.add<PrintLowering>(converter, patterns.getContext(), state);
+}
+
+} // namespace kiln::lowering

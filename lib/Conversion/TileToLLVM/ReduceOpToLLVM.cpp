@@ -1,0 +1,273 @@
+//===- ReduceOpToLLVM.cpp - tile.sum / max / min along an axis ------------===//
+//
+// Three levels, each along the bits of the layout whose basis lies on the
+// reduced axis:
+//  1. registers of the thread: a balanced tree;
+//  2. lanes of the warp: shfl.sync.bfly, after which every lane holds the
+//     warp's result (butterflies of commutative ops give identical bits in
+//     all lanes);
+//  3. warps: one lane per warp writes its partial to shared memory, a
+//     barrier, then every thread combines all partials in the same order, so
+//     all threads end with the same value (uniform control flow on it).
+// Replicated lanes/warps (zero bases) are skipped: they hold copies.
+//
+//===----------------------------------------------------------------------===//
+#include "Lowering.h"
+
+#include "mlir/IR/TypeUtilities.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace kiln;
+using namespace kiln::tile;
+
+namespace kiln::lowering {
+
+namespace {
+using Coord = DistributedLayout::Coord;
+
+Coord dropDim(const Coord &c, unsigned dim) {
+  Coord out(c);
+  out.erase(out.begin() + dim);
+  return out;
+}
+
+/// Shape of a reduction's partials in shared memory: [warps along axis, rest].
+struct CrossWarp {
+  unsigned warpMask = 0, numWarpGroups = 1;
+  int64_t outElems = 1;
+  unsigned elemBytes = 4;
+};
+
+std::optional<CrossWarp> crossWarpShape(Operation *op) {
+  auto srcType = cast<RankedTensorType>(op->getOperand(0).getType());
+  std::optional<DistributedLayout> s = getDistributedLayout(srcType);
+  if (!s)
+    return std::nullopt;
+  unsigned axis = op->getAttrOfType<IntegerAttr>("axis").getInt();
+  CrossWarp cw;
+  cw.warpMask = s->warpMaskAlong(axis);
+  cw.numWarpGroups = 1u << llvm::popcount(cw.warpMask);
+  for (unsigned d = 0; d < srcType.getRank(); ++d)
+    if (d != axis)
+      cw.outElems *= srcType.getDimSize(d);
+  cw.elemBytes = bitsTypeFor(srcType.getElementType()).getIntOrFloatBitWidth() / 8;
+  return cw;
+}
+
+template <typename OpT, ReduceKind Kind>
+struct ReduceLowering : OpConversionPattern<OpT> {
+  ReduceLowering(TypeConverter &tc, MLIRContext *ctx, const LoweringState &state)
+      : OpConversionPattern<OpT>(tc, ctx), state(state) {}
+  const LoweringState &state;
+  using Adaptor = typename OpT::template GenericAdaptor<ArrayRef<ValueRange>>;
+
+  LogicalResult matchAndRewrite(OpT op, Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+    std::optional<DistributedLayout> s = getDistributedLayout(srcType);
+    if (!s)
+      return rewriter.notifyMatchFailure(op, "tensor without a layout");
+    unsigned axis = op.getAxis();
+    ValueRange vals = adaptor.getSrc();
+
+    // 1. Registers that differ only along the axis.
+    SmallVector<Coord> keys;
+    SmallVector<SmallVector<Value>> groups;
+    for (unsigned r = 0; r < s->numRegs(); ++r) {
+      Coord key = s->regOffset(r);
+      key[axis] = 0;
+      auto it = llvm::find(keys, key);
+      if (it == keys.end()) {
+        keys.push_back(key);
+        groups.push_back({vals[r]});
+      } else {
+        groups[it - keys.begin()].push_back(vals[r]);
+      }
+    }
+    SmallVector<Value> partial;
+    for (SmallVector<Value> &g : groups) {
+      while (g.size() > 1) {
+        SmallVector<Value> next;
+        for (unsigned i = 0; i + 1 < g.size(); i += 2)
+          next.push_back(combine(rewriter, loc, Kind, g[i], g[i + 1]));
+        if (g.size() % 2)
+          next.push_back(g.back());
+        g = std::move(next);
+      }
+      partial.push_back(g[0]);
+    }
+
+    // 2. Lanes.
+    unsigned laneMask = s->laneMaskAlong(axis);
+    for (unsigned bit = 0; bit < kLaneBits; ++bit)
+      if (laneMask & (1u << bit))
+        for (Value &v : partial)
+          v = combine(rewriter, loc, Kind, v, shuffleXor(rewriter, loc, v, 1u << bit));
+
+    // 3. Warps, through shared memory.
+    std::optional<CrossWarp> cw = crossWarpShape(op);
+    if (cw->warpMask) {
+      SmallVector<int64_t> outShape(srcType.getShape());
+      outShape.erase(outShape.begin() + axis);
+      Type elem = partial[0].getType();
+      Type bitsType = bitsTypeFor(elem);
+      Value lane = state.idsFor(op).lane, warp = state.idsFor(op).warp;
+      SmallVector<Value> coords = threadCoords(rewriter, loc, *s, lane, warp);
+      coords.erase(coords.begin() + axis);
+      // This warp's position along the axis: its axis bits, compacted.
+      Value group;
+      unsigned i = 0;
+      for (unsigned bit = 0; bit < s->warpBases.size(); ++bit) {
+        if (!(cw->warpMask & (1u << bit)))
+          continue;
+        Value b = arith::ShRUIOp::create(rewriter, loc, warp, i32Const(rewriter, loc, bit));
+        b = arith::AndIOp::create(rewriter, loc, b, i32Const(rewriter, loc, 1));
+        if (i)
+          b = arith::ShLIOp::create(rewriter, loc, b, i32Const(rewriter, loc, i));
+        group = group ? arith::OrIOp::create(rewriter, loc, group, b).getResult() : b;
+        ++i;
+      }
+      auto address = [&](OpBuilder &b, Value groupIndex, const Coord &key) {
+        Value lin = linearize(b, loc, coords, dropDim(key, axis), outShape);
+        Value index = arith::AddIOp::create(
+            b, loc, lin,
+            arith::MulIOp::create(b, loc, groupIndex, i32Const(b, loc, cw->outElems)));
+        return sharedPtr(b, loc,
+                         arith::MulIOp::create(b, loc, index,
+                                               i32Const(b, loc, cw->elemBytes)));
+      };
+      barrier(rewriter, loc);
+      Value laneBits = arith::AndIOp::create(
+          rewriter, loc, lane,
+          i32Const(rewriter, loc, laneMask | s->replicatedLaneMask()));
+      Value writer = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                           laneBits, i32Const(rewriter, loc, 0));
+      scf::IfOp::create(rewriter, loc, writer, [&](OpBuilder &b, Location l) {
+        for (auto [key, v] : llvm::zip(keys, partial))
+          LLVM::StoreOp::create(b, l, toBits(b, l, v), address(b, group, key),
+                                cw->elemBytes);
+        scf::YieldOp::create(b, l);
+      });
+      barrier(rewriter, loc);
+      for (auto [key, v] : llvm::zip(keys, partial)) {
+        Value acc;
+        for (unsigned w = 0; w < cw->numWarpGroups; ++w) {
+          Value bits = LLVM::LoadOp::create(
+              rewriter, loc, bitsType,
+              address(rewriter, i32Const(rewriter, loc, w), key), cw->elemBytes);
+          Value x = fromBits(rewriter, loc, bits, elem);
+          acc = acc ? combine(rewriter, loc, Kind, acc, x) : x;
+        }
+        v = acc;
+      }
+    }
+
+    // 4. The result: a scalar, or the slice layout's registers.
+    auto resultType = dyn_cast<RankedTensorType>(op.getType());
+    if (!resultType) {
+      rewriter.replaceOp(op, partial[0]);
+      return success();
+    }
+    std::optional<DistributedLayout> res = getDistributedLayout(resultType);
+    if (!res)
+      return rewriter.notifyMatchFailure(op, "result without a layout");
+    SmallVector<Value> results;
+    for (unsigned j = 0; j < res->numRegs(); ++j) {
+      Coord key = res->regOffset(j);
+      key.insert(key.begin() + axis, 0);
+      auto it = llvm::find(keys, key);
+      if (it == keys.end())
+        return op.emitOpError("result layout is not the slice of the operand's");
+      results.push_back(partial[it - keys.begin()]);
+    }
+    rewriter.replaceOpWithMultiple(op, {results});
+    return success();
+  }
+};
+
+struct ConvertLayoutLowering : OpConversionPattern<ConvertLayoutOp> {
+  ConvertLayoutLowering(TypeConverter &tc, MLIRContext *ctx,
+                        const LoweringState &state)
+      : OpConversionPattern(tc, ctx), state(state) {}
+  const LoweringState &state;
+  LogicalResult matchAndRewrite(ConvertLayoutOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+    auto dstType = cast<RankedTensorType>(op.getType());
+    std::optional<DistributedLayout> s = getDistributedLayout(srcType);
+    std::optional<DistributedLayout> d = getDistributedLayout(dstType);
+    if (!s || !d)
+      return rewriter.notifyMatchFailure(op, "tensor without a layout");
+    ValueRange vals = adaptor.getSrc();
+    SmallVector<Value> results;
+    if (s->sameThreadMapping(*d)) {
+      for (unsigned j = 0; j < d->numRegs(); ++j)
+        results.push_back(vals[*s->findReg(d->regOffset(j))]);
+    } else {
+      results = exchangeThroughShared(rewriter, op.getLoc(), state.idsFor(op), *s, SmallVector<Value>(vals),
+                                      *d, vals[0].getType());
+    }
+    rewriter.replaceOpWithMultiple(op, {results});
+    return success();
+  }
+};
+
+} // namespace
+
+unsigned getScratchBytes(Operation *op) {
+  if (isa<SumOp, MaxOp, MinOp>(op)) {
+    std::optional<CrossWarp> cw = crossWarpShape(op);
+    if (!cw || !cw->warpMask)
+      return 0;
+    return cw->numWarpGroups * cw->outElems * cw->elemBytes;
+  }
+  auto elemBytes = [](Type t) {
+    Type elem = mlir::getElementTypeOrSelf(t);
+    if (isa<PtrType>(elem))
+      return 8u;
+    return std::max(1u, elem.getIntOrFloatBitWidth() / 8);
+  };
+  auto numel = [](Type t) {
+    auto tensor = cast<RankedTensorType>(t);
+    return unsigned(tensor.getNumElements());
+  };
+  if (auto cvt = dyn_cast<ConvertLayoutOp>(op)) {
+    auto s = getDistributedLayout(cast<RankedTensorType>(cvt.getSrc().getType()));
+    auto d = getDistributedLayout(cvt.getType());
+    if (!s || !d || s->sameThreadMapping(*d))
+      return 0;
+    return numel(cvt.getType()) * elemBytes(cvt.getType());
+  }
+  if (isa<AtomicCASOp, AtomicRMWOp>(op)) {
+    Type t = op->getResult(0).getType();
+    if (op->getResult(0).use_empty())
+      return 0;
+    if (!isa<RankedTensorType>(t))
+      return elemBytes(t);
+    auto layout = getDistributedLayout(cast<RankedTensorType>(t));
+    if (layout && (layout->replicatedLaneMask() || layout->replicatedWarpMask()))
+      return numel(t) * elemBytes(t);
+  }
+  return 0;
+}
+
+void populateReducePatterns(TileTypeConverter &converter,
+                            const LoweringState &state,
+                            RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<ReduceLowering<SumOp, ReduceKind::Sum>,
+               ReduceLowering<MaxOp, ReduceKind::Max>,
+               ReduceLowering<MinOp, ReduceKind::Min>>(converter, ctx, state);
+}
+
+void populateConvertLayoutPatterns(TileTypeConverter &converter,
+                                   const LoweringState &state,
+                                   RewritePatternSet &patterns) {
+  patterns.add<ConvertLayoutLowering>(converter, patterns.getContext(), state);
+}
+
+} // namespace kiln::lowering

@@ -1,0 +1,284 @@
+//===- Utility.cpp - IR building helpers for the tile lowering ------------===//
+#include "Lowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace kiln;
+
+namespace kiln::lowering {
+
+Value i32Const(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
+}
+
+LoweringState::ThreadIds createThreadIds(OpBuilder &b, Location loc) {
+  Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+  Value lane = arith::AndIOp::create(b, loc, tid, i32Const(b, loc, kWarpSize - 1));
+  Value warp = arith::ShRUIOp::create(b, loc, tid, i32Const(b, loc, kLaneBits));
+  return {tid, lane, warp};
+}
+
+const LoweringState::ThreadIds &LoweringState::idsFor(Operation *op) const {
+  Operation *func = op->getParentOfType<FunctionOpInterface>();
+  auto it = threadIds.find(func);
+  assert(it != threadIds.end() && "thread ids are created for every function");
+  return it->second;
+}
+
+void barrier(OpBuilder &b, Location loc) { NVVM::Barrier0Op::create(b, loc); }
+
+Value sharedPtr(OpBuilder &b, Location loc, Value byteOffset) {
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), kSharedSpace);
+  Value base = LLVM::AddressOfOp::create(b, loc, ptrType, kSharedSymbol);
+  if (!byteOffset)
+    return base;
+  return LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), base,
+                             ValueRange{byteOffset});
+}
+
+Value andAll(OpBuilder &b, Location loc, ArrayRef<Value> conds) {
+  Value acc;
+  for (Value c : conds) {
+    if (!c)
+      continue;
+    acc = acc ? arith::AndIOp::create(b, loc, acc, c).getResult() : c;
+  }
+  return acc;
+}
+
+/// Sum over runs of id bits that map to consecutive powers of two on `dim`.
+static Value coordFromBits(OpBuilder &b, Location loc, Value id,
+                           ArrayRef<DistributedLayout::Coord> bases, unsigned dim) {
+  Value acc;
+  unsigned n = bases.size();
+  for (unsigned i = 0; i < n;) {
+    int64_t base = bases[i][dim];
+    if (base == 0) {
+      ++i;
+      continue;
+    }
+    unsigned e = i + 1;
+    while (e < n && bases[e][dim] == (base << (e - i)))
+      ++e;
+    // ((id >> i) & (2^(e-i) - 1)) * base, with base a power of two.
+    Value bits = id;
+    if (i)
+      bits = arith::ShRUIOp::create(b, loc, bits, i32Const(b, loc, i));
+    bits = arith::AndIOp::create(b, loc, bits, i32Const(b, loc, (1 << (e - i)) - 1));
+    if (base > 1)
+      bits = arith::ShLIOp::create(b, loc, bits,
+                                   i32Const(b, loc, llvm::Log2_64(base)));
+    acc = acc ? arith::OrIOp::create(b, loc, acc, bits).getResult() : bits;
+    i = e;
+  }
+  return acc;
+}
+
+SmallVector<Value> threadCoords(OpBuilder &b, Location loc,
+                                const DistributedLayout &layout, Value lane,
+                                Value warp) {
+  SmallVector<Value> coords;
+  for (unsigned d = 0; d < layout.rank(); ++d) {
+    Value fromLane = coordFromBits(b, loc, lane, layout.laneBases, d);
+    Value fromWarp = coordFromBits(b, loc, warp, layout.warpBases, d);
+    Value c = fromLane && fromWarp
+                  ? arith::OrIOp::create(b, loc, fromLane, fromWarp).getResult()
+                  : (fromLane ? fromLane : fromWarp);
+    coords.push_back(c ? c : i32Const(b, loc, 0));
+  }
+  return coords;
+}
+
+Value isFirstCopy(OpBuilder &b, Location loc, const DistributedLayout &layout,
+                  Value lane, Value warp) {
+  SmallVector<Value> conds;
+  auto zeroBits = [&](Value id, unsigned mask) {
+    if (!mask)
+      return;
+    Value bits = arith::AndIOp::create(b, loc, id, i32Const(b, loc, mask));
+    conds.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, bits,
+                                          i32Const(b, loc, 0)));
+  };
+  zeroBits(lane, layout.replicatedLaneMask());
+  zeroBits(warp, layout.replicatedWarpMask());
+  return andAll(b, loc, conds);
+}
+
+Value linearize(OpBuilder &b, Location loc, ArrayRef<Value> coords,
+                ArrayRef<int64_t> offset, ArrayRef<int64_t> shape) {
+  int64_t stride = 1, constant = 0;
+  Value acc;
+  for (int d = shape.size() - 1; d >= 0; --d) {
+    constant += offset[d] * stride;
+    if (coords[d]) {
+      Value term = coords[d];
+      if (stride > 1)
+        term = arith::MulIOp::create(b, loc, term, i32Const(b, loc, stride));
+      acc = acc ? arith::AddIOp::create(b, loc, acc, term).getResult() : term;
+    }
+    stride *= shape[d];
+  }
+  if (!acc)
+    return i32Const(b, loc, constant);
+  if (constant)
+    acc = arith::AddIOp::create(b, loc, acc, i32Const(b, loc, constant));
+  return acc;
+}
+
+Type bitsTypeFor(Type elem) {
+  MLIRContext *ctx = elem.getContext();
+  if (isa<LLVM::LLVMPointerType>(elem))
+    return IntegerType::get(ctx, 64);
+  unsigned bits = elem.getIntOrFloatBitWidth();
+  return IntegerType::get(ctx, std::max(8u, bits));
+}
+
+Value toBits(OpBuilder &b, Location loc, Value v) {
+  Type t = v.getType();
+  Type bitsType = bitsTypeFor(t);
+  if (isa<LLVM::LLVMPointerType>(t))
+    return LLVM::PtrToIntOp::create(b, loc, bitsType, v);
+  if (t == bitsType)
+    return v;
+  if (t.isInteger(1))
+    return LLVM::ZExtOp::create(b, loc, bitsType, v);
+  return LLVM::BitcastOp::create(b, loc, bitsType, v);
+}
+
+Value fromBits(OpBuilder &b, Location loc, Value bits, Type elem) {
+  if (isa<LLVM::LLVMPointerType>(elem))
+    return LLVM::IntToPtrOp::create(b, loc, elem, bits);
+  if (bits.getType() == elem)
+    return bits;
+  if (elem.isInteger(1))
+    return LLVM::TruncOp::create(b, loc, elem, bits);
+  return LLVM::BitcastOp::create(b, loc, elem, bits);
+}
+
+SmallVector<Value> inlinePtx(OpBuilder &b, Location loc, TypeRange resultTypes,
+                             ValueRange inputs, StringRef text,
+                             StringRef constraints, bool hasSideEffects) {
+  MLIRContext *ctx = b.getContext();
+  Type resultType;
+  if (resultTypes.size() == 1)
+    resultType = resultTypes[0];
+  else if (resultTypes.size() > 1)
+    resultType = LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(resultTypes));
+  auto op = LLVM::InlineAsmOp::create(
+      b, loc, resultType ? TypeRange{resultType} : TypeRange{}, inputs, text,
+      constraints, hasSideEffects, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+  SmallVector<Value> results;
+  if (resultTypes.size() == 1)
+    results.push_back(op.getResult(0));
+  else
+    for (unsigned i = 0; i < resultTypes.size(); ++i)
+      results.push_back(LLVM::ExtractValueOp::create(b, loc, op.getResult(0), i));
+  return results;
+}
+
+Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value x, Value y) {
+  bool isFloat = isa<FloatType>(x.getType());
+  switch (kind) {
+  case ReduceKind::Sum:
+    return isFloat ? arith::AddFOp::create(b, loc, x, y).getResult()
+                   : arith::AddIOp::create(b, loc, x, y).getResult();
+  case ReduceKind::Max:
+    return isFloat ? arith::MaxNumFOp::create(b, loc, x, y).getResult()
+                   : arith::MaxSIOp::create(b, loc, x, y).getResult();
+  case ReduceKind::Min:
+    return isFloat ? arith::MinNumFOp::create(b, loc, x, y).getResult()
+                   : arith::MinSIOp::create(b, loc, x, y).getResult();
+  }
+  llvm_unreachable("unknown reduction");
+}
+
+static Value shfl32(OpBuilder &b, Location loc, Value v, unsigned laneMask) {
+  return NVVM::ShflOp::create(b, loc, v.getType(), i32Const(b, loc, -1), v,
+                              i32Const(b, loc, laneMask),
+                              i32Const(b, loc, kWarpSize - 1),
+                              NVVM::ShflKind::bfly, UnitAttr());
+}
+
+Value shuffleXor(OpBuilder &b, Location loc, Value v, unsigned laneMask) {
+  Type t = v.getType();
+  Type i32 = b.getI32Type();
+  if (t.isF32() || t.isInteger(32))
+    return shfl32(b, loc, v, laneMask);
+  Value bits = toBits(b, loc, v);
+  unsigned width = bits.getType().getIntOrFloatBitWidth();
+  Value shuffled;
+  if (width < 32) {
+    Value wide = LLVM::ZExtOp::create(b, loc, i32, bits);
+    shuffled = LLVM::TruncOp::create(b, loc, bits.getType(),
+                                     shfl32(b, loc, wide, laneMask));
+  } else {
+    // 64 bits: two halves.
+    Value lo = LLVM::TruncOp::create(b, loc, i32, bits);
+    Value hi = LLVM::TruncOp::create(
+        b, loc, i32,
+        LLVM::LShrOp::create(b, loc, bits,
+                             LLVM::ConstantOp::create(b, loc, bits.getType(), 32)));
+    lo = LLVM::ZExtOp::create(b, loc, bits.getType(), shfl32(b, loc, lo, laneMask));
+    hi = LLVM::ZExtOp::create(b, loc, bits.getType(), shfl32(b, loc, hi, laneMask));
+    hi = LLVM::ShlOp::create(b, loc, hi,
+                             LLVM::ConstantOp::create(b, loc, bits.getType(), 32));
+    shuffled = LLVM::OrOp::create(b, loc, lo, hi);
+  }
+  return fromBits(b, loc, shuffled, t);
+}
+
+/// Runs `body` only where `pred` holds (always when `pred` is null).
+static void guarded(OpBuilder &b, Location loc, Value pred,
+                    llvm::function_ref<void(OpBuilder &)> body) {
+  if (!pred) {
+    body(b);
+    return;
+  }
+  scf::IfOp::create(b, loc, pred, [&](OpBuilder &then, Location l) {
+    body(then);
+    scf::YieldOp::create(then, l);
+  });
+}
+
+SmallVector<Value> exchangeThroughShared(OpBuilder &b, Location loc,
+                                         const LoweringState::ThreadIds &ids,
+                                         const DistributedLayout &src,
+                                         ArrayRef<Value> values,
+                                         const DistributedLayout &dst,
+                                         Type elemType) {
+  Type bitsType = bitsTypeFor(elemType);
+  int64_t bytes = bitsType.getIntOrFloatBitWidth() / 8;
+  Value lane = ids.lane, warp = ids.warp;
+  // The scratch may still be read by an earlier exchange.
+  barrier(b, loc);
+  SmallVector<Value> srcCoords = threadCoords(b, loc, src, lane, warp);
+  Value owner = isFirstCopy(b, loc, src, lane, warp);
+  guarded(b, loc, owner, [&](OpBuilder &w) {
+    for (unsigned r = 0; r < src.numRegs(); ++r) {
+      Value index = linearize(w, loc, srcCoords, src.regOffset(r), src.shape);
+      Value offset = arith::MulIOp::create(w, loc, index, i32Const(w, loc, bytes));
+      LLVM::StoreOp::create(w, loc, toBits(w, loc, values[r]),
+                            sharedPtr(w, loc, offset), bytes);
+    }
+  });
+  barrier(b, loc);
+  SmallVector<Value> dstCoords = threadCoords(b, loc, dst, lane, warp);
+  SmallVector<Value> out;
+  for (unsigned r = 0; r < dst.numRegs(); ++r) {
+    Value index = linearize(b, loc, dstCoords, dst.regOffset(r), dst.shape);
+    Value offset = arith::MulIOp::create(b, loc, index, i32Const(b, loc, bytes));
+    Value bits = LLVM::LoadOp::create(b, loc, bitsType, sharedPtr(b, loc, offset), bytes);
+    out.push_back(fromBits(b, loc, bits, elemType));
+  }
+  return out;
+}
+
+} // namespace kiln::lowering

@@ -1,0 +1,500 @@
+//===- AssignLayouts.cpp - Give every tensor a distributed layout ---------===//
+//
+// Layouts are found by unification. Each tensor value gets a term: a free
+// "blocked variable" or `slice(dim, term)`. Elementwise operands/results,
+// loop-carried values and branch results must have equal terms; a reduction
+// result is the slice of its operand's term and an expand_dims operand is
+// the slice of its result's term. Unifying a variable with a slice binds it,
+// so `cols = arange(...)` used as `cols[None, :]` simply becomes a slice of
+// the 2-D layout. A constraint that cannot hold gets a tile.convert_layout.
+// Finally each remaining variable becomes a concrete #tile.blocked layout
+// sized from its tensors' shapes, its memory accesses' element widths and
+// the axis analysis.
+//
+//===----------------------------------------------------------------------===//
+#include "kiln/Analysis/AxisInfo.h"
+#include "kiln/Analysis/DistributedLayout.h"
+#include "kiln/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace kiln::tile {
+#define GEN_PASS_DEF_TILEASSIGNLAYOUTS
+#include "kiln/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace kiln::tile
+
+using namespace mlir;
+using namespace kiln;
+using namespace kiln::tile;
+
+namespace {
+
+/// Union-find over layout terms.
+class LayoutTerms {
+public:
+  int newVar(unsigned rank, bool blockedOnly = false) {
+    nodes.push_back({int(nodes.size()), false, 0, -1, rank, blockedOnly});
+    return nodes.size() - 1;
+  }
+  int newSlice(unsigned dim, int parent) {
+    nodes.push_back({int(nodes.size()), true, dim, parent,
+                     nodes[parent].rank - 1, false});
+    return nodes.size() - 1;
+  }
+  int find(int n) {
+    while (nodes[n].parent != n) {
+      nodes[n].parent = nodes[nodes[n].parent].parent;
+      n = nodes[n].parent;
+    }
+    return n;
+  }
+  bool isSlice(int n) { return nodes[find(n)].isSlice; }
+  unsigned sliceDim(int n) { return nodes[find(n)].dim; }
+  int sliceParent(int n) { return nodes[find(n)].sliceOf; }
+  void requireBlocked(int n) { nodes[find(n)].blockedOnly = true; }
+
+  bool canUnify(int a, int b) {
+    a = find(a), b = find(b);
+    if (a == b)
+      return true;
+    const Node &x = nodes[a], &y = nodes[b];
+    if (x.rank != y.rank)
+      return false;
+    if (!x.isSlice && !y.isSlice)
+      return true;
+    if (!x.isSlice)
+      return !x.blockedOnly;
+    if (!y.isSlice)
+      return !y.blockedOnly;
+    return x.dim == y.dim && canUnify(x.sliceOf, y.sliceOf);
+  }
+
+  /// Precondition: canUnify(a, b).
+  void unify(int a, int b) {
+    a = find(a), b = find(b);
+    if (a == b)
+      return;
+    Node &x = nodes[a], &y = nodes[b];
+    if (!x.isSlice) {
+      y.blockedOnly |= x.blockedOnly;
+      x.parent = b;
+    } else if (!y.isSlice) {
+      x.blockedOnly |= y.blockedOnly;
+      y.parent = a;
+    } else {
+      int px = x.sliceOf, py = y.sliceOf;
+      x.parent = b;
+      unify(px, py);
+    }
+  }
+
+private:
+  struct Node {
+    int parent;
+    bool isSlice;
+    unsigned dim;
+    int sliceOf;
+    unsigned rank;
+    bool blockedOnly;
+  };
+  std::vector<Node> nodes;
+};
+
+/// What one blocked variable's tensors need.
+struct VarInfo {
+  SmallVector<int64_t> shape;      // Elementwise max of its tensors' shapes.
+  unsigned minMemBits = 0;         // Narrowest element accessed in memory.
+  int fastDim = -1;                // Most contiguous dimension of its pointers.
+  int64_t fastContig = 1;
+};
+
+class LayoutAssigner {
+public:
+  LayoutAssigner(func::FuncOp func, unsigned numWarps, const ModuleAxisInfo &axis)
+      : func(func), numWarps(numWarps), axis(axis) {}
+
+  LogicalResult run();
+
+private:
+  bool isTensor(Value v) { return isa<RankedTensorType>(v.getType()); }
+  unsigned rankOf(Value v) { return cast<RankedTensorType>(v.getType()).getRank(); }
+  int nodeOf(Value v);
+  void setNode(Value v, int n) { valueNode[v] = n; }
+  /// Makes `operand` satisfy term `target`, converting it when needed.
+  void constrain(OpOperand &operand, int target);
+  LogicalResult visit(Operation *op);
+  LogicalResult visitYield(Operation *terminator);
+  LogicalResult materialize();
+  /// Root variable of a node and the shape of `v` seen from that root
+  /// (size-1 dimensions inserted for each slice level).
+  int rootOf(int node, SmallVectorImpl<int64_t> *shape,
+             SmallVectorImpl<unsigned> *dimMap);
+  Attribute layoutFor(int node);
+
+  func::FuncOp func;
+  unsigned numWarps;
+  const ModuleAxisInfo &axis;
+  LayoutTerms terms;
+  DenseMap<Value, int> valueNode;
+  SmallVector<Value> tensorValues;
+  DenseMap<int, BlockedLayoutAttr> blockedOf;
+};
+
+int LayoutAssigner::nodeOf(Value v) {
+  auto it = valueNode.find(v);
+  if (it != valueNode.end())
+    return it->second;
+  // Values first seen as operands (should not happen in structured IR).
+  int n = terms.newVar(rankOf(v));
+  valueNode[v] = n;
+  tensorValues.push_back(v);
+  return n;
+}
+
+void LayoutAssigner::constrain(OpOperand &operand, int target) {
+  int current = nodeOf(operand.get());
+  if (terms.canUnify(current, target)) {
+    terms.unify(current, target);
+    return;
+  }
+  OpBuilder builder(operand.getOwner());
+  auto convert = ConvertLayoutOp::create(builder, operand.getOwner()->getLoc(),
+                                         operand.get().getType(), operand.get());
+  valueNode[convert.getResult()] = target;
+  tensorValues.push_back(convert.getResult());
+  operand.set(convert.getResult());
+}
+
+LogicalResult LayoutAssigner::visitYield(Operation *terminator) {
+  Operation *parent = terminator->getParentOp();
+  SmallVector<Value> targets;
+  if (auto forOp = dyn_cast<scf::ForOp>(parent))
+    targets.append(forOp.getRegionIterArgs().begin(),
+                   forOp.getRegionIterArgs().end());
+  else if (auto ifOp = dyn_cast<scf::IfOp>(parent))
+    targets.append(ifOp.getResults().begin(), ifOp.getResults().end());
+  else if (auto whileOp = dyn_cast<scf::WhileOp>(parent)) {
+    if (isa<scf::ConditionOp>(terminator))
+      targets.append(whileOp.getAfterArguments().begin(),
+                     whileOp.getAfterArguments().end());
+    else
+      targets.append(whileOp.getBeforeArguments().begin(),
+                     whileOp.getBeforeArguments().end());
+  } else {
+    return terminator->emitOpError("inside an unsupported region owner '")
+           << parent->getName() << "'";
+  }
+  // scf.condition's first operand is the condition itself.
+  unsigned skip = isa<scf::ConditionOp>(terminator) ? 1 : 0;
+  for (auto [i, target] : llvm::enumerate(targets)) {
+    OpOperand &operand = terminator->getOpOperand(i + skip);
+    if (isTensor(target))
+      constrain(operand, nodeOf(target));
+  }
+  return success();
+}
+
+LogicalResult LayoutAssigner::visit(Operation *op) {
+  auto freshResults = [&](bool blockedOnly = false) {
+    for (Value r : op->getResults())
+      if (isTensor(r)) {
+        valueNode[r] = terms.newVar(rankOf(r), blockedOnly);
+        tensorValues.push_back(r);
+      }
+  };
+  if (isa<scf::YieldOp, scf::ConditionOp>(op))
+    return visitYield(op);
+  if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+    for (auto [init, arg, res] : llvm::zip(forOp.getInitArgs(),
+                                           forOp.getRegionIterArgs(),
+                                           forOp.getResults()))
+      if (isTensor(init)) {
+        int n = nodeOf(init);
+        setNode(arg, n);
+        setNode(res, n);
+        tensorValues.append({arg, res});
+      }
+    return success();
+  }
+  if (isa<scf::IfOp>(op)) {
+    freshResults();
+    return success();
+  }
+  if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
+    for (auto [init, arg] : llvm::zip(whileOp.getInits(),
+                                      whileOp.getBeforeArguments()))
+      if (isTensor(init)) {
+        setNode(arg, nodeOf(init));
+        tensorValues.push_back(arg);
+      }
+    for (auto [arg, res] : llvm::zip(whileOp.getAfterArguments(),
+                                     whileOp.getResults()))
+      if (isTensor(res)) {
+        int n = terms.newVar(rankOf(res));
+        setNode(arg, n);
+        setNode(res, n);
+        tensorValues.append({arg, res});
+      }
+    return success();
+  }
+  bool anyTensor = llvm::any_of(op->getOperands(), [&](Value v) { return isTensor(v); }) ||
+                   llvm::any_of(op->getResults(), [&](Value v) { return isTensor(v); });
+  if (!anyTensor)
+    return success();
+
+  if (isa<ArangeOp, SplatOp, arith::ConstantOp, ConvertLayoutOp>(op)) {
+    freshResults();
+    return success();
+  }
+  if (auto bcast = dyn_cast<BroadcastOp>(op)) {
+    setNode(bcast.getResult(), nodeOf(bcast.getSrc()));
+    tensorValues.push_back(bcast.getResult());
+    return success();
+  }
+  if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
+    int result = terms.newVar(rankOf(expand.getResult()), /*blockedOnly=*/true);
+    setNode(expand.getResult(), result);
+    tensorValues.push_back(expand.getResult());
+    constrain(expand->getOpOperand(0), terms.newSlice(expand.getAxis(), result));
+    return success();
+  }
+  if (isa<SumOp, MaxOp, MinOp>(op)) {
+    OpOperand &src = op->getOpOperand(0);
+    unsigned axisDim = op->getAttrOfType<IntegerAttr>("axis").getInt();
+    Value result = op->getResult(0);
+    if (!isTensor(result))
+      return success(); // Reducing to a scalar works from any layout.
+    int srcNode = nodeOf(src.get());
+    if (terms.isSlice(srcNode)) {
+      // A slice of a slice is not a layout Kiln has: reduce a blocked copy.
+      constrain(src, terms.newVar(rankOf(src.get()), /*blockedOnly=*/true));
+      srcNode = nodeOf(src.get());
+    }
+    terms.requireBlocked(srcNode);
+    setNode(result, terms.newSlice(axisDim, srcNode));
+    tensorValues.push_back(result);
+    return success();
+  }
+  if (isa<PrintOp>(op))
+    return success();
+
+  bool elementwise =
+      isa<AddPtrOp, WhereOp, LoadOp, StoreOp, AtomicCASOp, AtomicRMWOp,
+          MultipleOfOp, MaxContiguousOp>(op) ||
+      ((isa<arith::ArithDialect, math::MathDialect>(op->getDialect())) &&
+       OpTrait::hasElementwiseMappableTraits(op));
+  if (!elementwise)
+    return op->emitOpError("has tensor operands or results the layout "
+                           "assignment does not know how to distribute");
+  freshResults();
+  int target = -1;
+  for (Value r : op->getResults())
+    if (isTensor(r)) {
+      if (target < 0)
+        target = nodeOf(r);
+      else
+        terms.unify(nodeOf(r), target);
+    }
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isTensor(operand.get()))
+      continue;
+    if (target < 0) {
+      target = nodeOf(operand.get()); // e.g. tile.store: no results.
+      continue;
+    }
+    constrain(operand, target);
+  }
+  return success();
+}
+
+int LayoutAssigner::rootOf(int node, SmallVectorImpl<int64_t> *shape,
+                           SmallVectorImpl<unsigned> *dimMap) {
+  int n = terms.find(node);
+  while (terms.isSlice(n)) {
+    unsigned dim = terms.sliceDim(n);
+    if (shape)
+      shape->insert(shape->begin() + dim, 1);
+    if (dimMap)
+      for (unsigned &d : *dimMap)
+        if (d >= dim)
+          ++d;
+    n = terms.find(terms.sliceParent(n));
+  }
+  return n;
+}
+
+/// Blocked layout for `shape` with `order[0]` fastest, `vec` elements per
+/// thread along it when there is enough data, lanes then warps filling the
+/// dimensions from fastest to slowest; leftovers replicate on the slowest.
+BlockedLayoutAttr makeBlocked(MLIRContext *ctx, ArrayRef<int64_t> shape,
+                              ArrayRef<unsigned> order, unsigned vec,
+                              unsigned numWarps) {
+  unsigned rank = shape.size();
+  int64_t numel = 1;
+  for (int64_t s : shape)
+    numel *= s;
+  SmallVector<unsigned> spt(rank, 1), tpw(rank, 1), wpc(rank, 1);
+  int64_t perThread = std::max<int64_t>(1, numel / (int64_t(kWarpSize) * numWarps));
+  spt[order[0]] = std::max<int64_t>(
+      1, std::min<int64_t>({int64_t(vec), shape[order[0]], perThread}));
+  unsigned lanes = kWarpSize;
+  for (unsigned d : order) {
+    unsigned t = std::min<int64_t>(lanes, std::max<int64_t>(1, shape[d] / spt[d]));
+    tpw[d] = t;
+    lanes /= t;
+  }
+  tpw[order.back()] *= lanes;
+  unsigned warps = numWarps;
+  for (unsigned d : order) {
+    unsigned w = std::min<int64_t>(
+        warps, std::max<int64_t>(1, shape[d] / (int64_t(spt[d]) * tpw[d])));
+    wpc[d] = w;
+    warps /= w;
+  }
+  wpc[order.back()] *= warps;
+  return BlockedLayoutAttr::get(ctx, spt, tpw, wpc, order);
+}
+
+Attribute LayoutAssigner::layoutFor(int node) {
+  int n = terms.find(node);
+  if (!terms.isSlice(n))
+    return blockedOf.lookup(n);
+  auto parent = dyn_cast_or_null<BlockedLayoutAttr>(layoutFor(terms.sliceParent(n)));
+  if (!parent)
+    return {};
+  return SliceLayoutAttr::get(func.getContext(), terms.sliceDim(n), parent);
+}
+
+LogicalResult LayoutAssigner::materialize() {
+  MLIRContext *ctx = func.getContext();
+  DenseMap<int, VarInfo> vars;
+  for (Value v : tensorValues) {
+    auto type = cast<RankedTensorType>(v.getType());
+    for (int64_t s : type.getShape())
+      if (s <= 0 || !llvm::isPowerOf2_64(s)) {
+        auto diag = mlir::emitError(v.getLoc())
+                    << "tensor dimensions must be powers of two, got " << type;
+        return diag;
+      }
+    SmallVector<int64_t> shape(type.getShape());
+    int root = rootOf(valueNode[v], &shape, nullptr);
+    VarInfo &info = vars[root];
+    if (info.shape.empty())
+      info.shape = shape;
+    else
+      for (auto [a, b] : llvm::zip(info.shape, shape))
+        a = std::max(a, b);
+  }
+  // Memory accesses: element width and contiguity of their pointers.
+  func.walk([&](Operation *op) {
+    Value ptr;
+    if (auto load = dyn_cast<LoadOp>(op))
+      ptr = load.getPtr();
+    else if (auto store = dyn_cast<StoreOp>(op))
+      ptr = store.getPtr();
+    else if (auto rmw = dyn_cast<AtomicRMWOp>(op))
+      ptr = rmw.getPtr();
+    else if (auto cas = dyn_cast<AtomicCASOp>(op))
+      ptr = cas.getPtr();
+    if (!ptr || !isTensor(ptr))
+      return;
+    SmallVector<unsigned> dimMap;
+    for (unsigned d = 0; d < rankOf(ptr); ++d)
+      dimMap.push_back(d);
+    int root = rootOf(valueNode[ptr], nullptr, &dimMap);
+    VarInfo &info = vars[root];
+    unsigned bits = getPointeeBytes(ptr.getType()) * 8;
+    info.minMemBits = info.minMemBits ? std::min(info.minMemBits, bits) : bits;
+    AxisInfo facts = axis.get(ptr);
+    for (unsigned d = 0; d < rankOf(ptr) && d < facts.rank(); ++d)
+      if (facts.getContiguity(d) > info.fastContig) {
+        info.fastContig = facts.getContiguity(d);
+        info.fastDim = dimMap[d];
+      }
+  });
+  for (auto &[root, info] : vars) {
+    unsigned rank = info.shape.size();
+    unsigned fast = info.fastDim >= 0 ? info.fastDim : rank - 1;
+    SmallVector<unsigned> order{fast};
+    for (int d = rank - 1; d >= 0; --d)
+      if (unsigned(d) != fast)
+        order.push_back(d);
+    unsigned bits = info.minMemBits ? info.minMemBits : 32;
+    unsigned vec = std::max(1u, 128u / bits);
+    blockedOf[root] = makeBlocked(ctx, info.shape, order, vec, numWarps);
+  }
+  // Rewrite the types in place; constants carry their type in the value.
+  for (Value v : tensorValues) {
+    auto type = cast<RankedTensorType>(v.getType());
+    Attribute layout = layoutFor(valueNode[v]);
+    if (!layout)
+      return mlir::emitError(v.getLoc(), "internal error: no layout found");
+    auto newType = RankedTensorType::get(type.getShape(), type.getElementType(), layout);
+    v.setType(newType);
+    if (auto cst = v.getDefiningOp<arith::ConstantOp>()) {
+      auto dense = cast<DenseElementsAttr>(cst.getValue());
+      cst.setValueAttr(dense.reshape(newType));
+    }
+  }
+  return success();
+}
+
+LogicalResult LayoutAssigner::run() {
+  for (BlockArgument arg : func.getArguments())
+    if (isTensor(arg))
+      return func.emitOpError("tensor arguments are not supported (argument ")
+             << arg.getArgNumber() << ")";
+  WalkResult walk = func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op == func.getOperation())
+      return WalkResult::advance();
+    return failed(visit(op)) ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  return materialize();
+}
+
+struct TileAssignLayoutsPass
+    : kiln::tile::impl::TileAssignLayoutsBase<TileAssignLayoutsPass> {
+  using TileAssignLayoutsBase::TileAssignLayoutsBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    unsigned warps = numWarps;
+    if (warps == 0) {
+      warps = 4;
+      if (auto attr = module->getAttrOfType<IntegerAttr>("tile.num_warps"))
+        warps = attr.getInt();
+    }
+    if (warps == 0 || warps > 32 || !llvm::isPowerOf2_32(warps)) {
+      module.emitError() << "num_warps must be a power of two between 1 and "
+                            "32, got "
+                         << warps;
+      return signalPassFailure();
+    }
+    module->setAttr("tile.num_warps",
+                    IntegerAttr::get(IntegerType::get(&getContext(), 32), warps));
+    ModuleAxisInfo axis(module);
+    if (failed(axis.status()))
+      return signalPassFailure();
+    for (auto func : module.getOps<func::FuncOp>()) {
+      LayoutAssigner assigner(func, warps, axis);
+      if (failed(assigner.run()))
+        return signalPassFailure();
+    }
+    // Conversions that turned out to be between equal layouts.
+    module.walk([](ConvertLayoutOp op) {
+      if (op.getSrc().getType() == op.getType()) {
+        op.replaceAllUsesWith(op.getSrc());
+        op.erase();
+      }
+    });
+  }
+};
+
+} // namespace

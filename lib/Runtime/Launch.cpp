@@ -1,0 +1,315 @@
+//===- Launch.cpp - Specialization from arguments, launch-time checks -----===//
+#include "kiln/Runtime/Launch.h"
+#include "kiln/Runtime/HalfFloat.h"
+#include "RuntimeError.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <cmath>
+#include <cstring>
+
+using namespace kiln;
+using namespace kiln::rt;
+
+namespace {
+std::string hexPtr(CUdeviceptr p) { return llvm::formatv("{0:x}", p).str(); }
+
+std::string pointerText(DType t) {
+  return std::string("a pointer to ") + dtypeName(t);
+}
+
+/// "#3 `W`" for error messages (1-based, as Python users count).
+std::string argName(size_t i, llvm::StringRef name) {
+  return llvm::formatv("argument #{0} `{1}`", i + 1, name).str();
+}
+
+bool isPow2(unsigned v) { return v && !(v & (v - 1)); }
+
+std::string joinNames(llvm::ArrayRef<std::string> names) {
+  return names.empty() ? "none" : llvm::join(names, ", ");
+}
+} // namespace
+
+std::string Arg::describe() const {
+  switch (kind_) {
+  case Kind::Pointer:
+    return pointerText(dtype_) + " (" + hexPtr(ptr_) + ")";
+  case Kind::Int:
+    return llvm::formatv("integer {0} ({1})", int_, dtypeName(dtype_)).str();
+  case Kind::Float: {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%g", float_);
+    return llvm::formatv("float {0} ({1})", buf, dtypeName(dtype_)).str();
+  }
+  }
+  return "?";
+}
+
+ConstexprValue::ConstexprValue(double v) {
+  if (std::isinf(v)) {
+    text_ = v > 0 ? "float('inf')" : "-float('inf')";
+    return;
+  }
+  if (std::isnan(v)) {
+    text_ = "float('nan')";
+    return;
+  }
+  // Shortest text that reads back exactly and still parses as a float.
+  char buf[64];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof(buf), "%.*g", precision, v);
+    if (std::strtod(buf, nullptr) == v)
+      break;
+  }
+  text_ = buf;
+  if (text_.find_first_of(".en") == std::string::npos)
+    text_ += ".0";
+}
+
+llvm::Expected<KernelSpec> kiln::rt::deriveSpec(
+    llvm::StringRef kernelName, llvm::ArrayRef<KernelParam> params,
+    llvm::ArrayRef<Arg> args, const LaunchOptions &options,
+    llvm::StringRef arch) {
+  std::vector<std::string> runtimeNames, constexprNames;
+  for (const KernelParam &p : params)
+    (p.isConstexpr ? constexprNames : runtimeNames).push_back(p.name);
+
+  if (args.size() != runtimeNames.size()) {
+    std::string msg = llvm::formatv("kernel `{0}` takes {1} argument(s) ({2}) "
+                                    "but {3} were given",
+                                    kernelName, runtimeNames.size(),
+                                    joinNames(runtimeNames), args.size())
+                          .str();
+    if (args.size() < runtimeNames.size())
+      msg += llvm::formatv(": missing `{0}` (argument #{1})",
+                           runtimeNames[args.size()], args.size() + 1)
+                 .str();
+    return makeError(msg);
+  }
+  if (!isPow2(options.numWarps) || options.numWarps > 32)
+    return makeError(llvm::formatv(
+        "kernel `{0}`: num_warps = {1} is not a power of two in 1..32",
+        kernelName, options.numWarps));
+
+  for (const auto &[name, value] : options.constexprs) {
+    (void)value;
+    auto it = llvm::find_if(params,
+                            [&](const KernelParam &p) { return p.name == name; });
+    if (it == params.end())
+      return makeError(llvm::formatv(
+          "kernel `{0}` has no parameter `{1}` (constexpr parameters: {2})",
+          kernelName, name, joinNames(constexprNames)));
+    if (!it->isConstexpr)
+      return makeError(llvm::formatv(
+          "`{0}` is not a constexpr parameter of kernel `{1}`: pass it as a "
+          "launch argument (constexpr parameters: {2})",
+          name, kernelName, joinNames(constexprNames)));
+  }
+
+  KernelSpec spec;
+  spec.kernelName = kernelName.str();
+  spec.numWarps = options.numWarps;
+  spec.arch = arch.str();
+  size_t argIndex = 0;
+  for (const KernelParam &p : params) {
+    ParamSpec ps;
+    if (p.isConstexpr) {
+      auto it = options.constexprs.find(p.name);
+      std::string value;
+      if (it != options.constexprs.end())
+        value = it->second.text();
+      else if (!p.defaultValue.empty())
+        value = p.defaultValue;
+      else
+        return makeError(llvm::formatv(
+            "kernel `{0}`: no value for constexpr parameter `{1}` (set "
+            "LaunchOptions::constexprs[\"{1}\"])",
+            kernelName, p.name));
+      ps.kind = ParamSpec::Kind::Constexpr;
+      ps.constexprValue = value;
+      spec.constexprs[p.name] = value;
+      spec.signature.push_back(ps);
+      continue;
+    }
+    const Arg &a = args[argIndex];
+    switch (a.kind()) {
+    case Arg::Kind::Pointer:
+      if (a.pointer() == 0)
+        return makeError(llvm::formatv("kernel `{0}`: {1} is a null device "
+                                       "pointer",
+                                       kernelName, argName(argIndex, p.name)));
+      ps.kind = ParamSpec::Kind::Pointer;
+      ps.dtype = a.dtype();
+      ps.divisibility = a.pointer() % 16 == 0 ? 16 : 1;
+      break;
+    case Arg::Kind::Int:
+      ps.kind = ParamSpec::Kind::Scalar;
+      ps.dtype = a.dtype();
+      ps.divisibility = a.intValue() % 16 == 0 ? 16 : 1;
+      break;
+    case Arg::Kind::Float:
+      ps.kind = ParamSpec::Kind::Scalar;
+      ps.dtype = a.dtype();
+      ps.divisibility = 1;
+      break;
+    }
+    spec.signature.push_back(ps);
+    ++argIndex;
+  }
+  return spec;
+}
+
+namespace {
+bool isIntegerType(DType t) { return !isFloat(t); }
+
+/// Whether integer `v` is representable in integer type `t`.
+bool fitsInteger(int64_t v, DType t) {
+  switch (t) {
+  case DType::I1:
+    return v == 0 || v == 1;
+  case DType::I8:
+    return v >= INT8_MIN && v <= INT8_MAX;
+  case DType::I16:
+    return v >= INT16_MIN && v <= INT16_MAX;
+  case DType::I32:
+    return v >= INT32_MIN && v <= INT32_MAX;
+  case DType::U32:
+    return v >= 0 && v <= int64_t(UINT32_MAX);
+  default:
+    return true;
+  }
+}
+} // namespace
+
+llvm::Error kiln::rt::validateLaunch(const KernelInfo &info,
+                                     llvm::ArrayRef<Arg> args,
+                                     const Grid &grid,
+                                     const DeviceLimits &limits) {
+  const std::string &k = info.name;
+  if (args.size() != info.params.size()) {
+    std::vector<std::string> names;
+    for (const auto &p : info.params)
+      names.push_back(p.name);
+    std::string msg =
+        llvm::formatv("kernel `{0}` takes {1} argument(s) ({2}) but {3} were "
+                      "given",
+                      k, names.size(), joinNames(names), args.size())
+            .str();
+    if (args.size() < names.size())
+      msg += llvm::formatv(": missing `{0}` (argument #{1})", names[args.size()],
+                           args.size() + 1)
+                 .str();
+    return makeError(msg);
+  }
+  for (size_t i = 0; i < args.size(); ++i) {
+    const KernelInfo::Param &p = info.params[i];
+    const ParamSpec &s = p.spec;
+    const Arg &a = args[i];
+    std::string where = "kernel `" + k + "`: " + argName(i, p.name);
+    if (s.kind == ParamSpec::Kind::Pointer) {
+      if (a.kind() != Arg::Kind::Pointer)
+        return makeError(where + ": expected " + pointerText(s.dtype) +
+                         ", got " + a.describe());
+      if (a.dtype() != s.dtype)
+        return makeError(where + ": expected " + pointerText(s.dtype) +
+                         ", got " + pointerText(a.dtype()));
+      if (a.pointer() == 0)
+        return makeError(where + ": null device pointer");
+      if (s.divisibility > 1 && a.pointer() % s.divisibility != 0)
+        return makeError(llvm::formatv(
+            "{0}: the kernel was compiled for a {1}-byte aligned pointer but "
+            "{2} is not",
+            where, s.divisibility, hexPtr(a.pointer())));
+      continue;
+    }
+    if (s.kind != ParamSpec::Kind::Scalar)
+      return makeError(where + ": constexpr parameters take no launch "
+                               "argument (internal error in KernelInfo)");
+    if (isIntegerType(s.dtype)) {
+      if (a.kind() != Arg::Kind::Int)
+        return makeError(where + ": expected an integer (" +
+                         dtypeName(s.dtype) + "), got " + a.describe());
+      if (!fitsInteger(a.intValue(), s.dtype))
+        return makeError(llvm::formatv("{0}: value {1} does not fit in {2}",
+                                       where, a.intValue(),
+                                       dtypeName(s.dtype)));
+      if (s.divisibility > 1 && a.intValue() % s.divisibility != 0)
+        return makeError(llvm::formatv(
+            "{0}: the kernel was compiled for a value divisible by {1} but "
+            "got {2}",
+            where, s.divisibility, a.intValue()));
+      continue;
+    }
+    if (a.kind() != Arg::Kind::Float)
+      return makeError(where + ": expected a float (" + dtypeName(s.dtype) +
+                       "), got " + a.describe());
+  }
+
+  const uint32_t dims[3] = {grid.x, grid.y, grid.z};
+  for (int d = 0; d < 3; ++d)
+    if (dims[d] > limits.maxGrid[d])
+      return makeError(llvm::formatv(
+          "kernel `{0}`: grid dimension {1} is {2}, above the device limit {3}",
+          k, "xyz"[d], dims[d], limits.maxGrid[d]));
+  uint64_t threads = uint64_t(info.numWarps) * 32;
+  if (info.numWarps == 0 || threads > limits.maxThreadsPerBlock)
+    return makeError(llvm::formatv(
+        "kernel `{0}`: num_warps = {1} gives {2} threads per block; the device "
+        "allows 32..{3}",
+        k, info.numWarps, threads, limits.maxThreadsPerBlock));
+  if (info.sharedBytes > limits.maxSharedPerBlockOptin)
+    return makeError(llvm::formatv(
+        "kernel `{0}` needs {1} bytes of shared memory; the device allows at "
+        "most {2} per block",
+        k, info.sharedBytes, limits.maxSharedPerBlockOptin));
+  return llvm::Error::success();
+}
+
+PackedArgs::PackedArgs(const KernelInfo &info, llvm::ArrayRef<Arg> args)
+    : storage_(args.size()), pointers_(args.size()) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const Arg &a = args[i];
+    const ParamSpec &s = info.params[i].spec;
+    uint64_t &slot = storage_[i][0];
+    slot = 0;
+    auto put = [&](auto value) { std::memcpy(&slot, &value, sizeof(value)); };
+    if (s.kind == ParamSpec::Kind::Pointer) {
+      put(uint64_t(a.pointer()));
+    } else if (a.kind() == Arg::Kind::Int) {
+      switch (s.dtype) {
+      case DType::I1:
+      case DType::I8:
+        put(int8_t(a.intValue()));
+        break;
+      case DType::I16:
+        put(int16_t(a.intValue()));
+        break;
+      case DType::I32:
+        put(int32_t(a.intValue()));
+        break;
+      case DType::U32:
+        put(uint32_t(a.intValue()));
+        break;
+      default:
+        put(int64_t(a.intValue()));
+        break;
+      }
+    } else {
+      double v = a.floatValue();
+      switch (s.dtype) {
+      case DType::F16:
+        put(floatToHalf(float(v)));
+        break;
+      case DType::BF16:
+        put(floatToBF16(float(v)));
+        break;
+      case DType::F64:
+        put(v);
+        break;
+      default:
+        put(float(v));
+        break;
+      }
+    }
+    pointers_[i] = &slot;
+  }
+}

@@ -1,0 +1,440 @@
+//===- Module.cpp - Modules, kernel handles, loading and launching --------===//
+#include "kiln/Runtime/Module.h"
+#include "RuntimeError.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+#include <chrono>
+#include <cstring>
+#include <map>
+#include <mutex>
+
+using namespace kiln;
+using namespace kiln::rt;
+
+struct Module::State {
+  std::string source, filename, hash;
+  CompileFunction compile;
+  DiskCache cache;
+  State(std::string src, std::string file, ModuleOptions opts)
+      : source(std::move(src)), filename(std::move(file)),
+        hash(sha256Hex(source)), compile(std::move(opts.compile)),
+        cache(opts.cache ? *opts.cache : CacheConfig::fromEnv()) {
+    if (!compile)
+      compile = [](llvm::StringRef s, llvm::StringRef f, const KernelSpec &k) {
+        return compileKernel(s, f, k);
+      };
+  }
+};
+
+/// One specialization loaded into one device's primary context. Never freed:
+/// handles may still hold a pointer when the memory caches are cleared.
+struct kiln::rt::LoadedKernel {
+  Device *device = nullptr;
+  CUmodule module = nullptr;
+  CUfunction function = nullptr;
+  std::shared_ptr<const CompiledKernel> compiled;
+  unsigned generation = 0;
+};
+
+struct Kernel::State {
+  std::shared_ptr<Module::State> module; ///< Null for fromCompiled kernels.
+  std::string name;
+  std::vector<KernelParam> params;
+  std::shared_ptr<const CompiledKernel> precompiled;
+  std::string precompiledKey;
+  std::mutex mutex;
+  unsigned generation = 0;
+  /// Launch-signature -> loaded kernel; a short list (one entry per variant).
+  std::vector<std::pair<std::string, LoadedKernel *>> table;
+};
+
+namespace {
+double msSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - t0)
+      .count();
+}
+
+struct LoadedRegistry {
+  std::mutex mutex;
+  std::map<std::string, LoadedKernel *> byKey;
+};
+LoadedRegistry &registry() {
+  static auto *r = new LoadedRegistry();
+  return *r;
+}
+
+/// What the specialization depends on, cheap to build on every launch.
+std::string launchSignature(llvm::ArrayRef<Arg> args,
+                            const LaunchOptions &options, bool fixed) {
+  std::string s = std::to_string(options.device);
+  if (fixed)
+    return s;
+  s += '/';
+  s += std::to_string(options.numWarps);
+  for (const Arg &a : args) {
+    s += char('a' + int(a.kind()));
+    s += char('A' + int(a.dtype()));
+    bool div16 = a.kind() == Arg::Kind::Pointer ? a.pointer() % 16 == 0
+                 : a.kind() == Arg::Kind::Int   ? a.intValue() % 16 == 0
+                                                : false;
+    s += div16 ? '1' : '0';
+  }
+  for (const auto &[name, value] : options.constexprs) {
+    s += '|';
+    s += name;
+    s += '=';
+    s += value.text();
+  }
+  return s;
+}
+
+/// Driver JIT options that route the logs into our buffers.
+struct JitLogs {
+  char error[16384] = {0};
+  char info[8192] = {0};
+  int keys[4] = {cu::JIT_ERROR_LOG_BUFFER, cu::JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                 cu::JIT_INFO_LOG_BUFFER, cu::JIT_INFO_LOG_BUFFER_SIZE_BYTES};
+  void *values[4];
+  JitLogs() {
+    values[0] = error;
+    values[1] = reinterpret_cast<void *>(uintptr_t(sizeof(error) - 1));
+    values[2] = info;
+    values[3] = reinterpret_cast<void *>(uintptr_t(sizeof(info) - 1));
+  }
+  std::string text() const {
+    std::string t = llvm::StringRef(error).trim().str();
+    if (t.empty())
+      t = llvm::StringRef(info).trim().str();
+    return t.empty() ? "" : "\nJIT log:\n" + t;
+  }
+};
+
+llvm::Expected<std::string> jitToCubin(const Device &dev,
+                                       const CompiledKernel &ck) {
+  const Driver &drv = dev.driver();
+  JitLogs logs;
+  CUlinkState link = nullptr;
+  std::string where = "driver JIT of kernel `" + ck.info.name + "` for " +
+                      dev.arch() + " failed in ";
+  if (auto err = drv.check(drv.cuLinkCreate(4, logs.keys, logs.values, &link),
+                           where + "cuLinkCreate"))
+    return err;
+  std::string ptx = ck.ptx; // NUL-terminated copy; the driver wants one.
+  CUresult r = drv.cuLinkAddData(link, cu::JIT_INPUT_PTX, ptx.data(),
+                                 ptx.size() + 1, ck.info.name.c_str(), 0,
+                                 nullptr, nullptr);
+  void *cubin = nullptr;
+  size_t size = 0;
+  const char *call = "cuLinkAddData";
+  if (r == cu::SUCCESS) {
+    r = drv.cuLinkComplete(link, &cubin, &size);
+    call = "cuLinkComplete";
+  }
+  std::string out;
+  if (r == cu::SUCCESS)
+    out.assign(static_cast<const char *>(cubin), size);
+  std::string log = logs.text();
+  drv.cuLinkDestroy(link);
+  if (r != cu::SUCCESS)
+    return makeError(where + call + ": " + drv.describe(r) + log);
+  return out;
+}
+
+llvm::Expected<CUmodule> loadCubin(const Device &dev, llvm::StringRef cubin,
+                                   llvm::StringRef kernelName) {
+  const Driver &drv = dev.driver();
+  // The driver reads the ELF image in place: give it 8-byte alignment.
+  std::vector<uint64_t> aligned((cubin.size() + 7) / 8);
+  std::memcpy(aligned.data(), cubin.data(), cubin.size());
+  JitLogs logs;
+  CUmodule mod = nullptr;
+  CUresult r =
+      drv.cuModuleLoadDataEx(&mod, aligned.data(), 4, logs.keys, logs.values);
+  if (r != cu::SUCCESS)
+    return makeError("cuModuleLoadDataEx of kernel `" + kernelName +
+                     "` on device " + std::to_string(dev.index()) + ": " +
+                     drv.describe(r) + logs.text());
+  return mod;
+}
+
+/// Loads `ck` on `dev`: cubin from the disk cache or the driver's JIT, then
+/// the function and its shared-memory setup.
+llvm::Expected<LoadedKernel *>
+loadOnDevice(Device &dev, std::shared_ptr<const CompiledKernel> ck,
+             llvm::StringRef key, DiskCache *cache, PrepareStats &st) {
+  const Driver &drv = dev.driver();
+  const KernelInfo &info = ck->info;
+  if (auto err = dev.makeCurrent())
+    return err;
+  std::string cubinKey = sha256Hex(
+      llvm::formatv("kiln-cubin 1\nkernel-key {0}\ncc {1}.{2}\ndriver {3}\n",
+                    key, dev.ccMajor(), dev.ccMinor(), drv.version)
+          .str());
+
+  auto t0 = std::chrono::steady_clock::now();
+  CUmodule mod = nullptr;
+  std::optional<std::string> cubin = cache ? cache->loadBinary(cubinKey)
+                                           : std::nullopt;
+  if (cubin) {
+    auto m = loadCubin(dev, *cubin, info.name);
+    if (m) {
+      mod = *m;
+      st.cubinFromDisk = true;
+      cache->log("hit cubin " + info.name + " " + cubinKey.substr(0, 16));
+    } else {
+      // A cubin the driver refuses is rebuilt from the PTX.
+      cache->log("unusable cubin for " + info.name + ": " +
+                 llvm::toString(m.takeError()) + "; re-running the JIT");
+    }
+  }
+  if (!mod) {
+    auto tj = std::chrono::steady_clock::now();
+    auto built = jitToCubin(dev, *ck);
+    if (!built)
+      return built.takeError();
+    st.jitMs = msSince(tj);
+    if (cache) {
+      if (auto err = cache->storeBinary(cubinKey, *built))
+        cache->log("cubin not stored: " + llvm::toString(std::move(err)));
+    }
+    auto m = loadCubin(dev, *built, info.name);
+    if (!m)
+      return m.takeError();
+    mod = *m;
+  }
+
+  CUfunction fn = nullptr;
+  if (auto err = drv.check(drv.cuModuleGetFunction(&fn, mod, info.name.c_str()),
+                           "cuModuleGetFunction(`" + info.name + "`)"))
+    return err;
+  int maxThreads = 0, staticSmem = 0, regs = 0;
+  if (auto err = drv.check(
+          drv.cuFuncGetAttribute(&maxThreads, cu::FUNC_MAX_THREADS_PER_BLOCK,
+                                 fn),
+          "cuFuncGetAttribute"))
+    return err;
+  if (auto err = drv.check(
+          drv.cuFuncGetAttribute(&staticSmem, cu::FUNC_SHARED_SIZE_BYTES, fn),
+          "cuFuncGetAttribute"))
+    return err;
+  llvm::consumeError(
+      drv.check(drv.cuFuncGetAttribute(&regs, cu::FUNC_NUM_REGS, fn), ""));
+  unsigned threads = info.numWarps * 32;
+  if (threads > unsigned(maxThreads))
+    return makeError(llvm::formatv(
+        "kernel `{0}` uses {1} registers per thread, which allows at most {2} "
+        "threads per block, but num_warps = {3} needs {4}",
+        info.name, regs, maxThreads, info.numWarps, threads));
+  const DeviceLimits &lim = dev.limits();
+  uint64_t smem = uint64_t(staticSmem) + info.sharedBytes;
+  if (smem > lim.maxSharedPerBlockOptin)
+    return makeError(llvm::formatv(
+        "kernel `{0}` needs {1} bytes of shared memory ({2} static + {3} "
+        "dynamic); device {4} allows at most {5} per block",
+        info.name, smem, staticSmem, info.sharedBytes, dev.index(),
+        lim.maxSharedPerBlockOptin));
+  if (smem > lim.maxSharedPerBlock)
+    if (auto err = drv.check(
+            drv.cuFuncSetAttribute(fn, cu::FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                   int(info.sharedBytes)),
+            llvm::formatv("raising the dynamic shared memory limit of `{0}` "
+                          "to {1} bytes (cuFuncSetAttribute)",
+                          info.name, info.sharedBytes)
+                .str()))
+      return err;
+  st.loadMs = msSince(t0) - st.jitMs;
+  st.loadedModule = true;
+
+  auto *lk = new LoadedKernel{&dev, mod, fn, std::move(ck),
+                              memoryCacheGeneration()};
+  return lk;
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Module
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<Module> Module::fromFile(llvm::StringRef path,
+                                        ModuleOptions options) {
+  auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buf)
+    return makeError("cannot read kernel file " + path + ": " +
+                     buf.getError().message());
+  return fromSource((*buf)->getBuffer().str(), path.str(), std::move(options));
+}
+
+Module Module::fromSource(std::string source, std::string filename,
+                          ModuleOptions options) {
+  return Module(std::make_shared<State>(std::move(source), std::move(filename),
+                                        std::move(options)));
+}
+
+llvm::Expected<Kernel> Module::kernel(llvm::StringRef name) const {
+  auto params = scanKernelParams(state_->source, state_->filename, name);
+  if (!params)
+    return params.takeError();
+  auto ks = std::make_shared<Kernel::State>();
+  ks->module = state_;
+  ks->name = name.str();
+  ks->params = std::move(*params);
+  return Kernel(std::move(ks));
+}
+
+std::vector<std::string> Module::kernelNames() const {
+  return listJitFunctions(state_->source);
+}
+const std::string &Module::source() const { return state_->source; }
+const std::string &Module::filename() const { return state_->filename; }
+const std::string &Module::sourceHash() const { return state_->hash; }
+
+//===----------------------------------------------------------------------===//
+// Kernel
+//===----------------------------------------------------------------------===//
+
+Kernel Kernel::fromCompiled(CompiledKernel compiled) {
+  auto ks = std::make_shared<Kernel::State>();
+  ks->name = compiled.info.name;
+  std::string infoText;
+  llvm::raw_string_ostream(infoText) << compiled.info.toJSON();
+  ks->precompiledKey = sha256Hex("precompiled\n" + infoText + "\n" +
+                                 compiled.ptx);
+  ks->precompiled = std::make_shared<const CompiledKernel>(std::move(compiled));
+  return Kernel(std::move(ks));
+}
+
+const std::string &Kernel::name() const { return state_->name; }
+llvm::ArrayRef<KernelParam> Kernel::params() const { return state_->params; }
+
+llvm::Expected<KernelSpec> Kernel::specialize(llvm::ArrayRef<Arg> args,
+                                              const LaunchOptions &options,
+                                              llvm::StringRef arch) const {
+  if (state_->precompiled)
+    return makeError("kernel `" + state_->name +
+                     "` was compiled ahead of time; it has no specializations");
+  return deriveSpec(state_->name, state_->params, args, options, arch);
+}
+
+llvm::Expected<std::shared_ptr<const CompiledKernel>>
+Kernel::compileFor(llvm::StringRef arch, llvm::ArrayRef<Arg> args,
+                   const LaunchOptions &options, PrepareStats *stats) const {
+  const State &s = *state_;
+  if (s.precompiled)
+    return s.precompiled;
+  auto spec = deriveSpec(s.name, s.params, args, options, arch);
+  if (!spec)
+    return spec.takeError();
+  return compileCached({s.module->source, s.module->filename, s.module->hash,
+                        *spec},
+                       s.module->cache, s.module->compile, stats);
+}
+
+llvm::Expected<LoadedKernel *> Kernel::resolve(llvm::ArrayRef<Arg> args,
+                                               const LaunchOptions &options,
+                                               PrepareStats *stats) {
+  State &s = *state_;
+  bool fixed = s.precompiled != nullptr;
+  std::string sig = launchSignature(args, options, fixed);
+  unsigned gen = memoryCacheGeneration();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (s.generation != gen) {
+    s.table.clear();
+    s.generation = gen;
+  }
+  for (auto &[k, lk] : s.table)
+    if (k == sig) {
+      if (stats)
+        *stats = PrepareStats{PrepareStats::From::Memory, false, false, 0, 0,
+                              0, 0, ""};
+      return lk;
+    }
+
+  auto t0 = std::chrono::steady_clock::now();
+  PrepareStats local;
+  PrepareStats &st = stats ? *stats : local;
+  st = PrepareStats();
+  auto dev = Device::get(options.device);
+  if (!dev)
+    return dev.takeError();
+
+  std::shared_ptr<const CompiledKernel> ck;
+  std::string key;
+  DiskCache *cache = nullptr;
+  if (fixed) {
+    ck = s.precompiled;
+    key = s.precompiledKey;
+  } else {
+    auto spec = deriveSpec(s.name, s.params, args, options, dev->arch());
+    if (!spec)
+      return spec.takeError();
+    cache = &s.module->cache;
+    auto compiled = compileCached({s.module->source, s.module->filename,
+                                   s.module->hash, *spec},
+                                  *cache, s.module->compile, &st);
+    if (!compiled)
+      return compiled.takeError();
+    ck = *compiled;
+    key = st.key;
+  }
+
+  std::string regKey = std::to_string(dev->index()) + ":" + key;
+  LoadedKernel *lk = nullptr;
+  {
+    LoadedRegistry &reg = registry();
+    std::lock_guard<std::mutex> rlock(reg.mutex);
+    auto it = reg.byKey.find(regKey);
+    if (it != reg.byKey.end() && it->second->generation == gen) {
+      lk = it->second;
+    } else {
+      auto loaded = loadOnDevice(*dev, ck, key, cache, st);
+      if (!loaded)
+        return loaded.takeError();
+      lk = *loaded;
+      reg.byKey[regKey] = lk;
+    }
+  }
+  st.key = key;
+  st.totalMs = msSince(t0);
+  s.table.emplace_back(std::move(sig), lk);
+  return lk;
+}
+
+llvm::Expected<const CompiledKernel &>
+Kernel::prepare(llvm::ArrayRef<Arg> args, const LaunchOptions &options,
+                PrepareStats *stats) {
+  auto lk = resolve(args, options, stats);
+  if (!lk)
+    return lk.takeError();
+  return *(*lk)->compiled;
+}
+
+llvm::Error Kernel::launch(const Grid &grid, llvm::ArrayRef<Arg> args,
+                           const LaunchOptions &options) {
+  auto resolved = resolve(args, options, nullptr);
+  if (!resolved)
+    return resolved.takeError();
+  LoadedKernel &lk = **resolved;
+  const KernelInfo &info = lk.compiled->info;
+  if (auto err = validateLaunch(info, args, grid, lk.device->limits()))
+    return err;
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return llvm::Error::success(); // Nothing to run, as in Triton.
+  PackedArgs packed(info, args);
+  if (auto err = lk.device->makeCurrent())
+    return err;
+  const Driver &drv = lk.device->driver();
+  CUresult r = drv.cuLaunchKernel(lk.function, grid.x, grid.y, grid.z,
+                                  info.numWarps * 32, 1, 1, info.sharedBytes,
+                                  options.stream, packed.data(), nullptr);
+  if (r != cu::SUCCESS)
+    return makeError(llvm::formatv("cuLaunchKernel of `{0}` (grid {1}x{2}x{3}, "
+                                   "{4} threads, {5} bytes of shared memory): "
+                                   "{6}",
+                                   info.name, grid.x, grid.y, grid.z,
+                                   info.numWarps * 32, info.sharedBytes,
+                                   drv.describe(r)));
+  return llvm::Error::success();
+}

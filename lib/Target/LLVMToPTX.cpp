@@ -1,0 +1,134 @@
+//===- LLVMToPTX.cpp - LLVM IR optimization and NVPTX code generation -----===//
+#include "kiln/Target/LLVMToPTX.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Triple.h"
+#include <map>
+#include <mutex>
+
+extern "C" {
+void LLVMInitializeNVPTXTargetInfo();
+void LLVMInitializeNVPTXTarget();
+void LLVMInitializeNVPTXTargetMC();
+void LLVMInitializeNVPTXAsmPrinter();
+}
+
+namespace kiln {
+namespace {
+constexpr const char *kTriple = "nvptx64-nvidia-cuda";
+
+llvm::Error error(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// One TargetMachine per (thread, arch): creating one costs about a
+/// millisecond, and a TargetMachine must not be shared across threads.
+llvm::Expected<llvm::TargetMachine *> getTargetMachine(llvm::StringRef arch) {
+  static std::once_flag initialized;
+  std::call_once(initialized, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+  thread_local std::map<std::string, std::unique_ptr<llvm::TargetMachine>> cache;
+  auto it = cache.find(arch.str());
+  if (it != cache.end())
+    return it->second.get();
+  llvm::Triple triple(kTriple);
+  std::string message;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, message);
+  if (!target)
+    return error("NVPTX target unavailable: " + message);
+  llvm::TargetOptions options;
+  // Multiply-adds may fuse into FMA, as Triton's default (enable_fp_fusion)
+  // allows: NVPTX then drops the `.rn` that would forbid ptxas to fuse.
+  options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
+  // The IR is optimized at O3 (optimizeLLVMIR); code generation runs at
+  // LLVM's default level, as llc does: NVPTX's aggressive level only adds a
+  // GVN run, which left the LayerNorm kernels' PTX unchanged and cost a
+  // tenth of the compile time.
+  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
+      triple, arch, kPTXVersionFeature, options, llvm::Reloc::PIC_, std::nullopt,
+      llvm::CodeGenOptLevel::Default));
+  if (!tm)
+    return error("cannot create an NVPTX target machine for " + arch);
+  llvm::TargetMachine *result = tm.get();
+  cache[arch.str()] = std::move(tm);
+  return result;
+}
+} // namespace
+
+void registerLLVMTranslations(mlir::DialectRegistry &registry) {
+  mlir::registerBuiltinDialectTranslation(registry);
+  mlir::registerLLVMDialectTranslation(registry);
+  mlir::registerNVVMDialectTranslation(registry);
+}
+
+llvm::Expected<std::unique_ptr<llvm::Module>>
+translateToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &ctx,
+                  llvm::StringRef arch) {
+  llvm::Expected<llvm::TargetMachine *> tm = getTargetMachine(arch);
+  if (!tm)
+    return tm.takeError();
+  std::unique_ptr<llvm::Module> llvmModule =
+      mlir::translateModuleToLLVMIR(module, ctx, "kiln");
+  if (!llvmModule)
+    return error("translation of the LLVM dialect to LLVM IR failed");
+  llvmModule->setTargetTriple((*tm)->getTargetTriple());
+  llvmModule->setDataLayout((*tm)->createDataLayout());
+  return llvmModule;
+}
+
+llvm::Error optimizeLLVMIR(llvm::Module &module, llvm::StringRef arch) {
+  llvm::Expected<llvm::TargetMachine *> tm = getTargetMachine(arch);
+  if (!tm)
+    return tm.takeError();
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder builder(*tm);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager passes =
+      builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  passes.run(module, mam);
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  if (llvm::verifyModule(module, &os))
+    return error("LLVM IR verification failed after optimization: " + message);
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::string> emitPTX(llvm::Module &module, llvm::StringRef arch) {
+  llvm::Expected<llvm::TargetMachine *> tm = getTargetMachine(arch);
+  if (!tm)
+    return tm.takeError();
+  llvm::SmallString<0> buffer;
+  llvm::raw_svector_ostream os(buffer);
+  llvm::legacy::PassManager passes;
+  if ((*tm)->addPassesToEmitFile(passes, os, nullptr,
+                                 llvm::CodeGenFileType::AssemblyFile))
+    return error("the NVPTX target cannot emit assembly");
+  passes.run(module);
+  return std::string(buffer.str());
+}
+
+} // namespace kiln

@@ -1,0 +1,114 @@
+// RUN: kiln-opt %s --split-input-file --tile-test-axis-info --verify-diagnostics
+
+// A masked row access: `off + arange` is contiguous and starts at multiples
+// of 1024; `cols < N` with N a multiple of 16 is constant over runs of 16;
+// the fp16 pointers are 16-byte aligned: 8 elements per access.
+func.func @row(%X: !tile.ptr<f16> {tile.divisibility = 16 : i32},
+               %N: i32 {tile.divisibility = 16 : i32}) {
+  // expected-remark @below {{contiguity = [1], divisibility = [1073741824], constancy = [1], constant = 0}}
+  %c0 = arith.constant 0 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [1024], constancy = [1], constant = 1024}}
+  %c1024 = arith.constant 1024 : i32
+  scf.for %off = %c0 to %N step %c1024 : i32 {
+    // expected-remark @below {{contiguity = [1024], divisibility = [1073741824], constancy = [1]}}
+    %ar = tile.arange 0 to 1024 : tensor<1024xi32>
+    // expected-remark @below {{contiguity = [1], divisibility = [1024], constancy = [1024]}}
+    %offs = tile.splat %off : i32 -> tensor<1024xi32>
+    // expected-remark @below {{contiguity = [1024], divisibility = [1024], constancy = [1]}}
+    %cols = arith.addi %offs, %ar : tensor<1024xi32>
+    // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [1024]}}
+    %Ns = tile.splat %N : i32 -> tensor<1024xi32>
+    // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [16]}}
+    %m = arith.cmpi slt, %cols, %Ns : tensor<1024xi32>
+    // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [1024]}}
+    %p0 = tile.splat %X : !tile.ptr<f16> -> tensor<1024x!tile.ptr<f16>>
+    // expected-remark @below {{contiguity = [1024], divisibility = [16], constancy = [1]}}
+    %p = tile.addptr %p0, %cols : tensor<1024x!tile.ptr<f16>>, tensor<1024xi32>
+    // expected-remark @below {{vector width = 8}}
+    %x = tile.load %p, mask %m : tensor<1024x!tile.ptr<f16>>
+  }
+  return
+}
+
+// -----
+
+// Nothing known about N: the mask may change at any element; nothing known
+// about the pointer: one element per access.
+func.func @unknown(%X: !tile.ptr<f32>, %Y: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %N: i32) {
+  // expected-remark @below {{contiguity = [256], divisibility = [1073741824], constancy = [1]}}
+  %ar = tile.arange 0 to 256 : tensor<256xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [256]}}
+  %Ns = tile.splat %N : i32 -> tensor<256xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %m = arith.cmpi slt, %ar, %Ns : tensor<256xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [256]}}
+  %p0 = tile.splat %X : !tile.ptr<f32> -> tensor<256x!tile.ptr<f32>>
+  // expected-remark @below {{contiguity = [256], divisibility = [1], constancy = [1]}}
+  %p = tile.addptr %p0, %ar : tensor<256x!tile.ptr<f32>>, tensor<256xi32>
+  // expected-remark @below {{vector width = 1}}
+  %x = tile.load %p : tensor<256x!tile.ptr<f32>>
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [256]}}
+  %q0 = tile.splat %Y : !tile.ptr<f32> -> tensor<256x!tile.ptr<f32>>
+  // expected-remark @below {{contiguity = [256], divisibility = [16], constancy = [1]}}
+  %q = tile.addptr %q0, %ar : tensor<256x!tile.ptr<f32>>, tensor<256xi32>
+  // Aligned and contiguous, but the mask may differ between neighbours.
+  // expected-remark @below {{vector width = 1}}
+  tile.store %q, %x, mask %m : tensor<256x!tile.ptr<f32>>
+  // Unmasked: 4 x f32 = 16 bytes.
+  // expected-remark @below {{vector width = 4}}
+  tile.store %q, %x : tensor<256x!tile.ptr<f32>>
+  return
+}
+
+// -----
+
+// Hints, and a row offset `row * stride` that keeps 16-byte alignment.
+func.func @hints(%X: !tile.ptr<f16> {tile.divisibility = 16 : i32},
+                 %stride: i32 {tile.divisibility = 16 : i32}, %k: i32) {
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %row = tile.program_id 0
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [1]}}
+  %off = arith.muli %row, %stride : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [1]}}
+  %Xr = tile.addptr %X, %off : !tile.ptr<f16>, i32
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %k2 = arith.addi %k, %k : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [8], constancy = [1]}}
+  %k8 = tile.multiple_of %k2, [8] : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [8], constancy = [64]}}
+  %ks = tile.splat %k8 : i32 -> tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [64]}}
+  %ms = tile.splat %k2 : i32 -> tensor<64xi32>
+  // expected-remark @below {{contiguity = [64], divisibility = [1], constancy = [1]}}
+  %mc = tile.max_contiguous %ms, [64] : tensor<64xi32>
+  return
+}
+
+// -----
+
+// Two dimensions: rows[:, None] * N + cols[None, :].
+func.func @tile2d(%N: i32 {tile.divisibility = 16 : i32}, %M: i32) {
+  // expected-remark @below {{contiguity = [32], divisibility = [1073741824], constancy = [1]}}
+  %rows = tile.arange 0 to 32 : tensor<32xi32>
+  // expected-remark @below {{contiguity = [128], divisibility = [1073741824], constancy = [1]}}
+  %cols = tile.arange 0 to 128 : tensor<128xi32>
+  // expected-remark @below {{contiguity = [32, 1], divisibility = [1073741824, 1], constancy = [1, 1]}}
+  %r2 = tile.expand_dims %rows, 1 : tensor<32xi32> -> tensor<32x1xi32>
+  // expected-remark @below {{contiguity = [1, 1], divisibility = [16, 16], constancy = [32, 1]}}
+  %Ns = tile.splat %N : i32 -> tensor<32x1xi32>
+  // expected-remark @below {{contiguity = [1, 1], divisibility = [16, 16], constancy = [1, 1]}}
+  %ro = arith.muli %r2, %Ns : tensor<32x1xi32>
+  // expected-remark @below {{contiguity = [1, 1], divisibility = [16, 16], constancy = [1, 128]}}
+  %rob = tile.broadcast %ro : tensor<32x1xi32> -> tensor<32x128xi32>
+  // expected-remark @below {{contiguity = [1, 128], divisibility = [1, 1073741824], constancy = [1, 1]}}
+  %c2 = tile.expand_dims %cols, 0 : tensor<128xi32> -> tensor<1x128xi32>
+  // expected-remark @below {{contiguity = [1, 128], divisibility = [1, 1073741824], constancy = [32, 1]}}
+  %cob = tile.broadcast %c2 : tensor<1x128xi32> -> tensor<32x128xi32>
+  // expected-remark @below {{contiguity = [1, 128], divisibility = [1, 16], constancy = [1, 1]}}
+  %offs = arith.addi %rob, %cob : tensor<32x128xi32>
+  // expected-remark @below {{contiguity = [1, 1], divisibility = [1, 1], constancy = [32, 1]}}
+  %Ms = tile.splat %M : i32 -> tensor<32x1xi32>
+  // expected-remark @below {{contiguity = [1, 1], divisibility = [1, 1], constancy = [1, 1]}}
+  %mr = arith.cmpi slt, %r2, %Ms : tensor<32x1xi32>
+  return
+}

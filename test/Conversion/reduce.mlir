@@ -1,0 +1,115 @@
+// RUN: kiln-opt %s --split-input-file --tile-to-llvm | FileCheck %s
+
+// 1-D sum over 4 warps: a register tree, five butterfly shuffles, then the
+// warps' partials through shared memory between two barriers; every thread
+// reads all four partials.
+#b = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+// CHECK: module attributes {{{.*}}tile.shared_bytes = 16 : i32
+// CHECK: llvm.mlir.global external @kiln_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+// CHECK-LABEL: llvm.func @sum1d
+// CHECK-SAME: nvvm.kernel
+// CHECK-SAME: nvvm.maxntid = array<i32: 128, 1, 1>
+// CHECK-COUNT-3: llvm.fadd
+// CHECK: nvvm.shfl.sync  bfly {{.*}} : f32 -> f32
+// CHECK: llvm.fadd
+// CHECK-COUNT-4: nvvm.shfl.sync  bfly
+// CHECK: nvvm.barrier0
+// CHECK: llvm.cond_br
+// CHECK: llvm.store {{.*}} : i32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-4: llvm.load {{.*}} : !llvm.ptr<3> -> i32
+// The scalar atomic (thread 0) waits for every thread first.
+// CHECK: nvvm.barrier0
+// CHECK: atom.global.acq_rel.gpu.exch.b32
+module attributes {tile.num_warps = 4 : i32} {
+  func.func @sum1d(%x: f32, %out: !tile.ptr<f32>) {
+    %t = tile.splat %x : f32 -> tensor<512xf32, #b>
+    %s = tile.sum %t, 0 : tensor<512xf32, #b> -> f32
+    %o = tile.atomic_rmw xchg %out, %s : !tile.ptr<f32>
+    return
+  }
+}
+
+// -----
+
+// Butterfly distances are the lane bits that lie on the reduced axis:
+// lanes 1, 2, 4, 8 and 16 for a 1-D tensor.
+#b = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+// CHECK-LABEL: llvm.func @shuffle_distances
+// CHECK: %[[CLAMP:.*]] = llvm.mlir.constant(31 : i32) : i32
+// CHECK-NEXT: %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-NEXT: %[[M:.*]] = llvm.mlir.constant(-1 : i32) : i32
+// CHECK-NEXT: nvvm.shfl.sync  bfly %[[M]], %arg0, %[[ONE]], %[[CLAMP]] : i32 -> i32
+// CHECK: llvm.intr.smax
+// CHECK: %[[TWO:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK: nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %[[TWO]], %{{.*}} : i32 -> i32
+// CHECK: %[[FOUR:.*]] = llvm.mlir.constant(4 : i32) : i32
+// CHECK: nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %[[FOUR]], %{{.*}} : i32 -> i32
+// CHECK: %[[EIGHT:.*]] = llvm.mlir.constant(8 : i32) : i32
+// CHECK: nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %[[EIGHT]], %{{.*}} : i32 -> i32
+// CHECK: %[[SIXTEEN:.*]] = llvm.mlir.constant(16 : i32) : i32
+// CHECK: nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %[[SIXTEEN]], %{{.*}} : i32 -> i32
+// One warp: no shared memory, no barrier.
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.return
+module attributes {tile.num_warps = 1 : i32} {
+  func.func @shuffle_distances(%x: i32) -> () {
+    %t = tile.splat %x : i32 -> tensor<32xi32, #b>
+    %s = tile.max %t, 0 : tensor<32xi32, #b> -> i32
+    tile.print "s" %s : i32
+    return
+  }
+}
+
+// -----
+
+// 2-D, along axis 0 of a [32, 128] tile spread as rows over 2 lanes and 4
+// warps: 4 registers combine in the thread, one butterfly across lane bit 4
+// (distance 16), then the 4 warps' partial rows meet in shared memory
+// ([4 x 128] f32 = 2 KiB). The result is the dim-0 slice: 8 columns each.
+#p = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+#s0 = #tile.slice<dim = 0, parent = #p>
+// CHECK: tile.shared_bytes = 2048 : i32
+// CHECK-LABEL: llvm.func @axis0
+// CHECK-COUNT-24: llvm.fadd
+// CHECK: %[[D16:.*]] = llvm.mlir.constant(16 : i32) : i32
+// CHECK: nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %[[D16]], %{{.*}} : f32 -> f32
+// CHECK-COUNT-7: nvvm.shfl.sync  bfly
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK: nvvm.barrier0
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-32: llvm.load {{.*}} : !llvm.ptr<3> -> i32
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK: llvm.return
+module attributes {tile.num_warps = 4 : i32} {
+  func.func @axis0(%x: f32, %out: !tile.ptr<f32>) {
+    %t = tile.splat %x : f32 -> tensor<32x128xf32, #p>
+    %s = tile.sum %t, 0 : tensor<32x128xf32, #p> -> tensor<128xf32, #s0>
+    %o = tile.splat %out : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>, #s0>
+    tile.store %o, %s : tensor<128x!tile.ptr<f32>, #s0>
+    return
+  }
+}
+
+// -----
+
+// Along axis 1 of the same layout: 8 registers, then lanes 1, 2, 4 and 8.
+// The warps split rows, not columns: no shared memory and no barrier.
+#p = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+#s1 = #tile.slice<dim = 1, parent = #p>
+// CHECK: tile.shared_bytes = 0 : i32
+// CHECK-NOT: kiln_smem
+// CHECK-LABEL: llvm.func @axis1
+// CHECK-COUNT-16: nvvm.shfl.sync  bfly
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.return
+module attributes {tile.num_warps = 4 : i32} {
+  func.func @axis1(%x: f32, %out: !tile.ptr<f32>) {
+    %t = tile.splat %x : f32 -> tensor<32x128xf32, #p>
+    %s = tile.max %t, 1 : tensor<32x128xf32, #p> -> tensor<32xf32, #s1>
+    %o = tile.splat %out : !tile.ptr<f32> -> tensor<32x!tile.ptr<f32>, #s1>
+    tile.store %o, %s : tensor<32x!tile.ptr<f32>, #s1>
+    return
+  }
+}

@@ -1,0 +1,406 @@
+//===- FakeCuda.cpp - A stand-in CUDA driver for CPU-only runtime tests ---===//
+//
+// Built as a shared library that the runtime loads through KILN_CUDA_DRIVER
+// in RuntimeFakeDriverTests. "Device memory" is host memory; the JIT turns
+// PTX into a fake cubin ("FAKECUBIN <length>\n" + PTX) and rejects PTX with
+// "bogus"; launches run nothing but are recorded with their parameter values
+// (sizes read from the entry's .param list), so tests can check what the
+// runtime asked the driver to do. kilnFake* functions expose the records.
+//
+//===----------------------------------------------------------------------===//
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace {
+using CUresult = int;
+constexpr CUresult OK = 0, INVALID_VALUE = 1, INVALID_IMAGE = 200,
+                   INVALID_PTX = 218, NOT_FOUND = 500,
+                   LAUNCH_OUT_OF_RESOURCES = 701;
+
+struct Function {
+  std::string name;
+  std::vector<unsigned> paramBytes;
+  int maxDynamicShared = 0;
+};
+struct Module {
+  std::string ptx;
+  std::map<std::string, Function *> functions;
+};
+struct Link {
+  std::string ptx;
+  std::string cubin;
+  char *errorLog = nullptr;
+  size_t errorLogSize = 0;
+};
+
+struct Launch {
+  std::string kernel;
+  unsigned grid[3], block[3], shared;
+  void *stream;
+  std::vector<uint64_t> params;
+};
+struct Memset {
+  uint64_t ptr;
+  unsigned elementBytes;
+  size_t count;
+  uint32_t value;
+  void *stream;
+};
+
+std::mutex mutex;
+std::vector<Launch> launches;
+std::vector<Memset> memsets;
+std::map<std::string, int> calls;
+int dummyContext, dummyStreams[64], dummyEvents[4096];
+int nextStream = 0, nextEvent = 0;
+void *current = nullptr;
+
+void count(const char *name) {
+  std::lock_guard<std::mutex> lock(mutex);
+  ++calls[name];
+}
+
+/// Byte sizes of the .param entries of `.entry name(...)` in ptx.
+bool parseEntry(const std::string &ptx, const std::string &name,
+                std::vector<unsigned> &sizes) {
+  size_t at = 0;
+  while ((at = ptx.find(".entry " + name, at)) != std::string::npos) {
+    size_t after = at + 7 + name.size();
+    if (after < ptx.size() && (ptx[after] == '(' || ptx[after] == ' ' ||
+                               ptx[after] == '\n' || ptx[after] == '\r'))
+      break;
+    at = after;
+  }
+  if (at == std::string::npos)
+    return false;
+  size_t open = ptx.find('(', at), brace = ptx.find('{', at);
+  if (open == std::string::npos || (brace != std::string::npos && open > brace))
+    return true; // No parameters.
+  size_t close = ptx.find(')', open);
+  std::string list = ptx.substr(open, close - open);
+  size_t p = 0;
+  while ((p = list.find(".param", p)) != std::string::npos) {
+    p += 6;
+    size_t t = list.find('.', p);
+    std::string type = list.substr(t + 1, 3);
+    unsigned bytes = 4;
+    if (type.rfind("u64", 0) == 0 || type.rfind("b64", 0) == 0 ||
+        type.rfind("s64", 0) == 0 || type.rfind("f64", 0) == 0)
+      bytes = 8;
+    else if (type.rfind("u16", 0) == 0 || type.rfind("b16", 0) == 0 ||
+             type.rfind("s16", 0) == 0 || type.rfind("f16", 0) == 0)
+      bytes = 2;
+    else if (type.rfind("u8", 0) == 0 || type.rfind("b8", 0) == 0 ||
+             type.rfind("s8", 0) == 0)
+      bytes = 1;
+    sizes.push_back(bytes);
+  }
+  return true;
+}
+} // namespace
+
+extern "C" {
+// ---- Inspection API for tests ---------------------------------------------
+int kilnFakeLaunchCount() {
+  std::lock_guard<std::mutex> lock(mutex);
+  return int(launches.size());
+}
+/// Copies launch i's kernel name (NUL-terminated) and numbers out.
+int kilnFakeLaunch(int i, char *name, size_t nameSize, unsigned *dims7,
+                   void **stream, uint64_t *params, int maxParams) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (i < 0 || i >= int(launches.size()))
+    return -1;
+  const Launch &l = launches[i];
+  std::snprintf(name, nameSize, "%s", l.kernel.c_str());
+  unsigned d[7] = {l.grid[0],  l.grid[1],  l.grid[2], l.block[0],
+                   l.block[1], l.block[2], l.shared};
+  std::memcpy(dims7, d, sizeof(d));
+  *stream = l.stream;
+  int n = int(l.params.size());
+  for (int k = 0; k < n && k < maxParams; ++k)
+    params[k] = l.params[k];
+  return n;
+}
+int kilnFakeMemsetCount() {
+  std::lock_guard<std::mutex> lock(mutex);
+  return int(memsets.size());
+}
+int kilnFakeMemset(int i, uint64_t *ptr, unsigned *elementBytes,
+                   size_t *count, uint32_t *value, void **stream) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (i < 0 || i >= int(memsets.size()))
+    return -1;
+  const Memset &m = memsets[i];
+  *ptr = m.ptr;
+  *elementBytes = m.elementBytes;
+  *count = m.count;
+  *value = m.value;
+  *stream = m.stream;
+  return 0;
+}
+int kilnFakeCalls(const char *name) {
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = calls.find(name);
+  return it == calls.end() ? 0 : it->second;
+}
+void kilnFakeReset() {
+  std::lock_guard<std::mutex> lock(mutex);
+  launches.clear();
+  memsets.clear();
+  calls.clear();
+}
+
+// ---- Driver API -----------------------------------------------------------
+CUresult cuInit(unsigned) { return OK; }
+CUresult cuDriverGetVersion(int *v) {
+  *v = 13000;
+  return OK;
+}
+CUresult cuGetErrorName(CUresult r, const char **s) {
+  switch (r) {
+  case OK: *s = "CUDA_SUCCESS"; return OK;
+  case INVALID_VALUE: *s = "CUDA_ERROR_INVALID_VALUE"; return OK;
+  case INVALID_IMAGE: *s = "CUDA_ERROR_INVALID_IMAGE"; return OK;
+  case INVALID_PTX: *s = "CUDA_ERROR_INVALID_PTX"; return OK;
+  case NOT_FOUND: *s = "CUDA_ERROR_NOT_FOUND"; return OK;
+  case LAUNCH_OUT_OF_RESOURCES:
+    *s = "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES";
+    return OK;
+  }
+  *s = nullptr;
+  return INVALID_VALUE;
+}
+CUresult cuGetErrorString(CUresult r, const char **s) {
+  switch (r) {
+  case OK: *s = "no error"; return OK;
+  case INVALID_VALUE: *s = "invalid argument"; return OK;
+  case INVALID_IMAGE: *s = "device kernel image is invalid"; return OK;
+  case INVALID_PTX: *s = "a PTX JIT compilation failed"; return OK;
+  case NOT_FOUND: *s = "named symbol not found"; return OK;
+  case LAUNCH_OUT_OF_RESOURCES: *s = "too many resources requested for launch"; return OK;
+  }
+  *s = nullptr;
+  return INVALID_VALUE;
+}
+CUresult cuDeviceGetCount(int *n) {
+  *n = 1;
+  return OK;
+}
+CUresult cuDeviceGet(int *d, int ordinal) {
+  if (ordinal != 0)
+    return INVALID_VALUE;
+  *d = 0;
+  return OK;
+}
+CUresult cuDeviceGetName(char *name, int len, int) {
+  std::snprintf(name, size_t(len), "Kiln Fake GPU");
+  return OK;
+}
+CUresult cuDeviceGetAttribute(int *v, int attr, int) {
+  switch (attr) {
+  case 1: *v = 1024; break;                 // max threads per block
+  case 5: *v = 2147483647; break;           // grid x
+  case 6: case 7: *v = 65535; break;        // grid y, z
+  case 8: *v = 48 * 1024; break;            // shared per block
+  case 16: *v = 132; break;                 // SMs
+  case 38: *v = 50 * 1024 * 1024; break;    // L2
+  case 75: *v = 9; break;                   // cc major
+  case 76: *v = 0; break;                   // cc minor
+  case 97: *v = 227 * 1024; break;          // shared opt-in
+  default: return INVALID_VALUE;
+  }
+  return OK;
+}
+CUresult cuDeviceTotalMem_v2(size_t *b, int) {
+  *b = size_t(80) << 30;
+  return OK;
+}
+CUresult cuDevicePrimaryCtxRetain(void **ctx, int) {
+  *ctx = &dummyContext;
+  return OK;
+}
+CUresult cuCtxSetCurrent(void *ctx) {
+  count("cuCtxSetCurrent");
+  current = ctx;
+  return OK;
+}
+CUresult cuCtxGetCurrent(void **ctx) {
+  *ctx = current;
+  return OK;
+}
+CUresult cuCtxSynchronize() { return OK; }
+CUresult cuStreamCreate(void **s, unsigned) {
+  *s = &dummyStreams[nextStream++ % 64];
+  return OK;
+}
+CUresult cuStreamDestroy_v2(void *) { return OK; }
+CUresult cuStreamSynchronize(void *) { return OK; }
+CUresult cuMemAlloc_v2(uint64_t *p, size_t bytes) {
+  count("cuMemAlloc");
+  void *m = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+  if (!m)
+    return INVALID_VALUE;
+  *p = reinterpret_cast<uint64_t>(m);
+  return OK;
+}
+CUresult cuMemFree_v2(uint64_t p) {
+  std::free(reinterpret_cast<void *>(p));
+  return OK;
+}
+CUresult cuMemGetInfo_v2(size_t *f, size_t *t) {
+  *f = *t = size_t(80) << 30;
+  return OK;
+}
+CUresult cuMemcpyHtoD_v2(uint64_t d, const void *s, size_t n) {
+  std::memcpy(reinterpret_cast<void *>(d), s, n);
+  return OK;
+}
+CUresult cuMemcpyDtoH_v2(void *d, uint64_t s, size_t n) {
+  std::memcpy(d, reinterpret_cast<void *>(s), n);
+  return OK;
+}
+CUresult cuMemcpyDtoD_v2(uint64_t d, uint64_t s, size_t n) {
+  std::memmove(reinterpret_cast<void *>(d), reinterpret_cast<void *>(s), n);
+  return OK;
+}
+CUresult cuMemsetD8Async(uint64_t p, unsigned char v, size_t n, void *s) {
+  std::memset(reinterpret_cast<void *>(p), v, n);
+  std::lock_guard<std::mutex> lock(mutex);
+  memsets.push_back({p, 1, n, v, s});
+  return OK;
+}
+CUresult cuMemsetD32Async(uint64_t p, unsigned v, size_t n, void *s) {
+  auto *w = reinterpret_cast<uint32_t *>(p);
+  for (size_t i = 0; i < n; ++i)
+    w[i] = v;
+  std::lock_guard<std::mutex> lock(mutex);
+  memsets.push_back({p, 4, n, v, s});
+  return OK;
+}
+CUresult cuLinkCreate_v2(unsigned n, int *keys, void **values, void **state) {
+  count("cuLinkCreate");
+  auto *l = new Link();
+  for (unsigned i = 0; i < n; ++i) {
+    if (keys[i] == 5)
+      l->errorLog = static_cast<char *>(values[i]);
+    if (keys[i] == 6)
+      l->errorLogSize = size_t(reinterpret_cast<uintptr_t>(values[i]));
+  }
+  *state = l;
+  return OK;
+}
+CUresult cuLinkAddData_v2(void *state, int type, void *data, size_t size,
+                          const char *, unsigned, int *, void **) {
+  auto *l = static_cast<Link *>(state);
+  if (type != 1 || size == 0 || static_cast<char *>(data)[size - 1] != 0)
+    return INVALID_VALUE; // PTX must come NUL-terminated, size included.
+  l->ptx.assign(static_cast<char *>(data), size - 1);
+  size_t bad = l->ptx.find("bogus");
+  if (bad != std::string::npos) {
+    if (l->errorLog && l->errorLogSize)
+      std::snprintf(l->errorLog, l->errorLogSize,
+                    "ptxas application ptx input, line 1; error   : Unknown "
+                    "modifier '.bogus'");
+    return INVALID_PTX;
+  }
+  return OK;
+}
+CUresult cuLinkComplete(void *state, void **cubin, size_t *size) {
+  auto *l = static_cast<Link *>(state);
+  l->cubin = "FAKECUBIN " + std::to_string(l->ptx.size()) + "\n" + l->ptx;
+  *cubin = l->cubin.data();
+  *size = l->cubin.size();
+  return OK;
+}
+CUresult cuLinkDestroy(void *state) {
+  delete static_cast<Link *>(state);
+  return OK;
+}
+CUresult cuModuleLoadDataEx(void **mod, const void *image, unsigned, int *,
+                            void **) {
+  count("cuModuleLoadDataEx");
+  // The image has no size argument: the fake format carries the PTX length.
+  const char *s = static_cast<const char *>(image);
+  if (std::strncmp(s, "FAKECUBIN ", 10) != 0)
+    return INVALID_IMAGE;
+  char *end = nullptr;
+  unsigned long n = std::strtoul(s + 10, &end, 10);
+  if (!end || *end != '\n')
+    return INVALID_IMAGE;
+  auto *m = new Module();
+  m->ptx.assign(end + 1, n);
+  *mod = m;
+  return OK;
+}
+CUresult cuModuleGetFunction(void **fn, void *mod, const char *name) {
+  auto *m = static_cast<Module *>(mod);
+  auto it = m->functions.find(name);
+  if (it == m->functions.end()) {
+    auto *f = new Function{name, {}, 0};
+    if (!parseEntry(m->ptx, name, f->paramBytes)) {
+      delete f;
+      return NOT_FOUND;
+    }
+    it = m->functions.emplace(name, f).first;
+  }
+  *fn = it->second;
+  return OK;
+}
+CUresult cuModuleUnload(void *mod) {
+  delete static_cast<Module *>(mod);
+  return OK;
+}
+CUresult cuFuncGetAttribute(int *v, int attr, void *fn) {
+  switch (attr) {
+  case 0: *v = 1024; return OK;
+  case 1: *v = 0; return OK;
+  case 3: *v = 0; return OK;
+  case 4: *v = 40; return OK;
+  case 8: *v = static_cast<Function *>(fn)->maxDynamicShared; return OK;
+  }
+  return INVALID_VALUE;
+}
+CUresult cuFuncSetAttribute(void *fn, int attr, int value) {
+  count("cuFuncSetAttribute");
+  if (attr != 8 || value > 227 * 1024)
+    return INVALID_VALUE;
+  static_cast<Function *>(fn)->maxDynamicShared = value;
+  return OK;
+}
+CUresult cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz,
+                        unsigned bx, unsigned by, unsigned bz, unsigned shared,
+                        void *stream, void **params, void **) {
+  auto *f = static_cast<Function *>(fn);
+  if (f->name == "kiln_fake_fail_launch")
+    return LAUNCH_OUT_OF_RESOURCES;
+  int limit = f->maxDynamicShared > 0 ? f->maxDynamicShared : 48 * 1024;
+  if (int(shared) > limit || bx * by * bz > 1024 || !gx || !gy || !gz)
+    return INVALID_VALUE;
+  Launch l{f->name, {gx, gy, gz}, {bx, by, bz}, shared, stream, {}};
+  for (size_t i = 0; i < f->paramBytes.size(); ++i) {
+    uint64_t v = 0;
+    std::memcpy(&v, params[i], f->paramBytes[i]);
+    l.params.push_back(v);
+  }
+  std::lock_guard<std::mutex> lock(mutex);
+  launches.push_back(std::move(l));
+  return OK;
+}
+CUresult cuEventCreate(void **e, unsigned) {
+  *e = &dummyEvents[nextEvent++ % 4096];
+  return OK;
+}
+CUresult cuEventDestroy_v2(void *) { return OK; }
+CUresult cuEventRecord(void *, void *) { return OK; }
+CUresult cuEventSynchronize(void *) { return OK; }
+CUresult cuEventElapsedTime_v2(float *ms, void *, void *) {
+  *ms = 1.0f;
+  return OK;
+}
+} // extern "C"
