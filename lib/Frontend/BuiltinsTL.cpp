@@ -14,10 +14,6 @@
 using namespace kiln;
 using namespace kiln::fe;
 using namespace kiln::ast;
-using mlir::failure;
-using mlir::FailureOr;
-using mlir::LogicalResult;
-using mlir::success;
 namespace arith = mlir::arith;
 namespace math = mlir::math;
 
@@ -25,9 +21,11 @@ namespace math = mlir::math;
 // Builtins
 //===----------------------------------------------------------------------===//
 
-/// `mask` (and `other`) for a load/store/atomic through `ptr`.
-static FailureOr<Val> prepareMask(IRGen &g, ArgReader &rd, const Arg &a,
-                                  const Val &ptr) {
+/// `mask` for a load/store/atomic through `ptr`; null when not given.
+static FailureOr<mlir::Value> prepareMask(IRGen &g, ArgReader &rd, const Arg &a,
+                                          const Val &ptr) {
+  if (rd.isNone(a))
+    return mlir::Value();
   FailureOr<Val> m = rd.value(a, "mask");
   if (failed(m))
     return failure();
@@ -38,7 +36,39 @@ static FailureOr<Val> prepareMask(IRGen &g, ArgReader &rd, const Arg &a,
   if (!ptr.type.isTensor() && m->type.isTensor())
     return g.fail(a.node, "`mask` of `" + rd.fn + "` is a tensor (" +
                               g.typeName(*m) + ") but the pointer is a scalar");
-  return g.broadcastTo(*m, ptr.type.shape, a.node, "`mask`");
+  FailureOr<Val> bm = g.broadcastTo(*m, ptr.type.shape, a.node, "`mask`");
+  if (failed(bm))
+    return failure();
+  return bm->value;
+}
+
+/// Block-pointer-only `boundary_check`: only its default `()` is accepted.
+static LogicalResult checkNoBoundaryCheck(IRGen &g, const Arg &a) {
+  if (a.given && !(a.v.kind == Val::Kind::Tuple && a.v.elems.empty()))
+    return g.fail(a.node, "`boundary_check` is not supported (block "
+                          "pointers are not supported)");
+  return success();
+}
+
+/// `cache_modifier`: empty or one of `allowed`.
+static LogicalResult
+checkCacheModifier(IRGen &g, ArgReader &rd, const Arg &a,
+                   llvm::ArrayRef<llvm::StringRef> allowed) {
+  if (!a.given)
+    return success();
+  FailureOr<std::string> cm = rd.constStr(a, "cache_modifier");
+  if (failed(cm))
+    return failure();
+  if (cm->empty() || llvm::is_contained(allowed, *cm))
+    return success();
+  std::string expected;
+  for (size_t k = 0; k < allowed.size(); ++k)
+    expected += (k == 0                    ? ""
+                 : k + 1 == allowed.size() ? " or "
+                                           : ", ") +
+                allowed[k].str();
+  return g.fail(a.node, "unknown cache modifier `" + *cm + "` for `" + rd.fn +
+                            "` (expected " + expected + ")");
 }
 
 /// A value stored or exchanged through `ptr`: broadcast, then cast to the
@@ -300,22 +330,13 @@ FailureOr<Val> IRGen::callTL(llvm::StringRef name, const CallArgs &args,
       return failure();
     if (!rd.isNone(a[2]) && rd.isNone(a[1]))
       return fail(a[2].node, "`other` given without `mask`");
-    if (a[3].given &&
-        !(a[3].v.kind == Val::Kind::Tuple && a[3].v.elems.empty()))
-      return fail(a[3].node, "`boundary_check` is not supported (block "
-                             "pointers are not supported)");
+    if (failed(checkNoBoundaryCheck(*this, a[3])))
+      return failure();
     if (a[4].given && !(a[4].v.kind == Val::Kind::Str && a[4].v.s.empty()))
       return fail(a[4].node, "`padding_option` is not supported (block "
                              "pointers are not supported)");
-    if (a[5].given) {
-      FailureOr<std::string> cm = rd.constStr(a[5], "cache_modifier");
-      if (failed(cm))
-        return failure();
-      if (!cm->empty() && *cm != ".ca" && *cm != ".cg" && *cm != ".cv")
-        return fail(a[5].node, "unknown cache modifier `" + *cm +
-                                   "` for `tl.load` (expected .ca, .cg or "
-                                   ".cv)");
-    }
+    if (failed(checkCacheModifier(*this, rd, a[5], {".ca", ".cg", ".cv"})))
+      return failure();
     if (a[6].given) {
       FailureOr<std::string> ev = rd.constStr(a[6], "eviction_policy");
       if (failed(ev))
@@ -326,13 +347,10 @@ FailureOr<Val> IRGen::callTL(llvm::StringRef name, const CallArgs &args,
     }
     if (a[7].given && failed(rd.constBool(a[7], "volatile")))
       return failure();
-    mlir::Value mask, other;
-    if (!rd.isNone(a[1])) {
-      FailureOr<Val> m = prepareMask(*this, rd, a[1], *ptr);
-      if (failed(m))
-        return failure();
-      mask = m->value;
-    }
+    FailureOr<mlir::Value> mask = prepareMask(*this, rd, a[1], *ptr);
+    if (failed(mask))
+      return failure();
+    mlir::Value other;
     if (!rd.isNone(a[2])) {
       FailureOr<Val> o = prepareValue(*this, rd, a[2], *ptr, "other");
       if (failed(o))
@@ -341,7 +359,7 @@ FailureOr<Val> IRGen::callTL(llvm::StringRef name, const CallArgs &args,
     }
     TType t = ptr->type.withDType(ptr->type.dtype);
     return Val::runtime(
-        tile::LoadOp::create(b, l, toMLIR(&ctx, t), ptr->value, mask, other),
+        tile::LoadOp::create(b, l, toMLIR(&ctx, t), ptr->value, *mask, other),
         t);
   }
   if (name == "tl.store") {
@@ -351,33 +369,19 @@ FailureOr<Val> IRGen::callTL(llvm::StringRef name, const CallArgs &args,
     FailureOr<Val> ptr = rd.pointer(a[0]);
     if (failed(ptr))
       return failure();
-    if (a[3].given &&
-        !(a[3].v.kind == Val::Kind::Tuple && a[3].v.elems.empty()))
-      return fail(a[3].node, "`boundary_check` is not supported (block "
-                             "pointers are not supported)");
-    if (a[4].given) {
-      FailureOr<std::string> cm = rd.constStr(a[4], "cache_modifier");
-      if (failed(cm))
-        return failure();
-      if (!cm->empty() && *cm != ".wb" && *cm != ".cg" && *cm != ".cs" &&
-          *cm != ".wt")
-        return fail(a[4].node, "unknown cache modifier `" + *cm +
-                                   "` for `tl.store` (expected .wb, .cg, "
-                                   ".cs or .wt)");
-    }
+    if (failed(checkNoBoundaryCheck(*this, a[3])) ||
+        failed(
+            checkCacheModifier(*this, rd, a[4], {".wb", ".cg", ".cs", ".wt"})))
+      return failure();
     if (a[5].given && failed(rd.constStr(a[5], "eviction_policy")))
       return failure();
     FailureOr<Val> v = prepareValue(*this, rd, a[1], *ptr, "value");
     if (failed(v))
       return failure();
-    mlir::Value mask;
-    if (!rd.isNone(a[2])) {
-      FailureOr<Val> m = prepareMask(*this, rd, a[2], *ptr);
-      if (failed(m))
-        return failure();
-      mask = m->value;
-    }
-    tile::StoreOp::create(b, l, ptr->value, v->value, mask);
+    FailureOr<mlir::Value> mask = prepareMask(*this, rd, a[2], *ptr);
+    if (failed(mask))
+      return failure();
+    tile::StoreOp::create(b, l, ptr->value, v->value, *mask);
     return Val::none();
   }
   if (name == "tl.atomic_cas") {
@@ -441,16 +445,13 @@ FailureOr<Val> IRGen::callTL(llvm::StringRef name, const CallArgs &args,
     FailureOr<Val> val = prepareValue(*this, rd, a[1], *ptr, "val");
     if (failed(val))
       return failure();
-    mlir::Value mask;
-    if (!rd.isNone(a[2])) {
-      FailureOr<Val> m = prepareMask(*this, rd, a[2], *ptr);
-      if (failed(m))
-        return failure();
-      mask = m->value;
-    }
+    FailureOr<mlir::Value> mask = prepareMask(*this, rd, a[2], *ptr);
+    if (failed(mask))
+      return failure();
     TType t = ptr->type.withDType(d);
     return Val::runtime(tile::AtomicRMWOp::create(b, l, toMLIR(&ctx, t), *kind,
-                                                  ptr->value, val->value, mask),
+                                                  ptr->value, val->value,
+                                                  *mask),
                         t);
   }
   if (name == "tl.sum") {

@@ -13,10 +13,6 @@
 using namespace kiln;
 using namespace kiln::fe;
 using namespace kiln::ast;
-using mlir::failure;
-using mlir::FailureOr;
-using mlir::LogicalResult;
-using mlir::success;
 
 namespace kiln::fe {
 int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out);

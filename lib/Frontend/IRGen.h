@@ -25,6 +25,12 @@
 
 namespace kiln::fe {
 
+// Nearly every IRGen function returns one of these.
+using mlir::failure;
+using mlir::FailureOr;
+using mlir::LogicalResult;
+using mlir::success;
+
 /// Evaluated arguments of a call, with the nodes they came from.
 struct CallArgs {
   std::vector<Val> pos;
@@ -75,6 +81,16 @@ public:
   mlir::LogicalResult genStaticFor(const ast::ForStmt *s, const CallArgs &a,
                                    const ast::Node *call);
   mlir::LogicalResult genWhile(const ast::WhileStmt *s);
+  /// The test of an `if` statement or expression: a constexpr is decided
+  /// now (`known`), a runtime value becomes the i1 `cond` of an scf.if.
+  struct IfTest {
+    std::optional<bool> known;
+    mlir::Value cond;
+  };
+  /// `what` names the test in the message for a non-constexpr compile-time
+  /// value.
+  mlir::FailureOr<IfTest> evalIfTest(const ast::Expr *test,
+                                     llvm::StringRef what);
   mlir::LogicalResult genIf(const ast::IfStmt *s);
   mlir::LogicalResult genIfWithReturn(const ast::IfStmt *s,
                                       llvm::ArrayRef<const ast::Stmt *> rest);

@@ -1,18 +1,14 @@
 //===- IRGenExpr.cpp - Evaluation of expression forms --------------------===//
 #include "IRGen.h"
+#include "IRGenSCF.h"
 
 #include "kiln/Dialect/Tile/IR/Tile.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace kiln;
 using namespace kiln::fe;
 using namespace kiln::ast;
-using mlir::failure;
-using mlir::FailureOr;
-using mlir::LogicalResult;
-using mlir::success;
 namespace arith = mlir::arith;
 
 //===----------------------------------------------------------------------===//
@@ -353,32 +349,22 @@ FailureOr<Val> IRGen::evalCompare(const CompareExpr *e) {
 }
 
 FailureOr<Val> IRGen::evalIfExp(const IfExpExpr *e) {
-  FailureOr<Val> test = eval(e->test);
+  FailureOr<IfTest> test = evalIfTest(e->test, "condition");
   if (failed(test))
     return failure();
-  if (!test->isRuntime()) {
-    if (!test->isConstexpr())
-      return fail(e->test, "condition is " + typeName(*test));
-    return eval(test->truthy() ? e->body : e->orelse);
-  }
-  FailureOr<mlir::Value> c = scalarCondition(*test, e->test, "if");
-  if (failed(c))
-    return failure();
+  if (test->known)
+    return eval(*test->known ? e->body : e->orelse);
   // Both arms are evaluated in their own region of an scf.if.
-  mlir::Location lc = loc(e);
-  auto ifOp = mlir::scf::IfOp::create(b, lc, mlir::TypeRange{}, *c,
-                                      /*addThenBlock=*/true,
-                                      /*addElseBlock=*/true);
+  auto ifOp = openIf(b, loc(e), test->cond);
   Val arms[2];
   for (int k = 0; k < 2; ++k) {
-    mlir::Block *blk =
-        k == 0 ? &ifOp.getThenRegion().front() : &ifOp.getElseRegion().front();
+    const Expr *arm = k == 0 ? e->body : e->orelse;
     mlir::OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToEnd(blk);
-    FailureOr<Val> v = eval(k == 0 ? e->body : e->orelse);
+    insertAtEnd(b, armBlock(ifOp, k));
+    FailureOr<Val> v = eval(arm);
     if (failed(v))
       return failure();
-    FailureOr<Val> rv = toRuntime(*v, k == 0 ? e->body : e->orelse);
+    FailureOr<Val> rv = toRuntime(*v, arm);
     if (failed(rv))
       return failure();
     arms[k] = *rv;
@@ -387,16 +373,6 @@ FailureOr<Val> IRGen::evalIfExp(const IfExpExpr *e) {
     return fail(e, "the arms of the conditional expression have different "
                    "types: " +
                        typeName(arms[0]) + " and " + typeName(arms[1]));
-  auto res = mlir::scf::IfOp::create(b, lc, toMLIR(&ctx, arms[0].type), *c,
-                                     false, false);
-  res.getThenRegion().takeBody(ifOp.getThenRegion());
-  res.getElseRegion().takeBody(ifOp.getElseRegion());
-  ifOp.erase();
-  for (int k = 0; k < 2; ++k) {
-    mlir::OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToEnd(k == 0 ? &res.getThenRegion().front()
-                                    : &res.getElseRegion().front());
-    mlir::scf::YieldOp::create(b, lc, arms[k].value);
-  }
+  auto res = closeIf(b, ifOp, loc(e), arms[0].value, arms[1].value);
   return Val::runtime(res.getResult(0), arms[0].type);
 }

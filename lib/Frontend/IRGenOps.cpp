@@ -20,10 +20,6 @@
 using namespace kiln;
 using namespace kiln::fe;
 using namespace kiln::ast;
-using mlir::failure;
-using mlir::FailureOr;
-using mlir::LogicalResult;
-using mlir::success;
 namespace arith = mlir::arith;
 
 //===----------------------------------------------------------------------===//

@@ -6,17 +6,13 @@
 //
 //===----------------------------------------------------------------------===//
 #include "IRGen.h"
+#include "IRGenSCF.h"
 
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include <set>
 
 using namespace kiln;
 using namespace kiln::fe;
 using namespace kiln::ast;
-using mlir::failure;
-using mlir::FailureOr;
-using mlir::LogicalResult;
-using mlir::success;
 
 /// Limits that keep hostile input from exhausting time or memory.
 static constexpr uint64_t kMaxStatements = 200000;
@@ -25,25 +21,6 @@ static constexpr int64_t kMaxStaticUnroll = 4096;
 //===----------------------------------------------------------------------===//
 // Statements
 //===----------------------------------------------------------------------===//
-
-/// Sets the insertion point at the end of `blk`, before its terminator if it
-/// has one.
-static void insertAtEnd(mlir::OpBuilder &b, mlir::Block *blk) {
-  if (!blk->empty() && blk->back().hasTrait<mlir::OpTrait::IsTerminator>())
-    b.setInsertionPoint(&blk->back());
-  else
-    b.setInsertionPointToEnd(blk);
-}
-
-/// Replaces `blk`'s terminator (if any) by `scf.yield values`.
-static void finishWithYield(mlir::OpBuilder &b, mlir::Block *blk,
-                            mlir::Location loc, mlir::ValueRange values) {
-  if (!blk->empty() && blk->back().hasTrait<mlir::OpTrait::IsTerminator>())
-    blk->back().erase();
-  mlir::OpBuilder::InsertionGuard g(b);
-  b.setInsertionPointToEnd(blk);
-  mlir::scf::YieldOp::create(b, loc, values);
-}
 
 LogicalResult IRGen::genBlock(llvm::ArrayRef<const Stmt *> stmts) {
   for (size_t i = 0; i < stmts.size(); ++i) {
@@ -153,10 +130,6 @@ LogicalResult IRGen::genAssign(const AssignStmt *s) {
   FailureOr<Val> v = eval(s->value);
   if (failed(v))
     return failure();
-  if (v->kind == Val::Kind::None && llvm::isa<CallExpr>(s->value) &&
-      s->targets.size() == 1 && llvm::isa<NameExpr>(s->targets[0])) {
-    // `x = tl.store(...)`: allowed, x is None.
-  }
   for (const Expr *t : s->targets)
     if (failed(assign(t, *v, s)))
       return failure();
@@ -229,16 +202,29 @@ struct Carried {
   std::string name;
   Val init;
 };
+
+/// The names a loop body assigns that hold values before the loop.
+struct LoopVars {
+  std::vector<Carried> carried;
+  /// Compile-time values that cannot be carried; they must stay unchanged.
+  std::vector<std::pair<std::string, Val>> frozen;
+
+  llvm::SmallVector<mlir::Value> inits() const {
+    llvm::SmallVector<mlir::Value> v;
+    for (const Carried &c : carried)
+      v.push_back(c.init.value);
+    return v;
+  }
+};
 } // namespace
 
-/// Names assigned in `body` that hold values before the loop. Numeric
-/// constexprs become runtime scalars (as Triton does); other compile-time
-/// values cannot be carried and must stay unchanged (checked after).
-static LogicalResult
-collectCarried(IRGen &g, llvm::ArrayRef<const Stmt *> body,
-               llvm::StringRef skip, const Node *where,
-               std::vector<Carried> &carried,
-               std::vector<std::pair<std::string, Val>> &frozen) {
+/// Numeric constexprs become runtime scalars (as Triton does); other
+/// compile-time values are frozen.
+static FailureOr<LoopVars> collectLoopVars(IRGen &g,
+                                           llvm::ArrayRef<const Stmt *> body,
+                                           llvm::StringRef skip,
+                                           const Node *where) {
+  LoopVars lv;
   std::vector<std::string> names;
   collectAssignedNames(body, names);
   llvm::sort(names);
@@ -251,26 +237,31 @@ collectCarried(IRGen &g, llvm::ArrayRef<const Stmt *> body,
       continue;
     const Val &v = it->second.v;
     if (v.isRuntime()) {
-      carried.push_back({n, v});
+      lv.carried.push_back({n, v});
     } else if (v.isNumber()) {
       FailureOr<Val> rv = g.toRuntime(v, where);
       if (failed(rv))
         return failure();
-      carried.push_back({n, *rv});
+      lv.carried.push_back({n, *rv});
     } else {
-      frozen.emplace_back(n, v);
+      lv.frozen.emplace_back(n, v);
     }
   }
-  return success();
+  return lv;
+}
+
+/// Binds the carried names to `values`, the block arguments of a loop region.
+static void bindCarried(IRGen &g, const LoopVars &lv, mlir::ValueRange values) {
+  for (size_t k = 0; k < lv.carried.size(); ++k)
+    g.fs->scope[lv.carried[k].name].v =
+        Val::runtime(values[k], lv.carried[k].init.type);
 }
 
 /// The loop body's final values of the carried names, type-checked.
 static FailureOr<llvm::SmallVector<mlir::Value>>
-yieldedValues(IRGen &g, const std::vector<Carried> &carried,
-              const std::vector<std::pair<std::string, Val>> &frozen,
-              const Node *loop) {
+yieldedValues(IRGen &g, const LoopVars &lv, const Node *loop) {
   llvm::SmallVector<mlir::Value> out;
-  for (const Carried &c : carried) {
+  for (const Carried &c : lv.carried) {
     const IRGen::Binding &bd = g.fs->scope[c.name];
     Val v = bd.v;
     if (v.isNumber()) {
@@ -288,7 +279,7 @@ yieldedValues(IRGen &g, const std::vector<Carried> &carried,
                         g.typeName(c.init) + " to " + g.typeName(v));
     out.push_back(v.value);
   }
-  for (const auto &[name, v] : frozen) {
+  for (const auto &[name, v] : lv.frozen) {
     const IRGen::Binding &bd = g.fs->scope[name];
     if (!bd.v.sameAs(v))
       return g.fail(bd.defOffset, "`" + name + "` holds " + g.typeName(v) +
@@ -298,12 +289,27 @@ yieldedValues(IRGen &g, const std::vector<Carried> &carried,
   return out;
 }
 
+/// Generates the loop body into `blk` and yields the carried names' values.
+static LogicalResult genLoopBody(IRGen &g, llvm::ArrayRef<const Stmt *> body,
+                                 const LoopVars &lv, const Node *loop,
+                                 mlir::Block *blk) {
+  ++g.fs->loopDepth;
+  LogicalResult r = g.genBlock(body);
+  --g.fs->loopDepth;
+  if (failed(r))
+    return failure();
+  FailureOr<llvm::SmallVector<mlir::Value>> ys = yieldedValues(g, lv, loop);
+  if (failed(ys))
+    return failure();
+  finishWithYield(g.b, blk, g.loc(loop), *ys);
+  return success();
+}
+
 /// After a loop: carried names take the loop results; names first defined
 /// inside the body are not visible.
 static void finishLoopScope(IRGen &g, const IRGen::Scope &before,
-                            const std::vector<Carried> &carried,
-                            mlir::ValueRange results, const Node *loop,
-                            llvm::StringRef kind) {
+                            const LoopVars &lv, mlir::ValueRange results,
+                            const Node *loop, llvm::StringRef kind) {
   IRGen::Scope after = before;
   for (const auto &[name, bd] : g.fs->scope)
     if (!before.count(name))
@@ -312,9 +318,8 @@ static void finishLoopScope(IRGen &g, const IRGen::Scope &before,
                      kind.str() + "` loop on line " +
                      std::to_string(g.lines.lineCol(loop->range.begin).first)),
           bd.defOffset};
-  for (size_t k = 0; k < carried.size(); ++k)
-    after[carried[k].name].v = Val::runtime(results[k], carried[k].init.type);
   g.fs->scope = std::move(after);
+  bindCarried(g, lv, results);
 }
 
 LogicalResult IRGen::genFor(const ForStmt *s) {
@@ -399,41 +404,25 @@ LogicalResult IRGen::genFor(const ForStmt *s) {
     bounds[k] = v->value;
   }
 
-  std::vector<Carried> carried;
-  std::vector<std::pair<std::string, Val>> frozen;
-  if (failed(collectCarried(*this, s->body, target->id, s, carried, frozen)))
+  FailureOr<LoopVars> lv = collectLoopVars(*this, s->body, target->id, s);
+  if (failed(lv))
     return failure();
-  llvm::SmallVector<mlir::Value> inits;
-  for (const Carried &c : carried)
-    inits.push_back(c.init.value);
-
-  mlir::Location l = loc(s);
   // uint32 bounds compare unsigned.
-  auto forOp = mlir::scf::ForOp::create(b, l, bounds[0], bounds[1], bounds[2],
-                                        inits, nullptr, isUnsigned(ivType));
+  auto forOp =
+      mlir::scf::ForOp::create(b, loc(s), bounds[0], bounds[1], bounds[2],
+                               lv->inits(), nullptr, isUnsigned(ivType));
   Scope before = fs->scope;
-  mlir::Block *body = forOp.getBody();
   {
     mlir::OpBuilder::InsertionGuard g(b);
-    insertAtEnd(b, body);
+    insertAtEnd(b, forOp.getBody());
     fs->scope[target->id] =
         Binding{Val::runtime(forOp.getInductionVar(), TType{ivType, false, {}}),
                 target->range.begin};
-    for (size_t k = 0; k < carried.size(); ++k)
-      fs->scope[carried[k].name].v =
-          Val::runtime(forOp.getRegionIterArgs()[k], carried[k].init.type);
-    ++fs->loopDepth;
-    LogicalResult r = genBlock(s->body);
-    --fs->loopDepth;
-    if (failed(r))
+    bindCarried(*this, *lv, forOp.getRegionIterArgs());
+    if (failed(genLoopBody(*this, s->body, *lv, s, forOp.getBody())))
       return failure();
-    FailureOr<llvm::SmallVector<mlir::Value>> ys =
-        yieldedValues(*this, carried, frozen, s);
-    if (failed(ys))
-      return failure();
-    finishWithYield(b, body, l, *ys);
   }
-  finishLoopScope(*this, before, carried, forOp.getResults(), s, "for");
+  finishLoopScope(*this, before, *lv, forOp.getResults(), s, "for");
   fs->scope[target->id] =
       Binding{Val::undef("the loop variable `" + target->id +
                          "` is not available after its `for` loop"),
@@ -488,27 +477,19 @@ LogicalResult IRGen::genStaticFor(const ForStmt *s, const CallArgs &args,
 LogicalResult IRGen::genWhile(const WhileStmt *s) {
   if (const Node *r = findReturn(s->body))
     return fail(r, "`return` inside a loop is not supported");
-  std::vector<Carried> carried;
-  std::vector<std::pair<std::string, Val>> frozen;
-  if (failed(collectCarried(*this, s->body, "", s, carried, frozen)))
+  FailureOr<LoopVars> lv = collectLoopVars(*this, s->body, "", s);
+  if (failed(lv))
     return failure();
-  llvm::SmallVector<mlir::Value> inits;
-  llvm::SmallVector<mlir::Type> types;
-  llvm::SmallVector<mlir::Location> locs;
+  llvm::SmallVector<mlir::Value> inits = lv->inits();
+  mlir::TypeRange types(inits);
   mlir::Location l = loc(s);
-  for (const Carried &c : carried) {
-    inits.push_back(c.init.value);
-    types.push_back(c.init.value.getType());
-    locs.push_back(l);
-  }
+  llvm::SmallVector<mlir::Location> locs(inits.size(), l);
   auto whileOp = mlir::scf::WhileOp::create(b, l, types, inits);
   Scope before = fs->scope;
   {
     mlir::OpBuilder::InsertionGuard g(b);
     mlir::Block *cond = b.createBlock(&whileOp.getBefore(), {}, types, locs);
-    for (size_t k = 0; k < carried.size(); ++k)
-      fs->scope[carried[k].name].v =
-          Val::runtime(cond->getArgument(k), carried[k].init.type);
+    bindCarried(*this, *lv, cond->getArguments());
     FailureOr<Val> t = eval(s->test);
     if (failed(t))
       return failure();
@@ -529,21 +510,11 @@ LogicalResult IRGen::genWhile(const WhileStmt *s) {
     mlir::scf::ConditionOp::create(b, l, c, cond->getArguments());
 
     mlir::Block *body = b.createBlock(&whileOp.getAfter(), {}, types, locs);
-    for (size_t k = 0; k < carried.size(); ++k)
-      fs->scope[carried[k].name].v =
-          Val::runtime(body->getArgument(k), carried[k].init.type);
-    ++fs->loopDepth;
-    LogicalResult r = genBlock(s->body);
-    --fs->loopDepth;
-    if (failed(r))
+    bindCarried(*this, *lv, body->getArguments());
+    if (failed(genLoopBody(*this, s->body, *lv, s, body)))
       return failure();
-    FailureOr<llvm::SmallVector<mlir::Value>> ys =
-        yieldedValues(*this, carried, frozen, s);
-    if (failed(ys))
-      return failure();
-    finishWithYield(b, body, l, *ys);
   }
-  finishLoopScope(*this, before, carried, whileOp.getResults(), s, "while");
+  finishLoopScope(*this, before, *lv, whileOp.getResults(), s, "while");
   return success();
 }
 
@@ -558,7 +529,6 @@ struct BranchMerge {
   IRGen &g;
   mlir::scf::IfOp ifOp;
   llvm::SmallVector<mlir::Value> thenVals, elseVals;
-  llvm::SmallVector<mlir::Type> types;
   std::vector<TType> ttypes;
 
   /// Returns the index of the yielded result, or -1 when `t` and `e` are the
@@ -576,8 +546,7 @@ struct BranchMerge {
       if (!v.isNumber())
         return g.fail(where, mismatch(tIn, eIn));
       mlir::OpBuilder::InsertionGuard guard(g.b);
-      insertAtEnd(g.b, k == 0 ? &ifOp.getThenRegion().front()
-                              : &ifOp.getElseRegion().front());
+      insertAtEnd(g.b, armBlock(ifOp, k));
       FailureOr<Val> rv = g.toRuntime(v, where);
       if (failed(rv))
         return failure();
@@ -587,59 +556,52 @@ struct BranchMerge {
       return g.fail(where, mismatch(t, e));
     thenVals.push_back(t.value);
     elseVals.push_back(e.value);
-    types.push_back(t.value.getType());
     ttypes.push_back(t.type);
-    return int(types.size() - 1);
+    return int(ttypes.size() - 1);
   }
 
   /// Rebuilds the scf.if with the yielded results.
   mlir::scf::IfOp finish(mlir::Location l) {
-    mlir::OpBuilder::InsertionGuard guard(g.b);
-    g.b.setInsertionPoint(ifOp);
-    auto res = mlir::scf::IfOp::create(g.b, l, types, ifOp.getCondition(),
-                                       false, false);
-    res.getThenRegion().takeBody(ifOp.getThenRegion());
-    res.getElseRegion().takeBody(ifOp.getElseRegion());
-    ifOp.erase();
-    finishWithYield(g.b, &res.getThenRegion().front(), l, thenVals);
-    finishWithYield(g.b, &res.getElseRegion().front(), l, elseVals);
-    // An empty else region without results is dropped for readability.
-    mlir::Block &eb = res.getElseRegion().front();
-    if (types.empty() && eb.getOperations().size() == 1)
-      eb.erase();
-    return res;
+    return closeIf(g.b, ifOp, l, thenVals, elseVals);
   }
 };
 } // namespace
 
-LogicalResult IRGen::genIf(const IfStmt *s) {
-  FailureOr<Val> t = eval(s->test);
+FailureOr<IRGen::IfTest> IRGen::evalIfTest(const Expr *test,
+                                           llvm::StringRef what) {
+  FailureOr<Val> t = eval(test);
   if (failed(t))
     return failure();
   if (!t->isRuntime()) {
     if (!t->isConstexpr())
-      return fail(s->test, "`if` condition is " + typeName(*t));
-    return genBlock(t->truthy() ? s->body : s->orelse);
+      return fail(test, what + " is " + typeName(*t));
+    return IfTest{t->truthy(), {}};
   }
-  FailureOr<mlir::Value> c = scalarCondition(*t, s->test, "if");
+  FailureOr<mlir::Value> c = scalarCondition(*t, test, "if");
   if (failed(c))
     return failure();
+  return IfTest{std::nullopt, *c};
+}
+
+LogicalResult IRGen::genIf(const IfStmt *s) {
+  FailureOr<IfTest> t = evalIfTest(s->test, "`if` condition");
+  if (failed(t))
+    return failure();
+  if (t->known)
+    return genBlock(*t->known ? s->body : s->orelse);
   mlir::Location l = loc(s);
-  auto ifOp = mlir::scf::IfOp::create(b, l, mlir::TypeRange{}, *c,
-                                      /*addThenBlock=*/true,
-                                      /*addElseBlock=*/true);
+  auto ifOp = openIf(b, l, t->cond);
   Scope before = fs->scope;
   Scope branch[2];
   for (int k = 0; k < 2; ++k) {
     mlir::OpBuilder::InsertionGuard g(b);
-    insertAtEnd(b, k == 0 ? &ifOp.getThenRegion().front()
-                          : &ifOp.getElseRegion().front());
+    insertAtEnd(b, armBlock(ifOp, k));
     fs->scope = before;
     if (failed(genBlock(k == 0 ? s->body : s->orelse)))
       return failure();
     branch[k] = std::move(fs->scope);
   }
-  BranchMerge merge{*this, ifOp, {}, {}, {}, {}};
+  BranchMerge merge{*this, ifOp, {}, {}, {}};
   Scope after = before;
   std::vector<std::pair<std::string, int>> results;
   unsigned line = lines.lineCol(s->range.begin).first;
@@ -688,7 +650,7 @@ LogicalResult IRGen::genIf(const IfStmt *s) {
 /// path ends in a return and the returned values are yielded by an scf.if.
 LogicalResult IRGen::genIfWithReturn(const IfStmt *s,
                                      llvm::ArrayRef<const Stmt *> rest) {
-  FailureOr<Val> t = eval(s->test);
+  FailureOr<IfTest> t = evalIfTest(s->test, "`if` condition");
   if (failed(t))
     return failure();
   auto concat = [&](const Block &blk) {
@@ -696,23 +658,16 @@ LogicalResult IRGen::genIfWithReturn(const IfStmt *s,
     all.insert(all.end(), rest.begin(), rest.end());
     return all;
   };
-  if (!t->isRuntime()) {
-    if (!t->isConstexpr())
-      return fail(s->test, "`if` condition is " + typeName(*t));
-    return genBlock(concat(t->truthy() ? s->body : s->orelse));
-  }
-  FailureOr<mlir::Value> c = scalarCondition(*t, s->test, "if");
-  if (failed(c))
-    return failure();
+  if (t->known)
+    return genBlock(concat(*t->known ? s->body : s->orelse));
   mlir::Location l = loc(s);
-  auto ifOp = mlir::scf::IfOp::create(b, l, mlir::TypeRange{}, *c, true, true);
+  auto ifOp = openIf(b, l, t->cond);
   Scope before = fs->scope;
   Val rets[2];
   const Node *retNodes[2] = {nullptr, nullptr};
   for (int k = 0; k < 2; ++k) {
     mlir::OpBuilder::InsertionGuard g(b);
-    insertAtEnd(b, k == 0 ? &ifOp.getThenRegion().front()
-                          : &ifOp.getElseRegion().front());
+    insertAtEnd(b, armBlock(ifOp, k));
     fs->scope = before;
     fs->returned = false;
     fs->retVal = Val::none();
@@ -728,7 +683,7 @@ LogicalResult IRGen::genIfWithReturn(const IfStmt *s,
     return "`" + fname + "` returns " + typeName(a) + " on one path and " +
            typeName(bv) + " on another";
   };
-  BranchMerge merge{*this, ifOp, {}, {}, {}, {}};
+  BranchMerge merge{*this, ifOp, {}, {}, {}};
   bool tupleRet = rets[0].kind == Val::Kind::Tuple;
   if (tupleRet != (rets[1].kind == Val::Kind::Tuple) ||
       (tupleRet && rets[0].elems.size() != rets[1].elems.size()))

@@ -269,6 +269,16 @@ bool Lexer::lexNumber() {
     }
     return true;
   };
+  // An Int token for the literal b..pos whose digits are `digits`.
+  auto pushInt = [&](StringRef digits, unsigned radix) -> bool {
+    uint64_t v = 0;
+    if (digits.getAsInteger(radix, v) || v > static_cast<uint64_t>(INT64_MAX))
+      return fail(b, "integer literal `" + src.slice(b, pos).str() +
+                         "` is too large (Kiln's integers are 64-bit)");
+    push(TokKind::Int, b, pos, src.slice(b, pos).str());
+    toks.back().intValue = static_cast<int64_t>(v);
+    return true;
+  };
 
   if (peek() == '0' && (peek(1) == 'x' || peek(1) == 'X' || peek(1) == 'o' ||
                         peek(1) == 'O' || peek(1) == 'b' || peek(1) == 'B')) {
@@ -289,16 +299,7 @@ bool Lexer::lexNumber() {
       return fail(b, kind == 'x'   ? "invalid hexadecimal literal"
                      : kind == 'o' ? "invalid octal literal"
                                    : "invalid binary literal");
-    if (!finish())
-      return false;
-    uint64_t v = 0;
-    if (StringRef(digits).getAsInteger(radix, v) ||
-        v > static_cast<uint64_t>(INT64_MAX))
-      return fail(b, "integer literal `" + src.slice(b, pos).str() +
-                         "` is too large (Kiln's integers are 64-bit)");
-    push(TokKind::Int, b, pos, src.slice(b, pos).str());
-    toks.back().intValue = static_cast<int64_t>(v);
-    return true;
+    return finish() && pushInt(digits, radix);
   }
 
   std::string text;
@@ -340,14 +341,7 @@ bool Lexer::lexNumber() {
       text.find_first_not_of('0') != std::string::npos)
     return fail(b, "leading zeros in decimal integer literals are not "
                    "permitted; use an 0o prefix for octal integers");
-  uint64_t v = 0;
-  if (StringRef(text).getAsInteger(10, v) ||
-      v > static_cast<uint64_t>(INT64_MAX))
-    return fail(b, "integer literal `" + src.slice(b, pos).str() +
-                       "` is too large (Kiln's integers are 64-bit)");
-  push(TokKind::Int, b, pos, src.slice(b, pos).str());
-  toks.back().intValue = static_cast<int64_t>(v);
-  return true;
+  return pushInt(text, 10);
 }
 
 static void appendUTF8(std::string &out, uint32_t cp) {

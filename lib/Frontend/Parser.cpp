@@ -1,8 +1,6 @@
 //===- Parser.cpp - Statements and the parser entry points ---------------===//
 #include "ParserImpl.h"
 
-#include "llvm/ADT/StringSet.h"
-
 using namespace kiln;
 using namespace kiln::ast;
 using namespace kiln::fe;
@@ -131,36 +129,12 @@ Stmt *Parser::parseSmallStatement() {
   return parseExprOrAssign();
 }
 
-static BinOpKind augOpKind(llvm::StringRef s, bool &ok) {
-  ok = true;
-  if (s == "+=")
-    return BinOpKind::Add;
-  if (s == "-=")
-    return BinOpKind::Sub;
-  if (s == "*=")
-    return BinOpKind::Mul;
-  if (s == "/=")
-    return BinOpKind::Div;
-  if (s == "//=")
-    return BinOpKind::FloorDiv;
-  if (s == "%=")
-    return BinOpKind::Mod;
-  if (s == "**=")
-    return BinOpKind::Pow;
-  if (s == "@=")
-    return BinOpKind::MatMul;
-  if (s == "<<=")
-    return BinOpKind::LShift;
-  if (s == ">>=")
-    return BinOpKind::RShift;
-  if (s == "&=")
-    return BinOpKind::BitAnd;
-  if (s == "|=")
-    return BinOpKind::BitOr;
-  if (s == "^=")
-    return BinOpKind::BitXor;
-  ok = false;
-  return BinOpKind::Add;
+/// `+=`, `**=`, ...: a binary operator spelling followed by `=` (`==`, `<=`
+/// and friends are comparisons, not binary operators, so they never match).
+static std::optional<BinOpKind> augOpKind(llvm::StringRef s) {
+  if (s.size() < 2 || !s.ends_with("="))
+    return std::nullopt;
+  return binOpFromSpelling(s.drop_back());
 }
 
 Stmt *Parser::parseExprOrAssign() {
@@ -183,20 +157,16 @@ Stmt *Parser::parseExprOrAssign() {
     s->targets = std::move(targets);
     return s;
   }
-  if (cur().kind == TokKind::Op) {
-    bool ok;
-    BinOpKind op = augOpKind(cur().text, ok);
-    if (ok) {
-      if (llvm::isa<TupleExpr>(e))
-        return fail(cur().begin,
-                    "augmented assignment to a tuple is not supported");
-      SrcRange opR{cur().begin, cur().end};
-      advance();
-      Expr *v = parseTestList();
-      if (!v)
-        return nullptr;
-      return m.make<AugAssignStmt>(range(b), e, op, v, opR);
-    }
+  if (std::optional<BinOpKind> op;
+      cur().kind == TokKind::Op && (op = augOpKind(cur().text))) {
+    if (llvm::isa<TupleExpr>(e))
+      return failHere("augmented assignment to a tuple is not supported");
+    SrcRange opR{cur().begin, cur().end};
+    advance();
+    Expr *v = parseTestList();
+    if (!v)
+      return nullptr;
+    return m.make<AugAssignStmt>(range(b), e, *op, v, opR);
   }
   if (cur().isOp(":")) {
     if (!llvm::isa<NameExpr>(e))
@@ -268,51 +238,9 @@ Stmt *Parser::parseFunctionDef() {
     return nullptr;
   llvm::StringSet<> seen;
   bool sawDefault = false;
-  while (!cur().isOp(")")) {
-    const Token &t = cur();
-    if (t.isOp("*")) {
-      if (ahead().isName())
-        return failHere("`*" + ahead().text + "` parameters are not supported");
-      return failHere("keyword-only parameters (`*`) are not supported");
-    }
-    if (t.isOp("**"))
-      return failHere("`**" + (ahead().isName() ? ahead().text : "kwargs") +
-                      "` parameters are not supported");
-    if (t.isOp("/"))
-      return failHere("positional-only parameters (`/`) are not supported");
-    if (!t.isName())
-      return failHere("expected a parameter name");
-    Param p;
-    p.name = t.text;
-    p.range = {t.begin, t.end};
-    if (!seen.insert(p.name).second)
-      return failHere("duplicate parameter `" + p.name + "`");
-    advance();
-    if (cur().isOp(":")) {
-      advance();
-      if (!(p.annotation = parseTest()))
-        return nullptr;
-    }
-    if (cur().isOp("=")) {
-      advance();
-      if (!(p.defaultValue = parseTest()))
-        return nullptr;
-      sawDefault = true;
-    } else if (sawDefault) {
-      return fail(p.range.begin, "parameter `" + p.name +
-                                     "` without a default follows a "
-                                     "parameter with a default");
-    }
-    p.range.end = prevEnd();
-    fn->params.push_back(p);
-    if (cur().isOp(",")) {
-      advance();
-      continue;
-    }
-    if (!cur().isOp(")"))
-      return failHere("expected ',' or ')' in the parameter list");
-  }
-  advance();
+  if (!parseDelimited(")", "expected ',' or ')' in the parameter list",
+                      [&] { return parseParam(*fn, seen, sawDefault); }))
+    return nullptr;
   if (cur().isOp("->")) {
     advance();
     if (!(fn->returns = parseTest()))
@@ -325,6 +253,51 @@ Stmt *Parser::parseFunctionDef() {
     return nullptr;
   fn->range.end = prevEnd();
   return fn;
+}
+
+bool Parser::parseParam(FunctionDef &fn, llvm::StringSet<> &seen,
+                        bool &sawDefault) {
+  const Token &t = cur();
+  if (t.isOp("*")) {
+    if (ahead().isName())
+      return failHere("`*" + ahead().text + "` parameters are not supported"),
+             false;
+    return failHere("keyword-only parameters (`*`) are not supported"), false;
+  }
+  if (t.isOp("**"))
+    return failHere("`**" + (ahead().isName() ? ahead().text : "kwargs") +
+                    "` parameters are not supported"),
+           false;
+  if (t.isOp("/"))
+    return failHere("positional-only parameters (`/`) are not supported"),
+           false;
+  if (!t.isName())
+    return failHere("expected a parameter name"), false;
+  Param p;
+  p.name = t.text;
+  p.range = {t.begin, t.end};
+  if (!seen.insert(p.name).second)
+    return failHere("duplicate parameter `" + p.name + "`"), false;
+  advance();
+  if (cur().isOp(":")) {
+    advance();
+    if (!(p.annotation = parseTest()))
+      return false;
+  }
+  if (cur().isOp("=")) {
+    advance();
+    if (!(p.defaultValue = parseTest()))
+      return false;
+    sawDefault = true;
+  } else if (sawDefault) {
+    return fail(p.range.begin, "parameter `" + p.name +
+                                   "` without a default follows a "
+                                   "parameter with a default"),
+           false;
+  }
+  p.range.end = prevEnd();
+  fn.params.push_back(p);
+  return true;
 }
 
 bool Parser::rejectLoopElse(const char *what) {
@@ -392,32 +365,45 @@ Stmt *Parser::parseWhile() {
   return s;
 }
 
+bool Parser::parseDottedTail(std::string &name) {
+  while (cur().isOp(".")) {
+    advance();
+    if (!cur().isName())
+      return failHere("expected a name after '.'"), false;
+    name += "." + cur().text;
+    advance();
+  }
+  return true;
+}
+
+bool Parser::parseAlias(Alias &a, bool dotted, const char *missing) {
+  a.range.begin = cur().begin;
+  if (!cur().isName())
+    return failHere(missing), false;
+  a.name = cur().text;
+  advance();
+  if (dotted && !parseDottedTail(a.name))
+    return false;
+  if (cur().isKw("as")) {
+    advance();
+    if (!cur().isName())
+      return failHere("expected a name after `as`"), false;
+    a.asName = cur().text;
+    advance();
+  }
+  a.range.end = prevEnd();
+  return true;
+}
+
 Stmt *Parser::parseImport() {
   uint32_t b = cur().begin;
   advance();
   auto *s = m.make<ImportStmt>(SrcRange{b, 0});
   for (;;) {
     Alias a;
-    a.range.begin = cur().begin;
-    if (!cur().isName())
-      return failHere("expected a module name after `import`");
-    a.name = cur().text;
-    advance();
-    while (cur().isOp(".")) {
-      advance();
-      if (!cur().isName())
-        return failHere("expected a name after '.'");
-      a.name += "." + cur().text;
-      advance();
-    }
-    if (cur().isKw("as")) {
-      advance();
-      if (!cur().isName())
-        return failHere("expected a name after `as`");
-      a.asName = cur().text;
-      advance();
-    }
-    a.range.end = prevEnd();
+    if (!parseAlias(a, /*dotted=*/true,
+                    "expected a module name after `import`"))
+      return nullptr;
     s->names.push_back(a);
     if (!cur().isOp(","))
       break;
@@ -437,13 +423,8 @@ Stmt *Parser::parseFromImport() {
   uint32_t mb = cur().begin;
   std::string module = cur().text;
   advance();
-  while (cur().isOp(".")) {
-    advance();
-    if (!cur().isName())
-      return failHere("expected a name after '.'");
-    module += "." + cur().text;
-    advance();
-  }
+  if (!parseDottedTail(module))
+    return nullptr;
   auto *s =
       m.make<ImportFromStmt>(SrcRange{b, 0}, module, SrcRange{mb, prevEnd()});
   if (!cur().isKw("import"))
@@ -458,19 +439,8 @@ Stmt *Parser::parseFromImport() {
     if (paren && cur().isOp(")"))
       break;
     Alias a;
-    a.range.begin = cur().begin;
-    if (!cur().isName())
-      return failHere("expected a name to import");
-    a.name = cur().text;
-    advance();
-    if (cur().isKw("as")) {
-      advance();
-      if (!cur().isName())
-        return failHere("expected a name after `as`");
-      a.asName = cur().text;
-      advance();
-    }
-    a.range.end = prevEnd();
+    if (!parseAlias(a, /*dotted=*/false, "expected a name to import"))
+      return nullptr;
     s->names.push_back(a);
     if (!cur().isOp(","))
       break;
@@ -482,7 +452,10 @@ Stmt *Parser::parseFromImport() {
   return s;
 }
 
-ParseResult kiln::fe::parse(llvm::StringRef source) {
+/// Lexes `source` and runs `parseWith` on a fresh module; the module is kept
+/// only when parsing succeeds.
+template <typename Fn>
+static ParseResult runParser(llvm::StringRef source, Fn parseWith) {
   ParseResult r;
   LexResult lr = lex(source);
   if (lr.error) {
@@ -491,7 +464,7 @@ ParseResult kiln::fe::parse(llvm::StringRef source) {
   }
   auto module = std::make_unique<Module>();
   Parser p(std::move(lr.tokens), *module, source);
-  if (!p.parseFile()) {
+  if (!parseWith(p)) {
     r.error = p.error;
     return r;
   }
@@ -499,21 +472,14 @@ ParseResult kiln::fe::parse(llvm::StringRef source) {
   return r;
 }
 
+ParseResult kiln::fe::parse(llvm::StringRef source) {
+  return runParser(source, [](Parser &p) { return p.parseFile(); });
+}
+
 ParseResult kiln::fe::parseExpression(llvm::StringRef source, Expr *&out) {
-  ParseResult r;
   out = nullptr;
-  LexResult lr = lex(source);
-  if (lr.error) {
-    r.error = ParseError{lr.error->offset, lr.error->message};
-    return r;
-  }
-  auto module = std::make_unique<Module>();
-  Parser p(std::move(lr.tokens), *module, source);
-  out = p.parseSingleExpression();
-  if (!out) {
-    r.error = p.error;
-    return r;
-  }
-  r.module = std::move(module);
-  return r;
+  return runParser(source, [&](Parser &p) {
+    out = p.parseSingleExpression();
+    return out != nullptr;
+  });
 }

@@ -1,8 +1,6 @@
 //===- ParserExpr.cpp - Expressions with Python precedence ---------------===//
 #include "ParserImpl.h"
 
-#include "llvm/ADT/StringSet.h"
-
 using namespace kiln;
 using namespace kiln::ast;
 using namespace kiln::fe;
@@ -23,15 +21,9 @@ Expr *Parser::parseSingleExpression() {
   return e;
 }
 
-Expr *Parser::parseTestList(bool allowStar) {
+Expr *Parser::parseBareTuple(llvm::function_ref<Expr *()> item,
+                             llvm::function_ref<bool()> ends) {
   uint32_t b = cur().begin;
-  auto item = [&]() -> Expr * {
-    if (cur().isOp("*"))
-      return failHere(allowStar ? "starred assignment targets are not "
-                                  "supported"
-                                : "starred expressions are not supported");
-    return parseTest();
-  };
   Expr *first = item();
   if (!first || !cur().isOp(","))
     return first;
@@ -39,9 +31,7 @@ Expr *Parser::parseTestList(bool allowStar) {
   t->elts.push_back(first);
   while (cur().isOp(",")) {
     advance();
-    const Token &n = cur();
-    if (n.is(TokKind::Newline) || n.isOp("=") || n.isOp(")") || n.isOp(";") ||
-        n.isOp(":") || n.is(TokKind::End))
+    if (ends())
       break;
     Expr *e = item();
     if (!e)
@@ -52,24 +42,26 @@ Expr *Parser::parseTestList(bool allowStar) {
   return t;
 }
 
+Expr *Parser::parseTestList(bool allowStar) {
+  auto item = [&]() -> Expr * {
+    if (cur().isOp("*"))
+      return failHere(allowStar ? "starred assignment targets are not "
+                                  "supported"
+                                : "starred expressions are not supported");
+    return parseTest();
+  };
+  auto ends = [&] {
+    const Token &n = cur();
+    return n.is(TokKind::Newline) || n.isOp("=") || n.isOp(")") ||
+           n.isOp(";") || n.isOp(":") || n.is(TokKind::End);
+  };
+  return parseBareTuple(item, ends);
+}
+
+/// The target of a `for`: no comparisons, so that `in` ends it.
 Expr *Parser::parseTargetList() {
-  uint32_t b = cur().begin;
-  Expr *first = parseBinary(0);
-  if (!first || !cur().isOp(","))
-    return first;
-  auto *t = m.make<TupleExpr>(SrcRange{b, 0});
-  t->elts.push_back(first);
-  while (cur().isOp(",")) {
-    advance();
-    if (cur().isKw("in"))
-      break;
-    Expr *e = parseBinary(0);
-    if (!e)
-      return nullptr;
-    t->elts.push_back(e);
-  }
-  t->range.end = prevEnd();
-  return t;
+  return parseBareTuple([&] { return parseBinary(0); },
+                        [&] { return cur().isKw("in"); });
 }
 
 Expr *Parser::parseTest() {
@@ -79,14 +71,14 @@ Expr *Parser::parseTest() {
   if (cur().isKw("lambda"))
     return failHere("lambda expressions are not supported");
   uint32_t b = cur().begin;
-  Expr *e = parseOrTest();
+  Expr *e = parseBoolOp(/*isAnd=*/false);
   if (!e)
     return nullptr;
   if (cur().isOp(":="))
     return failHere("assignment expressions (`:=`) are not supported");
   if (cur().isKw("if")) {
     advance();
-    Expr *test = parseOrTest();
+    Expr *test = parseBoolOp(/*isAnd=*/false);
     if (!test)
       return nullptr;
     if (!cur().isKw("else"))
@@ -100,34 +92,20 @@ Expr *Parser::parseTest() {
   return e;
 }
 
-Expr *Parser::parseOrTest() {
+/// `or` binds looser than `and`; both collect their operands flat, as
+/// Python's BoolOp does.
+Expr *Parser::parseBoolOp(bool isAnd) {
+  const char *kw = isAnd ? "and" : "or";
+  auto operand = [&] { return isAnd ? parseNotTest() : parseBoolOp(true); };
   uint32_t b = cur().begin;
-  Expr *e = parseAndTest();
-  if (!e || !cur().isKw("or"))
+  Expr *e = operand();
+  if (!e || !cur().isKw(kw))
     return e;
-  auto *op = m.make<BoolOpExpr>(SrcRange{b, 0}, /*isAnd=*/false);
+  auto *op = m.make<BoolOpExpr>(SrcRange{b, 0}, isAnd);
   op->values.push_back(e);
-  while (cur().isKw("or")) {
+  while (cur().isKw(kw)) {
     advance();
-    Expr *r = parseAndTest();
-    if (!r)
-      return nullptr;
-    op->values.push_back(r);
-  }
-  op->range.end = prevEnd();
-  return op;
-}
-
-Expr *Parser::parseAndTest() {
-  uint32_t b = cur().begin;
-  Expr *e = parseNotTest();
-  if (!e || !cur().isKw("and"))
-    return e;
-  auto *op = m.make<BoolOpExpr>(SrcRange{b, 0}, /*isAnd=*/true);
-  op->values.push_back(e);
-  while (cur().isKw("and")) {
-    advance();
-    Expr *r = parseNotTest();
+    Expr *r = operand();
     if (!r)
       return nullptr;
     op->values.push_back(r);
@@ -159,35 +137,10 @@ Expr *Parser::parseComparison() {
   CompareExpr *cmp = nullptr;
   for (;;) {
     const Token &t = cur();
-    CmpOpKind k;
     SrcRange opR{t.begin, t.end};
-    if (t.isOp("=="))
-      k = CmpOpKind::Eq;
-    else if (t.isOp("!="))
-      k = CmpOpKind::NotEq;
-    else if (t.isOp("<"))
-      k = CmpOpKind::Lt;
-    else if (t.isOp("<="))
-      k = CmpOpKind::LtE;
-    else if (t.isOp(">"))
-      k = CmpOpKind::Gt;
-    else if (t.isOp(">="))
-      k = CmpOpKind::GtE;
-    else if (t.isKw("in"))
-      k = CmpOpKind::In;
-    else if (t.isKw("is")) {
-      if (ahead().isKw("not")) {
-        advance();
-        k = CmpOpKind::IsNot;
-      } else {
-        k = CmpOpKind::Is;
-      }
-    } else if (t.isKw("not") && ahead().isKw("in")) {
-      advance();
-      k = CmpOpKind::NotIn;
-    } else {
+    std::optional<CmpOpKind> k = comparisonOp();
+    if (!k)
       break;
-    }
     advance();
     opR.end = prevEnd();
     Expr *r = parseBinary(0);
@@ -195,7 +148,7 @@ Expr *Parser::parseComparison() {
       return nullptr;
     if (!cmp)
       cmp = m.make<CompareExpr>(SrcRange{b, 0}, e);
-    cmp->ops.push_back(k);
+    cmp->ops.push_back(*k);
     cmp->opRanges.push_back(opR);
     cmp->comparators.push_back(r);
   }
@@ -205,10 +158,70 @@ Expr *Parser::parseComparison() {
   return cmp;
 }
 
-/// Binary operator levels from loosest to tightest: | ^ & (<< >>) (+ -)
-/// (* / // % @).
+/// Python precedence of the binary operators parseBinary handles, loosest
+/// first: | ^ & (<< >>) (+ -) (* / // % @). `**` is parsePower's.
+static std::optional<int> binaryLevel(BinOpKind k) {
+  switch (k) {
+  case BinOpKind::BitOr:
+    return 0;
+  case BinOpKind::BitXor:
+    return 1;
+  case BinOpKind::BitAnd:
+    return 2;
+  case BinOpKind::LShift:
+  case BinOpKind::RShift:
+    return 3;
+  case BinOpKind::Add:
+  case BinOpKind::Sub:
+    return 4;
+  case BinOpKind::Mul:
+  case BinOpKind::Div:
+  case BinOpKind::FloorDiv:
+  case BinOpKind::Mod:
+  case BinOpKind::MatMul:
+    return 5;
+  case BinOpKind::Pow:
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+static constexpr int kFactorLevel = 6;
+
+std::optional<BinOpKind> detail::binOpFromSpelling(llvm::StringRef s) {
+  for (int k = 0; k <= static_cast<int>(BinOpKind::BitXor); ++k)
+    if (s == spelling(static_cast<BinOpKind>(k)))
+      return static_cast<BinOpKind>(k);
+  return std::nullopt;
+}
+
+std::optional<CmpOpKind> Parser::comparisonOp() {
+  const Token &t = cur();
+  if (t.kind == TokKind::Op) {
+    for (CmpOpKind k : {CmpOpKind::Eq, CmpOpKind::NotEq, CmpOpKind::Lt,
+                        CmpOpKind::LtE, CmpOpKind::Gt, CmpOpKind::GtE})
+      if (t.text == spelling(k))
+        return k;
+    return std::nullopt;
+  }
+  if (t.isKw("in"))
+    return CmpOpKind::In;
+  if (t.isKw("is")) {
+    if (!ahead().isKw("not"))
+      return CmpOpKind::Is;
+    advance();
+    return CmpOpKind::IsNot;
+  }
+  if (t.isKw("not") && ahead().isKw("in")) {
+    advance();
+    return CmpOpKind::NotIn;
+  }
+  return std::nullopt;
+}
+
+/// Precedence climbing over binaryLevel(): each level parses the next
+/// tighter one for its operands.
 Expr *Parser::parseBinary(int level) {
-  if (level == 6)
+  if (level == kFactorLevel)
     return parseFactor();
   uint32_t b = cur().begin;
   Expr *lhs = parseBinary(level + 1);
@@ -217,47 +230,8 @@ Expr *Parser::parseBinary(int level) {
     const Token &t = cur();
     if (t.kind != TokKind::Op)
       break;
-    std::optional<BinOpKind> k;
-    const std::string &s = t.text;
-    switch (level) {
-    case 0:
-      if (s == "|")
-        k = BinOpKind::BitOr;
-      break;
-    case 1:
-      if (s == "^")
-        k = BinOpKind::BitXor;
-      break;
-    case 2:
-      if (s == "&")
-        k = BinOpKind::BitAnd;
-      break;
-    case 3:
-      if (s == "<<")
-        k = BinOpKind::LShift;
-      else if (s == ">>")
-        k = BinOpKind::RShift;
-      break;
-    case 4:
-      if (s == "+")
-        k = BinOpKind::Add;
-      else if (s == "-")
-        k = BinOpKind::Sub;
-      break;
-    case 5:
-      if (s == "*")
-        k = BinOpKind::Mul;
-      else if (s == "/")
-        k = BinOpKind::Div;
-      else if (s == "//")
-        k = BinOpKind::FloorDiv;
-      else if (s == "%")
-        k = BinOpKind::Mod;
-      else if (s == "@")
-        k = BinOpKind::MatMul;
-      break;
-    }
-    if (!k)
+    std::optional<BinOpKind> k = binOpFromSpelling(t.text);
+    if (!k || binaryLevel(*k) != level)
       break;
     SrcRange opR{t.begin, t.end};
     if (!chain.step())
@@ -335,48 +309,61 @@ Expr *Parser::parseAtomWithTrailers() {
   return e;
 }
 
+bool Parser::parseDelimited(llvm::StringRef close, const char *missing,
+                            llvm::function_ref<bool()> item) {
+  while (!cur().isOp(close)) {
+    if (!item())
+      return false;
+    if (cur().isOp(",")) {
+      advance();
+      continue;
+    }
+    if (!cur().isOp(close))
+      return failHere(missing), false;
+  }
+  advance();
+  return true;
+}
+
 Expr *Parser::parseCallArgs(Expr *func) {
   uint32_t b = func->range.begin;
   advance(); // (
   auto *call = m.make<CallExpr>(SrcRange{b, 0}, func);
   llvm::StringSet<> seen;
-  while (!cur().isOp(")")) {
+  auto arg = [&]() -> bool {
     if (cur().isOp("*"))
-      return failHere("unpacking arguments with `*` is not supported");
+      return failHere("unpacking arguments with `*` is not supported"), false;
     if (cur().isOp("**"))
       return failHere("unpacking keyword arguments with `**` is not "
-                      "supported");
+                      "supported"),
+             false;
     if (cur().isName() && ahead().isOp("=")) {
       Keyword kw;
       kw.name = cur().text;
       kw.range.begin = cur().begin;
       if (!seen.insert(kw.name).second)
-        return failHere("keyword argument `" + kw.name + "` repeated");
+        return failHere("keyword argument `" + kw.name + "` repeated"), false;
       advance();
       advance();
       if (!(kw.value = parseTest()))
-        return nullptr;
+        return false;
       kw.range.end = prevEnd();
       call->keywords.push_back(kw);
-    } else {
-      uint32_t ab = cur().begin;
-      Expr *a = parseTest();
-      if (!a)
-        return nullptr;
-      if (cur().isKw("for"))
-        return failHere("comprehensions are not supported");
-      if (!call->keywords.empty())
-        return fail(ab, "positional argument follows keyword argument");
-      call->args.push_back(a);
+      return true;
     }
-    if (cur().isOp(",")) {
-      advance();
-      continue;
-    }
-    if (!cur().isOp(")"))
-      return failHere("expected ',' or ')' in the argument list");
-  }
-  advance();
+    uint32_t ab = cur().begin;
+    Expr *a = parseTest();
+    if (!a)
+      return false;
+    if (cur().isKw("for"))
+      return failHere("comprehensions are not supported"), false;
+    if (!call->keywords.empty())
+      return fail(ab, "positional argument follows keyword argument"), false;
+    call->args.push_back(a);
+    return true;
+  };
+  if (!parseDelimited(")", "expected ',' or ')' in the argument list", arg))
+    return nullptr;
   call->range.end = prevEnd();
   return call;
 }
@@ -514,21 +501,17 @@ Expr *Parser::parseAtom() {
   if (t.isOp("[")) {
     advance();
     auto *list = m.make<TupleExpr>(SrcRange{b, 0}, /*isList=*/true);
-    while (!cur().isOp("]")) {
+    auto elt = [&] {
       Expr *e = parseTest();
       if (!e)
-        return nullptr;
+        return false;
       if (cur().isKw("for"))
-        return failHere("comprehensions are not supported");
+        return failHere("comprehensions are not supported"), false;
       list->elts.push_back(e);
-      if (cur().isOp(",")) {
-        advance();
-        continue;
-      }
-      if (!cur().isOp("]"))
-        return failHere("expected ',' or ']'");
-    }
-    advance();
+      return true;
+    };
+    if (!parseDelimited("]", "expected ',' or ']'", elt))
+      return nullptr;
     list->range.end = prevEnd();
     return list;
   }

@@ -9,6 +9,8 @@
 
 #include "kiln/Frontend/Lexer.h"
 #include "kiln/Frontend/Parser.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <algorithm>
 
@@ -19,6 +21,9 @@ using namespace kiln::ast;
 /// Nesting limit for expressions and statements, so hostile input cannot
 /// exhaust the stack.
 inline constexpr unsigned kMaxDepth = 150;
+
+/// The binary operator spelled `s` (`+`, `//`, `**`, ...), if any.
+std::optional<BinOpKind> binOpFromSpelling(llvm::StringRef s);
 
 class Parser {
 public:
@@ -122,30 +127,44 @@ private:
   Stmt *parseSmallStatement();
   bool parseSuite(Block &out, const char *what, uint32_t headerBegin);
   Stmt *parseFunctionDef();
+  bool parseParam(FunctionDef &fn, llvm::StringSet<> &seen, bool &sawDefault);
   Stmt *parseIf(bool isElif);
   Stmt *parseFor();
   Stmt *parseWhile();
   Stmt *parseImport();
   Stmt *parseFromImport();
+  /// `.b.c` after a module name, appended to `name`.
+  bool parseDottedTail(std::string &name);
+  /// `name [as other]`; `missing` is the error when no name starts it.
+  bool parseAlias(Alias &a, bool dotted, const char *missing);
   Stmt *parseExprOrAssign();
   bool rejectLoopElse(const char *what);
 
   // Expressions.
   Expr *parseTestList(bool allowStar = false);
   Expr *parseTest();
-  Expr *parseOrTest();
-  Expr *parseAndTest();
+  Expr *parseBoolOp(bool isAnd);
   Expr *parseNotTest();
   Expr *parseComparison();
+  /// Consumes all but the last token of a comparison operator.
+  std::optional<CmpOpKind> comparisonOp();
   Expr *parseBinary(int level);
   Expr *parseFactor();
   Expr *parsePower();
   Expr *parseAtomWithTrailers();
   Expr *parseAtom();
+  /// `item`s separated by commas (a trailing one allowed) up to and
+  /// including `close`; `missing` is the error for anything else.
+  bool parseDelimited(llvm::StringRef close, const char *missing,
+                      llvm::function_ref<bool()> item);
   Expr *parseCallArgs(Expr *func);
   Expr *parseSubscript(Expr *value);
   Expr *parseSubscriptItem();
   Expr *parseTargetList();
+  /// `item, item, ...` without brackets: a TupleExpr when there is a comma;
+  /// after a trailing comma the list stops where `ends()` holds.
+  Expr *parseBareTuple(llvm::function_ref<Expr *()> item,
+                       llvm::function_ref<bool()> ends);
   SrcRange range(uint32_t b) const { return {b, prevEnd()}; }
 };
 

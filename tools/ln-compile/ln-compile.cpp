@@ -19,6 +19,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/Support/ToolUtilities.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -78,11 +79,9 @@ struct Options {
   std::optional<std::string> file;
   std::optional<std::string> kernel, signature, output, dumpDir;
   std::vector<std::string> defines;
-  unsigned numWarps = 4;
-  bool numWarpsGiven = false;
+  std::optional<unsigned> numWarps; ///< default 4
   std::string arch = "sm_90";
   Stage emit = Stage::PTX;
-  bool emitGiven = false;
   bool time = false, verify = false, split = false, debugInfo = false;
   std::optional<std::string> dtype;
 };
@@ -113,13 +112,20 @@ std::optional<int> parseArgs(int argc, char **argv, Options &o) {
       }
       return args[++i];
     };
-    auto noValue = [&](const char *flag) {
-      if (inlineValue) {
-        cliError(llvm::Twine(flag) + ": takes no value");
-        return false;
-      }
-      return true;
-    };
+    // Flags that take no value.
+    static constexpr std::pair<const char *, bool Options::*> kSwitches[] = {
+        {"--time", &Options::time},
+        {"--verify-diagnostics", &Options::verify},
+        {"--print-debuginfo", &Options::debugInfo},
+        {"--split-input-file", &Options::split}};
+    if (const auto *sw = llvm::find_if(
+            kSwitches, [&](const auto &sw) { return a == sw.first; });
+        sw != std::end(kSwitches)) {
+      if (inlineValue)
+        return cliError(a + ": takes no value");
+      o.*(sw->second) = true;
+      continue;
+    }
     if (a == "--help" || a == "-help" || a == "-h") {
       llvm::outs() << kUsage;
       return 0;
@@ -161,7 +167,6 @@ std::optional<int> parseArgs(int argc, char **argv, Options &o) {
         return cliError("--num-warps: expected 1, 2, 4, 8, 16 or 32, got `" +
                         *v + "`");
       o.numWarps = n;
-      o.numWarpsGiven = true;
     } else if (a == "--arch") {
       auto v = value("--arch");
       if (!v)
@@ -180,7 +185,6 @@ std::optional<int> parseArgs(int argc, char **argv, Options &o) {
                         "` (expected ast, tile, tile-layout, llvm-dialect, "
                         "llvm or ptx)");
       o.emit = *s;
-      o.emitGiven = true;
     } else if (a == "-o") {
       if (i + 1 >= args.size())
         return cliError("-o: missing output path");
@@ -198,22 +202,6 @@ std::optional<int> parseArgs(int argc, char **argv, Options &o) {
         return cliError("--dtype: expected fp16, bf16 or fp32, got `" + *v +
                         "`");
       o.dtype = *v;
-    } else if (a == "--time") {
-      if (!noValue("--time"))
-        return 1;
-      o.time = true;
-    } else if (a == "--verify-diagnostics") {
-      if (!noValue("--verify-diagnostics"))
-        return 1;
-      o.verify = true;
-    } else if (a == "--print-debuginfo") {
-      if (!noValue("--print-debuginfo"))
-        return 1;
-      o.debugInfo = true;
-    } else if (a == "--split-input-file") {
-      if (!noValue("--split-input-file"))
-        return 1;
-      o.split = true;
     } else if (llvm::StringRef(a).starts_with("-") && a != "-") {
       return cliError("unknown option `" + a + "` (see --help)");
     } else {
@@ -230,7 +218,7 @@ std::optional<int> parseArgs(int argc, char **argv, Options &o) {
 std::optional<KernelSpec> specFromFlags(const Options &o) {
   KernelSpec spec;
   spec.kernelName = *o.kernel;
-  spec.numWarps = o.numWarps;
+  spec.numWarps = o.numWarps.value_or(4);
   spec.arch = o.arch;
   if (o.signature) {
     auto sig = parseSignature(*o.signature);
@@ -456,11 +444,10 @@ int runFile(const Options &o) {
 /// Built-in mode: the LayerNorm kernels for N = 8192 with the tutorial's
 /// launch heuristics.
 int runBuiltin(const Options &o) {
-  if (o.signature || !o.defines.empty() || o.numWarpsGiven || o.verify ||
-      o.split)
+  if (o.signature || !o.defines.empty() || o.numWarps || o.verify || o.split)
     return cliError(std::string(o.signature          ? "--signature"
                                 : !o.defines.empty() ? "-D"
-                                : o.numWarpsGiven    ? "--num-warps"
+                                : o.numWarps         ? "--num-warps"
                                 : o.verify           ? "--verify-diagnostics"
                                                      : "--split-input-file") +
                     ": needs a FILE; without FILE, ln-compile compiles the "
