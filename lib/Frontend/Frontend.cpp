@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/thread.h"
@@ -45,6 +46,48 @@ std::unique_ptr<ast::Module> parseMain(mlir::MLIRContext &ctx,
   }
   return std::move(pr.module);
 }
+
+/// Code generation recurses over statements, expressions and inlined calls;
+/// its depth is bounded (IRGen::enter) and it runs on a thread whose stack is
+/// large enough for that bound whatever the caller's stack size is.
+void runOnLargeStack(llvm::function_ref<void()> fn) {
+  llvm::thread worker(std::optional<unsigned>(256u << 20), [&] { fn(); });
+  worker.join();
+}
+
+/// Parses `source` and resolves its module level in a private context, then
+/// runs `query`, which returns std::nullopt after reporting an error. Errors
+/// come back rendered as the compiler renders them.
+template <typename T>
+llvm::Expected<T> queryModule(
+    llvm::StringRef source, llvm::StringRef filename,
+    llvm::function_ref<std::optional<T>(fe::IRGen &)> query) {
+  // Threading off: a thread pool would cost more than this whole query.
+  mlir::MLIRContext ctx(mlir::MLIRContext::Threading::DISABLED);
+  loadFrontendDialects(ctx);
+  llvm::SourceMgr sm;
+  sm.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(source, filename),
+                        llvm::SMLoc());
+  std::string rendered;
+  llvm::raw_string_ostream os(rendered);
+  mlir::SourceMgrDiagnosticHandler handler(sm, &ctx, os);
+  MainBuffer mb = mainBuffer(sm);
+  std::optional<T> result;
+  if (std::unique_ptr<ast::Module> m = parseMain(ctx, mb)) {
+    fe::IRGen gen(ctx, mb.name, mb.text, *m);
+    runOnLargeStack([&] {
+      if (mlir::succeeded(gen.resolveModule()))
+        result = query(gen);
+    });
+  }
+  if (result)
+    return std::move(*result);
+  llvm::StringRef text = llvm::StringRef(rendered).rtrim('\n');
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      text.empty() ? "cannot read the kernels of " + filename.str()
+                   : text.str());
+}
 } // namespace
 
 std::optional<std::string> kiln::dumpAST(mlir::MLIRContext &ctx,
@@ -68,12 +111,37 @@ kiln::compileToTile(mlir::MLIRContext &ctx, llvm::SourceMgr &sourceMgr,
   if (!m)
     return nullptr;
   fe::IRGen gen(ctx, mb.name, mb.text, *m);
-  // Code generation recurses over statements, expressions and inlined calls;
-  // its depth is bounded (IRGen::enter) and it runs on a thread whose stack
-  // is large enough for that bound whatever the caller's stack size is.
   mlir::OwningOpRef<mlir::ModuleOp> result;
-  llvm::thread worker(std::optional<unsigned>(256u << 20),
-                      [&] { result = gen.compile(spec); });
-  worker.join();
+  runOnLargeStack([&] { result = gen.compile(spec); });
   return result;
+}
+
+llvm::Expected<std::vector<KernelParameter>>
+kiln::listKernelParameters(llvm::StringRef source, llvm::StringRef filename,
+                           llvm::StringRef kernelName) {
+  return queryModule<std::vector<KernelParameter>>(
+      source, filename,
+      [&](fe::IRGen &gen) -> std::optional<std::vector<KernelParameter>> {
+        const ast::FunctionDef *fn = gen.findKernel(kernelName);
+        if (!fn)
+          return std::nullopt;
+        std::vector<KernelParameter> params;
+        for (const ast::Param &p : fn->params) {
+          KernelParameter &kp = params.emplace_back();
+          kp.name = p.name;
+          kp.isConstexpr = fe::isConstexprAnnotation(p.annotation);
+          if (p.defaultValue)
+            kp.defaultValue = gen.text(p.defaultValue).str();
+        }
+        return params;
+      });
+}
+
+llvm::Expected<std::vector<std::string>>
+kiln::listKernels(llvm::StringRef source, llvm::StringRef filename) {
+  return queryModule<std::vector<std::string>>(
+      source, filename,
+      [](fe::IRGen &gen) -> std::optional<std::vector<std::string>> {
+        return gen.jitFunctionNames();
+      });
 }

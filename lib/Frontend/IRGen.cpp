@@ -167,6 +167,31 @@ const FunctionDef *IRGen::findFunction(llvm::StringRef name) const {
   return it->second.fn;
 }
 
+std::vector<std::string> IRGen::jitFunctionNames() const {
+  std::vector<std::string> names;
+  for (const Stmt *s : module.body)
+    if (auto *f = llvm::dyn_cast<FunctionDef>(s); f && isJit(f))
+      names.push_back(f->name);
+  return names;
+}
+
+const FunctionDef *IRGen::findKernel(llvm::StringRef name) {
+  const FunctionDef *fn = findFunction(name);
+  if (fn && isJit(fn))
+    return fn;
+  if (fn)
+    return (void)fail(fn->nameRange.begin,
+                      "`" + name + "` is not a @triton.jit function"),
+           nullptr;
+  std::vector<std::string> kernels = jitFunctionNames();
+  std::string list = kernels.empty()
+                         ? "there are no @triton.jit functions in it"
+                         : "kernels here: " + llvm::join(kernels, ", ");
+  (void)fail(0u, "kernel `" + name + "` not found in " + filename + "; " +
+                     list);
+  return nullptr;
+}
+
 /// Rejects decorators other than @triton.jit on a function being compiled.
 static LogicalResult checkDecorators(IRGen &g, const FunctionDef *fn) {
   for (const Expr *d : fn->decorators) {
@@ -449,24 +474,9 @@ mlir::OwningOpRef<mlir::ModuleOp> IRGen::compile(const KernelSpec &sp) {
   spec = sp;
   if (failed(resolveModule()))
     return nullptr;
-  const FunctionDef *fn = findFunction(spec.kernelName);
-  if (!fn || !isJit(fn)) {
-    std::vector<std::string> kernels;
-    for (const Stmt *s : module.body)
-      if (auto *f = llvm::dyn_cast<FunctionDef>(s); f && isJit(f))
-        kernels.push_back(f->name);
-    if (fn)
-      return (void)fail(fn->nameRange.begin,
-                        "`" + spec.kernelName +
-                            "` is not a @triton.jit function"),
-             nullptr;
-    std::string list = kernels.empty()
-                           ? "there are no @triton.jit functions in it"
-                           : "kernels here: " + llvm::join(kernels, ", ");
-    (void)fail(0u, "kernel `" + spec.kernelName + "` not found in " + filename +
-                       "; " + list);
+  const FunctionDef *fn = findKernel(spec.kernelName);
+  if (!fn)
     return nullptr;
-  }
   if (failed(checkDecorators(*this, fn)))
     return nullptr;
 
@@ -514,6 +524,8 @@ mlir::OwningOpRef<mlir::ModuleOp> IRGen::compile(const KernelSpec &sp) {
   llvm::SmallVector<mlir::Type> argTypes;
   llvm::SmallVector<std::pair<std::string, TType>> runtimeParams;
   llvm::SmallVector<unsigned> divisibility;
+  // Each constexpr's specialized value as text, for the backend's KernelInfo.
+  llvm::SmallVector<mlir::NamedAttribute> constexprTexts;
   size_t sigIdx = 0;
   for (const Param &p : fn->params) {
     bool isCx = isConstexprParam(p);
@@ -570,6 +582,7 @@ mlir::OwningOpRef<mlir::ModuleOp> IRGen::compile(const KernelSpec &sp) {
                                 "` is not a compile-time value"),
                  nullptr;
         v = *dv;
+        text = v.repr();
       } else {
         return (void)fail(p.range.begin,
                           "no value for constexpr `" + p.name + "`; pass -D " +
@@ -577,6 +590,8 @@ mlir::OwningOpRef<mlir::ModuleOp> IRGen::compile(const KernelSpec &sp) {
                nullptr;
       }
       st.scope[p.name] = Binding{v, p.range.begin};
+      constexprTexts.push_back(b.getNamedAttr(
+          p.name, b.getStringAttr(llvm::StringRef(text).trim())));
       continue;
     }
     if (entry->kind == ParamSpec::Kind::Constexpr)
@@ -593,6 +608,8 @@ mlir::OwningOpRef<mlir::ModuleOp> IRGen::compile(const KernelSpec &sp) {
     divisibility.push_back(entry->divisibility);
   }
 
+  if (!constexprTexts.empty())
+    (*mod)->setAttr("tile.constexprs", b.getDictionaryAttr(constexprTexts));
   auto func = mlir::func::FuncOp::create(b, fnLoc, spec.kernelName,
                                          b.getFunctionType(argTypes, {}));
   mlir::Block *entryBlock = func.addEntryBlock();

@@ -69,6 +69,11 @@ public:
   mlir::LogicalResult resolveModule();
   const ast::FunctionDef *findFunction(llvm::StringRef name) const;
   bool isJit(const ast::FunctionDef *fn) const;
+  /// Names of the module's @triton.jit functions, in file order.
+  std::vector<std::string> jitFunctionNames() const;
+  /// The @triton.jit function `name`; reports an error (listing the
+  /// kernels) and returns null when there is none. Call resolveModule first.
+  const ast::FunctionDef *findKernel(llvm::StringRef name);
   bool isConstexprParam(const ast::Param &p) const;
 
   //===--- Statements (IRGen.cpp) ----------------------------------------===//

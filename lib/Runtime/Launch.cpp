@@ -66,11 +66,11 @@ ConstexprValue::ConstexprValue(double v) {
 }
 
 llvm::Expected<KernelSpec> kiln::rt::deriveSpec(
-    llvm::StringRef kernelName, llvm::ArrayRef<KernelParam> params,
+    llvm::StringRef kernelName, llvm::ArrayRef<KernelParameter> params,
     llvm::ArrayRef<Arg> args, const LaunchOptions &options,
     llvm::StringRef arch) {
   std::vector<std::string> runtimeNames, constexprNames;
-  for (const KernelParam &p : params)
+  for (const KernelParameter &p : params)
     (p.isConstexpr ? constexprNames : runtimeNames).push_back(p.name);
 
   if (args.size() != runtimeNames.size()) {
@@ -92,8 +92,8 @@ llvm::Expected<KernelSpec> kiln::rt::deriveSpec(
 
   for (const auto &[name, value] : options.constexprs) {
     (void)value;
-    auto it = llvm::find_if(params,
-                            [&](const KernelParam &p) { return p.name == name; });
+    auto it = llvm::find_if(
+        params, [&](const KernelParameter &p) { return p.name == name; });
     if (it == params.end())
       return makeError(llvm::formatv(
           "kernel `{0}` has no parameter `{1}` (constexpr parameters: {2})",
@@ -110,15 +110,15 @@ llvm::Expected<KernelSpec> kiln::rt::deriveSpec(
   spec.numWarps = options.numWarps;
   spec.arch = arch.str();
   size_t argIndex = 0;
-  for (const KernelParam &p : params) {
+  for (const KernelParameter &p : params) {
     ParamSpec ps;
     if (p.isConstexpr) {
       auto it = options.constexprs.find(p.name);
       std::string value;
       if (it != options.constexprs.end())
         value = it->second.text();
-      else if (!p.defaultValue.empty())
-        value = p.defaultValue;
+      else if (p.defaultValue)
+        value = *p.defaultValue;
       else
         return makeError(llvm::formatv(
             "kernel `{0}`: no value for constexpr parameter `{1}` (set "

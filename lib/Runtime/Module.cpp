@@ -41,7 +41,7 @@ struct kiln::rt::LoadedKernel {
 struct Kernel::State {
   std::shared_ptr<Module::State> module; ///< Null for fromCompiled kernels.
   std::string name;
-  std::vector<KernelParam> params;
+  std::vector<KernelParameter> params;
   std::shared_ptr<const CompiledKernel> precompiled;
   std::string precompiledKey;
   std::mutex mutex;
@@ -64,6 +64,32 @@ struct LoadedRegistry {
 LoadedRegistry &registry() {
   static auto *r = new LoadedRegistry();
   return *r;
+}
+
+/// Kernel parameters by source hash and kernel name. Listing them parses the
+/// whole file, so it is done once per kernel and process, however many
+/// Modules (e.g. one per LayerNorm::create) hold the same source.
+llvm::Expected<std::vector<KernelParameter>>
+kernelParameters(const Module::State &m, llvm::StringRef name) {
+  struct Cache {
+    std::mutex mutex;
+    std::map<std::string, std::vector<KernelParameter>> byKey;
+  };
+  static auto *cache = new Cache();
+  std::string key = m.hash + '/' + name.str();
+  {
+    std::lock_guard<std::mutex> lock(cache->mutex);
+    auto it = cache->byKey.find(key);
+    if (it != cache->byKey.end())
+      return it->second;
+  }
+  // Parsed outside the lock: another thread may race us to the same result.
+  auto params = listKernelParameters(m.source, m.filename, name);
+  if (!params)
+    return params.takeError();
+  std::lock_guard<std::mutex> lock(cache->mutex);
+  cache->byKey.emplace(std::move(key), *params);
+  return params;
 }
 
 /// What the specialization depends on, cheap to build on every launch.
@@ -274,7 +300,7 @@ Module Module::fromSource(std::string source, std::string filename,
 }
 
 llvm::Expected<Kernel> Module::kernel(llvm::StringRef name) const {
-  auto params = scanKernelParams(state_->source, state_->filename, name);
+  auto params = kernelParameters(*state_, name);
   if (!params)
     return params.takeError();
   auto ks = std::make_shared<Kernel::State>();
@@ -284,8 +310,8 @@ llvm::Expected<Kernel> Module::kernel(llvm::StringRef name) const {
   return Kernel(std::move(ks));
 }
 
-std::vector<std::string> Module::kernelNames() const {
-  return listJitFunctions(state_->source);
+llvm::Expected<std::vector<std::string>> Module::kernelNames() const {
+  return listKernels(state_->source, state_->filename);
 }
 const std::string &Module::source() const { return state_->source; }
 const std::string &Module::filename() const { return state_->filename; }
@@ -307,7 +333,9 @@ Kernel Kernel::fromCompiled(CompiledKernel compiled) {
 }
 
 const std::string &Kernel::name() const { return state_->name; }
-llvm::ArrayRef<KernelParam> Kernel::params() const { return state_->params; }
+llvm::ArrayRef<KernelParameter> Kernel::params() const {
+  return state_->params;
+}
 
 llvm::Expected<KernelSpec> Kernel::specialize(llvm::ArrayRef<Arg> args,
                                               const LaunchOptions &options,

@@ -127,6 +127,48 @@ TEST(Compile, NonJitFunctionIsNotAKernel) {
       << c.diagnostics;
 }
 
+TEST(Compile, ConstexprValuesAreRecordedForTheBackend) {
+  const char *src = R"(import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, BLOCK: tl.constexpr, EVEN: tl.constexpr = True,
+      DT: tl.constexpr = tl.float16, HALF: tl.constexpr = 2 * 4,
+      EPS: tl.constexpr = 1e-5):
+    pass
+)";
+  mlir::MLIRContext ctx;
+  // BLOCK from -D (trimmed), the others from their evaluated defaults.
+  Compiled c = compile(ctx, src, "k", "*fp32", {{"BLOCK", " 64 "}});
+  ASSERT_TRUE(c.module) << c.diagnostics;
+  auto dict =
+      (*c.module)->getAttrOfType<mlir::DictionaryAttr>("tile.constexprs");
+  ASSERT_TRUE(dict);
+  std::map<std::string, std::string> got;
+  for (mlir::NamedAttribute a : dict)
+    got[a.getName().str()] = llvm::cast<mlir::StringAttr>(a.getValue()).str();
+  EXPECT_EQ(got, (std::map<std::string, std::string>{{"BLOCK", "64"},
+                                                     {"DT", "tl.float16"},
+                                                     {"EPS", "1e-05"},
+                                                     {"EVEN", "True"},
+                                                     {"HALF", "8"}}));
+  // Given inline in the signature: the literal text as written.
+  Compiled inl = compile(ctx, src, "k", "*fp32,128,False,'x',3,0.50");
+  ASSERT_TRUE(inl.module) << inl.diagnostics;
+  auto d =
+      (*inl.module)->getAttrOfType<mlir::DictionaryAttr>("tile.constexprs");
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d.getAs<mlir::StringAttr>("BLOCK").getValue(), "128");
+  EXPECT_EQ(d.getAs<mlir::StringAttr>("EVEN").getValue(), "False");
+  EXPECT_EQ(d.getAs<mlir::StringAttr>("DT").getValue(), "'x'");
+  EXPECT_EQ(d.getAs<mlir::StringAttr>("EPS").getValue(), "0.50");
+  // A kernel without constexprs gets no attribute.
+  Compiled none = compile(ctx, kSource, "b", "*fp32");
+  ASSERT_TRUE(none.module) << none.diagnostics;
+  EXPECT_FALSE((*none.module)->hasAttr("tile.constexprs"));
+}
+
 TEST(Compile, ASTDump) {
   mlir::MLIRContext ctx;
   llvm::SourceMgr sm;

@@ -130,3 +130,36 @@ TEST(CompileThroughRuntime, CompileErrorsComeBackWithLocations) {
   EXPECT_EQ(msg.rfind("/abs/where/bad.py:7:", 0), 0u) << msg;
   EXPECT_NE(msg.find("colz"), std::string::npos) << msg;
 }
+
+// Constexprs given inline in the signature (not in KernelSpec::constexprs)
+// and defaults reach KernelInfo through the module's `tile.constexprs`.
+TEST(CompileThroughRuntime, EveryConstexprReachesKernelInfo) {
+  const char *src = "import triton\nimport triton.language as tl\n\n"
+                    "@triton.jit\n"
+                    "def k(X, N, BLOCK: tl.constexpr, SCALE: tl.constexpr = "
+                    "2.5):\n"
+                    "    cols = tl.arange(0, BLOCK)\n"
+                    "    tl.store(X + cols, cols * SCALE, mask=cols < N)\n";
+  struct Case {
+    const char *signature;
+    std::map<std::string, std::string> defines, expected;
+  } cases[] = {
+      {"*fp32:16,i32,64,0.5", {}, {{"BLOCK", "64"}, {"SCALE", "0.5"}}},
+      {"*fp32:16,i32", {{"BLOCK", "32"}}, {{"BLOCK", "32"}, {"SCALE", "2.5"}}},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.signature);
+    KernelSpec spec;
+    spec.kernelName = "k";
+    spec.signature = llvm::cantFail(parseSignature(c.signature));
+    spec.constexprs = c.defines;
+    spec.arch = "sm_90";
+    auto ck = compileKernel(src, "k.py", spec);
+    ASSERT_TRUE(bool(ck)) << llvm::toString(ck.takeError());
+    EXPECT_EQ(ck->info.constexprs, c.expected);
+    std::string json;
+    llvm::raw_string_ostream(json) << ck->info.toJSON();
+    EXPECT_NE(json.find(R"("constexprs":{"BLOCK":")"), std::string::npos)
+        << json;
+  }
+}

@@ -50,10 +50,10 @@ def _layer_norm_fwd_fused(
 def with_default(P, n, EVEN: tl.constexpr = True, K: "tl.constexpr" = 4): pass
 )py";
 
-std::vector<KernelParam> fwdParams() {
-  auto p = scanKernelParams(kSource, "ln.py", "_layer_norm_fwd_fused");
+std::vector<KernelParameter> fwdParams() {
+  auto p = listKernelParameters(kSource, "ln.py", "_layer_norm_fwd_fused");
   EXPECT_TRUE(bool(p));
-  return p ? *p : std::vector<KernelParam>{};
+  return p ? *p : std::vector<KernelParameter>{};
 }
 
 // Device addresses only need the right alignment here: nothing is launched.
@@ -96,7 +96,7 @@ KernelInfo fwdInfo() {
 //===----------------------------------------------------------------------===//
 
 TEST(KernelParams, ReadsMultiLineDefWithComments) {
-  std::vector<KernelParam> p = fwdParams();
+  std::vector<KernelParameter> p = fwdParams();
   ASSERT_EQ(p.size(), 10u);
   const char *names[] = {"X",      "Y", "W",   "B",         "Mean",
                          "Rstd", "stride", "N", "eps", "BLOCK_SIZE"};
@@ -106,34 +106,41 @@ TEST(KernelParams, ReadsMultiLineDefWithComments) {
   }
 }
 
-TEST(KernelParams, DefaultsAndStringAnnotations) {
-  auto p = scanKernelParams(kSource, "ln.py", "with_default");
-  ASSERT_TRUE(bool(p)) << errorText(p);
-  ASSERT_EQ(p->size(), 4u);
-  EXPECT_FALSE((*p)[1].isConstexpr);
-  EXPECT_TRUE((*p)[2].isConstexpr);
-  EXPECT_EQ((*p)[2].defaultValue, "True");
-  EXPECT_TRUE((*p)[3].isConstexpr);
-  EXPECT_EQ((*p)[3].defaultValue, "4");
+// The frontend's own tests cover kiln::listKernelParameters in detail; these
+// check that Module::kernel takes its parameters (and errors) from it.
+TEST(KernelParams, ModuleKernelTakesTheFrontendsParameters) {
+  auto direct = listKernelParameters(kSource, "ln.py", "with_default");
+  ASSERT_TRUE(bool(direct)) << errorText(direct);
+  ASSERT_EQ(direct->size(), 4u);
+  EXPECT_EQ((*direct)[2],
+            (KernelParameter{"EVEN", true, std::string("True")}));
+  Module m = Module::fromSource(kSource, "ln.py");
+  auto k = m.kernel("with_default");
+  ASSERT_TRUE(bool(k)) << errorText(k);
+  EXPECT_EQ(k->params().vec(), *direct);
+  // Another Module with the same text (served by the per-process cache) and
+  // the same Module again agree.
+  Module other = Module::fromSource(kSource, "copy.py");
+  for (const Module *mod : {&m, &other}) {
+    auto again = mod->kernel("with_default");
+    ASSERT_TRUE(bool(again)) << errorText(again);
+    EXPECT_EQ(again->params().vec(), *direct);
+  }
+  auto names = m.kernelNames();
+  ASSERT_TRUE(bool(names)) << errorText(names);
+  EXPECT_EQ(*names, (std::vector<std::string>{"helper", "_layer_norm_fwd_fused",
+                                              "with_default"}));
 }
 
-TEST(KernelParams, MissingKernelListsTheKernels) {
-  auto p = scanKernelParams(kSource, "ln.py", "_layer_norm_fwd");
-  EXPECT_EQ(errorText(p), "kernel `_layer_norm_fwd` not found in ln.py; "
-                          "kernels here: helper, _layer_norm_fwd_fused, "
-                          "with_default");
-  EXPECT_EQ(listJitFunctions(kSource).size(), 3u);
-}
-
-TEST(KernelParams, MalformedDefsAreErrors) {
-  auto p = scanKernelParams("@triton.jit\ndef k(a, *args):\n  pass\n", "f.py",
-                            "k");
-  EXPECT_EQ(errorText(p), "f.py:2: cannot read the parameters of `k`: "
-                          "unsupported parameter `*args`");
-  p = scanKernelParams("def k(a, b", "f.py", "k");
-  EXPECT_ERROR_CONTAINS(errorText(p), "no closing `)`");
-  p = scanKernelParams("def k(a, a): pass", "f.py", "k");
-  EXPECT_ERROR_CONTAINS(errorText(p), "duplicate parameter `a`");
+TEST(KernelParams, ModuleKernelReportsFrontendErrors) {
+  Module bad = Module::fromSource("@triton.jit\ndef k(a, *args):\n  pass\n",
+                                  "f.py");
+  const char *expected = "f.py:2:10: error: `*args` parameters are not "
+                         "supported\ndef k(a, *args):\n         ^";
+  auto k = bad.kernel("k");
+  EXPECT_EQ(errorText(k), expected);
+  auto names = bad.kernelNames();
+  EXPECT_EQ(errorText(names), expected);
 }
 
 TEST(KernelParams, BuiltinLayerNormKernelsHaveTheSpecifiedSignatures) {
@@ -155,10 +162,10 @@ TEST(KernelParams, BuiltinLayerNormKernelsHaveTheSpecifiedSignatures) {
        {"BLOCK_SIZE_M", "BLOCK_SIZE_N"}},
   };
   for (const Expect &e : expects) {
-    auto p = scanKernelParams(src, kBuiltinLayerNormName, e.kernel);
+    auto p = listKernelParameters(src, kBuiltinLayerNormName, e.kernel);
     ASSERT_TRUE(bool(p)) << errorText(p);
     std::vector<std::string> params, constexprs;
-    for (const KernelParam &k : *p)
+    for (const KernelParameter &k : *p)
       (k.isConstexpr ? constexprs : params).push_back(k.name);
     EXPECT_EQ(params, e.params) << e.kernel;
     EXPECT_EQ(constexprs, e.constexprs) << e.kernel;
@@ -188,7 +195,7 @@ TEST(Specialize, DerivedLikeTriton) {
 }
 
 TEST(Specialize, IntegersWidenToI64AndDefaultsApply) {
-  auto params = scanKernelParams(kSource, "ln.py", "with_default");
+  auto params = listKernelParameters(kSource, "ln.py", "with_default");
   ASSERT_TRUE(bool(params));
   LaunchOptions o;
   o.constexprs.emplace("K", 8);
@@ -459,8 +466,9 @@ TEST(Driver, ALibraryWithoutTheEntryPointsIsRejected) {
 TEST(Module, KernelLookupErrors) {
   Module m = Module::fromSource(kSource, "ln.py");
   auto k = m.kernel("nope");
-  EXPECT_EQ(errorText(k), "kernel `nope` not found in ln.py; kernels here: "
-                          "helper, _layer_norm_fwd_fused, with_default");
+  EXPECT_EQ(errorText(k), "ln.py:1:1: error: kernel `nope` not found in ln.py; "
+                          "kernels here: helper, _layer_norm_fwd_fused, "
+                          "with_default\nimport triton\n^");
   auto f = Module::fromFile("/nonexistent/kiln/kernels.py");
   EXPECT_ERROR_CONTAINS(errorText(f),
                         "cannot read kernel file /nonexistent/kiln/kernels.py");

@@ -15,6 +15,12 @@
 //    removed; each argument has `tile.name = "<param>"`, and pointer / integer
 //    arguments known divisible carry `tile.divisibility = 16 : i32`.
 //  * module attributes `tile.num_warps = N : i32`, `tile.arch = "sm_90"`.
+//  * module attribute `tile.constexprs = {NAME = "<literal>", ...}` (absent
+//    when the kernel has no constexpr parameter): each constexpr parameter
+//    with the value it was specialized for, as literal text: the text given
+//    in the signature or with -D (trimmed), else the Python repr of its
+//    evaluated default (`True`, `4`, `tl.float16`). The backend copies it
+//    into KernelInfo::constexprs (the JSON ln-compile writes).
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_FRONTEND_FRONTEND_H
@@ -24,8 +30,10 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace llvm {
 class SourceMgr;
@@ -46,6 +54,36 @@ std::optional<std::string> dumpAST(mlir::MLIRContext &ctx,
 mlir::OwningOpRef<mlir::ModuleOp> compileToTile(mlir::MLIRContext &ctx,
                                                 llvm::SourceMgr &sourceMgr,
                                                 const KernelSpec &spec);
+
+/// One parameter of a @triton.jit kernel, as its `def` declares it.
+struct KernelParameter {
+  std::string name;
+  /// Annotated `tl.constexpr` (also `constexpr`, `triton.language.constexpr`
+  /// or the string "tl.constexpr"): a compile-time value given by name, not
+  /// a positional launch argument.
+  bool isConstexpr = false;
+  /// Source text of the `= default` expression, if any (e.g. `True`, `4`).
+  std::optional<std::string> defaultValue;
+
+  friend bool operator==(const KernelParameter &,
+                         const KernelParameter &) = default;
+};
+
+/// Parses `source` (named `filename` in messages) with the frontend's lexer
+/// and parser, resolves its imports and lists the parameters of the
+/// @triton.jit function `kernelName` in declaration order. Only the module
+/// level and the `def` are examined; the kernel body is checked when it is
+/// compiled. Errors are rendered as the compiler renders them
+/// (`FILE:LINE:COL: error: ...` with the source line and a caret), e.g.
+/// "k.py:1:1: error: kernel `foo` not found in k.py; kernels here: a, b".
+llvm::Expected<std::vector<KernelParameter>>
+listKernelParameters(llvm::StringRef source, llvm::StringRef filename,
+                     llvm::StringRef kernelName);
+
+/// Names of the @triton.jit functions of `source`, in file order; errors as
+/// for listKernelParameters.
+llvm::Expected<std::vector<std::string>> listKernels(llvm::StringRef source,
+                                                     llvm::StringRef filename);
 
 } // namespace kiln
 

@@ -16,6 +16,7 @@
 #ifndef KILN_RUNTIME_LAUNCH_H
 #define KILN_RUNTIME_LAUNCH_H
 
+#include "kiln/Frontend/Frontend.h"
 #include "kiln/Frontend/Spec.h"
 #include "kiln/Runtime/Device.h"
 #include "kiln/Target/Pipeline.h"
@@ -95,26 +96,11 @@ struct LaunchOptions {
   int device = 0;
 };
 
-/// A parameter of a kernel's `def`, as written in the source.
-struct KernelParam {
-  std::string name;
-  bool isConstexpr = false;
-  std::string defaultValue; ///< Literal text of `= default`, empty if none.
-};
-
-/// Finds `def kernelName(...)` in `source` and lists its parameters; errors
-/// (naming `filename` and line) when it is missing or malformed. This reads
-/// the def line only: the compiler checks the body.
-llvm::Expected<std::vector<KernelParam>>
-scanKernelParams(llvm::StringRef source, llvm::StringRef filename,
-                 llvm::StringRef kernelName);
-/// Names of every `@triton.jit` / `@jit` function in `source`.
-std::vector<std::string> listJitFunctions(llvm::StringRef source);
-
 /// Derives the specialization for `args` (one per non-constexpr parameter,
-/// in order) and `options`. Errors name the parameter.
+/// in order) and `options`; `params` are the kernel's as the frontend lists
+/// them (kiln::listKernelParameters). Errors name the parameter.
 llvm::Expected<KernelSpec> deriveSpec(llvm::StringRef kernelName,
-                                      llvm::ArrayRef<KernelParam> params,
+                                      llvm::ArrayRef<KernelParameter> params,
                                       llvm::ArrayRef<Arg> args,
                                       const LaunchOptions &options,
                                       llvm::StringRef arch);

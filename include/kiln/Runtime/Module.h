@@ -42,9 +42,12 @@ public:
   static Module fromSource(std::string source, std::string filename,
                            ModuleOptions options = {});
 
-  /// A handle for kernel `name`; errors list the kernels in the file.
+  /// A handle for kernel `name`; errors list the kernels in the file. The
+  /// frontend reads the kernel's parameters (kiln::listKernelParameters)
+  /// once per source text and kernel in the process.
   llvm::Expected<Kernel> kernel(llvm::StringRef name) const;
-  std::vector<std::string> kernelNames() const;
+  /// The file's @triton.jit functions (kiln::listKernels).
+  llvm::Expected<std::vector<std::string>> kernelNames() const;
   const std::string &source() const;
   const std::string &filename() const;
   const std::string &sourceHash() const;
@@ -67,7 +70,7 @@ public:
 
   const std::string &name() const;
   /// Parameters as written in the def (empty for fromCompiled kernels).
-  llvm::ArrayRef<KernelParam> params() const;
+  llvm::ArrayRef<KernelParameter> params() const;
 
   /// The specialization `args` and `options` select on `arch`.
   llvm::Expected<KernelSpec> specialize(llvm::ArrayRef<Arg> args,
