@@ -204,43 +204,44 @@ llvm::Error kiln::rt::validateLaunch(const KernelInfo &info,
     const KernelInfo::Param &p = info.params[i];
     const ParamSpec &s = p.spec;
     const Arg &a = args[i];
-    std::string where = "kernel `" + k + "`: " + argName(i, p.name);
+    // Built only on failure: this loop runs on every launch.
+    auto where = [&] { return "kernel `" + k + "`: " + argName(i, p.name); };
     if (s.kind == ParamSpec::Kind::Pointer) {
       if (a.kind() != Arg::Kind::Pointer)
-        return makeError(where + ": expected " + pointerText(s.dtype) +
+        return makeError(where() + ": expected " + pointerText(s.dtype) +
                          ", got " + a.describe());
       if (a.dtype() != s.dtype)
-        return makeError(where + ": expected " + pointerText(s.dtype) +
+        return makeError(where() + ": expected " + pointerText(s.dtype) +
                          ", got " + pointerText(a.dtype()));
       if (a.pointer() == 0)
-        return makeError(where + ": null device pointer");
+        return makeError(where() + ": null device pointer");
       if (s.divisibility > 1 && a.pointer() % s.divisibility != 0)
         return makeError(llvm::formatv(
             "{0}: the kernel was compiled for a {1}-byte aligned pointer but "
             "{2} is not",
-            where, s.divisibility, hexPtr(a.pointer())));
+            where(), s.divisibility, hexPtr(a.pointer())));
       continue;
     }
     if (s.kind != ParamSpec::Kind::Scalar)
-      return makeError(where + ": constexpr parameters take no launch "
+      return makeError(where() + ": constexpr parameters take no launch "
                                "argument (internal error in KernelInfo)");
     if (isIntegerType(s.dtype)) {
       if (a.kind() != Arg::Kind::Int)
-        return makeError(where + ": expected an integer (" +
+        return makeError(where() + ": expected an integer (" +
                          dtypeName(s.dtype) + "), got " + a.describe());
       if (!fitsInteger(a.intValue(), s.dtype))
         return makeError(llvm::formatv("{0}: value {1} does not fit in {2}",
-                                       where, a.intValue(),
+                                       where(), a.intValue(),
                                        dtypeName(s.dtype)));
       if (s.divisibility > 1 && a.intValue() % s.divisibility != 0)
         return makeError(llvm::formatv(
             "{0}: the kernel was compiled for a value divisible by {1} but "
             "got {2}",
-            where, s.divisibility, a.intValue()));
+            where(), s.divisibility, a.intValue()));
       continue;
     }
     if (a.kind() != Arg::Kind::Float)
-      return makeError(where + ": expected a float (" + dtypeName(s.dtype) +
+      return makeError(where() + ": expected a float (" + dtypeName(s.dtype) +
                        "), got " + a.describe());
   }
 
