@@ -2,8 +2,11 @@
 #include "kiln/Target/Pipeline.h"
 
 #include "kiln/Frontend/Frontend.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -34,6 +37,86 @@ llvm::Error diagnosticsError(const std::string &rendered, llvm::StringRef what) 
   while (!text.empty() && text.back() == '\n')
     text.pop_back();
   return llvm::createStringError(llvm::inconvertibleErrorCode(), text);
+}
+
+std::string printModule(ModuleOp module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os, OpPrintingFlags().enableDebugInfo(false));
+  return text;
+}
+
+/// Runs the backend on a verified tile module, prepending `result`'s stage
+/// times; on failure the diagnostics rendered so far precede the message.
+llvm::Expected<CompiledKernel> lowerVerified(ModuleOp module, const KernelSpec &spec,
+                                             const CompileOptions &options,
+                                             CompiledKernel result,
+                                             const std::string &rendered) {
+  llvm::Expected<CompiledKernel> lowered = lowerTileToPTX(module, spec, options);
+  if (!lowered) {
+    std::string message = llvm::toString(lowered.takeError());
+    return diagnosticsError(rendered.empty() ? message : rendered + message,
+                            message);
+  }
+  result.stageMillis.insert(result.stageMillis.end(),
+                            lowered->stageMillis.begin(),
+                            lowered->stageMillis.end());
+  lowered->stageMillis = std::move(result.stageMillis);
+  return lowered;
+}
+
+/// The KernelSpec of a parsed tile module: its one func.func, num_warps and
+/// arch from `spec` or the module's attributes. Emits a diagnostic and
+/// returns std::nullopt when the module does not describe one kernel.
+std::optional<KernelSpec> tileModuleSpec(ModuleOp module, const TileModuleSpec &spec) {
+  SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
+  if (funcs.empty()) {
+    emitError(module.getLoc()) << "expected one func.func (the kernel), found none";
+    return std::nullopt;
+  }
+  if (funcs.size() > 1) {
+    emitError(funcs[1].getLoc())
+        << "expected one func.func (the kernel), found " << funcs.size()
+        << " (this is the second; compile each kernel from its own module)";
+    return std::nullopt;
+  }
+  func::FuncOp kernel = funcs.front();
+  if (kernel.isExternal()) {
+    emitError(kernel.getLoc()) << "kernel '" << kernel.getSymName()
+                               << "' has no body";
+    return std::nullopt;
+  }
+  if (spec.kernelName && *spec.kernelName != kernel.getSymName()) {
+    emitError(kernel.getLoc()) << "the module's kernel is '" << kernel.getSymName()
+                               << "', not '" << *spec.kernelName << "' (--kernel)";
+    return std::nullopt;
+  }
+  KernelSpec result;
+  result.kernelName = kernel.getSymName().str();
+  if (spec.numWarps) {
+    result.numWarps = *spec.numWarps;
+  } else if (Attribute a = module->getAttr("tile.num_warps")) {
+    auto n = dyn_cast<IntegerAttr>(a);
+    int64_t v = n ? n.getInt() : 0;
+    if (v < 1 || v > 32 || (v & (v - 1)) != 0) {
+      emitError(module.getLoc()) << "tile.num_warps must be 1, 2, 4, 8, 16 or 32, got "
+                                 << a;
+      return std::nullopt;
+    }
+    result.numWarps = unsigned(v);
+  }
+  if (spec.arch) {
+    result.arch = *spec.arch;
+  } else if (Attribute a = module->getAttr("tile.arch")) {
+    auto s = dyn_cast<StringAttr>(a);
+    if (!s) {
+      emitError(module.getLoc()) << "tile.arch must be a string such as \"sm_90\", got "
+                                 << a;
+      return std::nullopt;
+    }
+    result.arch = s.str();
+  }
+  return result;
 }
 } // namespace
 
@@ -83,27 +166,49 @@ llvm::Expected<CompiledKernel> compileKernel(llvm::StringRef source,
   if (!module)
     return diagnosticsError(rendered, "frontend failed");
   result.stageMillis.push_back({Stage::Tile, millisSince(start)});
-  if (options.onStage) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    module->print(os, OpPrintingFlags().enableDebugInfo(false));
-    options.onStage(Stage::Tile, text);
-  }
+  if (options.onStage)
+    options.onStage(Stage::Tile, printModule(*module));
   if (options.stopAfter == Stage::Tile)
     return result;
 
-  llvm::Expected<CompiledKernel> lowered =
-      lowerTileToPTX(*module, spec, options);
-  if (!lowered) {
-    std::string message = llvm::toString(lowered.takeError());
-    return diagnosticsError(rendered.empty() ? message : rendered + message,
-                            message);
-  }
-  result.stageMillis.insert(result.stageMillis.end(),
-                            lowered->stageMillis.begin(),
-                            lowered->stageMillis.end());
-  lowered->stageMillis = std::move(result.stageMillis);
-  return lowered;
+  return lowerVerified(*module, spec, options, std::move(result), rendered);
+}
+
+llvm::Expected<CompiledKernel> compileTileModule(llvm::StringRef source,
+                                                 llvm::StringRef filename,
+                                                 const TileModuleSpec &spec,
+                                                 const CompileOptions &options) {
+  MLIRContext ctx(MLIRContext::Threading::DISABLED);
+  // The source line under each diagnostic shows the op; the generic form of
+  // the whole op (a module, for module-level errors) would only add noise.
+  ctx.printOpOnDiagnostic(false);
+  loadFrontendDialects(ctx);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(source, filename), llvm::SMLoc());
+  std::string rendered;
+  llvm::raw_string_ostream diagStream(rendered);
+  SourceMgrDiagnosticHandler handler(sourceMgr, &ctx, diagStream);
+
+  if (options.stopAfter == Stage::AST)
+    return diagnosticsError("", "there is no `ast` stage for tile-dialect input");
+  CompiledKernel result;
+  auto start = std::chrono::steady_clock::now();
+  // The parser verifies the module: the one verification of the pipeline.
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&ctx));
+  if (!module)
+    return diagnosticsError(rendered, "parsing failed");
+  std::optional<KernelSpec> kernelSpec = tileModuleSpec(*module, spec);
+  if (!kernelSpec)
+    return diagnosticsError(rendered, "not a kernel module");
+  result.info.name = kernelSpec->kernelName;
+  result.stageMillis.push_back({Stage::Tile, millisSince(start)});
+  if (options.onStage)
+    options.onStage(Stage::Tile, printModule(*module));
+  if (options.stopAfter == Stage::Tile)
+    return result;
+  return lowerVerified(*module, *kernelSpec, options, std::move(result), rendered);
 }
 
 } // namespace kiln

@@ -1,6 +1,7 @@
 //===- ln-compile.cpp - Compile Triton-language kernels with Kiln ---------===//
 //
 //   ln-compile FILE.py --kernel NAME --signature S [-D K=V]... [options]
+//   ln-compile FILE.mlir [--kernel NAME] [options]   (tile-dialect input)
 //   ln-compile [--dtype fp16|bf16|fp32] [-o DIR]     (built-in LayerNorm)
 //
 // Prints or writes one stage of the pipeline (ast, tile, tile-layout,
@@ -41,6 +42,7 @@ const char *kUsage = R"(OVERVIEW: Kiln's compiler for Triton-language kernels
 
 USAGE:
   ln-compile FILE.py --kernel NAME --signature SIG [-D NAME=VALUE]... [options]
+  ln-compile FILE.mlir [--kernel NAME] [options]
   ln-compile [--dtype fp16|bf16|fp32] [-o DIR] [options]
 
 With FILE, compiles the @triton.jit kernel NAME of FILE for one
@@ -48,10 +50,14 @@ specialization and prints the stage chosen with --emit (to -o OUT if given).
 Without FILE, compiles the three built-in LayerNorm kernels
 (examples/layernorm/layer_norm.py) for N = 8192 with the Triton tutorial's
 heuristics, writing NAME.ptx and NAME.json for each into -o DIR (default
-kiln-out/).
+kiln-out/). A FILE ending in .mlir holds a tile-dialect module (as kiln-opt
+reads, e.g. an --emit=tile output): its one func.func is compiled from the
+tile-layout stage on, with num_warps and arch from the module attributes
+tile.num_warps and tile.arch unless --num-warps / --arch are given.
 
 OPTIONS:
-  --kernel NAME            kernel (a @triton.jit function) to compile
+  --kernel NAME            kernel (a @triton.jit function) to compile; for
+                           .mlir input optional, must name its func.func
   --signature SIG          comma-separated AOT signature: *fp16:16 (pointer,
                            16-byte aligned), *fp32, i32, i32:16 (divisible by
                            16), i64, fp32, ...; constexprs may be given inline
@@ -80,7 +86,7 @@ struct Options {
   std::optional<std::string> kernel, signature, output, dumpDir;
   std::vector<std::string> defines;
   std::optional<unsigned> numWarps; ///< default 4
-  std::string arch = "sm_90";
+  std::optional<std::string> arch; ///< default sm_90
   Stage emit = Stage::PTX;
   bool time = false, verify = false, split = false, debugInfo = false;
   std::optional<std::string> dtype;
@@ -219,7 +225,7 @@ std::optional<KernelSpec> specFromFlags(const Options &o) {
   KernelSpec spec;
   spec.kernelName = *o.kernel;
   spec.numWarps = o.numWarps.value_or(4);
-  spec.arch = o.arch;
+  spec.arch = o.arch.value_or("sm_90");
   if (o.signature) {
     auto sig = parseSignature(*o.signature);
     if (!sig) {
@@ -281,13 +287,31 @@ bool makeDir(llvm::StringRef dir, const char *flag) {
   return true;
 }
 
-/// Compiles one kernel through kiln::compileKernel, handling --emit,
-/// --dump-dir and --time. `emitted` receives the text of stage `emit`.
-bool runPipeline(const Options &o, llvm::StringRef source,
-                 llvm::StringRef filename, const KernelSpec &spec,
+/// Runs kiln::compileKernel or kiln::compileTileModule with the options given.
+using CompileFn =
+    llvm::function_ref<llvm::Expected<CompiledKernel>(const CompileOptions &)>;
+
+/// Writes the stages kept for --dump-dir as DIR/NAME.INDEX.EXT.
+bool writeDumps(llvm::StringRef dir, llvm::StringRef name,
+                llvm::ArrayRef<std::pair<Stage, std::string>> stages) {
+  bool ok = true;
+  for (auto [index, stage] : llvm::enumerate(stages)) {
+    llvm::SmallString<128> path(dir);
+    llvm::sys::path::append(path, name + "." + std::to_string(index) + "." +
+                                      stageExtension(stage.first));
+    ok &= writeFile(path, stage.second);
+  }
+  return ok;
+}
+
+/// Compiles one kernel with `compile`, handling --emit, --dump-dir and
+/// --time. `emitted` receives the text of stage `emit`. Files and timings are
+/// named `knownName`, else the compiled kernel's name, else FILE's stem.
+bool runPipeline(const Options &o, CompileFn compile, llvm::StringRef knownName,
                  std::string &emitted, CompiledKernel *result = nullptr) {
-  bool dumpFailed = false;
-  unsigned stageIndex = 0;
+  // Stage texts for --dump-dir are written once the kernel's name is known
+  // (a .mlir input names it only when parsed), failed compiles included.
+  std::vector<std::pair<Stage, std::string>> dumps;
   CompileOptions copts;
   copts.stopAfter = o.emit;
   // Only ask for stage texts when they are needed: printing them costs time
@@ -296,32 +320,30 @@ bool runPipeline(const Options &o, llvm::StringRef source,
     copts.onStage = [&](Stage s, llvm::StringRef text) {
       if (s == o.emit)
         emitted = text.str();
-      if (o.dumpDir) {
-        llvm::SmallString<128> path(*o.dumpDir);
-        llvm::sys::path::append(path, spec.kernelName + "." +
-                                          std::to_string(stageIndex) + "." +
-                                          stageExtension(s));
-        if (!writeFile(path, text))
-          dumpFailed = true;
-      }
-      ++stageIndex;
+      if (o.dumpDir)
+        dumps.push_back({s, text.str()});
     };
   auto start = std::chrono::steady_clock::now();
-  llvm::Expected<CompiledKernel> ck =
-      compileKernel(source, filename, spec, copts);
+  llvm::Expected<CompiledKernel> ck = compile(copts);
   double total = std::chrono::duration<double, std::milli>(
                      std::chrono::steady_clock::now() - start)
                      .count();
+  std::string name = knownName.str();
+  if (name.empty() && ck)
+    name = ck->info.name;
+  if (name.empty() && o.file)
+    name = llvm::sys::path::stem(*o.file).str();
+  bool dumped = !o.dumpDir || writeDumps(*o.dumpDir, name, dumps);
   if (!ck) {
     llvm::errs() << llvm::toString(ck.takeError()) << "\n";
     return false;
   }
-  if (dumpFailed)
+  if (!dumped)
     return false;
   if (o.emit == Stage::PTX && emitted.empty())
     emitted = ck->ptx;
   if (o.time) {
-    llvm::errs() << spec.kernelName << ":";
+    llvm::errs() << name << ":";
     for (const auto &[stage, ms] : ck->stageMillis)
       llvm::errs() << " " << stageName(stage) << " " << llvm::format("%.3f", ms)
                    << " ms,";
@@ -376,25 +398,63 @@ printTileWithLocations(const KernelSpec &spec,
   return mlir::success();
 }
 
-int runFile(const Options &o) {
+/// A FILE ending in .mlir is a tile-dialect module, anything else Triton.
+bool isTileInput(const Options &o) {
+  return llvm::StringRef(*o.file).ends_with(".mlir");
+}
+
+/// Checks the flags of a .py FILE and builds its KernelSpec; returns an exit
+/// code on error.
+std::optional<int> pythonInputSpec(const Options &o, KernelSpec &spec) {
   if (o.debugInfo && o.emit != Stage::Tile)
     return cliError("--print-debuginfo: only supported with --emit=tile");
   if (o.dtype)
     return cliError("--dtype: only used without FILE (built-in LayerNorm "
                     "mode); give --signature instead");
-  bool needKernel = o.emit != Stage::AST;
-  if (needKernel && !o.kernel)
+  if (o.emit == Stage::AST)
+    return std::nullopt;
+  if (!o.kernel)
     return cliError("--kernel: required when compiling " + *o.file);
-  if (needKernel && !o.signature)
+  if (!o.signature)
     return cliError("--signature: required when compiling " + *o.file +
                     " (e.g. --signature '*fp16:16,i32')");
+  std::optional<KernelSpec> s = specFromFlags(o);
+  if (!s)
+    return 1;
+  spec = *s;
+  return std::nullopt;
+}
+
+/// Checks the flags of a .mlir FILE and builds its TileModuleSpec: what the
+/// flags leave unset comes from the module.
+std::optional<int> tileInputSpec(const Options &o, TileModuleSpec &spec) {
+  const char *unused = o.signature          ? "--signature"
+                       : !o.defines.empty() ? "-D"
+                       : o.dtype            ? "--dtype"
+                       : o.verify           ? "--verify-diagnostics"
+                       : o.debugInfo        ? "--print-debuginfo"
+                                            : nullptr;
+  if (unused)
+    return cliError(llvm::Twine(unused) + ": not used with tile-dialect input `" +
+                    *o.file + "` (the module's func.func and attributes "
+                    "describe the kernel)");
+  if (o.emit == Stage::AST)
+    return cliError("--emit=ast: tile-dialect input `" + *o.file +
+                    "` has no AST (stages: tile, tile-layout, llvm-dialect, "
+                    "llvm, ptx)");
+  spec.kernelName = o.kernel;
+  spec.numWarps = o.numWarps;
+  spec.arch = o.arch;
+  return std::nullopt;
+}
+
+int runFile(const Options &o) {
+  bool tileInput = isTileInput(o);
   KernelSpec spec;
-  if (needKernel) {
-    std::optional<KernelSpec> s = specFromFlags(o);
-    if (!s)
-      return 1;
-    spec = *s;
-  }
+  TileModuleSpec tileSpec;
+  if (std::optional<int> rc =
+          tileInput ? tileInputSpec(o, tileSpec) : pythonInputSpec(o, spec))
+    return *rc;
   auto bufOrErr = llvm::MemoryBuffer::getFileOrSTDIN(*o.file, /*IsText=*/true);
   if (!bufOrErr)
     return cliError("cannot read `" + *o.file +
@@ -412,17 +472,24 @@ int runFile(const Options &o) {
       return verifyChunk(o, spec, std::move(chunk), os);
     if (o.debugInfo)
       return printTileWithLocations(spec, std::move(chunk), os);
+    auto compileChunk = [&](const CompileOptions &copts) {
+      return tileInput ? compileTileModule(chunk->getBuffer(),
+                                           chunk->getBufferIdentifier(),
+                                           tileSpec, copts)
+                       : compileKernel(chunk->getBuffer(),
+                                       chunk->getBufferIdentifier(), spec, copts);
+    };
     std::string emitted;
-    if (!runPipeline(o, chunk->getBuffer(), chunk->getBufferIdentifier(), spec,
+    if (!runPipeline(o, compileChunk, tileInput ? o.kernel.value_or("") : spec.kernelName,
                      emitted))
       return mlir::failure();
     os << emitted;
     return mlir::success();
   };
   if (o.split) {
-    status = mlir::splitAndProcessBuffer(std::move(*bufOrErr), processChunk,
-                                         outStream, "# -----",
-                                         o.verify ? "" : "// -----");
+    status = mlir::splitAndProcessBuffer(
+        std::move(*bufOrErr), processChunk, outStream,
+        tileInput ? "// -----" : "# -----", o.verify ? "" : "// -----");
   } else {
     auto ref = (*bufOrErr)->getMemBufferRef();
     status = processChunk(std::move(*bufOrErr), ref, outStream);
@@ -505,11 +572,14 @@ int runBuiltin(const Options &o) {
     spec.signature = cantFail(parseSignature(j.signature));
     spec.constexprs = j.constexprs;
     spec.numWarps = j.warps;
-    spec.arch = o.arch;
+    spec.arch = o.arch.value_or("sm_90");
     std::string emitted;
     CompiledKernel ck;
-    if (!runPipeline(o, builtinLayerNormSource(), kBuiltinLayerNormName, spec,
-                     emitted, &ck))
+    auto compile = [&](const CompileOptions &copts) {
+      return compileKernel(builtinLayerNormSource(), kBuiltinLayerNormName,
+                           spec, copts);
+    };
+    if (!runPipeline(o, compile, j.name, emitted, &ck))
       return 1;
     llvm::SmallString<128> path(dir);
     llvm::sys::path::append(path, j.name + "." +

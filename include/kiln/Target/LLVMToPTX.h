@@ -1,7 +1,7 @@
 //===- LLVMToPTX.h - LLVM dialect -> LLVM IR -> PTX, in process -----------===//
 //
 // The last two stages of the backend: MLIR's LLVM/NVVM dialects are
-// translated to an llvm::Module, optimized with LLVM's O3 pipeline and
+// translated to an llvm::Module, optimized with a short LLVM pass pipeline and
 // compiled to PTX by LLVM's NVPTX target. No external tool is involved.
 //
 //===----------------------------------------------------------------------===//
@@ -38,7 +38,7 @@ llvm::Expected<std::unique_ptr<llvm::Module>>
 translateToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &ctx,
                   llvm::StringRef arch);
 
-/// Runs LLVM's O3 pipeline tuned for `arch` ("sm_90").
+/// Runs Kiln's LLVM IR pass pipeline (kOptPipeline) tuned for `arch` ("sm_90").
 llvm::Error optimizeLLVMIR(llvm::Module &module, llvm::StringRef arch);
 
 /// Compiles optimized LLVM IR to PTX text.

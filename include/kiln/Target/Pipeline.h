@@ -14,6 +14,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,25 @@ llvm::Expected<CompiledKernel> compileKernel(llvm::StringRef source,
 llvm::Expected<CompiledKernel> lowerTileToPTX(mlir::ModuleOp module,
                                               const KernelSpec &spec,
                                               const CompileOptions &options = {});
+
+/// What compileTileModule takes from the caller; unset fields come from the
+/// module (attributes tile.num_warps / tile.arch, defaults 4 / sm_90).
+struct TileModuleSpec {
+  /// If set, the module's one func.func must have this name.
+  std::optional<std::string> kernelName;
+  std::optional<unsigned> numWarps;
+  std::optional<std::string> arch;
+};
+
+/// Compiles a tile-dialect module given as text (what kiln-opt reads, e.g. the
+/// frontend's `tile` stage): parses and verifies it (reported as stage Tile),
+/// then runs lowerTileToPTX. The kernel is the module's single func.func;
+/// parameter types come from its arguments. Errors are rendered as by
+/// compileKernel (`FILE:LINE:COL: error: ...`).
+llvm::Expected<CompiledKernel> compileTileModule(llvm::StringRef source,
+                                                 llvm::StringRef filename,
+                                                 const TileModuleSpec &spec,
+                                                 const CompileOptions &options = {});
 
 } // namespace kiln
 
