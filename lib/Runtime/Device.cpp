@@ -28,20 +28,18 @@ llvm::Expected<Device &> Device::get(int index) {
   if (auto it = devices->find(index); it != devices->end())
     return *it->second;
 
-  auto drv = kiln::rt::driver();
-  if (!drv)
-    return drv.takeError();
-  int n = 0;
-  if (auto err = drv->check(drv->cuDeviceGetCount(&n), "cuDeviceGetCount"))
-    return err;
-  if (index < 0 || index >= n)
+  auto n = count();
+  if (!n)
+    return n.takeError();
+  if (index < 0 || index >= *n)
     return makeError(llvm::formatv(
         "CUDA device {0} does not exist: the driver sees {1} device(s)", index,
-        n));
+        *n));
+  const Driver *drv = &llvm::cantFail(kiln::rt::driver()); // count() loaded it.
 
   std::unique_ptr<Device> d(new Device());
   d->index_ = index;
-  d->driver_ = &*drv;
+  d->driver_ = drv;
   auto what = [&](const char *call) {
     return llvm::formatv("{0} for device {1}", call, index).str();
   };
@@ -101,9 +99,12 @@ llvm::Error Device::makeCurrent() const {
   CUcontext current = nullptr;
   if (driver_->cuCtxGetCurrent(&current) == cu::SUCCESS && current == context_)
     return llvm::Error::success();
-  return driver_->check(driver_->cuCtxSetCurrent(context_),
-                        llvm::formatv("cuCtxSetCurrent for device {0}", index_)
-                            .str());
+  // The message is built only on failure: switching contexts is routine.
+  CUresult r = driver_->cuCtxSetCurrent(context_);
+  if (r == cu::SUCCESS)
+    return llvm::Error::success();
+  return driver_->check(
+      r, llvm::formatv("cuCtxSetCurrent for device {0}", index_).str());
 }
 
 llvm::Error Device::synchronize() const {
@@ -113,99 +114,57 @@ llvm::Error Device::synchronize() const {
 }
 
 //===----------------------------------------------------------------------===//
-// Stream
+// Stream and Event
 //===----------------------------------------------------------------------===//
 
-llvm::Expected<Stream> Stream::create(Device &device) {
+namespace {
+/// Makes a stream or event with `create` in the device's context.
+template <typename Handle>
+llvm::Expected<Handle>
+createHandle(Device &device, CUresult (*Driver::*create)(Handle *, unsigned),
+             unsigned flags, const char *call) {
   if (auto err = device.makeCurrent())
     return err;
-  CUstream s = nullptr;
+  Handle h = nullptr;
   const Driver &drv = device.driver();
-  if (auto err = drv.check(drv.cuStreamCreate(&s, cu::STREAM_NON_BLOCKING),
-                           "cuStreamCreate"))
+  if (auto err = drv.check((drv.*create)(&h, flags), call))
     return err;
-  return Stream(device, s);
+  return h;
 }
+} // namespace
 
-Stream::Stream(Stream &&o) noexcept : device_(o.device_), stream_(o.stream_) {
-  o.stream_ = nullptr;
-}
-
-Stream &Stream::operator=(Stream &&o) noexcept {
-  if (this != &o) {
-    reset();
-    device_ = o.device_;
-    stream_ = o.stream_;
-    o.stream_ = nullptr;
-  }
-  return *this;
-}
-
-Stream::~Stream() { reset(); }
-
-void Stream::reset() {
-  if (!stream_)
-    return;
-  llvm::consumeError(device_->makeCurrent());
-  device_->driver().cuStreamDestroy(stream_);
-  stream_ = nullptr;
+llvm::Expected<Stream> Stream::create(Device &device) {
+  auto s = createHandle(device, &Driver::cuStreamCreate,
+                        cu::STREAM_NON_BLOCKING, "cuStreamCreate");
+  if (!s)
+    return s.takeError();
+  return Stream(device, *s);
 }
 
 llvm::Error Stream::synchronize() const {
   if (auto err = device_->makeCurrent())
     return err;
-  return device_->driver().check(
-      device_->driver().cuStreamSynchronize(stream_), "cuStreamSynchronize");
+  return device_->driver().check(device_->driver().cuStreamSynchronize(handle_),
+                                 "cuStreamSynchronize");
 }
-
-//===----------------------------------------------------------------------===//
-// Event
-//===----------------------------------------------------------------------===//
 
 llvm::Expected<Event> Event::create(Device &device) {
-  if (auto err = device.makeCurrent())
-    return err;
-  CUevent e = nullptr;
-  const Driver &drv = device.driver();
-  if (auto err = drv.check(drv.cuEventCreate(&e, cu::EVENT_DEFAULT),
-                           "cuEventCreate"))
-    return err;
-  return Event(device, e);
-}
-
-Event::Event(Event &&o) noexcept : device_(o.device_), event_(o.event_) {
-  o.event_ = nullptr;
-}
-
-Event &Event::operator=(Event &&o) noexcept {
-  if (this != &o) {
-    reset();
-    device_ = o.device_;
-    event_ = o.event_;
-    o.event_ = nullptr;
-  }
-  return *this;
-}
-
-Event::~Event() { reset(); }
-
-void Event::reset() {
-  if (!event_)
-    return;
-  llvm::consumeError(device_->makeCurrent());
-  device_->driver().cuEventDestroy(event_);
-  event_ = nullptr;
+  auto e = createHandle(device, &Driver::cuEventCreate, cu::EVENT_DEFAULT,
+                        "cuEventCreate");
+  if (!e)
+    return e.takeError();
+  return Event(device, *e);
 }
 
 llvm::Error Event::record(CUstream stream) {
   if (auto err = device_->makeCurrent())
     return err;
-  return device_->driver().check(device_->driver().cuEventRecord(event_, stream),
-                                 "cuEventRecord");
+  return device_->driver().check(
+      device_->driver().cuEventRecord(handle_, stream), "cuEventRecord");
 }
 
 llvm::Error Event::synchronize() {
-  return device_->driver().check(device_->driver().cuEventSynchronize(event_),
+  return device_->driver().check(device_->driver().cuEventSynchronize(handle_),
                                  "cuEventSynchronize");
 }
 
@@ -214,8 +173,9 @@ llvm::Expected<float> Event::elapsedMs(Event &start, Event &end) {
     return err;
   float ms = 0;
   const Driver &drv = start.device_->driver();
-  if (auto err = drv.check(drv.cuEventElapsedTime(&ms, start.event_, end.event_),
-                           "cuEventElapsedTime"))
+  if (auto err =
+          drv.check(drv.cuEventElapsedTime(&ms, start.handle_, end.handle_),
+                    "cuEventElapsedTime"))
     return err;
   return ms;
 }

@@ -27,6 +27,22 @@ bool isPow2(unsigned v) { return v && !(v & (v - 1)); }
 std::string joinNames(llvm::ArrayRef<std::string> names) {
   return names.empty() ? "none" : llvm::join(names, ", ");
 }
+
+/// A launch with `given` arguments for a kernel taking `names`.
+llvm::Error argumentCountError(llvm::StringRef kernelName,
+                               llvm::ArrayRef<std::string> names,
+                               size_t given) {
+  std::string msg =
+      llvm::formatv("kernel `{0}` takes {1} argument(s) ({2}) "
+                    "but {3} were given",
+                    kernelName, names.size(), joinNames(names), given)
+          .str();
+  if (given < names.size())
+    msg += llvm::formatv(": missing `{0}` (argument #{1})", names[given],
+                         given + 1)
+               .str();
+  return makeError(msg);
+}
 } // namespace
 
 std::string Arg::describe() const {
@@ -73,18 +89,8 @@ llvm::Expected<KernelSpec> kiln::rt::deriveSpec(
   for (const KernelParameter &p : params)
     (p.isConstexpr ? constexprNames : runtimeNames).push_back(p.name);
 
-  if (args.size() != runtimeNames.size()) {
-    std::string msg = llvm::formatv("kernel `{0}` takes {1} argument(s) ({2}) "
-                                    "but {3} were given",
-                                    kernelName, runtimeNames.size(),
-                                    joinNames(runtimeNames), args.size())
-                          .str();
-    if (args.size() < runtimeNames.size())
-      msg += llvm::formatv(": missing `{0}` (argument #{1})",
-                           runtimeNames[args.size()], args.size() + 1)
-                 .str();
-    return makeError(msg);
-  }
+  if (args.size() != runtimeNames.size())
+    return argumentCountError(kernelName, runtimeNames, args.size());
   if (!isPow2(options.numWarps) || options.numWarps > 32)
     return makeError(llvm::formatv(
         "kernel `{0}`: num_warps = {1} is not a power of two in 1..32",
@@ -189,16 +195,7 @@ llvm::Error kiln::rt::validateLaunch(const KernelInfo &info,
     std::vector<std::string> names;
     for (const auto &p : info.params)
       names.push_back(p.name);
-    std::string msg =
-        llvm::formatv("kernel `{0}` takes {1} argument(s) ({2}) but {3} were "
-                      "given",
-                      k, names.size(), joinNames(names), args.size())
-            .str();
-    if (args.size() < names.size())
-      msg += llvm::formatv(": missing `{0}` (argument #{1})", names[args.size()],
-                           args.size() + 1)
-                 .str();
-    return makeError(msg);
+    return argumentCountError(k, names, args.size());
   }
   for (size_t i = 0; i < args.size(); ++i) {
     const KernelInfo::Param &p = info.params[i];
@@ -270,8 +267,7 @@ PackedArgs::PackedArgs(const KernelInfo &info, llvm::ArrayRef<Arg> args)
   for (size_t i = 0; i < args.size(); ++i) {
     const Arg &a = args[i];
     const ParamSpec &s = info.params[i].spec;
-    uint64_t &slot = storage_[i][0];
-    slot = 0;
+    uint64_t &slot = storage_[i];
     auto put = [&](auto value) { std::memcpy(&slot, &value, sizeof(value)); };
     if (s.kind == ParamSpec::Kind::Pointer) {
       put(uint64_t(a.pointer()));

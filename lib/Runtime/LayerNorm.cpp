@@ -94,6 +94,19 @@ llvm::Error ensure(Device &dev, DeviceBuffer &buf, size_t bytes) {
   return llvm::Error::success();
 }
 
+/// Allocates each buffer with its size (the allocating forward/backward).
+llvm::Error
+allocate(Device &dev,
+         std::initializer_list<std::pair<DeviceBuffer *, size_t>> buffers) {
+  for (auto [buf, bytes] : buffers) {
+    auto a = DeviceBuffer::alloc(dev, bytes);
+    if (!a)
+      return a.takeError();
+    *buf = std::move(*a);
+  }
+  return llvm::Error::success();
+}
+
 llvm::Error withContext(llvm::Error err, const char *what) {
   if (!err)
     return err;
@@ -119,6 +132,39 @@ kiln::rt::layerNormForwardConfig(int64_t n, DType dtype) {
   c.blockSize = unsigned(block);
   c.numWarps = unsigned(std::min<int64_t>(std::max<int64_t>(block / 256, 1), 8));
   return c;
+}
+
+namespace {
+LaunchOptions makeOptions(
+    int device, CUstream stream, unsigned numWarps,
+    std::initializer_list<std::pair<const char *, unsigned>> constexprs) {
+  LaunchOptions o;
+  o.device = device;
+  o.stream = stream;
+  o.numWarps = numWarps;
+  for (auto [name, value] : constexprs)
+    o.constexprs.emplace(name, value);
+  return o;
+}
+} // namespace
+
+LaunchOptions LayerNormForwardConfig::launchOptions(int device,
+                                                    CUstream stream) const {
+  return makeOptions(device, stream, numWarps, {{"BLOCK_SIZE", blockSize}});
+}
+
+LaunchOptions LayerNormBackwardConfig::dxLaunchOptions(int device,
+                                                       CUstream stream) const {
+  return makeOptions(
+      device, stream, numWarps,
+      {{"GROUP_SIZE_M", groupSizeM}, {"BLOCK_SIZE_N", blockSizeN}});
+}
+
+LaunchOptions
+LayerNormBackwardConfig::dwdbLaunchOptions(int device, CUstream stream) const {
+  return makeOptions(
+      device, stream, dwdbNumWarps,
+      {{"BLOCK_SIZE_M", dwdbBlockM}, {"BLOCK_SIZE_N", dwdbBlockN}});
 }
 
 llvm::Expected<LayerNormBackwardConfig>
@@ -183,11 +229,6 @@ llvm::Error LayerNorm::forwardInto(const DeviceMatrix &x, const DeviceVector &w,
   if (M == 0)
     return llvm::Error::success();
 
-  LaunchOptions opts;
-  opts.device = device_->index();
-  opts.stream = stream;
-  opts.numWarps = cfg->numWarps;
-  opts.constexprs.emplace("BLOCK_SIZE", cfg->blockSize);
   DType t = x.dtype;
   return withContext(
       fwd_.launch(Grid(uint32_t(M)),
@@ -195,7 +236,7 @@ llvm::Error LayerNorm::forwardInto(const DeviceMatrix &x, const DeviceVector &w,
                    Arg::ptr(b.ptr, t), Arg::ptr(mean.ptr, DType::F32),
                    Arg::ptr(rstd.ptr, DType::F32), Arg::integer(x.stride),
                    Arg::integer(N), Arg::f32(eps)},
-                  opts),
+                  cfg->launchOptions(device_->index(), stream)),
       "forward");
 }
 
@@ -208,15 +249,10 @@ LayerNorm::forward(const DeviceMatrix &x, const DeviceVector &w,
   r.y = x;
   r.mean = {0, DType::F32, x.rows};
   r.rstd = {0, DType::F32, x.rows};
-  for (auto [buf, bytes] :
-       {std::pair{&r.yBuffer, matrixBytes(x)},
-        {&r.meanBuffer, size_t(x.rows) * 4},
-        {&r.rstdBuffer, size_t(x.rows) * 4}}) {
-    auto a = DeviceBuffer::alloc(*device_, bytes);
-    if (!a)
-      return a.takeError();
-    *buf = std::move(*a);
-  }
+  if (auto err = allocate(*device_, {{&r.yBuffer, matrixBytes(x)},
+                                     {&r.meanBuffer, size_t(x.rows) * 4},
+                                     {&r.rstdBuffer, size_t(x.rows) * 4}}))
+    return err;
   r.y.ptr = r.yBuffer.ptr();
   r.mean.ptr = r.meanBuffer.ptr();
   r.rstd.ptr = r.rstdBuffer.ptr();
@@ -272,33 +308,20 @@ llvm::Error LayerNorm::backwardInto(
             "layer_norm backward: zeroing the partial sums (cuMemsetD8Async)"))
       return err;
 
-  LaunchOptions dxOpts;
-  dxOpts.device = device_->index();
-  dxOpts.stream = stream;
-  dxOpts.numWarps = cfg->numWarps;
-  dxOpts.constexprs.emplace("GROUP_SIZE_M", cfg->groupSizeM);
-  dxOpts.constexprs.emplace("BLOCK_SIZE_N", cfg->blockSizeN);
   if (M > 0)
     if (auto err = withContext(
-            bwdDx_.launch(
-                Grid(uint32_t(M)),
-                {Arg::ptr(dx.ptr, t), Arg::ptr(dy.ptr, t),
-                 Arg::ptr(ws.partialDw.ptr(), t),
-                 Arg::ptr(ws.partialDb.ptr(), t), Arg::ptr(x.ptr, t),
-                 Arg::ptr(w.ptr, t), Arg::ptr(mean.ptr, DType::F32),
-                 Arg::ptr(rstd.ptr, DType::F32),
-                 Arg::ptr(ws.locks.ptr(), DType::I32), Arg::integer(x.stride),
-                 Arg::integer(N)},
-                dxOpts),
+            bwdDx_.launch(Grid(uint32_t(M)),
+                          {Arg::ptr(dx.ptr, t), Arg::ptr(dy.ptr, t),
+                           Arg::ptr(ws.partialDw.ptr(), t),
+                           Arg::ptr(ws.partialDb.ptr(), t), Arg::ptr(x.ptr, t),
+                           Arg::ptr(w.ptr, t), Arg::ptr(mean.ptr, DType::F32),
+                           Arg::ptr(rstd.ptr, DType::F32),
+                           Arg::ptr(ws.locks.ptr(), DType::I32),
+                           Arg::integer(x.stride), Arg::integer(N)},
+                          cfg->dxLaunchOptions(device_->index(), stream)),
             "backward (dx)"))
       return err;
 
-  LaunchOptions sumOpts;
-  sumOpts.device = device_->index();
-  sumOpts.stream = stream;
-  sumOpts.numWarps = cfg->dwdbNumWarps;
-  sumOpts.constexprs.emplace("BLOCK_SIZE_M", cfg->dwdbBlockM);
-  sumOpts.constexprs.emplace("BLOCK_SIZE_N", cfg->dwdbBlockN);
   uint32_t cols = uint32_t((N + cfg->dwdbBlockN - 1) / cfg->dwdbBlockN);
   return withContext(
       bwdDwDb_.launch(Grid(cols),
@@ -306,7 +329,7 @@ llvm::Error LayerNorm::backwardInto(
                        Arg::ptr(ws.partialDb.ptr(), t), Arg::ptr(dw.ptr, t),
                        Arg::ptr(db.ptr, t),
                        Arg::integer(std::min<int64_t>(G, M)), Arg::integer(N)},
-                      sumOpts),
+                      cfg->dwdbLaunchOptions(device_->index(), stream)),
       "backward (dw, db)");
 }
 
@@ -322,14 +345,10 @@ LayerNorm::backward(const DeviceMatrix &dy, const DeviceMatrix &x,
   r.dw = {0, x.dtype, x.cols};
   r.db = {0, x.dtype, x.cols};
   size_t vecBytes = size_t(x.cols) * dtypeBytes(x.dtype);
-  for (auto [buf, bytes] : {std::pair{&r.dxBuffer, matrixBytes(x)},
-                            {&r.dwBuffer, vecBytes},
-                            {&r.dbBuffer, vecBytes}}) {
-    auto a = DeviceBuffer::alloc(*device_, bytes);
-    if (!a)
-      return a.takeError();
-    *buf = std::move(*a);
-  }
+  if (auto err = allocate(*device_, {{&r.dxBuffer, matrixBytes(x)},
+                                     {&r.dwBuffer, vecBytes},
+                                     {&r.dbBuffer, vecBytes}}))
+    return err;
   r.dx.ptr = r.dxBuffer.ptr();
   r.dw.ptr = r.dwBuffer.ptr();
   r.db.ptr = r.dbBuffer.ptr();

@@ -1,10 +1,12 @@
 //===- Module.cpp - Modules, kernel handles, loading and launching --------===//
 #include "kiln/Runtime/Module.h"
 #include "RuntimeError.h"
-#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+#include <charconv>
 #include <chrono>
 #include <cstring>
 #include <map>
@@ -46,8 +48,8 @@ struct Kernel::State {
   std::string precompiledKey;
   std::mutex mutex;
   unsigned generation = 0;
-  /// Launch-signature -> loaded kernel; a short list (one entry per variant).
-  std::vector<std::pair<std::string, LoadedKernel *>> table;
+  /// Launch signature -> loaded kernel, one entry per variant launched.
+  llvm::StringMap<LoadedKernel *> table;
 };
 
 namespace {
@@ -92,14 +94,20 @@ kernelParameters(const Module::State &m, llvm::StringRef name) {
   return params;
 }
 
-/// What the specialization depends on, cheap to build on every launch.
-std::string launchSignature(llvm::ArrayRef<Arg> args,
-                            const LaunchOptions &options, bool fixed) {
-  std::string s = std::to_string(options.device);
+/// What the specialization depends on. Built on every launch, into a stack
+/// buffer: no allocation unless the constexprs make it unusually long.
+using Signature = llvm::SmallString<128>;
+void launchSignature(llvm::ArrayRef<Arg> args, const LaunchOptions &options,
+                     bool fixed, Signature &s) {
+  auto number = [&s](long long v) {
+    char buf[24];
+    s.append(buf, std::to_chars(buf, buf + sizeof(buf), v).ptr);
+  };
+  number(options.device);
   if (fixed)
-    return s;
+    return;
   s += '/';
-  s += std::to_string(options.numWarps);
+  number(options.numWarps);
   for (const Arg &a : args) {
     s += char('a' + int(a.kind()));
     s += char('A' + int(a.dtype()));
@@ -114,7 +122,6 @@ std::string launchSignature(llvm::ArrayRef<Arg> args,
     s += '=';
     s += value.text();
   }
-  return s;
 }
 
 /// Driver JIT options that route the logs into our buffers.
@@ -365,20 +372,19 @@ llvm::Expected<LoadedKernel *> Kernel::resolve(llvm::ArrayRef<Arg> args,
                                                PrepareStats *stats) {
   State &s = *state_;
   bool fixed = s.precompiled != nullptr;
-  std::string sig = launchSignature(args, options, fixed);
+  Signature sig;
+  launchSignature(args, options, fixed, sig);
   unsigned gen = memoryCacheGeneration();
   std::lock_guard<std::mutex> lock(s.mutex);
   if (s.generation != gen) {
     s.table.clear();
     s.generation = gen;
   }
-  for (auto &[k, lk] : s.table)
-    if (k == sig) {
-      if (stats)
-        *stats = PrepareStats{PrepareStats::From::Memory, false, false, 0, 0,
-                              0, 0, ""};
-      return lk;
-    }
+  if (auto it = s.table.find(sig); it != s.table.end()) {
+    if (stats)
+      *stats = PrepareStats(); // From memory, nothing loaded.
+    return it->second;
+  }
 
   auto t0 = std::chrono::steady_clock::now();
   PrepareStats local;
@@ -426,7 +432,7 @@ llvm::Expected<LoadedKernel *> Kernel::resolve(llvm::ArrayRef<Arg> args,
   }
   st.key = key;
   st.totalMs = msSince(t0);
-  s.table.emplace_back(std::move(sig), lk);
+  s.table[sig] = lk;
   return lk;
 }
 

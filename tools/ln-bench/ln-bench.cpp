@@ -95,6 +95,22 @@ llvm::Expected<Options> parseArgs(int argc, char **argv) {
                         .str());
       return llvm::Error::success();
     };
+    auto stringValue = [&](std::string &out) -> llvm::Error {
+      auto v = value();
+      if (!v)
+        return v.takeError();
+      out = v->str();
+      return llvm::Error::success();
+    };
+    auto listValue =
+        [&]() -> llvm::Expected<llvm::SmallVector<llvm::StringRef>> {
+      auto v = value();
+      if (!v)
+        return v.takeError();
+      llvm::SmallVector<llvm::StringRef> parts;
+      v->split(parts, ',', -1, false);
+      return parts;
+    };
     if (name == "--help" || name == "-h") {
       usage(llvm::outs());
       std::exit(0);
@@ -107,10 +123,8 @@ llvm::Expected<Options> parseArgs(int argc, char **argv) {
     } else if (name == "--compile-only") {
       o.compileOnly = true;
     } else if (name == "--arch") {
-      auto v = value();
-      if (!v)
-        return v.takeError();
-      o.arch = v->str();
+      if (auto e = stringValue(o.arch))
+        return std::move(e);
     } else if (name == "--reps") {
       if (auto e = intValue(o.reps, 100))
         return std::move(e);
@@ -121,17 +135,13 @@ llvm::Expected<Options> parseArgs(int argc, char **argv) {
       if (auto e = intValue(o.device, 0))
         return std::move(e);
     } else if (name == "--json") {
-      auto v = value();
-      if (!v)
-        return v.takeError();
-      o.jsonPath = v->str();
+      if (auto e = stringValue(o.jsonPath))
+        return std::move(e);
     } else if (name == "--dtypes") {
-      auto v = value();
-      if (!v)
-        return v.takeError();
-      llvm::SmallVector<llvm::StringRef> parts;
-      v->split(parts, ',', -1, false);
-      for (llvm::StringRef p : parts) {
+      auto parts = listValue();
+      if (!parts)
+        return parts.takeError();
+      for (llvm::StringRef p : *parts) {
         auto t = parseDTypeName(p.trim());
         if (!t || (*t != DType::F16 && *t != DType::BF16 && *t != DType::F32))
           return fail("--dtypes: `" + p + "` is not fp16, bf16 or fp32");
@@ -139,12 +149,10 @@ llvm::Expected<Options> parseArgs(int argc, char **argv) {
       }
       dtypesGiven = true;
     } else if (name == "--shapes") {
-      auto v = value();
-      if (!v)
-        return v.takeError();
-      llvm::SmallVector<llvm::StringRef> parts;
-      v->split(parts, ',', -1, false);
-      for (llvm::StringRef p : parts) {
+      auto parts = listValue();
+      if (!parts)
+        return parts.takeError();
+      for (llvm::StringRef p : *parts) {
         auto [m, n] = p.trim().split('x');
         int64_t M = 0, N = 0;
         if (m.getAsInteger(10, M) || n.getAsInteger(10, N) || M < 1 || N < 1)
@@ -355,28 +363,20 @@ std::vector<KernelCall> kernelCalls(const Pointers &p, DType t, int64_t M,
                   Arg::ptr(p.b, t), Arg::ptr(p.mean, DType::F32),
                   Arg::ptr(p.rstd, DType::F32), Arg::integer(N),
                   Arg::integer(N), Arg::f32(1e-5f)},
-                 {}};
-  fwd.options.numWarps = f->numWarps;
-  fwd.options.constexprs.emplace("BLOCK_SIZE", f->blockSize);
+                 f->launchOptions()};
   KernelCall dx{"_layer_norm_bwd_dx_fused",
                 {Arg::ptr(p.dx, t), Arg::ptr(p.dy, t), Arg::ptr(p.partialDw, t),
                  Arg::ptr(p.partialDb, t), Arg::ptr(p.x, t), Arg::ptr(p.w, t),
                  Arg::ptr(p.mean, DType::F32), Arg::ptr(p.rstd, DType::F32),
                  Arg::ptr(p.locks, DType::I32), Arg::integer(N),
                  Arg::integer(N)},
-                {}};
-  dx.options.numWarps = b->numWarps;
-  dx.options.constexprs.emplace("GROUP_SIZE_M", b->groupSizeM);
-  dx.options.constexprs.emplace("BLOCK_SIZE_N", b->blockSizeN);
+                b->dxLaunchOptions()};
   KernelCall dwdb{"_layer_norm_bwd_dwdb",
                   {Arg::ptr(p.partialDw, t), Arg::ptr(p.partialDb, t),
                    Arg::ptr(p.dw, t), Arg::ptr(p.db, t),
                    Arg::integer(std::min<int64_t>(b->groupSizeM, M)),
                    Arg::integer(N)},
-                  {}};
-  dwdb.options.numWarps = b->dwdbNumWarps;
-  dwdb.options.constexprs.emplace("BLOCK_SIZE_M", b->dwdbBlockM);
-  dwdb.options.constexprs.emplace("BLOCK_SIZE_N", b->dwdbBlockN);
+                  b->dwdbLaunchOptions()};
   return {fwd, dx, dwdb};
 }
 

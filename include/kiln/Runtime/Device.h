@@ -13,6 +13,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace kiln::rt {
 
@@ -64,45 +65,63 @@ private:
   DeviceLimits limits_;
 };
 
-/// An owned, non-blocking stream (RAII).
-class Stream {
+/// A driver object (stream, event) owned together with the device it was
+/// made on; move-only, destroyed by `Destroy` with that device's context
+/// current.
+template <typename Handle, CUresult (*Driver::*Destroy)(Handle)>
+class DeviceHandle {
+public:
+  DeviceHandle(DeviceHandle &&other) noexcept
+      : device_(other.device_), handle_(std::exchange(other.handle_, nullptr)) {
+  }
+  DeviceHandle &operator=(DeviceHandle &&other) noexcept {
+    if (this != &other) {
+      reset();
+      device_ = other.device_;
+      handle_ = std::exchange(other.handle_, nullptr);
+    }
+    return *this;
+  }
+  ~DeviceHandle() { reset(); }
+  Handle handle() const { return handle_; }
+  Device &device() const { return *device_; }
+
+protected:
+  DeviceHandle(Device &d, Handle h) : device_(&d), handle_(h) {}
+  Device *device_;
+  Handle handle_;
+
+private:
+  void reset() {
+    if (!handle_)
+      return;
+    llvm::consumeError(device_->makeCurrent());
+    (device_->driver().*Destroy)(handle_);
+    handle_ = nullptr;
+  }
+};
+
+/// An owned, non-blocking stream.
+class Stream : public DeviceHandle<CUstream, &Driver::cuStreamDestroy> {
 public:
   static llvm::Expected<Stream> create(Device &device);
-  Stream(Stream &&other) noexcept;
-  Stream &operator=(Stream &&other) noexcept;
-  Stream(const Stream &) = delete;
-  Stream &operator=(const Stream &) = delete;
-  ~Stream();
-  CUstream handle() const { return stream_; }
-  Device &device() const { return *device_; }
   llvm::Error synchronize() const;
 
 private:
-  Stream(Device &d, CUstream s) : device_(&d), stream_(s) {}
-  void reset();
-  Device *device_ = nullptr;
-  CUstream stream_ = nullptr;
+  using DeviceHandle::DeviceHandle;
 };
 
-/// A timing event (RAII).
-class Event {
+/// An owned timing event.
+class Event : public DeviceHandle<CUevent, &Driver::cuEventDestroy> {
 public:
   static llvm::Expected<Event> create(Device &device);
-  Event(Event &&other) noexcept;
-  Event &operator=(Event &&other) noexcept;
-  Event(const Event &) = delete;
-  Event &operator=(const Event &) = delete;
-  ~Event();
   llvm::Error record(CUstream stream = nullptr);
   llvm::Error synchronize();
   /// Milliseconds between two recorded events (waits for `end`).
   static llvm::Expected<float> elapsedMs(Event &start, Event &end);
 
 private:
-  Event(Device &d, CUevent e) : device_(&d), event_(e) {}
-  void reset();
-  Device *device_ = nullptr;
-  CUevent event_ = nullptr;
+  using DeviceHandle::DeviceHandle;
 };
 
 /// An owned device allocation (RAII) for tests, benchmarks and the LayerNorm

@@ -21,7 +21,7 @@
 #include "kiln/Runtime/Device.h"
 #include "kiln/Target/Pipeline.h"
 #include "llvm/ADT/ArrayRef.h"
-#include <array>
+#include "llvm/ADT/SmallVector.h"
 #include <cstdint>
 #include <map>
 #include <string>
@@ -114,14 +114,18 @@ llvm::Error validateLaunch(const KernelInfo &info, llvm::ArrayRef<Arg> args,
 /// Packs `args` as the kernel's parameter values (pointers as 64-bit device
 /// addresses, scalars converted to the parameter's type). Call after
 /// validateLaunch.
+/// Lives on the launching stack frame: kernels of up to 16 parameters pack
+/// without a heap allocation. Not movable (the pointers point into it).
 class PackedArgs {
 public:
   PackedArgs(const KernelInfo &info, llvm::ArrayRef<Arg> args);
+  PackedArgs(const PackedArgs &) = delete;
+  PackedArgs &operator=(const PackedArgs &) = delete;
   void **data() { return pointers_.data(); }
 
 private:
-  std::vector<std::array<uint64_t, 1>> storage_;
-  std::vector<void *> pointers_;
+  llvm::SmallVector<uint64_t, 16> storage_;
+  llvm::SmallVector<void *, 16> pointers_;
 };
 
 } // namespace kiln::rt

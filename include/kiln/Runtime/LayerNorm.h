@@ -43,10 +43,19 @@ struct DeviceVector {
 
 struct LayerNormForwardConfig {
   unsigned blockSize = 0, numWarps = 0;
+  /// num_warps and BLOCK_SIZE of _layer_norm_fwd_fused, as LayerNorm
+  /// launches it.
+  LaunchOptions launchOptions(int device = 0, CUstream stream = nullptr) const;
 };
 struct LayerNormBackwardConfig {
   unsigned groupSizeM = 0, blockSizeN = 0, numWarps = 0;
   unsigned dwdbBlockM = 32, dwdbBlockN = 128, dwdbNumWarps = 4;
+  /// num_warps, GROUP_SIZE_M and BLOCK_SIZE_N of _layer_norm_bwd_dx_fused.
+  LaunchOptions dxLaunchOptions(int device = 0,
+                                CUstream stream = nullptr) const;
+  /// num_warps, BLOCK_SIZE_M and BLOCK_SIZE_N of _layer_norm_bwd_dwdb.
+  LaunchOptions dwdbLaunchOptions(int device = 0,
+                                  CUstream stream = nullptr) const;
 };
 /// The tutorial's heuristics; errors for N < 1, N above the 64 KB-per-row
 /// limit, or an unsupported dtype.
