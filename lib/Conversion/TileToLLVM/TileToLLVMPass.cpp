@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Analysis/Liveness.h"
 #include "mlir/IR/Iterators.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/StringExtras.h"
@@ -49,21 +50,33 @@ ConversionConfig withoutRollback() {
   return config;
 }
 
-/// The register cap below pays off while a thread holds at most this many
-/// elements of its largest tensor; beyond it the cap forces heavy spills (the
-/// backward LayerNorm kernel at BLOCK_SIZE_N = 16384: ~1 KB spilled under the
-/// cap, none without it, and 3-5x slower on an H100).
-constexpr int64_t kMaxElementsPerThreadForCap = 32;
+/// The register cap below pays off while the tensor elements a thread keeps
+/// live at once fit comfortably; beyond that it forces heavy spills. The
+/// estimate counts every live tensor (masks, offsets and pointers too), so it
+/// runs high; the bound sits between kernels measured on an H100 (2026-11-21):
+/// with the cap the 8-warp LayerNorm forward (estimate 224 at BLOCK_SIZE 8192,
+/// 448 at 16384) and backward dx at 8192 (352) ran 1.2-1.4x faster, while dx
+/// at BLOCK_SIZE_N = 16384 (704) spilled ~1 KB per thread and ran 3-5x slower.
+constexpr int64_t kMaxLiveElementsPerThreadForCap = 512;
 
-/// Elements of the largest tensor any op in `module` produces.
-int64_t largestTensorElements(ModuleOp module) {
-  int64_t largest = 0;
-  module.walk([&](Operation *op) {
-    for (Type type : op->getResultTypes())
-      if (auto tensor = dyn_cast<RankedTensorType>(type))
-        largest = std::max(largest, tensor.getNumElements());
+/// Estimated peak of tensor elements one thread holds live at once: the sum of
+/// the per-thread shares of the tensors live at each op, maximized over ops.
+int64_t peakLiveElementsPerThread(ModuleOp module, unsigned threads) {
+  int64_t peak = 0;
+  module.walk([&](func::FuncOp func) {
+    Liveness liveness(func);
+    func.getFunctionBody().walk([&](Operation *op) {
+      const LivenessBlockInfo *info = liveness.getLiveness(op->getBlock());
+      if (!info)
+        return;
+      int64_t live = 0;
+      for (Value v : info->currentlyLiveValues(op))
+        if (auto tensor = dyn_cast<RankedTensorType>(v.getType()))
+          live += llvm::divideCeil(tensor.getNumElements(), threads);
+      peak = std::max(peak, live);
+    });
   });
-  return largest;
+  return peak;
 }
 
 struct TileToLLVMPass : kiln::impl::TileToLLVMBase<TileToLLVMPass> {
@@ -78,8 +91,8 @@ struct TileToLLVMPass : kiln::impl::TileToLLVMBase<TileToLLVMPass> {
     LoweringState state;
     if (failed(prepare(module, state)))
       return signalPassFailure();
-    bool capRegisters = largestTensorElements(module) <=
-                        kMaxElementsPerThreadForCap * 32 * state.numWarps;
+    bool capRegisters = peakLiveElementsPerThread(module, 32 * state.numWarps) <=
+                        kMaxLiveElementsPerThreadForCap;
     if (failed(distribute(module, state)) ||
         failed(lowerToLLVM(module, capRegisters)))
       return signalPassFailure();
