@@ -118,6 +118,23 @@ std::optional<KernelSpec> tileModuleSpec(ModuleOp module, const TileModuleSpec &
   }
   return result;
 }
+/// One compile's context, source buffer and diagnostics, rendered into
+/// `rendered` in FILE:LINE:COL form with the source line and a caret.
+struct CompileSession {
+  CompileSession(llvm::StringRef source, llvm::StringRef filename)
+      // Threading off: a pool per compile costs more than it saves.
+      : ctx(MLIRContext::Threading::DISABLED), diagStream(rendered),
+        handler(sourceMgr, &ctx, diagStream) {
+    sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(source, filename), llvm::SMLoc());
+    loadFrontendDialects(ctx);
+  }
+  MLIRContext ctx;
+  llvm::SourceMgr sourceMgr;
+  std::string rendered;
+  llvm::raw_string_ostream diagStream;
+  SourceMgrDiagnosticHandler handler;
+};
 } // namespace
 
 const char *stageName(Stage s) {
@@ -138,15 +155,10 @@ llvm::Expected<CompiledKernel> compileKernel(llvm::StringRef source,
                                              llvm::StringRef filename,
                                              const KernelSpec &spec,
                                              const CompileOptions &options) {
-  // Threading off: a pool per compile costs more than it saves on one kernel.
-  MLIRContext ctx(MLIRContext::Threading::DISABLED);
-  loadFrontendDialects(ctx);
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(source, filename), llvm::SMLoc());
-  std::string rendered;
-  llvm::raw_string_ostream diagStream(rendered);
-  SourceMgrDiagnosticHandler handler(sourceMgr, &ctx, diagStream);
+  CompileSession session(source, filename);
+  MLIRContext &ctx = session.ctx;
+  llvm::SourceMgr &sourceMgr = session.sourceMgr;
+  const std::string &rendered = session.rendered;
 
   CompiledKernel result;
   if (options.stopAfter == Stage::AST || options.onStage) {
@@ -178,17 +190,13 @@ llvm::Expected<CompiledKernel> compileTileModule(llvm::StringRef source,
                                                  llvm::StringRef filename,
                                                  const TileModuleSpec &spec,
                                                  const CompileOptions &options) {
-  MLIRContext ctx(MLIRContext::Threading::DISABLED);
+  CompileSession session(source, filename);
+  MLIRContext &ctx = session.ctx;
   // The source line under each diagnostic shows the op; the generic form of
   // the whole op (a module, for module-level errors) would only add noise.
   ctx.printOpOnDiagnostic(false);
-  loadFrontendDialects(ctx);
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(source, filename), llvm::SMLoc());
-  std::string rendered;
-  llvm::raw_string_ostream diagStream(rendered);
-  SourceMgrDiagnosticHandler handler(sourceMgr, &ctx, diagStream);
+  llvm::SourceMgr &sourceMgr = session.sourceMgr;
+  const std::string &rendered = session.rendered;
 
   if (options.stopAfter == Stage::AST)
     return diagnosticsError("", "there is no `ast` stage for tile-dialect input");
