@@ -260,39 +260,28 @@ struct HintLowering : OpConversionPattern<HintOp> {
   }
 };
 
-struct ProgramIdLowering : OpConversionPattern<ProgramIdOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(ProgramIdOp op, OneToNOpAdaptor,
+/// program_id / num_programs: the NVVM special register of the grid axis.
+template <typename TileOp, typename XOp, typename YOp, typename ZOp>
+struct GridRegisterLowering : OpConversionPattern<TileOp> {
+  using OpConversionPattern<TileOp>::OpConversionPattern;
+  LogicalResult matchAndRewrite(TileOp op, typename TileOp::template GenericAdaptor<ArrayRef<ValueRange>>,
                                 ConversionPatternRewriter &rewriter) const override {
     Type i32 = rewriter.getI32Type();
     Location loc = op.getLoc();
-    Value id;
+    Value value;
     switch (op.getAxis()) {
-    case 0: id = NVVM::BlockIdXOp::create(rewriter, loc, i32); break;
-    case 1: id = NVVM::BlockIdYOp::create(rewriter, loc, i32); break;
-    default: id = NVVM::BlockIdZOp::create(rewriter, loc, i32); break;
+    case 0: value = XOp::create(rewriter, loc, i32); break;
+    case 1: value = YOp::create(rewriter, loc, i32); break;
+    default: value = ZOp::create(rewriter, loc, i32); break;
     }
-    rewriter.replaceOp(op, id);
+    rewriter.replaceOp(op, value);
     return success();
   }
 };
-
-struct NumProgramsLowering : OpConversionPattern<NumProgramsOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(NumProgramsOp op, OneToNOpAdaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    Type i32 = rewriter.getI32Type();
-    Location loc = op.getLoc();
-    Value n;
-    switch (op.getAxis()) {
-    case 0: n = NVVM::GridDimXOp::create(rewriter, loc, i32); break;
-    case 1: n = NVVM::GridDimYOp::create(rewriter, loc, i32); break;
-    default: n = NVVM::GridDimZOp::create(rewriter, loc, i32); break;
-    }
-    rewriter.replaceOp(op, n);
-    return success();
-  }
-};
+using ProgramIdLowering = GridRegisterLowering<ProgramIdOp, NVVM::BlockIdXOp,
+                                               NVVM::BlockIdYOp, NVVM::BlockIdZOp>;
+using NumProgramsLowering = GridRegisterLowering<NumProgramsOp, NVVM::GridDimXOp,
+                                                 NVVM::GridDimYOp, NVVM::GridDimZOp>;
 
 struct BarrierLowering : OpConversionPattern<BarrierOp> {
   using OpConversionPattern::OpConversionPattern;
