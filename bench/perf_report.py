@@ -3,10 +3,15 @@
 
     python3 bench/perf_report.py ln-bench.json [--triton triton.json]
         [--gtest gtest-gpu.xml] [-o report.md]
+    python3 bench/perf_report.py --corpus corpus.json [--png corpus.png] [-o report.md]
 
 Reads ln-bench's JSON (GB/s per shape and dtype, compile times, launch
 overhead), optionally compare_triton.py's JSON (Kiln time / Triton time) and
-the GPU GoogleTest XML (test summary). Needs only the standard library.
+the GPU GoogleTest XML (test summary). With --corpus, reads
+bench/corpus_run.py's JSON instead: a Markdown table of the kernel corpus and,
+with --png, a bar chart of Kiln time / Triton time per kernel, shape and dtype
+(needs matplotlib; without it the chart is skipped with a message). Needs only
+the standard library otherwise.
 """
 import argparse
 import json
@@ -35,13 +40,87 @@ def gtest_summary(path):
     return lines
 
 
+def corpus_markdown(doc):
+    """The kernel corpus run (corpus_run.py's JSON) as Markdown."""
+    import corpus_run
+    m = doc.get("method", {})
+    dev = doc.get("device", {})
+    impls = doc.get("impls", corpus_run.IMPLS)
+    out = [f"Device: {dev.get('name', '?')}; {doc.get('date', '?')}; Triton "
+           f"{doc.get('triton_version', '-')}, Kiln {doc.get('kiln_version', '-')}.",
+           "",
+           f"Method: CUDA events around each launch, median of {m.get('reps', '?')} "
+           f"repetitions after {m.get('warmup', '?')} warm-up runs, L2 flushed by writing "
+           f"{m.get('l2_flush_bytes', 0) >> 20} MB before each; the same kernel file, grid, "
+           "constexprs and num_warps for both. GB/s = bytes the case moves / time.",
+           "", corpus_run.format_markdown(doc["results"], impls), "",
+           corpus_run.summary_text(corpus_run.summarize(doc["results"], impls))]
+    return "\n".join(out) + "\n"
+
+
+def corpus_chart(doc, path):
+    """Horizontal bars of Kiln time / Triton time, one per instance."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("perf_report: matplotlib is not importable: no chart written", file=sys.stderr)
+        return False
+    recs = [r for r in doc["results"] if r.get("ratio")]
+    if not recs:
+        print("perf_report: no instance has both times: no chart written", file=sys.stderr)
+        return False
+    labels = [f"{r['case']} {r['shape']} {r['dtype']}" for r in recs]
+    ratios = [r["ratio"] for r in recs]
+    fig, ax = plt.subplots(figsize=(9, 1.5 + 0.16 * len(recs)))
+    ax.barh(range(len(recs)), ratios,
+            color=["tab:green" if v <= 1 else "tab:red" for v in ratios])
+    ax.axvline(1.0, color="black", linewidth=0.8)
+    ax.set_yticks(range(len(recs)))
+    ax.set_yticklabels(labels, fontsize=6)
+    ax.invert_yaxis()
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("Kiln time / Triton time (below 1: Kiln faster)")
+    ax.set_title(f"Kernel corpus, {doc.get('device', {}).get('name', '')}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    return True
+
+
+def write_text(text, path):
+    if path:
+        with open(path, "w") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+
+
+def corpus_main(args):
+    with open(args.corpus) as f:
+        doc = json.load(f)
+    if doc.get("kind") != "kiln-corpus":
+        print(f"perf_report: {args.corpus} is not corpus_run.py's JSON", file=sys.stderr)
+        return 1
+    write_text(corpus_markdown(doc), args.output)
+    if args.png and corpus_chart(doc, args.png):
+        print(f"perf_report: wrote {args.png}", file=sys.stderr)
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("kiln_json")
+    ap.add_argument("kiln_json", nargs="?", help="ln-bench --json output")
+    ap.add_argument("--corpus", help="corpus_run.py --json output (instead of kiln_json)")
+    ap.add_argument("--png", help="with --corpus: write a bar chart here (matplotlib)")
     ap.add_argument("--triton", help="compare_triton.py --json output")
     ap.add_argument("--gtest", help="RuntimeGpuTests --gtest_output=xml file")
     ap.add_argument("-o", "--output", help="write here instead of stdout")
     args = ap.parse_args()
+    if args.corpus:
+        return corpus_main(args)
+    if not args.kiln_json:
+        ap.error("give ln-bench's JSON or --corpus corpus.json")
     with open(args.kiln_json) as f:
         kiln = json.load(f)
     triton = {}
