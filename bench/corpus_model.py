@@ -82,7 +82,7 @@ def shape(label, **dims):
 
 
 def shape_text(s):
-    return "x".join(f"{k}={v}" for k, v in vars(s).items() if k != "label")
+    return ",".join(f"{k}={v}" for k, v in vars(s).items() if k != "label")
 
 
 class Case:

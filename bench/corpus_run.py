@@ -180,10 +180,17 @@ class ContextLost(Exception):
 
 
 class Runner:
-    def __init__(self, torch, impls, warmup, reps):
+    """Runs instances on `device` ("cuda"; "cpu" only builds inputs and
+    references, for bench/test_corpus_torch.py)."""
+
+    def __init__(self, torch, impls, warmup, reps, device="cuda"):
         self.torch, self.impls, self.warmup, self.reps = torch, impls, warmup, reps
-        self.flush = torch.empty(L2_FLUSH_BYTES, dtype=torch.int8, device="cuda")
-        self.sms = torch.cuda.get_device_properties(0).multi_processor_count
+        self.device = device
+        if device == "cuda":
+            self.flush = torch.empty(L2_FLUSH_BYTES, dtype=torch.int8, device="cuda")
+            self.sms = torch.cuda.get_device_properties(0).multi_processor_count
+        else:
+            self.flush, self.sms = None, 132
         self.modules = {}
         self.kiln, self.kiln_error = None, None
         if "kiln" in impls:
@@ -262,6 +269,12 @@ class Runner:
         torch.cuda.synchronize()
         return 1e3 * statistics.median(s.elapsed_time(e) for s, e in zip(starts, ends))
 
+    def reference(self, inst):
+        """(inputs, reference outputs) of an instance, from the fixed seed."""
+        ctx = Ctx(self.torch, self.device, inst.dtype)
+        t = self.inputs(ctx, inst)
+        return t, inst.case.ref(ctx, inst.shape, t)
+
     def context_alive(self):
         try:
             self.torch.cuda.synchronize()
@@ -270,7 +283,7 @@ class Runner:
             return False
 
     def run_impl(self, impl, inst, ref, timing):
-        ctx = Ctx(self.torch, "cuda", inst.dtype)
+        ctx = Ctx(self.torch, self.device, inst.dtype)
         r = {}
         try:
             kern = self.kernel(impl, inst)
@@ -297,9 +310,7 @@ class Runner:
     def run(self, inst, timing=True):
         rec = base_record(inst, self.sms)
         try:
-            ctx = Ctx(self.torch, "cuda", inst.dtype)
-            t = self.inputs(ctx, inst)
-            ref = inst.case.ref(ctx, inst.shape, t)
+            t, ref = self.reference(inst)
             del t
         except Exception as e:
             err = {"error": f"reference: {type(e).__name__}: {e}",

@@ -315,7 +315,7 @@ def _collatz_ref(c, s, t):
 
 
 add(Case("loops_atomics.py", "collatz_steps_kernel",
-         "`while` loop on a scalar counter carrying two int32 tiles",
+         "`while` on a data-dependent scalar condition (a tl.sum), int32 tiles and scalars carried",
          [Ptr("x", "i32"), Ptr("steps", "i32"), Int("n", lambda s: s.n),
           Int("max_steps", lambda s: s.steps), Const("BLOCK", lambda s: 1024)],
          [shape("small", n=4096, steps=64), shape("large", n=1 << 22, steps=128),

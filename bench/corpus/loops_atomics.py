@@ -22,19 +22,24 @@ def horner_kernel(X, Coef, Y, n, degree, BLOCK: tl.constexpr):
 
 @triton.jit
 def collatz_steps_kernel(X, Steps, n, max_steps, BLOCK: tl.constexpr):
-    # A `while` loop with a scalar trip condition carrying two int32 tiles:
-    # the Collatz sequence of every lane, counting the steps until it hits 1.
+    # A `while` loop on a data-dependent scalar condition carrying two int32
+    # tiles and two scalars: the Collatz sequence of every lane, counting the
+    # steps until it reaches 1, at most max_steps, stopping early when all
+    # lanes are done. (Loop-carried scalars start from runtime values: Triton
+    # does not carry Python constants through loops.)
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
     v = tl.load(X + offs, mask=mask, other=1)
     steps = tl.zeros([BLOCK], dtype=tl.int32)
-    i = 0
-    while i < max_steps:
+    left = max_steps
+    busy = tl.sum((v != 1).to(tl.int32), axis=0)
+    while (left > 0) & (busy > 0):
         active = v != 1
         nxt = tl.where((v % 2) == 0, v // 2, 3 * v + 1)
         v = tl.where(active, nxt, v)
         steps += active.to(tl.int32)
-        i += 1
+        busy = tl.sum((v != 1).to(tl.int32), axis=0)
+        left -= 1
     tl.store(Steps + offs, steps, mask=mask)
 
 
