@@ -13,13 +13,17 @@ warm-up runs first, the L2 flushed before every timed launch by writing a
 constexprs and num_warps.
 
     python3 bench/corpus_run.py [--filter TEXT] [--quick] [--json out.json]
-        [--kiln-only | --triton-only] [--warmup N] [--reps N]
+        [--kiln-only | --triton-only] [--no-timing] [--warmup N] [--reps N]
+        [--instance-timeout S] [--max-seconds S] [--list]
 
 Kiln's library is found through the environment variable KILN_LIBRARY (see
 python/kiln). Prints one line per instance as it finishes, then a table;
 exits 1 if any instance is wrong or failed. A failing instance does not stop
-the others; an error that leaves the CUDA context unusable (illegal address)
-makes the run continue in a fresh process.
+the others: its error text is recorded. The instances run in a worker
+process that this one supervises; a worker that crashes, loses its CUDA
+context (illegal address) or finishes no instance for --instance-timeout
+seconds (a hung kernel) is replaced by a new one that goes on with the next
+instance.
 """
 import argparse
 import datetime
@@ -30,6 +34,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -276,6 +281,8 @@ class Runner:
         return t, inst.case.ref(ctx, inst.shape, t)
 
     def context_alive(self):
+        if self.device != "cuda":
+            return True
         try:
             self.torch.cuda.synchronize()
             return self.torch.zeros(1, device="cuda").add_(1).item() == 1
@@ -296,7 +303,8 @@ class Runner:
 
             self.prepare_outputs(inst, t)
             launch()
-            self.torch.cuda.synchronize()
+            if self.device == "cuda":
+                self.torch.cuda.synchronize()
             r["correct"], r["check"] = self.check(inst, t, ref)
             if timing:
                 r["us"] = self.time(launch)
@@ -346,28 +354,108 @@ def device_meta(torch, runner, impls):
     return meta
 
 
-def continue_in_child(args, start):
-    """Runs instances [start:] in a fresh process; returns their records."""
-    fd, path = tempfile.mkstemp(prefix="corpus-part-", suffix=".json")
-    os.close(fd)
+def worker_argv(args, start, part):
+    """The command line of a worker process running instances [start:]."""
     argv = [sys.executable, os.path.abspath(__file__), "--start", str(start),
-            "--part-json", path, "--warmup", str(args.warmup), "--reps", str(args.reps)]
-    for flag in ("filter",):
-        if getattr(args, flag):
-            argv += ["--" + flag, getattr(args, flag)]
+            "--part-json", part, "--warmup", str(args.warmup), "--reps", str(args.reps)]
+    if args.filter:
+        argv += ["--filter", args.filter]
     for flag in ("quick", "kiln_only", "triton_only", "no_timing"):
         if getattr(args, flag):
             argv.append("--" + flag.replace("_", "-"))
-    print(f"--- CUDA context lost: continuing from instance {start} in a new process",
-          flush=True)
-    subprocess.run(argv)
+    return argv
+
+
+def read_part(path):
+    """(meta or None, records) from a worker's JSON-lines file."""
+    meta, records = None, []
     try:
         with open(path) as f:
-            return json.load(f)
+            for line in f:
+                if not line.endswith("\n"):
+                    break  # being written
+                item = json.loads(line)
+                if "meta" in item:
+                    meta = item["meta"]
+                else:
+                    records.append(item["record"])
     except (OSError, ValueError):
-        return []
-    finally:
-        os.unlink(path)
+        pass
+    return meta, records
+
+
+def failed_record(inst, why):
+    rec = base_record(inst, 0)
+    rec["grid"] = None
+    rec["error"] = why
+    for impl in IMPLS:
+        rec[impl] = {"error": why}
+    return finish_record(rec)
+
+
+def supervise(args, insts, impls):
+    """Runs the instances in worker processes: a worker that crashes, loses
+    its CUDA context or makes no progress for --instance-timeout seconds is
+    killed; its current instance is recorded as failed and a new worker goes
+    on with the next one. Returns (meta, records, instances not run)."""
+    meta, results, n = None, [], 0
+    t0 = time.monotonic()
+    while n < len(insts):
+        if args.max_seconds and time.monotonic() - t0 > args.max_seconds:
+            break
+        fd, part = tempfile.mkstemp(prefix="corpus-part-", suffix=".jsonl")
+        os.close(fd)
+        proc = subprocess.Popen(worker_argv(args, n, part))
+        done, last = 0, time.monotonic()
+        while proc.poll() is None:
+            time.sleep(0.5)
+            count = len(read_part(part)[1])
+            if count != done:
+                done, last = count, time.monotonic()
+            elif time.monotonic() - last > args.instance_timeout:
+                proc.kill()
+                proc.wait()
+                break
+        wmeta, recs = read_part(part)
+        os.unlink(part)
+        meta = meta or wmeta
+        results += recs
+        n += len(recs)
+        if proc.returncode == 0 and n >= len(insts):
+            break
+        if recs and recs[-1].get("context_lost"):
+            continue  # that record holds the error; go on with the next
+        if n < len(insts):
+            why = (f"no progress for {args.instance_timeout} s: killed"
+                   if proc.returncode in (-9, 137) else
+                   f"worker process died (exit status {proc.returncode})")
+            if wmeta is None and not recs and n == 0 and proc.returncode not in (-9, 137):
+                return meta, results, insts[n:]  # cannot even start (no torch / GPU)
+            rec = failed_record(insts[n], why)
+            results.append(rec)
+            print(progress_line(rec, impls), flush=True)
+            n += 1
+    return meta, results, insts[n:]
+
+
+def work(args, insts, impls):
+    """Worker: runs instances [args.start:], one JSON line each to --part-json."""
+    import torch
+    if not torch.cuda.is_available():
+        print("corpus_run: no CUDA device", file=sys.stderr)
+        return 2
+    runner = Runner(torch, impls, args.warmup, args.reps)
+    with open(args.part_json, "a") as out:
+        out.write(json.dumps({"meta": device_meta(torch, runner, impls)}) + "\n")
+        out.flush()
+        for inst in insts[args.start:]:
+            rec = runner.run(inst, timing=not args.no_timing)
+            print(progress_line(rec, impls), flush=True)
+            out.write(json.dumps({"record": rec}) + "\n")
+            out.flush()
+            if rec.get("context_lost"):
+                return 3
+    return 0
 
 
 def progress_line(rec, impls):
@@ -397,6 +485,10 @@ def parse_args(argv):
     ap.add_argument("--warmup", type=int, default=None)
     ap.add_argument("--reps", type=int, default=None)
     ap.add_argument("--list", action="store_true", help="list the instances and exit")
+    ap.add_argument("--instance-timeout", type=float, default=180,
+                    help="seconds without a finished instance before the worker is killed")
+    ap.add_argument("--max-seconds", type=float, default=0,
+                    help="start no new instance after this many seconds (0: no limit)")
     ap.add_argument("--start", type=int, default=0, help=argparse.SUPPRESS)
     ap.add_argument("--part-json", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -422,35 +514,26 @@ def main(argv=None):
     if not insts:
         print("no corpus case matches the filter", file=sys.stderr)
         return 1
-
-    import torch
-    if not torch.cuda.is_available():
-        print("corpus_run: no CUDA device", file=sys.stderr)
-        return 1
-    runner = Runner(torch, impls, args.warmup, args.reps)
-    results = []
-    for n in range(args.start, len(insts)):
-        rec = runner.run(insts[n], timing=not args.no_timing)
-        results.append(rec)
-        print(progress_line(rec, impls), flush=True)
-        if rec.get("context_lost"):
-            results += continue_in_child(args, n + 1)
-            break
     if args.part_json:
-        with open(args.part_json, "w") as f:
-            json.dump(results, f)
-        return 0
+        return work(args, insts, impls)
 
+    meta, results, not_run = supervise(args, insts, impls)
+    if meta is None and not results:
+        print("corpus_run: the worker process could not start (see above)", file=sys.stderr)
+        return 1
     print()
     print(format_table(results, impls))
-    doc = make_document(results, impls, device_meta(torch, runner, impls))
+    doc = make_document(results, impls, meta or {})
+    doc["not_run"] = [i.id for i in not_run]
     print()
     print(summary_text(doc["summary"]))
+    if not_run:
+        print(f"stopped after --max-seconds {args.max_seconds}: {len(not_run)} instances not run")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(doc, f, indent=1)
         print(f"wrote {args.json}")
-    return 0 if not doc["summary"]["wrong"] else 1
+    return 0 if not doc["summary"]["wrong"] and not not_run else 1
 
 
 if __name__ == "__main__":

@@ -292,3 +292,60 @@ class Check(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+FAKE_WORKER = r'''
+import json, os, sys, time
+sys.path.insert(0, {here!r}); sys.path.insert(0, os.path.join({here!r}, "corpus"))
+import cases, corpus_run
+start, part = int(sys.argv[1]), sys.argv[2]
+insts = cases.instances("silu_kernel")
+with open(part, "a") as out:
+    out.write(json.dumps({{"meta": {{"date": "fake"}}}}) + "\n"); out.flush()
+    for i in range(start, len(insts)):
+        if i == 1:
+            time.sleep(60)          # hangs: the supervisor kills it
+        if i == 3:
+            os._exit(7)             # crashes
+        rec = corpus_run.base_record(insts[i], 132)
+        rec["triton"] = {{"us": 2.0, "correct": True}}
+        rec["kiln"] = {{"us": 1.0, "correct": True}}
+        if i == 5:
+            rec["kiln"] = {{"error": "CUDA error: an illegal memory access"}}
+            rec["context_lost"] = True
+        out.write(json.dumps({{"record": corpus_run.finish_record(rec)}}) + "\n"); out.flush()
+        if i == 5:
+            sys.exit(3)
+'''
+
+
+class Supervisor(unittest.TestCase):
+    def test_hang_crash_and_lost_context_do_not_stop_the_run(self):
+        script = FAKE_WORKER.format(here=HERE)
+        args = corpus_run.parse_args(["--filter", "silu_kernel", "--instance-timeout", "1"])
+        insts = cases.instances("silu_kernel")
+        starts = []
+
+        def fake_argv(a, start, part):
+            starts.append(start)
+            return [sys.executable, "-c", script, str(start), part]
+
+        real = corpus_run.worker_argv
+        corpus_run.worker_argv = fake_argv
+        try:
+            with contextlib.redirect_stdout(io.StringIO()) as out:
+                meta, results, not_run = corpus_run.supervise(args, insts, ("triton", "kiln"))
+        finally:
+            corpus_run.worker_argv = real
+        self.assertEqual(meta, {"date": "fake"})
+        self.assertEqual(not_run, [])
+        self.assertEqual([r["id"] for r in results], [i.id for i in insts])
+        # Worker 1 hangs at 1, worker 2 crashes at 3, worker 3 loses its context at 5.
+        self.assertEqual(starts, [0, 2, 4, 6])
+        self.assertIn("no progress for 1.0 s: killed", results[1]["kiln"]["error"])
+        self.assertIn("worker process died (exit status 7)", results[3]["triton"]["error"])
+        self.assertIn("illegal memory access", results[5]["kiln"]["error"])
+        s = corpus_run.summarize(results, ("triton", "kiln"))
+        self.assertEqual(s["wrong"], [insts[i].id for i in (1, 3, 5)])
+        self.assertEqual(s["compared"], len(insts) - 3)
+        self.assertIn("ERROR kiln", out.getvalue())

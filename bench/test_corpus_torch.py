@@ -82,3 +82,60 @@ class InputsAndReferences(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class FakeKernel:
+    """Stands in for a Triton / Kiln kernel: `kernel[grid](*args, **meta)`
+    writes what `behaviour` says into the output tensors."""
+
+    def __init__(self, inst, ref, behaviour):
+        self.inst, self.ref, self.behaviour = inst, ref, behaviour
+        self.launches = []
+
+    def __getitem__(self, grid):
+        def launch(*args, num_warps, **consts):
+            self.launches.append((grid, num_warps, consts))
+            if self.behaviour == "raise":
+                raise RuntimeError("kernel `x`: no such luck")
+            ptrs = [p.name for p in self.inst.case.params if p.kind != "const"]
+            tensors = dict(zip(ptrs, args))
+            if self.behaviour == "correct":
+                for name, exp in self.ref.items():
+                    tensors[name].copy_(exp.to(tensors[name].dtype))
+        return launch
+
+
+@unittest.skipIf(torch is None, "torch is not installed")
+class HarnessWithFakeKernels(unittest.TestCase):
+    def run_with(self, inst_id, behaviours):
+        runner = corpus_run.Runner(torch, tuple(behaviours), 0, 0, device="cpu")
+        (inst,) = cases.instances(inst_id)
+        _, ref = runner.reference(inst)
+        fakes = {impl: FakeKernel(inst, ref, b) for impl, b in behaviours.items()}
+        runner.kernel = lambda impl, i: fakes[impl]
+        return runner.run(inst, timing=False), fakes
+
+    def test_correct_wrong_and_failing_implementations(self):
+        rec, fakes = self.run_with("rmsnorm_bwd_kernel/odd/bf16",
+                                   {"triton": "correct", "kiln": "nothing"})
+        self.assertTrue(rec["triton"]["correct"])
+        # dx was poisoned and left alone; dw was zeroed (the kernel accumulates).
+        self.assertFalse(rec["kiln"]["correct"])
+        self.assertEqual(rec["kiln"]["check"]["dx"]["mismatches"], 1000 * 1000)
+        self.assertEqual(corpus_run.verdict(rec, ("triton", "kiln")), "WRONG kiln")
+        grid, nw, consts = fakes["kiln"].launches[0]
+        self.assertEqual((grid, nw, consts), ((264,), 2, {"BLOCK": 1024}))
+        self.assertEqual(rec["signature"], "*bf16:16,*bf16:16,*bf16:16,*fp32:16,*bf16:16,"
+                                           "*fp32:16,i32,i32,i32")
+        rec2, _ = self.run_with("histogram_kernel/small/fp16", {"triton": "raise", "kiln": "correct"})
+        self.assertIn("RuntimeError: kernel `x`: no such luck", rec2["triton"]["error"])
+        self.assertTrue(rec2["kiln"]["correct"])
+        self.assertEqual(corpus_run.verdict(rec2, ("triton", "kiln")), "ERROR triton")
+        # The records are plain JSON and render.
+        doc = corpus_run.make_document([rec, rec2], ("triton", "kiln"), {"date": "today"})
+        back = corpus_run.json.loads(corpus_run.json.dumps(doc))
+        self.assertEqual(back["summary"]["wrong"], ["rmsnorm_bwd_kernel/odd/bf16",
+                                                    "histogram_kernel/small/fp16"])
+        table = corpus_run.format_table(back["results"], ("triton", "kiln"))
+        self.assertIn("WRONG kiln", table)
+        self.assertIn("no such luck", corpus_run.progress_line(rec2, ("triton", "kiln")))
