@@ -290,9 +290,6 @@ class Check(unittest.TestCase):
             self.assertIn("error: nope", text)
 
 
-if __name__ == "__main__":
-    unittest.main()
-
 
 FAKE_WORKER = r'''
 import json, os, sys, time
@@ -349,3 +346,16 @@ class Supervisor(unittest.TestCase):
         self.assertEqual(s["wrong"], [insts[i].id for i in (1, 3, 5)])
         self.assertEqual(s["compared"], len(insts) - 3)
         self.assertIn("ERROR kiln", out.getvalue())
+
+
+class Docs(unittest.TestCase):
+    def test_performance_md_lists_every_kernel(self):
+        with open(os.path.join(HERE, "..", "docs", "performance.md")) as f:
+            text = f.read()
+        section = text[text.index("## Kernel corpus"):]
+        for c in cases.CASES:
+            self.assertIn(f"| `{c.kernel}` | {c.file} | {c.covers} |", section)
+
+
+if __name__ == "__main__":
+    unittest.main()

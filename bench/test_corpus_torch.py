@@ -80,9 +80,6 @@ class InputsAndReferences(unittest.TestCase):
                 self.assertEqual(report[n]["mismatches"], report[n]["numel"], n)
 
 
-if __name__ == "__main__":
-    unittest.main()
-
 
 class FakeKernel:
     """Stands in for a Triton / Kiln kernel: `kernel[grid](*args, **meta)`
@@ -139,3 +136,7 @@ class HarnessWithFakeKernels(unittest.TestCase):
         table = corpus_run.format_table(back["results"], ("triton", "kiln"))
         self.assertIn("WRONG kiln", table)
         self.assertIn("no such luck", corpus_run.progress_line(rec2, ("triton", "kiln")))
+
+
+if __name__ == "__main__":
+    unittest.main()
