@@ -375,7 +375,8 @@ add(Case("loops_atomics.py", "sq_err_sum_kernel",
          make=lambda c, s: {"a": c.randn(s.n), "b": c.randn(s.n), "out": c.zeros(1, dtype="fp32")},
          outputs={"out": "zero"},
          ref=lambda c, s, t: {"out": ((t["a"].double() - t["b"].double()) ** 2).sum().reshape(1)},
-         tol={"out": (1e-3, 1e-4)},
+         # Up to 8192 fp32 partial sums added atomically in any order.
+         tol={"out": (1e-3, 1e-3)},
          bytes=lambda s, e: 2 * s.n * e))
 
 # ---------------------------------------------------------------- gathers
