@@ -67,22 +67,40 @@ def corpus_chart(doc, path):
     except ImportError:
         print("perf_report: matplotlib is not importable: no chart written", file=sys.stderr)
         return False
-    recs = [r for r in doc["results"] if r.get("ratio")]
-    if not recs:
+    import math
+    import corpus_run
+    recs = doc["results"]
+    ratios = [r.get("ratio") for r in recs]
+    if not any(ratios):
         print("perf_report: no instance has both times: no chart written", file=sys.stderr)
         return False
-    labels = [f"{r['case']} {r['shape']} {r['dtype']}" for r in recs]
-    ratios = [r["ratio"] for r in recs]
+    impls = doc.get("impls", corpus_run.IMPLS)
+    # Instances without a ratio (wrong or failed) keep their row, with the verdict.
+    labels = [f"{r['case']} {r['shape']} {r['dtype']}"
+              + ("" if v else f"  [{corpus_run.verdict(r, impls)}]")
+              for r, v in zip(recs, ratios)]
+    span = max(abs(math.log2(v)) for v in ratios if v) * 1.1 + 0.05
     fig, ax = plt.subplots(figsize=(9, 1.5 + 0.16 * len(recs)))
-    ax.barh(range(len(recs)), ratios,
-            color=["tab:green" if v <= 1 else "tab:red" for v in ratios])
+    ys = [y for y, v in enumerate(ratios) if v]
+    vals = [v for v in ratios if v]
+    # Bars grow from 1 (equal time): left for Kiln faster, right for slower.
+    ax.barh(ys, [v - 1 for v in vals], left=1,
+            color=["tab:green" if v <= 1 else "tab:red" for v in vals])
     ax.axvline(1.0, color="black", linewidth=0.8)
     ax.set_yticks(range(len(recs)))
     ax.set_yticklabels(labels, fontsize=6)
-    ax.invert_yaxis()
+    ax.set_ylim(len(recs) - 0.5, -0.5)
     ax.set_xscale("log", base=2)
+    ax.set_xlim(2 ** -span, 2 ** span)
+    ticks = [t for t in (0.25, 0.5, 0.67, 0.8, 1, 1.25, 1.5, 2, 4) if 2 ** -span <= t <= 2 ** span]
+    ax.set_xticks(ticks)
+    ax.set_xticklabels([f"{t:g}" for t in ticks])
+    ax.minorticks_off()
+    ax.grid(axis="x", linewidth=0.3)
     ax.set_xlabel("Kiln time / Triton time (below 1: Kiln faster)")
-    ax.set_title(f"Kernel corpus, {doc.get('device', {}).get('name', '')}")
+    geo = corpus_run.geomean(vals)
+    ax.set_title(f"Kernel corpus, {doc.get('device', {}).get('name', '')}\nKiln/Triton "
+                 f"geometric mean {geo:.2f} over {len(vals)} instances", fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     return True

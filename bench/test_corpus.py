@@ -271,6 +271,26 @@ class Formatting(unittest.TestCase):
         self.assertIn("| a | small n=4 | fp16 | 2.00 | 1.00 | 0.50 |", text)
         self.assertIn("geometric mean 1.000 over 2 instances", text)
 
+    def test_perf_report_corpus_chart(self):
+        recs = [fake_record("a", "small", "fp16", 2.0, 1.0),
+                fake_record("b", "odd", "fp32", 1.0, 2.0, k_ok=False)]
+        doc = corpus_run.make_document(recs, ("triton", "kiln"), {"device": {"name": "H100"}})
+        with tempfile.TemporaryDirectory() as d:
+            png = os.path.join(d, "c.png")
+            err = io.StringIO()
+            with contextlib.redirect_stderr(err):
+                wrote = perf_report.corpus_chart(doc, png)
+            try:
+                import matplotlib  # noqa: F401
+            except ImportError:
+                self.assertFalse(wrote)
+                self.assertIn("matplotlib is not importable: no chart written", err.getvalue())
+                self.assertFalse(os.path.exists(png))
+            else:
+                self.assertTrue(wrote)
+                with open(png, "rb") as f:
+                    self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+
 
 class Check(unittest.TestCase):
     def test_counts_failures_of_a_fake_compiler(self):
