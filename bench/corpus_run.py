@@ -360,6 +360,8 @@ def worker_argv(args, start, part):
             "--part-json", part, "--warmup", str(args.warmup), "--reps", str(args.reps)]
     if args.filter:
         argv += ["--filter", args.filter]
+    if args.shard:
+        argv += ["--shard", args.shard]
     for flag in ("quick", "kiln_only", "triton_only", "no_timing"):
         if getattr(args, flag):
             argv.append("--" + flag.replace("_", "-"))
@@ -489,6 +491,8 @@ def parse_args(argv):
                     help="seconds without a finished instance before the worker is killed")
     ap.add_argument("--max-seconds", type=float, default=0,
                     help="start no new instance after this many seconds (0: no limit)")
+    ap.add_argument("--shard", help="K/N: only every N-th instance from the K-th (1-based), "
+                    "to split the corpus over several device jobs")
     ap.add_argument("--start", type=int, default=0, help=argparse.SUPPRESS)
     ap.add_argument("--part-json", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -496,7 +500,21 @@ def parse_args(argv):
         args.warmup = 3 if args.quick else 10
     if args.reps is None:
         args.reps = 10 if args.quick else 100
+    if args.shard:
+        try:
+            k, n = (int(v) for v in args.shard.split("/"))
+            assert 1 <= k <= n
+        except (ValueError, AssertionError):
+            ap.error(f"--shard {args.shard}: expected K/N with 1 <= K <= N")
     return args
+
+
+def shard(insts, spec):
+    """Every N-th instance from the K-th (1-based) for spec "K/N"."""
+    if not spec:
+        return insts
+    k, n = (int(v) for v in spec.split("/"))
+    return insts[k - 1::n]
 
 
 def selected_impls(args):
@@ -506,7 +524,7 @@ def selected_impls(args):
 def main(argv=None):
     args = parse_args(argv)
     impls = selected_impls(args)
-    insts = cases.instances(args.filter, args.quick)
+    insts = shard(cases.instances(args.filter, args.quick), args.shard)
     if args.list:
         for inst in insts:
             print(inst.id, " ".join(inst.compile_command("ln-compile")[1:]))

@@ -15,6 +15,7 @@ the standard library otherwise.
 """
 import argparse
 import json
+import os
 import statistics
 import sys
 import xml.etree.ElementTree as ET
@@ -114,12 +115,32 @@ def write_text(text, path):
         sys.stdout.write(text)
 
 
+def merge_corpus(docs):
+    """One document from the JSON of several corpus_run.py shards: the first
+    one's metadata, every result in corpus order."""
+    import corpus_run
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus"))
+    import cases
+    order = {inst.id: n for n, inst in enumerate(cases.instances())}
+    results = sorted((r for d in docs for r in d["results"]),
+                     key=lambda r: order.get(r["id"], len(order)))
+    impls = docs[0].get("impls", corpus_run.IMPLS)
+    meta = {k: v for k, v in docs[0].items() if k not in ("results", "summary", "not_run")}
+    doc = {**meta, "results": results, "summary": corpus_run.summarize(results, impls),
+           "not_run": [i for d in docs for i in d.get("not_run", [])]}
+    return doc
+
+
 def corpus_main(args):
-    with open(args.corpus) as f:
-        doc = json.load(f)
-    if doc.get("kind") != "kiln-corpus":
-        print(f"perf_report: {args.corpus} is not corpus_run.py's JSON", file=sys.stderr)
-        return 1
+    docs = []
+    for path in args.corpus:
+        with open(path) as f:
+            doc = json.load(f)
+        if doc.get("kind") != "kiln-corpus":
+            print(f"perf_report: {path} is not corpus_run.py's JSON", file=sys.stderr)
+            return 1
+        docs.append(doc)
+    doc = merge_corpus(docs) if len(docs) > 1 else docs[0]
     write_text(corpus_markdown(doc), args.output)
     if args.png and corpus_chart(doc, args.png):
         print(f"perf_report: wrote {args.png}", file=sys.stderr)
@@ -129,7 +150,9 @@ def corpus_main(args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("kiln_json", nargs="?", help="ln-bench --json output")
-    ap.add_argument("--corpus", help="corpus_run.py --json output (instead of kiln_json)")
+    ap.add_argument("--corpus", action="append",
+                    help="corpus_run.py --json output (instead of kiln_json); repeat it to "
+                    "merge the files of several --shard runs")
     ap.add_argument("--png", help="with --corpus: write a bar chart here (matplotlib)")
     ap.add_argument("--triton", help="compare_triton.py --json output")
     ap.add_argument("--gtest", help="RuntimeGpuTests --gtest_output=xml file")

@@ -260,6 +260,31 @@ class Formatting(unittest.TestCase):
         with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit):
             corpus_run.parse_args(["--kiln-only", "--triton-only"])
 
+    def test_shard(self):
+        insts = cases.instances("silu_kernel")
+        self.assertEqual(corpus_run.shard(insts, None), insts)
+        self.assertEqual([i.id for i in corpus_run.shard(insts, "2/3")],
+                         [insts[1].id, insts[4].id, insts[7].id])
+        both = corpus_run.shard(insts, "1/2") + corpus_run.shard(insts, "2/2")
+        self.assertEqual(sorted(i.id for i in both), sorted(i.id for i in insts))
+        with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit):
+            corpus_run.parse_args(["--shard", "3/2"])
+
+    def test_perf_report_merges_shards(self):
+        insts = cases.instances("softmax_row_kernel/small")
+        recs = []
+        for i in insts:
+            r = corpus_run.base_record(i, 132)
+            r["triton"], r["kiln"] = {"us": 2.0, "correct": True}, {"us": 1.0, "correct": True}
+            recs.append(corpus_run.finish_record(r))
+        docs = [corpus_run.make_document(recs[k::2], ("triton", "kiln"), {"date": f"d{k}"})
+                for k in (1, 0)]
+        merged = perf_report.merge_corpus(docs)
+        self.assertEqual([r["id"] for r in merged["results"]], [i.id for i in insts])
+        self.assertEqual(merged["date"], "d1")
+        self.assertEqual(merged["summary"]["instances"], 3)
+        self.assertAlmostEqual(merged["summary"]["geomean_kiln_over_triton"], 0.5)
+
     def test_perf_report_corpus_markdown(self):
         doc = corpus_run.make_document(
             [fake_record("a", "small", "fp16", 2.0, 1.0), fake_record("b", "odd", "fp32", 1.0, 2.0)],
