@@ -21,7 +21,7 @@ import cases  # noqa: E402
 import corpus_check  # noqa: E402
 import corpus_run  # noqa: E402
 import perf_report  # noqa: E402
-from corpus_model import Instance, int_signature, next_pow2, row_warps  # noqa: E402
+from corpus_model import int_signature, next_pow2, row_warps  # noqa: E402
 
 
 def kernel_defs(path):
