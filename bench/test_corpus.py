@@ -334,6 +334,36 @@ class Check(unittest.TestCase):
             self.assertIn("FAIL silu_kernel/small/bf16 silu_kernel/large/bf16\n", text)
             self.assertIn("error: nope", text)
 
+    def test_ptxas_errors_and_spills(self):
+        with tempfile.TemporaryDirectory() as d:
+            def script(name, body):
+                path = os.path.join(d, name)
+                with open(path, "w") as f:
+                    f.write("#!/bin/sh\n" + body)
+                os.chmod(path, os.stat(path).st_mode | stat.S_IEXEC)
+                return path
+            # The fake compiler writes the kernel name as the "PTX" (-o is last).
+            lnc = script("lnc", 'for a; do out="$a"; done; echo "$3" > "$out"\n')
+            ptxas = script("ptxas", 'for a in "$@"; do case "$a" in *.ptx) ptx="$a";; esac; done\n'
+                           'case "$(cat "$ptx")" in\n'
+                           '  axpby_kernel) echo "ptxas fatal: bad PTX" >&2; exit 1;;\n'
+                           '  silu_kernel) echo "ptxas info: Used 255 registers, 64 bytes spill '
+                           'stores, 32 bytes spill loads";;\n'
+                           '  *) echo "ptxas info: Used 40 registers, 0 bytes spill stores, '
+                           '0 bytes spill loads";;\nesac\n')
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                rc = corpus_check.main(["--ln-compile", lnc, "--ptxas", ptxas, "--filter", "/small/fp16"])
+            text = out.getvalue()
+            self.assertEqual(rc, 1)
+            n = len(cases.instances("/small/fp16"))
+            self.assertIn(f"{n - 1} passed, 1 failed", text)
+            self.assertIn("FAIL axpby_kernel/small/fp16", text)
+            self.assertIn("ptxas: ptxas fatal: bad PTX", text)
+            self.assertIn("ok   silu_kernel/small/fp16  (255 registers, SPILLS 64 B stores / 32 B loads)",
+                          text)
+            self.assertIn("assembled with ptxas (1 with register spills)", text)
+
 
 
 FAKE_WORKER = r'''
