@@ -55,3 +55,14 @@ def row_sums_in_loop(X, Out, M, N, stride, BLOCK_M: tl.constexpr, BLOCK_N: tl.co
         x = tl.load(X + rows[:, None] * stride + cols[None, :], mask=mask, other=0.0)
         total += tl.sum(x.to(tl.float32), axis=0)
     tl.store(Out + cols, total, mask=cols < N)
+
+
+@triton.jit
+def four_rows(X, Y, stride, N, BLOCK: tl.constexpr):
+    # A constant-trip loop: fully unrolled, its four loads issued together.
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    for k in range(0, 4):
+        acc += tl.load(X + (row * 4 + k) * stride + cols, mask=cols < N, other=0.0).to(tl.float32)
+    tl.store(Y + row * stride + cols, acc.to(tl.float16), mask=cols < N)
