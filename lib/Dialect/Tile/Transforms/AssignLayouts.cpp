@@ -411,9 +411,9 @@ Attribute LayoutAssigner::layoutFor(int node) {
 /// warp touch consecutive elements and scalar accesses coalesce.
 unsigned LayoutAssigner::chooseVectorWidth(ArrayRef<Access> accesses,
                                            unsigned fast, const VarInfo &info) {
-  if (accesses.empty()) // No memory access decides: registers only.
-    return std::max(1u, 128u / (info.minMemBits ? info.minMemBits : 32));
+  unsigned registersOnly = std::max(1u, 128u / (info.minMemBits ? info.minMemBits : 32));
   unsigned widest = 1, writeCap = ~0u;
+  bool voted = false;
   for (const Access &a : accesses) {
     unsigned width = 1;
     if (a.ptr) {
@@ -422,12 +422,15 @@ unsigned LayoutAssigner::chooseVectorWidth(ArrayRef<Access> accesses,
         continue; // The fast dimension was reduced away: no say.
       width = axis.getVectorWidth(a.ptr, it - a.dimMap.begin(), a.mask);
     }
+    voted = true;
     widest = std::max(widest, width);
     // A write of a reduction's result (a slice of this layout) moves fewer
     // elements than the accesses of the full tensor: it does not cap them.
     if (a.writes && a.fullRank)
       writeCap = std::min(writeCap, width);
   }
+  if (!voted) // No access runs along the fast dimension: registers only.
+    return registersOnly;
   return std::min(widest, writeCap);
 }
 
