@@ -349,10 +349,12 @@ int LayoutAssigner::rootOf(int node, SmallVectorImpl<int64_t> *shape,
 /// thread along it when there is enough data, lanes then warps filling the
 /// dimensions from fastest to slowest; leftovers replicate on the slowest.
 /// With `reduced` dimensions (reduced inside a loop), warps first take the
-/// other dimensions, so that those reductions stay within warps.
+/// other dimensions, so that those reductions stay within warps, as long as
+/// each warp still reads at least 64 contiguous bytes along the fast one.
 BlockedLayoutAttr makeBlocked(MLIRContext *ctx, ArrayRef<int64_t> shape,
                               ArrayRef<unsigned> order, unsigned vec,
-                              unsigned numWarps, ArrayRef<unsigned> reduced) {
+                              unsigned numWarps, ArrayRef<unsigned> reduced,
+                              unsigned elemBits) {
   unsigned rank = shape.size();
   int64_t numel = 1;
   for (int64_t s : shape)
@@ -367,7 +369,10 @@ BlockedLayoutAttr makeBlocked(MLIRContext *ctx, ArrayRef<int64_t> shape,
     for (unsigned d : order) {
       if (llvm::is_contained(reduced, d))
         continue;
-      unsigned w = std::min<int64_t>(warps, std::max<int64_t>(1, shape[d] / spt[d]));
+      int64_t perWarp = spt[d]; // Elements a warp must keep along d.
+      if (d == order[0])
+        perWarp *= std::max<int64_t>(1, 512 / (int64_t(spt[d]) * elemBits));
+      unsigned w = std::min<int64_t>(warps, std::max<int64_t>(1, shape[d] / perWarp));
       wpc[d] = w;
       warps /= w;
     }
@@ -407,8 +412,9 @@ Attribute LayoutAssigner::layoutFor(int node) {
 /// votes for its own vector width (contiguity, alignment, mask constancy,
 /// 16 bytes); the widest vote wins so that loads get full vectors, but never
 /// wider than a write of the full tensor can store at once, whose vector
-/// would otherwise leave gaps in every warp's write. Nothing proven: 1, so that the lanes of a
-/// warp touch consecutive elements and scalar accesses coalesce.
+/// would otherwise leave gaps in every warp's write. Nothing proven: 1, so
+/// that the lanes of a warp touch consecutive elements and scalar accesses
+/// coalesce.
 unsigned LayoutAssigner::chooseVectorWidth(ArrayRef<Access> accesses,
                                            unsigned fast, const VarInfo &info) {
   unsigned registersOnly = std::max(1u, 128u / (info.minMemBits ? info.minMemBits : 32));
@@ -509,7 +515,8 @@ LogicalResult LayoutAssigner::materialize() {
         order.push_back(d);
     unsigned vec = chooseVectorWidth(accesses.lookup(root), fast, info);
     blockedOf[root] = makeBlocked(ctx, info.shape, order, vec, numWarps,
-                                  info.reducedDims);
+                                  info.reducedDims,
+                                  info.minMemBits ? info.minMemBits : 32);
   }
   // Rewrite the types in place; constants carry their type in the value.
   for (Value v : tensorValues) {
