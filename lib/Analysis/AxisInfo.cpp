@@ -108,6 +108,51 @@ AxisInfo mulInfo(const AxisInfo &a, const AxisInfo &b) {
   return AxisInfo(contig, div, constancy, value);
 }
 
+/// x // c and x % c for a positive constant c. Like Triton, index arithmetic
+/// is assumed non-negative (truncating and floor division then agree).
+AxisInfo divInfo(const AxisInfo &x, int64_t c) {
+  unsigned rank = x.rank();
+  Vec contig(rank, 1), div(rank), constancy(rank);
+  int64_t c2 = pow2Divisor(c);
+  for (unsigned d = 0; d < rank; ++d) {
+    // Aligned blocks of k consecutive values (k | c) share one quotient.
+    int64_t k = gcd(gcd(x.getContiguity(d), x.getDivisibility(d)), c2);
+    constancy[d] = std::max(x.getConstancy(d), x.getContiguity(d) > 1 ? k : 1);
+    int64_t e = x.elementDivisibility(d);
+    div[d] = (e % c2 == 0 && c == c2) ? std::max<int64_t>(1, e / c) : 1;
+  }
+  std::optional<int64_t> value;
+  if (x.getConstant()) {
+    value = *x.getConstant() / c;
+    div = Vec(rank, pow2Divisor(*value));
+  }
+  return AxisInfo(contig, div, constancy, value);
+}
+
+AxisInfo remInfo(const AxisInfo &x, int64_t c) {
+  unsigned rank = x.rank();
+  Vec contig(rank), div(rank), constancy(rank);
+  int64_t c2 = pow2Divisor(c);
+  for (unsigned d = 0; d < rank; ++d) {
+    constancy[d] = x.getConstancy(d);
+    if (x.getContiguity(d) > 1) {
+      // Aligned blocks of k (k | c) never cross a multiple of c.
+      int64_t k = gcd(gcd(x.getContiguity(d), x.getDivisibility(d)), c2);
+      contig[d] = k;
+      div[d] = k;
+    } else {
+      contig[d] = 1;
+      div[d] = gcd(x.getDivisibility(d), c2);
+    }
+  }
+  std::optional<int64_t> value;
+  if (x.getConstant()) {
+    value = *x.getConstant() % c;
+    div = Vec(rank, pow2Divisor(*value));
+  }
+  return AxisInfo(contig, div, constancy, value);
+}
+
 /// Facts holding for any elementwise function of the operands: equal inputs
 /// give equal outputs.
 AxisInfo elementwiseInfo(ArrayRef<const AxisInfo *> ops, unsigned rank) {
@@ -387,6 +432,21 @@ AxisInfoAnalysis::visitOperation(Operation *op,
               return mulInfo(*ops[0], constantInfo(type, int64_t(1) << *k,
                                                    int64_t(1) << *k));
             return std::nullopt;
+          })
+          .Case<arith::DivSIOp, arith::DivUIOp>([&](auto) -> std::optional<AxisInfo> {
+            if (auto c = ops[1]->getConstant(); c && *c > 0)
+              return *c == 1 ? *ops[0] : divInfo(*ops[0], *c);
+            return elementwiseInfo(ops, std::max(rank, 1u));
+          })
+          .Case<arith::RemSIOp, arith::RemUIOp>([&](auto) -> std::optional<AxisInfo> {
+            if (auto c = ops[1]->getConstant(); c && *c > 0)
+              return remInfo(*ops[0], *c);
+            return elementwiseInfo(ops, std::max(rank, 1u));
+          })
+          .Case<arith::ShRSIOp, arith::ShRUIOp>([&](auto) -> std::optional<AxisInfo> {
+            if (auto k = ops[1]->getConstant(); k && *k >= 0 && *k < 31)
+              return *k == 0 ? *ops[0] : divInfo(*ops[0], int64_t(1) << *k);
+            return elementwiseInfo(ops, std::max(rank, 1u));
           })
           .Case<arith::CmpIOp>([&](auto c) -> std::optional<AxisInfo> {
             return cmpInfo(c, *ops[0], *ops[1]);

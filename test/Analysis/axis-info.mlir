@@ -9,6 +9,8 @@ func.func @row(%X: !tile.ptr<f16> {tile.divisibility = 16 : i32},
   %c0 = arith.constant 0 : i32
   // expected-remark @below {{contiguity = [1], divisibility = [1024], constancy = [1], constant = 1024}}
   %c1024 = arith.constant 1024 : i32
+  // The induction variable: multiples of gcd(0, 1024).
+  // expected-remark @below {{region 0 arg 0: contiguity = [1], divisibility = [1024], constancy = [1]}}
   scf.for %off = %c0 to %N step %c1024 : i32 {
     // expected-remark @below {{contiguity = [1024], divisibility = [1073741824], constancy = [1]}}
     %ar = tile.arange 0 to 1024 : tensor<1024xi32>

@@ -68,6 +68,10 @@ void populatePrintPatterns(TileTypeConverter &converter,
 void populateMathToNVVMPatterns(mlir::LLVMTypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);
 
+/// Replaces scalar arith ops that have a flag-free LLVM twin in one walk,
+/// ahead of the (much slower per op) conversion driver.
+void rewritePlainScalarArith(mlir::Operation *root);
+
 /// Shared-memory bytes an op needs as scratch (0 if none).
 unsigned getScratchBytes(mlir::Operation *op);
 

@@ -231,6 +231,7 @@ LogicalResult TileToLLVMPass::lowerToLLVM(ModuleOp module, bool capRegisters) {
                                       withoutRollback())))
       return failure();
   }
+  rewritePlainScalarArith(module);
   {
     LowerToLLVMOptions options(ctx);
     LLVMTypeConverter converter(ctx, options);

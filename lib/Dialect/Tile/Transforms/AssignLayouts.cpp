@@ -111,6 +111,17 @@ struct VarInfo {
   unsigned minMemBits = 0;         // Narrowest element accessed in memory.
   int fastDim = -1;                // Most contiguous dimension of its pointers.
   int64_t fastContig = 1;
+  /// Dimensions reduced inside a loop: warps go elsewhere when they can, so
+  /// that no iteration needs shared memory for the reduction.
+  SmallVector<unsigned> reducedDims;
+};
+
+/// One global memory access through a tensor of a variable.
+struct Access {
+  Value ptr, mask;              // Null ptr: an atomic, one element at a time.
+  SmallVector<unsigned> dimMap; // Pointer dimension -> root dimension.
+  bool writes;
+  bool fullRank; // Not a slice of the variable's layout.
 };
 
 class LayoutAssigner {
@@ -135,6 +146,8 @@ private:
   int rootOf(int node, SmallVectorImpl<int64_t> *shape,
              SmallVectorImpl<unsigned> *dimMap);
   Attribute layoutFor(int node);
+  unsigned chooseVectorWidth(ArrayRef<Access> accesses, unsigned fast,
+                             const VarInfo &info);
 
   func::FuncOp func;
   unsigned numWarps;
@@ -143,6 +156,8 @@ private:
   DenseMap<Value, int> valueNode;
   SmallVector<Value> tensorValues;
   DenseMap<int, BlockedLayoutAttr> blockedOf;
+  /// Reductions inside loops: source tensor and reduced axis.
+  SmallVector<std::pair<Value, unsigned>> loopReductions;
 };
 
 int LayoutAssigner::nodeOf(Value v) {
@@ -276,6 +291,8 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
       srcNode = nodeOf(src.get());
     }
     terms.requireBlocked(srcNode);
+    if (op->getParentOfType<scf::ForOp>() || op->getParentOfType<scf::WhileOp>())
+      loopReductions.push_back({src.get(), axisDim});
     setNode(result, terms.newSlice(axisDim, srcNode));
     tensorValues.push_back(result);
     return success();
@@ -331,9 +348,13 @@ int LayoutAssigner::rootOf(int node, SmallVectorImpl<int64_t> *shape,
 /// Blocked layout for `shape` with `order[0]` fastest, `vec` elements per
 /// thread along it when there is enough data, lanes then warps filling the
 /// dimensions from fastest to slowest; leftovers replicate on the slowest.
+/// With `reduced` dimensions (reduced inside a loop), warps first take the
+/// other dimensions, so that those reductions stay within warps, as long as
+/// each warp still reads at least 64 contiguous bytes along the fast one.
 BlockedLayoutAttr makeBlocked(MLIRContext *ctx, ArrayRef<int64_t> shape,
                               ArrayRef<unsigned> order, unsigned vec,
-                              unsigned numWarps) {
+                              unsigned numWarps, ArrayRef<unsigned> reduced,
+                              unsigned elemBits) {
   unsigned rank = shape.size();
   int64_t numel = 1;
   for (int64_t s : shape)
@@ -342,18 +363,34 @@ BlockedLayoutAttr makeBlocked(MLIRContext *ctx, ArrayRef<int64_t> shape,
   int64_t perThread = std::max<int64_t>(1, numel / (int64_t(kWarpSize) * numWarps));
   spt[order[0]] = std::max<int64_t>(
       1, std::min<int64_t>({int64_t(vec), shape[order[0]], perThread}));
+  unsigned warps = numWarps;
+  bool keepWarpsOff = !reduced.empty() && reduced.size() < rank;
+  if (keepWarpsOff) {
+    for (unsigned d : order) {
+      if (llvm::is_contained(reduced, d))
+        continue;
+      int64_t perWarp = spt[d]; // Elements a warp must keep along d.
+      if (d == order[0])
+        perWarp *= std::max<int64_t>(1, 512 / (int64_t(spt[d]) * elemBits));
+      unsigned w = std::min<int64_t>(warps, std::max<int64_t>(1, shape[d] / perWarp));
+      wpc[d] = w;
+      warps /= w;
+    }
+  }
   unsigned lanes = kWarpSize;
   for (unsigned d : order) {
-    unsigned t = std::min<int64_t>(lanes, std::max<int64_t>(1, shape[d] / spt[d]));
+    unsigned t = std::min<int64_t>(
+        lanes, std::max<int64_t>(1, shape[d] / (int64_t(spt[d]) * wpc[d])));
     tpw[d] = t;
     lanes /= t;
   }
   tpw[order.back()] *= lanes;
-  unsigned warps = numWarps;
   for (unsigned d : order) {
+    if (keepWarpsOff && !llvm::is_contained(reduced, d))
+      continue;
     unsigned w = std::min<int64_t>(
         warps, std::max<int64_t>(1, shape[d] / (int64_t(spt[d]) * tpw[d])));
-    wpc[d] = w;
+    wpc[d] *= w;
     warps /= w;
   }
   wpc[order.back()] *= warps;
@@ -368,6 +405,39 @@ Attribute LayoutAssigner::layoutFor(int node) {
   if (!parent)
     return {};
   return SliceLayoutAttr::get(func.getContext(), terms.sliceDim(n), parent);
+}
+
+/// Elements per thread along the fast dimension, from what the axis analysis
+/// proves about the accesses (as Triton's coalescing does): each access
+/// votes for its own vector width (contiguity, alignment, mask constancy,
+/// 16 bytes); the widest vote wins so that loads get full vectors, but never
+/// wider than a write of the full tensor can store at once, whose vector
+/// would otherwise leave gaps in every warp's write. Nothing proven: 1, so
+/// that the lanes of a warp touch consecutive elements and scalar accesses
+/// coalesce.
+unsigned LayoutAssigner::chooseVectorWidth(ArrayRef<Access> accesses,
+                                           unsigned fast, const VarInfo &info) {
+  unsigned registersOnly = std::max(1u, 128u / (info.minMemBits ? info.minMemBits : 32));
+  unsigned widest = 1, writeCap = ~0u;
+  bool voted = false;
+  for (const Access &a : accesses) {
+    unsigned width = 1;
+    if (a.ptr) {
+      auto it = llvm::find(a.dimMap, fast);
+      if (it == a.dimMap.end())
+        continue; // The fast dimension was reduced away: no say.
+      width = axis.getVectorWidth(a.ptr, it - a.dimMap.begin(), a.mask);
+    }
+    voted = true;
+    widest = std::max(widest, width);
+    // A write of a reduction's result (a slice of this layout) moves fewer
+    // elements than the accesses of the full tensor: it does not cap them.
+    if (a.writes && a.fullRank)
+      writeCap = std::min(writeCap, width);
+  }
+  if (!voted) // No access runs along the fast dimension: registers only.
+    return registersOnly;
+  return std::min(widest, writeCap);
 }
 
 LogicalResult LayoutAssigner::materialize() {
@@ -391,16 +461,22 @@ LogicalResult LayoutAssigner::materialize() {
         a = std::max(a, b);
   }
   // Memory accesses: element width and contiguity of their pointers.
+  DenseMap<int, SmallVector<Access>> accesses;
   func.walk([&](Operation *op) {
-    Value ptr;
-    if (auto load = dyn_cast<LoadOp>(op))
+    Value ptr, mask;
+    bool writes = true;
+    if (auto load = dyn_cast<LoadOp>(op)) {
       ptr = load.getPtr();
-    else if (auto store = dyn_cast<StoreOp>(op))
+      mask = load.getMask();
+      writes = false;
+    } else if (auto store = dyn_cast<StoreOp>(op)) {
       ptr = store.getPtr();
-    else if (auto rmw = dyn_cast<AtomicRMWOp>(op))
+      mask = store.getMask();
+    } else if (auto rmw = dyn_cast<AtomicRMWOp>(op)) {
       ptr = rmw.getPtr();
-    else if (auto cas = dyn_cast<AtomicCASOp>(op))
+    } else if (auto cas = dyn_cast<AtomicCASOp>(op)) {
       ptr = cas.getPtr();
+    }
     if (!ptr || !isTensor(ptr))
       return;
     SmallVector<unsigned> dimMap;
@@ -416,7 +492,20 @@ LogicalResult LayoutAssigner::materialize() {
         info.fastContig = facts.getContiguity(d);
         info.fastDim = dimMap[d];
       }
+    // Atomics are lowered one element at a time: they vote for width 1.
+    if (isa<AtomicRMWOp, AtomicCASOp>(op))
+      ptr = Value();
+    bool fullRank = dimMap.size() == info.shape.size();
+    accesses[root].push_back({ptr, mask, dimMap, writes, fullRank});
   });
+  for (auto [src, axisDim] : loopReductions) {
+    SmallVector<unsigned> dimMap;
+    for (unsigned d = 0; d < rankOf(src); ++d)
+      dimMap.push_back(d);
+    VarInfo &info = vars[rootOf(valueNode[src], nullptr, &dimMap)];
+    if (!llvm::is_contained(info.reducedDims, dimMap[axisDim]))
+      info.reducedDims.push_back(dimMap[axisDim]);
+  }
   for (auto &[root, info] : vars) {
     unsigned rank = info.shape.size();
     unsigned fast = info.fastDim >= 0 ? info.fastDim : rank - 1;
@@ -424,9 +513,10 @@ LogicalResult LayoutAssigner::materialize() {
     for (int d = rank - 1; d >= 0; --d)
       if (unsigned(d) != fast)
         order.push_back(d);
-    unsigned bits = info.minMemBits ? info.minMemBits : 32;
-    unsigned vec = std::max(1u, 128u / bits);
-    blockedOf[root] = makeBlocked(ctx, info.shape, order, vec, numWarps);
+    unsigned vec = chooseVectorWidth(accesses.lookup(root), fast, info);
+    blockedOf[root] = makeBlocked(ctx, info.shape, order, vec, numWarps,
+                                  info.reducedDims,
+                                  info.minMemBits ? info.minMemBits : 32);
   }
   // Rewrite the types in place; constants carry their type in the value.
   for (Value v : tensorValues) {

@@ -2,6 +2,8 @@
 #include "kiln/Analysis/AxisInfo.h"
 #include "kiln/Dialect/Tile/Transforms/Passes.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 namespace kiln::tile {
 #define GEN_PASS_DEF_TILETESTAXISINFO
 #include "kiln/Dialect/Tile/Transforms/Passes.h.inc"
@@ -24,6 +26,18 @@ struct TileTestAxisInfoPass
     if (failed(axis.status()))
       return signalPassFailure();
     getOperation().walk([&](Operation *op) {
+      // Loop-carried values: one remark per region argument, on the loop.
+      if (isa<scf::ForOp, scf::WhileOp>(op))
+        for (Region &region : op->getRegions())
+          for (BlockArgument arg : region.getArguments()) {
+            if (!isTracked(arg.getType()))
+              continue;
+            std::string text;
+            llvm::raw_string_ostream os(text);
+            axis.get(arg).print(os);
+            op->emitRemark() << "region " << region.getRegionNumber() << " arg "
+                             << arg.getArgNumber() << ": " << text;
+          }
       for (Value result : op->getResults()) {
         if (!isTracked(result.getType()))
           continue;

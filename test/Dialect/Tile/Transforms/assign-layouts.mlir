@@ -33,12 +33,13 @@ module attributes {tile.num_warps = 4 : i32} {
 
 // -----
 
-// fp32 accesses: 4 elements per thread (128 bits), the rest repeats.
+// fp32 accesses of a 16-byte aligned pointer: 4 elements per thread (128
+// bits), the rest repeats.
 // CHECK-DAG: #[[B4:.*]] = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]>
 // CHECK-LABEL: func.func @fp32_8_warps
 // CHECK: tile.load {{.*}} : tensor<2048x!tile.ptr<f32>, #[[B4]]>
 module attributes {tile.num_warps = 8 : i32} {
-  func.func @fp32_8_warps(%X: !tile.ptr<f32>) {
+  func.func @fp32_8_warps(%X: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
     %ar = tile.arange 0 to 2048 : tensor<2048xi32>
     %p0 = tile.splat %X : !tile.ptr<f32> -> tensor<2048x!tile.ptr<f32>>
     %p = tile.addptr %p0, %ar : tensor<2048x!tile.ptr<f32>>, tensor<2048xi32>

@@ -1,0 +1,84 @@
+// RUN: kiln-opt %s --split-input-file --tile-assign-layouts | FileCheck %s
+
+// Elements per thread along the fast dimension come from what the axis
+// analysis proves about the accesses. Nothing proven (pointer alignment
+// unknown): one element per thread, so that the 32 lanes of a warp read 32
+// consecutive fp16 and the scalar loads coalesce.
+// CHECK-DAG: #[[B1:.*]] = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+// CHECK-LABEL: func.func @unaligned
+// CHECK: tile.load {{.*}} : tensor<1024x!tile.ptr<f16>, #[[B1]]>
+module attributes {tile.num_warps = 4 : i32} {
+  func.func @unaligned(%X: !tile.ptr<f16>, %Y: !tile.ptr<f16>) {
+    %ar = tile.arange 0 to 1024 : tensor<1024xi32>
+    %p0 = tile.splat %X : !tile.ptr<f16> -> tensor<1024x!tile.ptr<f16>>
+    %p = tile.addptr %p0, %ar : tensor<1024x!tile.ptr<f16>>, tensor<1024xi32>
+    %x = tile.load %p : tensor<1024x!tile.ptr<f16>>
+    %q0 = tile.splat %Y : !tile.ptr<f16> -> tensor<1024x!tile.ptr<f16>>
+    %q = tile.addptr %q0, %ar : tensor<1024x!tile.ptr<f16>>, tensor<1024xi32>
+    tile.store %q, %x : tensor<1024x!tile.ptr<f16>>
+    return
+  }
+}
+
+// -----
+
+// The load is proven 16-byte aligned (8 fp16) but the store is not: a
+// thread storing 8 elements one by one would leave gaps in every warp-wide
+// store, so the store's width (1) caps the layout.
+// CHECK-DAG: #[[B1:.*]] = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+// CHECK-LABEL: func.func @store_caps
+// CHECK: tile.store {{.*}} : tensor<1024x!tile.ptr<f16>, #[[B1]]>
+module attributes {tile.num_warps = 4 : i32} {
+  func.func @store_caps(%X: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %Y: !tile.ptr<f16>) {
+    %ar = tile.arange 0 to 1024 : tensor<1024xi32>
+    %p0 = tile.splat %X : !tile.ptr<f16> -> tensor<1024x!tile.ptr<f16>>
+    %p = tile.addptr %p0, %ar : tensor<1024x!tile.ptr<f16>>, tensor<1024xi32>
+    %x = tile.load %p : tensor<1024x!tile.ptr<f16>>
+    %q0 = tile.splat %Y : !tile.ptr<f16> -> tensor<1024x!tile.ptr<f16>>
+    %q = tile.addptr %q0, %ar : tensor<1024x!tile.ptr<f16>>, tensor<1024xi32>
+    tile.store %q, %x : tensor<1024x!tile.ptr<f16>>
+    return
+  }
+}
+
+// -----
+
+// Two loads, one proven aligned: the widest vote wins (loads of the other
+// pointer are split into scalars by the lowering, but stay coalesced per
+// register). A mask `cols < N` with N unknown limits the masked load to 1.
+// CHECK-DAG: #[[B8:.*]] = #tile.blocked<sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+// CHECK-LABEL: func.func @widest_load
+// CHECK: tile.load {{.*}} : tensor<1024x!tile.ptr<f16>, #[[B8]]>
+module attributes {tile.num_warps = 4 : i32} {
+  func.func @widest_load(%X: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %W: !tile.ptr<f16>, %N: i32) {
+    %ar = tile.arange 0 to 1024 : tensor<1024xi32>
+    %Ns = tile.splat %N : i32 -> tensor<1024xi32>
+    %m = arith.cmpi slt, %ar, %Ns : tensor<1024xi32>
+    %p0 = tile.splat %X : !tile.ptr<f16> -> tensor<1024x!tile.ptr<f16>>
+    %p = tile.addptr %p0, %ar : tensor<1024x!tile.ptr<f16>>, tensor<1024xi32>
+    %x = tile.load %p : tensor<1024x!tile.ptr<f16>>
+    %w0 = tile.splat %W : !tile.ptr<f16> -> tensor<1024x!tile.ptr<f16>>
+    %w1 = tile.addptr %w0, %ar : tensor<1024x!tile.ptr<f16>>, tensor<1024xi32>
+    %w = tile.load %w1, mask %m : tensor<1024x!tile.ptr<f16>>
+    %y = arith.addf %x, %w : tensor<1024xf16>
+    tile.print "y" %y : tensor<1024xf16>
+    return
+  }
+}
+
+// -----
+
+// Atomics are lowered one element at a time: one element per thread.
+// CHECK-DAG: #[[B1:.*]] = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+// CHECK-LABEL: func.func @atomic
+// CHECK: tile.atomic_rmw {{.*}}#[[B1]]>
+module attributes {tile.num_warps = 4 : i32} {
+  func.func @atomic(%X: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
+    %ar = tile.arange 0 to 1024 : tensor<1024xi32>
+    %p0 = tile.splat %X : !tile.ptr<f32> -> tensor<1024x!tile.ptr<f32>>
+    %p = tile.addptr %p0, %ar : tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>
+    %one = arith.constant dense<1.0> : tensor<1024xf32>
+    %old = tile.atomic_rmw add %p, %one : tensor<1024x!tile.ptr<f32>>
+    return
+  }
+}

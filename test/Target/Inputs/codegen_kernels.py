@@ -1,0 +1,68 @@
+# Kernels that no tuning went into: the layout and axis analysis must give
+# them coalesced and, where proven, vectorized accesses (see
+# test/Target/codegen-*.test).
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def row_copy(X, Y, stride, N, BLOCK: tl.constexpr):
+    # One row per program; stride and N need not be multiples of 16.
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < N
+    x = tl.load(X + row * stride + cols, mask=mask, other=0.0)
+    tl.store(Y + row * stride + cols, x, mask=mask)
+
+
+@triton.jit
+def persistent_rows(X, Y, stride, N, n_rows, BLOCK: tl.constexpr):
+    # A persistent loop over rows: divisibility of `stride` must reach the
+    # addresses through the induction variable and the product.
+    pid = tl.program_id(0)
+    nprog = tl.num_programs(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < N
+    for r in range(pid, n_rows, nprog):
+        x = tl.load(X + r * stride + cols, mask=mask, other=0.0)
+        tl.store(Y + r * stride + cols, x * 2.0, mask=mask)
+
+
+@triton.jit
+def column_sum(X, Out, M, N, stride, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    # A 2-D tile accumulated in a `while` loop, reduced along axis 0 after it.
+    pid = tl.program_id(0)
+    cols = pid * BLOCK_N + tl.arange(0, BLOCK_N)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    i = 0
+    while i < M:
+        rows = i + tl.arange(0, BLOCK_M)
+        mask = (rows[:, None] < M) & (cols[None, :] < N)
+        acc += tl.load(X + rows[:, None] * stride + cols[None, :], mask=mask, other=0.0).to(tl.float32)
+        i += BLOCK_M
+    tl.store(Out + cols, tl.sum(acc, axis=0), mask=cols < N)
+
+
+@triton.jit
+def row_sums_in_loop(X, Out, M, N, stride, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    # A tile reduced along axis 0 in every iteration.
+    pid = tl.program_id(0)
+    cols = pid * BLOCK_N + tl.arange(0, BLOCK_N)
+    total = tl.zeros((BLOCK_N,), dtype=tl.float32)
+    for i in range(0, M, BLOCK_M):
+        rows = i + tl.arange(0, BLOCK_M)
+        mask = (rows[:, None] < M) & (cols[None, :] < N)
+        x = tl.load(X + rows[:, None] * stride + cols[None, :], mask=mask, other=0.0)
+        total += tl.sum(x.to(tl.float32), axis=0)
+    tl.store(Out + cols, total, mask=cols < N)
+
+
+@triton.jit
+def four_rows(X, Y, stride, N, BLOCK: tl.constexpr):
+    # A constant-trip loop: fully unrolled, its four loads issued together.
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    for k in range(0, 4):
+        acc += tl.load(X + (row * 4 + k) * stride + cols, mask=cols < N, other=0.0).to(tl.float32)
+    tl.store(Y + row * stride + cols, acc.to(tl.float16), mask=cols < N)
