@@ -4,7 +4,7 @@
 // Triton's argument conventions and implicit conversions.
 //
 //===----------------------------------------------------------------------===//
-#include "BuiltinArgs.h"
+#include "Builtins/Registry.h"
 
 #include "kiln/Dialect/Tile/IR/Tile.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -205,6 +205,10 @@ FailureOr<Val> IRGen::callTL(llvm::StringRef name, const CallArgs &args,
   auto bind = [&](llvm::ArrayRef<const char *> params) {
     return bindArgs(name, params, args, e, a);
   };
+
+  if (name.starts_with("tl."))
+    if (const BuiltinDef *def = findBuiltin(name.drop_front(3)))
+      return callRegistered(*this, *def, args, e);
 
   //===--- triton.language ----------------------------------------------===//
   if (name == "tl.constexpr") {
@@ -712,7 +716,7 @@ FailureOr<Val> IRGen::callTL(llvm::StringRef name, const CallArgs &args,
       if (failed(bc))
         return failure();
       if (*bc)
-        return fail(a[3].node, "`bitcast=True` is not supported");
+        return bitcastValue(*this, a[0].v, *d, e);
     }
     if (!rd.isNone(a[2])) {
       FailureOr<std::string> r = rd.constStr(a[2], "fp_downcast_rounding");

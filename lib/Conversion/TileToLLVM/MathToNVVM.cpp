@@ -11,9 +11,13 @@
 //   exp2(x)          llvm.nvvm.ex2.approx              ex2.approx.f32
 //   log(x)           lg2.approx(x) * ln(2)             lg2.approx.f32
 //   log2(x)          llvm.nvvm.lg2.approx.f            lg2.approx.f32
+//   sin(x), cos(x)   llvm.nvvm.{sin,cos}.approx.f      {sin,cos}.approx.f32
 //
-// One deviation: Triton calls libdevice's __nv_logf for log; Kiln links no
-// libdevice, so log is lg2.approx scaled (about 2 ulp more error near 1).
+// Deviations: Triton calls libdevice's __nv_logf, __nv_sinf and __nv_cosf
+// for log, sin and cos; Kiln links no libdevice, so log is lg2.approx scaled
+// (about 2 ulp more error near 1) and sin/cos are the hardware
+// approximations (absolute error below 2^-20.5 for |x| <= 100 pi, per the
+// PTX ISA).
 // f16/bf16 operands are computed in f32 and rounded back (as Triton's
 // frontend promotes them). f64 division and sqrt are IEEE (div.rn.f64,
 // sqrt.rn.f64); f64 transcendentals need libdevice and are rejected.
@@ -118,6 +122,18 @@ void populateMathToNVVMPatterns(LLVMTypeConverter &converter,
       converter,
       [=](B &b, L loc, ValueRange a) {
         return callIntrinsic(b, loc, "llvm.nvvm.lg2.approx.f", f32(b), a);
+      },
+      true);
+  patterns.add<F32MathPattern<math::SinOp>>(
+      converter,
+      [=](B &b, L loc, ValueRange a) {
+        return callIntrinsic(b, loc, "llvm.nvvm.sin.approx.f", f32(b), a);
+      },
+      true);
+  patterns.add<F32MathPattern<math::CosOp>>(
+      converter,
+      [=](B &b, L loc, ValueRange a) {
+        return callIntrinsic(b, loc, "llvm.nvvm.cos.approx.f", f32(b), a);
       },
       true);
   patterns.add<F32MathPattern<math::SqrtOp>>(
