@@ -36,6 +36,36 @@
 # randn/randn4x/normal values within the tolerance documented in
 # docs/language.md (Kiln uses the hardware sin/cos/log approximations where
 # Triton calls libdevice).
+# Every kernel compiles to PTX (test/gpu/random-kernels-ptxas.test runs ptxas
+# on the same PTX); the Philox rounds use mul.hi, normals the approximate
+# sin/cos/lg2 and sqrt.rn.
+# RUN: rm -rf %t && mkdir -p %t
+# RUN: ln-compile %s --kernel randint_kernel --signature '*i32,i32,i32' -D N_ROUNDS=10 -D BLOCK=128 --emit=ptx -o %t/randint_kernel.ptx
+# RUN: ln-compile %s --kernel randint4x_kernel --signature '*i32,*i32,*i32,*i32,i32,i32' -D N_ROUNDS=7 -D BLOCK=128 --emit=ptx -o %t/randint4x_kernel.ptx
+# RUN: ln-compile %s --kernel rand_kernel --signature '*fp32,i64,i32' -D N_ROUNDS=10 -D BLOCK=128 --emit=ptx -o %t/rand_kernel.ptx
+# RUN: ln-compile %s --kernel rand4x_kernel --signature '*fp32,*fp32,*fp32,*fp32,i32,i32' -D N_ROUNDS=10 -D BLOCK=128 --emit=ptx -o %t/rand4x_kernel.ptx
+# RUN: ln-compile %s --kernel randn_kernel --signature '*fp32,i32,i32' -D N_ROUNDS=10 -D BLOCK=128 --emit=ptx -o %t/randn_kernel.ptx
+# RUN: ln-compile %s --kernel randn4x_kernel --signature '*fp32,*fp32,*fp32,*fp32,i32,i32' -D N_ROUNDS=7 -D BLOCK=128 --emit=ptx -o %t/randn4x_kernel.ptx
+# RUN: ln-compile %s --kernel rand_i64_offsets_kernel --signature '*fp32,*i32,i32,i64,i32' -D N_ROUNDS=10 -D BLOCK=128 --emit=ptx -o %t/rand_i64_offsets_kernel.ptx
+# RUN: ln-compile %s --kernel rand_scalar_kernel --signature '*fp32,*i32,i32,i32' -D N_ROUNDS=10 --emit=ptx -o %t/rand_scalar_kernel.ptx
+# RUN: ln-compile %s --kernel randint_u64_seed_kernel --signature '*i32,u32,u32,i32' -D N_ROUNDS=10 -D BLOCK=128 --emit=ptx -o %t/randint_u64_seed_kernel.ptx
+# RUN: ln-compile %s --kernel randint_u32_offsets_kernel --signature '*i32,i32,u32,i32' -D N_ROUNDS=10 -D BLOCK=128 --emit=ptx -o %t/randint_u32_offsets_kernel.ptx
+# RUN: ln-compile %s --kernel randint_2d_kernel --signature '*i32,i32,i32' -D N_ROUNDS=10 -D BLOCK=16 -D BLOCK2=16 --emit=ptx -o %t/randint_2d_kernel.ptx
+# RUN: ln-compile %s --kernel philox_kernel --signature '*i32,*i32,*i32,*i32,i64,i32' -D N_ROUNDS=10 -D BLOCK=128 --emit=ptx -o %t/philox_kernel.ptx
+# RUN: ln-compile %s --kernel philox64_kernel --signature '*i64,*i64,*i64,*i64,i64,i32' -D N_ROUNDS=10 -D BLOCK=128 --emit=ptx -o %t/philox64_kernel.ptx
+# RUN: ln-compile %s --kernel uniform_normal_kernel --signature '*fp32,*fp32,*fp32,*fp32,*i32,*i64,i32' -D BLOCK=128 --emit=ptx -o %t/uniform_normal_kernel.ptx
+# RUN: FileCheck %s --check-prefix=INT32 < %t/randint_kernel.ptx
+# RUN: FileCheck %s --check-prefix=INT64 < %t/philox64_kernel.ptx
+# RUN: FileCheck %s --check-prefix=NORMAL < %t/randn4x_kernel.ptx
+# INT32: .entry randint_kernel
+# INT32-COUNT-10: mul.hi.u32
+# INT64: .entry philox64_kernel
+# INT64: mul.hi.u64
+# NORMAL: .entry randn4x_kernel
+# NORMAL-DAG: lg2.approx.f32
+# NORMAL-DAG: sqrt.rn.f32
+# NORMAL-DAG: sin.approx.f32
+# NORMAL-DAG: cos.approx.f32
 import triton
 import triton.language as tl
 

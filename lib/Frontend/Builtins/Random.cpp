@@ -75,12 +75,17 @@ struct RandomGen {
   /// An integer scalar or tensor argument (constexprs become scalars).
   FailureOr<Val> integer(const Arg &a, llvm::StringRef what,
                          llvm::StringRef expected) {
+    auto bad = [&](const Val &v) {
+      return g.fail(a.node, "`" + what + "` of `" + c.rd.fn + "` must be " +
+                                expected + ", got " + g.typeName(v));
+    };
+    if (a.v.kind == Val::Kind::Float)
+      return bad(a.v);
     FailureOr<Val> v = c.rd.value(a, what);
     if (failed(v))
       return failure();
     if (v->type.isPtr || isFloat(v->type.dtype))
-      return g.fail(a.node, "`" + what + "` of `" + c.rd.fn + "` must be " +
-                                expected + ", got " + g.typeName(*v));
+      return bad(*v);
     return v;
   }
 
