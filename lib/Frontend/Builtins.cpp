@@ -23,22 +23,6 @@ using namespace kiln::ast;
 // Names
 //===----------------------------------------------------------------------===//
 
-static const char *const kTLFunctions[] = {
-    "program_id",    "num_programs", "arange",
-    "zeros",         "zeros_like",   "full",
-    "load",          "store",        "sum",
-    "max",           "min",          "where",
-    "sqrt",          "rsqrt",        "exp",
-    "exp2",          "log",          "abs",
-    "maximum",       "minimum",      "fma",
-    "cdiv",          "atomic_cas",   "atomic_xchg",
-    "atomic_add",    "atomic_max",   "atomic_min",
-    "atomic_and",    "atomic_or",    "atomic_xor",
-    "debug_barrier", "multiple_of",  "max_contiguous",
-    "static_assert", "device_print", "range",
-    "static_range",  "cast",         "expand_dims",
-    "broadcast_to",  "constexpr"};
-
 /// Triton builtins that Kiln knows about but does not implement.
 static const char *const kTLUnsupported[] = {"dot",
                                              "dot_scaled",
@@ -97,8 +81,6 @@ static const char *const kTLUnsupported[] = {"dot",
                                              "philox_impl",
                                              "fp8e4nv"};
 
-static const char *const kMathSupported[] = {"sqrt", "rsqrt", "exp", "exp2",
-                                             "log",  "abs",   "fma", "cdiv"};
 static const char *const kMathUnsupported[] = {
     "log2",    "erf",  "floor",   "ceil",  "div_rn", "sqrt_rn", "fdiv",
     "tanh",    "sigmoid", "isnan", "isinf", "pow",   "exp10"};
@@ -170,7 +152,7 @@ int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out) {
       out = Val::named(Val::Kind::Module, "triton.language.PropagateNan");
       return 0;
     }
-    if (contains(kTLFunctions, attr) || findBuiltin(attr)) {
+    if (findBuiltin(attr)) {
       out = Val::named(Val::Kind::Builtin, "tl." + attr.str());
       return 0;
     }
@@ -180,7 +162,7 @@ int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out) {
   }
   if (mod == "triton.language.math") {
     const BuiltinDef *def = findBuiltin(attr);
-    if (contains(kMathSupported, attr) || (def && def->inMath)) {
+    if (def && def->inMath) {
       out = Val::named(Val::Kind::Builtin, "tl." + attr.str());
       return 0;
     }
@@ -219,12 +201,8 @@ FailureOr<Val> IRGen::attributeOfModule(const Val &mod,
 }
 
 bool IRGen::isTensorMethod(llvm::StringRef n) const {
-  if (const BuiltinDef *def = findBuiltin(n))
-    return def->tensorMethod;
-  return llvm::StringSwitch<bool>(n)
-      .Cases({"sum", "max", "min", "exp", "exp2", "log", "sqrt", "rsqrt"}, true)
-      .Cases({"abs", "expand_dims", "broadcast_to", "cast"}, true)
-      .Default(false);
+  const BuiltinDef *def = findBuiltin(n);
+  return def && def->tensorMethod;
 }
 
 //===----------------------------------------------------------------------===//

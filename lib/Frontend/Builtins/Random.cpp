@@ -125,8 +125,8 @@ struct RandomGen {
     DType d = wide ? DType::U64 : DType::U32;
     Val k0 = seed64, k1;
     if (wide) {
-      KILN_TRY(zero1, g.broadcastTo(g.constantInt(0, DType::U64), {1}, e,
-                                    "key"));
+      KILN_TRY(zero1,
+               g.broadcastTo(g.constantInt(0, DType::U64), {1}, e, "key"));
       k1 = zero1;
     } else {
       Val mask = Val::integer(0xffffffff);
@@ -147,8 +147,8 @@ struct RandomGen {
 
   /// randint4x: counters (offset_lo, offset_hi, 0, 0).
   FailureOr<Quad> randint4x(const Arg &seed, const Arg &offsetArg, int64_t n) {
-    KILN_TRY(offset, integer(offsetArg, "offset",
-                             "an integer scalar or tensor"));
+    KILN_TRY(offset,
+             integer(offsetArg, "offset", "an integer scalar or tensor"));
     KILN_TRY(lo, g.cast(offset, DType::U32, e));
     KILN_TRY(zero, bin(BinOpKind::Mul, lo, Val::integer(0)));
     Val hi = zero;
@@ -322,19 +322,30 @@ llvm::ArrayRef<BuiltinDef> kiln::fe::randomBuiltins() {
        false,
        false,
        philoxBuiltin},
-      {"randint", {"seed", "offset", "n_rounds=10"}, false, false,
+      {"randint",
+       {"seed", "offset", "n_rounds=10"},
+       false,
+       false,
        randintBuiltin},
-      {"randint4x", {"seed", "offset", "n_rounds=10"}, false, false,
+      {"randint4x",
+       {"seed", "offset", "n_rounds=10"},
+       false,
+       false,
        randint4xBuiltin},
       {"rand", {"seed", "offset", "n_rounds=10"}, false, false, randBuiltin},
-      {"rand4x", {"seed", "offsets", "n_rounds=10"}, false, false,
+      {"rand4x",
+       {"seed", "offsets", "n_rounds=10"},
+       false,
+       false,
        rand4xBuiltin},
       {"randn", {"seed", "offset", "n_rounds=10"}, false, false, randnBuiltin},
-      {"randn4x", {"seed", "offset", "n_rounds=10"}, false, false,
+      {"randn4x",
+       {"seed", "offset", "n_rounds=10"},
+       false,
+       false,
        randn4xBuiltin},
       {"uint_to_uniform_float", {"x"}, false, false, uniformBuiltin},
-      {"pair_uniform_to_normal", {"u1", "u2"}, false, false,
-       normalPairBuiltin},
+      {"pair_uniform_to_normal", {"u1", "u2"}, false, false, normalPairBuiltin},
   };
   return defs;
 }

@@ -5,7 +5,10 @@ using namespace kiln;
 using namespace kiln::fe;
 
 const BuiltinDef *kiln::fe::findBuiltin(llvm::StringRef name) {
-  for (llvm::ArrayRef<BuiltinDef> family : {mathBuiltins(), randomBuiltins()})
+  for (llvm::ArrayRef<BuiltinDef> family :
+       {memoryBuiltins(), atomicBuiltins(), creationBuiltins(), mathBuiltins(),
+        reductionBuiltins(), shapeBuiltins(), debugBuiltins(),
+        compileTimeBuiltins(), randomBuiltins()})
     for (const BuiltinDef &d : family)
       if (name == d.name)
         return &d;
@@ -13,14 +16,24 @@ const BuiltinDef *kiln::fe::findBuiltin(llvm::StringRef name) {
 }
 
 FailureOr<Val> kiln::fe::callRegistered(IRGen &g, const BuiltinDef &def,
+                                        llvm::StringRef calledAs,
                                         const CallArgs &args,
                                         const ast::CallExpr *e) {
-  std::string fn = std::string("tl.") + def.name;
   llvm::SmallVector<Arg, 8> bound;
-  if (failed(g.bindArgs(fn, def.params, args, e, bound)))
+  if (!def.rawArgs && failed(g.bindArgs(calledAs, def.params, args, e, bound)))
     return failure();
-  BuiltinCall c{g, ArgReader{g, fn}, bound, e, g.loc(e)};
+  BuiltinCall c{g, ArgReader{g, calledAs}, bound, e, g.loc(e), args};
   return def.handler(c);
+}
+
+FailureOr<Val> IRGen::callTL(llvm::StringRef name, const CallArgs &args,
+                             const ast::CallExpr *e) {
+  // `x.to(...)` is tl.cast with the tensor as `input`.
+  llvm::StringRef key = name == "to" ? "cast" : name;
+  key.consume_front("tl.");
+  if (const BuiltinDef *def = findBuiltin(key))
+    return callRegistered(*this, *def, name, args, e);
+  return fail(e, "`" + name + "` is not supported");
 }
 
 FailureOr<Val> kiln::fe::callWith(IRGen &g, llvm::StringRef name,

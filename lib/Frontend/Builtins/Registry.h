@@ -22,6 +22,7 @@ struct BuiltinCall {
   llvm::ArrayRef<Arg> a; ///< one per parameter, in the entry's order
   const ast::CallExpr *e;
   mlir::Location loc;
+  const CallArgs &args; ///< the call's arguments as written
 };
 
 using BuiltinHandler = mlir::FailureOr<Val> (*)(BuiltinCall &c);
@@ -32,17 +33,29 @@ struct BuiltinDef {
   bool tensorMethod = false;
   bool inMath = false; ///< also reachable as `tl.math.<name>`
   BuiltinHandler handler = nullptr;
+  /// The handler reads `args` itself (variadic builtins: device_print,
+  /// broadcast_to); `params` is not used.
+  bool rawArgs = false;
 };
 
 /// The families' tables (one file each under lib/Frontend/Builtins/).
+llvm::ArrayRef<BuiltinDef> memoryBuiltins();
+llvm::ArrayRef<BuiltinDef> atomicBuiltins();
+llvm::ArrayRef<BuiltinDef> creationBuiltins();
 llvm::ArrayRef<BuiltinDef> mathBuiltins();
+llvm::ArrayRef<BuiltinDef> reductionBuiltins();
+llvm::ArrayRef<BuiltinDef> shapeBuiltins();
+llvm::ArrayRef<BuiltinDef> debugBuiltins();
+llvm::ArrayRef<BuiltinDef> compileTimeBuiltins();
 llvm::ArrayRef<BuiltinDef> randomBuiltins();
 
 /// The entry named `name` (no `tl.` prefix), or null.
 const BuiltinDef *findBuiltin(llvm::StringRef name);
 
-/// Binds `args` to `def`'s parameters and runs its handler.
+/// Binds `args` to `def`'s parameters and runs its handler; messages name
+/// the builtin as `calledAs` (`tl.cast`, or `to` for `x.to(...)`).
 mlir::FailureOr<Val> callRegistered(IRGen &g, const BuiltinDef &def,
+                                    llvm::StringRef calledAs,
                                     const CallArgs &args,
                                     const ast::CallExpr *e);
 
@@ -52,6 +65,15 @@ mlir::FailureOr<Val> callRegistered(IRGen &g, const BuiltinDef &def,
 /// values, reporting errors at `e`.
 mlir::FailureOr<Val> callWith(IRGen &g, llvm::StringRef name,
                               std::vector<Val> pos, const ast::CallExpr *e);
+
+/// `mask` of a load/store/atomic through `ptr`, broadcast to its shape; a
+/// null value when not given (Memory.cpp).
+mlir::FailureOr<mlir::Value> prepareMask(IRGen &g, ArgReader &rd, const Arg &a,
+                                         const Val &ptr);
+/// A value stored or exchanged through `ptr`: broadcast, then converted to
+/// the pointee type as Triton does implicitly (Memory.cpp).
+mlir::FailureOr<Val> prepareValue(IRGen &g, ArgReader &rd, const Arg &a,
+                                  const Val &ptr, llvm::StringRef what);
 
 /// The high half of the unsigned product of two integers of the same
 /// (promoted) type, as Triton's tl.umulhi.
