@@ -1,5 +1,4 @@
-//===- Atomics.cpp - tl.atomic_* ------------------------------------------
-//===//
+//===- Atomics.cpp - tl.atomic_* ------------------------------------------===//
 //
 // Atomic read-modify-write and compare-and-swap; Kiln's atomics are acq_rel
 // with gpu scope, other `sem`/`scope` values are rejected.

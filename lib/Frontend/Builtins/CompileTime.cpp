@@ -1,4 +1,4 @@
-//===- CompileTime.cpp - constexpr, cdiv, static_assert, hints ---------- ===//
+//===- CompileTime.cpp - constexpr, cdiv, static_assert, hints ------------===//
 //
 // Builtins evaluated (or checked) at compile time, and the compiler hints
 // multiple_of / max_contiguous.

@@ -1,5 +1,4 @@
-//===- Creation.cpp - program_id, arange, zeros, full ----------------------
-//===//
+//===- Creation.cpp - program_id, arange, zeros, full ---------------------===//
 //
 // Values a program starts from: its ids, ranges and filled tensors.
 //

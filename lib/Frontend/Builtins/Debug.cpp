@@ -1,4 +1,4 @@
-//===- Debug.cpp - device_print, debug_barrier -------------------------- ===//
+//===- Debug.cpp - device_print, debug_barrier ----------------------------===//
 //
 // Printing and synchronization.
 //

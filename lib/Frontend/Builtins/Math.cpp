@@ -1,4 +1,4 @@
-//===- Math.cpp - Elementwise math, selection and conversions ------------===//
+//===- Math.cpp - Elementwise math, selection and conversions -------------===//
 //
 // sqrt/exp/log/sin/cos (fp32 and fp64 only, as in Triton), abs, maximum /
 // minimum, fma, where, umulhi and tl.cast / x.to(...).

@@ -1,4 +1,4 @@
-//===- Memory.cpp - tl.load and tl.store -------------------------------- ===//
+//===- Memory.cpp - tl.load and tl.store ----------------------------------===//
 //
 // Loads and stores with Triton's argument conventions: masks broadcast to the
 // pointer's shape, stored values converted to the pointee type, cache and

@@ -1,5 +1,4 @@
-//===- Reductions.cpp - tl.sum, tl.max, tl.min -----------------------------
-//===//
+//===- Reductions.cpp - tl.sum, tl.max, tl.min ----------------------------===//
 //
 // Reductions over one axis or all axes, with Triton's widening of narrow
 // operands.

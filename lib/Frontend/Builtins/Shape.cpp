@@ -1,5 +1,4 @@
-//===- Shape.cpp - expand_dims, broadcast_to ------------------------------
-//===//
+//===- Shape.cpp - expand_dims, broadcast_to ------------------------------===//
 //
 // Shape manipulation.
 //
