@@ -9,14 +9,10 @@
 
 #include "kiln/Dialect/Tile/IR/Tile.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "llvm/ADT/StringSwitch.h"
 
 using namespace kiln;
 using namespace kiln::fe;
 using namespace kiln::ast;
-namespace arith = mlir::arith;
-namespace math = mlir::math;
 
 /// `mask` for a load/store/atomic through `ptr`; null when not given.
 FailureOr<mlir::Value> kiln::fe::prepareMask(IRGen &g, ArgReader &rd,
