@@ -161,7 +161,7 @@ public:
   mlir::FailureOr<mlir::Value>
   scalarCondition(const Val &v, const ast::Node *where, llvm::StringRef stmt);
 
-  //===--- Builtins (Builtins.cpp) ---------------------------------------===//
+  //===--- Builtins (Builtins/*.cpp) -------------------------------------===//
   mlir::FailureOr<Val> attributeOfModule(const Val &mod,
                                          const ast::AttributeExpr *e);
   mlir::FailureOr<Val> callBuiltin(llvm::StringRef name, const CallArgs &args,
