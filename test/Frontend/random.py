@@ -15,6 +15,10 @@
 # RUN:   --emit=tile | FileCheck %s --check-prefix=P64
 # RUN: ln-compile %s --kernel rounds --signature '*i32,i32,i32' \
 # RUN:   --emit=tile | FileCheck %s --check-prefix=ROUNDS
+# RUN: ln-compile %s --kernel mathfns --signature '*fp32,fp32' \
+# RUN:   --emit=tile | FileCheck %s --check-prefix=MATH
+# RUN: ln-compile %s --kernel mathfns --signature '*fp32,fp32' \
+# RUN:   --emit=ptx | FileCheck %s --check-prefix=MATHPTX
 import triton
 import triton.language as tl
 
@@ -128,3 +132,22 @@ def rounds(O, seed, off):
 # ROUNDS: %{{.*}}, %{{.*}} = arith.mului_extended %[[OFF]], %[[SEED]] : i32
 # ROUNDS: %[[FIVE:[^ ]+]] = arith.constant 5 : i32
 # ROUNDS: %{{.*}}, %{{.*}} = arith.mului_extended %[[SEED]], %[[FIVE]] : i32
+
+
+@triton.jit
+def mathfns(O, x):
+    y = tl.full([32], 1.5, tl.float32) * x
+    tl.store(O + tl.arange(0, 32), y.sin() + tl.math.cos(y) + tl.log2(y) + y.floor() + tl.ceil(y))
+
+# The math functions random numbers need, as tl.*, tl.math.* and methods
+# MATH-LABEL: func.func @mathfns(
+# MATH: math.sin %{{.*}} : tensor<32xf32>
+# MATH: math.cos %{{.*}} : tensor<32xf32>
+# MATH: math.log2 %{{.*}} : tensor<32xf32>
+# MATH: math.floor %{{.*}} : tensor<32xf32>
+# MATH: math.ceil %{{.*}} : tensor<32xf32>
+# MATHPTX-DAG: sin.approx.f32
+# MATHPTX-DAG: cos.approx.f32
+# MATHPTX-DAG: lg2.approx.f32
+# MATHPTX-DAG: cvt.rmi.f32.f32
+# MATHPTX-DAG: cvt.rpi.f32.f32

@@ -1,6 +1,7 @@
 //===- Math.cpp - Elementwise math, selection and conversions -------------===//
 //
-// sqrt/exp/log/sin/cos (fp32 and fp64 only, as in Triton), abs, maximum /
+// sqrt/exp/log/sin/cos/floor/ceil (fp32 and fp64 only, as in Triton), abs,
+// maximum /
 // minimum, fma, where, umulhi and tl.cast / x.to(...).
 //
 //===----------------------------------------------------------------------===//
@@ -69,6 +70,12 @@ static FailureOr<Val> unaryMathBuiltin(BuiltinCall &call) {
     v = math::ExpOp::create(g.b, l, x->value);
   else if (name == "tl.exp2")
     v = math::Exp2Op::create(g.b, l, x->value);
+  else if (name == "tl.log2")
+    v = math::Log2Op::create(g.b, l, x->value);
+  else if (name == "tl.floor")
+    v = math::FloorOp::create(g.b, l, x->value);
+  else if (name == "tl.ceil")
+    v = math::CeilOp::create(g.b, l, x->value);
   else
     v = math::LogOp::create(g.b, l, x->value);
   return Val::runtime(v, x->type);
@@ -231,6 +238,9 @@ llvm::ArrayRef<BuiltinDef> kiln::fe::mathBuiltins() {
       {"exp", {"x"}, true, true, unaryMathBuiltin},
       {"exp2", {"x"}, true, true, unaryMathBuiltin},
       {"log", {"x"}, true, true, unaryMathBuiltin},
+      {"log2", {"x"}, true, true, unaryMathBuiltin},
+      {"floor", {"x"}, true, true, unaryMathBuiltin},
+      {"ceil", {"x"}, true, true, unaryMathBuiltin},
       {"abs", {"x"}, true, true, absBuiltin},
       {"maximum",
        {"x", "y", "propagate_nan=None"},
@@ -250,7 +260,7 @@ llvm::ArrayRef<BuiltinDef> kiln::fe::mathBuiltins() {
        castBuiltin},
       {"sin", {"x"}, true, true, sinBuiltin},
       {"cos", {"x"}, true, true, cosBuiltin},
-      {"umulhi", {"x", "y"}, true, true, umulhiBuiltin},
+      {"umulhi", {"x", "y"}, false, true, umulhiBuiltin},
   };
   return defs;
 }

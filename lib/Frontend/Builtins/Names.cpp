@@ -59,9 +59,6 @@ static const char *const kTLUnsupported[] = {"dot",
                                              "clamp",
                                              "sigmoid",
                                              "erf",
-                                             "floor",
-                                             "ceil",
-                                             "log2",
                                              "div_rn",
                                              "sqrt_rn",
                                              "fdiv",
@@ -83,8 +80,8 @@ static const char *const kTLUnsupported[] = {"dot",
                                              "fp8e4nv"};
 
 static const char *const kMathUnsupported[] = {
-    "log2",    "erf",  "floor",   "ceil",  "div_rn", "sqrt_rn", "fdiv",
-    "tanh",    "sigmoid", "isnan", "isinf", "pow",   "exp10"};
+    "erf",   "div_rn", "sqrt_rn", "fdiv", "tanh",
+    "sigmoid", "isnan", "isinf", "pow",  "exp10"};
 
 static std::optional<DType> tlDType(llvm::StringRef n) {
   return llvm::StringSwitch<std::optional<DType>>(n)
