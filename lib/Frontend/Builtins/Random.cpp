@@ -9,7 +9,8 @@
 //   * one round: c0' = umulhi(B, c2) ^ c1 ^ k0, c2' = umulhi(A, c0) ^ c3 ^ k1,
 //     c1' = B * c2, c3' = A * c0, then the key grows by the Weyl constants;
 //   * randint4x's counters are (offset as uint32, the offset's bits 32..63
-//     for 64-bit offsets and 0 otherwise, 0, 0);
+//     for 64-bit offsets and 0 otherwise, 0, 0) -- Triton >= 3.4 (PR 6832);
+//     older versions ran Philox4x64 on 64-bit offsets;
 //   * a uniform float is |x| of the bits read as a signed integer (negative
 //     values map to -x - 1) times (2**23 - 1) / 2**23 / 2**(N-1);
 //   * normals use Box-Muller on the first two (or each pair of) uniforms.
