@@ -80,7 +80,7 @@ import triton.language as tl
 
 @triton.jit
 def k(X, seed, f, h, l):
-    # expected-error @+1 {{cannot bitcast int64 to uint32: the widths differ (64 and 32 bits)}}
+    # expected-error @+1 {{`tl.philox` counters must have the same width, got i32 and i64}}
     a, b, c, d = tl.philox(seed, seed, l, seed, seed)
 
 # -----

@@ -122,6 +122,11 @@ struct RandomGen {
       return g.fail(e, "`" + c.rd.fn +
                            "` needs 32- or 64-bit integer counters, got " +
                            g.typeName(ctr[0]));
+    for (const Val &x : ctr)
+      if (bitWidth(x.type.dtype) != w)
+        return g.fail(e, "`" + c.rd.fn +
+                             "` counters must have the same width, got " +
+                             g.typeName(ctr[0]) + " and " + g.typeName(x));
     bool wide = w == 64;
     DType d = wide ? DType::U64 : DType::U32;
     Val k0 = seed64, k1;
