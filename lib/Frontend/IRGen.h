@@ -161,12 +161,12 @@ public:
   mlir::FailureOr<mlir::Value>
   scalarCondition(const Val &v, const ast::Node *where, llvm::StringRef stmt);
 
-  //===--- Builtins (Builtins.cpp) ---------------------------------------===//
+  //===--- Builtins (Builtins/*.cpp) -------------------------------------===//
   mlir::FailureOr<Val> attributeOfModule(const Val &mod,
                                          const ast::AttributeExpr *e);
   mlir::FailureOr<Val> callBuiltin(llvm::StringRef name, const CallArgs &args,
                                    const ast::CallExpr *e);
-  /// The `tl.*` builtins (BuiltinsTL.cpp).
+  /// The `tl.*` builtins: the registry in Builtins/Registry.cpp.
   mlir::FailureOr<Val> callTL(llvm::StringRef name, const CallArgs &args,
                               const ast::CallExpr *e);
   mlir::LogicalResult bindArgs(llvm::StringRef fnName,

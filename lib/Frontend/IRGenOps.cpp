@@ -6,7 +6,7 @@
 // for two constexprs.
 //
 //===----------------------------------------------------------------------===//
-#include "IRGen.h"
+#include "BuiltinArgs.h"
 
 #include "kiln/Dialect/Tile/IR/Tile.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -21,148 +21,6 @@ using namespace kiln;
 using namespace kiln::fe;
 using namespace kiln::ast;
 namespace arith = mlir::arith;
-
-//===----------------------------------------------------------------------===//
-// Values
-//===----------------------------------------------------------------------===//
-
-bool Val::sameAs(const Val &o) const {
-  if (kind != o.kind)
-    return false;
-  switch (kind) {
-  case Kind::Runtime:
-    return value == o.value && type == o.type;
-  case Kind::Int:
-  case Kind::Bool:
-    return i == o.i;
-  case Kind::Float:
-    return f == o.f || (std::isnan(f) && std::isnan(o.f));
-  case Kind::None:
-    return true;
-  case Kind::Str:
-  case Kind::Module:
-  case Kind::Builtin:
-  case Kind::Undef:
-    return s == o.s;
-  case Kind::DType:
-    return dt == o.dt && dtPtr == o.dtPtr;
-  case Kind::Function:
-    return fn == o.fn;
-  case Kind::Method:
-    return s == o.s && self && o.self && self->sameAs(*o.self);
-  case Kind::Tuple:
-    if (elems.size() != o.elems.size())
-      return false;
-    for (size_t k = 0; k < elems.size(); ++k)
-      if (!elems[k].sameAs(o.elems[k]))
-        return false;
-    return true;
-  }
-  return false;
-}
-
-static const char *tlDTypeName(DType d) {
-  switch (d) {
-  case DType::I1:
-    return "tl.int1";
-  case DType::I8:
-    return "tl.int8";
-  case DType::I16:
-    return "tl.int16";
-  case DType::I32:
-    return "tl.int32";
-  case DType::I64:
-    return "tl.int64";
-  case DType::U32:
-    return "tl.uint32";
-  case DType::F16:
-    return "tl.float16";
-  case DType::BF16:
-    return "tl.bfloat16";
-  case DType::F32:
-    return "tl.float32";
-  case DType::F64:
-    return "tl.float64";
-  }
-  return "?";
-}
-
-std::string Val::repr() const {
-  switch (kind) {
-  case Kind::Int:
-    return std::to_string(i);
-  case Kind::Bool:
-    return i ? "True" : "False";
-  case Kind::Float: {
-    // Python's repr: the shortest text that reads back as the same double.
-    if (std::isinf(f))
-      return f > 0 ? "inf" : "-inf";
-    if (std::isnan(f))
-      return "nan";
-    char buf[64];
-    for (int prec = 1; prec <= 17; ++prec) {
-      snprintf(buf, sizeof(buf), "%.*g", prec, f);
-      if (std::strtod(buf, nullptr) == f)
-        break;
-    }
-    std::string r = buf;
-    if (r.find_first_of(".en") == std::string::npos)
-      r += ".0";
-    return r;
-  }
-  case Kind::None:
-    return "None";
-  case Kind::Str:
-    return "'" + s + "'";
-  case Kind::DType:
-    return dtPtr ? std::string("pointer<") + tlDTypeName(dt) + ">"
-                 : tlDTypeName(dt);
-  case Kind::Tuple: {
-    std::string r = "(";
-    for (size_t k = 0; k < elems.size(); ++k)
-      r += (k ? ", " : "") + elems[k].repr();
-    return r + (elems.size() == 1 ? ",)" : ")");
-  }
-  case Kind::Module:
-    return "module `" + s + "`";
-  case Kind::Builtin:
-    return "`" + s + "`";
-  case Kind::Function:
-    return "function `" + fn->name + "`";
-  case Kind::Method:
-    return "method `" + s + "`";
-  case Kind::Runtime:
-    return "a runtime value";
-  case Kind::Undef:
-    return "an undefined value";
-  }
-  return "?";
-}
-
-std::string IRGen::typeName(const TType &t) const { return typeStr(&ctx, t); }
-
-std::string IRGen::typeName(const Val &v) const {
-  switch (v.kind) {
-  case Val::Kind::Runtime:
-    return typeName(v.type);
-  case Val::Kind::Int:
-    return "constexpr int " + v.repr();
-  case Val::Kind::Float:
-    return "constexpr float " + v.repr();
-  case Val::Kind::Bool:
-    return "constexpr bool " + v.repr();
-  case Val::Kind::None:
-    return "None";
-  case Val::Kind::Str:
-    return "string " + v.repr();
-  case Val::Kind::DType:
-    return "dtype " + v.repr();
-  case Val::Kind::Tuple:
-    return "tuple " + v.repr();
-  default:
-    return v.repr();
-  }
-}
 
 //===----------------------------------------------------------------------===//
 // Constants and casts
@@ -286,6 +144,29 @@ FailureOr<Val> IRGen::cast(const Val &in, DType d, const Node *where) {
   return make(arith::SIToFPOp::create(b, l, out, v.value));
 }
 
+FailureOr<Val> kiln::fe::bitcastValue(IRGen &g, const Val &in, DType d,
+                                      const Node *where) {
+  FailureOr<Val> rv = g.toRuntime(in, where);
+  if (failed(rv))
+    return failure();
+  Val v = *rv;
+  if (v.type.isPtr)
+    return g.fail(where, "cannot bitcast a pointer (" + g.typeName(v) +
+                             ") to " + tritonName(d));
+  DType s = v.type.dtype;
+  if (bitWidth(s) != bitWidth(d))
+    return g.fail(where, std::string("cannot bitcast ") + tritonName(s) +
+                             " to " + tritonName(d) + ": the widths differ (" +
+                             std::to_string(bitWidth(s)) + " and " +
+                             std::to_string(bitWidth(d)) + " bits)");
+  TType outT = v.type.withDType(d);
+  mlir::Type out = withElement(&g.ctx, v.type, d);
+  if (v.value.getType() == out) // int32 <-> uint32: same MLIR type
+    return Val::runtime(v.value, outT);
+  return Val::runtime(
+      arith::BitcastOp::create(g.b, g.loc(where), out, v.value), outT);
+}
+
 FailureOr<Val> IRGen::broadcastTo(const Val &in, llvm::ArrayRef<int64_t> shape,
                                   const Node *where, llvm::StringRef what) {
   FailureOr<Val> rv = toRuntime(in, where);
@@ -388,8 +269,8 @@ LogicalResult IRGen::binaryTypeCheck(Val &l, Val &r, bool allowLPtr,
                    : w == 64          ? INT64_MIN
                                       : -(int64_t(1) << (w - 1));
       int64_t hi = *res == DType::I1  ? 1
-                   : isUnsigned(*res) ? int64_t(UINT32_MAX)
                    : w == 64          ? INT64_MAX
+                   : isUnsigned(*res) ? (int64_t(1) << w) - 1
                                       : (int64_t(1) << (w - 1)) - 1;
       if (c < lo || c > hi)
         return fail(where, "constant " + std::to_string(c) +

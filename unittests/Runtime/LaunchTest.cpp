@@ -394,6 +394,35 @@ TEST(Validate, PackedArgumentsUseTheParameterTypes) {
   EXPECT_EQ(*static_cast<double *>(v[5]), 0.25);
 }
 
+TEST(Validate, UnsignedScalars) {
+  KernelInfo info;
+  info.name = "k";
+  auto param = [](const char *name, DType t) {
+    ParamSpec s;
+    s.kind = ParamSpec::Kind::Scalar;
+    s.dtype = t;
+    return KernelInfo::Param{name, s};
+  };
+  info.params = {param("a", DType::U8), param("b", DType::U16),
+                 param("c", DType::U64)};
+  std::vector<Arg> args = {Arg::integer(255), Arg::integer(65535),
+                           Arg::i64(-1)};
+  ASSERT_EQ(errorText(validateLaunch(info, args, Grid(1), {})), "");
+  PackedArgs packed(info, args);
+  void **v = packed.data();
+  EXPECT_EQ(*static_cast<uint8_t *>(v[0]), 255u);
+  EXPECT_EQ(*static_cast<uint16_t *>(v[1]), 65535u);
+  // A uint64 above INT64_MAX arrives as the int64 with the same bits.
+  EXPECT_EQ(*static_cast<uint64_t *>(v[2]), ~uint64_t(0));
+  args[0] = Arg::integer(256);
+  EXPECT_EQ(errorText(validateLaunch(info, args, Grid(1), {})),
+            "kernel `k`: argument #1 `a`: value 256 does not fit in u8");
+  args[0] = Arg::integer(0);
+  args[1] = Arg::integer(-1);
+  EXPECT_EQ(errorText(validateLaunch(info, args, Grid(1), {})),
+            "kernel `k`: argument #2 `b`: value -1 does not fit in u16");
+}
+
 //===----------------------------------------------------------------------===//
 // LayerNorm heuristics and the 64 KB row limit
 //===----------------------------------------------------------------------===//

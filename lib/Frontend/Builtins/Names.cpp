@@ -1,12 +1,13 @@
-//===- Builtins.cpp - triton / triton.language names and builtin calls ---===//
+//===- Names.cpp - triton / triton.language names, argument binding -------===//
 //
-// Resolves attributes of the `triton` and `triton.language` modules and
-// implements the builtins Kiln supports with Triton's semantics. Known Triton
-// builtins that Kiln does not implement are reported as "not supported";
-// anything else as an unknown attribute.
+// Resolves attributes of the `triton`, `triton.language` and
+// `triton.language.math` modules: the registry's builtins and dtypes, then
+// the Triton names Kiln knows but does not implement ("`tl.dot` is not
+// supported"), else an unknown attribute. Binds call arguments to a
+// builtin's parameter list.
 //
 //===----------------------------------------------------------------------===//
-#include "BuiltinArgs.h"
+#include "Registry.h"
 
 #include "kiln/Dialect/Tile/IR/Tile.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -22,22 +23,6 @@ using namespace kiln::ast;
 //===----------------------------------------------------------------------===//
 // Names
 //===----------------------------------------------------------------------===//
-
-static const char *const kTLFunctions[] = {
-    "program_id",    "num_programs", "arange",
-    "zeros",         "zeros_like",   "full",
-    "load",          "store",        "sum",
-    "max",           "min",          "where",
-    "sqrt",          "rsqrt",        "exp",
-    "exp2",          "log",          "abs",
-    "maximum",       "minimum",      "fma",
-    "cdiv",          "atomic_cas",   "atomic_xchg",
-    "atomic_add",    "atomic_max",   "atomic_min",
-    "atomic_and",    "atomic_or",    "atomic_xor",
-    "debug_barrier", "multiple_of",  "max_contiguous",
-    "static_assert", "device_print", "range",
-    "static_range",  "cast",         "expand_dims",
-    "broadcast_to",  "constexpr"};
 
 /// Triton builtins that Kiln knows about but does not implement.
 static const char *const kTLUnsupported[] = {"dot",
@@ -68,23 +53,12 @@ static const char *const kTLUnsupported[] = {"dot",
                                              "softmax",
                                              "xor_sum",
                                              "reduce_or",
-                                             "rand",
-                                             "randn",
-                                             "randint",
-                                             "rand4x",
-                                             "randint4x",
                                              "full_like",
                                              "ravel",
                                              "swizzle2d",
-                                             "umulhi",
                                              "clamp",
                                              "sigmoid",
                                              "erf",
-                                             "floor",
-                                             "ceil",
-                                             "log2",
-                                             "sin",
-                                             "cos",
                                              "div_rn",
                                              "sqrt_rn",
                                              "fdiv",
@@ -99,19 +73,15 @@ static const char *const kTLUnsupported[] = {"dot",
                                              "topk",
                                              "map_elementwise",
                                              "extra",
-                                             "philox",
-                                             "pair_uniform_to_normal",
-                                             "uint_to_uniform_float",
                                              "zeros_like_",
                                              "split",
                                              "abs_",
+                                             "philox_impl",
                                              "fp8e4nv"};
 
-static const char *const kMathSupported[] = {"sqrt", "rsqrt", "exp", "exp2",
-                                             "log",  "abs",   "fma", "cdiv"};
 static const char *const kMathUnsupported[] = {
-    "log2",    "sin",  "cos",  "erf",     "floor", "ceil",  "umulhi", "div_rn",
-    "sqrt_rn", "fdiv", "tanh", "sigmoid", "isnan", "isinf", "pow",    "exp10"};
+    "erf",   "div_rn", "sqrt_rn", "fdiv", "tanh",
+    "sigmoid", "isnan", "isinf", "pow",  "exp10"};
 
 static std::optional<DType> tlDType(llvm::StringRef n) {
   return llvm::StringSwitch<std::optional<DType>>(n)
@@ -120,7 +90,10 @@ static std::optional<DType> tlDType(llvm::StringRef n) {
       .Case("int16", DType::I16)
       .Case("int32", DType::I32)
       .Case("int64", DType::I64)
+      .Case("uint8", DType::U8)
+      .Case("uint16", DType::U16)
       .Case("uint32", DType::U32)
+      .Case("uint64", DType::U64)
       .Case("float16", DType::F16)
       .Case("bfloat16", DType::BF16)
       .Case("float32", DType::F32)
@@ -130,7 +103,7 @@ static std::optional<DType> tlDType(llvm::StringRef n) {
 
 static bool isUnsupportedDType(llvm::StringRef n) {
   return llvm::StringSwitch<bool>(n)
-      .Cases({"uint8", "uint16", "uint64", "float8e4nv", "float8e5"}, true)
+      .Cases({"float8e4nv", "float8e5"}, true)
       .Cases({"float8e4b15", "float8e4b8", "float8e5b16", "void"}, true)
       .Default(false);
 }
@@ -177,7 +150,7 @@ int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out) {
       out = Val::named(Val::Kind::Module, "triton.language.PropagateNan");
       return 0;
     }
-    if (contains(kTLFunctions, attr)) {
+    if (findBuiltin(attr)) {
       out = Val::named(Val::Kind::Builtin, "tl." + attr.str());
       return 0;
     }
@@ -186,7 +159,8 @@ int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out) {
     return 2;
   }
   if (mod == "triton.language.math") {
-    if (contains(kMathSupported, attr)) {
+    const BuiltinDef *def = findBuiltin(attr);
+    if (def && def->inMath) {
       out = Val::named(Val::Kind::Builtin, "tl." + attr.str());
       return 0;
     }
@@ -215,9 +189,9 @@ FailureOr<Val> IRGen::attributeOfModule(const Val &mod,
     if (mod.s == "triton.language" && isUnsupportedDType(e->attr))
       return fail(e, "`" + text(e) +
                          "` is not supported (Kiln's dtypes: "
-                         "int1, int8, int16, int32, int64, "
-                         "uint32, float16, bfloat16, float32, "
-                         "float64)");
+                         "int1, int8, int16, int32, int64, uint8, "
+                         "uint16, uint32, uint64, float16, bfloat16, "
+                         "float32, float64)");
     return fail(e, "`" + text(e) + "` is not supported");
   default:
     return fail(e, "unknown attribute `" + text(e) + "`");
@@ -225,10 +199,8 @@ FailureOr<Val> IRGen::attributeOfModule(const Val &mod,
 }
 
 bool IRGen::isTensorMethod(llvm::StringRef n) const {
-  return llvm::StringSwitch<bool>(n)
-      .Cases({"sum", "max", "min", "exp", "exp2", "log", "sqrt", "rsqrt"}, true)
-      .Cases({"abs", "expand_dims", "broadcast_to", "cast"}, true)
-      .Default(false);
+  const BuiltinDef *def = findBuiltin(n);
+  return def && def->tensorMethod;
 }
 
 //===----------------------------------------------------------------------===//
@@ -276,163 +248,4 @@ LogicalResult IRGen::bindArgs(llvm::StringRef fnName,
       return fail(call, "`" + fnName + "` is missing required argument `" +
                             paramName(params[k]) + "`");
   return success();
-}
-
-FailureOr<Val> IRGen::callBuiltin(llvm::StringRef name, const CallArgs &args,
-                                  const CallExpr *e) {
-  llvm::SmallVector<Arg, 8> a;
-  ArgReader rd{*this, name};
-  auto bind = [&](llvm::ArrayRef<const char *> params) {
-    return bindArgs(name, params, args, e, a);
-  };
-
-  //===--- Python builtins ----------------------------------------------===//
-  if (name == "range")
-    return fail(e, "`range` can only be the iterable of a `for` loop");
-  if (name == "min" || name == "max") {
-    if (!args.kw.empty())
-      return fail(args.kwNodes[0],
-                  "`" + name + "` does not take keyword arguments");
-    std::vector<Val> items = args.pos;
-    std::vector<const Node *> nodes = args.posNodes;
-    if (items.size() == 1 && items[0].kind == Val::Kind::Tuple) {
-      items = items[0].elems;
-      nodes.assign(items.size(), args.posNodes[0]);
-    }
-    if (items.empty())
-      return fail(e, "`" + name + "` expects at least one argument");
-    Val acc = items[0];
-    for (size_t k = 1; k < items.size(); ++k) {
-      const Val &x = items[k];
-      if (acc.isNumber() && x.isNumber()) {
-        bool takeX = name == "min" ? x.asDouble() < acc.asDouble()
-                                   : x.asDouble() > acc.asDouble();
-        if (takeX)
-          acc = x;
-        continue;
-      }
-      CallArgs two;
-      two.pos = {acc, x};
-      two.posNodes = {nodes[k - 1], nodes[k]};
-      FailureOr<Val> r =
-          callBuiltin(name == "min" ? "tl.minimum" : "tl.maximum", two, e);
-      if (failed(r))
-        return failure();
-      acc = *r;
-    }
-    if (!acc.isRuntime() && !acc.isNumber())
-      return fail(e, "`" + name + "` expects numbers, got " + typeName(acc));
-    return acc;
-  }
-  if (name == "float" || name == "int" || name == "bool") {
-    if (failed(bind({"x"})))
-      return failure();
-    const Val &x = a[0].v;
-    if (x.isRuntime())
-      return fail(a[0].node, "`" + name +
-                                 "()` of a runtime value is not supported; "
-                                 "use .to(...)");
-    if (name == "bool")
-      return Val::boolean(x.truthy());
-    if (x.kind == Val::Kind::Str) {
-      if (name == "float") {
-        std::string s = llvm::StringRef(x.s).trim().lower();
-        if (s == "inf" || s == "+inf" || s == "infinity")
-          return Val::flt(INFINITY);
-        if (s == "-inf" || s == "-infinity")
-          return Val::flt(-INFINITY);
-        if (s == "nan")
-          return Val::flt(NAN);
-        double d;
-        if (!llvm::StringRef(s).getAsDouble(d))
-          return Val::flt(d);
-      } else {
-        int64_t i;
-        if (!llvm::StringRef(x.s).trim().getAsInteger(10, i))
-          return Val::integer(i);
-      }
-      return fail(a[0].node,
-                  "could not convert string " + x.repr() + " to " + name);
-    }
-    if (!x.isNumber())
-      return fail(a[0].node,
-                  "`" + name + "()` expects a number, got " + typeName(x));
-    if (name == "float")
-      return Val::flt(x.asDouble());
-    if (x.kind == Val::Kind::Float) {
-      if (!std::isfinite(x.f) || std::fabs(x.f) > 9.2e18)
-        return fail(a[0].node, "cannot convert " + x.repr() + " to int");
-      return Val::integer(int64_t(x.f));
-    }
-    return Val::integer(x.i);
-  }
-  if (name == "abs") {
-    if (failed(bind({"x"})))
-      return failure();
-    if (a[0].v.isNumber())
-      return a[0].v.kind == Val::Kind::Float
-                 ? Val::flt(std::fabs(a[0].v.f))
-                 : Val::integer(std::llabs(a[0].v.i));
-    return callBuiltin("tl.abs", args, e);
-  }
-  if (name == "len") {
-    if (failed(bind({"obj"})))
-      return failure();
-    if (a[0].v.kind == Val::Kind::Tuple)
-      return Val::integer(a[0].v.elems.size());
-    if (a[0].v.kind == Val::Kind::Str)
-      return Val::integer(a[0].v.s.size());
-    if (a[0].v.isRuntime() && a[0].v.type.isTensor())
-      return Val::integer(a[0].v.type.shape[0]);
-    return fail(a[0].node,
-                "`len` of " + typeName(a[0].v) + " is not supported");
-  }
-  if (name == "print")
-    return callBuiltin("tl.device_print", args, e);
-  if (name.starts_with("dtype.")) {
-    const Val &d = args.pos[0];
-    llvm::StringRef q = name.drop_front(6);
-    bool r = q == "is_floating" ? !d.dtPtr && isFloat(d.dt)
-             : q == "is_int"    ? !d.dtPtr && isIntDType(d.dt)
-             : q == "is_ptr"    ? d.dtPtr
-             : q == "is_int_signed"
-                 ? !d.dtPtr && isIntDType(d.dt) && !isUnsigned(d.dt)
-             : q == "is_int_unsigned" ? !d.dtPtr && isUnsigned(d.dt)
-             : q == "is_bool"         ? !d.dtPtr && d.dt == DType::I1
-             : q == "is_fp16"         ? !d.dtPtr && d.dt == DType::F16
-             : q == "is_bf16"         ? !d.dtPtr && d.dt == DType::BF16
-             : q == "is_fp32"         ? !d.dtPtr && d.dt == DType::F32
-                                      : !d.dtPtr && d.dt == DType::F64;
-    if (args.pos.size() != 1 || !args.kw.empty())
-      return fail(e, "`" + q + "()` takes no arguments");
-    return Val::boolean(r);
-  }
-  if (llvm::StringSwitch<bool>(name)
-          .Cases({"isinstance", "getattr", "setattr", "hasattr", "type"}, true)
-          .Cases({"list", "tuple", "dict", "set", "str", "zip", "enumerate"},
-                 true)
-          .Cases({"sum", "round", "map", "filter", "sorted", "reversed"}, true)
-          .Default(false))
-    return fail(e, "Python builtin `" + name + "` is not supported in kernels");
-
-  //===--- triton.* -----------------------------------------------------===//
-  if (name == "triton.jit" || name == "triton.autotune" ||
-      name == "triton.heuristics" || name == "triton.Config")
-    return fail(e, "`" + name + "` can only be used as a decorator");
-  if (name == "triton.next_power_of_2") {
-    if (failed(bind({"n"})))
-      return failure();
-    FailureOr<int64_t> n = rd.constInt(a[0], "n");
-    if (failed(n))
-      return failure();
-    if (*n > (int64_t(1) << 62))
-      return fail(a[0].node, "integer overflow in constant expression");
-    int64_t p = 1;
-    while (p < *n)
-      p <<= 1;
-    return Val::integer(p);
-  }
-  if (name.starts_with("tl.") || name == "to")
-    return callTL(name, args, e);
-  return fail(e, "`" + name + "` is not supported");
 }

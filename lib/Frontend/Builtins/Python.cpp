@@ -1,0 +1,179 @@
+//===- Python.cpp - Python builtins in kernels and builtin dispatch -------===//
+//
+// min/max/abs/len/float/int/bool/print on constexprs and runtime values,
+// dtype queries and `triton.*` helpers; `tl.*` calls go to the registry
+// (IRGen::callTL in Registry.cpp).
+//
+//===----------------------------------------------------------------------===//
+#include "Registry.h"
+
+#include "kiln/Dialect/Tile/IR/Tile.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include <cmath>
+
+using namespace kiln;
+using namespace kiln::fe;
+using namespace kiln::ast;
+
+
+FailureOr<Val> IRGen::callBuiltin(llvm::StringRef name, const CallArgs &args,
+                                  const CallExpr *e) {
+  llvm::SmallVector<Arg, 8> a;
+  ArgReader rd{*this, name};
+  auto bind = [&](llvm::ArrayRef<const char *> params) {
+    return bindArgs(name, params, args, e, a);
+  };
+
+  //===--- Python builtins ----------------------------------------------===//
+  if (name == "range")
+    return fail(e, "`range` can only be the iterable of a `for` loop");
+  if (name == "min" || name == "max") {
+    if (!args.kw.empty())
+      return fail(args.kwNodes[0],
+                  "`" + name + "` does not take keyword arguments");
+    std::vector<Val> items = args.pos;
+    std::vector<const Node *> nodes = args.posNodes;
+    if (items.size() == 1 && items[0].kind == Val::Kind::Tuple) {
+      items = items[0].elems;
+      nodes.assign(items.size(), args.posNodes[0]);
+    }
+    if (items.empty())
+      return fail(e, "`" + name + "` expects at least one argument");
+    Val acc = items[0];
+    for (size_t k = 1; k < items.size(); ++k) {
+      const Val &x = items[k];
+      if (acc.isNumber() && x.isNumber()) {
+        bool takeX = name == "min" ? x.asDouble() < acc.asDouble()
+                                   : x.asDouble() > acc.asDouble();
+        if (takeX)
+          acc = x;
+        continue;
+      }
+      CallArgs two;
+      two.pos = {acc, x};
+      two.posNodes = {nodes[k - 1], nodes[k]};
+      FailureOr<Val> r =
+          callBuiltin(name == "min" ? "tl.minimum" : "tl.maximum", two, e);
+      if (failed(r))
+        return failure();
+      acc = *r;
+    }
+    if (!acc.isRuntime() && !acc.isNumber())
+      return fail(e, "`" + name + "` expects numbers, got " + typeName(acc));
+    return acc;
+  }
+  if (name == "float" || name == "int" || name == "bool") {
+    if (failed(bind({"x"})))
+      return failure();
+    const Val &x = a[0].v;
+    if (x.isRuntime())
+      return fail(a[0].node, "`" + name +
+                                 "()` of a runtime value is not supported; "
+                                 "use .to(...)");
+    if (name == "bool")
+      return Val::boolean(x.truthy());
+    if (x.kind == Val::Kind::Str) {
+      if (name == "float") {
+        std::string s = llvm::StringRef(x.s).trim().lower();
+        if (s == "inf" || s == "+inf" || s == "infinity")
+          return Val::flt(INFINITY);
+        if (s == "-inf" || s == "-infinity")
+          return Val::flt(-INFINITY);
+        if (s == "nan")
+          return Val::flt(NAN);
+        double d;
+        if (!llvm::StringRef(s).getAsDouble(d))
+          return Val::flt(d);
+      } else {
+        int64_t i;
+        if (!llvm::StringRef(x.s).trim().getAsInteger(10, i))
+          return Val::integer(i);
+      }
+      return fail(a[0].node,
+                  "could not convert string " + x.repr() + " to " + name);
+    }
+    if (!x.isNumber())
+      return fail(a[0].node,
+                  "`" + name + "()` expects a number, got " + typeName(x));
+    if (name == "float")
+      return Val::flt(x.asDouble());
+    if (x.kind == Val::Kind::Float) {
+      if (!std::isfinite(x.f) || std::fabs(x.f) > 9.2e18)
+        return fail(a[0].node, "cannot convert " + x.repr() + " to int");
+      return Val::integer(int64_t(x.f));
+    }
+    return Val::integer(x.i);
+  }
+  if (name == "abs") {
+    if (failed(bind({"x"})))
+      return failure();
+    if (a[0].v.isNumber())
+      return a[0].v.kind == Val::Kind::Float
+                 ? Val::flt(std::fabs(a[0].v.f))
+                 : Val::integer(std::llabs(a[0].v.i));
+    return callBuiltin("tl.abs", args, e);
+  }
+  if (name == "len") {
+    if (failed(bind({"obj"})))
+      return failure();
+    if (a[0].v.kind == Val::Kind::Tuple)
+      return Val::integer(a[0].v.elems.size());
+    if (a[0].v.kind == Val::Kind::Str)
+      return Val::integer(a[0].v.s.size());
+    if (a[0].v.isRuntime() && a[0].v.type.isTensor())
+      return Val::integer(a[0].v.type.shape[0]);
+    return fail(a[0].node,
+                "`len` of " + typeName(a[0].v) + " is not supported");
+  }
+  if (name == "print")
+    return callBuiltin("tl.device_print", args, e);
+  if (name.starts_with("dtype.")) {
+    const Val &d = args.pos[0];
+    llvm::StringRef q = name.drop_front(6);
+    bool r = q == "is_floating" ? !d.dtPtr && isFloat(d.dt)
+             : q == "is_int"    ? !d.dtPtr && isIntDType(d.dt)
+             : q == "is_ptr"    ? d.dtPtr
+             : q == "is_int_signed"
+                 ? !d.dtPtr && isIntDType(d.dt) && !isUnsigned(d.dt)
+             : q == "is_int_unsigned" ? !d.dtPtr && isUnsigned(d.dt)
+             : q == "is_bool"         ? !d.dtPtr && d.dt == DType::I1
+             : q == "is_fp16"         ? !d.dtPtr && d.dt == DType::F16
+             : q == "is_bf16"         ? !d.dtPtr && d.dt == DType::BF16
+             : q == "is_fp32"         ? !d.dtPtr && d.dt == DType::F32
+                                      : !d.dtPtr && d.dt == DType::F64;
+    if (args.pos.size() != 1 || !args.kw.empty())
+      return fail(e, "`" + q + "()` takes no arguments");
+    return Val::boolean(r);
+  }
+  if (llvm::StringSwitch<bool>(name)
+          .Cases({"isinstance", "getattr", "setattr", "hasattr", "type"}, true)
+          .Cases({"list", "tuple", "dict", "set", "str", "zip", "enumerate"},
+                 true)
+          .Cases({"sum", "round", "map", "filter", "sorted", "reversed"}, true)
+          .Default(false))
+    return fail(e, "Python builtin `" + name + "` is not supported in kernels");
+
+  //===--- triton.* -----------------------------------------------------===//
+  if (name == "triton.jit" || name == "triton.autotune" ||
+      name == "triton.heuristics" || name == "triton.Config")
+    return fail(e, "`" + name + "` can only be used as a decorator");
+  if (name == "triton.next_power_of_2") {
+    if (failed(bind({"n"})))
+      return failure();
+    FailureOr<int64_t> n = rd.constInt(a[0], "n");
+    if (failed(n))
+      return failure();
+    if (*n > (int64_t(1) << 62))
+      return fail(a[0].node, "integer overflow in constant expression");
+    int64_t p = 1;
+    while (p < *n)
+      p <<= 1;
+    return Val::integer(p);
+  }
+  if (name.starts_with("tl.") || name == "to")
+    return callTL(name, args, e);
+  return fail(e, "`" + name + "` is not supported");
+}
