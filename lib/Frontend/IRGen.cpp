@@ -1,5 +1,6 @@
 //===- IRGen.cpp - Module resolution, inlining, kernel entry ------------===//
 #include "IRGen.h"
+#include "DecoratorsImpl.h"
 
 #include "kiln/Dialect/Tile/IR/Tile.h"
 #include "kiln/Frontend/Parser.h"
@@ -192,21 +193,14 @@ const FunctionDef *IRGen::findKernel(llvm::StringRef name) {
   return nullptr;
 }
 
-/// Rejects decorators other than @triton.jit on a function being compiled.
+/// @triton.jit, with @triton.autotune / @triton.heuristics above it: their
+/// arguments are evaluated here so that bad ones are reported where they are
+/// written; the kernel itself is compiled for the explicit specialization.
 static LogicalResult checkDecorators(IRGen &g, const FunctionDef *fn) {
-  for (const Expr *d : fn->decorators) {
-    std::optional<Val> v = resolveStatic(d, g.globals);
-    if (v && v->kind == Val::Kind::Builtin) {
-      if (v->s == "triton.jit")
-        continue;
-      if (v->s == "triton.autotune" || v->s == "triton.heuristics")
-        return g.fail(d, "`@" + v->s +
-                             "` is not supported yet: compile one "
-                             "configuration with an explicit --signature, "
-                             "-D values and --num-warps");
-    }
-    return g.fail(d, "unsupported decorator `@" + g.text(d) + "`");
-  }
+  host::ModuleScope scope(g.module);
+  host::Interp in(scope, g.source);
+  if (!readDecorators(in, fn, [](uint32_t) { return std::string(); }))
+    return g.fail(in.error().offset, in.error().message);
   return success();
 }
 
@@ -594,12 +588,21 @@ mlir::OwningOpRef<mlir::ModuleOp> IRGen::compile(const KernelSpec &sp) {
           p.name, b.getStringAttr(llvm::StringRef(text).trim())));
       continue;
     }
+    // A `none` entry: the parameter is the constexpr None (Triton specializes
+    // a None argument), so `if X is not None:` code is never generated.
+    if (entry->kind == ParamSpec::Kind::Constexpr &&
+        entry->constexprValue == "None") {
+      st.scope[p.name] = Binding{Val::none(), p.range.begin};
+      constexprTexts.push_back(
+          b.getNamedAttr(p.name, b.getStringAttr("None")));
+      continue;
+    }
     if (entry->kind == ParamSpec::Kind::Constexpr)
       return (void)fail(p.range.begin,
                         "parameter `" + p.name +
                             "` is not tl.constexpr, so its "
                             "signature entry must be a type such "
-                            "as i32 or *fp16, not `" +
+                            "as i32 or *fp16 (or none), not `" +
                             entry->constexprValue + "`"),
              nullptr;
     TType t{entry->dtype, entry->kind == ParamSpec::Kind::Pointer, {}};
