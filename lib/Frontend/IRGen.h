@@ -14,7 +14,7 @@
 #define KILN_LIB_FRONTEND_IRGEN_H
 
 #include "Value.h"
-#include "kiln/Frontend/AST.h"
+#include "kiln/Frontend/Syntax/AST.h"
 #include "kiln/Frontend/Spec.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"

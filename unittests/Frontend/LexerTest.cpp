@@ -1,5 +1,5 @@
 //===- LexerTest.cpp - Python tokenization edge cases ---------------------===//
-#include "kiln/Frontend/Lexer.h"
+#include "kiln/Frontend/Syntax/Lexer.h"
 
 #include "gtest/gtest.h"
 #include <string>

@@ -1,5 +1,5 @@
 //===- ParserTest.cpp - Python subset parsing -----------------------------===//
-#include "kiln/Frontend/Parser.h"
+#include "kiln/Frontend/Syntax/Parser.h"
 
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"

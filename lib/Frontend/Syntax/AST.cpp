@@ -1,5 +1,5 @@
 //===- AST.cpp - Syntax tree helpers and the --emit=ast printer ----------===//
-#include "kiln/Frontend/AST.h"
+#include "kiln/Frontend/Syntax/AST.h"
 
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/raw_ostream.h"

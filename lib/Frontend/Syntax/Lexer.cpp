@@ -1,5 +1,5 @@
 //===- Lexer.cpp - Python tokenizer for Triton-language sources ----------===//
-#include "kiln/Frontend/Lexer.h"
+#include "kiln/Frontend/Syntax/Lexer.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"

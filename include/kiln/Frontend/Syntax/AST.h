@@ -5,8 +5,8 @@
 // ast::Module (an arena); children are plain pointers.
 //
 //===----------------------------------------------------------------------===//
-#ifndef KILN_FRONTEND_AST_H
-#define KILN_FRONTEND_AST_H
+#ifndef KILN_FRONTEND_SYNTAX_AST_H
+#define KILN_FRONTEND_SYNTAX_AST_H
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Casting.h"
@@ -416,4 +416,4 @@ void dump(const Module &m, const LineTable &lines, llvm::raw_ostream &os);
 
 } // namespace kiln::ast
 
-#endif // KILN_FRONTEND_AST_H
+#endif // KILN_FRONTEND_SYNTAX_AST_H

@@ -4,11 +4,11 @@
 // (expressions).
 //
 //===----------------------------------------------------------------------===//
-#ifndef KILN_LIB_FRONTEND_PARSERIMPL_H
-#define KILN_LIB_FRONTEND_PARSERIMPL_H
+#ifndef KILN_LIB_FRONTEND_SYNTAX_PARSERIMPL_H
+#define KILN_LIB_FRONTEND_SYNTAX_PARSERIMPL_H
 
-#include "kiln/Frontend/Lexer.h"
-#include "kiln/Frontend/Parser.h"
+#include "kiln/Frontend/Syntax/Lexer.h"
+#include "kiln/Frontend/Syntax/Parser.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringSet.h"
 

@@ -7,8 +7,8 @@
 // text in comments and strings. Positions are byte offsets into the buffer.
 //
 //===----------------------------------------------------------------------===//
-#ifndef KILN_FRONTEND_LEXER_H
-#define KILN_FRONTEND_LEXER_H
+#ifndef KILN_FRONTEND_SYNTAX_LEXER_H
+#define KILN_FRONTEND_SYNTAX_LEXER_H
 
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
@@ -69,4 +69,4 @@ unsigned decodeUTF8(llvm::StringRef s, size_t i, uint32_t &cp);
 
 } // namespace kiln::fe
 
-#endif // KILN_FRONTEND_LEXER_H
+#endif // KILN_FRONTEND_SYNTAX_LEXER_H
