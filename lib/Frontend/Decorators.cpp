@@ -2,7 +2,7 @@
 #include "kiln/Frontend/Decorators.h"
 #include "DecoratorsImpl.h"
 #include "HostEval.h"
-#include "kiln/Frontend/Parser.h"
+#include "kiln/Frontend/Syntax/Parser.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

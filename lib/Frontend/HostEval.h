@@ -18,7 +18,7 @@
 #ifndef KILN_LIB_FRONTEND_HOSTEVAL_H
 #define KILN_LIB_FRONTEND_HOSTEVAL_H
 
-#include "kiln/Frontend/AST.h"
+#include "kiln/Frontend/Syntax/AST.h"
 #include "kiln/Frontend/Decorators.h"
 #include "kiln/Frontend/Spec.h"
 #include "llvm/ADT/StringRef.h"

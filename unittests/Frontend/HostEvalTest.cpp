@@ -1,6 +1,6 @@
 //===- HostEvalTest.cpp - Kiln's evaluator of host Python -----------------===//
 #include "HostEval.h"
-#include "kiln/Frontend/Parser.h"
+#include "kiln/Frontend/Syntax/Parser.h"
 
 #include "gtest/gtest.h"
 
