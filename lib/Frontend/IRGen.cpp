@@ -176,10 +176,37 @@ std::vector<std::string> IRGen::jitFunctionNames() const {
   return names;
 }
 
+/// Triton functions take plain positional-or-keyword parameters only.
+static LogicalResult checkParamKinds(IRGen &g, const FunctionDef *fn) {
+  for (const Param &p : fn->params) {
+    switch (p.kind) {
+    case ParamKind::Normal:
+      continue;
+    case ParamKind::PositionalOnly:
+      return g.fail(p.range.begin, "positional-only parameters (`/`) are not "
+                                   "supported in Triton kernels");
+    case ParamKind::VarArgs:
+      return g.fail(p.range.begin, "`*" + p.name +
+                                       "` parameters are not supported in "
+                                       "Triton kernels");
+    case ParamKind::KeywordOnly:
+      return g.fail(p.range.begin, "keyword-only parameters are not "
+                                   "supported in Triton kernels");
+    case ParamKind::KwArgs:
+      return g.fail(p.range.begin, "`**" + p.name +
+                                       "` parameters are not supported in "
+                                       "Triton kernels");
+    }
+  }
+  if (fn->isAsync)
+    return g.fail(fn, "`async def` is not supported in Triton kernels");
+  return success();
+}
+
 const FunctionDef *IRGen::findKernel(llvm::StringRef name) {
   const FunctionDef *fn = findFunction(name);
   if (fn && isJit(fn))
-    return fn;
+    return failed(checkParamKinds(*this, fn)) ? nullptr : fn;
   if (fn)
     return (void)fail(fn->nameRange.begin,
                       "`" + name + "` is not a @triton.jit function"),
@@ -326,7 +353,7 @@ FailureOr<Val> IRGen::callFunction(const FunctionDef *fn, const CallArgs &args,
     return fail(call, "`" + fn->name +
                           "` is not a @triton.jit function; kernels can "
                           "only call @triton.jit functions");
-  if (failed(checkDecorators(*this, fn)))
+  if (failed(checkDecorators(*this, fn)) || failed(checkParamKinds(*this, fn)))
     return failure();
   if (inlineDepth >= kMaxInlineDepth)
     return fail(call, "inlining `" + fn->name +

@@ -42,26 +42,82 @@ Expr *Parser::parseBareTuple(llvm::function_ref<Expr *()> item,
   return t;
 }
 
+Expr *Parser::parseStarred(llvm::function_ref<Expr *()> operand) {
+  uint32_t b = cur().begin;
+  advance(); // *
+  DepthGuard g(*this);
+  if (!g.ok)
+    return nullptr;
+  Expr *v = operand();
+  if (!v)
+    return nullptr;
+  return m.make<StarredExpr>(range(b), v);
+}
+
 Expr *Parser::parseTestList(bool allowStar) {
   auto item = [&]() -> Expr * {
-    if (cur().isOp("*"))
-      return failHere(allowStar ? "starred assignment targets are not "
-                                  "supported"
-                                : "starred expressions are not supported");
+    if (cur().isOp("*")) {
+      if (!allowStar)
+        return failHere("invalid syntax: starred expression is not allowed "
+                        "here");
+      return parseStarred([&] { return parseBinary(0); });
+    }
     return parseTest();
   };
-  auto ends = [&] {
-    const Token &n = cur();
-    return n.is(TokKind::Newline) || n.isOp("=") || n.isOp(")") ||
-           n.isOp(";") || n.isOp(":") || n.is(TokKind::End);
-  };
-  return parseBareTuple(item, ends);
+  return parseBareTuple(item, [&] { return endsTestList(); });
+}
+
+bool Parser::endsTestList() const {
+  const Token &n = cur();
+  if (n.kind == TokKind::Op)
+    return n.text == "=" || n.text == ")" || n.text == ";" || n.text == ":" ||
+           n.text == "]" || n.text == "}" ||
+           (n.text.size() >= 2 && n.text.back() == '=' && n.text != "==" &&
+            n.text != "!=" && n.text != "<=" && n.text != ">=");
+  return n.is(TokKind::Newline) || n.is(TokKind::End);
 }
 
 /// The target of a `for`: no comparisons, so that `in` ends it.
 Expr *Parser::parseTargetList() {
-  return parseBareTuple([&] { return parseBinary(0); },
-                        [&] { return cur().isKw("in"); });
+  auto item = [&]() -> Expr * {
+    if (cur().isOp("*"))
+      return parseStarred([&] { return parseBinary(0); });
+    return parseBinary(0);
+  };
+  return parseBareTuple(item, [&] { return cur().isKw("in"); });
+}
+
+Expr *Parser::parseYield() {
+  uint32_t b = cur().begin;
+  advance(); // yield
+  if (cur().isKw("from")) {
+    advance();
+    Expr *v = parseTest();
+    if (!v)
+      return nullptr;
+    return m.make<YieldExpr>(range(b), v, /*isFrom=*/true);
+  }
+  Expr *v = nullptr;
+  if (!endsTestList()) {
+    DepthGuard g(*this);
+    if (!g.ok || !(v = parseTestList(/*allowStar=*/true)))
+      return nullptr;
+  }
+  return m.make<YieldExpr>(range(b), v, /*isFrom=*/false);
+}
+
+Expr *Parser::parseLambda() {
+  uint32_t b = cur().begin;
+  advance(); // lambda
+  auto *l = m.make<LambdaExpr>(SrcRange{b, 0});
+  if (!parseParams(l->params, ":", /*annotations=*/false))
+    return nullptr;
+  if (!expectOp(":", "after the lambda parameters"))
+    return nullptr;
+  if (!(l->body = parseTest()))
+    return nullptr;
+  l->range.end = prevEnd();
+  return l;
 }
 
 Expr *Parser::parseTest() {
@@ -69,13 +125,24 @@ Expr *Parser::parseTest() {
   if (!g.ok)
     return nullptr;
   if (cur().isKw("lambda"))
-    return failHere("lambda expressions are not supported");
+    return parseLambda();
   uint32_t b = cur().begin;
+  if (cur().isName() && ahead().isOp(":=")) {
+    auto *target = m.make<NameExpr>(SrcRange{cur().begin, cur().end},
+                                    cur().text);
+    advance();
+    advance();
+    Expr *v = parseTest();
+    if (!v)
+      return nullptr;
+    return m.make<NamedExpr>(range(b), target, v);
+  }
   Expr *e = parseBoolOp(/*isAnd=*/false);
   if (!e)
     return nullptr;
   if (cur().isOp(":="))
-    return failHere("assignment expressions (`:=`) are not supported");
+    return failHere("invalid syntax: cannot use assignment expressions "
+                    "with this target");
   if (cur().isKw("if")) {
     advance();
     Expr *test = parseBoolOp(/*isAnd=*/false);
@@ -266,9 +333,19 @@ Expr *Parser::parseFactor() {
 
 Expr *Parser::parsePower() {
   uint32_t b = cur().begin;
-  if (cur().isKw("await"))
-    return failHere("`await` is not supported");
-  Expr *base = parseAtomWithTrailers();
+  Expr *base;
+  if (cur().isKw("await")) {
+    advance();
+    DepthGuard g(*this);
+    if (!g.ok)
+      return nullptr;
+    Expr *v = parseAtomWithTrailers();
+    if (!v)
+      return nullptr;
+    base = m.make<AwaitExpr>(range(b), v);
+  } else {
+    base = parseAtomWithTrailers();
+  }
   if (!base || !cur().isOp("**"))
     return base;
   SrcRange opR{cur().begin, cur().end};
@@ -329,20 +406,39 @@ Expr *Parser::parseCallArgs(Expr *func) {
   uint32_t b = func->range.begin;
   advance(); // (
   auto *call = m.make<CallExpr>(SrcRange{b, 0}, func);
-  llvm::StringSet<> seen;
+  bool sawKwUnpack = false;
   auto arg = [&]() -> bool {
-    if (cur().isOp("*"))
-      return failHere("unpacking arguments with `*` is not supported"), false;
-    if (cur().isOp("**"))
-      return failHere("unpacking keyword arguments with `**` is not "
-                      "supported"),
-             false;
+    uint32_t ab = cur().begin;
+    if (cur().isOp("**")) {
+      Keyword kw;
+      kw.range.begin = ab;
+      advance();
+      if (!(kw.value = parseTest()))
+        return false;
+      kw.range.end = prevEnd();
+      call->keywords.push_back(kw);
+      sawKwUnpack = true;
+      return true;
+    }
+    if (cur().isOp("*")) {
+      if (sawKwUnpack)
+        return failHere("invalid syntax: iterable argument unpacking "
+                        "follows keyword argument unpacking"),
+               false;
+      Expr *a = parseStarred([&] { return parseTest(); });
+      if (!a)
+        return false;
+      call->args.push_back(a);
+      return true;
+    }
     if (cur().isName() && ahead().isOp("=")) {
       Keyword kw;
       kw.name = cur().text;
       kw.range.begin = cur().begin;
-      if (!seen.insert(kw.name).second)
-        return failHere("keyword argument `" + kw.name + "` repeated"), false;
+      for (const Keyword &k : call->keywords)
+        if (k.name == kw.name)
+          return failHere("keyword argument `" + kw.name + "` repeated"),
+                 false;
       advance();
       advance();
       if (!(kw.value = parseTest()))
@@ -351,14 +447,26 @@ Expr *Parser::parseCallArgs(Expr *func) {
       call->keywords.push_back(kw);
       return true;
     }
-    uint32_t ab = cur().begin;
     Expr *a = parseTest();
     if (!a)
       return false;
-    if (cur().isKw("for"))
-      return failHere("comprehensions are not supported"), false;
+    if (cur().isKw("for") || cur().isKw("async")) {
+      // A generator expression as the argument.
+      a = parseComprehension(Node::Kind::GeneratorExp, ab, a);
+      if (!a)
+        return false;
+      if (!cur().isOp(")") || !call->args.empty() ||
+          !call->keywords.empty())
+        return fail(ab, "invalid syntax: generator expression must be "
+                        "parenthesized"),
+               false;
+    }
     if (!call->keywords.empty())
-      return fail(ab, "positional argument follows keyword argument"), false;
+      return fail(ab, sawKwUnpack ? "invalid syntax: positional argument "
+                                    "follows keyword argument unpacking"
+                                  : "positional argument follows keyword "
+                                    "argument"),
+             false;
     call->args.push_back(a);
     return true;
   };
@@ -368,9 +476,45 @@ Expr *Parser::parseCallArgs(Expr *func) {
   return call;
 }
 
+Expr *Parser::parseComprehension(Node::Kind kind, uint32_t b, Expr *elt,
+                                 Expr *value) {
+  auto *c = m.make<ComprehensionExpr>(kind, SrcRange{b, 0}, elt, value);
+  while (cur().isKw("for") || (cur().isKw("async") && ahead().isKw("for"))) {
+    DepthGuard g(*this);
+    if (!g.ok)
+      return nullptr;
+    Comprehension gen;
+    gen.range.begin = cur().begin;
+    if (cur().isKw("async")) {
+      gen.isAsync = true;
+      advance();
+    }
+    advance(); // for
+    if (!(gen.target = parseTargetList()))
+      return nullptr;
+    if (!cur().isKw("in"))
+      return failHere("expected `in` in the comprehension");
+    advance();
+    if (!(gen.iter = parseBoolOp(/*isAnd=*/false)))
+      return nullptr;
+    while (cur().isKw("if")) {
+      advance();
+      Expr *cond = parseBoolOp(/*isAnd=*/false);
+      if (!cond)
+        return nullptr;
+      gen.ifs.push_back(cond);
+    }
+    gen.range.end = prevEnd();
+    c->generators.push_back(gen);
+  }
+  return c;
+}
+
 Expr *Parser::parseSubscriptItem() {
   uint32_t b = cur().begin;
   Expr *lo = nullptr, *hi = nullptr, *step = nullptr;
+  if (cur().isOp("*"))
+    return parseStarred([&] { return parseBinary(0); });
   if (!cur().isOp(":")) {
     lo = parseTest();
     if (!lo || !cur().isOp(":"))
@@ -423,13 +567,12 @@ Expr *Parser::parseAtom() {
     advance();
     return m.make<FloatExpr>(range(b), t.floatValue);
   }
-  case TokKind::String: {
-    std::string v;
-    while (cur().is(TokKind::String)) {
-      v += cur().text;
-      advance();
-    }
-    return m.make<StrExpr>(range(b), std::move(v));
+  case TokKind::String:
+  case TokKind::FString:
+    return parseStrings();
+  case TokKind::Imag: {
+    advance();
+    return m.make<ImagExpr>(range(b), t.floatValue);
   }
   case TokKind::Name: {
     if (t.isKeyword) {
@@ -441,11 +584,7 @@ Expr *Parser::parseAtom() {
         return m.make<ConstExpr>(range(b), w);
       }
       if (t.text == "lambda")
-        return failHere("lambda expressions are not supported");
-      if (t.text == "yield")
-        return failHere("`yield` is not supported");
-      if (t.text == "await")
-        return failHere("`await` is not supported");
+        return parseLambda();
       return invalidSyntax();
     }
     std::string id = t.text;
@@ -463,64 +602,279 @@ Expr *Parser::parseAtom() {
     advance();
     return m.make<ConstExpr>(range(b), ConstExpr::Which::Ellipsis);
   }
-  if (t.isOp("(")) {
-    advance();
-    if (cur().isOp(")")) {
-      advance();
-      return m.make<TupleExpr>(range(b));
-    }
-    if (cur().isKw("yield"))
-      return failHere("`yield` is not supported");
-    Expr *first = parseTest();
-    if (!first)
-      return nullptr;
-    if (cur().isKw("for"))
-      return failHere("comprehensions are not supported");
-    if (cur().isOp(")")) {
-      advance();
-      return first; // parenthesized expression
-    }
-    if (!cur().isOp(","))
-      return failHere("expected ',' or ')'");
-    auto *tup = m.make<TupleExpr>(SrcRange{b, 0});
-    tup->elts.push_back(first);
-    while (cur().isOp(",")) {
-      advance();
-      if (cur().isOp(")"))
-        break;
-      Expr *e = parseTest();
-      if (!e)
-        return nullptr;
-      tup->elts.push_back(e);
-    }
-    if (!expectOp(")", "to close the tuple"))
-      return nullptr;
-    tup->range.end = prevEnd();
-    return tup;
-  }
-  if (t.isOp("[")) {
-    advance();
-    auto *list = m.make<TupleExpr>(SrcRange{b, 0}, /*isList=*/true);
-    auto elt = [&] {
-      Expr *e = parseTest();
-      if (!e)
-        return false;
-      if (cur().isKw("for"))
-        return failHere("comprehensions are not supported"), false;
-      list->elts.push_back(e);
-      return true;
-    };
-    if (!parseDelimited("]", "expected ',' or ']'", elt))
-      return nullptr;
-    list->range.end = prevEnd();
-    return list;
-  }
+  if (t.isOp("("))
+    return parseParenAtom();
+  if (t.isOp("["))
+    return parseListAtom();
   if (t.isOp("{"))
-    return failHere("dict and set displays are not supported");
+    return parseBraceAtom();
   if (t.isOp("*"))
-    return failHere("starred expressions are not supported");
+    return failHere("invalid syntax: starred expression is not allowed here");
   if (t.isOp(")") || t.isOp("]") || t.isOp("}") || t.isOp("=") || t.isOp(",") ||
       t.isOp(":"))
     return failHere("expected an expression before `" + t.text + "`");
   return invalidSyntax();
+}
+
+/// An element of a list, set or tuple display: `*x` or a named expression.
+Expr *Parser::parseDisplayItem() {
+  if (cur().isOp("*"))
+    return parseStarred([&] { return parseBinary(0); });
+  return parseTest();
+}
+
+Expr *Parser::parseParenAtom() {
+  uint32_t b = cur().begin;
+  advance(); // (
+  if (cur().isOp(")")) {
+    advance();
+    return m.make<TupleExpr>(range(b));
+  }
+  if (cur().isKw("yield")) {
+    Expr *y = parseYield();
+    if (!y || !expectOp(")", "after the yield expression"))
+      return nullptr;
+    return y;
+  }
+  Expr *first = parseDisplayItem();
+  if (!first)
+    return nullptr;
+  if (cur().isKw("for") || cur().isKw("async")) {
+    if (llvm::isa<StarredExpr>(first))
+      return fail(first->range.begin, "invalid syntax: iterable unpacking "
+                                      "cannot be used in comprehension");
+    Expr *g = parseComprehension(Node::Kind::GeneratorExp, b, first);
+    if (!g || !expectOp(")", "to close the generator expression"))
+      return nullptr;
+    g->range.end = prevEnd();
+    return g;
+  }
+  if (cur().isOp(")")) {
+    if (llvm::isa<StarredExpr>(first))
+      return fail(first->range.begin,
+                  "invalid syntax: cannot use starred expression here");
+    advance();
+    return first; // parenthesized expression
+  }
+  if (!cur().isOp(","))
+    return failHere("expected ',' or ')'");
+  auto *tup = m.make<TupleExpr>(SrcRange{b, 0});
+  tup->elts.push_back(first);
+  while (cur().isOp(",")) {
+    advance();
+    if (cur().isOp(")"))
+      break;
+    Expr *e = parseDisplayItem();
+    if (!e)
+      return nullptr;
+    tup->elts.push_back(e);
+  }
+  if (!expectOp(")", "to close the tuple"))
+    return nullptr;
+  tup->range.end = prevEnd();
+  return tup;
+}
+
+Expr *Parser::parseListAtom() {
+  uint32_t b = cur().begin;
+  advance(); // [
+  auto *list = m.make<TupleExpr>(SrcRange{b, 0}, /*isList=*/true);
+  if (!cur().isOp("]")) {
+    Expr *first = parseDisplayItem();
+    if (!first)
+      return nullptr;
+    if (cur().isKw("for") || cur().isKw("async")) {
+      if (llvm::isa<StarredExpr>(first))
+        return fail(first->range.begin, "invalid syntax: iterable unpacking "
+                                        "cannot be used in comprehension");
+      Expr *c = parseComprehension(Node::Kind::ListComp, b, first);
+      if (!c || !expectOp("]", "to close the list comprehension"))
+        return nullptr;
+      c->range.end = prevEnd();
+      return c;
+    }
+    list->elts.push_back(first);
+    if (!cur().isOp("]") && !expectOp(",", "or ']' in the list"))
+      return nullptr;
+  }
+  auto elt = [&] {
+    Expr *e = parseDisplayItem();
+    if (!e)
+      return false;
+    list->elts.push_back(e);
+    return true;
+  };
+  if (!parseDelimited("]", "expected ',' or ']'", elt))
+    return nullptr;
+  list->range.end = prevEnd();
+  return list;
+}
+
+Expr *Parser::parseBraceAtom() {
+  uint32_t b = cur().begin;
+  advance(); // {
+  if (cur().isOp("}")) {
+    advance();
+    return m.make<DictExpr>(range(b));
+  }
+  // The first entry decides between a dict and a set.
+  Expr *key = nullptr, *value = nullptr;
+  if (cur().isOp("**")) {
+    advance();
+    if (!(value = parseBinary(0)))
+      return nullptr;
+  } else {
+    if (!(key = parseDisplayItem()))
+      return nullptr;
+    if (cur().isOp(":")) {
+      if (llvm::isa<StarredExpr>(key))
+        return failHere("invalid syntax: cannot use a starred expression in "
+                        "a dictionary key");
+      advance();
+      if (!(value = parseTest()))
+        return nullptr;
+    }
+  }
+  if (value) {
+    if (key && (cur().isKw("for") || cur().isKw("async"))) {
+      Expr *c = parseComprehension(Node::Kind::DictComp, b, key, value);
+      if (!c || !expectOp("}", "to close the dict comprehension"))
+        return nullptr;
+      c->range.end = prevEnd();
+      return c;
+    }
+    auto *d = m.make<DictExpr>(SrcRange{b, 0});
+    d->keys.push_back(key);
+    d->values.push_back(value);
+    if (!cur().isOp("}") && !expectOp(",", "or '}' in the dict"))
+      return nullptr;
+    auto entry = [&]() -> bool {
+      Expr *k = nullptr, *v = nullptr;
+      if (cur().isOp("**")) {
+        advance();
+        if (!(v = parseBinary(0)))
+          return false;
+      } else {
+        if (!(k = parseTest()))
+          return false;
+        if (!expectOp(":", "after the dict key"))
+          return false;
+        if (!(v = parseTest()))
+          return false;
+      }
+      d->keys.push_back(k);
+      d->values.push_back(v);
+      return true;
+    };
+    if (!parseDelimited("}", "expected ',' or '}'", entry))
+      return nullptr;
+    d->range.end = prevEnd();
+    return d;
+  }
+  if (cur().isKw("for") || cur().isKw("async")) {
+    if (llvm::isa<StarredExpr>(key))
+      return fail(key->range.begin, "invalid syntax: iterable unpacking "
+                                    "cannot be used in comprehension");
+    Expr *c = parseComprehension(Node::Kind::SetComp, b, key);
+    if (!c || !expectOp("}", "to close the set comprehension"))
+      return nullptr;
+    c->range.end = prevEnd();
+    return c;
+  }
+  auto *set = m.make<SetExpr>(SrcRange{b, 0});
+  set->elts.push_back(key);
+  if (!cur().isOp("}") && !expectOp(",", "or '}' in the set"))
+    return nullptr;
+  auto elt = [&] {
+    Expr *e = parseDisplayItem();
+    if (!e)
+      return false;
+    set->elts.push_back(e);
+    return true;
+  };
+  if (!parseDelimited("}", "expected ',' or '}'", elt))
+    return nullptr;
+  set->range.end = prevEnd();
+  return set;
+}
+
+/// Adjacent string literals concatenate; any f-string among them makes the
+/// whole a JoinedStrExpr, any bytes literal a BytesExpr.
+Expr *Parser::parseStrings() {
+  uint32_t b = cur().begin;
+  bool anyF = false, anyBytes = false, anyStr = false;
+  for (size_t k = i; toks[k].is(TokKind::String) || toks[k].is(TokKind::FString);
+       ++k) {
+    anyF |= toks[k].is(TokKind::FString);
+    (toks[k].isBytes ? anyBytes : anyStr) |= true;
+  }
+  if (anyBytes && (anyStr || anyF))
+    return failHere("invalid syntax: cannot mix bytes and nonbytes literals");
+  if (!anyF) {
+    std::string v;
+    while (cur().is(TokKind::String)) {
+      v += cur().text;
+      advance();
+    }
+    if (anyBytes)
+      return m.make<BytesExpr>(range(b), std::move(v));
+    return m.make<StrExpr>(range(b), std::move(v));
+  }
+  auto *j = m.make<JoinedStrExpr>(SrcRange{b, 0});
+  while (cur().is(TokKind::String) || cur().is(TokKind::FString)) {
+    const Token &t = cur();
+    if (t.is(TokKind::String)) {
+      if (!t.text.empty())
+        j->values.push_back(
+            m.make<StrExpr>(SrcRange{t.begin, t.end}, t.text));
+    } else if (!appendFStringParts(t.fparts, *j)) {
+      return nullptr;
+    }
+    advance();
+  }
+  j->range.end = prevEnd();
+  return j;
+}
+
+bool Parser::appendFStringParts(const std::vector<FStringPart> &parts,
+                                JoinedStrExpr &out) {
+  DepthGuard g(*this);
+  if (!g.ok)
+    return false;
+  for (const FStringPart &p : parts) {
+    if (!p.isField) {
+      out.values.push_back(m.make<StrExpr>(SrcRange{p.begin, p.end}, p.text));
+      continue;
+    }
+    LexResult lr = lexExpression(src, p.exprBegin, p.exprEnd);
+    if (lr.error)
+      return fail(lr.error->offset, lr.error->message), false;
+    Parser sub(std::move(lr.tokens), m, src);
+    sub.depth = depth;
+    Expr *value = sub.cur().isKw("yield") ? sub.parseYield()
+                                          : sub.parseTestList(true);
+    if (value && !sub.cur().is(TokKind::End))
+      sub.invalidSyntax();
+    if (sub.error)
+      return fail(sub.error->offset, "f-string: " + sub.error->message),
+             false;
+    if (p.debug)
+      out.values.push_back(m.make<StrExpr>(
+          SrcRange{p.exprBegin, p.exprBegin + uint32_t(p.text.size())},
+          p.text));
+    auto *fv = m.make<FormattedValueExpr>(SrcRange{p.begin, p.end}, value);
+    fv->debug = p.debug;
+    fv->conversion = p.conversion;
+    if (p.debug && !p.conversion && !p.hasSpec)
+      fv->conversion = 'r';
+    if (p.hasSpec) {
+      uint32_t sb = p.spec.empty() ? p.end - 1 : p.spec.front().begin;
+      uint32_t se = p.spec.empty() ? p.end - 1 : p.spec.back().end;
+      fv->formatSpec = m.make<JoinedStrExpr>(SrcRange{sb, se});
+      if (!appendFStringParts(p.spec, *fv->formatSpec))
+        return false;
+    }
+    out.values.push_back(fv);
+  }
+  return true;
 }

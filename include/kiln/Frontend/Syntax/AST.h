@@ -1,8 +1,9 @@
 //===- AST.h - Syntax tree of a Triton-language file -----------*- C++ -*-===//
 //
-// A Python-shaped syntax tree restricted to what the parser accepts. Every
-// node carries its byte range in the source buffer. Nodes are owned by the
-// ast::Module (an arena); children are plain pointers.
+// A Python 3.12 syntax tree, shaped like CPython's `ast` module. Every node
+// carries its byte range in the source buffer. Nodes are owned by the
+// ast::Module (an arena); children are plain pointers. The tree knows nothing
+// of Triton: deciding what a kernel may use is the IR generator's job.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_FRONTEND_SYNTAX_AST_H
@@ -46,6 +47,21 @@ public:
     IfExp,
     Tuple,
     List,
+    Bytes,
+    Imag,
+    JoinedStr,
+    FormattedValue,
+    Set,
+    Dict,
+    Lambda,
+    ListComp,
+    SetComp,
+    GeneratorExp,
+    DictComp,
+    Starred,
+    NamedExpr,
+    Await,
+    Yield,
     // Statements.
     ExprStmt,
     Assign,
@@ -60,6 +76,25 @@ public:
     FunctionDef,
     Import,
     ImportFrom,
+    ClassDef,
+    Try,
+    With,
+    Raise,
+    Delete,
+    Global,
+    Break,
+    Continue,
+    Match,
+    TypeAlias,
+    // Patterns (the `case` clauses of `match`).
+    MatchValue,
+    MatchSingleton,
+    MatchSequence,
+    MatchMapping,
+    MatchClass,
+    MatchStar,
+    MatchAs,
+    MatchOr,
   };
   Node(Kind k, SrcRange r) : kind(k), range(r) {}
   virtual ~Node() = default;
@@ -75,7 +110,7 @@ public:
 class Expr : public Node {
 public:
   using Node::Node;
-  static bool classof(const Node *n) { return n->kind <= Kind::List; }
+  static bool classof(const Node *n) { return n->kind <= Kind::Yield; }
 };
 
 class NameExpr : public Expr {
@@ -128,6 +163,7 @@ public:
   static bool classof(const Node *n) { return n->kind == Kind::Attribute; }
 };
 
+/// `name=value` in a call or class header; an empty name is `**value`.
 struct Keyword {
   std::string name;
   Expr *value;
@@ -138,6 +174,7 @@ class CallExpr : public Expr {
 public:
   CallExpr(SrcRange r, Expr *func) : Expr(Kind::Call, r), func(func) {}
   Expr *func;
+  /// Positional arguments; `*x` is a StarredExpr.
   std::vector<Expr *> args;
   std::vector<Keyword> keywords;
   static bool classof(const Node *n) { return n->kind == Kind::Call; }
@@ -241,6 +278,146 @@ public:
   }
 };
 
+/// Where a parameter sits in the list: `def f(a, /, b, *c, d, **e)` has one
+/// of each, in that order.
+enum class ParamKind { Normal, PositionalOnly, VarArgs, KeywordOnly, KwArgs };
+
+struct Param {
+  std::string name;
+  Expr *annotation = nullptr;
+  Expr *defaultValue = nullptr;
+  SrcRange range;
+  ParamKind kind = ParamKind::Normal;
+};
+
+/// A PEP 695 type parameter: `T`, `T: bound`, `*Ts`, `**P`.
+struct TypeParam {
+  enum class Which { TypeVar, TypeVarTuple, ParamSpec };
+  Which which = Which::TypeVar;
+  std::string name;
+  Expr *bound = nullptr;
+  SrcRange range;
+};
+
+class BytesExpr : public Expr {
+public:
+  BytesExpr(SrcRange r, std::string v)
+      : Expr(Kind::Bytes, r), value(std::move(v)) {}
+  std::string value; ///< raw bytes
+  static bool classof(const Node *n) { return n->kind == Kind::Bytes; }
+};
+
+/// `2j`: the imaginary part of a complex literal.
+class ImagExpr : public Expr {
+public:
+  ImagExpr(SrcRange r, double v) : Expr(Kind::Imag, r), value(v) {}
+  double value;
+  static bool classof(const Node *n) { return n->kind == Kind::Imag; }
+};
+
+/// An f-string (with any adjacent literals it is concatenated with): StrExpr
+/// pieces and FormattedValueExpr fields in order.
+class JoinedStrExpr : public Expr {
+public:
+  explicit JoinedStrExpr(SrcRange r) : Expr(Kind::JoinedStr, r) {}
+  std::vector<Expr *> values;
+  static bool classof(const Node *n) { return n->kind == Kind::JoinedStr; }
+};
+
+/// `{value!conversion:formatSpec}` inside an f-string. `{x=}` is the literal
+/// text `x=` (a StrExpr before this node) and `debug` set.
+class FormattedValueExpr : public Expr {
+public:
+  FormattedValueExpr(SrcRange r, Expr *value)
+      : Expr(Kind::FormattedValue, r), value(value) {}
+  Expr *value;
+  char conversion = 0; ///< 0, 'r', 's' or 'a'
+  JoinedStrExpr *formatSpec = nullptr;
+  bool debug = false;
+  static bool classof(const Node *n) {
+    return n->kind == Kind::FormattedValue;
+  }
+};
+
+class SetExpr : public Expr {
+public:
+  explicit SetExpr(SrcRange r) : Expr(Kind::Set, r) {}
+  std::vector<Expr *> elts; ///< `*x` is a StarredExpr
+  static bool classof(const Node *n) { return n->kind == Kind::Set; }
+};
+
+class DictExpr : public Expr {
+public:
+  explicit DictExpr(SrcRange r) : Expr(Kind::Dict, r) {}
+  /// keys[i] is null for a `**values[i]` entry.
+  std::vector<Expr *> keys, values;
+  static bool classof(const Node *n) { return n->kind == Kind::Dict; }
+};
+
+class LambdaExpr : public Expr {
+public:
+  LambdaExpr(SrcRange r) : Expr(Kind::Lambda, r) {}
+  std::vector<Param> params;
+  Expr *body = nullptr;
+  static bool classof(const Node *n) { return n->kind == Kind::Lambda; }
+};
+
+/// `for target in iter if cond ...` inside a comprehension.
+struct Comprehension {
+  Expr *target = nullptr, *iter = nullptr;
+  std::vector<Expr *> ifs;
+  bool isAsync = false;
+  SrcRange range;
+};
+
+/// List/set/dict comprehensions and generator expressions. A DictComp's key
+/// is `elt` and its value `value`.
+class ComprehensionExpr : public Expr {
+public:
+  ComprehensionExpr(Kind k, SrcRange r, Expr *elt, Expr *value = nullptr)
+      : Expr(k, r), elt(elt), value(value) {}
+  Expr *elt, *value;
+  std::vector<Comprehension> generators;
+  static bool classof(const Node *n) {
+    return n->kind >= Kind::ListComp && n->kind <= Kind::DictComp;
+  }
+};
+
+/// `*value` in a call, display, or assignment target.
+class StarredExpr : public Expr {
+public:
+  StarredExpr(SrcRange r, Expr *value) : Expr(Kind::Starred, r), value(value) {}
+  Expr *value;
+  static bool classof(const Node *n) { return n->kind == Kind::Starred; }
+};
+
+/// `target := value`.
+class NamedExpr : public Expr {
+public:
+  NamedExpr(SrcRange r, NameExpr *target, Expr *value)
+      : Expr(Kind::NamedExpr, r), target(target), value(value) {}
+  NameExpr *target;
+  Expr *value;
+  static bool classof(const Node *n) { return n->kind == Kind::NamedExpr; }
+};
+
+class AwaitExpr : public Expr {
+public:
+  AwaitExpr(SrcRange r, Expr *value) : Expr(Kind::Await, r), value(value) {}
+  Expr *value;
+  static bool classof(const Node *n) { return n->kind == Kind::Await; }
+};
+
+/// `yield [value]` or `yield from value`.
+class YieldExpr : public Expr {
+public:
+  YieldExpr(SrcRange r, Expr *value, bool isFrom)
+      : Expr(Kind::Yield, r), value(value), isFrom(isFrom) {}
+  Expr *value; ///< may be null for a plain `yield`
+  bool isFrom;
+  static bool classof(const Node *n) { return n->kind == Kind::Yield; }
+};
+
 //===----------------------------------------------------------------------===//
 // Statements
 //===----------------------------------------------------------------------===//
@@ -248,7 +425,9 @@ public:
 class Stmt : public Node {
 public:
   using Node::Node;
-  static bool classof(const Node *n) { return n->kind >= Kind::ExprStmt; }
+  static bool classof(const Node *n) {
+    return n->kind >= Kind::ExprStmt && n->kind <= Kind::TypeAlias;
+  }
 };
 using Block = std::vector<const Stmt *>;
 
@@ -297,6 +476,8 @@ public:
       : Stmt(Kind::For, r), target(target), iter(iter) {}
   Expr *target, *iter;
   Block body;
+  Block orelse; ///< the loop's `else:` block
+  bool isAsync = false;
   static bool classof(const Node *n) { return n->kind == Kind::For; }
 };
 
@@ -305,6 +486,7 @@ public:
   WhileStmt(SrcRange r, Expr *test) : Stmt(Kind::While, r), test(test) {}
   Expr *test;
   Block body;
+  Block orelse; ///< the loop's `else:` block
   static bool classof(const Node *n) { return n->kind == Kind::While; }
 };
 
@@ -340,13 +522,6 @@ public:
   static bool classof(const Node *n) { return n->kind == Kind::Assert; }
 };
 
-struct Param {
-  std::string name;
-  Expr *annotation = nullptr;
-  Expr *defaultValue = nullptr;
-  SrcRange range;
-};
-
 class FunctionDef : public Stmt {
 public:
   FunctionDef(SrcRange r, std::string name, SrcRange nameRange)
@@ -355,9 +530,12 @@ public:
   std::string name;
   SrcRange nameRange;
   std::vector<Expr *> decorators;
+  /// Every parameter in source order (see Param::kind).
   std::vector<Param> params;
   Expr *returns = nullptr;
   Block body;
+  std::vector<TypeParam> typeParams;
+  bool isAsync = false;
   static bool classof(const Node *n) { return n->kind == Kind::FunctionDef; }
 };
 
@@ -383,6 +561,203 @@ public:
   SrcRange moduleRange;
   std::vector<Alias> names;
   static bool classof(const Node *n) { return n->kind == Kind::ImportFrom; }
+};
+
+class ClassDef : public Stmt {
+public:
+  ClassDef(SrcRange r, std::string name, SrcRange nameRange)
+      : Stmt(Kind::ClassDef, r), name(std::move(name)), nameRange(nameRange) {}
+  std::string name;
+  SrcRange nameRange;
+  std::vector<Expr *> decorators;
+  std::vector<TypeParam> typeParams;
+  std::vector<Expr *> bases; ///< `*x` is a StarredExpr
+  std::vector<Keyword> keywords;
+  Block body;
+  static bool classof(const Node *n) { return n->kind == Kind::ClassDef; }
+};
+
+struct ExceptHandler {
+  Expr *type = nullptr; ///< null for a bare `except:`
+  std::string name;     ///< `as name`, may be empty
+  Block body;
+  SrcRange range;
+};
+
+/// try/except/else/finally; `except*` clauses set isStar.
+class TryStmt : public Stmt {
+public:
+  explicit TryStmt(SrcRange r) : Stmt(Kind::Try, r) {}
+  Block body;
+  std::vector<ExceptHandler> handlers;
+  Block orelse, finalbody;
+  bool isStar = false;
+  static bool classof(const Node *n) { return n->kind == Kind::Try; }
+};
+
+struct WithItem {
+  Expr *contextExpr = nullptr;
+  Expr *optionalVars = nullptr; ///< the `as` target, may be null
+  SrcRange range;
+};
+
+class WithStmt : public Stmt {
+public:
+  explicit WithStmt(SrcRange r) : Stmt(Kind::With, r) {}
+  std::vector<WithItem> items;
+  Block body;
+  bool isAsync = false;
+  static bool classof(const Node *n) { return n->kind == Kind::With; }
+};
+
+class RaiseStmt : public Stmt {
+public:
+  RaiseStmt(SrcRange r, Expr *exc, Expr *cause)
+      : Stmt(Kind::Raise, r), exc(exc), cause(cause) {}
+  Expr *exc, *cause; ///< both may be null
+  static bool classof(const Node *n) { return n->kind == Kind::Raise; }
+};
+
+class DeleteStmt : public Stmt {
+public:
+  explicit DeleteStmt(SrcRange r) : Stmt(Kind::Delete, r) {}
+  std::vector<Expr *> targets;
+  static bool classof(const Node *n) { return n->kind == Kind::Delete; }
+};
+
+/// `global a, b` or `nonlocal a, b`.
+class GlobalStmt : public Stmt {
+public:
+  GlobalStmt(SrcRange r, bool isNonlocal)
+      : Stmt(Kind::Global, r), isNonlocal(isNonlocal) {}
+  std::vector<std::string> names;
+  bool isNonlocal;
+  static bool classof(const Node *n) { return n->kind == Kind::Global; }
+};
+
+class BreakStmt : public Stmt {
+public:
+  explicit BreakStmt(SrcRange r) : Stmt(Kind::Break, r) {}
+  static bool classof(const Node *n) { return n->kind == Kind::Break; }
+};
+
+class ContinueStmt : public Stmt {
+public:
+  explicit ContinueStmt(SrcRange r) : Stmt(Kind::Continue, r) {}
+  static bool classof(const Node *n) { return n->kind == Kind::Continue; }
+};
+
+class Pattern : public Node {
+public:
+  using Node::Node;
+  static bool classof(const Node *n) { return n->kind >= Kind::MatchValue; }
+};
+
+struct MatchCase {
+  Pattern *pattern = nullptr;
+  Expr *guard = nullptr;
+  Block body;
+  SrcRange range;
+};
+
+class MatchStmt : public Stmt {
+public:
+  MatchStmt(SrcRange r, Expr *subject)
+      : Stmt(Kind::Match, r), subject(subject) {}
+  Expr *subject;
+  std::vector<MatchCase> cases;
+  static bool classof(const Node *n) { return n->kind == Kind::Match; }
+};
+
+/// `type Name[params] = value`.
+class TypeAliasStmt : public Stmt {
+public:
+  TypeAliasStmt(SrcRange r, NameExpr *name, Expr *value)
+      : Stmt(Kind::TypeAlias, r), name(name), value(value) {}
+  NameExpr *name;
+  std::vector<TypeParam> typeParams;
+  Expr *value;
+  static bool classof(const Node *n) { return n->kind == Kind::TypeAlias; }
+};
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+/// A literal or dotted-name value pattern: `case 1`, `case Color.RED`.
+class MatchValuePattern : public Pattern {
+public:
+  MatchValuePattern(SrcRange r, Expr *value)
+      : Pattern(Kind::MatchValue, r), value(value) {}
+  Expr *value;
+  static bool classof(const Node *n) { return n->kind == Kind::MatchValue; }
+};
+
+/// `case None`, `case True`, `case False`.
+class MatchSingletonPattern : public Pattern {
+public:
+  MatchSingletonPattern(SrcRange r, ConstExpr::Which w)
+      : Pattern(Kind::MatchSingleton, r), which(w) {}
+  ConstExpr::Which which;
+  static bool classof(const Node *n) {
+    return n->kind == Kind::MatchSingleton;
+  }
+};
+
+class MatchSequencePattern : public Pattern {
+public:
+  explicit MatchSequencePattern(SrcRange r) : Pattern(Kind::MatchSequence, r) {}
+  std::vector<Pattern *> patterns;
+  static bool classof(const Node *n) { return n->kind == Kind::MatchSequence; }
+};
+
+/// `{key: pattern, ..., **rest}`.
+class MatchMappingPattern : public Pattern {
+public:
+  explicit MatchMappingPattern(SrcRange r) : Pattern(Kind::MatchMapping, r) {}
+  std::vector<Expr *> keys;
+  std::vector<Pattern *> patterns;
+  std::string rest; ///< may be empty
+  static bool classof(const Node *n) { return n->kind == Kind::MatchMapping; }
+};
+
+/// `Cls(p, q, attr=r)`.
+class MatchClassPattern : public Pattern {
+public:
+  MatchClassPattern(SrcRange r, Expr *cls)
+      : Pattern(Kind::MatchClass, r), cls(cls) {}
+  Expr *cls;
+  std::vector<Pattern *> patterns;
+  std::vector<std::string> kwdAttrs;
+  std::vector<Pattern *> kwdPatterns;
+  static bool classof(const Node *n) { return n->kind == Kind::MatchClass; }
+};
+
+/// `*name` (or `*_`, name empty) inside a sequence pattern.
+class MatchStarPattern : public Pattern {
+public:
+  MatchStarPattern(SrcRange r, std::string name)
+      : Pattern(Kind::MatchStar, r), name(std::move(name)) {}
+  std::string name;
+  static bool classof(const Node *n) { return n->kind == Kind::MatchStar; }
+};
+
+/// `pattern as name`, a capture `name` (pattern null) or the wildcard `_`
+/// (both empty).
+class MatchAsPattern : public Pattern {
+public:
+  MatchAsPattern(SrcRange r, Pattern *pattern, std::string name)
+      : Pattern(Kind::MatchAs, r), pattern(pattern), name(std::move(name)) {}
+  Pattern *pattern;
+  std::string name;
+  static bool classof(const Node *n) { return n->kind == Kind::MatchAs; }
+};
+
+class MatchOrPattern : public Pattern {
+public:
+  explicit MatchOrPattern(SrcRange r) : Pattern(Kind::MatchOr, r) {}
+  std::vector<Pattern *> patterns;
+  static bool classof(const Node *n) { return n->kind == Kind::MatchOr; }
 };
 
 /// A parsed file; owns every node.
