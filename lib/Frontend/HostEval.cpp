@@ -136,10 +136,21 @@ std::string kiln::host::repr(const Value &v) {
   case K::Float:
     return floatRepr(v.f);
   case K::Str: {
-    std::string s = "'";
-    for (char c : v.s)
-      s += c == '\'' ? std::string("\\'") : c == '\\' ? "\\\\" : std::string(1, c);
-    return s + "'";
+    // Python's choice: single quotes unless the text has ' and no ".
+    char q = v.s.find('\'') != std::string::npos &&
+                     v.s.find('"') == std::string::npos
+                 ? '"'
+                 : '\'';
+    std::string s(1, q);
+    for (char c : v.s) {
+      if (c == q || c == '\\')
+        s += '\\';
+      if (c == '\n')
+        s += "\\n";
+      else
+        s += c;
+    }
+    return s + q;
   }
   case K::Tuple:
     return "(" + joinRepr(v.elems) + (v.elems.size() == 1 ? ",)" : ")");

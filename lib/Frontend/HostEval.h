@@ -187,6 +187,12 @@ private:
   friend struct Frame;
   std::optional<Value> evalExpr(const ast::Expr *e,
                                 const std::shared_ptr<Env> &env);
+  /// Dict and set displays, lambdas, comprehensions, f-strings
+  /// (HostEvalDisplay.cpp).
+  std::optional<Value> evalDisplay(const ast::Expr *e,
+                                   const std::shared_ptr<Env> &env);
+  bool comprehend(const ast::ComprehensionExpr *c, size_t gen,
+                  const std::shared_ptr<Env> &scope, Value &out);
   std::optional<Value> lookup(const ast::NameExpr *n,
                               const std::shared_ptr<Env> &env);
   /// `base.name`; `where` is the attribute expression (for messages).

@@ -42,17 +42,37 @@ std::optional<Value> Interp::callExpr(const CallExpr *c,
                        "` is a host call Kiln cannot evaluate");
   std::vector<Value> args;
   for (const Expr *a : c->args) {
-    std::optional<Value> v = eval(a, env);
+    auto *star = llvm::dyn_cast<StarredExpr>(a);
+    std::optional<Value> v = eval(star ? star->value : a, env);
     if (!v)
       return std::nullopt;
-    args.push_back(std::move(*v));
+    if (!star) {
+      args.push_back(std::move(*v));
+      continue;
+    }
+    std::optional<std::vector<Value>> items = iterate(*v, a);
+    if (!items)
+      return std::nullopt;
+    args.insert(args.end(), items->begin(), items->end());
   }
   KwArgs kwargs;
   for (const Keyword &k : c->keywords) {
     std::optional<Value> v = eval(k.value, env);
     if (!v)
       return std::nullopt;
-    kwargs.emplace_back(k.name, std::move(*v));
+    if (!k.name.empty()) {
+      kwargs.emplace_back(k.name, std::move(*v));
+      continue;
+    }
+    // `**mapping`
+    if (v->kind != K::Dict)
+      return fail(k.value, "`**` needs a dict, got a " + typeName(*v));
+    for (size_t j = 0; j < v->elems.size(); ++j) {
+      if (v->elems[j].kind != K::Str)
+        return fail(k.value, "keywords must be strings, got " +
+                                 repr(v->elems[j]));
+      kwargs.emplace_back(v->elems[j].s, v->vals[j]);
+    }
   }
   return call(*f, std::move(args), std::move(kwargs), c);
 }

@@ -382,5 +382,5 @@ std::optional<Value> Interp::evalExpr(const Expr *e,
   default:
     break;
   }
-  return fail(e, "Kiln cannot evaluate `" + text(e).str() + "` in host code");
+  return evalDisplay(e, env);
 }

@@ -62,6 +62,29 @@ TEST(HostEval, Builtins) {
             "(7, 2)");
 }
 
+TEST(HostEval, DisplaysLambdasComprehensions) {
+  EXPECT_EQ(evalName("R = ({'a': 1, 'b': 2, 'a': 3}, {3, 1, 3}, {}, "
+                     "{**{'x': 1}, 'y': 2})"),
+            "({'a': 3, 'b': 2}, {3, 1}, {}, {'x': 1, 'y': 2})");
+  EXPECT_EQ(evalName("R = [x * y for x in range(3) for y in (1, 10) if x]"),
+            "[1, 10, 2, 20]");
+  EXPECT_EQ(evalName("R = ({k: v for k, v in [('a', 1), ('b', 2)]}, "
+                     "{x % 2 for x in range(5)}, sum(x for x in [1, 2, 3]))"),
+            "({'a': 1, 'b': 2}, {0, 1}, 6)");
+  // Closures over module scope and over enclosing locals; defaults; *args.
+  EXPECT_EQ(evalName("SCALE = 3\nf = lambda x, y=2: x * y * SCALE\n"
+                     "def adder(n):\n    return lambda x: x + n\n"
+                     "def va(*xs, **kw):\n    return (len(xs), kw)\n"
+                     "R = (f(1), f(1, y=5), adder(4)(1), va(1, 2, a=3), "
+                     "(lambda: 7)(), max(*[3, 9]))"),
+            "(6, 15, 5, (2, {'a': 3}), 7, 9)");
+  EXPECT_EQ(evalName("n = 3\nR = f'{n} warps, {n!r}, {\"s\"!r}'"),
+            "\"3 warps, 3, 's'\"");
+  EXPECT_EQ(evalName("R = {[1]: 2}"), "1:6: unhashable dict key: a list");
+  EXPECT_EQ(evalName("R = [x for x in range(10 ** 5) for y in (1, 2)]"),
+            "1:5: comprehension exceeds Kiln's limit of 100000 elements");
+}
+
 TEST(HostEval, ModuleNamesAreLazy) {
   // A forward reference resolves; an unrelated bad binding is never touched.
   EXPECT_EQ(evalName("A = B * 2\nBAD = undefined_thing\nB = 21\nR = A"), "42");
