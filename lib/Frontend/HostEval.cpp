@@ -334,6 +334,14 @@ llvm::StringRef Interp::text(const Node *n) const {
   return source.slice(n->range.begin, n->range.end);
 }
 
+bool Interp::checkNest(const Value &v, const Node *n) {
+  if (v.nest <= kMaxNest)
+    return true;
+  fail(n, "value nests deeper than Kiln's limit of " +
+              std::to_string(kMaxNest) + " levels");
+  return false;
+}
+
 bool Interp::step(const Node *n) {
   if (++steps <= kMaxSteps)
     return true;
@@ -447,9 +455,7 @@ std::optional<Value> Interp::attribute(const Value &base,
     if (name == "dtype")
       return Value::dtypeOf(base.dtype);
     if (name == "element_size") {
-      Value m = Value::named(K::Method, name);
-      m.elems = {base};
-      return m;
+      return Value::method(base, name);
     }
     break;
   case K::DType:
@@ -459,9 +465,7 @@ std::optional<Value> Interp::attribute(const Value &base,
       return Value::integer(base.dtype == DType::I1 ? 1
                                                     : 8 * dtypeBytes(base.dtype));
     if (name == "is_floating_point") {
-      Value m = Value::named(K::Method, name);
-      m.elems = {base};
-      return m;
+      return Value::method(base, name);
     }
     break;
   case K::Config:
@@ -475,17 +479,13 @@ std::optional<Value> Interp::attribute(const Value &base,
   case K::List:
     if (name == "append" || name == "extend" || name == "index" ||
         name == "count") {
-      Value m = Value::named(K::Method, name);
-      m.elems = {base};
-      return m;
+      return Value::method(base, name);
     }
     break;
   case K::Dict:
     if (name == "get" || name == "keys" || name == "values" ||
         name == "items") {
-      Value m = Value::named(K::Method, name);
-      m.elems = {base};
-      return m;
+      return Value::method(base, name);
     }
     break;
   default:

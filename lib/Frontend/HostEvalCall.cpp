@@ -185,10 +185,12 @@ std::optional<Value> Interp::callBuiltin(const std::string &name,
       });
       if (it != d.elems.end()) {
         d.vals[it - d.elems.begin()] = v;
+        d.adopt(v);
         continue;
       }
       d.elems.push_back(Value::str(k));
       d.vals.push_back(v);
+      d.adopt(v);
     }
     return d;
   }

@@ -13,15 +13,19 @@ static void dictSet(Value &d, const Value &key, const Value &v) {
   for (size_t k = 0; k < d.elems.size(); ++k)
     if (equal(d.elems[k], key)) {
       d.vals[k] = v;
+      d.adopt(v);
       return;
     }
   d.elems.push_back(key);
   d.vals.push_back(v);
+  d.adopt(key);
+  d.adopt(v);
 }
 
 static void setAdd(Value &s, const Value &v) {
   if (!llvm::any_of(s.elems, [&](const Value &x) { return equal(x, v); }))
     s.elems.push_back(v);
+  s.adopt(v);
 }
 
 static bool hashable(const Value &v) {
@@ -148,6 +152,7 @@ bool Interp::comprehend(const ComprehensionExpr *c, size_t gen,
       setAdd(out, *v);
     } else {
       out.elems.push_back(*v);
+      out.adopt(*v);
     }
     if (out.elems.size() > kMaxElements) {
       fail(c, "comprehension exceeds Kiln's limit of " +

@@ -75,6 +75,7 @@ std::optional<Value> Interp::callFunction(const Value &f,
       if (varKw) {
         extraKw.elems.push_back(Value::str(n));
         extraKw.vals.push_back(v);
+        extraKw.adopt(v);
         continue;
       }
       return fail(where, "`" + name + "()` has no parameter `" + n + "`");
@@ -161,18 +162,22 @@ bool Interp::assign(const Expr *target, const Value &v,
       for (size_t k = 0; k < container.elems.size(); ++k)
         if (equal(container.elems[k], *key)) {
           container.vals[k] = v;
-          return true;
+          container.adopt(v);
+          return checkNest(container, target);
         }
       container.elems.push_back(*key);
       container.vals.push_back(v);
-      return true;
+      container.adopt(*key);
+      container.adopt(v);
+      return checkNest(container, target);
     }
     if (container.kind == K::List && key->kind == K::Int) {
       int64_t n = container.elems.size();
       int64_t i = key->i < 0 ? key->i + n : key->i;
       if (i >= 0 && i < n) {
         container.elems[i] = v;
-        return true;
+        container.adopt(v);
+        return checkNest(container, target);
       }
     }
     fail(target, "Kiln cannot assign to `" + text(target).str() + "`");
@@ -306,15 +311,21 @@ Interp::Flow Interp::exec(const Stmt *s, const std::shared_ptr<Env> &env,
         std::optional<Value> v = eval(c->args[0], env);
         if (!v)
           return Flow::Error;
-        std::vector<Value> &elems = env->vars[base->id].elems;
+        Value &list = env->vars[base->id];
+        std::vector<Value> &elems = list.elems;
         if (at->attr == "append") {
           elems.push_back(*v);
+          list.adopt(*v);
         } else {
           std::optional<std::vector<Value>> items = iterate(*v, c->args[0]);
           if (!items)
             return Flow::Error;
           elems.insert(elems.end(), items->begin(), items->end());
+          for (const Value &x : *items)
+            list.adopt(x);
         }
+        if (!checkNest(list, c))
+          return Flow::Error;
         if (elems.size() > kMaxElements) {
           fail(c, "list exceeds Kiln's limit of " +
                       std::to_string(kMaxElements) + " elements");

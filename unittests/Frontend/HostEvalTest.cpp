@@ -222,6 +222,14 @@ TEST(HostEval, EveryEvaluationIsBounded) {
             "elements");
   EXPECT_EQ(evalName("R = [0] * 10 ** 9"),
             "1:5: result exceeds Kiln's limit of 100000 elements");
+  // Deeply nested values would make printing and freeing them recurse.
+  EXPECT_EQ(evalName("def g():\n    x = []\n    for i in range(1000):\n"
+                     "        x = [x]\n    return x\nR = g()"),
+            "4:13: value nests deeper than Kiln's limit of 100 levels");
+  EXPECT_EQ(evalName("def g():\n    x = []\n    for i in range(1000):\n"
+                     "        y = []\n        y.append(x)\n        x = y\n"
+                     "    return x\nR = g()"),
+            "5:9: value nests deeper than Kiln's limit of 100 levels");
   // Shallow recursion is fine; the parser bounds expression nesting.
   EXPECT_EQ(evalName("def f(n):\n    return 0 if n == 0 else 1 + f(n - 1)\n"
                      "R = f(25)"),
