@@ -16,44 +16,47 @@ using K = Value::Kind;
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// `tl.<name>` / `torch.<name>` spellings and the AOT name of the dtype they
+/// denote; resolved through parseDTypeName, so dtypes Kiln does not have
+/// are simply unknown.
 struct DTypeName {
   const char *name;
-  kiln::DType type;
+  const char *aot;
 };
-// `tl.<name>` and `torch.<name>` spellings of Kiln's dtypes.
 constexpr DTypeName kTritonDTypes[] = {
-    {"int1", DType::I1},      {"int8", DType::I8},     {"int16", DType::I16},
-    {"int32", DType::I32},    {"int64", DType::I64},   {"uint32", DType::U32},
-    {"float16", DType::F16},  {"bfloat16", DType::BF16},
-    {"float32", DType::F32},  {"float64", DType::F64},
+    {"int1", "i1"},       {"int8", "i8"},       {"int16", "i16"},
+    {"int32", "i32"},     {"int64", "i64"},     {"uint8", "u8"},
+    {"uint16", "u16"},    {"uint32", "u32"},    {"uint64", "u64"},
+    {"float16", "fp16"},  {"bfloat16", "bf16"}, {"float32", "fp32"},
+    {"float64", "fp64"},
 };
 constexpr DTypeName kTorchDTypes[] = {
-    {"bool", DType::I1},      {"int8", DType::I8},      {"int16", DType::I16},
-    {"short", DType::I16},    {"int32", DType::I32},    {"int", DType::I32},
-    {"int64", DType::I64},    {"long", DType::I64},     {"uint32", DType::U32},
-    {"float16", DType::F16},  {"half", DType::F16},     {"bfloat16", DType::BF16},
-    {"float32", DType::F32},  {"float", DType::F32},    {"float64", DType::F64},
-    {"double", DType::F64},
+    {"bool", "i1"},      {"int8", "i8"},       {"int16", "i16"},
+    {"short", "i16"},    {"int32", "i32"},     {"int", "i32"},
+    {"int64", "i64"},    {"long", "i64"},      {"uint8", "u8"},
+    {"uint16", "u16"},   {"uint32", "u32"},    {"uint64", "u64"},
+    {"float16", "fp16"}, {"half", "fp16"},     {"bfloat16", "bf16"},
+    {"float32", "fp32"}, {"float", "fp32"},    {"float64", "fp64"},
+    {"double", "fp64"},
 };
 } // namespace
 
 std::optional<kiln::DType> kiln::host::dtypeAttr(llvm::StringRef module,
                                                  llvm::StringRef attr) {
-  if (module == "triton.language") {
-    for (const DTypeName &d : kTritonDTypes)
-      if (attr == d.name)
-        return d.type;
-  } else if (module == "torch") {
-    for (const DTypeName &d : kTorchDTypes)
-      if (attr == d.name)
-        return d.type;
-  }
+  llvm::ArrayRef<DTypeName> table;
+  if (module == "triton.language")
+    table = kTritonDTypes;
+  else if (module == "torch")
+    table = kTorchDTypes;
+  for (const DTypeName &d : table)
+    if (attr == d.name)
+      return parseDTypeName(d.aot);
   return std::nullopt;
 }
 
 static const char *tritonDTypeName(kiln::DType t) {
   for (const DTypeName &d : kTritonDTypes)
-    if (d.type == t)
+    if (parseDTypeName(d.aot) == t)
       return d.name;
   return "?";
 }
