@@ -538,6 +538,9 @@ Value kiln::host::fromLaunchValue(const LaunchValue &v) {
   case LaunchValue::Kind::Str:
     return Value::str(v.s);
   case LaunchValue::Kind::DType:
+    // The contract names the dtype both ways; the Triton name wins.
+    if (std::optional<kiln::DType> t = parseDTypeName(v.s))
+      return Value::dtypeOf(*t);
     return Value::dtypeOf(v.dtype);
   case LaunchValue::Kind::Pointer: {
     Value p = Value::dtypeOf(v.dtype);

@@ -243,6 +243,19 @@ TEST(Decorators, Errors) {
             "t.py:3:38: error: @triton.autotune: unknown argument `foo`\n"
             "@triton.autotune(configs=[], key=[], foo=1)\n"
             "                                     ^");
+  // use_cuda_graph only changes how Triton times: accepted, ignored.
+  EXPECT_EQ(errorOf(head + "@triton.autotune(configs=[], key=[], "
+                           "use_cuda_graph=True, warmup=None, rep=50)\n"
+                           "@triton.jit\ndef k(N):\n    pass\n"),
+            "ok");
+  EXPECT_EQ(errorOf(head + "def bench(f):\n    return 1\n"
+                           "@triton.autotune(configs=[], key=[], "
+                           "do_bench=bench)\n"
+                           "@triton.jit\ndef k(N):\n    pass\n"),
+            "t.py:5:47: error: @triton.autotune: do_bench must be None (Kiln "
+            "cannot run host functions while tuning)\n"
+            "@triton.autotune(configs=[], key=[], do_bench=bench)\n"
+            "                                              ^");
   EXPECT_EQ(errorOf(head + "@triton.jit\n@triton.heuristics(dict(A=len))\n"
                            "def k(N):\n    pass\n"),
             "t.py:4:2: error: `@triton.heuristics` must be above "

@@ -44,6 +44,12 @@ TEST(HostEval, ComparisonsAndLogic) {
   EXPECT_EQ(evalName("R = (0 or 'x', 1 and 2, not [], None or 0, [] and 1)"),
             "('x', 2, True, 0, [])");
   EXPECT_EQ(evalName("R = 'big' if 2 ** 20 > 1000 else 'small'"), "'big'");
+  EXPECT_EQ(evalName("R = ('a' in {'a': 1}, 3 not in {1, 2}, True & False, "
+                     "True | False, 6 & 3, 1 >> 70, -1 >> 70, 0 == 0.0, "
+                     "None == 0, (1, 2) != [1, 2])"),
+            "(True, True, False, True, 2, 0, -1, True, False, True)");
+  EXPECT_EQ(evalName("R = [1] is [1]"),
+            "1:5: Kiln cannot compare a list `is` a list");
   EXPECT_EQ(evalName("R = [1, 2][0] if None else (4, 5, 6)[-1]"), "6");
 }
 
