@@ -5,6 +5,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <cmath>
+#include <cstdio>
 
 using namespace kiln;
 using namespace kiln::ast;
@@ -108,17 +109,43 @@ static std::string floatRepr(double f) {
     return "nan";
   if (std::isinf(f))
     return f < 0 ? "-inf" : "inf";
-  // Python prints the shortest text that reads back the same double.
-  for (int prec = 1; prec <= 17; ++prec) {
-    std::string s = llvm::formatv("{0}", llvm::format("%.*g", prec, f)).str();
-    if (std::strtod(s.c_str(), nullptr) == f) {
-      if (s.find_first_of(".eni") == std::string::npos)
-        s += ".0";
-      // Python writes 1e-05, C writes 1e-05 too; both write 1e+20 as 1e+20.
-      return s;
-    }
+  if (f == 0)
+    return std::signbit(f) ? "-0.0" : "0.0";
+  // Python's repr: the shortest digits that read back as the same double,
+  // positional for exponents -4 to 15, else d.ddde+XX.
+  char buf[64];
+  for (int prec = 0; prec <= 16; ++prec) {
+    snprintf(buf, sizeof buf, "%.*e", prec, f);
+    if (std::strtod(buf, nullptr) == f)
+      break;
   }
-  return llvm::formatv("{0}", f).str();
+  llvm::StringRef text(buf);
+  bool neg = text.consume_front("-");
+  auto [mant, expText] = text.split('e');
+  int exp = 0;
+  expText.consume_front("+");
+  expText.getAsInteger(10, exp);
+  std::string digits;
+  for (char c : mant)
+    if (c != '.')
+      digits += c;
+  std::string out = neg ? "-" : "";
+  if (exp >= -4 && exp < 16) {
+    if (exp < 0) {
+      out += "0." + std::string(-exp - 1, '0') + digits;
+    } else if (size_t(exp) + 1 >= digits.size()) {
+      out += digits + std::string(exp + 1 - digits.size(), '0') + ".0";
+    } else {
+      out += digits.substr(0, exp + 1) + "." + digits.substr(exp + 1);
+    }
+    return out;
+  }
+  out += digits.substr(0, 1);
+  if (digits.size() > 1)
+    out += "." + digits.substr(1);
+  char e[16];
+  snprintf(e, sizeof e, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+  return out + e;
 }
 
 static std::string joinRepr(const std::vector<Value> &v, bool asStr = false) {
@@ -439,7 +466,10 @@ std::optional<Value> Interp::attribute(const Value &base,
         "triton.Config",         "triton.cdiv",
         "triton.next_power_of_2", "triton.autotune",
         "triton.heuristics",     "triton.jit",
-        "triton.language.cdiv",  "torch.cuda.current_device",
+        "triton.language.cdiv",  "triton.language.constexpr",
+        "math.ceil",             "math.floor",
+        "math.log2",             "math.sqrt",
+        "torch.cuda.current_device",
         "torch.cuda.get_device_properties"};
     if (llvm::is_contained(kKnown, full))
       return Value::named(K::Builtin, full);

@@ -219,6 +219,33 @@ std::optional<Value> Interp::callBuiltin(const std::string &name,
     return num ? binary(BinOpKind::FloorDiv, *num, args[1], where)
                : std::nullopt;
   }
+  if (name == "triton.language.constexpr") {
+    // `BLOCK = tl.constexpr(64)` at module level is the value itself.
+    if (!arity(1, 1))
+      return std::nullopt;
+    return args[0];
+  }
+  if (name == "math.ceil" || name == "math.floor" || name == "math.log2" ||
+      name == "math.sqrt") {
+    if (!arity(1, 1))
+      return std::nullopt;
+    const Value &v = args[0];
+    if (v.kind != K::Int && v.kind != K::Bool && v.kind != K::Float)
+      return fail(where, "`" + name + "()` of a " + typeName(v));
+    double d = v.kind == K::Float ? v.f : double(v.i);
+    if ((name == "math.log2" && d <= 0) || (name == "math.sqrt" && d < 0))
+      return fail(where, "`" + text(where).str() + "`: math domain error");
+    if (name == "math.log2")
+      return Value::flt(std::log2(d));
+    if (name == "math.sqrt")
+      return Value::flt(std::sqrt(d));
+    if (v.kind != K::Float)
+      return Value::integer(v.i);
+    double r = name == "math.ceil" ? std::ceil(d) : std::floor(d);
+    if (!std::isfinite(r) || std::fabs(r) >= 9.2e18)
+      return fail(where, "`" + text(where).str() + "`: result out of range");
+    return Value::integer(int64_t(r));
+  }
   if (name == "triton.next_power_of_2") {
     if (!arity(1, 1) ||
         !wantInt(*this, args[0], "next_power_of_2", "n", where))

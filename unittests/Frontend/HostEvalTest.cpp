@@ -31,6 +31,11 @@ TEST(HostEval, Arithmetic) {
             "(3, -4, -2, 2, 1024, 0.5, 3.5, 16, 271, 4, -3, 2, -1)");
   EXPECT_EQ(evalName("R = (7.5 // 2, -7.5 % 2, 1e-5 * 2, 3 * 0.5, 2.0 ** 3)"),
             "(3.0, 0.5, 2e-05, 1.5, 8.0)");
+  // Floats print as Python's repr.
+  EXPECT_EQ(evalName("R = (10.0, 0.1, 1e16, 1e15, 1.5e-5, 0.0001, -2.5, "
+                     "123456789.125, 1e300 * 10, 2 ** 0.5)"),
+            "(10.0, 0.1, 1e+16, 1000000000000000.0, 1.5e-05, 0.0001, -2.5, "
+            "123456789.125, 1e+301, 1.4142135623730951)");
   EXPECT_EQ(evalName("R = ('ab' + 'c', [1] * 3, (1,) + (2,), True + True)"),
             "('abc', [1, 1, 1], (1, 2), 2)");
 }
@@ -64,6 +69,12 @@ TEST(HostEval, Builtins) {
                      "4), triton.next_power_of_2(100), "
                      "triton.next_power_of_2(128), triton.next_power_of_2(1))"),
             "(3, 2, 128, 128, 1)");
+  EXPECT_EQ(evalName("import math\nimport triton.language as tl\n"
+                     "B = tl.constexpr(64)\nR = (math.ceil(2.1), math.floor(-2.1), "
+                     "math.log2(1024), math.sqrt(16), B)"),
+            "(3, -3, 10.0, 4.0, 64)");
+  EXPECT_EQ(evalName("import math\nR = math.log2(0)"),
+            "2:5: `math.log2(0)`: math domain error");
   EXPECT_EQ(evalName("R = (getattr(3, 'real', 7), dict(a=1, b=2)['b'])"),
             "(7, 2)");
 }
