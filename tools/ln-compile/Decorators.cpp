@@ -81,6 +81,10 @@ int cli::listConfigs(llvm::StringRef source, llvm::StringRef filename,
 bool cli::applyDecorators(llvm::StringRef source, llvm::StringRef filename,
                           KernelSpec &spec, std::optional<unsigned> config,
                           bool explicitWarps, bool mustParse) {
+  // Without --config only heuristics change the specialization: skip the
+  // extra parse for files that have none.
+  if (!config && !source.contains("heuristics"))
+    return true;
   llvm::Expected<KernelDecorators> decos =
       KernelDecorators::parse(source, filename, spec.kernelName);
   if (!decos) {
