@@ -14,6 +14,8 @@ using KwArgs = std::vector<std::pair<std::string, Value>>;
 
 std::optional<std::vector<Value>> Interp::iterate(const Value &v,
                                                   const Node *where) {
+  if (!charge(where, v.elems.size() + v.s.size()))
+    return std::nullopt;
   switch (v.kind) {
   case K::List:
   case K::Tuple:

@@ -239,6 +239,10 @@ TEST(HostEval, EveryEvaluationIsBounded) {
             "elements");
   EXPECT_EQ(evalName("R = [0] * 10 ** 9"),
             "1:5: result exceeds Kiln's limit of 100000 elements");
+  // Copies count: a quadratic loop hits the step limit instead of hanging.
+  EXPECT_EQ(evalName("def g():\n    xs = []\n    for i in range(50000):\n"
+                     "        xs = xs + [i]\n    return len(xs)\nR = g()"),
+            "4:14: evaluation exceeds Kiln's limit of 1000000 steps");
   // Deeply nested values would make printing and freeing them recurse.
   EXPECT_EQ(evalName("def g():\n    x = []\n    for i in range(1000):\n"
                      "        x = [x]\n    return x\nR = g()"),
