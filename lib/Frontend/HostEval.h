@@ -65,8 +65,6 @@ struct Value {
   const ast::Node *fn = nullptr;      ///< Function: LambdaExpr or FunctionDef
   std::shared_ptr<const Env> closure; ///< Function: enclosing locals
   std::shared_ptr<const AutotuneConfig> config; ///< Config
-  /// Config: the kwargs in the order written (AutotuneConfig sorts them).
-  std::vector<std::string> configOrder;
   /// How deeply containers nest inside this value (0 for scalars); bounded
   /// so that printing, comparing and destroying values cannot exhaust the
   /// stack.

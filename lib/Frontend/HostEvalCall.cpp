@@ -496,7 +496,6 @@ std::optional<Value> Interp::makeConfig(std::vector<Value> &args,
                              "` is a " + typeName(kw.vals[k]) +
                              ", not a constexpr value");
     config->constexprs[kw.elems[k].s] = *lit;
-    out.configOrder.push_back(kw.elems[k].s);
   }
   auto uintParam = [&](const char *n, unsigned &dst, bool pow2) {
     auto p = bound.find(n);
