@@ -97,6 +97,13 @@ TEST(HostEval, DisplaysLambdasComprehensions) {
             "(6, 15, 5, (2, {'a': 3}), 7, 9)");
   EXPECT_EQ(evalName("n = 3\nR = f'{n} warps, {n!r}, {\"s\"!r}'"),
             "\"3 warps, 3, 's'\"");
+  EXPECT_EQ(evalName("def first_even(xs):\n    for x in xs:\n"
+                     "        if x % 2:\n            continue\n"
+                     "        break\n    return x\n"
+                     "def count():\n    n = 0\n    while True:\n"
+                     "        n += 1\n        if n == 5:\n            break\n"
+                     "    return n\nR = (first_even([1, 3, 4, 5]), count())"),
+            "(4, 5)");
   EXPECT_EQ(evalName("R = {[1]: 2}"), "1:6: unhashable dict key: a list");
   EXPECT_EQ(evalName("R = [x for x in range(10 ** 5) for y in (1, 2)]"),
             "1:5: comprehension exceeds Kiln's limit of 100000 elements");
