@@ -67,11 +67,16 @@ TEST(Parser, Errors) {
             "expected an indented block after 'if' statement on line 1");
   EXPECT_EQ(errorOf("  x = 1\n"), "unexpected indent");
   EXPECT_EQ(errorOf("f(a=1, b)\n"),
-            "positional argument follows keyword argument");
+            "invalid syntax: positional argument follows keyword argument");
   EXPECT_EQ(errorOf("f(**k, *a)\n"),
             "invalid syntax: iterable argument unpacking follows keyword "
             "argument unpacking");
   EXPECT_EQ(errorOf("x = 1 2\n"), "invalid syntax at `2`");
+  EXPECT_EQ(errorOf("def f(:):\n    pass\n"),
+            "invalid syntax: expected a parameter name");
+  EXPECT_EQ(errorOf("for x y:\n    pass\n"),
+            "invalid syntax: expected `in` in the `for` statement");
+  EXPECT_EQ(errorOf("x = (1,\n"), "'(' was never closed"); // a lexical error
   EXPECT_EQ(errorOf("def f(*, a=1, *b):\n    pass\n"),
             "invalid syntax: * argument may appear only once");
   EXPECT_EQ(errorOf("def f(a, *):\n    pass\n"),
