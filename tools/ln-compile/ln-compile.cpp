@@ -61,7 +61,8 @@ OPTIONS:
                            .mlir input optional, must name its func.func
   --signature SIG          comma-separated AOT signature: *fp16:16 (pointer,
                            16-byte aligned), *fp32, i32, i32:16 (divisible by
-                           16), i64, fp32, ...; constexprs may be given inline
+                           16), i64, fp32, ...; none (the argument is None:
+                           a constexpr None); constexprs may be given inline
                            as literals or left out and passed with -D
   -D NAME=VALUE            value of a tl.constexpr parameter (repeatable;
                            bools as True/False/1/0, dtypes as tl.float16);
