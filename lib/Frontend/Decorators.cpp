@@ -358,14 +358,24 @@ KernelDecorators::parse(llvm::StringRef source, llvm::StringRef filename,
     return v && v->kind == K::Builtin && v->s == "triton.jit";
   };
   std::vector<std::string> kernels;
+  const FunctionDef *plain = nullptr;
   for (const Stmt *s : st->module->body) {
     auto *f = llvm::dyn_cast<FunctionDef>(s);
-    if (!f || !llvm::any_of(f->decorators, isJitDecorator))
+    if (!f)
       continue;
+    if (!llvm::any_of(f->decorators, isJitDecorator)) {
+      if (f->name == kernelName)
+        plain = f;
+      continue;
+    }
     kernels.push_back(f->name);
     if (f->name == kernelName)
       st->kernel = f;
   }
+  if (!st->kernel && plain)
+    return makeError(st->render(plain->nameRange.begin,
+                                "`" + kernelName.str() +
+                                    "` is not a @triton.jit function"));
   if (!st->kernel)
     return makeError(st->render(
         0, "kernel `" + kernelName.str() + "` not found in " + st->filename +

@@ -299,6 +299,10 @@ TEST(Decorators, Errors) {
             "a function of `args`, got a int\n"
             "@triton.heuristics(dict(A=1))\n"
             "                   ^");
+  EXPECT_EQ(errorOf(head + "def host(N):\n    pass\n", "host"),
+            "t.py:3:5: error: `host` is not a @triton.jit function\n"
+            "def host(N):\n"
+            "    ^");
   EXPECT_EQ(errorOf(head + "@triton.jit\ndef j(N):\n    pass\n", "nope"),
             "t.py:1:1: error: kernel `nope` not found in t.py; kernels here: "
             "j\nimport triton\n^");
