@@ -1,8 +1,9 @@
 //===- IRGen.cpp - Module resolution, inlining, kernel entry ------------===//
 #include "IRGen.h"
+#include "DecoratorsImpl.h"
 
 #include "kiln/Dialect/Tile/IR/Tile.h"
-#include "kiln/Frontend/Parser.h"
+#include "kiln/Frontend/Syntax/Parser.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Verifier.h"
@@ -34,6 +35,11 @@ mlir::Location IRGen::loc(uint32_t offset) const {
 }
 
 LogicalResult IRGen::fail(uint32_t offset, const llvm::Twine &msg) {
+  if (capture) {
+    if (!*capture)
+      *capture = CapturedError{offset, msg.str()};
+    return failure();
+  }
   // Only the first error is reported: later ones would be consequences.
   if (!hadError)
     mlir::emitError(loc(offset)) << msg;
@@ -175,10 +181,37 @@ std::vector<std::string> IRGen::jitFunctionNames() const {
   return names;
 }
 
+/// Triton functions take plain positional-or-keyword parameters only.
+static LogicalResult checkParamKinds(IRGen &g, const FunctionDef *fn) {
+  for (const Param &p : fn->params) {
+    switch (p.kind) {
+    case ParamKind::Normal:
+      continue;
+    case ParamKind::PositionalOnly:
+      return g.fail(p.range.begin, "positional-only parameters (`/`) are not "
+                                   "supported in Triton kernels");
+    case ParamKind::VarArgs:
+      return g.fail(p.range.begin, "`*" + p.name +
+                                       "` parameters are not supported in "
+                                       "Triton kernels");
+    case ParamKind::KeywordOnly:
+      return g.fail(p.range.begin, "keyword-only parameters are not "
+                                   "supported in Triton kernels");
+    case ParamKind::KwArgs:
+      return g.fail(p.range.begin, "`**" + p.name +
+                                       "` parameters are not supported in "
+                                       "Triton kernels");
+    }
+  }
+  if (fn->isAsync)
+    return g.fail(fn, "`async def` is not supported in Triton kernels");
+  return success();
+}
+
 const FunctionDef *IRGen::findKernel(llvm::StringRef name) {
   const FunctionDef *fn = findFunction(name);
   if (fn && isJit(fn))
-    return fn;
+    return failed(checkParamKinds(*this, fn)) ? nullptr : fn;
   if (fn)
     return (void)fail(fn->nameRange.begin,
                       "`" + name + "` is not a @triton.jit function"),
@@ -192,133 +225,14 @@ const FunctionDef *IRGen::findKernel(llvm::StringRef name) {
   return nullptr;
 }
 
-/// Rejects decorators other than @triton.jit on a function being compiled.
+/// @triton.jit, with @triton.autotune / @triton.heuristics above it: their
+/// arguments are evaluated here so that bad ones are reported where they are
+/// written; the kernel itself is compiled for the explicit specialization.
 static LogicalResult checkDecorators(IRGen &g, const FunctionDef *fn) {
-  for (const Expr *d : fn->decorators) {
-    std::optional<Val> v = resolveStatic(d, g.globals);
-    if (v && v->kind == Val::Kind::Builtin) {
-      if (v->s == "triton.jit")
-        continue;
-      if (v->s == "triton.autotune" || v->s == "triton.heuristics")
-        return g.fail(d, "`@" + v->s +
-                             "` is not supported yet: compile one "
-                             "configuration with an explicit --signature, "
-                             "-D values and --num-warps");
-    }
-    return g.fail(d, "unsupported decorator `@" + g.text(d) + "`");
-  }
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// Module level
-//===----------------------------------------------------------------------===//
-
-LogicalResult IRGen::resolveModule() {
-  globals.clear();
-  // Module-level constants are evaluated into a scratch module that is
-  // thrown away: only compile-time values may survive.
-  mlir::OwningOpRef<mlir::ModuleOp> scratch =
-      mlir::ModuleOp::create(b.getUnknownLoc());
-  mlir::OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToEnd(scratch->getBody());
-  FnState st;
-  fs = &st;
-  llvm::scope_exit done([&] { fs = nullptr; });
-  const char *onlyTriton = "kernel files may import only `triton` and "
-                           "`triton.language`";
-  for (const Stmt *s : module.body) {
-    if (auto *im = llvm::dyn_cast<ImportStmt>(s)) {
-      for (const Alias &a : im->names) {
-        llvm::StringRef n = a.name;
-        if (n == "triton" || n == "triton.language" ||
-            n == "triton.language.math") {
-          if (!a.asName.empty())
-            globals[a.asName] = Val::named(Val::Kind::Module, n.str());
-          else
-            globals["triton"] = Val::named(Val::Kind::Module, "triton");
-          continue;
-        }
-        return fail(a.range.begin, "import of module `" + n +
-                                       "` is not supported: " + onlyTriton);
-      }
-      continue;
-    }
-    if (auto *im = llvm::dyn_cast<ImportFromStmt>(s)) {
-      llvm::StringRef m = im->module;
-      if (m != "triton" && m != "triton.language" &&
-          m != "triton.language.math")
-        return fail(im->moduleRange.begin,
-                    "import from module `" + m +
-                        "` is not supported: " + onlyTriton);
-      for (const Alias &a : im->names) {
-        Val out;
-        int st2 = lookupModuleAttr(m, a.name, out);
-        if (st2 == 1)
-          return fail(a.range.begin,
-                      "`" + m + "." + a.name + "` is not supported");
-        if (st2 == 2)
-          return fail(a.range.begin,
-                      "cannot import `" + a.name + "` from `" + m + "`");
-        globals[a.asName.empty() ? a.name : a.asName] = out;
-      }
-      continue;
-    }
-    if (auto *fn = llvm::dyn_cast<FunctionDef>(s)) {
-      globals[fn->name] = Val::function(fn);
-      continue;
-    }
-    if (llvm::isa<AssignStmt>(s) || llvm::isa<AnnAssignStmt>(s)) {
-      const Expr *valueExpr;
-      std::vector<const Expr *> targets;
-      if (auto *a = llvm::dyn_cast<AssignStmt>(s)) {
-        valueExpr = a->value;
-        targets.assign(a->targets.begin(), a->targets.end());
-      } else {
-        auto *ann = llvm::cast<AnnAssignStmt>(s);
-        if (!ann->value)
-          continue;
-        valueExpr = ann->value;
-        targets.push_back(ann->target);
-      }
-      FailureOr<Val> v = eval(valueExpr);
-      if (failed(v))
-        return failure();
-      if (!v->isConstexpr() && v->kind != Val::Kind::Function &&
-          v->kind != Val::Kind::Module && v->kind != Val::Kind::Builtin)
-        return fail(valueExpr, "module-level value `" + text(valueExpr) +
-                                   "` must be a compile-time constant");
-      for (const Expr *t : targets) {
-        auto *n = llvm::dyn_cast<NameExpr>(t);
-        if (!n)
-          return fail(t, "module-level assignments must assign to a name");
-        globals[n->id] = *v;
-      }
-      continue;
-    }
-    if (auto *es = llvm::dyn_cast<ExprStmt>(s)) {
-      if (llvm::isa<StrExpr>(es->expr))
-        continue; // docstring
-      return fail(s, "module-level expression statements are not "
-                     "supported");
-    }
-    if (auto *is = llvm::dyn_cast<IfStmt>(s)) {
-      std::string t = text(is->test).str();
-      t.erase(std::remove(t.begin(), t.end(), ' '), t.end());
-      if (t == "__name__==\"__main__\"" || t == "__name__=='__main__'")
-        continue; // script entry point: not kernel code
-      return fail(s, "module-level `if` statements are not supported "
-                     "(except `if __name__ == \"__main__\":`)");
-    }
-    if (llvm::isa<PassStmt>(s))
-      continue;
-    const char *what = llvm::isa<ForStmt>(s)      ? "`for` loops"
-                       : llvm::isa<WhileStmt>(s)  ? "`while` loops"
-                       : llvm::isa<ReturnStmt>(s) ? "`return` statements"
-                       : llvm::isa<AssertStmt>(s) ? "`assert` statements"
-                                                  : "statements";
-    return fail(s, std::string("module-level ") + what + " are not supported");
-  }
+  host::ModuleScope scope(g.module);
+  host::Interp in(scope, g.source);
+  if (!readDecorators(in, fn, [](uint32_t) { return std::string(); }))
+    return g.fail(in.error().offset, in.error().message);
   return success();
 }
 
@@ -332,7 +246,7 @@ FailureOr<Val> IRGen::callFunction(const FunctionDef *fn, const CallArgs &args,
     return fail(call, "`" + fn->name +
                           "` is not a @triton.jit function; kernels can "
                           "only call @triton.jit functions");
-  if (failed(checkDecorators(*this, fn)))
+  if (failed(checkDecorators(*this, fn)) || failed(checkParamKinds(*this, fn)))
     return failure();
   if (inlineDepth >= kMaxInlineDepth)
     return fail(call, "inlining `" + fn->name +
@@ -594,12 +508,21 @@ mlir::OwningOpRef<mlir::ModuleOp> IRGen::compile(const KernelSpec &sp) {
           p.name, b.getStringAttr(llvm::StringRef(text).trim())));
       continue;
     }
+    // A `none` entry: the parameter is the constexpr None (Triton specializes
+    // a None argument), so `if X is not None:` code is never generated.
+    if (entry->kind == ParamSpec::Kind::Constexpr &&
+        entry->constexprValue == "None") {
+      st.scope[p.name] = Binding{Val::none(), p.range.begin};
+      constexprTexts.push_back(
+          b.getNamedAttr(p.name, b.getStringAttr("None")));
+      continue;
+    }
     if (entry->kind == ParamSpec::Kind::Constexpr)
       return (void)fail(p.range.begin,
                         "parameter `" + p.name +
                             "` is not tl.constexpr, so its "
                             "signature entry must be a type such "
-                            "as i32 or *fp16, not `" +
+                            "as i32 or *fp16 (or none), not `" +
                             entry->constexprValue + "`"),
              nullptr;
     TType t{entry->dtype, entry->kind == ParamSpec::Kind::Pointer, {}};

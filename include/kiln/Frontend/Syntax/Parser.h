@@ -1,15 +1,16 @@
 //===- Parser.h - Triton-language source to AST ----------------*- C++ -*-===//
 //
-// A recursive-descent parser for the Python subset that Triton kernels use.
-// Python that Kiln does not support (classes, lambdas, comprehensions,
-// `*args`, `global`, `try`, `with`, ...) is rejected with a message saying so.
+// A recursive-descent parser for the whole Python 3.12 grammar (soft
+// keywords `match`, `case`, `type` included). Deciding which constructs a
+// kernel may use is left to the IR generator; the parser rejects only real
+// syntax errors ("invalid syntax: ...") and input nested beyond its limits.
 // Parsing stops at the first error.
 //
 //===----------------------------------------------------------------------===//
-#ifndef KILN_FRONTEND_PARSER_H
-#define KILN_FRONTEND_PARSER_H
+#ifndef KILN_FRONTEND_SYNTAX_PARSER_H
+#define KILN_FRONTEND_SYNTAX_PARSER_H
 
-#include "kiln/Frontend/AST.h"
+#include "kiln/Frontend/Syntax/AST.h"
 #include "llvm/ADT/StringRef.h"
 #include <memory>
 #include <optional>
@@ -36,4 +37,4 @@ ParseResult parseExpression(llvm::StringRef source, ast::Expr *&out);
 
 } // namespace kiln::fe
 
-#endif // KILN_FRONTEND_PARSER_H
+#endif // KILN_FRONTEND_SYNTAX_PARSER_H

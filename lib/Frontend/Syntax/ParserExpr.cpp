@@ -42,26 +42,82 @@ Expr *Parser::parseBareTuple(llvm::function_ref<Expr *()> item,
   return t;
 }
 
+Expr *Parser::parseStarred(llvm::function_ref<Expr *()> operand) {
+  uint32_t b = cur().begin;
+  advance(); // *
+  DepthGuard g(*this);
+  if (!g.ok)
+    return nullptr;
+  Expr *v = operand();
+  if (!v)
+    return nullptr;
+  return m.make<StarredExpr>(range(b), v);
+}
+
 Expr *Parser::parseTestList(bool allowStar) {
   auto item = [&]() -> Expr * {
-    if (cur().isOp("*"))
-      return failHere(allowStar ? "starred assignment targets are not "
-                                  "supported"
-                                : "starred expressions are not supported");
+    if (cur().isOp("*")) {
+      if (!allowStar)
+        return failHere("invalid syntax: starred expression is not allowed "
+                        "here");
+      return parseStarred([&] { return parseBinary(0); });
+    }
     return parseTest();
   };
-  auto ends = [&] {
-    const Token &n = cur();
-    return n.is(TokKind::Newline) || n.isOp("=") || n.isOp(")") ||
-           n.isOp(";") || n.isOp(":") || n.is(TokKind::End);
-  };
-  return parseBareTuple(item, ends);
+  return parseBareTuple(item, [&] { return endsTestList(); });
+}
+
+bool Parser::endsTestList() const {
+  const Token &n = cur();
+  if (n.kind == TokKind::Op)
+    return n.text == "=" || n.text == ")" || n.text == ";" || n.text == ":" ||
+           n.text == "]" || n.text == "}" ||
+           (n.text.size() >= 2 && n.text.back() == '=' && n.text != "==" &&
+            n.text != "!=" && n.text != "<=" && n.text != ">=");
+  return n.is(TokKind::Newline) || n.is(TokKind::End);
 }
 
 /// The target of a `for`: no comparisons, so that `in` ends it.
 Expr *Parser::parseTargetList() {
-  return parseBareTuple([&] { return parseBinary(0); },
-                        [&] { return cur().isKw("in"); });
+  auto item = [&]() -> Expr * {
+    if (cur().isOp("*"))
+      return parseStarred([&] { return parseBinary(0); });
+    return parseBinary(0);
+  };
+  return parseBareTuple(item, [&] { return cur().isKw("in"); });
+}
+
+Expr *Parser::parseYield() {
+  uint32_t b = cur().begin;
+  advance(); // yield
+  if (cur().isKw("from")) {
+    advance();
+    Expr *v = parseTest();
+    if (!v)
+      return nullptr;
+    return m.make<YieldExpr>(range(b), v, /*isFrom=*/true);
+  }
+  Expr *v = nullptr;
+  if (!endsTestList()) {
+    DepthGuard g(*this);
+    if (!g.ok || !(v = parseTestList(/*allowStar=*/true)))
+      return nullptr;
+  }
+  return m.make<YieldExpr>(range(b), v, /*isFrom=*/false);
+}
+
+Expr *Parser::parseLambda() {
+  uint32_t b = cur().begin;
+  advance(); // lambda
+  auto *l = m.make<LambdaExpr>(SrcRange{b, 0});
+  if (!parseParams(l->params, ":", /*annotations=*/false))
+    return nullptr;
+  if (!expectOp(":", "after the lambda parameters"))
+    return nullptr;
+  if (!(l->body = parseTest()))
+    return nullptr;
+  l->range.end = prevEnd();
+  return l;
 }
 
 Expr *Parser::parseTest() {
@@ -69,13 +125,24 @@ Expr *Parser::parseTest() {
   if (!g.ok)
     return nullptr;
   if (cur().isKw("lambda"))
-    return failHere("lambda expressions are not supported");
+    return parseLambda();
   uint32_t b = cur().begin;
+  if (cur().isName() && ahead().isOp(":=")) {
+    auto *target = m.make<NameExpr>(SrcRange{cur().begin, cur().end},
+                                    cur().text);
+    advance();
+    advance();
+    Expr *v = parseTest();
+    if (!v)
+      return nullptr;
+    return m.make<NamedExpr>(range(b), target, v);
+  }
   Expr *e = parseBoolOp(/*isAnd=*/false);
   if (!e)
     return nullptr;
   if (cur().isOp(":="))
-    return failHere("assignment expressions (`:=`) are not supported");
+    return failHere("invalid syntax: cannot use assignment expressions "
+                    "with this target");
   if (cur().isKw("if")) {
     advance();
     Expr *test = parseBoolOp(/*isAnd=*/false);
@@ -266,9 +333,19 @@ Expr *Parser::parseFactor() {
 
 Expr *Parser::parsePower() {
   uint32_t b = cur().begin;
-  if (cur().isKw("await"))
-    return failHere("`await` is not supported");
-  Expr *base = parseAtomWithTrailers();
+  Expr *base;
+  if (cur().isKw("await")) {
+    advance();
+    DepthGuard g(*this);
+    if (!g.ok)
+      return nullptr;
+    Expr *v = parseAtomWithTrailers();
+    if (!v)
+      return nullptr;
+    base = m.make<AwaitExpr>(range(b), v);
+  } else {
+    base = parseAtomWithTrailers();
+  }
   if (!base || !cur().isOp("**"))
     return base;
   SrcRange opR{cur().begin, cur().end};
@@ -329,20 +406,39 @@ Expr *Parser::parseCallArgs(Expr *func) {
   uint32_t b = func->range.begin;
   advance(); // (
   auto *call = m.make<CallExpr>(SrcRange{b, 0}, func);
-  llvm::StringSet<> seen;
+  bool sawKwUnpack = false;
   auto arg = [&]() -> bool {
-    if (cur().isOp("*"))
-      return failHere("unpacking arguments with `*` is not supported"), false;
-    if (cur().isOp("**"))
-      return failHere("unpacking keyword arguments with `**` is not "
-                      "supported"),
-             false;
+    uint32_t ab = cur().begin;
+    if (cur().isOp("**")) {
+      Keyword kw;
+      kw.range.begin = ab;
+      advance();
+      if (!(kw.value = parseTest()))
+        return false;
+      kw.range.end = prevEnd();
+      call->keywords.push_back(kw);
+      sawKwUnpack = true;
+      return true;
+    }
+    if (cur().isOp("*")) {
+      if (sawKwUnpack)
+        return failHere("invalid syntax: iterable argument unpacking "
+                        "follows keyword argument unpacking"),
+               false;
+      Expr *a = parseStarred([&] { return parseTest(); });
+      if (!a)
+        return false;
+      call->args.push_back(a);
+      return true;
+    }
     if (cur().isName() && ahead().isOp("=")) {
       Keyword kw;
       kw.name = cur().text;
       kw.range.begin = cur().begin;
-      if (!seen.insert(kw.name).second)
-        return failHere("keyword argument `" + kw.name + "` repeated"), false;
+      for (const Keyword &k : call->keywords)
+        if (k.name == kw.name)
+          return failHere("keyword argument `" + kw.name + "` repeated"),
+                 false;
       advance();
       advance();
       if (!(kw.value = parseTest()))
@@ -351,14 +447,26 @@ Expr *Parser::parseCallArgs(Expr *func) {
       call->keywords.push_back(kw);
       return true;
     }
-    uint32_t ab = cur().begin;
     Expr *a = parseTest();
     if (!a)
       return false;
-    if (cur().isKw("for"))
-      return failHere("comprehensions are not supported"), false;
+    if (cur().isKw("for") || cur().isKw("async")) {
+      // A generator expression as the argument.
+      a = parseComprehension(Node::Kind::GeneratorExp, ab, a);
+      if (!a)
+        return false;
+      if (!cur().isOp(")") || !call->args.empty() ||
+          !call->keywords.empty())
+        return fail(ab, "invalid syntax: generator expression must be "
+                        "parenthesized"),
+               false;
+    }
     if (!call->keywords.empty())
-      return fail(ab, "positional argument follows keyword argument"), false;
+      return fail(ab, sawKwUnpack ? "invalid syntax: positional argument "
+                                    "follows keyword argument unpacking"
+                                  : "positional argument follows keyword "
+                                    "argument"),
+             false;
     call->args.push_back(a);
     return true;
   };
@@ -371,6 +479,8 @@ Expr *Parser::parseCallArgs(Expr *func) {
 Expr *Parser::parseSubscriptItem() {
   uint32_t b = cur().begin;
   Expr *lo = nullptr, *hi = nullptr, *step = nullptr;
+  if (cur().isOp("*"))
+    return parseStarred([&] { return parseBinary(0); });
   if (!cur().isOp(":")) {
     lo = parseTest();
     if (!lo || !cur().isOp(":"))
@@ -416,20 +526,23 @@ Expr *Parser::parseAtom() {
   uint32_t b = t.begin;
   switch (t.kind) {
   case TokKind::Int: {
+    bool tooLarge = t.tooLarge;
+    int64_t v = t.intValue;
     advance();
-    return m.make<IntExpr>(range(b), t.intValue);
+    auto *e = m.make<IntExpr>(range(b), v);
+    e->tooLarge = tooLarge;
+    return e;
   }
   case TokKind::Float: {
     advance();
     return m.make<FloatExpr>(range(b), t.floatValue);
   }
-  case TokKind::String: {
-    std::string v;
-    while (cur().is(TokKind::String)) {
-      v += cur().text;
-      advance();
-    }
-    return m.make<StrExpr>(range(b), std::move(v));
+  case TokKind::String:
+  case TokKind::FString:
+    return parseStrings();
+  case TokKind::Imag: {
+    advance();
+    return m.make<ImagExpr>(range(b), t.floatValue);
   }
   case TokKind::Name: {
     if (t.isKeyword) {
@@ -441,11 +554,7 @@ Expr *Parser::parseAtom() {
         return m.make<ConstExpr>(range(b), w);
       }
       if (t.text == "lambda")
-        return failHere("lambda expressions are not supported");
-      if (t.text == "yield")
-        return failHere("`yield` is not supported");
-      if (t.text == "await")
-        return failHere("`await` is not supported");
+        return parseLambda();
       return invalidSyntax();
     }
     std::string id = t.text;
@@ -463,62 +572,14 @@ Expr *Parser::parseAtom() {
     advance();
     return m.make<ConstExpr>(range(b), ConstExpr::Which::Ellipsis);
   }
-  if (t.isOp("(")) {
-    advance();
-    if (cur().isOp(")")) {
-      advance();
-      return m.make<TupleExpr>(range(b));
-    }
-    if (cur().isKw("yield"))
-      return failHere("`yield` is not supported");
-    Expr *first = parseTest();
-    if (!first)
-      return nullptr;
-    if (cur().isKw("for"))
-      return failHere("comprehensions are not supported");
-    if (cur().isOp(")")) {
-      advance();
-      return first; // parenthesized expression
-    }
-    if (!cur().isOp(","))
-      return failHere("expected ',' or ')'");
-    auto *tup = m.make<TupleExpr>(SrcRange{b, 0});
-    tup->elts.push_back(first);
-    while (cur().isOp(",")) {
-      advance();
-      if (cur().isOp(")"))
-        break;
-      Expr *e = parseTest();
-      if (!e)
-        return nullptr;
-      tup->elts.push_back(e);
-    }
-    if (!expectOp(")", "to close the tuple"))
-      return nullptr;
-    tup->range.end = prevEnd();
-    return tup;
-  }
-  if (t.isOp("[")) {
-    advance();
-    auto *list = m.make<TupleExpr>(SrcRange{b, 0}, /*isList=*/true);
-    auto elt = [&] {
-      Expr *e = parseTest();
-      if (!e)
-        return false;
-      if (cur().isKw("for"))
-        return failHere("comprehensions are not supported"), false;
-      list->elts.push_back(e);
-      return true;
-    };
-    if (!parseDelimited("]", "expected ',' or ']'", elt))
-      return nullptr;
-    list->range.end = prevEnd();
-    return list;
-  }
+  if (t.isOp("("))
+    return parseParenAtom();
+  if (t.isOp("["))
+    return parseListAtom();
   if (t.isOp("{"))
-    return failHere("dict and set displays are not supported");
+    return parseBraceAtom();
   if (t.isOp("*"))
-    return failHere("starred expressions are not supported");
+    return failHere("invalid syntax: starred expression is not allowed here");
   if (t.isOp(")") || t.isOp("]") || t.isOp("}") || t.isOp("=") || t.isOp(",") ||
       t.isOp(":"))
     return failHere("expected an expression before `" + t.text + "`");

@@ -1,5 +1,5 @@
 //===- Lexer.cpp - Python tokenizer for Triton-language sources ----------===//
-#include "kiln/Frontend/Lexer.h"
+#include "LexerImpl.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -10,6 +10,7 @@
 #include <cstdlib>
 
 using namespace kiln::fe;
+using namespace kiln::fe::detail;
 using llvm::StringRef;
 
 bool kiln::fe::isPythonKeyword(StringRef s) {
@@ -59,73 +60,8 @@ unsigned kiln::fe::decodeUTF8(StringRef s, size_t i, uint32_t &cp) {
   return len;
 }
 
-namespace {
+namespace kiln::fe::detail {
 
-constexpr unsigned kMaxIndentLevels = 100;
-constexpr unsigned kMaxBracketDepth = 200;
-
-class Lexer {
-public:
-  explicit Lexer(StringRef src) : src(src) {}
-  LexResult run();
-
-private:
-  StringRef src;
-  size_t pos = 0;
-  std::vector<Token> toks;
-  std::optional<LexError> error;
-  /// Indentation levels measured with tabs to multiples of 8 and with tabs
-  /// as one column: CPython rejects a line when the two disagree.
-  struct Level {
-    unsigned col8, col1;
-  };
-  std::vector<Level> indents{{0, 0}};
-  struct Open {
-    char c;
-    uint32_t offset;
-  };
-  std::vector<Open> brackets;
-  bool lineHasTokens = false;
-
-  char peek(size_t k = 0) const {
-    return pos + k < src.size() ? src[pos + k] : '\0';
-  }
-  bool atEnd() const { return pos >= src.size(); }
-  bool fail(size_t offset, std::string msg) {
-    if (!error)
-      error = LexError{static_cast<uint32_t>(offset), std::move(msg)};
-    return false;
-  }
-  void push(TokKind k, size_t b, size_t e, std::string text = "") {
-    Token t;
-    t.kind = k;
-    t.begin = static_cast<uint32_t>(b);
-    t.end = static_cast<uint32_t>(e);
-    t.text = std::move(text);
-    toks.push_back(std::move(t));
-  }
-  bool isNewlineAt(size_t p) const {
-    return p < src.size() && (src[p] == '\n' || src[p] == '\r');
-  }
-  /// Length of the line break at `p` (CRLF counts as one), or 0.
-  size_t newlineLen(size_t p) const {
-    if (p >= src.size())
-      return 0;
-    if (src[p] == '\r')
-      return (p + 1 < src.size() && src[p + 1] == '\n') ? 2 : 1;
-    return src[p] == '\n' ? 1 : 0;
-  }
-
-  bool lineStart();
-  bool skipComment();
-  bool lexName();
-  bool lexNumber();
-  bool lexString(size_t start, StringRef prefix);
-  bool lexOp();
-  bool badChar();
-  bool checkUTF8(size_t b, size_t e);
-  std::string describeChar(size_t p, unsigned &len);
-};
 
 std::string Lexer::describeChar(size_t p, unsigned &len) {
   uint32_t cp = 0;
@@ -219,10 +155,36 @@ bool Lexer::lineStart() {
   }
 }
 
+/// Python identifiers are XID_Start XID_Continue*. Without Unicode tables
+/// Kiln takes ASCII letters, digits and `_`, plus non-ASCII letters: every
+/// code point from U+00C0 up except the symbol and punctuation blocks.
+bool Lexer::identifierChar(size_t p, unsigned &len) const {
+  if (p >= src.size())
+    return false;
+  unsigned char c = static_cast<unsigned char>(src[p]);
+  if (c < 0x80) {
+    len = 1;
+    return llvm::isAlnum(c) || c == '_';
+  }
+  uint32_t cp;
+  len = decodeUTF8(src, p, cp);
+  if (len == 0)
+    return false;
+  if (cp == 0xAA || cp == 0xB5 || cp == 0xBA)
+    return true;
+  if (cp < 0xC0 || cp == 0xD7 || cp == 0xF7)
+    return false;
+  auto in = [&](uint32_t lo, uint32_t hi) { return cp >= lo && cp <= hi; };
+  return !(in(0x2000, 0x206F) || in(0x20A0, 0x20CF) || in(0x2190, 0x2BFF) ||
+           in(0x3000, 0x303F) || in(0xFE00, 0xFE0F) || in(0xFF00, 0xFF0F) ||
+           in(0x1F000, 0x1FAFF));
+}
+
 bool Lexer::lexName() {
   size_t b = pos;
-  while (!atEnd() && (llvm::isAlnum(peek()) || peek() == '_'))
-    ++pos;
+  unsigned len;
+  while (identifierChar(pos, len))
+    pos += len;
   StringRef word = src.slice(b, pos);
   // String prefixes: r, u, b, f and their combinations.
   if (!atEnd() && (peek() == '"' || peek() == '\'') && word.size() <= 2) {
@@ -234,8 +196,9 @@ bool Lexer::lexName() {
   if (!atEnd() && static_cast<unsigned char>(peek()) >= 0x80) {
     unsigned len;
     std::string d = describeChar(pos, len);
-    return fail(pos, "non-ASCII character " + d +
-                         " in an identifier is not supported");
+    if (d.rfind("byte", 0) == 0)
+      return fail(pos, "invalid UTF-8 " + d);
+    return fail(pos, "invalid character " + d + " in identifier");
   }
   push(TokKind::Name, b, pos, word.str());
   toks.back().isKeyword = isPythonKeyword(word);
@@ -262,21 +225,20 @@ bool Lexer::lexNumber() {
     return any;
   };
   auto finish = [&]() -> bool {
-    if (!atEnd() && (llvm::isAlnum(peek()) || peek() == '_')) {
-      if (peek() == 'j' || peek() == 'J')
-        return fail(b, "complex literals are not supported");
+    if (!atEnd() && (llvm::isAlnum(peek()) || peek() == '_'))
       return fail(pos, "invalid decimal literal");
-    }
     return true;
   };
   // An Int token for the literal b..pos whose digits are `digits`.
   auto pushInt = [&](StringRef digits, unsigned radix) -> bool {
     uint64_t v = 0;
-    if (digits.getAsInteger(radix, v) || v > static_cast<uint64_t>(INT64_MAX))
-      return fail(b, "integer literal `" + src.slice(b, pos).str() +
-                         "` is too large (Kiln's integers are 64-bit)");
+    // Host code may hold any Python int; only evaluating one that does not
+    // fit Kiln's 64-bit integers is an error (Token::tooLarge).
+    bool tooLarge =
+        digits.getAsInteger(radix, v) || v > static_cast<uint64_t>(INT64_MAX);
     push(TokKind::Int, b, pos, src.slice(b, pos).str());
-    toks.back().intValue = static_cast<int64_t>(v);
+    toks.back().intValue = tooLarge ? 0 : static_cast<int64_t>(v);
+    toks.back().tooLarge = tooLarge;
     return true;
   };
 
@@ -328,6 +290,14 @@ bool Lexer::lexNumber() {
     text += exp;
     isFloat = true;
   }
+  if (peek() == 'j' || peek() == 'J') {
+    ++pos;
+    if (!finish())
+      return false;
+    push(TokKind::Imag, b, pos, src.slice(b, pos).str());
+    toks.back().floatValue = std::strtod(text.c_str(), nullptr);
+    return true;
+  }
   if (!finish())
     return false;
   if (isFloat) {
@@ -342,150 +312,6 @@ bool Lexer::lexNumber() {
     return fail(b, "leading zeros in decimal integer literals are not "
                    "permitted; use an 0o prefix for octal integers");
   return pushInt(text, 10);
-}
-
-static void appendUTF8(std::string &out, uint32_t cp) {
-  char buf[4];
-  char *p = buf;
-  llvm::ConvertCodePointToUTF8(cp, p);
-  out.append(buf, p);
-}
-
-bool Lexer::lexString(size_t start, StringRef prefix) {
-  std::string lower = prefix.lower();
-  if (lower.find('f') != std::string::npos)
-    return fail(start, "f-strings are not supported");
-  if (lower.find('b') != std::string::npos)
-    return fail(start, "bytes literals are not supported");
-  bool raw = lower.find('r') != std::string::npos;
-  char q = peek();
-  bool triple = peek(1) == q && peek(2) == q;
-  size_t quoteStart = pos;
-  pos += triple ? 3 : 1;
-  std::string out;
-  for (;;) {
-    if (atEnd())
-      return fail(quoteStart, triple ? "unterminated triple-quoted string "
-                                       "literal"
-                                     : "unterminated string literal");
-    char c = peek();
-    if (c == q) {
-      if (!triple) {
-        ++pos;
-        break;
-      }
-      if (peek(1) == q && peek(2) == q) {
-        pos += 3;
-        break;
-      }
-      out += c;
-      ++pos;
-      continue;
-    }
-    if (isNewlineAt(pos) && !triple)
-      return fail(quoteStart, "unterminated string literal");
-    if (c == '\\') {
-      char n = peek(1);
-      if (n == '\0' && pos + 1 >= src.size()) {
-        ++pos;
-        continue; // reported as unterminated next iteration
-      }
-      if (raw) {
-        out += c;
-        ++pos;
-        // A backslash still protects the next character from ending the
-        // literal, including a line break.
-        if (size_t nl = newlineLen(pos)) {
-          out += src.substr(pos, nl).str();
-          pos += nl;
-        } else if (!atEnd()) {
-          unsigned len;
-          describeChar(pos, len);
-          out += src.substr(pos, len).str();
-          pos += len;
-        }
-        continue;
-      }
-      pos += 2;
-      switch (n) {
-      case '\n':
-        continue;
-      case '\r':
-        if (peek() == '\n')
-          ++pos;
-        continue;
-      case '\\':
-        out += '\\';
-        continue;
-      case '\'':
-        out += '\'';
-        continue;
-      case '"':
-        out += '"';
-        continue;
-      case 'a':
-        out += '\a';
-        continue;
-      case 'b':
-        out += '\b';
-        continue;
-      case 'f':
-        out += '\f';
-        continue;
-      case 'n':
-        out += '\n';
-        continue;
-      case 'r':
-        out += '\r';
-        continue;
-      case 't':
-        out += '\t';
-        continue;
-      case 'v':
-        out += '\v';
-        continue;
-      case 'x':
-      case 'u':
-      case 'U': {
-        unsigned want = n == 'x' ? 2 : n == 'u' ? 4 : 8;
-        StringRef hex = src.substr(pos, want);
-        uint32_t cp = 0;
-        if (hex.size() != want || !llvm::all_of(hex, llvm::isHexDigit) ||
-            hex.getAsInteger(16, cp) || cp > 0x10FFFF)
-          return fail(pos - 2, std::string("invalid \\") + n + " escape");
-        pos += want;
-        appendUTF8(out, cp);
-        continue;
-      }
-      case 'N':
-        return fail(pos - 2, "\\N{...} escapes are not supported");
-      default:
-        if (n >= '0' && n <= '7') {
-          uint32_t cp = n - '0';
-          for (int k = 0; k < 2 && peek() >= '0' && peek() <= '7'; ++k, ++pos)
-            cp = cp * 8 + (peek() - '0');
-          appendUTF8(out, cp);
-          continue;
-        }
-        // Unknown escapes keep the backslash, as in Python.
-        pos -= 1;
-        out += '\\';
-        continue;
-      }
-    }
-    uint32_t cp;
-    unsigned len = decodeUTF8(src, pos, cp);
-    if (len == 0)
-      return fail(pos, llvm::formatv("invalid UTF-8 byte 0x{0:x-2}",
-                                     static_cast<unsigned char>(c))
-                           .str());
-    if (cp == 0)
-      return fail(pos, "source contains a NUL byte");
-    out += src.substr(pos, len).str();
-    pos += len;
-  }
-  push(TokKind::String, start, pos, std::move(out));
-  return true;
 }
 
 bool Lexer::lexOp() {
@@ -583,7 +409,9 @@ LexResult Lexer::run() {
     }
     lineHasTokens = true;
     bool ok;
-    if (llvm::isAlpha(c) || c == '_')
+    unsigned len;
+    if ((llvm::isAlpha(c) || c == '_' ||
+         (static_cast<unsigned char>(c) >= 0x80 && identifierChar(pos, len))))
       ok = lexName();
     else if (llvm::isDigit(c) || (c == '.' && llvm::isDigit(peek(1))))
       ok = lexNumber();
@@ -617,6 +445,57 @@ LexResult Lexer::run() {
   return r;
 }
 
-} // namespace
+} // namespace kiln::fe::detail
+
+LexResult Lexer::runExpression(size_t begin) {
+  pos = begin;
+  brackets.push_back({'(', static_cast<uint32_t>(begin)});
+  while (!error) {
+    while (!atEnd() && (peek() == ' ' || peek() == '\t' || peek() == '\f' ||
+                        isNewlineAt(pos)))
+      ++pos;
+    if (atEnd())
+      break;
+    char c = peek();
+    bool ok;
+    unsigned len;
+    if (c == '#') {
+      while (!atEnd() && !isNewlineAt(pos))
+        ++pos;
+      continue;
+    }
+    if (c == '\\' && newlineLen(pos + 1)) {
+      pos += 1 + newlineLen(pos + 1);
+      continue;
+    }
+    if (llvm::isAlpha(c) || c == '_' ||
+        (static_cast<unsigned char>(c) >= 0x80 && identifierChar(pos, len)))
+      ok = lexName();
+    else if (llvm::isDigit(c) || (c == '.' && llvm::isDigit(peek(1))))
+      ok = lexNumber();
+    else if (c == '"' || c == '\'')
+      ok = lexString(pos, "");
+    else
+      ok = lexOp();
+    if (!ok)
+      break;
+  }
+  if (!error && brackets.size() > 1)
+    fail(brackets.back().offset,
+         std::string("'") + brackets.back().c + "' was never closed");
+  LexResult r;
+  if (error) {
+    r.error = error;
+    return r;
+  }
+  push(TokKind::End, pos, pos);
+  r.tokens = std::move(toks);
+  return r;
+}
 
 LexResult kiln::fe::lex(StringRef source) { return Lexer(source).run(); }
+
+LexResult kiln::fe::lexExpression(StringRef source, uint32_t begin,
+                                  uint32_t end) {
+  return Lexer(source.take_front(end)).runExpression(begin);
+}

@@ -4,11 +4,11 @@
 // (expressions).
 //
 //===----------------------------------------------------------------------===//
-#ifndef KILN_LIB_FRONTEND_PARSERIMPL_H
-#define KILN_LIB_FRONTEND_PARSERIMPL_H
+#ifndef KILN_LIB_FRONTEND_SYNTAX_PARSERIMPL_H
+#define KILN_LIB_FRONTEND_SYNTAX_PARSERIMPL_H
 
-#include "kiln/Frontend/Lexer.h"
-#include "kiln/Frontend/Parser.h"
+#include "kiln/Frontend/Syntax/Lexer.h"
+#include "kiln/Frontend/Syntax/Parser.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -40,7 +40,6 @@ private:
   Module &m;
   llvm::StringRef src;
   unsigned depth = 0;
-  unsigned funcDepth = 0;
 
   struct DepthGuard {
     Parser &p;
@@ -90,8 +89,19 @@ private:
   bool failed() const { return error.has_value(); }
   std::nullptr_t fail(uint32_t offset, std::string msg) {
     if (!error)
-      error = ParseError{offset, std::move(msg)};
+      error = ParseError{offset, withSyntaxPrefix(std::move(msg))};
     return nullptr;
+  }
+  /// Every grammar error reads `invalid syntax[: detail]`, except the
+  /// indentation errors and nesting limits CPython reports by their own
+  /// names.
+  static std::string withSyntaxPrefix(std::string msg) {
+    for (const char *keep :
+         {"invalid syntax", "unexpected indent", "expected an indented block",
+          "expression or block nested too deeply", "f-string: "})
+      if (msg.rfind(keep, 0) == 0)
+        return msg;
+    return "invalid syntax: " + msg;
   }
   std::nullptr_t failHere(std::string msg) { return fail(cur().begin, msg); }
   std::nullptr_t invalidSyntax() {
@@ -126,8 +136,23 @@ private:
   bool parseSimpleStatements(Block &out);
   Stmt *parseSmallStatement();
   bool parseSuite(Block &out, const char *what, uint32_t headerBegin);
-  Stmt *parseFunctionDef();
-  bool parseParam(FunctionDef &fn, llvm::StringSet<> &seen, bool &sawDefault);
+  /// Decorators, then a def, async def or class.
+  Stmt *parseDecorated();
+  Stmt *parseFunctionDef(uint32_t b, std::vector<Expr *> decorators);
+  Stmt *parseClassDef(uint32_t b, std::vector<Expr *> decorators);
+  bool parseTypeParams(std::vector<TypeParam> &out);
+  Stmt *parseTypeAlias();
+  Stmt *parseTry();
+  Stmt *parseWith();
+  bool parseWithItem(WithItem &item);
+  /// A `match` statement at cur(), or null (error state untouched) when the
+  /// line is not one and `match` is an ordinary name.
+  Stmt *tryParseMatch();
+  Pattern *parsePatterns(); ///< a case's patterns: an open sequence allowed
+  Pattern *parsePattern();  ///< as/or pattern
+  Pattern *parseClosedPattern();
+  Pattern *parseSequenceItemPattern();
+  Expr *parseLiteralPatternValue();
   Stmt *parseIf(bool isElif);
   Stmt *parseFor();
   Stmt *parseWhile();
@@ -138,7 +163,9 @@ private:
   /// `name [as other]`; `missing` is the error when no name starts it.
   bool parseAlias(Alias &a, bool dotted, const char *missing);
   Stmt *parseExprOrAssign();
-  bool rejectLoopElse(const char *what);
+  /// The right of `=`: a yield expression or a starred tuple.
+  Expr *parseAssignValue();
+  bool parseLoopElse(Block &orelse);
 
   // Expressions.
   Expr *parseTestList(bool allowStar = false);
@@ -158,6 +185,27 @@ private:
   bool parseDelimited(llvm::StringRef close, const char *missing,
                       llvm::function_ref<bool()> item);
   Expr *parseCallArgs(Expr *func);
+  /// `*operand`, the star at cur().
+  Expr *parseStarred(llvm::function_ref<Expr *()> operand);
+  /// True where a bare tuple may end after a trailing comma.
+  bool endsTestList() const;
+  Expr *parseYield();
+  Expr *parseLambda();
+  /// The `for ... in ... if ...` clauses after `elt` (and a DictComp's
+  /// `value`); `b` is where the whole starts.
+  Expr *parseComprehension(Node::Kind kind, uint32_t b, Expr *elt,
+                           Expr *value = nullptr);
+  Expr *parseDisplayItem();
+  Expr *parseParenAtom();
+  Expr *parseListAtom();
+  Expr *parseBraceAtom();
+  Expr *parseStrings();
+  bool appendFStringParts(const std::vector<FStringPart> &parts,
+                          JoinedStrExpr &out);
+  /// A parameter list up to (not including) `close`, for `def` (with
+  /// annotations) and `lambda`.
+  bool parseParams(std::vector<Param> &params, llvm::StringRef close,
+                   bool annotations);
   Expr *parseSubscript(Expr *value);
   Expr *parseSubscriptItem();
   Expr *parseTargetList();
