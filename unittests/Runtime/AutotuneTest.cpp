@@ -342,3 +342,32 @@ TEST(ArgNone, PointerSizeIsKept) {
   EXPECT_EQ(a.bytes(), 4096u);
   EXPECT_EQ(Arg::ptr(0x2000, DType::F16).bytes(), 0u);
 }
+
+TEST(Autotune, LogPrintsEachTimeAndTheChoice) {
+  Autotuner t(threeConfigs(), "k", "hash", nullptr,
+              AutotuneSettings{true, true});
+  FakeBench b;
+  b.ms = {3.0, std::nullopt, 0.25};
+  testing::internal::CaptureStderr();
+  ASSERT_TRUE(bool(t.select("n=1 @ GPU", b.callbacks())));
+  ASSERT_TRUE(bool(t.select("n=1 @ GPU", b.callbacks()))); // Memory: silent.
+  std::string log = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(log,
+            "kiln[autotune]: `k` key (n=1 @ GPU): BLOCK: 64, num_warps: 2, "
+            "num_stages: 3: 3.0000 ms\n"
+            "kiln[autotune]: `k` key (n=1 @ GPU): skipped BLOCK: 128, "
+            "num_warps: 4, num_stages: 3: failed to run: cuLaunchKernel: "
+            "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES\n"
+            "kiln[autotune]: `k` key (n=1 @ GPU): BLOCK: 256, num_warps: 8, "
+            "num_stages: 3: 0.2500 ms\n"
+            "kiln[autotune]: `k` key (n=1 @ GPU): chose BLOCK: 256, "
+            "num_warps: 8, num_stages: 3 (0.2500 ms, 3 configs)\n");
+
+  Autotuner off(threeConfigs(), "k", "hash", nullptr,
+                AutotuneSettings{false, true});
+  testing::internal::CaptureStderr();
+  ASSERT_TRUE(bool(off.select("n=1 @ GPU", b.callbacks())));
+  EXPECT_EQ(testing::internal::GetCapturedStderr(),
+            "kiln[autotune]: `k` key (n=1 @ GPU): KILN_AUTOTUNE=off, using "
+            "BLOCK: 64, num_warps: 2, num_stages: 3\n");
+}
