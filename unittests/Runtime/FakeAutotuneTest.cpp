@@ -384,3 +384,55 @@ def add(X, B, Y, n, BLOCK: tl.constexpr):
   ASSERT_EQ(l.size(), 1u);
   EXPECT_EQ(l[0].params, (std::vector<uint64_t>{x.ptr(), y.ptr(), 200}));
 }
+
+TEST_F(FakeAutotune, DecoratorsReadFromTheSource) {
+  if (!decoratorsSupported())
+    GTEST_SKIP() << "this build has no decorator evaluator "
+                    "(lib/Frontend/Decorators.cpp)";
+  const char *src = R"(import triton
+import triton.language as tl
+
+
+@triton.autotune(
+    configs=[
+        triton.Config({"BLOCK": 64}, num_warps=2),
+        triton.Config({"BLOCK": 128}, num_warps=4),
+        triton.Config({"BLOCK": 256}, num_warps=8),
+    ],
+    key=["n"],
+    reset_to_zero=["Y"],
+    warmup=5,
+    rep=10,
+)
+@triton.heuristics({"EVEN": lambda args: args["n"] % args["BLOCK"] == 0})
+@triton.jit
+def scale(X, Y, n, BLOCK: tl.constexpr, EVEN: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    if EVEN:
+        tl.store(Y + offs, tl.load(X + offs) * 2.0)
+    else:
+        m = offs < n
+        tl.store(Y + offs, tl.load(X + offs, mask=m) * 2.0, mask=m)
+)";
+  ModuleOptions mo;
+  mo.cache = CacheConfig{true, dir.str(), false};
+  mo.autotune = AutotuneSettings{true, false};
+  auto k = Module::fromSource(src, "scale.py", std::move(mo)).kernel("scale");
+  ASSERT_TRUE(bool(k)) << llvm::toString(k.takeError());
+  ASSERT_NE(k->autotuner(), nullptr);
+  EXPECT_EQ(k->autotuner()->configs().size(), 3u);
+  EXPECT_EQ(k->autotuner()->spec().resetToZero,
+            std::vector<std::string>{"Y"});
+  Launch l = launchOnce(*k, 1024);
+  EXPECT_EQ(l.block[0], 128u);
+  EXPECT_EQ(l.grid[0], 8u);
+  std::vector<MemsetRec> m = memsets();
+  ASSERT_FALSE(m.empty());
+  EXPECT_EQ(m.back().ptr, y.ptr());
+  LaunchArgs meta;
+  auto o = k->resolveOptions(args(1024), {}, cdivGrid(), &meta);
+  ASSERT_TRUE(bool(o)) << llvm::toString(o.takeError());
+  EXPECT_EQ(o->constexprs.at("BLOCK").text(), "128");
+  EXPECT_EQ(o->constexprs.at("EVEN").text(), "True");
+}
