@@ -217,6 +217,14 @@ std::string Autotuner::diskKeyText(llvm::StringRef keyValues) const {
   return s;
 }
 
+std::optional<size_t> Autotuner::lookup(llvm::StringRef keyValues) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = chosen_.find(keyValues);
+  if (it == chosen_.end())
+    return std::nullopt;
+  return it->second;
+}
+
 void Autotuner::forgetInMemory() {
   std::lock_guard<std::mutex> lock(mutex_);
   chosen_.clear();

@@ -193,6 +193,12 @@ llvm::Error Kernel::autotune(const Grid *grid, const GridFunction *gridFn,
   auto key = autotuneKeyValues(tuner.spec(), s.name, meta, dev->name());
   if (!key)
     return key.takeError();
+  llvm::ArrayRef<AutotuneConfig> configs = tuner.configs();
+  // A key tuned before: no setup for tuning. (The heuristics below
+  // autotune run in applyLayers.)
+  if (std::optional<size_t> known = tuner.lookup(*key))
+    return applyConfig(s, configs[*known], user, opts, meta);
+
   // A meta-parameter both passed and tuned is an error before any tuning.
   for (const AutotuneConfig &c : tuner.configs()) {
     LaunchOptions probeOpts;
@@ -203,7 +209,6 @@ llvm::Error Kernel::autotune(const Grid *grid, const GridFunction *gridFn,
 
   // What each config launches: options and meta-parameters after the config
   // and, when autotune is outermost, the heuristics below it.
-  llvm::ArrayRef<AutotuneConfig> configs = tuner.configs();
   bool heuristicsBelow = s.layers->heuristics && s.layers->autotuneIsOutermost;
   std::vector<LaunchOptions> configOpts(configs.size(), opts);
   std::vector<LaunchArgs> configMeta(configs.size(), meta);

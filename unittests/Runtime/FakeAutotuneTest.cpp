@@ -314,10 +314,18 @@ TEST_F(FakeAutotune, HeuristicsSeeTheConfigAndSetConstexprs) {
   // An auto-tuned meta-parameter cannot also come from the launch.
   LaunchOptions user;
   user.constexprs.emplace("BLOCK", 32);
+  // A tuned key names its config; a new key the first config, before any
+  // tuning.
   EXPECT_EQ(errorText(k.launch(cdivGrid(), args(1024), user)),
+            "kernel `scale`: `BLOCK` is set by the launch and by the autotune "
+            "config (BLOCK: 128, num_warps: 4, num_stages: 3); auto-tuned "
+            "meta-parameters must not be passed");
+  int records = fake().calls("cuEventRecord");
+  EXPECT_EQ(errorText(k.launch(cdivGrid(), args(4096), user)),
             "kernel `scale`: `BLOCK` is set by the launch and by the autotune "
             "config (BLOCK: 64, num_warps: 2, num_stages: 3); auto-tuned "
             "meta-parameters must not be passed");
+  EXPECT_EQ(fake().calls("cuEventRecord"), records);
 }
 
 TEST_F(FakeAutotune, HeuristicsAloneAndGridFunctions) {

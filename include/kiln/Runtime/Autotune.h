@@ -140,6 +140,10 @@ public:
   llvm::Expected<TuneResult> select(llvm::StringRef keyValues,
                                     const TuneCallbacks &callbacks);
 
+  /// The config remembered in memory for `keyValues`, if any (no disk
+  /// access, no tuning).
+  std::optional<size_t> lookup(llvm::StringRef keyValues);
+
   /// The canonical text hashed into the disk key.
   std::string diskKeyText(llvm::StringRef keyValues) const;
   /// Drops the in-memory results (the disk ones stay).
