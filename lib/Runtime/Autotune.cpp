@@ -145,12 +145,11 @@ kiln::rt::autotuneKeyValues(const AutotuneSpec &spec,
                             llvm::StringRef deviceName) {
   std::string out;
   for (const std::string &name : spec.key) {
+    // As in Triton, a key the launch has no value for (e.g. one a
+    // heuristics layer below autotune computes) does not take part.
     auto it = args.find(name);
     if (it == args.end())
-      return makeError(llvm::formatv(
-          "{0}{1}kernel `{2}`: autotune key `{3}` is not a parameter of the "
-          "kernel",
-          spec.where, spec.where.empty() ? "" : ": error: ", kernelName, name));
+      continue;
     const LaunchValue &v = it->second;
     out += name + '=';
     if (v.kind == LaunchValue::Kind::Pointer)

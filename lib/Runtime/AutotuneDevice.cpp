@@ -12,9 +12,6 @@ using namespace kiln::rt;
 // Decorator layers
 //===----------------------------------------------------------------------===//
 
-#if KILN_HAVE_DECORATORS
-bool kiln::rt::decoratorsSupported() { return true; }
-
 llvm::Expected<std::shared_ptr<const KernelLayers>>
 kiln::rt::readKernelLayers(llvm::StringRef source, llvm::StringRef filename,
                            llvm::StringRef kernel) {
@@ -33,17 +30,6 @@ kiln::rt::readKernelLayers(llvm::StringRef source, llvm::StringRef filename,
     };
   return layers;
 }
-#else
-// Built before the frontend's decorator evaluator: kernels launch as if
-// undecorated; ModuleOptions::decorators can still supply layers.
-bool kiln::rt::decoratorsSupported() { return false; }
-
-llvm::Expected<std::shared_ptr<const KernelLayers>>
-kiln::rt::readKernelLayers(llvm::StringRef, llvm::StringRef,
-                           llvm::StringRef) {
-  return nullptr;
-}
-#endif
 
 //===----------------------------------------------------------------------===//
 // Benchmark

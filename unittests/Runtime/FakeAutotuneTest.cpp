@@ -360,9 +360,6 @@ TEST_F(FakeAutotune, HeuristicsAloneAndGridFunctions) {
 }
 
 TEST_F(FakeAutotune, NoneArgumentsSpecializeAway) {
-  if (!decoratorsSupported())
-    GTEST_SKIP() << "the frontend's `None` signature entries come with its "
-                    "decorator evaluator (lib/Frontend/Decorators.cpp)";
   const char *src = R"(import triton
 import triton.language as tl
 
@@ -394,25 +391,26 @@ def add(X, B, Y, n, BLOCK: tl.constexpr):
 }
 
 TEST_F(FakeAutotune, DecoratorsReadFromTheSource) {
-  if (!decoratorsSupported())
-    GTEST_SKIP() << "this build has no decorator evaluator "
-                    "(lib/Frontend/Decorators.cpp)";
   const char *src = R"(import triton
 import triton.language as tl
 
 
+def even(args):
+    return args["n"] % args["BLOCK"] == 0
+
+
 @triton.autotune(
     configs=[
-        triton.Config({"BLOCK": 64}, num_warps=2),
-        triton.Config({"BLOCK": 128}, num_warps=4),
-        triton.Config({"BLOCK": 256}, num_warps=8),
+        triton.Config(dict(BLOCK=64), num_warps=2),
+        triton.Config(dict(BLOCK=128), num_warps=4),
+        triton.Config(dict(BLOCK=256), num_warps=8),
     ],
     key=["n"],
     reset_to_zero=["Y"],
     warmup=5,
     rep=10,
 )
-@triton.heuristics({"EVEN": lambda args: args["n"] % args["BLOCK"] == 0})
+@triton.heuristics(dict(EVEN=even))
 @triton.jit
 def scale(X, Y, n, BLOCK: tl.constexpr, EVEN: tl.constexpr):
     pid = tl.program_id(0)

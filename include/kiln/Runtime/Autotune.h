@@ -61,14 +61,11 @@ using DecoratorReader =
         llvm::StringRef source, llvm::StringRef filename,
         llvm::StringRef kernel)>;
 
-/// The default reader: kiln::KernelDecorators::parse. In a build without the
-/// frontend's decorator evaluator it reports no decorators (see
-/// KILN_HAVE_DECORATORS in lib/Runtime/CMakeLists.txt).
+/// The default reader: kiln::KernelDecorators::parse (its errors are
+/// `FILE:LINE:COL: error: ...`).
 llvm::Expected<std::shared_ptr<const KernelLayers>>
 readKernelLayers(llvm::StringRef source, llvm::StringRef filename,
                  llvm::StringRef kernel);
-/// Whether readKernelLayers evaluates decorators in this build.
-bool decoratorsSupported();
 
 //===----------------------------------------------------------------------===//
 // Launch values
@@ -86,8 +83,9 @@ bool sameLaunchValue(const LaunchValue &a, const LaunchValue &b);
 std::string configText(const AutotuneConfig &config);
 
 /// The values of `spec.key` in `args` (ints by value, pointers by element
-/// dtype, others by literal) and the device name, e.g. "n=1024,X=*fp16 @
-/// NVIDIA H100". Errors name a key that is not a parameter.
+/// dtype, others by literal), every pointer argument's dtype (as Triton
+/// adds them) and the device name, e.g. "n=1024,X=*fp16,dtypes=X:fp16; @
+/// NVIDIA H100". A key with no value in `args` is left out, as in Triton.
 llvm::Expected<std::string> autotuneKeyValues(const AutotuneSpec &spec,
                                               llvm::StringRef kernelName,
                                               const LaunchArgs &args,
