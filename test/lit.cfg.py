@@ -29,3 +29,10 @@ if config.ptxas and os.path.exists(config.ptxas):
     config.substitutions.append(("%ptxas", config.ptxas))
 else:
     lit_config.note("ptxas not found (no CUDA toolkit): PTX validation tests are skipped")
+
+# Fetched third-party kernels (.ext/, never committed; see .ext/*/COMMIT):
+# their tests run only where the files are.
+flash_attention_ln = os.path.join(config.kiln_src_root, ".ext", "flash-attention", "layer_norm.py")
+if os.path.exists(flash_attention_ln):
+    config.available_features.add("flash-attention")
+    config.substitutions.append(("%flash_attention_ln", flash_attention_ln))

@@ -390,12 +390,9 @@ bool KernelDecorators::hasHeuristics() const {
 }
 
 bool KernelDecorators::autotuneIsOutermost() const {
-  for (const fe::DecoratorLayer &l : state_->info.layers)
-    if (!l.isAutotune)
-      return false;
-    else
-      return true;
-  return true;
+  // Layers are outermost first, and there is at most one autotune layer.
+  const std::vector<fe::DecoratorLayer> &layers = state_->info.layers;
+  return layers.empty() || layers.front().isAutotune;
 }
 
 std::vector<std::string> KernelDecorators::heuristicNames() const {

@@ -5,6 +5,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <cmath>
+#include <cstdio>
 
 using namespace kiln;
 using namespace kiln::ast;
@@ -16,44 +17,47 @@ using K = Value::Kind;
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// `tl.<name>` / `torch.<name>` spellings and the AOT name of the dtype they
+/// denote; resolved through parseDTypeName, so dtypes Kiln does not have
+/// are simply unknown.
 struct DTypeName {
   const char *name;
-  kiln::DType type;
+  const char *aot;
 };
-// `tl.<name>` and `torch.<name>` spellings of Kiln's dtypes.
 constexpr DTypeName kTritonDTypes[] = {
-    {"int1", DType::I1},      {"int8", DType::I8},     {"int16", DType::I16},
-    {"int32", DType::I32},    {"int64", DType::I64},   {"uint32", DType::U32},
-    {"float16", DType::F16},  {"bfloat16", DType::BF16},
-    {"float32", DType::F32},  {"float64", DType::F64},
+    {"int1", "i1"},       {"int8", "i8"},       {"int16", "i16"},
+    {"int32", "i32"},     {"int64", "i64"},     {"uint8", "u8"},
+    {"uint16", "u16"},    {"uint32", "u32"},    {"uint64", "u64"},
+    {"float16", "fp16"},  {"bfloat16", "bf16"}, {"float32", "fp32"},
+    {"float64", "fp64"},
 };
 constexpr DTypeName kTorchDTypes[] = {
-    {"bool", DType::I1},      {"int8", DType::I8},      {"int16", DType::I16},
-    {"short", DType::I16},    {"int32", DType::I32},    {"int", DType::I32},
-    {"int64", DType::I64},    {"long", DType::I64},     {"uint32", DType::U32},
-    {"float16", DType::F16},  {"half", DType::F16},     {"bfloat16", DType::BF16},
-    {"float32", DType::F32},  {"float", DType::F32},    {"float64", DType::F64},
-    {"double", DType::F64},
+    {"bool", "i1"},      {"int8", "i8"},       {"int16", "i16"},
+    {"short", "i16"},    {"int32", "i32"},     {"int", "i32"},
+    {"int64", "i64"},    {"long", "i64"},      {"uint8", "u8"},
+    {"uint16", "u16"},   {"uint32", "u32"},    {"uint64", "u64"},
+    {"float16", "fp16"}, {"half", "fp16"},     {"bfloat16", "bf16"},
+    {"float32", "fp32"}, {"float", "fp32"},    {"float64", "fp64"},
+    {"double", "fp64"},
 };
 } // namespace
 
 std::optional<kiln::DType> kiln::host::dtypeAttr(llvm::StringRef module,
                                                  llvm::StringRef attr) {
-  if (module == "triton.language") {
-    for (const DTypeName &d : kTritonDTypes)
-      if (attr == d.name)
-        return d.type;
-  } else if (module == "torch") {
-    for (const DTypeName &d : kTorchDTypes)
-      if (attr == d.name)
-        return d.type;
-  }
+  llvm::ArrayRef<DTypeName> table;
+  if (module == "triton.language")
+    table = kTritonDTypes;
+  else if (module == "torch")
+    table = kTorchDTypes;
+  for (const DTypeName &d : table)
+    if (attr == d.name)
+      return parseDTypeName(d.aot);
   return std::nullopt;
 }
 
 static const char *tritonDTypeName(kiln::DType t) {
   for (const DTypeName &d : kTritonDTypes)
-    if (d.type == t)
+    if (parseDTypeName(d.aot) == t)
       return d.name;
   return "?";
 }
@@ -105,17 +109,43 @@ static std::string floatRepr(double f) {
     return "nan";
   if (std::isinf(f))
     return f < 0 ? "-inf" : "inf";
-  // Python prints the shortest text that reads back the same double.
-  for (int prec = 1; prec <= 17; ++prec) {
-    std::string s = llvm::formatv("{0}", llvm::format("%.*g", prec, f)).str();
-    if (std::strtod(s.c_str(), nullptr) == f) {
-      if (s.find_first_of(".eni") == std::string::npos)
-        s += ".0";
-      // Python writes 1e-05, C writes 1e-05 too; both write 1e+20 as 1e+20.
-      return s;
-    }
+  if (f == 0)
+    return std::signbit(f) ? "-0.0" : "0.0";
+  // Python's repr: the shortest digits that read back as the same double,
+  // positional for exponents -4 to 15, else d.ddde+XX.
+  char buf[64];
+  for (int prec = 0; prec <= 16; ++prec) {
+    snprintf(buf, sizeof buf, "%.*e", prec, f);
+    if (std::strtod(buf, nullptr) == f)
+      break;
   }
-  return llvm::formatv("{0}", f).str();
+  llvm::StringRef text(buf);
+  bool neg = text.consume_front("-");
+  auto [mant, expText] = text.split('e');
+  int exp = 0;
+  expText.consume_front("+");
+  expText.getAsInteger(10, exp);
+  std::string digits;
+  for (char c : mant)
+    if (c != '.')
+      digits += c;
+  std::string out = neg ? "-" : "";
+  if (exp >= -4 && exp < 16) {
+    if (exp < 0) {
+      out += "0." + std::string(-exp - 1, '0') + digits;
+    } else if (size_t(exp) + 1 >= digits.size()) {
+      out += digits + std::string(exp + 1 - digits.size(), '0') + ".0";
+    } else {
+      out += digits.substr(0, exp + 1) + "." + digits.substr(exp + 1);
+    }
+    return out;
+  }
+  out += digits.substr(0, 1);
+  if (digits.size() > 1)
+    out += "." + digits.substr(1);
+  char e[16];
+  snprintf(e, sizeof e, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+  return out + e;
 }
 
 static std::string joinRepr(const std::vector<Value> &v, bool asStr = false) {
@@ -136,10 +166,21 @@ std::string kiln::host::repr(const Value &v) {
   case K::Float:
     return floatRepr(v.f);
   case K::Str: {
-    std::string s = "'";
-    for (char c : v.s)
-      s += c == '\'' ? std::string("\\'") : c == '\\' ? "\\\\" : std::string(1, c);
-    return s + "'";
+    // Python's choice: single quotes unless the text has ' and no ".
+    char q = v.s.find('\'') != std::string::npos &&
+                     v.s.find('"') == std::string::npos
+                 ? '"'
+                 : '\'';
+    std::string s(1, q);
+    for (char c : v.s) {
+      if (c == q || c == '\\')
+        s += '\\';
+      if (c == '\n')
+        s += "\\n";
+      else
+        s += c;
+    }
+    return s + q;
   }
   case K::Tuple:
     return "(" + joinRepr(v.elems) + (v.elems.size() == 1 ? ",)" : ")");
@@ -323,6 +364,14 @@ llvm::StringRef Interp::text(const Node *n) const {
   return source.slice(n->range.begin, n->range.end);
 }
 
+bool Interp::checkNest(const Value &v, const Node *n) {
+  if (v.nest <= kMaxNest)
+    return true;
+  fail(n, "value nests deeper than Kiln's limit of " +
+              std::to_string(kMaxNest) + " levels");
+  return false;
+}
+
 bool Interp::step(const Node *n) {
   if (++steps <= kMaxSteps)
     return true;
@@ -417,7 +466,10 @@ std::optional<Value> Interp::attribute(const Value &base,
         "triton.Config",         "triton.cdiv",
         "triton.next_power_of_2", "triton.autotune",
         "triton.heuristics",     "triton.jit",
-        "triton.language.cdiv",  "torch.cuda.current_device",
+        "triton.language.cdiv",  "triton.language.constexpr",
+        "math.ceil",             "math.floor",
+        "math.log2",             "math.sqrt",
+        "torch.cuda.current_device",
         "torch.cuda.get_device_properties"};
     if (llvm::is_contained(kKnown, full))
       return Value::named(K::Builtin, full);
@@ -436,9 +488,7 @@ std::optional<Value> Interp::attribute(const Value &base,
     if (name == "dtype")
       return Value::dtypeOf(base.dtype);
     if (name == "element_size") {
-      Value m = Value::named(K::Method, name);
-      m.elems = {base};
-      return m;
+      return Value::method(base, name);
     }
     break;
   case K::DType:
@@ -448,9 +498,7 @@ std::optional<Value> Interp::attribute(const Value &base,
       return Value::integer(base.dtype == DType::I1 ? 1
                                                     : 8 * dtypeBytes(base.dtype));
     if (name == "is_floating_point") {
-      Value m = Value::named(K::Method, name);
-      m.elems = {base};
-      return m;
+      return Value::method(base, name);
     }
     break;
   case K::Config:
@@ -464,17 +512,13 @@ std::optional<Value> Interp::attribute(const Value &base,
   case K::List:
     if (name == "append" || name == "extend" || name == "index" ||
         name == "count") {
-      Value m = Value::named(K::Method, name);
-      m.elems = {base};
-      return m;
+      return Value::method(base, name);
     }
     break;
   case K::Dict:
     if (name == "get" || name == "keys" || name == "values" ||
         name == "items") {
-      Value m = Value::named(K::Method, name);
-      m.elems = {base};
-      return m;
+      return Value::method(base, name);
     }
     break;
   default:

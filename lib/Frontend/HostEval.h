@@ -67,6 +67,13 @@ struct Value {
   std::shared_ptr<const AutotuneConfig> config; ///< Config
   /// Config: the kwargs in the order written (AutotuneConfig sorts them).
   std::vector<std::string> configOrder;
+  /// How deeply containers nest inside this value (0 for scalars); bounded
+  /// so that printing, comparing and destroying values cannot exhaust the
+  /// stack.
+  unsigned nest = 0;
+
+  /// Records that `child` is now held by this value.
+  void adopt(const Value &child) { nest = std::max(nest, child.nest + 1); }
 
   static Value none() { return {}; }
   static Value boolean(bool b) { return make(Kind::Bool, b); }
@@ -88,7 +95,16 @@ struct Value {
     Value r;
     r.kind = k;
     r.elems = std::move(e);
+    for (const Value &x : r.elems)
+      r.adopt(x);
     return r;
+  }
+  /// `recv.name` as a bound method.
+  static Value method(const Value &recv, std::string name) {
+    Value m = named(Kind::Method, std::move(name));
+    m.elems = {recv};
+    m.adopt(recv);
+    return m;
   }
   static Value dtypeOf(kiln::DType t) {
     Value r;
@@ -153,6 +169,7 @@ public:
   static constexpr unsigned kMaxDepth = 200;
   static constexpr uint64_t kMaxSteps = 1'000'000;
   static constexpr size_t kMaxElements = 100'000;
+  static constexpr unsigned kMaxNest = 100;
 
   Interp(const ModuleScope &scope, llvm::StringRef source)
       : scope(scope), source(source) {}
@@ -187,6 +204,12 @@ private:
   friend struct Frame;
   std::optional<Value> evalExpr(const ast::Expr *e,
                                 const std::shared_ptr<Env> &env);
+  /// Dict and set displays, lambdas, comprehensions, f-strings
+  /// (HostEvalDisplay.cpp).
+  std::optional<Value> evalDisplay(const ast::Expr *e,
+                                   const std::shared_ptr<Env> &env);
+  bool comprehend(const ast::ComprehensionExpr *c, size_t gen,
+                  const std::shared_ptr<Env> &scope, Value &out);
   std::optional<Value> lookup(const ast::NameExpr *n,
                               const std::shared_ptr<Env> &env);
   /// `base.name`; `where` is the attribute expression (for messages).
@@ -227,6 +250,8 @@ private:
               const std::shared_ptr<Env> &env);
   /// Counts one step; false (with an error) past kMaxSteps.
   bool step(const ast::Node *n);
+  /// False (with an error at `n`) when `v` nests deeper than kMaxNest.
+  bool checkNest(const Value &v, const ast::Node *n);
 
   const ModuleScope &scope;
   llvm::StringRef source;

@@ -42,17 +42,37 @@ std::optional<Value> Interp::callExpr(const CallExpr *c,
                        "` is a host call Kiln cannot evaluate");
   std::vector<Value> args;
   for (const Expr *a : c->args) {
-    std::optional<Value> v = eval(a, env);
+    auto *star = llvm::dyn_cast<StarredExpr>(a);
+    std::optional<Value> v = eval(star ? star->value : a, env);
     if (!v)
       return std::nullopt;
-    args.push_back(std::move(*v));
+    if (!star) {
+      args.push_back(std::move(*v));
+      continue;
+    }
+    std::optional<std::vector<Value>> items = iterate(*v, a);
+    if (!items)
+      return std::nullopt;
+    args.insert(args.end(), items->begin(), items->end());
   }
   KwArgs kwargs;
   for (const Keyword &k : c->keywords) {
     std::optional<Value> v = eval(k.value, env);
     if (!v)
       return std::nullopt;
-    kwargs.emplace_back(k.name, std::move(*v));
+    if (!k.name.empty()) {
+      kwargs.emplace_back(k.name, std::move(*v));
+      continue;
+    }
+    // `**mapping`
+    if (v->kind != K::Dict)
+      return fail(k.value, "`**` needs a dict, got a " + typeName(*v));
+    for (size_t j = 0; j < v->elems.size(); ++j) {
+      if (v->elems[j].kind != K::Str)
+        return fail(k.value, "keywords must be strings, got " +
+                                 repr(v->elems[j]));
+      kwargs.emplace_back(v->elems[j].s, v->vals[j]);
+    }
   }
   return call(*f, std::move(args), std::move(kwargs), c);
 }
@@ -165,10 +185,12 @@ std::optional<Value> Interp::callBuiltin(const std::string &name,
       });
       if (it != d.elems.end()) {
         d.vals[it - d.elems.begin()] = v;
+        d.adopt(v);
         continue;
       }
       d.elems.push_back(Value::str(k));
       d.vals.push_back(v);
+      d.adopt(v);
     }
     return d;
   }
@@ -196,6 +218,33 @@ std::optional<Value> Interp::callBuiltin(const std::string &name,
             : std::nullopt;
     return num ? binary(BinOpKind::FloorDiv, *num, args[1], where)
                : std::nullopt;
+  }
+  if (name == "triton.language.constexpr") {
+    // `BLOCK = tl.constexpr(64)` at module level is the value itself.
+    if (!arity(1, 1))
+      return std::nullopt;
+    return args[0];
+  }
+  if (name == "math.ceil" || name == "math.floor" || name == "math.log2" ||
+      name == "math.sqrt") {
+    if (!arity(1, 1))
+      return std::nullopt;
+    const Value &v = args[0];
+    if (v.kind != K::Int && v.kind != K::Bool && v.kind != K::Float)
+      return fail(where, "`" + name + "()` of a " + typeName(v));
+    double d = v.kind == K::Float ? v.f : double(v.i);
+    if ((name == "math.log2" && d <= 0) || (name == "math.sqrt" && d < 0))
+      return fail(where, "`" + text(where).str() + "`: math domain error");
+    if (name == "math.log2")
+      return Value::flt(std::log2(d));
+    if (name == "math.sqrt")
+      return Value::flt(std::sqrt(d));
+    if (v.kind != K::Float)
+      return Value::integer(v.i);
+    double r = name == "math.ceil" ? std::ceil(d) : std::floor(d);
+    if (!std::isfinite(r) || std::fabs(r) >= 9.2e18)
+      return fail(where, "`" + text(where).str() + "`: result out of range");
+    return Value::integer(int64_t(r));
   }
   if (name == "triton.next_power_of_2") {
     if (!arity(1, 1) ||
@@ -516,6 +565,9 @@ Value kiln::host::fromLaunchValue(const LaunchValue &v) {
   case LaunchValue::Kind::Str:
     return Value::str(v.s);
   case LaunchValue::Kind::DType:
+    // The contract names the dtype both ways; the Triton name wins.
+    if (std::optional<kiln::DType> t = parseDTypeName(v.s))
+      return Value::dtypeOf(*t);
     return Value::dtypeOf(v.dtype);
   case LaunchValue::Kind::Pointer: {
     Value p = Value::dtypeOf(v.dtype);

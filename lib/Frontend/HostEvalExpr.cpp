@@ -29,7 +29,10 @@ std::optional<Value> Interp::eval(const Expr *e,
   Frame frame(*this, e);
   if (!frame.ok)
     return std::nullopt;
-  return evalExpr(e, env);
+  std::optional<Value> r = evalExpr(e, env);
+  if (r && !checkNest(*r, e))
+    return std::nullopt;
+  return r;
 }
 
 static bool isIntLike(const Value &v) {
@@ -57,6 +60,7 @@ std::optional<Value> Interp::binary(BinOpKind op, const Value &l,
     Value out = l;
     out.s += r.s;
     out.elems.insert(out.elems.end(), r.elems.begin(), r.elems.end());
+    out.nest = std::max(l.nest, r.nest);
     if (out.elems.size() > kMaxElements || out.s.size() > kMaxElements)
       return fail(where, "result exceeds Kiln's limit of " +
                              std::to_string(kMaxElements) + " elements");
@@ -382,5 +386,5 @@ std::optional<Value> Interp::evalExpr(const Expr *e,
   default:
     break;
   }
-  return fail(e, "Kiln cannot evaluate `" + text(e).str() + "` in host code");
+  return evalDisplay(e, env);
 }

@@ -30,32 +30,67 @@ std::optional<Value> Interp::callFunction(const Value &f,
   auto env = std::make_shared<Env>();
   env->parent = std::const_pointer_cast<Env>(f.closure);
   const FunctionDef *def = llvm::dyn_cast<FunctionDef>(f.fn);
-  if (!def)
+  const LambdaExpr *lambda = llvm::dyn_cast<LambdaExpr>(f.fn);
+  if (!def && !lambda)
     return fail(where, "Kiln cannot call `" + text(where).str() + "`");
-  if (isKernelCode(def, *this))
+  if (def && isKernelCode(def, *this))
     return fail(where, "`" + def->name +
                            "` is a @triton.jit function: host code cannot "
                            "call it");
-  if (args.size() > def->params.size())
-    return fail(where, "`" + def->name + "()` takes " +
-                           std::to_string(def->params.size()) +
-                           " arguments, got " + std::to_string(args.size()));
-  for (size_t k = 0; k < args.size(); ++k)
-    env->vars[def->params[k].name] = args[k];
+  const std::vector<Param> &params = def ? def->params : lambda->params;
+  std::string name = def ? def->name : "<lambda>";
+  // Positional parameters, then *args; keywords, then **kwargs.
+  const Param *varArgs = nullptr, *varKw = nullptr;
+  std::vector<const Param *> positional;
+  for (const Param &p : params) {
+    if (p.kind == ParamKind::VarArgs)
+      varArgs = &p;
+    else if (p.kind == ParamKind::KwArgs)
+      varKw = &p;
+    else if (p.kind != ParamKind::KeywordOnly && !varArgs)
+      positional.push_back(&p);
+  }
+  if (args.size() > positional.size() && !varArgs)
+    return fail(where, "`" + name + "()` takes " +
+                           std::to_string(positional.size()) +
+                           " positional arguments, got " +
+                           std::to_string(args.size()));
+  for (size_t k = 0; k < args.size() && k < positional.size(); ++k)
+    env->vars[positional[k]->name] = args[k];
+  if (varArgs)
+    env->vars[varArgs->name] = Value::seq(
+        K::Tuple, args.size() > positional.size()
+                      ? std::vector<Value>(args.begin() + positional.size(),
+                                           args.end())
+                      : std::vector<Value>());
+  Value extraKw;
+  extraKw.kind = K::Dict;
   for (auto &[n, v] : kwargs) {
-    auto p = llvm::find_if(def->params,
-                           [&](const Param &q) { return q.name == n; });
-    if (p == def->params.end())
-      return fail(where, "`" + def->name + "()` has no parameter `" + n + "`");
+    auto p = llvm::find_if(params, [&](const Param &q) {
+      return q.name == n && q.kind != ParamKind::VarArgs &&
+             q.kind != ParamKind::KwArgs &&
+             q.kind != ParamKind::PositionalOnly;
+    });
+    if (p == params.end()) {
+      if (varKw) {
+        extraKw.elems.push_back(Value::str(n));
+        extraKw.vals.push_back(v);
+        extraKw.adopt(v);
+        continue;
+      }
+      return fail(where, "`" + name + "()` has no parameter `" + n + "`");
+    }
     if (env->vars.count(n))
-      return fail(where, "`" + def->name + "()` got `" + n + "` twice");
+      return fail(where, "`" + name + "()` got `" + n + "` twice");
     env->vars[n] = v;
   }
-  for (const Param &p : def->params) {
+  if (varKw)
+    env->vars[varKw->name] = extraKw;
+  for (const Param &p : params) {
     if (env->vars.count(p.name))
       continue;
     if (!p.defaultValue)
-      return fail(where, "`" + def->name + "()` is missing argument `" +
+      return fail(where, "`" + name + "()` is missing argument `" +
                              p.name + "`");
     std::optional<Value> d = eval(p.defaultValue);
     if (!d)
@@ -67,6 +102,11 @@ std::optional<Value> Interp::callFunction(const Value &f,
     --depth;
     return fail(where, "host calls nest deeper than Kiln's limit of " +
                            std::to_string(kMaxDepth) + " levels");
+  }
+  if (lambda) {
+    std::optional<Value> r = eval(lambda->body, env);
+    --depth;
+    return r;
   }
   Value ret;
   Flow flow = execBlock(def->body, env, ret);
@@ -122,18 +162,22 @@ bool Interp::assign(const Expr *target, const Value &v,
       for (size_t k = 0; k < container.elems.size(); ++k)
         if (equal(container.elems[k], *key)) {
           container.vals[k] = v;
-          return true;
+          container.adopt(v);
+          return checkNest(container, target);
         }
       container.elems.push_back(*key);
       container.vals.push_back(v);
-      return true;
+      container.adopt(*key);
+      container.adopt(v);
+      return checkNest(container, target);
     }
     if (container.kind == K::List && key->kind == K::Int) {
       int64_t n = container.elems.size();
       int64_t i = key->i < 0 ? key->i + n : key->i;
       if (i >= 0 && i < n) {
         container.elems[i] = v;
-        return true;
+        container.adopt(v);
+        return checkNest(container, target);
       }
     }
     fail(target, "Kiln cannot assign to `" + text(target).str() + "`");
@@ -151,6 +195,10 @@ Interp::Flow Interp::exec(const Stmt *s, const std::shared_ptr<Env> &env,
   switch (s->getKind()) {
   case Node::Kind::Pass:
     return Flow::Next;
+  case Node::Kind::Break:
+    return Flow::Break;
+  case Node::Kind::Continue:
+    return Flow::Continue;
   case Node::Kind::Assign: {
     auto *a = llvm::cast<AssignStmt>(s);
     std::optional<Value> v = eval(a->value, env);
@@ -263,15 +311,21 @@ Interp::Flow Interp::exec(const Stmt *s, const std::shared_ptr<Env> &env,
         std::optional<Value> v = eval(c->args[0], env);
         if (!v)
           return Flow::Error;
-        std::vector<Value> &elems = env->vars[base->id].elems;
+        Value &list = env->vars[base->id];
+        std::vector<Value> &elems = list.elems;
         if (at->attr == "append") {
           elems.push_back(*v);
+          list.adopt(*v);
         } else {
           std::optional<std::vector<Value>> items = iterate(*v, c->args[0]);
           if (!items)
             return Flow::Error;
           elems.insert(elems.end(), items->begin(), items->end());
+          for (const Value &x : *items)
+            list.adopt(x);
         }
+        if (!checkNest(list, c))
+          return Flow::Error;
         if (elems.size() > kMaxElements) {
           fail(c, "list exceeds Kiln's limit of " +
                       std::to_string(kMaxElements) + " elements");

@@ -35,6 +35,11 @@ mlir::Location IRGen::loc(uint32_t offset) const {
 }
 
 LogicalResult IRGen::fail(uint32_t offset, const llvm::Twine &msg) {
+  if (capture) {
+    if (!*capture)
+      *capture = CapturedError{offset, msg.str()};
+    return failure();
+  }
   // Only the first error is reported: later ones would be consequences.
   if (!hadError)
     mlir::emitError(loc(offset)) << msg;
@@ -228,118 +233,6 @@ static LogicalResult checkDecorators(IRGen &g, const FunctionDef *fn) {
   host::Interp in(scope, g.source);
   if (!readDecorators(in, fn, [](uint32_t) { return std::string(); }))
     return g.fail(in.error().offset, in.error().message);
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// Module level
-//===----------------------------------------------------------------------===//
-
-LogicalResult IRGen::resolveModule() {
-  globals.clear();
-  // Module-level constants are evaluated into a scratch module that is
-  // thrown away: only compile-time values may survive.
-  mlir::OwningOpRef<mlir::ModuleOp> scratch =
-      mlir::ModuleOp::create(b.getUnknownLoc());
-  mlir::OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToEnd(scratch->getBody());
-  FnState st;
-  fs = &st;
-  llvm::scope_exit done([&] { fs = nullptr; });
-  const char *onlyTriton = "kernel files may import only `triton` and "
-                           "`triton.language`";
-  for (const Stmt *s : module.body) {
-    if (auto *im = llvm::dyn_cast<ImportStmt>(s)) {
-      for (const Alias &a : im->names) {
-        llvm::StringRef n = a.name;
-        if (n == "triton" || n == "triton.language" ||
-            n == "triton.language.math") {
-          if (!a.asName.empty())
-            globals[a.asName] = Val::named(Val::Kind::Module, n.str());
-          else
-            globals["triton"] = Val::named(Val::Kind::Module, "triton");
-          continue;
-        }
-        return fail(a.range.begin, "import of module `" + n +
-                                       "` is not supported: " + onlyTriton);
-      }
-      continue;
-    }
-    if (auto *im = llvm::dyn_cast<ImportFromStmt>(s)) {
-      llvm::StringRef m = im->module;
-      if (m != "triton" && m != "triton.language" &&
-          m != "triton.language.math")
-        return fail(im->moduleRange.begin,
-                    "import from module `" + m +
-                        "` is not supported: " + onlyTriton);
-      for (const Alias &a : im->names) {
-        Val out;
-        int st2 = lookupModuleAttr(m, a.name, out);
-        if (st2 == 1)
-          return fail(a.range.begin,
-                      "`" + m + "." + a.name + "` is not supported");
-        if (st2 == 2)
-          return fail(a.range.begin,
-                      "cannot import `" + a.name + "` from `" + m + "`");
-        globals[a.asName.empty() ? a.name : a.asName] = out;
-      }
-      continue;
-    }
-    if (auto *fn = llvm::dyn_cast<FunctionDef>(s)) {
-      globals[fn->name] = Val::function(fn);
-      continue;
-    }
-    if (llvm::isa<AssignStmt>(s) || llvm::isa<AnnAssignStmt>(s)) {
-      const Expr *valueExpr;
-      std::vector<const Expr *> targets;
-      if (auto *a = llvm::dyn_cast<AssignStmt>(s)) {
-        valueExpr = a->value;
-        targets.assign(a->targets.begin(), a->targets.end());
-      } else {
-        auto *ann = llvm::cast<AnnAssignStmt>(s);
-        if (!ann->value)
-          continue;
-        valueExpr = ann->value;
-        targets.push_back(ann->target);
-      }
-      FailureOr<Val> v = eval(valueExpr);
-      if (failed(v))
-        return failure();
-      if (!v->isConstexpr() && v->kind != Val::Kind::Function &&
-          v->kind != Val::Kind::Module && v->kind != Val::Kind::Builtin)
-        return fail(valueExpr, "module-level value `" + text(valueExpr) +
-                                   "` must be a compile-time constant");
-      for (const Expr *t : targets) {
-        auto *n = llvm::dyn_cast<NameExpr>(t);
-        if (!n)
-          return fail(t, "module-level assignments must assign to a name");
-        globals[n->id] = *v;
-      }
-      continue;
-    }
-    if (auto *es = llvm::dyn_cast<ExprStmt>(s)) {
-      if (llvm::isa<StrExpr>(es->expr))
-        continue; // docstring
-      return fail(s, "module-level expression statements are not "
-                     "supported");
-    }
-    if (auto *is = llvm::dyn_cast<IfStmt>(s)) {
-      std::string t = text(is->test).str();
-      t.erase(std::remove(t.begin(), t.end(), ' '), t.end());
-      if (t == "__name__==\"__main__\"" || t == "__name__=='__main__'")
-        continue; // script entry point: not kernel code
-      return fail(s, "module-level `if` statements are not supported "
-                     "(except `if __name__ == \"__main__\":`)");
-    }
-    if (llvm::isa<PassStmt>(s))
-      continue;
-    const char *what = llvm::isa<ForStmt>(s)      ? "`for` loops"
-                       : llvm::isa<WhileStmt>(s)  ? "`while` loops"
-                       : llvm::isa<ReturnStmt>(s) ? "`return` statements"
-                       : llvm::isa<AssertStmt>(s) ? "`assert` statements"
-                                                  : "statements";
-    return fail(s, std::string("module-level ") + what + " are not supported");
-  }
   return success();
 }
 

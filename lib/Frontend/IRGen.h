@@ -65,8 +65,14 @@ public:
   std::string typeName(const Val &v) const;
   std::string typeName(const TType &t) const;
 
-  //===--- Module level --------------------------------------------------===//
+  //===--- Module level (IRGenModule.cpp) ---------------------------------===//
+  /// Records every module-level binding with its definition site. Host code
+  /// is parsed and skipped; a binding is evaluated only when a kernel (or a
+  /// default, or a helper) reads it (lookupGlobal).
   mlir::LogicalResult resolveModule();
+  /// The module-level binding of `use->id` visible at `modulePos`, evaluated
+  /// on first use; nullopt when the module binds no such name.
+  std::optional<FailureOr<Val>> lookupGlobal(const ast::NameExpr *use);
   const ast::FunctionDef *findFunction(llvm::StringRef name) const;
   bool isJit(const ast::FunctionDef *fn) const;
   /// Names of the module's @triton.jit functions, in file order.
@@ -206,7 +212,46 @@ public:
   mlir::StringAttr filenameAttr;
   KernelSpec spec;
 
+  /// Module-level names bound eagerly (triton imports, functions): what
+  /// decorator resolution sees. Everything else is in moduleDefs.
   std::map<std::string, Val> globals;
+
+  /// One module-level binding of a name.
+  struct GlobalDef {
+    enum class How {
+      Known,       ///< value known when recorded (`cached`)
+      Value,       ///< `name = value` / `name: ann = value`
+      AugValue,    ///< `name op= value`
+      Unpack,      ///< element `index` of a tuple assignment
+      Class,       ///< `class name`
+      HostImport,  ///< a module other than triton, or a name from one
+      Unsupported, ///< an unsupported triton import; `message` says why
+      Ambiguous,   ///< bound inside a compound statement (`container`)
+      Deleted,     ///< `del name`
+    };
+    How how = How::Known;
+    unsigned pos = 0;             ///< index of the top-level statement
+    const ast::Node *site = nullptr;
+    const ast::Expr *value = nullptr;
+    ast::BinOpKind augOp = ast::BinOpKind::Add;
+    size_t index = 0;
+    std::string module, importedName, message;
+    const char *container = nullptr;
+    std::optional<Val> cached;
+    bool evaluating = false;
+  };
+  std::map<std::string, std::vector<GlobalDef>> moduleDefs;
+  /// Module-level lookups see the bindings of statements before this one
+  /// (Python's order while the module runs); kernels see the final ones.
+  unsigned modulePos = ~0u;
+
+  /// While set, fail() records its first message here instead of reporting
+  /// it: lazy module-level evaluation reports it at the kernel's use.
+  struct CapturedError {
+    uint32_t offset;
+    std::string message;
+  };
+  std::optional<CapturedError> *capture = nullptr;
   FnState *fs = nullptr;
   unsigned inlineDepth = 0;
   /// Statements generated so far: a budget against code explosion.

@@ -28,6 +28,9 @@ FailureOr<Val> IRGen::evalImpl(const Expr *e) {
   case Node::Kind::Name:
     return evalName(llvm::cast<NameExpr>(e));
   case Node::Kind::Int:
+    if (llvm::cast<IntExpr>(e)->tooLarge)
+      return fail(e, "integer literal `" + text(e) +
+                         "` is too large (Kiln's integers are 64-bit)");
     return Val::integer(llvm::cast<IntExpr>(e)->value);
   case Node::Kind::Float:
     return Val::flt(llvm::cast<FloatExpr>(e)->value);
@@ -221,9 +224,8 @@ FailureOr<Val> IRGen::evalName(const NameExpr *e) {
       return fail(e, "name `" + e->id + "` is not defined here: " + v.s);
     return v;
   }
-  auto g = globals.find(e->id);
-  if (g != globals.end())
-    return g->second;
+  if (std::optional<FailureOr<Val>> g = lookupGlobal(e))
+    return *g;
   if (isPythonBuiltin(e->id))
     return Val::named(Val::Kind::Builtin, e->id);
   return fail(e, "name `" + e->id + "` is not defined");

@@ -73,10 +73,22 @@ LogicalResult IRGen::genStmtImpl(const Stmt *s) {
                                 typeName(*v));
     return assign(a->target, *v, s);
   }
-  case Node::Kind::For:
-    return genFor(llvm::cast<ForStmt>(s));
-  case Node::Kind::While:
-    return genWhile(llvm::cast<WhileStmt>(s));
+  case Node::Kind::For: {
+    auto *f = llvm::cast<ForStmt>(s);
+    if (f->isAsync)
+      return fail(s, "`async for` is not supported in Triton kernels");
+    if (!f->orelse.empty())
+      return fail(f->orelse.front(), "`else` on a `for` loop is not "
+                                     "supported in Triton kernels");
+    return genFor(f);
+  }
+  case Node::Kind::While: {
+    auto *w = llvm::cast<WhileStmt>(s);
+    if (!w->orelse.empty())
+      return fail(w->orelse.front(), "`else` on a `while` loop is not "
+                                     "supported in Triton kernels");
+    return genWhile(w);
+  }
   case Node::Kind::If:
     return genIf(llvm::cast<IfStmt>(s));
   case Node::Kind::Pass:
@@ -86,7 +98,22 @@ LogicalResult IRGen::genStmtImpl(const Stmt *s) {
   case Node::Kind::Assert:
     return genAssert(llvm::cast<AssertStmt>(s));
   case Node::Kind::FunctionDef:
-    return fail(s, "nested function definitions are not supported");
+    return fail(s, "nested function definitions are not supported in "
+                   "Triton kernels");
+  case Node::Kind::Break:
+  case Node::Kind::Continue:
+    return fail(s, "`" + text(s) +
+                       "` is not supported in Triton kernels (Triton loops "
+                       "have no early exit)");
+  case Node::Kind::Global:
+    return fail(s, llvm::Twine("`") +
+                       (llvm::cast<GlobalStmt>(s)->isNonlocal ? "nonlocal"
+                                                              : "global") +
+                       "` statements are not supported in Triton kernels");
+  case Node::Kind::With:
+    if (llvm::cast<WithStmt>(s)->isAsync)
+      return fail(s, "`async with` is not supported in Triton kernels");
+    return fail(s, hostConstructError(s->kind));
   case Node::Kind::Import:
   case Node::Kind::ImportFrom:
     return fail(s, "imports inside functions are not supported");

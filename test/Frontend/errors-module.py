@@ -1,35 +1,46 @@
-# Module-level errors: imports, kernel lookup, decorators, module-level
-# statements, calls of functions that are not @triton.jit, recursion.
+# Module-level errors: host names read by kernels, kernel lookup, decorators,
+# calls of functions that are not @triton.jit, recursion. Host code itself
+# (imports, classes, statements) is skipped: only what a kernel reads counts.
 # RUN: ln-compile %s --kernel k --signature '*fp32,*fp16,i32' -D BLOCK=128 \
 # RUN:   --emit=tile --verify-diagnostics --split-input-file
 import triton
-# expected-error @+1 {{import of module `torch` is not supported: kernel files may import only `triton` and `triton.language`}}
 import torch
 
 
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
-    pass
+    # expected-error @+1 {{`torch` is the module `torch`, which kernels cannot use}}
+    x = torch.float32
 
 # -----
 import triton
-# expected-error @+1 {{import from module `numpy` is not supported}}
 from numpy import float32
 
 
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
-    pass
+    # expected-error @+1 {{`float32` is `float32` from module `numpy` (imported at}}
+    x = float32
 
 # -----
 import triton
-# expected-error @+1 {{cannot import `dott` from `triton.language`}}
 from triton.language import dott
 
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{cannot import `dott` from `triton.language` (imported at}}
+    dott(X)
+
 # -----
 import triton
-# expected-error @+1 {{`triton.language.dot` is not supported}}
 from triton.language import dot
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{`triton.language.dot` is not supported (imported at}}
+    dot(X, X)
 
 # -----
 # expected-error @-1 {{kernel `k` not found in within split at}}
@@ -76,25 +87,47 @@ import triton
 import triton.language as tl
 
 
-# expected-error @+1 {{module-level `for` loops are not supported}}
 for i in range(3):
     pass
 
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{`i` is assigned in a `for` loop at}}
+    x = i
+
 # -----
 import triton
 import triton.language as tl
 
 
-# expected-error @+1 {{module-level value `tl.program_id(0)` must be a compile-time constant}}
 PID = tl.program_id(0)
 
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{`PID` is defined at}}
+    x = PID
+    # (the message ends: by `tl.program_id(0)`, which is not a compile-time constant)
+
 # -----
 import triton
 import triton.language as tl
 
 
-# expected-error @+1 {{module-level expression statements are not supported}}
-print('hello')
+HAS_APEX = False
+try:
+    import apex
+    HAS_APEX = True
+except ModuleNotFoundError:
+    pass
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{`HAS_APEX` is assigned in a `try` statement at}}
+    if HAS_APEX:
+        pass
 
 # -----
 import triton
@@ -223,6 +256,11 @@ import triton
 import triton.language as tl
 
 
-# expected-error @+1 {{module-level `if` statements are not supported (except `if __name__ == "__main__":`)}}
 if True:
-    pass
+    X0 = 1
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{`X0` is assigned in an `if` statement at}}
+    x = X0

@@ -113,9 +113,11 @@ import triton
 import triton.language as tl
 
 
-# expected-error @+1 {{class definitions are not supported}}
-class Config:
-    pass
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{class definitions are not supported in Triton kernels}}
+    class Config:
+        pass
 
 # -----
 import triton
@@ -154,7 +156,7 @@ import triton.language as tl
 
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
-    # expected-error @+1 {{`global` statements are not supported}}
+    # expected-error @+1 {{`global` statements are not supported in Triton kernels}}
     global counter
 
 # -----
@@ -189,7 +191,7 @@ import triton.language as tl
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
     for i in range(N):
-        # expected-error @+1 {{`break` is not supported (Triton loops have no early exit)}}
+        # expected-error @+1 {{`break` is not supported in Triton kernels (Triton loops have no early exit)}}
         break
 
 # -----
@@ -264,8 +266,8 @@ import triton.language as tl
 def k(X, Y, N, BLOCK: tl.constexpr):
     for i in range(N):
         pass
-    # expected-error @+1 {{`else` on a `for` loop is not supported}}
     else:
+        # expected-error @+1 {{`else` on a `for` loop is not supported in Triton kernels}}
         pass
 
 # -----
@@ -324,8 +326,13 @@ import triton
 import triton.language as tl
 
 
-# expected-error @+1 {{relative imports are not supported}}
 from . import helpers
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{`helpers` is `helpers` from module `.` (imported at}}
+    helpers.f(X)
 
 # -----
 import triton

@@ -38,20 +38,22 @@ std::optional<LaunchValue> parseLiteral(llvm::StringRef text) {
   }
   llvm::StringRef name = text;
   if (name.consume_front("tl.") || name.consume_front("triton.language.")) {
-    static const std::pair<const char *, DType> kNames[] = {
-        {"int1", DType::I1},     {"int8", DType::I8},
-        {"int16", DType::I16},   {"int32", DType::I32},
-        {"int64", DType::I64},   {"uint32", DType::U32},
-        {"float16", DType::F16}, {"bfloat16", DType::BF16},
-        {"float32", DType::F32}, {"float64", DType::F64}};
-    for (const auto &[n, t] : kNames)
-      if (name == n) {
-        LaunchValue v;
-        v.kind = LaunchValue::Kind::DType;
-        v.dtype = t;
-        v.s = dtypeName(t);
-        return v;
-      }
+    // `tl.<name>` -> the AOT spelling parseDTypeName knows.
+    static const std::pair<const char *, const char *> kNames[] = {
+        {"int1", "i1"},      {"int8", "i8"},       {"int16", "i16"},
+        {"int32", "i32"},    {"int64", "i64"},     {"uint8", "u8"},
+        {"uint16", "u16"},   {"uint32", "u32"},    {"uint64", "u64"},
+        {"float16", "fp16"}, {"bfloat16", "bf16"}, {"float32", "fp32"},
+        {"float64", "fp64"}};
+    for (const auto &[n, aot] : kNames)
+      if (name == n)
+        if (std::optional<DType> t = parseDTypeName(aot)) {
+          LaunchValue v;
+          v.kind = LaunchValue::Kind::DType;
+          v.dtype = *t;
+          v.s = dtypeName(*t);
+          return v;
+        }
   }
   return std::nullopt;
 }
@@ -79,6 +81,10 @@ int cli::listConfigs(llvm::StringRef source, llvm::StringRef filename,
 bool cli::applyDecorators(llvm::StringRef source, llvm::StringRef filename,
                           KernelSpec &spec, std::optional<unsigned> config,
                           bool explicitWarps, bool mustParse) {
+  // Without --config only heuristics change the specialization: skip the
+  // extra parse for files that have none.
+  if (!config && !source.contains("heuristics"))
+    return true;
   llvm::Expected<KernelDecorators> decos =
       KernelDecorators::parse(source, filename, spec.kernelName);
   if (!decos) {

@@ -137,6 +137,90 @@ TEST(Decorators, OrderOfStackedDecorators) {
   EXPECT_FALSE(p->hasHeuristics());
 }
 
+// FlashAttention's decorator shapes (layer_norm.py at the commit in
+// .ext/flash-attention/COMMIT), with heuristics as its comments have them.
+const char *kFlash = R"(import torch
+import triton
+import triton.language as tl
+
+
+def triton_autotune_configs():
+    # Return configs with a valid warp count for the current device
+    configs = []
+    # Maximum threads per block is architecture-dependent in theory, but in reality all are 1024
+    max_threads_per_block = 1024
+    # Default to warp size 32 if not defined by device
+    warp_size = getattr(torch.cuda.get_device_properties(torch.cuda.current_device()), "warp_size", 32)
+    # Autotune for warp counts which are powers of 2 and do not exceed thread per block limit
+    return [triton.Config({}, num_warps=warp_count) for warp_count in [1, 2, 4, 8, 16, 32]
+            if warp_count * warp_size <= max_threads_per_block]
+    # return [triton.Config({}, num_warps=8)]
+
+
+@triton.autotune(
+    configs=triton_autotune_configs(),
+    key=["N", "HAS_RESIDUAL", "HAS_BIAS"],
+)
+@triton.heuristics({"HAS_BIAS": lambda args: args["B"] is not None})
+@triton.heuristics({"HAS_RESIDUAL": lambda args: args["RESIDUAL"] is not None,
+                    "FP16": lambda args: args["X"].dtype == torch.float16,
+                    "BLOCK_N": lambda args: min(65536 // args["X"].element_size(),
+                                                triton.next_power_of_2(args["N"]))})
+@triton.jit
+def _layer_norm_fwd_1pass_kernel(X, B, RESIDUAL, N, HAS_RESIDUAL: tl.constexpr,
+                                 HAS_BIAS: tl.constexpr, FP16: tl.constexpr,
+                                 BLOCK_N: tl.constexpr):
+    pass
+
+
+@triton.heuristics({"BAD": lambda args: torch.cuda.get_device_name(0)})
+@triton.jit
+def bad(X):
+    pass
+)";
+
+TEST(Decorators, FlashAttentionShapes) {
+  auto d = KernelDecorators::parse(kFlash, "layer_norm.py",
+                                   "_layer_norm_fwd_1pass_kernel");
+  ASSERT_TRUE(static_cast<bool>(d)) << llvm::toString(d.takeError());
+  const AutotuneSpec *at = d->autotune();
+  ASSERT_TRUE(at);
+  ASSERT_EQ(at->configs.size(), 6u);
+  for (unsigned k = 0; k < 6; ++k) {
+    EXPECT_EQ(at->configs[k].numWarps, 1u << k);
+    EXPECT_TRUE(at->configs[k].constexprs.empty());
+  }
+  EXPECT_EQ(at->configs[2].toString(),
+            "num_warps: 4, num_ctas: 1, num_stages: 3, maxnreg: None");
+  EXPECT_EQ(at->key,
+            (std::vector<std::string>{"N", "HAS_RESIDUAL", "HAS_BIAS"}));
+  LaunchArgs args{{"X", LaunchValue::pointer(DType::F16, 0x1000)},
+                  {"B", LaunchValue::none()},
+                  {"RESIDUAL", LaunchValue::pointer(DType::F32, 0x2000)},
+                  {"N", LaunchValue::integer(5000)}};
+  ASSERT_FALSE(static_cast<bool>(d->applyHeuristics(args)));
+  EXPECT_EQ(*args["HAS_BIAS"].literal(), "False");
+  EXPECT_EQ(*args["HAS_RESIDUAL"].literal(), "True");
+  EXPECT_EQ(*args["FP16"].literal(), "True");
+  EXPECT_EQ(*args["BLOCK_N"].literal(), "8192");
+  args["X"] = LaunchValue::pointer(DType::F32, 0x1000);
+  args["N"] = LaunchValue::integer(70000);
+  ASSERT_FALSE(static_cast<bool>(d->applyHeuristics(args)));
+  EXPECT_EQ(*args["FP16"].literal(), "False");
+  EXPECT_EQ(*args["BLOCK_N"].literal(), "16384");
+
+  auto b = KernelDecorators::parse(kFlash, "layer_norm.py", "bad");
+  ASSERT_TRUE(static_cast<bool>(b)) << llvm::toString(b.takeError());
+  LaunchArgs none{{"X", LaunchValue::pointer(DType::F16, 0)}};
+  EXPECT_EQ(llvm::toString(b->applyHeuristics(none)),
+            "layer_norm.py:35:41: error: heuristic `BAD`: "
+            "`torch.cuda.get_device_name` is a host call Kiln cannot "
+            "evaluate\n"
+            "@triton.heuristics({\"BAD\": lambda args: "
+            "torch.cuda.get_device_name(0)})\n"
+            "                                        ^");
+}
+
 TEST(Decorators, Errors) {
   std::string head = "import triton\nimport triton.language as tl\n";
   EXPECT_EQ(errorOf(head + "@triton.autotune(configs=[], key=['M'])\n"
@@ -159,6 +243,19 @@ TEST(Decorators, Errors) {
             "t.py:3:38: error: @triton.autotune: unknown argument `foo`\n"
             "@triton.autotune(configs=[], key=[], foo=1)\n"
             "                                     ^");
+  // use_cuda_graph only changes how Triton times: accepted, ignored.
+  EXPECT_EQ(errorOf(head + "@triton.autotune(configs=[], key=[], "
+                           "use_cuda_graph=True, warmup=None, rep=50)\n"
+                           "@triton.jit\ndef k(N):\n    pass\n"),
+            "ok");
+  EXPECT_EQ(errorOf(head + "def bench(f):\n    return 1\n"
+                           "@triton.autotune(configs=[], key=[], "
+                           "do_bench=bench)\n"
+                           "@triton.jit\ndef k(N):\n    pass\n"),
+            "t.py:5:47: error: @triton.autotune: do_bench must be None (Kiln "
+            "cannot run host functions while tuning)\n"
+            "@triton.autotune(configs=[], key=[], do_bench=bench)\n"
+            "                                              ^");
   EXPECT_EQ(errorOf(head + "@triton.jit\n@triton.heuristics(dict(A=len))\n"
                            "def k(N):\n    pass\n"),
             "t.py:4:2: error: `@triton.heuristics` must be above "

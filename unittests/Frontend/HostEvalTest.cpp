@@ -31,6 +31,11 @@ TEST(HostEval, Arithmetic) {
             "(3, -4, -2, 2, 1024, 0.5, 3.5, 16, 271, 4, -3, 2, -1)");
   EXPECT_EQ(evalName("R = (7.5 // 2, -7.5 % 2, 1e-5 * 2, 3 * 0.5, 2.0 ** 3)"),
             "(3.0, 0.5, 2e-05, 1.5, 8.0)");
+  // Floats print as Python's repr.
+  EXPECT_EQ(evalName("R = (10.0, 0.1, 1e16, 1e15, 1.5e-5, 0.0001, -2.5, "
+                     "123456789.125, 1e300 * 10, 2 ** 0.5)"),
+            "(10.0, 0.1, 1e+16, 1000000000000000.0, 1.5e-05, 0.0001, -2.5, "
+            "123456789.125, 1e+301, 1.4142135623730951)");
   EXPECT_EQ(evalName("R = ('ab' + 'c', [1] * 3, (1,) + (2,), True + True)"),
             "('abc', [1, 1, 1], (1, 2), 2)");
 }
@@ -44,6 +49,12 @@ TEST(HostEval, ComparisonsAndLogic) {
   EXPECT_EQ(evalName("R = (0 or 'x', 1 and 2, not [], None or 0, [] and 1)"),
             "('x', 2, True, 0, [])");
   EXPECT_EQ(evalName("R = 'big' if 2 ** 20 > 1000 else 'small'"), "'big'");
+  EXPECT_EQ(evalName("R = ('a' in {'a': 1}, 3 not in {1, 2}, True & False, "
+                     "True | False, 6 & 3, 1 >> 70, -1 >> 70, 0 == 0.0, "
+                     "None == 0, (1, 2) != [1, 2])"),
+            "(True, True, False, True, 2, 0, -1, True, False, True)");
+  EXPECT_EQ(evalName("R = [1] is [1]"),
+            "1:5: Kiln cannot compare a list `is` a list");
   EXPECT_EQ(evalName("R = [1, 2][0] if None else (4, 5, 6)[-1]"), "6");
 }
 
@@ -58,8 +69,37 @@ TEST(HostEval, Builtins) {
                      "4), triton.next_power_of_2(100), "
                      "triton.next_power_of_2(128), triton.next_power_of_2(1))"),
             "(3, 2, 128, 128, 1)");
+  EXPECT_EQ(evalName("import math\nimport triton.language as tl\n"
+                     "B = tl.constexpr(64)\nR = (math.ceil(2.1), math.floor(-2.1), "
+                     "math.log2(1024), math.sqrt(16), B)"),
+            "(3, -3, 10.0, 4.0, 64)");
+  EXPECT_EQ(evalName("import math\nR = math.log2(0)"),
+            "2:5: `math.log2(0)`: math domain error");
   EXPECT_EQ(evalName("R = (getattr(3, 'real', 7), dict(a=1, b=2)['b'])"),
             "(7, 2)");
+}
+
+TEST(HostEval, DisplaysLambdasComprehensions) {
+  EXPECT_EQ(evalName("R = ({'a': 1, 'b': 2, 'a': 3}, {3, 1, 3}, {}, "
+                     "{**{'x': 1}, 'y': 2})"),
+            "({'a': 3, 'b': 2}, {3, 1}, {}, {'x': 1, 'y': 2})");
+  EXPECT_EQ(evalName("R = [x * y for x in range(3) for y in (1, 10) if x]"),
+            "[1, 10, 2, 20]");
+  EXPECT_EQ(evalName("R = ({k: v for k, v in [('a', 1), ('b', 2)]}, "
+                     "{x % 2 for x in range(5)}, sum(x for x in [1, 2, 3]))"),
+            "({'a': 1, 'b': 2}, {0, 1}, 6)");
+  // Closures over module scope and over enclosing locals; defaults; *args.
+  EXPECT_EQ(evalName("SCALE = 3\nf = lambda x, y=2: x * y * SCALE\n"
+                     "def adder(n):\n    return lambda x: x + n\n"
+                     "def va(*xs, **kw):\n    return (len(xs), kw)\n"
+                     "R = (f(1), f(1, y=5), adder(4)(1), va(1, 2, a=3), "
+                     "(lambda: 7)(), max(*[3, 9]))"),
+            "(6, 15, 5, (2, {'a': 3}), 7, 9)");
+  EXPECT_EQ(evalName("n = 3\nR = f'{n} warps, {n!r}, {\"s\"!r}'"),
+            "\"3 warps, 3, 's'\"");
+  EXPECT_EQ(evalName("R = {[1]: 2}"), "1:6: unhashable dict key: a list");
+  EXPECT_EQ(evalName("R = [x for x in range(10 ** 5) for y in (1, 2)]"),
+            "1:5: comprehension exceeds Kiln's limit of 100000 elements");
 }
 
 TEST(HostEval, ModuleNamesAreLazy) {
@@ -199,6 +239,14 @@ TEST(HostEval, EveryEvaluationIsBounded) {
             "elements");
   EXPECT_EQ(evalName("R = [0] * 10 ** 9"),
             "1:5: result exceeds Kiln's limit of 100000 elements");
+  // Deeply nested values would make printing and freeing them recurse.
+  EXPECT_EQ(evalName("def g():\n    x = []\n    for i in range(1000):\n"
+                     "        x = [x]\n    return x\nR = g()"),
+            "4:13: value nests deeper than Kiln's limit of 100 levels");
+  EXPECT_EQ(evalName("def g():\n    x = []\n    for i in range(1000):\n"
+                     "        y = []\n        y.append(x)\n        x = y\n"
+                     "    return x\nR = g()"),
+            "5:9: value nests deeper than Kiln's limit of 100 levels");
   // Shallow recursion is fine; the parser bounds expression nesting.
   EXPECT_EQ(evalName("def f(n):\n    return 0 if n == 0 else 1 + f(n - 1)\n"
                      "R = f(25)"),

@@ -54,21 +54,86 @@ TEST(Parser, KernelShapes) {
 }
 
 TEST(Parser, Errors) {
-  EXPECT_EQ(errorOf("class A:\n    pass\n"),
-            "class definitions are not supported");
-  EXPECT_EQ(errorOf("def f(x):\n    global y\n"),
-            "`global` statements are not supported");
-  EXPECT_EQ(errorOf("try:\n    pass\n"), "`try` statements are not supported");
-  EXPECT_EQ(errorOf("with a:\n    pass\n"),
-            "`with` statements are not supported");
+  EXPECT_EQ(errorOf("try:\n    pass\n"),
+            "invalid syntax: expected 'except' or 'finally' block");
+  EXPECT_EQ(errorOf("try:\n    pass\nexcept* A:\n    pass\nexcept B:\n"
+                    "    pass\n"),
+            "invalid syntax: cannot have both 'except' and 'except*' on the "
+            "same 'try'");
+  EXPECT_EQ(errorOf("try:\n    pass\nexcept:\n    pass\nexcept A:\n"
+                    "    pass\n"),
+            "invalid syntax: default 'except:' must be last");
   EXPECT_EQ(errorOf("if x:\npass\n"),
             "expected an indented block after 'if' statement on line 1");
   EXPECT_EQ(errorOf("  x = 1\n"), "unexpected indent");
-  EXPECT_EQ(errorOf("def f(x):\n    def g():\n        pass\n"),
-            "nested function definitions are not supported");
   EXPECT_EQ(errorOf("f(a=1, b)\n"),
             "positional argument follows keyword argument");
+  EXPECT_EQ(errorOf("f(**k, *a)\n"),
+            "invalid syntax: iterable argument unpacking follows keyword "
+            "argument unpacking");
   EXPECT_EQ(errorOf("x = 1 2\n"), "invalid syntax at `2`");
+  EXPECT_EQ(errorOf("def f(*, a=1, *b):\n    pass\n"),
+            "invalid syntax: * argument may appear only once");
+  EXPECT_EQ(errorOf("def f(a, *):\n    pass\n"),
+            "invalid syntax: named arguments must follow bare *");
+  EXPECT_EQ(errorOf("def f(/, a):\n    pass\n"),
+            "invalid syntax: at least one argument must precede /");
+  EXPECT_EQ(errorOf("def f(**k, a):\n    pass\n"),
+            "invalid syntax: arguments cannot follow var-keyword argument");
+  EXPECT_EQ(errorOf("lambda *a=1: 0\n"),
+            "invalid syntax: var-positional and var-keyword arguments cannot "
+            "have default values");
+  EXPECT_EQ(errorOf("x = (*a)\n"),
+            "invalid syntax: cannot use starred expression here");
+  EXPECT_EQ(errorOf("x = b'a' 'b'\n"),
+            "invalid syntax: cannot mix bytes and nonbytes literals");
+  EXPECT_EQ(errorOf("f(x for x in y, 1)\n"),
+            "invalid syntax: generator expression must be parenthesized");
+  EXPECT_EQ(errorOf("x = f'{}'\n"),
+            "f-string: valid expression required before '}'");
+  EXPECT_EQ(errorOf("x = f'{a!x}'\n"),
+            "f-string: invalid conversion character: expected 's', 'r', or "
+            "'a'");
+  EXPECT_EQ(errorOf("x = f'a}'\n"), "f-string: single '}' is not allowed");
+  EXPECT_EQ(errorOf("x = f'{a b}'\n"), "f-string: invalid syntax at `b`");
+  EXPECT_EQ(errorOf("match x:\n    pass\n"),
+            "invalid syntax: expected `case` in the `match` statement");
+  EXPECT_EQ(errorOf("match x:\n    case *a:\n        pass\n"),
+            "invalid syntax: a star pattern must be inside a sequence pattern");
+  EXPECT_EQ(errorOf("else:\n    pass\n"),
+            "invalid syntax: `else` without a matching `if`");
+  EXPECT_EQ(errorOf("class:\n    pass\n"),
+            "invalid syntax: expected a class name after `class`");
+  EXPECT_EQ(errorOf("@d\nx = 1\n"),
+            "invalid syntax: expected `def` or `class` after decorators");
+}
+
+/// Soft keywords stay names where the line is not their statement.
+TEST(Parser, SoftKeywords) {
+  std::string d = dumpOf("match = 1\nmatch(x)\nmatch[0] = 2\ntype = 3\n"
+                         "type(x)\ncase = 4\n_ = match\n");
+  EXPECT_EQ(d.find("Match <"), std::string::npos) << d;
+  EXPECT_EQ(d.find("TypeAlias"), std::string::npos) << d;
+  EXPECT_NE(d.find("Name match <1:1-1:6>"), std::string::npos) << d;
+  d = dumpOf("match (x):\n    case _:\n        pass\ntype T[K] = list[K]\n");
+  EXPECT_NE(d.find("Match <1:1-3:13>"), std::string::npos) << d;
+  EXPECT_NE(d.find("MatchAs _ <2:10-2:11>"), std::string::npos) << d;
+  EXPECT_NE(d.find("TypeAlias T <4:1-4:20>"), std::string::npos) << d;
+  EXPECT_NE(d.find("TypeVar K <4:8-4:9>"), std::string::npos) << d;
+}
+
+TEST(Parser, FStrings) {
+  std::string d = dumpOf("x = f'a{b!r:>{w}}c{d=}' 'e'\n");
+  EXPECT_NE(d.find("JoinedStr <1:5-1:28>"), std::string::npos) << d;
+  EXPECT_NE(d.find("FormattedValue !r <1:8-1:18>"), std::string::npos) << d;
+  EXPECT_NE(d.find("Name w <1:15-1:16>"), std::string::npos) << d;
+  EXPECT_NE(d.find("Str \"d=\""), std::string::npos) << d;
+  EXPECT_NE(d.find("FormattedValue !r (debug) <1:19-1:23>"), std::string::npos)
+      << d;
+  EXPECT_NE(d.find("Str \"e\" <1:25-1:28>"), std::string::npos) << d;
+  // PEP 701: the same quote inside a field, nested f-strings.
+  d = dumpOf("x = f\"{\"a\" + f\"{y}\"}\"\n");
+  EXPECT_NE(d.find("Name y <1:17-1:18>"), std::string::npos) << d;
 }
 
 TEST(Parser, DeepNestingIsAnErrorNotACrash) {

@@ -19,8 +19,10 @@
 //    when the kernel has no constexpr parameter): each constexpr parameter
 //    with the value it was specialized for, as literal text: the text given
 //    in the signature or with -D (trimmed), else the Python repr of its
-//    evaluated default (`True`, `4`, `tl.float16`). The backend copies it
-//    into KernelInfo::constexprs (the JSON ln-compile writes).
+//    evaluated default (`True`, `4`, `tl.float16`). A parameter given a
+//    `none` signature entry is the constexpr None and is listed too
+//    (`B = "None"`). The backend copies it into KernelInfo::constexprs (the
+//    JSON ln-compile writes).
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_FRONTEND_FRONTEND_H

@@ -194,7 +194,10 @@ public:
       line(ind, n, "Name " + llvm::cast<NameExpr>(n)->id);
       break;
     case K::Int:
-      line(ind, n, "Int " + llvm::Twine(llvm::cast<IntExpr>(n)->value));
+      if (llvm::cast<IntExpr>(n)->tooLarge)
+        line(ind, n, "Int (beyond int64)");
+      else
+        line(ind, n, "Int " + llvm::Twine(llvm::cast<IntExpr>(n)->value));
       break;
     case K::Float: {
       std::string s;
@@ -673,7 +676,8 @@ public:
     }
     case K::ImportFrom: {
       auto *im = llvm::cast<ImportFromStmt>(n);
-      std::string s = "ImportFrom " + im->module + " import";
+      std::string s =
+          "ImportFrom " + std::string(im->level, '.') + im->module + " import";
       for (const Alias &a : im->names)
         s += " " + a.name + (a.asName.empty() ? "" : " as " + a.asName);
       line(ind, n, s);

@@ -314,11 +314,13 @@ bool Lexer::lexNumber() {
   // An Int token for the literal b..pos whose digits are `digits`.
   auto pushInt = [&](StringRef digits, unsigned radix) -> bool {
     uint64_t v = 0;
-    if (digits.getAsInteger(radix, v) || v > static_cast<uint64_t>(INT64_MAX))
-      return fail(b, "integer literal `" + src.slice(b, pos).str() +
-                         "` is too large (Kiln's integers are 64-bit)");
+    // Host code may hold any Python int; only evaluating one that does not
+    // fit Kiln's 64-bit integers is an error (Token::tooLarge).
+    bool tooLarge =
+        digits.getAsInteger(radix, v) || v > static_cast<uint64_t>(INT64_MAX);
     push(TokKind::Int, b, pos, src.slice(b, pos).str());
-    toks.back().intValue = static_cast<int64_t>(v);
+    toks.back().intValue = tooLarge ? 0 : static_cast<int64_t>(v);
+    toks.back().tooLarge = tooLarge;
     return true;
   };
 
@@ -485,10 +487,19 @@ bool Lexer::lexEscape(std::string &out, bool raw, bool bytes) {
       appendUTF8(out, cp);
     return true;
   }
-  case 'N':
+  case 'N': {
     if (bytes)
       break;
-    return fail(pos - 2, "\\N{...} escapes are not supported");
+    // Without Unicode's name table the escape stays as written; only its
+    // shape is checked.
+    size_t close = src.find('}', pos);
+    if (peek() != '{' || close == StringRef::npos ||
+        src.slice(pos, close).contains('\n') || close == pos + 1)
+      return fail(pos - 2, "malformed \\N character escape");
+    out += src.slice(pos - 2, close + 1).str();
+    pos = close + 1;
+    return true;
+  }
   default:
     if (n >= '0' && n <= '7') {
       uint32_t cp = n - '0';
@@ -619,6 +630,12 @@ bool Lexer::scanFStringBody(char q, bool triple, bool raw, bool inSpec,
       continue;
     }
     if (c == '\\') {
+      // A backslash never escapes a brace: `\{x}` is a backslash and a field.
+      if (peek(1) == '{' || peek(1) == '}') {
+        lit.text += '\\';
+        ++pos;
+        continue;
+      }
       if (!lexEscape(lit.text, raw, /*bytes=*/false))
         return false;
       continue;
@@ -672,8 +689,12 @@ bool Lexer::scanFStringField(char q, bool triple, bool raw, size_t quoteStart,
       }
       continue;
     }
-    if (c == '#')
-      return fail(pos, "f-string expression part cannot include '#'");
+    if (c == '#') {
+      // A comment may end a line of a multi-line field (PEP 701).
+      while (!atEnd() && !isNewlineAt(pos))
+        ++pos;
+      continue;
+    }
     if (c == '(' || c == '[' || c == '{') {
       if (nest.size() >= kMaxBracketDepth)
         return fail(pos, "too many nested parentheses");
@@ -700,8 +721,13 @@ bool Lexer::scanFStringField(char q, bool triple, bool raw, size_t quoteStart,
     if (c == '=' && peek(1) != '=') {
       char prev = pos > f.exprBegin ? src[pos - 1] : '\0';
       size_t p = pos + 1;
-      while (p < src.size() && (src[p] == ' ' || src[p] == '\t'))
-        ++p;
+      for (; p < src.size(); ++p) {
+        if (src[p] == '#')
+          while (p + 1 < src.size() && !isNewlineAt(p + 1))
+            ++p;
+        else if (src[p] != ' ' && src[p] != '\t' && !isNewlineAt(p))
+          break;
+      }
       char next = p < src.size() ? src[p] : '\0';
       if (!StringRef("=!<>").contains(prev) &&
           (next == '}' || next == '!' || next == ':')) {
@@ -728,6 +754,8 @@ bool Lexer::scanFStringField(char q, bool triple, bool raw, size_t quoteStart,
                          "'s', 'r', or 'a'");
       f.conversion = conv;
       ++pos;
+      while (peek() == ' ' || peek() == '\t')
+        ++pos;
       c = peek();
       if (c != ':' && c != '}')
         return fail(pos, "f-string: expecting '}'");
@@ -901,6 +929,11 @@ LexResult Lexer::runExpression(size_t begin) {
     char c = peek();
     bool ok;
     unsigned len;
+    if (c == '#') {
+      while (!atEnd() && !isNewlineAt(pos))
+        ++pos;
+      continue;
+    }
     if (c == '\\' && newlineLen(pos + 1)) {
       pos += 1 + newlineLen(pos + 1);
       continue;

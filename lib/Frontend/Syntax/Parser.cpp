@@ -32,25 +32,33 @@ bool Parser::parseStatement(Block &out) {
     return false;
   }
   Stmt *s = nullptr;
-  if (t.isKw("def") || t.isOp("@")) {
-    s = parseFunctionDef();
+  if (t.isKw("def") || t.isOp("@") || t.isKw("class") ||
+      (t.isKw("async") && ahead().isKw("def"))) {
+    s = parseDecorated();
   } else if (t.isKw("if")) {
     s = parseIf(false);
-  } else if (t.isKw("for")) {
+  } else if (t.isKw("for") || (t.isKw("async") && ahead().isKw("for"))) {
     s = parseFor();
   } else if (t.isKw("while")) {
     s = parseWhile();
-  } else if (t.isKw("class")) {
-    return failHere("class definitions are not supported"), false;
   } else if (t.isKw("try")) {
-    return failHere("`try` statements are not supported"), false;
-  } else if (t.isKw("with")) {
-    return failHere("`with` statements are not supported"), false;
-  } else if (t.isKw("async")) {
-    return failHere("`async` is not supported"), false;
-  } else if (t.isKw("else") || t.isKw("elif")) {
-    return failHere("`" + t.text + "` without a matching `if`"), false;
+    s = parseTry();
+  } else if (t.isKw("with") || (t.isKw("async") && ahead().isKw("with"))) {
+    s = parseWith();
+  } else if (t.isKw("else") || t.isKw("elif") || t.isKw("except") ||
+             t.isKw("finally")) {
+    return failHere("invalid syntax: `" + t.text +
+                    "` without a matching `" +
+                    (t.text == "except" || t.text == "finally" ? "try"
+                                                                : "if") +
+                    "`"),
+           false;
+  } else if (t.isName() && t.text == "match" && (s = tryParseMatch())) {
+    // `match` is a soft keyword: parsed as a statement only when the line
+    // reads as one.
   } else {
+    if (failed())
+      return false;
     return parseSimpleStatements(out);
   }
   if (!s)
@@ -92,7 +100,7 @@ Stmt *Parser::parseSmallStatement() {
     advance();
     Expr *v = nullptr;
     if (!cur().is(TokKind::Newline) && !cur().isOp(";")) {
-      v = parseTestList();
+      v = parseTestList(/*allowStar=*/true);
       if (!v)
         return nullptr;
     }
@@ -115,15 +123,63 @@ Stmt *Parser::parseSmallStatement() {
     return parseImport();
   if (t.isKw("from"))
     return parseFromImport();
-  if (t.isKw("global") || t.isKw("nonlocal"))
-    return failHere("`" + t.text + "` statements are not supported");
-  if (t.isKw("del"))
-    return failHere("`del` statements are not supported");
-  if (t.isKw("raise"))
-    return failHere("`raise` statements are not supported");
-  if (t.isKw("break") || t.isKw("continue"))
-    return failHere("`" + t.text +
-                    "` is not supported (Triton loops have no early exit)");
+  if (t.isKw("global") || t.isKw("nonlocal")) {
+    auto *g = m.make<GlobalStmt>(SrcRange{b, 0}, t.isKw("nonlocal"));
+    advance();
+    for (;;) {
+      if (!cur().isName())
+        return failHere("invalid syntax: expected a name");
+      g->names.push_back(cur().text);
+      advance();
+      if (!cur().isOp(","))
+        break;
+      advance();
+    }
+    g->range.end = prevEnd();
+    return g;
+  }
+  if (t.isKw("del")) {
+    advance();
+    auto *d = m.make<DeleteStmt>(SrcRange{b, 0});
+    for (;;) {
+      Expr *e = parseBinary(0);
+      if (!e)
+        return nullptr;
+      d->targets.push_back(e);
+      if (!cur().isOp(","))
+        break;
+      advance();
+      if (cur().is(TokKind::Newline) || cur().isOp(";"))
+        break;
+    }
+    d->range.end = prevEnd();
+    return d;
+  }
+  if (t.isKw("raise")) {
+    advance();
+    Expr *exc = nullptr, *cause = nullptr;
+    if (!cur().is(TokKind::Newline) && !cur().isOp(";")) {
+      if (!(exc = parseTest()))
+        return nullptr;
+      if (cur().isKw("from")) {
+        advance();
+        if (!(cause = parseTest()))
+          return nullptr;
+      }
+    }
+    return m.make<RaiseStmt>(range(b), exc, cause);
+  }
+  if (t.isKw("break")) {
+    advance();
+    return m.make<BreakStmt>(range(b));
+  }
+  if (t.isKw("continue")) {
+    advance();
+    return m.make<ContinueStmt>(range(b));
+  }
+  if (t.isName() && t.text == "type" && ahead().isName() &&
+      (ahead(2).isOp("=") || ahead(2).isOp("[")))
+    return parseTypeAlias();
   return parseExprOrAssign();
 }
 
@@ -209,53 +265,6 @@ bool Parser::parseSuite(Block &out, const char *what, uint32_t headerBegin) {
   return !failed();
 }
 
-Stmt *Parser::parseFunctionDef() {
-  uint32_t b = cur().begin;
-  std::vector<Expr *> decorators;
-  while (cur().isOp("@")) {
-    advance();
-    Expr *d = parseTest();
-    if (!d)
-      return nullptr;
-    decorators.push_back(d);
-    if (!cur().is(TokKind::Newline))
-      return invalidSyntax();
-    advance();
-  }
-  if (cur().isKw("class"))
-    return failHere("class definitions are not supported");
-  if (cur().isKw("async"))
-    return failHere("`async` is not supported");
-  if (!cur().isKw("def"))
-    return failHere("expected `def` after decorators");
-  if (funcDepth > 0)
-    return failHere("nested function definitions are not supported");
-  advance();
-  if (!cur().isName())
-    return failHere("expected a function name after `def`");
-  auto *fn = m.make<FunctionDef>(SrcRange{b, 0}, cur().text,
-                                 SrcRange{cur().begin, cur().end});
-  fn->decorators = std::move(decorators);
-  advance();
-  if (!expectOp("(", "after the function name"))
-    return nullptr;
-  if (!parseParams(fn->params, ")", /*annotations=*/true) ||
-      !expectOp(")"))
-    return nullptr;
-  if (cur().isOp("->")) {
-    advance();
-    if (!(fn->returns = parseTest()))
-      return nullptr;
-  }
-  ++funcDepth;
-  bool ok = parseSuite(fn->body, "function definition", b);
-  --funcDepth;
-  if (!ok)
-    return nullptr;
-  fn->range.end = prevEnd();
-  return fn;
-}
-
 bool Parser::parseParams(std::vector<Param> &params, llvm::StringRef close,
                          bool annotations) {
   llvm::StringSet<> seen;
@@ -325,7 +334,8 @@ bool Parser::parseParams(std::vector<Param> &params, llvm::StringRef close,
           return false;
         if (p.kind != ParamKind::KeywordOnly)
           sawDefault = true;
-      } else if (sawDefault && !sawStar) {
+      } else if (sawDefault && (p.kind == ParamKind::Normal ||
+                                p.kind == ParamKind::PositionalOnly)) {
         return fail(p.range.begin, "parameter `" + p.name +
                                        "` without a default follows a "
                                        "parameter with a default"),
@@ -353,13 +363,12 @@ bool Parser::parseParams(std::vector<Param> &params, llvm::StringRef close,
   return true;
 }
 
-bool Parser::rejectLoopElse(const char *what) {
-  if (cur().isKw("else")) {
-    fail(cur().begin,
-         std::string("`else` on a `") + what + "` loop is not supported");
-    return false;
-  }
-  return true;
+bool Parser::parseLoopElse(Block &orelse) {
+  if (!cur().isKw("else"))
+    return true;
+  uint32_t eb = cur().begin;
+  advance();
+  return parseSuite(orelse, "'else' statement", eb);
 }
 
 Stmt *Parser::parseIf(bool isElif) {
@@ -388,6 +397,9 @@ Stmt *Parser::parseIf(bool isElif) {
 
 Stmt *Parser::parseFor() {
   uint32_t b = cur().begin;
+  bool isAsync = cur().isKw("async");
+  if (isAsync)
+    advance();
   advance();
   Expr *target = parseTargetList();
   if (!target)
@@ -395,11 +407,12 @@ Stmt *Parser::parseFor() {
   if (!cur().isKw("in"))
     return failHere("expected `in` in the `for` statement");
   advance();
-  Expr *iter = parseTestList();
+  Expr *iter = parseTestList(/*allowStar=*/true);
   if (!iter)
     return nullptr;
   auto *s = m.make<ForStmt>(SrcRange{b, 0}, target, iter);
-  if (!parseSuite(s->body, "'for' statement", b) || !rejectLoopElse("for"))
+  s->isAsync = isAsync;
+  if (!parseSuite(s->body, "'for' statement", b) || !parseLoopElse(s->orelse))
     return nullptr;
   s->range.end = prevEnd();
   return s;
@@ -412,7 +425,8 @@ Stmt *Parser::parseWhile() {
   if (!test)
     return nullptr;
   auto *s = m.make<WhileStmt>(SrcRange{b, 0}, test);
-  if (!parseSuite(s->body, "'while' statement", b) || !rejectLoopElse("while"))
+  if (!parseSuite(s->body, "'while' statement", b) ||
+      !parseLoopElse(s->orelse))
     return nullptr;
   s->range.end = prevEnd();
   return s;
@@ -469,22 +483,36 @@ Stmt *Parser::parseImport() {
 Stmt *Parser::parseFromImport() {
   uint32_t b = cur().begin;
   advance();
-  if (cur().isOp(".") || cur().isOp("..."))
-    return failHere("relative imports are not supported");
-  if (!cur().isName())
-    return failHere("expected a module name after `from`");
+  unsigned level = 0;
   uint32_t mb = cur().begin;
-  std::string module = cur().text;
-  advance();
-  if (!parseDottedTail(module))
-    return nullptr;
+  while (cur().isOp(".") || cur().isOp("...")) {
+    level += cur().isOp(".") ? 1 : 3;
+    advance();
+  }
+  std::string module;
+  if (cur().isName()) {
+    module = cur().text;
+    advance();
+    if (!parseDottedTail(module))
+      return nullptr;
+  } else if (level == 0) {
+    return failHere("invalid syntax: expected a module name after `from`");
+  }
   auto *s =
       m.make<ImportFromStmt>(SrcRange{b, 0}, module, SrcRange{mb, prevEnd()});
+  s->level = level;
   if (!cur().isKw("import"))
     return failHere("expected `import`");
   advance();
-  if (cur().isOp("*"))
-    return failHere("`from " + module + " import *` is not supported");
+  if (cur().isOp("*")) {
+    Alias a;
+    a.name = "*";
+    a.range = {cur().begin, cur().end};
+    advance();
+    s->names.push_back(a);
+    s->range.end = prevEnd();
+    return s;
+  }
   bool paren = cur().isOp("(");
   if (paren)
     advance();

@@ -560,8 +560,12 @@ Expr *Parser::parseAtom() {
   uint32_t b = t.begin;
   switch (t.kind) {
   case TokKind::Int: {
+    bool tooLarge = t.tooLarge;
+    int64_t v = t.intValue;
     advance();
-    return m.make<IntExpr>(range(b), t.intValue);
+    auto *e = m.make<IntExpr>(range(b), v);
+    e->tooLarge = tooLarge;
+    return e;
   }
   case TokKind::Float: {
     advance();

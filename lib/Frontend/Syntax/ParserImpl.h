@@ -40,7 +40,6 @@ private:
   Module &m;
   llvm::StringRef src;
   unsigned depth = 0;
-  unsigned funcDepth = 0;
 
   struct DepthGuard {
     Parser &p;
@@ -126,7 +125,23 @@ private:
   bool parseSimpleStatements(Block &out);
   Stmt *parseSmallStatement();
   bool parseSuite(Block &out, const char *what, uint32_t headerBegin);
-  Stmt *parseFunctionDef();
+  /// Decorators, then a def, async def or class.
+  Stmt *parseDecorated();
+  Stmt *parseFunctionDef(uint32_t b, std::vector<Expr *> decorators);
+  Stmt *parseClassDef(uint32_t b, std::vector<Expr *> decorators);
+  bool parseTypeParams(std::vector<TypeParam> &out);
+  Stmt *parseTypeAlias();
+  Stmt *parseTry();
+  Stmt *parseWith();
+  bool parseWithItem(WithItem &item);
+  /// A `match` statement at cur(), or null (error state untouched) when the
+  /// line is not one and `match` is an ordinary name.
+  Stmt *tryParseMatch();
+  Pattern *parsePatterns(); ///< a case's patterns: an open sequence allowed
+  Pattern *parsePattern();  ///< as/or pattern
+  Pattern *parseClosedPattern();
+  Pattern *parseSequenceItemPattern();
+  Expr *parseLiteralPatternValue();
   Stmt *parseIf(bool isElif);
   Stmt *parseFor();
   Stmt *parseWhile();
@@ -139,7 +154,7 @@ private:
   Stmt *parseExprOrAssign();
   /// The right of `=`: a yield expression or a starred tuple.
   Expr *parseAssignValue();
-  bool rejectLoopElse(const char *what);
+  bool parseLoopElse(Block &orelse);
 
   // Expressions.
   Expr *parseTestList(bool allowStar = false);

@@ -7,17 +7,14 @@ MAX_THREADS_PER_BLOCK = 1024
 
 
 def warp_configs():
-    # As FlashAttention's triton_autotune_configs(), one config per warp count.
+    # As FlashAttention's triton_autotune_configs(): one config per warp count.
     configs = []
+    max_threads_per_block = MAX_THREADS_PER_BLOCK
+    # (FlashAttention asks torch for the warp size; that is in the unit tests,
+    # the code generator does not take `import torch` yet.)
     warp_size = 32
-    for warp_count in [1, 2, 4, 8, 16, 32]:
-        if warp_count * warp_size <= MAX_THREADS_PER_BLOCK:
-            configs.append(triton.Config(dict(), num_warps=warp_count))
-    return configs
-
-
-def has_bias(args):
-    return args["B"] is not None
+    return [triton.Config({}, num_warps=warp_count) for warp_count in [1, 2, 4, 8, 16, 32]
+            if warp_count * warp_size <= max_threads_per_block]
 
 
 def block_n(args):
@@ -25,8 +22,8 @@ def block_n(args):
 
 
 @triton.autotune(configs=warp_configs(), key=["N", "HAS_B"])
-@triton.heuristics(dict(HAS_B=has_bias))
-@triton.heuristics(dict(BLOCK_N=block_n))
+@triton.heuristics({"HAS_B": lambda args: args["B"] is not None})
+@triton.heuristics(values={"BLOCK_N": block_n})
 @triton.jit
 def add_rows(X, B, Y, stride, N, BLOCK_N: tl.constexpr, HAS_B: tl.constexpr):
     row = tl.program_id(0)
@@ -38,8 +35,8 @@ def add_rows(X, B, Y, stride, N, BLOCK_N: tl.constexpr, HAS_B: tl.constexpr):
     tl.store(Y + row * stride + cols, x, mask=mask)
 
 
-@triton.autotune(configs=[triton.Config(dict(BLOCK=64), num_warps=2),
-                          triton.Config(dict(BLOCK=256), num_warps=8, num_stages=4, maxnreg=128)],
+@triton.autotune(configs=[triton.Config({"BLOCK": 64}, num_warps=2),
+                          triton.Config(kwargs=dict(BLOCK=256), num_warps=8, num_stages=4, maxnreg=128)],
                  key=["N"])
 @triton.jit
 def copy(X, Y, N, BLOCK: tl.constexpr):

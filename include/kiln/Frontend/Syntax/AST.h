@@ -125,6 +125,9 @@ class IntExpr : public Expr {
 public:
   IntExpr(SrcRange r, int64_t v) : Expr(Kind::Int, r), value(v) {}
   int64_t value;
+  /// The literal does not fit int64 (value is 0): fine in host code, an
+  /// error where Kiln evaluates it.
+  bool tooLarge = false;
   static bool classof(const Node *n) { return n->kind == Kind::Int; }
 };
 
@@ -557,9 +560,10 @@ public:
   ImportFromStmt(SrcRange r, std::string module, SrcRange moduleRange)
       : Stmt(Kind::ImportFrom, r), module(std::move(module)),
         moduleRange(moduleRange) {}
-  std::string module;
+  std::string module; ///< empty in `from . import x`
   SrcRange moduleRange;
-  std::vector<Alias> names;
+  std::vector<Alias> names; ///< `import *` is one Alias named `*`
+  unsigned level = 0;       ///< leading dots of a relative import
   static bool classof(const Node *n) { return n->kind == Kind::ImportFrom; }
 };
 

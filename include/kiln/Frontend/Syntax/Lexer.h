@@ -54,6 +54,7 @@ struct Token {
   double floatValue = 0;
   bool isKeyword = false;
   bool isBytes = false; ///< a String token with a `b` prefix
+  bool tooLarge = false; ///< an Int beyond int64 (intValue is 0)
   std::vector<FStringPart> fparts;
 
   bool is(TokKind k) const { return kind == k; }

@@ -1,0 +1,458 @@
+//===- IRGenModule.cpp - Module-level names, resolved lazily -------------===//
+//
+// A kernel file is a Python module: it may import torch, define classes,
+// run benchmarks. Kiln parses all of it but evaluates only what a kernel
+// reaches: resolveModule records each module-level binding with its site,
+// and lookupGlobal evaluates one when a kernel, a default or a helper reads
+// it. A binding Kiln cannot evaluate is an error at that read, naming the
+// definition and why.
+//
+//===----------------------------------------------------------------------===//
+#include "IRGen.h"
+
+#include "kiln/Dialect/Tile/IR/Tile.h"
+#include "llvm/ADT/ScopeExit.h"
+
+using namespace kiln;
+using namespace kiln::fe;
+using namespace kiln::ast;
+
+namespace kiln::fe {
+int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out);
+}
+
+using How = IRGen::GlobalDef::How;
+
+static bool isTritonModule(llvm::StringRef m) {
+  return m == "triton" || m == "triton.language" ||
+         m == "triton.language.math";
+}
+
+/// `if __name__ == "__main__":`, the script entry point.
+static bool isMainGuard(const IfStmt *is, llvm::StringRef text) {
+  std::string t = text.str();
+  t.erase(std::remove_if(t.begin(), t.end(),
+                         [](char c) { return c == ' ' || c == '\t'; }),
+          t.end());
+  return t == "__name__==\"__main__\"" || t == "__name__=='__main__'";
+}
+
+/// Names a target binds (`a`, `a, (b, *c)`); attribute and subscript
+/// targets bind none.
+static void boundNames(const Expr *t, std::vector<std::string> &out) {
+  if (auto *n = llvm::dyn_cast<NameExpr>(t))
+    out.push_back(n->id);
+  else if (auto *tu = llvm::dyn_cast<TupleExpr>(t))
+    for (const Expr *e : tu->elts)
+      boundNames(e, out);
+  else if (auto *s = llvm::dyn_cast<StarredExpr>(t))
+    boundNames(s->value, out);
+}
+
+static void patternNames(const Pattern *p, std::vector<std::string> &out) {
+  if (!p)
+    return;
+  if (auto *as = llvm::dyn_cast<MatchAsPattern>(p)) {
+    if (!as->name.empty())
+      out.push_back(as->name);
+    patternNames(as->pattern, out);
+  } else if (auto *st = llvm::dyn_cast<MatchStarPattern>(p)) {
+    if (!st->name.empty())
+      out.push_back(st->name);
+  } else if (auto *sq = llvm::dyn_cast<MatchSequencePattern>(p)) {
+    for (const Pattern *q : sq->patterns)
+      patternNames(q, out);
+  } else if (auto *o = llvm::dyn_cast<MatchOrPattern>(p)) {
+    for (const Pattern *q : o->patterns)
+      patternNames(q, out);
+  } else if (auto *mm = llvm::dyn_cast<MatchMappingPattern>(p)) {
+    for (const Pattern *q : mm->patterns)
+      patternNames(q, out);
+    if (!mm->rest.empty())
+      out.push_back(mm->rest);
+  } else if (auto *c = llvm::dyn_cast<MatchClassPattern>(p)) {
+    for (const Pattern *q : c->patterns)
+      patternNames(q, out);
+    for (const Pattern *q : c->kwdPatterns)
+      patternNames(q, out);
+  }
+}
+
+static void importNames(const Stmt *s, std::vector<std::string> &out) {
+  if (auto *im = llvm::dyn_cast<ImportStmt>(s)) {
+    for (const Alias &a : im->names)
+      out.push_back(a.asName.empty()
+                        ? llvm::StringRef(a.name).split('.').first.str()
+                        : a.asName);
+  } else if (auto *im = llvm::dyn_cast<ImportFromStmt>(s)) {
+    for (const Alias &a : im->names)
+      if (a.name != "*")
+        out.push_back(a.asName.empty() ? a.name : a.asName);
+  }
+}
+
+/// Every name a block binds in its own scope (not inside nested defs or
+/// classes, whose names are their own).
+static void blockNames(llvm::ArrayRef<const Stmt *> stmts,
+                       std::vector<std::string> &out) {
+  for (const Stmt *s : stmts) {
+    if (auto *a = llvm::dyn_cast<AssignStmt>(s)) {
+      for (const Expr *t : a->targets)
+        boundNames(t, out);
+    } else if (auto *a = llvm::dyn_cast<AugAssignStmt>(s)) {
+      boundNames(a->target, out);
+    } else if (auto *a = llvm::dyn_cast<AnnAssignStmt>(s)) {
+      if (a->value)
+        boundNames(a->target, out);
+    } else if (auto *f = llvm::dyn_cast<FunctionDef>(s)) {
+      out.push_back(f->name);
+    } else if (auto *c = llvm::dyn_cast<ClassDef>(s)) {
+      out.push_back(c->name);
+    } else if (llvm::isa<ImportStmt, ImportFromStmt>(s)) {
+      importNames(s, out);
+    } else if (auto *d = llvm::dyn_cast<DeleteStmt>(s)) {
+      for (const Expr *t : d->targets)
+        boundNames(t, out);
+    } else if (auto *f = llvm::dyn_cast<ForStmt>(s)) {
+      boundNames(f->target, out);
+      blockNames(f->body, out);
+      blockNames(f->orelse, out);
+    } else if (auto *w = llvm::dyn_cast<WhileStmt>(s)) {
+      blockNames(w->body, out);
+      blockNames(w->orelse, out);
+    } else if (auto *i = llvm::dyn_cast<IfStmt>(s)) {
+      blockNames(i->body, out);
+      blockNames(i->orelse, out);
+    } else if (auto *t = llvm::dyn_cast<TryStmt>(s)) {
+      blockNames(t->body, out);
+      for (const ExceptHandler &h : t->handlers) {
+        if (!h.name.empty())
+          out.push_back(h.name);
+        blockNames(h.body, out);
+      }
+      blockNames(t->orelse, out);
+      blockNames(t->finalbody, out);
+    } else if (auto *w = llvm::dyn_cast<WithStmt>(s)) {
+      for (const WithItem &item : w->items)
+        if (item.optionalVars)
+          boundNames(item.optionalVars, out);
+      blockNames(w->body, out);
+    } else if (auto *m = llvm::dyn_cast<MatchStmt>(s)) {
+      for (const MatchCase &c : m->cases) {
+        patternNames(c.pattern, out);
+        blockNames(c.body, out);
+      }
+    } else if (auto *t = llvm::dyn_cast<TypeAliasStmt>(s)) {
+      out.push_back(t->name->id);
+    }
+  }
+}
+
+/// What a compound statement is called in messages.
+static const char *containerName(const Stmt *s) {
+  switch (s->kind) {
+  case Node::Kind::If:
+    return "an `if` statement";
+  case Node::Kind::Try:
+    return "a `try` statement";
+  case Node::Kind::With:
+    return "a `with` statement";
+  case Node::Kind::For:
+    return "a `for` loop";
+  case Node::Kind::While:
+    return "a `while` loop";
+  case Node::Kind::Match:
+    return "a `match` statement";
+  default:
+    return "a compound statement";
+  }
+}
+
+LogicalResult IRGen::resolveModule() {
+  globals.clear();
+  moduleDefs.clear();
+  auto add = [&](const std::string &name, GlobalDef d) {
+    moduleDefs[name].push_back(std::move(d));
+  };
+  for (unsigned pos = 0; pos < module.body.size(); ++pos) {
+    const Stmt *s = module.body[pos];
+    auto def = [&](How how, const Node *site) {
+      GlobalDef d;
+      d.how = how;
+      d.pos = pos;
+      d.site = site;
+      return d;
+    };
+    if (auto *im = llvm::dyn_cast<ImportStmt>(s)) {
+      for (const Alias &a : im->names) {
+        llvm::StringRef n = a.name;
+        std::string bound =
+            a.asName.empty() ? n.split('.').first.str() : a.asName;
+        GlobalDef d = def(How::HostImport, s);
+        d.module = a.asName.empty() ? bound : n.str();
+        if (isTritonModule(n)) {
+          d.how = How::Known;
+          d.cached = Val::named(Val::Kind::Module, d.module);
+          globals[bound] = *d.cached;
+        }
+        add(bound, std::move(d));
+      }
+      continue;
+    }
+    if (auto *im = llvm::dyn_cast<ImportFromStmt>(s)) {
+      std::string m = std::string(im->level, '.') + im->module;
+      for (const Alias &a : im->names) {
+        if (a.name == "*")
+          continue; // binds names Kiln cannot list: lookups miss them
+        std::string bound = a.asName.empty() ? a.name : a.asName;
+        GlobalDef d = def(How::HostImport, s);
+        d.module = m;
+        d.importedName = a.name;
+        if (im->level == 0 && isTritonModule(m)) {
+          Val out;
+          int st = lookupModuleAttr(m, a.name, out);
+          if (st == 0) {
+            d.how = How::Known;
+            d.cached = out;
+            globals[bound] = out;
+          } else {
+            d.how = How::Unsupported;
+            d.message = st == 1 ? "`" + m + "." + a.name + "` is not supported"
+                                : "cannot import `" + a.name + "` from `" +
+                                      m + "`";
+          }
+        }
+        add(bound, std::move(d));
+      }
+      continue;
+    }
+    if (auto *fn = llvm::dyn_cast<FunctionDef>(s)) {
+      GlobalDef d = def(How::Known, s);
+      d.cached = Val::function(fn);
+      globals[fn->name] = *d.cached;
+      add(fn->name, std::move(d));
+      continue;
+    }
+    if (auto *c = llvm::dyn_cast<ClassDef>(s)) {
+      add(c->name, def(How::Class, s));
+      continue;
+    }
+    if (auto *t = llvm::dyn_cast<TypeAliasStmt>(s)) {
+      add(t->name->id, def(How::Class, s));
+      continue;
+    }
+    if (llvm::isa<AssignStmt, AnnAssignStmt>(s)) {
+      const Expr *value;
+      std::vector<const Expr *> targets;
+      if (auto *a = llvm::dyn_cast<AssignStmt>(s)) {
+        value = a->value;
+        targets.assign(a->targets.begin(), a->targets.end());
+      } else {
+        auto *ann = llvm::cast<AnnAssignStmt>(s);
+        if (!ann->value)
+          continue; // an annotation alone binds nothing
+        value = ann->value;
+        targets.push_back(ann->target);
+      }
+      for (const Expr *t : targets) {
+        if (auto *n = llvm::dyn_cast<NameExpr>(t)) {
+          GlobalDef d = def(How::Value, s);
+          d.value = value;
+          add(n->id, std::move(d));
+          continue;
+        }
+        auto *tu = llvm::dyn_cast<TupleExpr>(t);
+        bool flat = tu && llvm::all_of(tu->elts, [](const Expr *e) {
+                      return llvm::isa<NameExpr>(e);
+                    });
+        std::vector<std::string> names;
+        boundNames(t, names);
+        for (size_t k = 0; k < names.size(); ++k) {
+          GlobalDef d = def(flat ? How::Unpack : How::Ambiguous, s);
+          d.value = value;
+          d.index = k;
+          d.container = "an unpacking assignment";
+          add(names[k], std::move(d));
+        }
+      }
+      continue;
+    }
+    if (auto *a = llvm::dyn_cast<AugAssignStmt>(s)) {
+      if (auto *n = llvm::dyn_cast<NameExpr>(a->target)) {
+        GlobalDef d = def(How::AugValue, s);
+        d.value = a->value;
+        d.augOp = a->op;
+        add(n->id, std::move(d));
+      }
+      continue;
+    }
+    if (auto *d = llvm::dyn_cast<DeleteStmt>(s)) {
+      std::vector<std::string> names;
+      for (const Expr *t : d->targets)
+        boundNames(t, names);
+      for (const std::string &n : names)
+        add(n, def(How::Deleted, s));
+      continue;
+    }
+    if (auto *is = llvm::dyn_cast<IfStmt>(s);
+        is && isMainGuard(is, text(is->test)))
+      continue; // the script's entry point: never kernel code
+    if (llvm::isa<IfStmt, TryStmt, WithStmt, ForStmt, WhileStmt, MatchStmt>(
+            s)) {
+      std::vector<std::string> names;
+      blockNames({s}, names);
+      for (const std::string &n : names) {
+        GlobalDef d = def(How::Ambiguous, s);
+        d.container = containerName(s);
+        add(n, std::move(d));
+      }
+      continue;
+    }
+    // Expression statements, asserts, raises, ...: host code, skipped.
+  }
+  return success();
+}
+
+/// `k.py:12`, where a binding is.
+static std::string siteOf(const IRGen &g, const Node *n) {
+  return g.filename + ":" + std::to_string(g.lines.lineCol(n->range.begin).first);
+}
+
+/// Source text for a message, shortened when long.
+static std::string shortText(llvm::StringRef t) {
+  std::string s = t.str();
+  std::replace(s.begin(), s.end(), '\n', ' ');
+  if (s.size() > 60)
+    s = s.substr(0, 57) + "...";
+  return s;
+}
+
+std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
+  auto it = moduleDefs.find(use->id);
+  if (it == moduleDefs.end())
+    return std::nullopt;
+  GlobalDef *d = nullptr;
+  for (GlobalDef &cand : it->second)
+    if (cand.pos < modulePos)
+      d = &cand;
+  if (!d)
+    return std::nullopt;
+  const std::string &name = use->id;
+  std::string where = siteOf(*this, d->site);
+  switch (d->how) {
+  case How::Known:
+    return FailureOr<Val>(*d->cached);
+  case How::Class:
+    return FailureOr<Val>(fail(
+        use, "`" + name + "` is " +
+                 (llvm::isa<ClassDef>(d->site) ? "a class" : "a type alias") +
+                 " defined at " + where + ", which kernels cannot use"));
+  case How::HostImport:
+    if (d->importedName.empty())
+      return FailureOr<Val>(fail(use, "`" + name + "` is the module `" +
+                                          d->module +
+                                          "`, which kernels cannot use"));
+    return FailureOr<Val>(
+        fail(use, "`" + name + "` is `" + d->importedName + "` from module `" +
+                      d->module + "` (imported at " + where +
+                      "), which kernels cannot use"));
+  case How::Unsupported:
+    return FailureOr<Val>(
+        fail(use, d->message + " (imported at " + where + ")"));
+  case How::Ambiguous:
+    return FailureOr<Val>(fail(use, "`" + name + "` is assigned in " +
+                                        d->container + " at " + where +
+                                        "; Kiln cannot tell which "
+                                        "assignment runs"));
+  case How::Deleted:
+    return FailureOr<Val>(
+        fail(use, "`" + name + "` is deleted at " + where));
+  case How::Value:
+  case How::AugValue:
+  case How::Unpack:
+    break;
+  }
+  if (d->cached)
+    return FailureOr<Val>(*d->cached);
+  if (d->evaluating)
+    return FailureOr<Val>(
+        fail(use, "`" + name + "` at " + where + " is defined in terms of "
+                                                 "itself"));
+
+  // Evaluate the definition as the module would when it runs, into a
+  // scratch module that is thrown away: only compile-time values survive.
+  d->evaluating = true;
+  std::optional<CapturedError> captured;
+  std::optional<CapturedError> *savedCapture = capture;
+  FnState *savedFs = fs;
+  unsigned savedPos = modulePos;
+  FnState st;
+  mlir::OwningOpRef<mlir::ModuleOp> scratch =
+      mlir::ModuleOp::create(b.getUnknownLoc());
+  FailureOr<Val> v = failure();
+  {
+    mlir::OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(scratch->getBody());
+    capture = &captured;
+    fs = &st;
+    modulePos = d->pos;
+    v = eval(d->value);
+    if (succeeded(v) && d->how == How::AugValue) {
+      // The binding before this statement, combined with the new value.
+      auto *self = llvm::cast<AugAssignStmt>(d->site);
+      FailureOr<Val> prev = eval(self->target);
+      v = failed(prev) ? prev : binary(d->augOp, *prev, *v, d->site);
+    }
+    if (succeeded(v) && d->how == How::Unpack) {
+      auto *tu = llvm::dyn_cast<TupleExpr>(
+          llvm::isa<AssignStmt>(d->site)
+              ? llvm::cast<AssignStmt>(d->site)->targets.front()
+              : nullptr);
+      if (v->kind != Val::Kind::Tuple || !tu ||
+          v->elems.size() != tu->elts.size())
+        v = fail(d->value, "cannot unpack `" + text(d->value) + "` into " +
+                               std::to_string(tu ? tu->elts.size() : 0) +
+                               " names");
+      else
+        v = v->elems[d->index];
+    }
+  }
+  capture = savedCapture;
+  fs = savedFs;
+  modulePos = savedPos;
+  d->evaluating = false;
+
+  std::string by = shortText(text(d->value));
+  if (failed(v)) {
+    // A call Kiln cannot evaluate (a torch or driver call) is named as such.
+    if (auto *call = llvm::dyn_cast<CallExpr>(d->value)) {
+      std::optional<CapturedError> calleeErr;
+      capture = &calleeErr;
+      modulePos = d->pos;
+      fs = &st;
+      FailureOr<Val> callee = eval(call->func);
+      capture = savedCapture;
+      fs = savedFs;
+      modulePos = savedPos;
+      if (failed(callee) || (callee->kind != Val::Kind::Builtin &&
+                             callee->kind != Val::Kind::Function))
+        return FailureOr<Val>(fail(
+            use, "`" + name + "` is defined at " + where + " by a call to `" +
+                     shortText(text(call->func)) +
+                     "`, which Kiln cannot evaluate"));
+    }
+    std::string why = captured ? captured->message : "evaluation failed";
+    return FailureOr<Val>(fail(use, "`" + name + "` is defined at " + where +
+                                        " by `" + by +
+                                        "`, which Kiln cannot evaluate: " +
+                                        why));
+  }
+  if (!v->isConstexpr() && v->kind != Val::Kind::Function &&
+      v->kind != Val::Kind::Module && v->kind != Val::Kind::Builtin)
+    return FailureOr<Val>(fail(use, "`" + name + "` is defined at " + where +
+                                        " by `" + by +
+                                        "`, which is not a compile-time "
+                                        "constant"));
+  d->cached = *v;
+  return FailureOr<Val>(*v);
+}
