@@ -12,6 +12,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <fstream>
+#include <set>
 
 using namespace kiln;
 using namespace kiln::rt;
@@ -441,4 +442,66 @@ def scale(X, Y, n, BLOCK: tl.constexpr, EVEN: tl.constexpr):
   ASSERT_TRUE(bool(o)) << llvm::toString(o.takeError());
   EXPECT_EQ(o->constexprs.at("BLOCK").text(), "128");
   EXPECT_EQ(o->constexprs.at("EVEN").text(), "True");
+}
+
+// FlashAttention's unmodified layer_norm.py (fetched into .ext/, never
+// committed): its forward kernel tuned over the six warp counts its host
+// function triton_autotune_configs() returns, the absent tensors passed as
+// None.
+TEST_F(FakeAutotune, FlashAttentionLayerNormForward) {
+  std::string path =
+      std::string(KILN_SOURCE_ROOT) + "/.ext/flash-attention/layer_norm.py";
+  if (!llvm::sys::fs::exists(path))
+    GTEST_SKIP() << path << " is not fetched";
+  ModuleOptions mo;
+  mo.cache = CacheConfig{true, dir.str(), false};
+  mo.autotune = AutotuneSettings{true, false};
+  auto m = Module::fromFile(path, std::move(mo));
+  ASSERT_TRUE(bool(m)) << llvm::toString(m.takeError());
+  auto k = m->kernel("_layer_norm_fwd_1pass_kernel");
+  ASSERT_TRUE(bool(k)) << llvm::toString(k.takeError());
+  ASSERT_NE(k->autotuner(), nullptr);
+  ASSERT_EQ(k->autotuner()->configs().size(), 6u);
+
+  const int64_t M = 64, N = 1000;
+  auto mean = llvm::cantFail(DeviceBuffer::alloc(*dev, M * 4));
+  auto rstd = llvm::cantFail(DeviceBuffer::alloc(*dev, M * 4));
+  auto w = llvm::cantFail(DeviceBuffer::alloc(*dev, N * 2));
+  std::vector<Arg> a = {Arg::ptr(x.ptr(), DType::F16),
+                        Arg::ptr(y.ptr(), DType::F16),
+                        Arg::ptr(w.ptr(), DType::F16)};
+  for (int i = 0; i < 11; ++i)
+    a.push_back(Arg::none()); // B, RESIDUAL, X1, W1, B1, Y1, ... DROPOUT_MASK1
+  a.push_back(Arg::ptr(mean.ptr(), DType::F32));
+  a.push_back(Arg::ptr(rstd.ptr(), DType::F32));
+  for (int64_t v : {N, N, int64_t(0), int64_t(0), int64_t(0), int64_t(0), M,
+                    N})
+    a.push_back(Arg::integer(v)); // strides, M, N
+  a.push_back(Arg::f32(1e-6f));   // eps
+  a.push_back(Arg::f32(0.0f));    // dropout_p
+  a.push_back(Arg::integer(0));   // zero_centered_weight
+  LaunchOptions o;
+  for (const char *flag :
+       {"IS_RMS_NORM", "HAS_RESIDUAL", "STORE_RESIDUAL_OUT", "HAS_BIAS",
+        "HAS_DROPOUT", "STORE_DROPOUT_MASK", "HAS_ROWSCALE", "HAS_X1",
+        "HAS_W1", "HAS_B1"})
+    o.constexprs.emplace(flag, false);
+  o.constexprs.emplace("BLOCK_N", 1024);
+  fake().reset();
+  fake().setKernelTime(nullptr, 256, 0.25f); // 8 warps wins.
+  ASSERT_EQ(errorText(k->launch(Grid(M), a, o)), "");
+  std::vector<Launch> l = launches();
+  ASSERT_FALSE(l.empty());
+  EXPECT_EQ(l.back().kernel, "_layer_norm_fwd_1pass_kernel");
+  EXPECT_EQ(l.back().block[0], 256u);
+  EXPECT_EQ(l.back().grid[0], unsigned(M));
+  // The None parameters are not passed: X, Y, W, Mean, Rstd, 8 integers, 2
+  // floats, zero_centered_weight.
+  EXPECT_EQ(l.back().params.size(), 16u);
+  EXPECT_EQ(l.back().params[3], mean.ptr());
+  // Six configs were timed.
+  std::set<unsigned> blocks;
+  for (const Launch &r : l)
+    blocks.insert(r.block[0]);
+  EXPECT_EQ(blocks, (std::set<unsigned>{32, 64, 128, 256, 512, 1024}));
 }
