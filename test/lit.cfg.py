@@ -30,9 +30,22 @@ if config.ptxas and os.path.exists(config.ptxas):
 else:
     lit_config.note("ptxas not found (no CUDA toolkit): PTX validation tests are skipped")
 
-# Fetched third-party kernels (.ext/, never committed; see .ext/*/COMMIT):
-# their tests run only where the files are.
-flash_attention_ln = os.path.join(config.kiln_src_root, ".ext", "flash-attention", "layer_norm.py")
-if os.path.exists(flash_attention_ln):
+# Third-party files fetched for testing (never committed): .ext/ at the
+# repository root, or the folder named by KILN_EXT_DIR. Tests that read them
+# REQUIRE these features, so a clean clone skips them.
+ext_dir = os.environ.get("KILN_EXT_DIR") or os.path.join(config.kiln_src_root, ".ext")
+config.substitutions.append(("%ext_dir", ext_dir))
+if os.path.isfile(os.path.join(ext_dir, "triton-tutorials", "05-layer-norm.py")):
+    config.available_features.add("triton-tutorial")
+if os.path.isfile(os.path.join(ext_dir, "flash-attention", "layer_norm.py")):
     config.available_features.add("flash-attention")
-    config.substitutions.append(("%flash_attention_ln", flash_attention_ln))
+
+# The Python standard library of the interpreter running lit: every file of
+# it that CPython's own parser accepts must parse in Kiln.
+import sys
+import sysconfig
+stdlib_dir = os.environ.get("KILN_PYTHON_STDLIB") or sysconfig.get_paths().get("stdlib", "")
+if stdlib_dir and os.path.isdir(stdlib_dir):
+    config.available_features.add("python-stdlib")
+    config.substitutions.append(("%stdlib_dir", stdlib_dir))
+    config.substitutions.append(("%kiln_python", sys.executable))

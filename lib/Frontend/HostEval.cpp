@@ -372,8 +372,9 @@ bool Interp::checkNest(const Value &v, const Node *n) {
   return false;
 }
 
-bool Interp::step(const Node *n) {
-  if (++steps <= kMaxSteps)
+bool Interp::charge(const Node *n, uint64_t cost) {
+  steps += cost;
+  if (steps <= kMaxSteps)
     return true;
   fail(n, "evaluation exceeds Kiln's limit of " + std::to_string(kMaxSteps) +
               " steps");
@@ -447,9 +448,15 @@ std::optional<Value> Interp::global(llvm::StringRef name, const Node *where) {
 std::optional<Value> Interp::lookup(const NameExpr *n,
                                     const std::shared_ptr<Env> &env) {
   for (const Env *e = env.get(); e; e = e->parent.get())
-    if (auto it = e->vars.find(n->id); it != e->vars.end())
+    if (auto it = e->vars.find(n->id); it != e->vars.end()) {
+      if (!charge(n, it->second.elems.size()))
+        return std::nullopt;
       return it->second;
-  return global(n->id, n);
+    }
+  std::optional<Value> v = global(n->id, n);
+  if (v && !charge(n, v->elems.size()))
+    return std::nullopt;
+  return v;
 }
 
 std::optional<Value> Interp::attribute(const Value &base,

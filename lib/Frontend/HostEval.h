@@ -65,8 +65,6 @@ struct Value {
   const ast::Node *fn = nullptr;      ///< Function: LambdaExpr or FunctionDef
   std::shared_ptr<const Env> closure; ///< Function: enclosing locals
   std::shared_ptr<const AutotuneConfig> config; ///< Config
-  /// Config: the kwargs in the order written (AutotuneConfig sorts them).
-  std::vector<std::string> configOrder;
   /// How deeply containers nest inside this value (0 for scalars); bounded
   /// so that printing, comparing and destroying values cannot exhaust the
   /// stack.
@@ -249,7 +247,10 @@ private:
   bool assign(const ast::Expr *target, const Value &v,
               const std::shared_ptr<Env> &env);
   /// Counts one step; false (with an error) past kMaxSteps.
-  bool step(const ast::Node *n);
+  bool step(const ast::Node *n) { return charge(n, 1); }
+  /// Counts `n` steps: copying a container costs one step per element, so
+  /// quadratic host loops stay within the step limit too.
+  bool charge(const ast::Node *n, uint64_t cost);
   /// False (with an error at `n`) when `v` nests deeper than kMaxNest.
   bool checkNest(const Value &v, const ast::Node *n);
 

@@ -14,6 +14,8 @@ using KwArgs = std::vector<std::pair<std::string, Value>>;
 
 std::optional<std::vector<Value>> Interp::iterate(const Value &v,
                                                   const Node *where) {
+  if (!charge(where, v.elems.size() + v.s.size()))
+    return std::nullopt;
   switch (v.kind) {
   case K::List:
   case K::Tuple:
@@ -494,7 +496,6 @@ std::optional<Value> Interp::makeConfig(std::vector<Value> &args,
                              "` is a " + typeName(kw.vals[k]) +
                              ", not a constexpr value");
     config->constexprs[kw.elems[k].s] = *lit;
-    out.configOrder.push_back(kw.elems[k].s);
   }
   auto uintParam = [&](const char *n, unsigned &dst, bool pow2) {
     auto p = bound.find(n);

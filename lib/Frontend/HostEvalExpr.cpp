@@ -61,6 +61,8 @@ std::optional<Value> Interp::binary(BinOpKind op, const Value &l,
     out.s += r.s;
     out.elems.insert(out.elems.end(), r.elems.begin(), r.elems.end());
     out.nest = std::max(l.nest, r.nest);
+    if (!charge(where, out.elems.size() + out.s.size()))
+      return std::nullopt;
     if (out.elems.size() > kMaxElements || out.s.size() > kMaxElements)
       return fail(where, "result exceeds Kiln's limit of " +
                              std::to_string(kMaxElements) + " elements");
@@ -75,6 +77,8 @@ std::optional<Value> Interp::binary(BinOpKind op, const Value &l,
     if (unit && uint64_t(n) > kMaxElements / unit)
       return fail(where, "result exceeds Kiln's limit of " +
                              std::to_string(kMaxElements) + " elements");
+    if (!charge(where, uint64_t(n) * unit))
+      return std::nullopt;
     Value out = seq;
     out.s.clear();
     out.elems.clear();

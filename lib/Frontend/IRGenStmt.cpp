@@ -131,6 +131,10 @@ LogicalResult IRGen::assign(const Expr *target, const Val &v,
     return success();
   }
   if (auto *t = llvm::dyn_cast<TupleExpr>(target)) {
+    for (const Expr *e : t->elts)
+      if (llvm::isa<StarredExpr>(e))
+        return fail(e, "starred assignment targets are not supported in "
+                       "Triton kernels");
     if (v.kind != Val::Kind::Tuple)
       return fail(where, "cannot unpack " + typeName(v) + " into " +
                              std::to_string(t->elts.size()) + " names");

@@ -2,6 +2,8 @@
 #include "kiln/Frontend/Decorators.h"
 
 #include "gtest/gtest.h"
+#include <atomic>
+#include <thread>
 
 using namespace kiln;
 
@@ -219,6 +221,35 @@ TEST(Decorators, FlashAttentionShapes) {
             "@triton.heuristics({\"BAD\": lambda args: "
             "torch.cuda.get_device_name(0)})\n"
             "                                        ^");
+}
+
+TEST(Decorators, HeuristicsFromSeveralThreads) {
+  auto d = KernelDecorators::parse(kFlash, "layer_norm.py",
+                                   "_layer_norm_fwd_1pass_kernel");
+  ASSERT_TRUE(static_cast<bool>(d)) << llvm::toString(d.takeError());
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int64_t n = 1; n <= 300; ++n) {
+        LaunchArgs args{{"X", LaunchValue::pointer(DType::F32, 0)},
+                        {"B", LaunchValue::none()},
+                        {"RESIDUAL", LaunchValue::none()},
+                        {"N", LaunchValue::integer(n * (t + 1))}};
+        int64_t p2 = 1;
+        while (p2 < n * (t + 1))
+          p2 *= 2;
+        if (llvm::Error e = d->applyHeuristics(args)) {
+          llvm::consumeError(std::move(e));
+          ++wrong;
+        } else if (args["BLOCK_N"].i != std::min<int64_t>(p2, 16384)) {
+          ++wrong;
+        }
+      }
+    });
+  for (std::thread &t : threads)
+    t.join();
+  EXPECT_EQ(wrong.load(), 0);
 }
 
 TEST(Decorators, Errors) {

@@ -97,6 +97,13 @@ TEST(HostEval, DisplaysLambdasComprehensions) {
             "(6, 15, 5, (2, {'a': 3}), 7, 9)");
   EXPECT_EQ(evalName("n = 3\nR = f'{n} warps, {n!r}, {\"s\"!r}'"),
             "\"3 warps, 3, 's'\"");
+  EXPECT_EQ(evalName("def first_even(xs):\n    for x in xs:\n"
+                     "        if x % 2:\n            continue\n"
+                     "        break\n    return x\n"
+                     "def count():\n    n = 0\n    while True:\n"
+                     "        n += 1\n        if n == 5:\n            break\n"
+                     "    return n\nR = (first_even([1, 3, 4, 5]), count())"),
+            "(4, 5)");
   EXPECT_EQ(evalName("R = {[1]: 2}"), "1:6: unhashable dict key: a list");
   EXPECT_EQ(evalName("R = [x for x in range(10 ** 5) for y in (1, 2)]"),
             "1:5: comprehension exceeds Kiln's limit of 100000 elements");
@@ -239,6 +246,10 @@ TEST(HostEval, EveryEvaluationIsBounded) {
             "elements");
   EXPECT_EQ(evalName("R = [0] * 10 ** 9"),
             "1:5: result exceeds Kiln's limit of 100000 elements");
+  // Copies count: a quadratic loop hits the step limit instead of hanging.
+  EXPECT_EQ(evalName("def g():\n    xs = []\n    for i in range(50000):\n"
+                     "        xs = xs + [i]\n    return len(xs)\nR = g()"),
+            "4:14: evaluation exceeds Kiln's limit of 1000000 steps");
   // Deeply nested values would make printing and freeing them recurse.
   EXPECT_EQ(evalName("def g():\n    x = []\n    for i in range(1000):\n"
                      "        x = [x]\n    return x\nR = g()"),

@@ -96,7 +96,8 @@ TEST(KernelParameters, SyntaxAndModuleErrorsAreRendered) {
                              "         ^");
   auto dup = listKernelParameters(
       "import triton\n@triton.jit\ndef k(a, a):\n  pass\n", "f.py", "k");
-  EXPECT_EQ(errorText(dup), "f.py:3:10: error: duplicate parameter `a`\n"
+  EXPECT_EQ(errorText(dup), "f.py:3:10: error: invalid syntax: duplicate "
+                            "parameter `a`\n"
                             "def k(a, a):\n         ^");
   auto open = listKernelParameters("import triton\n@triton.jit\ndef k(a, b",
                                    "f.py", "k");

@@ -67,11 +67,16 @@ TEST(Parser, Errors) {
             "expected an indented block after 'if' statement on line 1");
   EXPECT_EQ(errorOf("  x = 1\n"), "unexpected indent");
   EXPECT_EQ(errorOf("f(a=1, b)\n"),
-            "positional argument follows keyword argument");
+            "invalid syntax: positional argument follows keyword argument");
   EXPECT_EQ(errorOf("f(**k, *a)\n"),
             "invalid syntax: iterable argument unpacking follows keyword "
             "argument unpacking");
   EXPECT_EQ(errorOf("x = 1 2\n"), "invalid syntax at `2`");
+  EXPECT_EQ(errorOf("def f(:):\n    pass\n"),
+            "invalid syntax: expected a parameter name");
+  EXPECT_EQ(errorOf("for x y:\n    pass\n"),
+            "invalid syntax: expected `in` in the `for` statement");
+  EXPECT_EQ(errorOf("x = (1,\n"), "'(' was never closed"); // a lexical error
   EXPECT_EQ(errorOf("def f(*, a=1, *b):\n    pass\n"),
             "invalid syntax: * argument may appear only once");
   EXPECT_EQ(errorOf("def f(a, *):\n    pass\n"),
@@ -143,6 +148,28 @@ TEST(Parser, DeepNestingIsAnErrorNotACrash) {
   for (int i = 0; i < 5000; ++i)
     nots += "not ";
   EXPECT_EQ(errorOf(nots + "y\n"), "expression or block nested too deeply");
+  // The new recursive forms are bounded too.
+  auto repeat = [](const std::string &piece, int n) {
+    std::string out;
+    for (int i = 0; i < n; ++i)
+      out += piece;
+    return out;
+  };
+  EXPECT_EQ(errorOf("f = " + repeat("lambda: ", 5000) + "0\n"),
+            "expression or block nested too deeply");
+  EXPECT_EQ(errorOf("x = " + repeat("a if b else ", 5000) + "c\n"),
+            "expression or block nested too deeply");
+  // Brackets stop at the lexer's limit, f-strings at their own.
+  EXPECT_EQ(errorOf("x = " + repeat("{**", 300) + "{}" + repeat("}", 300) +
+                    "\n"),
+            "too many nested parentheses");
+  std::string fs = "x = ";
+  for (int i = 0; i < 60; ++i)
+    fs += "f'{";
+  EXPECT_EQ(errorOf(fs + "\n"), "f-strings nested too deeply");
+  std::string cases = "match x:\n    case " + repeat("[", 150) + "a" +
+                      repeat("]", 150) + ":\n        pass\n";
+  EXPECT_EQ(errorOf(cases), "expression or block nested too deeply");
 }
 
 } // namespace

@@ -42,8 +42,9 @@ struct AutotuneConfig {
   std::optional<unsigned> maxnreg;
 
   bool operator==(const AutotuneConfig &) const = default;
-  /// `BLOCK: 128, num_warps: 4, num_stages: 3` (Triton's Config.__str__
-  /// order), for logs and --list-configs.
+  /// Triton's Config.__str__: `BLOCK: 128, num_warps: 4, num_ctas: 1,
+  /// num_stages: 3, maxnreg: None` (kwargs in name order, values as str()
+  /// prints them), for logs and --list-configs.
   std::string toString() const;
 };
 

@@ -628,6 +628,9 @@ Expr *Parser::parseDisplayItem() {
 }
 
 Expr *Parser::parseParenAtom() {
+  DepthGuard g(*this);
+  if (!g.ok)
+    return nullptr;
   uint32_t b = cur().begin;
   advance(); // (
   if (cur().isOp(")")) {
@@ -680,6 +683,9 @@ Expr *Parser::parseParenAtom() {
 }
 
 Expr *Parser::parseListAtom() {
+  DepthGuard g(*this);
+  if (!g.ok)
+    return nullptr;
   uint32_t b = cur().begin;
   advance(); // [
   auto *list = m.make<TupleExpr>(SrcRange{b, 0}, /*isList=*/true);
@@ -715,6 +721,9 @@ Expr *Parser::parseListAtom() {
 }
 
 Expr *Parser::parseBraceAtom() {
+  DepthGuard g(*this);
+  if (!g.ok)
+    return nullptr;
   uint32_t b = cur().begin;
   advance(); // {
   if (cur().isOp("}")) {

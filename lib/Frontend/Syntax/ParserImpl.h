@@ -89,8 +89,19 @@ private:
   bool failed() const { return error.has_value(); }
   std::nullptr_t fail(uint32_t offset, std::string msg) {
     if (!error)
-      error = ParseError{offset, std::move(msg)};
+      error = ParseError{offset, withSyntaxPrefix(std::move(msg))};
     return nullptr;
+  }
+  /// Every grammar error reads `invalid syntax[: detail]`, except the
+  /// indentation errors and nesting limits CPython reports by their own
+  /// names.
+  static std::string withSyntaxPrefix(std::string msg) {
+    for (const char *keep :
+         {"invalid syntax", "unexpected indent", "expected an indented block",
+          "expression or block nested too deeply", "f-string: "})
+      if (msg.rfind(keep, 0) == 0)
+        return msg;
+    return "invalid syntax: " + msg;
   }
   std::nullptr_t failHere(std::string msg) { return fail(cur().begin, msg); }
   std::nullptr_t invalidSyntax() {

@@ -3,8 +3,10 @@
 // Tokenizes a kernel file with Python's lexical rules: INDENT/DEDENT from
 // leading whitespace (tabs to multiples of 8, rejecting indentation whose
 // meaning depends on the tab size, as CPython does), implicit line joining
-// inside brackets, backslash continuation, numeric and string literals, UTF-8
-// text in comments and strings. Positions are byte offsets into the buffer.
+// inside brackets, backslash continuation, numeric literals (imaginary ones
+// and integers of any size included), string, bytes and f-string literals
+// (PEP 701), UTF-8 text and non-ASCII identifiers. Positions are byte
+// offsets into the buffer.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_FRONTEND_SYNTAX_LEXER_H

@@ -1,8 +1,9 @@
 //===- Parser.h - Triton-language source to AST ----------------*- C++ -*-===//
 //
-// A recursive-descent parser for the Python subset that Triton kernels use.
-// Python that Kiln does not support (classes, lambdas, comprehensions,
-// `*args`, `global`, `try`, `with`, ...) is rejected with a message saying so.
+// A recursive-descent parser for the whole Python 3.12 grammar (soft
+// keywords `match`, `case`, `type` included). Deciding which constructs a
+// kernel may use is left to the IR generator; the parser rejects only real
+// syntax errors ("invalid syntax: ...") and input nested beyond its limits.
 // Parsing stops at the first error.
 //
 //===----------------------------------------------------------------------===//
