@@ -1,0 +1,310 @@
+//===- CAPILaunch.cpp - Arguments, launches, launchers, compile-only ------===//
+#include "CAPIInternal.h"
+#include "llvm/Support/raw_ostream.h"
+#include <climits>
+#include <cstring>
+#include <map>
+
+using namespace kiln;
+using namespace kiln::capi;
+
+namespace {
+/// "argument #2 `y`" (1-based, as the kernel's def counts them).
+std::string argLabel(const kiln_kernel *kernel, size_t i) {
+  std::string s = "argument #" + std::to_string(i + 1);
+  if (kernel) {
+    std::string name = runtimeParamName(kernel->kernel, i);
+    if (!name.empty())
+      s += " `" + name + "`";
+  }
+  return s;
+}
+
+kiln_status argError(const kiln_kernel *kernel, size_t i,
+                     const std::string &why) {
+  std::string where = kernel ? "kernel `" + kernel->kernel.name() + "`: " : "";
+  return fail(KILN_ERROR_LAUNCH, where + argLabel(kernel, i) + ": " + why);
+}
+
+/// The runtime options of a C options object with `stream` (if set).
+const rt::LaunchOptions &launchOptions(const kiln_options &o) {
+  return o.launch;
+}
+
+using MetaMap = std::map<std::string, std::string>;
+
+/// Compile-time values a launch uses: constexprs given, else defaulted, and
+/// num_warps / num_stages.
+MetaMap buildMeta(const rt::Kernel &kernel, const kiln_options &o) {
+  MetaMap meta;
+  for (const KernelParameter &p : kernel.params()) {
+    if (!p.isConstexpr)
+      continue;
+    auto it = o.launch.constexprs.find(p.name);
+    if (it != o.launch.constexprs.end())
+      meta[p.name] = it->second.text();
+    else if (p.defaultValue)
+      meta[p.name] = *p.defaultValue;
+  }
+  // Constexprs the kernel does not declare are reported by the launch.
+  for (const auto &[name, value] : o.launch.constexprs)
+    meta.emplace(name, value.text());
+  meta["num_warps"] = std::to_string(o.launch.numWarps);
+  meta["num_stages"] = std::to_string(o.numStages);
+  return meta;
+}
+
+std::string metaText(const MetaMap &meta) {
+  std::string s;
+  for (const auto &[name, value] : meta)
+    s += name + "=" + value + "\n";
+  return s;
+}
+
+/// The meta values of each kernel's last launch on this thread.
+thread_local std::map<const kiln_kernel *, std::string> lastMeta;
+
+kiln_status launchChecked(kiln_kernel *kernel, const rt::Grid &grid,
+                          llvm::ArrayRef<rt::Arg> args, const kiln_options &o,
+                          const rt::LaunchOptions &launch) {
+  if (auto err = kernel->kernel.launch(grid, args, launch))
+    return fail(std::move(err), KILN_ERROR_LAUNCH);
+  // TODO(autotune): with an autotuned kernel, record the config the tuner
+  // chose (Kernel::launch applies it) instead of the requested values.
+  lastMeta[kernel] = metaText(buildMeta(kernel->kernel, o));
+  return KILN_OK;
+}
+} // namespace
+
+struct kiln_meta {
+  MetaMap values;
+  std::vector<const std::pair<const std::string, std::string> *> order;
+};
+
+kiln_status kiln::capi::convertArgs(const kiln_kernel *kernel,
+                                    const kiln_arg *args, size_t nargs,
+                                    std::vector<rt::Arg> &out) {
+  out.clear();
+  out.reserve(nargs);
+  for (size_t i = 0; i < nargs; ++i) {
+    const kiln_arg &a = args[i];
+    switch (a.kind) {
+    case KILN_ARG_POINTER:
+      if (a.dtype < KILN_DTYPE_I1 || a.dtype > KILN_DTYPE_F64)
+        return argError(kernel, i,
+                        "pointer with unknown dtype " + std::to_string(a.dtype));
+      // TODO(autotune): pass a.byte_size once Arg carries a buffer size.
+      out.push_back(rt::Arg::ptr(a.value.ptr, DType(a.dtype)));
+      break;
+    case KILN_ARG_INT:
+      out.push_back(rt::Arg::integer(a.value.i));
+      break;
+    case KILN_ARG_INT32:
+      if (a.value.i < INT32_MIN || a.value.i > INT32_MAX)
+        return argError(kernel, i,
+                        "integer " + std::to_string(a.value.i) +
+                            " does not fit in int32");
+      out.push_back(rt::Arg::i32(int32_t(a.value.i)));
+      break;
+    case KILN_ARG_INT64:
+      out.push_back(rt::Arg::i64(a.value.i));
+      break;
+    case KILN_ARG_UINT:
+      if (a.value.u > uint64_t(INT64_MAX))
+        return argError(kernel, i,
+                        "unsigned integer " + std::to_string(a.value.u) +
+                            " does not fit in int64 (u64 arguments are not "
+                            "supported yet)");
+      out.push_back(rt::Arg::integer(int64_t(a.value.u)));
+      break;
+    case KILN_ARG_FLOAT32:
+      out.push_back(rt::Arg::f32(float(a.value.f)));
+      break;
+    case KILN_ARG_FLOAT64:
+      out.push_back(rt::Arg::f64(a.value.f));
+      break;
+    case KILN_ARG_BOOL:
+      // The runtime has no i1 argument: a bool travels as an i32 0/1, which
+      // the kernel's truth tests read the same way.
+      out.push_back(rt::Arg::i32(a.value.i ? 1 : 0));
+      break;
+    case KILN_ARG_NONE:
+      // TODO(autotune): rt::Arg::none() once the autotune branch lands.
+      return argError(kernel, i,
+                      "None arguments are not supported by this runtime yet");
+    default:
+      return argError(kernel, i,
+                      "unknown argument kind " + std::to_string(a.kind));
+    }
+  }
+  return KILN_OK;
+}
+
+extern "C" {
+
+kiln_status kiln_kernel_launch(kiln_kernel *kernel, kiln_grid grid,
+                               const kiln_arg *args, size_t nargs,
+                               const kiln_options *options) {
+  KILN_CHECK_ARG(kernel);
+  if (nargs)
+    KILN_CHECK_ARG(args);
+  try {
+    std::vector<rt::Arg> converted;
+    if (kiln_status s = convertArgs(kernel, args, nargs, converted))
+      return s;
+    const kiln_options &o = optionsOrDefault(options);
+    return launchChecked(kernel, rt::Grid(grid.x, grid.y, grid.z), converted,
+                         o, launchOptions(o));
+  } catch (const std::exception &e) {
+    return fail(KILN_ERROR_LAUNCH, std::string("launch: ") + e.what());
+  }
+}
+
+kiln_status kiln_kernel_launch_grid_fn(kiln_kernel *kernel,
+                                       kiln_grid_fn gridFn, void *userData,
+                                       const kiln_arg *args, size_t nargs,
+                                       const kiln_options *options) {
+  KILN_CHECK_ARG(kernel);
+  KILN_CHECK_ARG(gridFn);
+  if (nargs)
+    KILN_CHECK_ARG(args);
+  try {
+    std::vector<rt::Arg> converted;
+    if (kiln_status s = convertArgs(kernel, args, nargs, converted))
+      return s;
+    const kiln_options &o = optionsOrDefault(options);
+    // TODO(autotune): once Kernel::launch takes a grid function of the
+    // chosen config, forward to it so the tuner's meta reaches the callback.
+    kiln_meta meta;
+    meta.values = buildMeta(kernel->kernel, o);
+    for (const auto &entry : meta.values)
+      meta.order.push_back(&entry);
+    kiln_grid grid = {1, 1, 1};
+    fail(KILN_OK, ""); // A message set by the callback is kept.
+    if (kiln_status s = gridFn(&meta, &grid, userData)) {
+      if (kiln_last_error()[0] == '\0')
+        fail(s, "kernel `" + kernel->kernel.name() +
+                    "`: the grid function failed (" + kiln_status_name(s) +
+                    ")");
+      return s;
+    }
+    return launchChecked(kernel, rt::Grid(grid.x, grid.y, grid.z), converted,
+                         o, launchOptions(o));
+  } catch (const std::exception &e) {
+    return fail(KILN_ERROR_LAUNCH, std::string("launch: ") + e.what());
+  }
+}
+
+kiln_status kiln_meta_get(const kiln_meta *meta, const char *name,
+                          const char **literal) {
+  KILN_CHECK_ARG(meta);
+  KILN_CHECK_ARG(name);
+  KILN_CHECK_ARG(literal);
+  auto it = meta->values.find(name);
+  if (it == meta->values.end())
+    return fail(KILN_ERROR_NOT_FOUND,
+                std::string("meta has no value `") + name + "`");
+  *literal = it->second.c_str();
+  return KILN_OK;
+}
+
+kiln_status kiln_meta_get_int(const kiln_meta *meta, const char *name,
+                              int64_t *value) {
+  KILN_CHECK_ARG(value);
+  const char *text = nullptr;
+  if (kiln_status s = kiln_meta_get(meta, name, &text))
+    return s;
+  long long v = 0;
+  if (llvm::StringRef(text).getAsInteger(0, v))
+    return fail(KILN_ERROR_INVALID_ARGUMENT,
+                std::string("meta `") + name + "` = " + text +
+                    " is not an integer");
+  *value = v;
+  return KILN_OK;
+}
+
+size_t kiln_meta_count(const kiln_meta *meta) {
+  return meta ? meta->order.size() : 0;
+}
+
+kiln_status kiln_meta_entry(const kiln_meta *meta, size_t index,
+                            const char **name, const char **literal) {
+  KILN_CHECK_ARG(meta);
+  if (index >= meta->order.size())
+    return fail(KILN_ERROR_NOT_FOUND,
+                "meta index " + std::to_string(index) + " is out of range");
+  if (name)
+    *name = meta->order[index]->first.c_str();
+  if (literal)
+    *literal = meta->order[index]->second.c_str();
+  return KILN_OK;
+}
+
+kiln_status kiln_kernel_last_meta(const kiln_kernel *kernel, char *buffer,
+                                  size_t *size) {
+  KILN_CHECK_ARG(kernel);
+  KILN_CHECK_ARG(size);
+  auto it = lastMeta.find(kernel);
+  if (it == lastMeta.end())
+    return fail(KILN_ERROR_NOT_FOUND, "kernel `" + kernel->kernel.name() +
+                                          "` has not been launched on this "
+                                          "thread");
+  size_t need = it->second.size() + 1;
+  size_t have = *size;
+  *size = need;
+  if (!buffer || have < need)
+    return fail(KILN_ERROR_BUFFER_TOO_SMALL,
+                "kiln_kernel_last_meta needs a buffer of " +
+                    std::to_string(need) + " bytes");
+  std::memcpy(buffer, it->second.c_str(), need);
+  return KILN_OK;
+}
+
+void kiln_kernel_destroy(kiln_kernel *kernel) {
+  lastMeta.erase(kernel);
+  delete kernel;
+}
+
+//===----------------------------------------------------------------------===//
+// Compile only
+//===----------------------------------------------------------------------===//
+
+static char *copyString(const std::string &s) {
+  char *p = static_cast<char *>(std::malloc(s.size() + 1));
+  if (p)
+    std::memcpy(p, s.c_str(), s.size() + 1);
+  return p;
+}
+
+kiln_status kiln_kernel_compile(kiln_kernel *kernel, const kiln_arg *args,
+                                size_t nargs, const kiln_options *options,
+                                char **ptx, char **infoJson) {
+  KILN_CHECK_ARG(kernel);
+  if (nargs)
+    KILN_CHECK_ARG(args);
+  if (ptx)
+    *ptx = nullptr;
+  if (infoJson)
+    *infoJson = nullptr;
+  try {
+    std::vector<rt::Arg> converted;
+    if (kiln_status s = convertArgs(kernel, args, nargs, converted))
+      return s;
+    const kiln_options &o = optionsOrDefault(options);
+    std::string arch = o.arch.empty() ? "sm_90" : o.arch;
+    auto ck = kernel->kernel.compileFor(arch, converted, o.launch);
+    if (!ck)
+      return fail(ck.takeError(), KILN_ERROR_LAUNCH);
+    std::string info;
+    llvm::raw_string_ostream(info) << (*ck)->info.toJSON();
+    if (ptx && !(*ptx = copyString((*ck)->ptx)))
+      return fail(KILN_ERROR_INVALID_ARGUMENT, "out of memory");
+    if (infoJson && !(*infoJson = copyString(info)))
+      return fail(KILN_ERROR_INVALID_ARGUMENT, "out of memory");
+    return KILN_OK;
+  } catch (const std::exception &e) {
+    return fail(KILN_ERROR_COMPILE, std::string("compile: ") + e.what());
+  }
+}
+
+} // extern "C"
