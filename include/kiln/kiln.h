@@ -289,7 +289,8 @@ KILN_API kiln_status kiln_kernel_launch_grid_fn(kiln_kernel *kernel,
                                                 const kiln_options *options);
 
 /* The meta values (as `name=literal` lines, sorted by name) of the calling
- * thread's last successful launch of `kernel`: with autotuning, the config
+ * thread's last successful launch of `kernel` (directly or through a launcher
+ * bound from it): with autotuning, the config
  * the tuner chose. Writes the needed size (with the NUL) to *size; returns
  * KILN_ERROR_BUFFER_TOO_SMALL when `buffer` (may be NULL) is too small. */
 KILN_API kiln_status kiln_kernel_last_meta(const kiln_kernel *kernel,

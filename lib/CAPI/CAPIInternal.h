@@ -51,6 +51,13 @@ kiln_status convertArgs(const kiln_kernel *kernel, const kiln_arg *args,
 /// The name of the i-th runtime (non-constexpr) parameter, or "".
 std::string runtimeParamName(const kiln::rt::Kernel &kernel, size_t i);
 
+/// The meta text (`name=literal` lines) of a kernel's last launch on this
+/// thread; shared with the launcher that made it.
+using MetaText = std::shared_ptr<const std::string>;
+void recordLastMeta(const kiln_kernel *kernel, MetaText meta);
+/// Meta text for a launch of `kernel` with `options`.
+MetaText launchMeta(const kiln::rt::Kernel &kernel, const kiln_options &o);
+
 /// Defaults when `options` is null.
 const kiln_options &optionsOrDefault(const kiln_options *options);
 

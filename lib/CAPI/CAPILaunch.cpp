@@ -62,7 +62,7 @@ std::string metaText(const MetaMap &meta) {
 }
 
 /// The meta values of each kernel's last launch on this thread.
-thread_local std::map<const kiln_kernel *, std::string> lastMeta;
+thread_local std::map<const kiln_kernel *, MetaText> lastMeta;
 
 kiln_status launchChecked(kiln_kernel *kernel, const rt::Grid &grid,
                           llvm::ArrayRef<rt::Arg> args, const kiln_options &o,
@@ -71,10 +71,19 @@ kiln_status launchChecked(kiln_kernel *kernel, const rt::Grid &grid,
     return fail(std::move(err), KILN_ERROR_LAUNCH);
   // TODO(autotune): with an autotuned kernel, record the config the tuner
   // chose (Kernel::launch applies it) instead of the requested values.
-  lastMeta[kernel] = metaText(buildMeta(kernel->kernel, o));
+  recordLastMeta(kernel, launchMeta(kernel->kernel, o));
   return KILN_OK;
 }
 } // namespace
+
+void kiln::capi::recordLastMeta(const kiln_kernel *kernel, MetaText meta) {
+  lastMeta[kernel] = std::move(meta);
+}
+
+MetaText kiln::capi::launchMeta(const rt::Kernel &kernel,
+                                const kiln_options &o) {
+  return std::make_shared<const std::string>(metaText(buildMeta(kernel, o)));
+}
 
 struct kiln_meta {
   MetaMap values;
@@ -249,14 +258,15 @@ kiln_status kiln_kernel_last_meta(const kiln_kernel *kernel, char *buffer,
     return fail(KILN_ERROR_NOT_FOUND, "kernel `" + kernel->kernel.name() +
                                           "` has not been launched on this "
                                           "thread");
-  size_t need = it->second.size() + 1;
+  const std::string &text = *it->second;
+  size_t need = text.size() + 1;
   size_t have = *size;
   *size = need;
   if (!buffer || have < need)
     return fail(KILN_ERROR_BUFFER_TOO_SMALL,
                 "kiln_kernel_last_meta needs a buffer of " +
                     std::to_string(need) + " bytes");
-  std::memcpy(buffer, it->second.c_str(), need);
+  std::memcpy(buffer, text.c_str(), need);
   return KILN_OK;
 }
 

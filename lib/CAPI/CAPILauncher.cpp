@@ -26,6 +26,11 @@ uint64_t load64(const unsigned char *p) {
 
 struct kiln_launcher {
   rt::Kernel kernel;
+  /// The kernel handle it was bound from: only a key for kiln_kernel_last_meta
+  /// (never dereferenced, so the launcher may outlive it).
+  const kiln_kernel *origin = nullptr;
+  // TODO(autotune): the tuner's chosen config per launch.
+  MetaText meta;
   std::vector<Slot> slots;
   std::vector<DType> dtypes; ///< Pointee types of pointer slots.
   kiln_options options;
@@ -50,6 +55,8 @@ kiln_status kiln_kernel_bind(kiln_kernel *kernel, const kiln_arg *prototype,
       return s;
     auto l = std::make_unique<kiln_launcher>(kernel->kernel);
     l->options = optionsOrDefault(options);
+    l->origin = kernel;
+    l->meta = launchMeta(kernel->kernel, l->options);
     for (size_t i = 0; i < nargs; ++i) {
       const rt::Arg &a = converted[i];
       Slot slot = Slot::Pointer;
@@ -129,6 +136,7 @@ kiln_status kiln_launcher_launch(kiln_launcher *launcher, const void *packed,
     if (auto err = launcher->kernel.launch(rt::Grid(grid[0], grid[1], grid[2]),
                                            args, launcher->options.launch))
       return fail(std::move(err), KILN_ERROR_LAUNCH);
+    recordLastMeta(launcher->origin, launcher->meta);
     return KILN_OK;
   } catch (const std::exception &e) {
     return fail(KILN_ERROR_LAUNCH, std::string("launch: ") + e.what());

@@ -393,6 +393,19 @@ static void testLaunch(void) {
   CHECK(r.stream == (void *)0x6000);
   CHECK(r.params[0] == 0x40000 && r.params[2] == 0x60000 &&
         r.params[3] == 777);
+  /* Launchers count as launches of the kernel they were bound from. */
+  kiln_options *o2 = NULL;
+  CHECK_OK(kiln_options_copy(o, &o2));
+  CHECK_OK(kiln_options_set_num_warps(o2, 8));
+  kiln_launcher *l8 = NULL;
+  CHECK_OK(kiln_kernel_bind(k, args, 4, o2, &l8));
+  kiln_options_destroy(o2);
+  CHECK_OK(kiln_launcher_launch(l8, buf, sizeof(buf)));
+  CHECK(lastLaunch(&r) == 4 && r.dims[3] == 256);
+  size = sizeof(meta);
+  CHECK_OK(kiln_kernel_last_meta(k, meta, &size));
+  CHECK_CONTAINS(meta, "num_warps=8\n");
+  kiln_launcher_destroy(l8);
   /* Wrong size, and a value out of the bound i32. */
   CHECK_STATUS(kiln_launcher_launch(l, buf, sizeof(buf) - 1),
                KILN_ERROR_INVALID_ARGUMENT);
@@ -408,7 +421,7 @@ static void testLaunch(void) {
   memcpy(buf + KILN_PACKED_HEADER_BYTES, &null, 8);
   CHECK_STATUS(kiln_launcher_launch(l, buf, sizeof(buf)), KILN_ERROR_LAUNCH);
   CHECK_CONTAINS(kiln_last_error(), "x_ptr");
-  CHECK(fakeLaunchCount() == 3);
+  CHECK(fakeLaunchCount() == 4);
   kiln_launcher_destroy(l);
 
   /* Floats and bools reach the kernel as fp32 bits and i32. */
@@ -417,7 +430,7 @@ static void testLaunch(void) {
   kiln_arg sargs[3] = {kiln_arg_ptr(0x10000, KILN_DTYPE_F32, 0),
                        kiln_arg_f32(1.5f), kiln_arg_int(64)};
   CHECK_OK(kiln_kernel_launch(s, grid, sargs, 3, o));
-  CHECK(lastLaunch(&r) == 4);
+  CHECK(lastLaunch(&r) == 5);
   float alpha = 0;
   uint32_t bits = (uint32_t)r.params[1];
   memcpy(&alpha, &bits, 4);
