@@ -102,8 +102,9 @@ KILN_API kiln_status kiln_options_copy(const kiln_options *from,
 KILN_API void kiln_options_destroy(kiln_options *options);
 KILN_API kiln_status kiln_options_set_num_warps(kiln_options *options,
                                                 unsigned num_warps);
-/* Recorded and visible to grid callbacks as meta "num_stages"; Kiln's
- * codegen does not pipeline loops yet, so it does not change the code. */
+/* Recorded and visible to grid callbacks as meta "num_stages" (autotune
+ * configs set their own); Kiln's codegen does not pipeline loops yet, so it
+ * does not change the code. */
 KILN_API kiln_status kiln_options_set_num_stages(kiln_options *options,
                                                  unsigned num_stages);
 /* A constexpr as the literal text Python would write: "1024", "True",
@@ -174,7 +175,8 @@ typedef enum kiln_arg_kind {
   KILN_ARG_FLOAT32 = 5, /* value.f, fp32 */
   KILN_ARG_FLOAT64 = 6, /* value.f, fp64 */
   KILN_ARG_BOOL = 7,    /* value.i (0 or 1) */
-  KILN_ARG_NONE = 8,    /* Python's None */
+  KILN_ARG_NONE = 8,    /* Python's None: the parameter becomes a
+                         * constexpr None and takes no argument slot */
 } kiln_arg_kind;
 
 /* One argument for each non-constexpr parameter, in order. 24 bytes. */
@@ -187,8 +189,8 @@ typedef struct kiln_arg {
     uint64_t u;
     double f;
   } value;
-  /* Bytes the pointer may touch (0: unknown); the autotuner uses it to
-   * save and restore buffers between trial runs. */
+  /* Bytes of the buffer behind the pointer (0: unknown); the autotuner
+   * needs it for reset_to_zero / restore_value between trial runs. */
   uint64_t byte_size;
 } kiln_arg;
 
@@ -262,9 +264,10 @@ KILN_API kiln_status kiln_kernel_launch(kiln_kernel *kernel, kiln_grid grid,
                                         const kiln_arg *args, size_t nargs,
                                         const kiln_options *options);
 
-/* The compile-time values a launch used: constexprs (given or defaulted)
- * and "num_warps", "num_stages". Only valid during the callback it is
- * passed to. */
+/* The values a launch's grid sees: constexprs (given, defaulted, or chosen
+ * by autotune / heuristics), "num_warps", "num_stages", and the scalar
+ * arguments by parameter name (pointers are not included). Only valid
+ * during the callback it is passed to. */
 typedef struct kiln_meta kiln_meta;
 /* Literal text of `name` (e.g. "1024"); KILN_ERROR_NOT_FOUND if unset. */
 KILN_API kiln_status kiln_meta_get(const kiln_meta *meta, const char *name,
@@ -277,8 +280,10 @@ KILN_API kiln_status kiln_meta_entry(const kiln_meta *meta, size_t index,
                                      const char **name, const char **literal);
 
 /* Computes the grid from the launch's meta values (Triton's
- * `grid = lambda meta: (triton.cdiv(n, meta["BLOCK"]),)`). A non-OK
- * return cancels the launch with that status. */
+ * `grid = lambda meta: (triton.cdiv(n, meta["BLOCK"]),)`). With autotuning
+ * it is called for each config tried, then for the chosen one. A non-OK
+ * return launches nothing for that config, and the launch returns that
+ * status; the message quotes the one the callback left, if any. */
 typedef kiln_status (*kiln_grid_fn)(const kiln_meta *meta, kiln_grid *grid,
                                     void *user_data);
 KILN_API kiln_status kiln_kernel_launch_grid_fn(kiln_kernel *kernel,
@@ -287,6 +292,11 @@ KILN_API kiln_status kiln_kernel_launch_grid_fn(kiln_kernel *kernel,
                                                 const kiln_arg *args,
                                                 size_t nargs,
                                                 const kiln_options *options);
+
+/* 1 when the kernel has @triton.autotune / @triton.heuristics layers, which
+ * Kernel launches apply (the config they choose shows in the grid
+ * callback's meta and in kiln_kernel_last_meta); 0 otherwise. */
+KILN_API int kiln_kernel_is_decorated(const kiln_kernel *kernel);
 
 /* The meta values (as `name=literal` lines, sorted by name) of the calling
  * thread's last successful launch of `kernel` (directly or through a launcher

@@ -58,6 +58,15 @@ void recordLastMeta(const kiln_kernel *kernel, MetaText meta);
 /// Meta text for a launch of `kernel` with `options`.
 MetaText launchMeta(const kiln::rt::Kernel &kernel, const kiln_options &o);
 
+/// Launches `kernel` and records the meta of the launch as `origin`'s last:
+/// `staticMeta` for an undecorated kernel, else the config the decorator
+/// layers (autotune, heuristics) chose.
+kiln_status launchAndRecord(const kiln_kernel *origin, kiln::rt::Kernel &kernel,
+                            const kiln::rt::Grid &grid,
+                            llvm::ArrayRef<kiln::rt::Arg> args,
+                            const kiln::rt::LaunchOptions &launch,
+                            unsigned numStages, const MetaText &staticMeta);
+
 /// Defaults when `options` is null.
 const kiln_options &optionsOrDefault(const kiln_options *options);
 

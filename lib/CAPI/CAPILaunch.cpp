@@ -32,6 +32,7 @@ const rt::LaunchOptions &launchOptions(const kiln_options &o) {
 }
 
 using MetaMap = std::map<std::string, std::string>;
+using kiln::LaunchArgs;
 
 /// Compile-time values a launch uses: constexprs given, else defaulted, and
 /// num_warps / num_stages.
@@ -64,17 +65,61 @@ std::string metaText(const MetaMap &meta) {
 /// The meta values of each kernel's last launch on this thread.
 thread_local std::map<const kiln_kernel *, MetaText> lastMeta;
 
+/// The config part of a launch's meta (constexprs, num_warps, num_stages;
+/// not the arguments) as `name=literal` lines.
+MetaMap configMeta(const rt::Kernel &kernel, const LaunchArgs &meta,
+                   unsigned numStages) {
+  MetaMap out;
+  for (const auto &[name, value] : meta) {
+    bool isArg = llvm::any_of(kernel.params(), [&](const KernelParameter &p) {
+      return !p.isConstexpr && p.name == name;
+    });
+    if (isArg)
+      continue;
+    if (auto literal = rt::literalOf(value))
+      out[name] = *literal;
+  }
+  out.emplace("num_stages", std::to_string(numStages));
+  return out;
+}
+
 kiln_status launchChecked(kiln_kernel *kernel, const rt::Grid &grid,
                           llvm::ArrayRef<rt::Arg> args, const kiln_options &o,
                           const rt::LaunchOptions &launch) {
-  if (auto err = kernel->kernel.launch(grid, args, launch))
-    return fail(std::move(err), KILN_ERROR_LAUNCH);
-  // TODO(autotune): with an autotuned kernel, record the config the tuner
-  // chose (Kernel::launch applies it) instead of the requested values.
-  recordLastMeta(kernel, launchMeta(kernel->kernel, o));
-  return KILN_OK;
+  MetaText meta;
+  if (!kernel->kernel.layers())
+    meta = launchMeta(kernel->kernel, o);
+  return launchAndRecord(kernel, kernel->kernel, grid, args, launch,
+                         o.numStages, meta);
 }
 } // namespace
+
+kiln_status kiln::capi::launchAndRecord(const kiln_kernel *origin,
+                                        rt::Kernel &kernel,
+                                        const rt::Grid &grid,
+                                        llvm::ArrayRef<rt::Arg> args,
+                                        const rt::LaunchOptions &launch,
+                                        unsigned numStages,
+                                        const MetaText &staticMeta) {
+  if (!kernel.layers()) {
+    if (auto err = kernel.launch(grid, args, launch))
+      return fail(std::move(err), KILN_ERROR_LAUNCH);
+    recordLastMeta(origin, staticMeta);
+    return KILN_OK;
+  }
+  // Decorated: the autotuner / heuristics choose the config; a grid function
+  // that returns the fixed grid sees (and keeps) the meta they settle on.
+  LaunchArgs chosen;
+  rt::GridFunction fixed = [&](const LaunchArgs &meta) {
+    chosen = meta;
+    return grid;
+  };
+  if (auto err = kernel.launch(fixed, args, launch))
+    return fail(std::move(err), KILN_ERROR_LAUNCH);
+  recordLastMeta(origin, std::make_shared<const std::string>(
+                             metaText(configMeta(kernel, chosen, numStages))));
+  return KILN_OK;
+}
 
 void kiln::capi::recordLastMeta(const kiln_kernel *kernel, MetaText meta) {
   lastMeta[kernel] = std::move(meta);
@@ -102,8 +147,7 @@ kiln_status kiln::capi::convertArgs(const kiln_kernel *kernel,
       if (a.dtype < KILN_DTYPE_I1 || a.dtype > KILN_DTYPE_F64)
         return argError(kernel, i,
                         "pointer with unknown dtype " + std::to_string(a.dtype));
-      // TODO(autotune): pass a.byte_size once Arg carries a buffer size.
-      out.push_back(rt::Arg::ptr(a.value.ptr, DType(a.dtype)));
+      out.push_back(rt::Arg::ptr(a.value.ptr, DType(a.dtype), a.byte_size));
       break;
     case KILN_ARG_INT:
       out.push_back(rt::Arg::integer(a.value.i));
@@ -138,9 +182,8 @@ kiln_status kiln::capi::convertArgs(const kiln_kernel *kernel,
       out.push_back(rt::Arg::i32(a.value.i ? 1 : 0));
       break;
     case KILN_ARG_NONE:
-      // TODO(autotune): rt::Arg::none() once the autotune branch lands.
-      return argError(kernel, i,
-                      "None arguments are not supported by this runtime yet");
+      out.push_back(rt::Arg::none());
+      break;
     default:
       return argError(kernel, i,
                       "unknown argument kind " + std::to_string(a.kind));
@@ -182,26 +225,55 @@ kiln_status kiln_kernel_launch_grid_fn(kiln_kernel *kernel,
     if (kiln_status s = convertArgs(kernel, args, nargs, converted))
       return s;
     const kiln_options &o = optionsOrDefault(options);
-    // TODO(autotune): once Kernel::launch takes a grid function of the
-    // chosen config, forward to it so the tuner's meta reaches the callback.
-    kiln_meta meta;
-    meta.values = buildMeta(kernel->kernel, o);
-    for (const auto &entry : meta.values)
-      meta.order.push_back(&entry);
-    kiln_grid grid = {1, 1, 1};
-    fail(KILN_OK, ""); // A message set by the callback is kept.
-    if (kiln_status s = gridFn(&meta, &grid, userData)) {
-      if (kiln_last_error()[0] == '\0')
-        fail(s, "kernel `" + kernel->kernel.name() +
-                    "`: the grid function failed (" + kiln_status_name(s) +
-                    ")");
-      return s;
+    // The runtime calls the grid function with the meta of the config it
+    // launches (with autotuning: once per config tried, then the chosen
+    // one). A failing callback gets a zero grid, which launches nothing, and
+    // its status is returned after the launch.
+    kiln_status callbackStatus = KILN_OK;
+    std::string callbackError;
+    LaunchArgs lastMetaSeen;
+    rt::GridFunction fn = [&](const LaunchArgs &launchMeta) -> rt::Grid {
+      lastMetaSeen = launchMeta;
+      kiln_meta meta;
+      for (const auto &[name, value] : launchMeta)
+        if (auto literal = rt::literalOf(value))
+          meta.values[name] = *literal;
+      meta.values.emplace("num_stages", std::to_string(o.numStages));
+      for (const auto &entry : meta.values)
+        meta.order.push_back(&entry);
+      kiln_grid grid = {1, 1, 1};
+      fail(KILN_OK, ""); // A message the callback leaves is quoted.
+      if (kiln_status s = gridFn(&meta, &grid, userData)) {
+        if (callbackStatus == KILN_OK) {
+          callbackStatus = s;
+          std::string said = kiln_last_error();
+          callbackError = "kernel `" + kernel->kernel.name() +
+                          "`: the grid function failed (" +
+                          kiln_status_name(s) + ")" +
+                          (said.empty() ? "" : ": " + said);
+        }
+        return rt::Grid(0, 0, 0);
+      }
+      return rt::Grid(grid.x, grid.y, grid.z);
+    };
+    llvm::Error err = kernel->kernel.launch(fn, converted, o.launch);
+    if (callbackStatus != KILN_OK) {
+      llvm::consumeError(std::move(err));
+      return fail(callbackStatus, callbackError);
     }
-    return launchChecked(kernel, rt::Grid(grid.x, grid.y, grid.z), converted,
-                         o, launchOptions(o));
+    if (err)
+      return fail(std::move(err), KILN_ERROR_LAUNCH);
+    recordLastMeta(kernel,
+                   std::make_shared<const std::string>(metaText(configMeta(
+                       kernel->kernel, lastMetaSeen, o.numStages))));
+    return KILN_OK;
   } catch (const std::exception &e) {
     return fail(KILN_ERROR_LAUNCH, std::string("launch: ") + e.what());
   }
+}
+
+int kiln_kernel_is_decorated(const kiln_kernel *kernel) {
+  return kernel && kernel->kernel.layers() ? 1 : 0;
 }
 
 kiln_status kiln_meta_get(const kiln_meta *meta, const char *name,

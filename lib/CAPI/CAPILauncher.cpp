@@ -15,7 +15,7 @@ using namespace kiln::capi;
 
 namespace {
 /// What a bound argument becomes; the value comes with each launch.
-enum class Slot : uint8_t { Pointer, I32, I64, F32, F64, Bool };
+enum class Slot : uint8_t { Pointer, I32, I64, F32, F64, Bool, None };
 
 uint64_t load64(const unsigned char *p) {
   uint64_t v;
@@ -29,7 +29,8 @@ struct kiln_launcher {
   /// The kernel handle it was bound from: only a key for kiln_kernel_last_meta
   /// (never dereferenced, so the launcher may outlive it).
   const kiln_kernel *origin = nullptr;
-  // TODO(autotune): the tuner's chosen config per launch.
+  /// The meta of an undecorated kernel's launches (decorated kernels record
+  /// the config chosen per launch).
   MetaText meta;
   std::vector<Slot> slots;
   std::vector<DType> dtypes; ///< Pointee types of pointer slots.
@@ -56,12 +57,15 @@ kiln_status kiln_kernel_bind(kiln_kernel *kernel, const kiln_arg *prototype,
     auto l = std::make_unique<kiln_launcher>(kernel->kernel);
     l->options = optionsOrDefault(options);
     l->origin = kernel;
-    l->meta = launchMeta(kernel->kernel, l->options);
+    if (!kernel->kernel.layers())
+      l->meta = launchMeta(kernel->kernel, l->options);
     for (size_t i = 0; i < nargs; ++i) {
       const rt::Arg &a = converted[i];
       Slot slot = Slot::Pointer;
       if (prototype[i].kind == KILN_ARG_BOOL)
         slot = Slot::Bool;
+      else if (a.isNone())
+        slot = Slot::None;
       else if (a.kind() == rt::Arg::Kind::Int)
         slot = a.dtype() == DType::I32 ? Slot::I32 : Slot::I64;
       else if (a.kind() == rt::Arg::Kind::Float)
@@ -101,7 +105,10 @@ kiln_status kiln_launcher_launch(kiln_launcher *launcher, const void *packed,
     std::memcpy(&f, &bits, 8);
     switch (launcher->slots[i]) {
     case Slot::Pointer:
-      args.push_back(rt::Arg::ptr(bits, launcher->dtypes[i]));
+      args.push_back(rt::Arg::ptr(bits, launcher->dtypes[i], load64(a + 8)));
+      break;
+    case Slot::None:
+      args.push_back(rt::Arg::none());
       break;
     case Slot::I32: {
       auto v = int64_t(bits);
@@ -133,11 +140,10 @@ kiln_status kiln_launcher_launch(kiln_launcher *launcher, const void *packed,
   try {
     std::lock_guard<std::mutex> lock(launcher->mutex);
     launcher->options.launch.stream = stream;
-    if (auto err = launcher->kernel.launch(rt::Grid(grid[0], grid[1], grid[2]),
-                                           args, launcher->options.launch))
-      return fail(std::move(err), KILN_ERROR_LAUNCH);
-    recordLastMeta(launcher->origin, launcher->meta);
-    return KILN_OK;
+    return launchAndRecord(launcher->origin, launcher->kernel,
+                           rt::Grid(grid[0], grid[1], grid[2]), args,
+                           launcher->options.launch,
+                           launcher->options.numStages, launcher->meta);
   } catch (const std::exception &e) {
     return fail(KILN_ERROR_LAUNCH, std::string("launch: ") + e.what());
   }

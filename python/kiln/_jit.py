@@ -184,6 +184,10 @@ class Kernel:
                     if info.default_value is not None else None)
             else:
                 self.arg_names.append(pname)
+        # @triton.autotune / @triton.heuristics: the runtime picks the config,
+        # so callable grids are evaluated from C with the chosen meta, and
+        # buffer sizes are passed (reset_to_zero / restore_value need them).
+        self.decorated = bool(_lib.kernel_is_decorated(handle))
         self._arg_set = frozenset(self.arg_names)
         self._nargs = len(self.arg_names)
         self._launches = {}
@@ -380,9 +384,10 @@ class Kernel:
                 values += (0, 0)
             elif hasattr(a, "data_ptr"):
                 sig.append(a.dtype)
-                # Byte sizes only matter to the autotuner; the hit path
-                # passes 0 (TODO(autotune): sizes for autotuned kernels).
-                values += (a.data_ptr(), 0)
+                # Byte sizes only matter to the autotuner.
+                values += (a.data_ptr(),
+                           a.element_size() * a.numel() if self.decorated
+                           else 0)
                 if device is None:
                     device = _device_index(a)
             else:
@@ -398,6 +403,8 @@ class Kernel:
         except TypeError:  # an unhashable keyword value
             return self._run_slow(grid, args, kwargs)
         if type(grid) is not tuple:
+            if self.decorated and callable(grid):
+                return self._run_grid_fn(grid, args, kwargs, device)
             grid = self._grid(grid, entry, args)
         n = len(grid)
         if n == 1:
@@ -439,6 +446,8 @@ class Kernel:
         for d in described:
             values += (d[2], d[3])
         device = self._device_of(args)
+        if self.decorated and callable(grid):
+            return self._run_grid_fn(grid, args, kwargs, device)
         g = self._grid(grid, entry, args)
         stream = _raw_stream(device) if _raw_stream else _find_stream(device)
         try:
@@ -447,6 +456,44 @@ class Kernel:
             raise LaunchError("kernel `%s`: grid %r or an argument is out of "
                               "range (%s)" % (self.name, g, e))
         check(_launcher_launch(entry.handle, buf, len(buf)), LaunchError)
+
+    def _run_grid_fn(self, grid, args, kwargs, device):
+        """A callable grid of a decorated kernel: the runtime calls it (via
+        kiln_kernel_launch_grid_fn) with the meta of the config it runs."""
+        described = self._describe(args, True)
+        protos = self._prototype(described)
+        failure = []
+
+        def callback(meta_p, grid_p, _user):
+            try:
+                meta = {}
+                name, literal = ctypes.c_char_p(), ctypes.c_char_p()
+                for i in range(_lib.meta_count(meta_p)):
+                    _lib.meta_entry(meta_p, i, ctypes.byref(name),
+                                    ctypes.byref(literal))
+                    meta[name.value.decode()] = _default_value(
+                        literal.value.decode())
+                meta.update(zip(self.arg_names, args))
+                g = self._grid(grid(meta), None, args)
+                grid_p[0].x, grid_p[0].y, grid_p[0].z = g
+                return 0
+            except BaseException as e:  # re-raised after the launch
+                failure.append(e)
+                return _lib.ERROR_INVALID_ARGUMENT
+
+        c_callback = _lib.GRID_FN(callback)
+        opts, _ = self._options(dict(kwargs), device)
+        try:
+            _lib.options_set_stream(
+                opts, _raw_stream(device) if _raw_stream
+                else _find_stream(device))
+            status = _lib.kernel_launch_grid_fn(
+                self._handle, c_callback, None, protos, len(described), opts)
+        finally:
+            _lib.options_destroy(opts)
+        if failure:
+            raise failure[0]
+        check(status, LaunchError)
 
     # -- compile only ------------------------------------------------------
 

@@ -114,6 +114,12 @@ kernel_param_count = _fn("kiln_kernel_param_count", _I, _P,
 kernel_param = _fn("kiln_kernel_param", _I, _P, _S, ctypes.POINTER(ParamInfo))
 kernel_launch = _fn("kiln_kernel_launch", _I, _P, Grid, ctypes.POINTER(Arg),
                     _S, _P)
+kernel_launch_grid_fn = _fn("kiln_kernel_launch_grid_fn", _I, _P, GRID_FN, _P,
+                            ctypes.POINTER(Arg), _S, _P)
+kernel_is_decorated = _fn("kiln_kernel_is_decorated", _I, _P)
+meta_count = _fn("kiln_meta_count", _S, _P)
+meta_entry = _fn("kiln_meta_entry", _I, _P, _S, ctypes.POINTER(_CP),
+                 ctypes.POINTER(_CP))
 kernel_last_meta = _fn("kiln_kernel_last_meta", _I, _P, _CP,
                        ctypes.POINTER(_S))
 kernel_bind = _fn("kiln_kernel_bind", _I, _P, ctypes.POINTER(Arg), _S, _P,

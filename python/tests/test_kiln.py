@@ -92,6 +92,36 @@ class LaunchTest(unittest.TestCase):
         self.assertEqual(seen["num_warps"], 8)
         self.assertEqual(seen["num_stages"], 2)
 
+    def test_grid_callable_through_the_runtime(self):
+        # Decorated kernels (autotune/heuristics) have the runtime call the
+        # grid with the config it chose; force that path on a plain kernel.
+        k = kiln.jit(source=ADD_SOURCE, filename="add.py").add_kernel
+        self.assertFalse(k.decorated)
+        k.decorated = True
+        seen = {}
+
+        def grid(meta):
+            seen.update(meta)
+            return (kiln.cdiv(meta["n"], meta["BLOCK"]),)
+
+        k[grid](self.x, self.y, self.out, 1000, BLOCK=128, num_warps=2)
+        l = last_launch()
+        self.assertEqual((l["grid"], l["block"]), ((8, 1, 1), 64))
+        self.assertEqual(l["params"][:4], [0x10000, 0x20000, 0x30000, 1000])
+        self.assertEqual((seen["BLOCK"], seen["SCALE"], seen["n"]),
+                         (128, 2, 1000))
+        self.assertEqual((seen["num_warps"], seen["num_stages"]), (2, 3))
+        self.assertIs(seen["x_ptr"], self.x)
+        self.assertEqual(k.last_meta()["num_warps"], "2")
+
+        def broken(meta):
+            raise ZeroDivisionError("grid broke")
+
+        before = len(launches())
+        with self.assertRaisesRegex(ZeroDivisionError, "grid broke"):
+            k[broken](self.x, self.y, self.out, 1000, BLOCK=128)
+        self.assertEqual(len(launches()), before)
+
     def test_keyword_runtime_args(self):
         k = self.mod.add_kernel
         k[(2, 1, 1)](self.x, self.y, n=77, out_ptr=self.out, BLOCK=64)
@@ -251,6 +281,9 @@ class ErrorTest(unittest.TestCase):
                                     "constexpr `BLOCK`: cannot pass a value "
                                     "of type list"):
             k[(1,)](x, x, x, 1, BLOCK=[64])
+        # None reaches the specialization, where a pointer cannot be None.
+        with self.assertRaisesRegex(kiln.KilnError, "y_ptr.*None"):
+            k[(1,)](x, None, x, 1, BLOCK=64)
         with self.assertRaisesRegex(kiln.LaunchError,
                                     "no value for constexpr parameter "
                                     "`BLOCK`"):

@@ -239,6 +239,15 @@ static void testErrors(void) {
   CHECK_STATUS(kiln_kernel_compile(k, args, 3, o, NULL, NULL),
                KILN_ERROR_LAUNCH);
   CHECK_CONTAINS(kiln_last_error(), "missing `n` (argument #4)");
+  /* None is a valid argument kind: it reaches the specialization, where a
+   * parameter used as a pointer cannot be None. */
+  addArgs(args, 0x10000, 0x20000, 0x30000, 4096);
+  args[1] = kiln_arg_none();
+  CHECK(kiln_kernel_compile(k, args, 4, o, NULL, NULL) != KILN_OK);
+  CHECK(strstr(kiln_last_error(), "unknown argument kind") == NULL);
+  CHECK_CONTAINS(kiln_last_error(), "y_ptr");
+  CHECK_CONTAINS(kiln_last_error(), "None");
+
   /* A constexpr the kernel does not have. */
   CHECK_OK(kiln_options_set_constexpr(o, "BLOCKK", "1"));
   CHECK_STATUS(kiln_kernel_compile(k, args, 4, o, NULL, NULL),
@@ -282,10 +291,22 @@ static int lastLaunch(Recorded *r) {
 
 static kiln_status gridFromMeta(const kiln_meta *meta, kiln_grid *grid,
                                 void *user) {
-  int64_t block = 0, n = *(const int64_t *)user;
+  int64_t block = 0, n = 0, warps = 0;
+  const char *lit = NULL;
   kiln_status s = kiln_meta_get_int(meta, "BLOCK", &block);
+  if (s == KILN_OK) /* scalar arguments are in the meta by name */
+    s = kiln_meta_get_int(meta, "n", &n);
+  if (s == KILN_OK)
+    s = kiln_meta_get_int(meta, "num_warps", &warps);
   if (s != KILN_OK)
     return s;
+  /* Pointers are not; constexpr defaults and num_stages are. */
+  if (kiln_meta_get(meta, "x_ptr", &lit) != KILN_ERROR_NOT_FOUND ||
+      kiln_meta_get(meta, "SCALE", &lit) != KILN_OK || strcmp(lit, "2") != 0 ||
+      kiln_meta_get(meta, "num_stages", &lit) != KILN_OK ||
+      strcmp(lit, "3") != 0 || warps != 4 ||
+      n != *(const int64_t *)user)
+    return KILN_ERROR_LAUNCH;
   grid->x = (uint32_t)((n + block - 1) / block);
   grid->y = 3;
   grid->z = 1;
@@ -361,6 +382,16 @@ static void testLaunch(void) {
                KILN_ERROR_INVALID_ARGUMENT);
   CHECK_CONTAINS(kiln_last_error(), "the grid function failed");
   CHECK(fakeLaunchCount() == 2);
+
+  CHECK(kiln_kernel_is_decorated(k) == 0);
+  size = sizeof(meta);
+  CHECK_OK(kiln_kernel_last_meta(k, meta, &size));
+  CHECK(strcmp(meta, "BLOCK=256\nSCALE=2\nnum_stages=3\nnum_warps=4\n") == 0);
+  /* A failing callback's message is kept. */
+  n = 999;
+  CHECK_STATUS(kiln_kernel_launch_grid_fn(k, gridFromMeta, &n, args, 4, o),
+               KILN_ERROR_LAUNCH);
+  CHECK_CONTAINS(kiln_last_error(), "the grid function failed (KILN_ERROR_LAUNCH)");
 
   /* A zero grid launches nothing. */
   grid.x = 0;
