@@ -11,6 +11,7 @@ buffer built by one struct.pack.
 """
 import ctypes
 import json
+import numbers
 import struct
 import sys
 
@@ -231,6 +232,13 @@ class Kernel:
         out = []
         for i, a in enumerate(args):
             t = type(a)
+            if t not in (bool, int, float) and not hasattr(a, "data_ptr"):
+                # numpy scalars and other number types
+                if isinstance(a, numbers.Integral):
+                    a = int(a)
+                elif isinstance(a, numbers.Real):
+                    a = float(a)
+                t = type(a)
             if t is bool:
                 out.append(("b", "q", int(a), 0))
             elif t is int:
@@ -582,8 +590,32 @@ class Module:
         return self[name]
 
 
+_modules = {}
+
+
+def _kernel_of_function(obj):
+    """The Kiln kernel for a Triton JITFunction (or Autotuner/Heuristics
+    wrapper, or plain function): the same def in the same file."""
+    import inspect
+    fn = obj
+    while hasattr(fn, "fn"):  # triton's wrappers keep the function in .fn
+        fn = fn.fn
+    path = inspect.getsourcefile(fn)
+    if path is None:
+        raise KilnError("kiln.jit: cannot find the source file of %r" % (obj,))
+    module = _modules.get(path)
+    if module is None:
+        module = _modules[path] = Module(path=path)
+    return module[fn.__name__]
+
+
 def jit(path=None, *, source=None, filename=None):
-    """The kernels of a Triton-language file (or of `source`)."""
+    """The kernels of a Triton-language file (or of `source`) as a Module;
+    given a @triton.jit function (or anything wrapping one in `.fn`), that
+    kernel of its file: `kiln.jit(add_kernel)[grid](...)`."""
     if (path is None) == (source is None):
         raise TypeError("kiln.jit takes a path or source=")
+    if path is not None and not isinstance(path, (str, bytes)) and \
+            not hasattr(path, "__fspath__"):
+        return _kernel_of_function(path)
     return Module(path=path, source=source, filename=filename)

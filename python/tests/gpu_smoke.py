@@ -90,6 +90,13 @@ def main():
         spec.loader.exec_module(mod)
         tadd = mod.add_kernel
         tadd[g](x, y, out, n, BLOCK=1024)
+        # kiln.jit of Triton's own @triton.jit object: the same def.
+        kadd = kiln.jit(tadd)
+        out3 = torch.zeros_like(x)
+        kadd[g](x, y, out3, n, BLOCK=1024)
+        torch.cuda.synchronize()
+        result["jit_of_triton_function_ok"] = bool(torch.equal(out3, x + y))
+        result["ok"] = result["ok"] and result["jit_of_triton_function_ok"]
         result["triton_launch_us"] = round(
             launch_us(lambda: tadd[g](x, y, out, n, BLOCK=1024)), 2)
     except Exception as e:  # triton missing or failing: report, not fail

@@ -150,6 +150,38 @@ class LaunchTest(unittest.TestCase):
         p = last_launch()["params"]
         self.assertEqual((p[1], p[3]), (f32_bits(0.25), 0))
 
+    def test_other_number_types(self):
+        import fractions
+
+        class MyInt(int):
+            pass
+
+        k = self.mod.scale_kernel
+        k[(1,)](self.out, fractions.Fraction(1, 4), MyInt(48), 1, BLOCK=64)
+        p = last_launch()["params"]
+        self.assertEqual(p[1:4], [f32_bits(0.25), 48, 1])
+
+    def test_jit_of_a_function(self):
+        # What a @triton.jit object looks like: the def, kept in `.fn`.
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "kernels.py")
+            with open(path, "w") as f:
+                f.write(ADD_SOURCE)
+            namespace = {}
+            exec(compile("def add_kernel(): pass", path, "exec"), namespace)
+
+            class JITFunction:
+                fn = namespace["add_kernel"]
+
+            class Autotuner:
+                fn = JITFunction()
+
+            k = kiln.jit(Autotuner())
+            self.assertEqual(k.name, "add_kernel")
+            k[(2,)](self.x, self.y, self.out, 5, BLOCK=64)
+            self.assertEqual(last_launch()["params"][3], 5)
+            self.assertIs(kiln.jit(JITFunction()), k)  # one Module per file
+
     def test_cuda_array_interface(self):
         k = self.mod.add_kernel
         a = FakeCudaArray(0x40000)
