@@ -12,6 +12,7 @@
 #include "kiln/kiln.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -321,6 +322,67 @@ static kiln_status failingGrid(const kiln_meta *meta, kiln_grid *grid,
   return KILN_ERROR_INVALID_ARGUMENT;
 }
 
+/* Several threads launching one kernel (directly and through one shared
+ * launcher) while another thread fails: errors stay per thread. */
+typedef struct ThreadJob {
+  kiln_kernel *kernel;
+  kiln_launcher *launcher;
+  const kiln_options *options;
+  int failing;
+  int ok;
+} ThreadJob;
+
+static void *threadMain(void *p) {
+  ThreadJob *job = (ThreadJob *)p;
+  kiln_arg args[4];
+  addArgs(args, 0x10000, 0x20000, 0x30000, 1000);
+  if (job->failing)
+    args[2].value.ptr = 0;
+  unsigned char buf[KILN_PACKED_HEADER_BYTES + 4 * KILN_PACKED_ARG_BYTES];
+  memset(buf, 0, sizeof(buf));
+  uint32_t g[3] = {1, 1, 1};
+  memcpy(buf, g, sizeof(g));
+  for (int i = 0; i < 4; ++i)
+    memcpy(buf + KILN_PACKED_HEADER_BYTES + i * KILN_PACKED_ARG_BYTES,
+           i < 3 ? &args[i].value.ptr : (const void *)&args[3].value.i, 8);
+  job->ok = 1;
+  kiln_grid grid = {1, 1, 1};
+  for (int i = 0; i < 25; ++i) {
+    kiln_status a = kiln_kernel_launch(job->kernel, grid, args, 4, job->options);
+    kiln_status b = kiln_launcher_launch(job->launcher, buf, sizeof(buf));
+    if (job->failing) {
+      if (a != KILN_ERROR_LAUNCH || b != KILN_ERROR_LAUNCH ||
+          !strstr(kiln_last_error(), "out_ptr"))
+        job->ok = 0;
+    } else if (a != KILN_OK || b != KILN_OK || kiln_last_error()[0] != '\0') {
+      job->ok = 0;
+    }
+  }
+  return NULL;
+}
+
+static void testThreads(kiln_kernel *k, const kiln_options *o) {
+  kiln_arg proto[4];
+  addArgs(proto, 0x10000, 0x20000, 0x30000, 1000);
+  kiln_launcher *l = NULL;
+  CHECK_OK(kiln_kernel_bind(k, proto, 4, o, &l));
+  int before = fakeLaunchCount();
+  enum { kThreads = 4 };
+  pthread_t threads[kThreads];
+  ThreadJob jobs[kThreads];
+  for (int t = 0; t < kThreads; ++t) {
+    jobs[t] = (ThreadJob){k, l, o, t == kThreads - 1, 0};
+    CHECK(pthread_create(&threads[t], NULL, threadMain, &jobs[t]) == 0);
+  }
+  for (int t = 0; t < kThreads; ++t) {
+    pthread_join(threads[t], NULL);
+    CHECK(jobs[t].ok);
+  }
+  /* Three good threads, 25 direct and 25 packed launches each. */
+  CHECK(fakeLaunchCount() - before == 3 * 50);
+  kiln_launcher_destroy(l);
+}
+
 static void testLaunch(void) {
   void *fake = dlopen(KILN_FAKE_CUDA, RTLD_NOW | RTLD_LOCAL);
   CHECK(fake != NULL);
@@ -455,13 +517,15 @@ static void testLaunch(void) {
   CHECK(fakeLaunchCount() == 4);
   kiln_launcher_destroy(l);
 
+  testThreads(k, o);
+
   /* Floats and bools reach the kernel as fp32 bits and i32. */
   kiln_kernel *s = NULL;
   CHECK_OK(kiln_module_get_kernel(m, "scale_kernel", &s));
   kiln_arg sargs[3] = {kiln_arg_ptr(0x10000, KILN_DTYPE_F32, 0),
                        kiln_arg_f32(1.5f), kiln_arg_int(64)};
   CHECK_OK(kiln_kernel_launch(s, grid, sargs, 3, o));
-  CHECK(lastLaunch(&r) == 5);
+  CHECK(lastLaunch(&r) == 5 + 150);
   float alpha = 0;
   uint32_t bits = (uint32_t)r.params[1];
   memcpy(&alpha, &bits, 4);
