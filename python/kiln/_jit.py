@@ -305,6 +305,12 @@ class Kernel:
         """A kiln_options handle (caller destroys) and the meta dict."""
         num_warps = kwargs.pop("num_warps", 4)
         num_stages = kwargs.pop("num_stages", 3)
+        # Triton's launch option for thread-block clusters: one CTA only.
+        num_ctas = kwargs.pop("num_ctas", 1)
+        if num_ctas != 1:
+            raise LaunchError("kernel `%s`: num_ctas = %r is not supported "
+                              "(Kiln launches one CTA per program)" %
+                              (self.name, num_ctas))
         opts = ctypes.c_void_p()
         check(_lib.options_create(ctypes.byref(opts)))
         try:

@@ -307,6 +307,10 @@ class ErrorTest(unittest.TestCase):
                                     "num_warps = 3 is not a power of two"):
             k[(1,)](x, x, x, 1, BLOCK=64, num_warps=3)
         with self.assertRaisesRegex(kiln.LaunchError,
+                                    r"num_ctas = 2 is not supported"):
+            k[(1,)](x, x, x, 1, BLOCK=64, num_ctas=2)
+        k[(1,)](x, x, x, 1, BLOCK=64, num_ctas=1)
+        with self.assertRaisesRegex(kiln.LaunchError,
                                     "grid must have 1 to 3 dimensions"):
             k[()](x, x, x, 1, BLOCK=64)
         with self.assertRaisesRegex(kiln.LaunchError,
