@@ -54,6 +54,7 @@ foreach(_lib IN LISTS KILN_EXPORTED_ARCHIVES)
     "add_library(Kiln::${_lib} STATIC IMPORTED)\n"
     "set_target_properties(Kiln::${_lib} PROPERTIES\n"
     "  IMPORTED_LOCATION \"\${_kiln_prefix}/lib/lib${_lib}.a\"\n"
+    "  IMPORTED_LINK_INTERFACE_LANGUAGES CXX\n"
     "  INTERFACE_LINK_LIBRARIES \"${_iface}\")\n")
 endforeach()
 set(KILN_IMPORTED_ARCHIVES "${_targets}")

@@ -48,6 +48,10 @@ expect consumer_c "$tmp/consumer/consumer_c"
 if [ "$cxx" = ON ]; then
   [ -x "$tmp/consumer/consumer_cxx" ] || { echo "consumer_cxx not built" >&2; exit 1; }
   expect consumer_cxx "$tmp/consumer/consumer_cxx"
+  expect consumer_c_static "$tmp/consumer/consumer_c_static"
+  if ldd "$tmp/consumer/consumer_c_static" | grep -q libkiln; then
+    echo "consumer_c_static links libkiln.so" >&2; exit 1
+  fi
 fi
 # The Python package finds PREFIX/lib/libkiln.so by itself.
 expect python env -u KILN_LIBRARY P="$p" \
