@@ -83,6 +83,9 @@ def _default_value(text):
 
 
 _launcher_launch = _lib.launcher_launch
+# Types with data_ptr() seen so far (torch.Tensor, stand-ins): the hit path
+# tests membership instead of looking the method up.
+_tensor_types = set()
 # torch's "current raw stream" function, found once torch is imported.
 _raw_stream = None
 
@@ -377,43 +380,49 @@ class Kernel:
                 args = self._bind(args, kwargs)
         if len(args) != self._nargs:
             args = self._bind(args, kwargs)
-        # The key: argument types (ints by i32/i64 range), the device and the
-        # keywords. Values go to the pack in the same pass.
-        sig = []
+        # The key, flat: argument types (ints by i32/i64 range, tensors by
+        # dtype), the device, the keyword names and values. Values go to the
+        # pack in the same pass.
+        key = []
         values = []
         device = None
         for a in args:
             t = type(a)
             if t is int:
-                sig.append("i" if -0x80000000 <= a <= 0x7FFFFFFF else "l")
+                key.append("i" if -0x80000000 <= a <= 0x7FFFFFFF else "l")
                 values += (a, 0)
-            elif t is float:
-                sig.append("f")
-                values += (a, 0)
-            elif t is bool:
-                sig.append("b")
-                values += (a, 0)
-            elif a is None:
-                sig.append("n")
-                values += (0, 0)
-            elif hasattr(a, "data_ptr"):
-                sig.append(a.dtype)
+            elif t in _tensor_types:
+                key.append(a.dtype)
                 # Byte sizes only matter to the autotuner.
                 values += (a.data_ptr(),
                            a.element_size() * a.numel() if self.decorated
                            else 0)
                 if device is None:
                     device = _device_index(a)
+            elif t is float:
+                key.append("f")
+                values += (a, 0)
+            elif t is bool:
+                key.append("b")
+                values += (a, 0)
+            elif a is None:
+                key.append("n")
+                values += (0, 0)
+            elif hasattr(a, "data_ptr"):
+                _tensor_types.add(t)  # next time through the branch above
+                return self.run(grid, args, kwargs)
             else:
                 return self._run_slow(grid, args, kwargs)
         if device is None:
             device = 0
+        key.append(device)
+        if kwargs:
+            key += kwargs
+            key += kwargs.values()
         try:
-            entry = self._launches[(tuple(sig), device,
-                                    tuple(kwargs.items()))]
+            entry = self._launches[tuple(key)]
         except KeyError:
-            entry = self._new_launch((tuple(sig), device,
-                                      tuple(kwargs.items())), args, kwargs)
+            entry = self._new_launch(tuple(key), args, kwargs)
         except TypeError:  # an unhashable keyword value
             return self._run_slow(grid, args, kwargs)
         if type(grid) is not tuple:
@@ -452,7 +461,7 @@ class Kernel:
 
     def _run_slow(self, grid, args, kwargs):
         """Arguments the hit path does not know (__cuda_array_interface__)."""
-        described = self._describe(args, False)
+        described = self._describe(args, self.decorated)
         key = (tuple(d[0] for d in described), -2,
                tuple((k, repr(v)) for k, v in kwargs.items()))
         entry = self._launches.get(key) or self._new_launch(key, args, kwargs)
