@@ -82,11 +82,15 @@ typedef enum kiln_dtype {
   KILN_DTYPE_BF16 = 7, /* bf16 */
   KILN_DTYPE_F32 = 8,  /* fp32 */
   KILN_DTYPE_F64 = 9,  /* fp64 */
+  KILN_DTYPE_U8 = 10,  /* u8 (when the compiler supports it) */
+  KILN_DTYPE_U16 = 11, /* u16 (idem) */
+  KILN_DTYPE_U64 = 12, /* u64 (idem) */
 } kiln_dtype;
 
-/* "fp16" for KILN_DTYPE_F16 ...; NULL for a value out of range. */
+/* "fp16" for KILN_DTYPE_F16 ...; NULL for a value out of range or a type
+ * this build's compiler does not support. */
 KILN_API const char *kiln_dtype_name(int dtype);
-/* Parses "fp16", "float16", "bf16", "i32", "int32", ... */
+/* Parses "fp16", "float16", "bf16", "i32", "int32", "uint8", ... */
 KILN_API kiln_status kiln_dtype_parse(const char *name, int *dtype);
 
 /*--- Compile and launch options -------------------------------------------*/

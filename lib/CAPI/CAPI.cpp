@@ -2,6 +2,7 @@
 #include "CAPIInternal.h"
 #include "llvm/Support/Regex.h"
 #include <cstring>
+#include <iterator>
 #include <new>
 
 using namespace kiln;
@@ -21,6 +22,20 @@ template <typename F> kiln_status guarded(const char *what, F &&body) {
   }
 }
 } // namespace
+
+namespace {
+/// kiln_dtype values by Triton name, in enumerator order.
+constexpr const char *kDTypeNames[] = {"i1",   "i8",   "i16", "i32", "i64",
+                                       "u32",  "fp16", "bf16", "fp32",
+                                       "fp64", "u8",   "u16", "u64"};
+constexpr int kNumDTypes = int(std::size(kDTypeNames));
+} // namespace
+
+std::optional<DType> kiln::capi::toDType(int dtype) {
+  if (dtype < 0 || dtype >= kNumDTypes)
+    return std::nullopt;
+  return parseDTypeName(kDTypeNames[dtype]);
+}
 
 kiln_status kiln::capi::fail(kiln_status status, std::string message) {
   lastError = std::move(message);
@@ -82,9 +97,8 @@ const char *kiln_status_name(kiln_status status) {
 }
 
 const char *kiln_dtype_name(int dtype) {
-  if (dtype < KILN_DTYPE_I1 || dtype > KILN_DTYPE_F64)
-    return nullptr;
-  return dtypeName(DType(dtype));
+  auto t = toDType(dtype);
+  return t ? dtypeName(*t) : nullptr;
 }
 
 kiln_status kiln_dtype_parse(const char *name, int *dtype) {
@@ -94,26 +108,31 @@ kiln_status kiln_dtype_parse(const char *name, int *dtype) {
       {"bool", KILN_DTYPE_I1},      {"int1", KILN_DTYPE_I1},
       {"int8", KILN_DTYPE_I8},      {"int16", KILN_DTYPE_I16},
       {"int32", KILN_DTYPE_I32},    {"int64", KILN_DTYPE_I64},
-      {"uint32", KILN_DTYPE_U32},   {"float16", KILN_DTYPE_F16},
+      {"uint32", KILN_DTYPE_U32},   {"uint8", KILN_DTYPE_U8},
+      {"uint16", KILN_DTYPE_U16},   {"uint64", KILN_DTYPE_U64},
+      {"float16", KILN_DTYPE_F16},
       {"half", KILN_DTYPE_F16},     {"bfloat16", KILN_DTYPE_BF16},
       {"float32", KILN_DTYPE_F32},  {"float", KILN_DTYPE_F32},
       {"float64", KILN_DTYPE_F64},  {"double", KILN_DTYPE_F64}};
+  int found = -1;
   for (const auto &[alias, t] : aliases)
-    if (std::strcmp(alias, name) == 0) {
-      *dtype = t;
-      return KILN_OK;
-    }
-  if (auto t = parseDTypeName(name)) {
-    int v = int(*t);
-    if (v <= KILN_DTYPE_F64) {
-      *dtype = v;
-      return KILN_OK;
-    }
+    if (std::strcmp(alias, name) == 0)
+      found = t;
+  for (int t = 0; found < 0 && t < kNumDTypes; ++t)
+    if (std::strcmp(kDTypeNames[t], name) == 0)
+      found = t;
+  if (found >= 0 && toDType(found)) {
+    *dtype = found;
+    return KILN_OK;
   }
+  std::string known;
+  for (int t = 0; t < kNumDTypes; ++t)
+    if (toDType(t))
+      known += (known.empty() ? "" : ", ") + std::string(kDTypeNames[t]);
   return fail(KILN_ERROR_INVALID_ARGUMENT,
-              std::string("unknown dtype `") + name +
-                  "` (expected i1, i8, i16, i32, i64, u32, fp16, bf16, fp32 "
-                  "or fp64)");
+              std::string(found >= 0 ? "dtype `" : "unknown dtype `") + name +
+                  (found >= 0 ? "` is not supported by this build" : "`") +
+                  " (supported: " + known + ")");
 }
 
 //===----------------------------------------------------------------------===//

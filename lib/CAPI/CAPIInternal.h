@@ -44,6 +44,10 @@ kiln_status classify(llvm::StringRef message, kiln_status fallback);
                                 "` is NULL");                                  \
   } while (0)
 
+/// The compiler's dtype for a kiln_dtype value; none when out of range or
+/// not supported by this build (mapped by name, not by enumerator value).
+std::optional<kiln::DType> toDType(int dtype);
+
 /// Converts C arguments to runtime arguments; errors name the argument
 /// (1-based, with the parameter's name when `kernel` is given).
 kiln_status convertArgs(const kiln_kernel *kernel, const kiln_arg *args,

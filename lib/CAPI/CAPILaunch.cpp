@@ -143,12 +143,14 @@ kiln_status kiln::capi::convertArgs(const kiln_kernel *kernel,
   for (size_t i = 0; i < nargs; ++i) {
     const kiln_arg &a = args[i];
     switch (a.kind) {
-    case KILN_ARG_POINTER:
-      if (a.dtype < KILN_DTYPE_I1 || a.dtype > KILN_DTYPE_F64)
+    case KILN_ARG_POINTER: {
+      auto t = toDType(a.dtype);
+      if (!t)
         return argError(kernel, i,
                         "pointer with unknown dtype " + std::to_string(a.dtype));
-      out.push_back(rt::Arg::ptr(a.value.ptr, DType(a.dtype), a.byte_size));
+      out.push_back(rt::Arg::ptr(a.value.ptr, *t, a.byte_size));
       break;
+    }
     case KILN_ARG_INT:
       out.push_back(rt::Arg::integer(a.value.i));
       break;

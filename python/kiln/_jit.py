@@ -27,16 +27,22 @@ _I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
 _DTYPE_NAMES = {
     "bool": "i1", "int8": "i8", "int16": "i16", "short": "i16",
     "int32": "i32", "int": "i32", "int64": "i64", "long": "i64",
-    "uint32": "u32", "float16": "fp16", "half": "fp16",
+    "uint32": "u32", "uint8": "u8", "uint16": "u16", "uint64": "u64",
+    "float16": "fp16", "half": "fp16",
     "bfloat16": "bf16", "float32": "fp32", "float": "fp32",
     "float64": "fp64", "double": "fp64",
 }
 _DTYPE_NAMES.update({k: k for k in _lib.DTYPES})
+# Only what this libkiln's compiler supports (u8/u16/u64 came later).
+_DTYPE_NAMES = {k: v for k, v in _DTYPE_NAMES.items() if v in _lib.SUPPORTED}
 # __cuda_array_interface__ typestrs (byte order ignored).
 _TYPESTRS = {"b1": "i1", "i1": "i8", "i2": "i16", "i4": "i32", "i8": "i64",
-             "u4": "u32", "f2": "fp16", "f4": "fp32", "f8": "fp64"}
+             "u1": "u8", "u2": "u16", "u4": "u32", "u8": "u64",
+             "f2": "fp16", "f4": "fp32", "f8": "fp64"}
+_TYPESTRS = {k: v for k, v in _TYPESTRS.items() if v in _lib.SUPPORTED}
 _ELEMENT_BYTES = {"i1": 1, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "u32": 4,
-                  "fp16": 2, "bf16": 2, "fp32": 4, "fp64": 8}
+                  "u8": 1, "u16": 2, "u64": 8, "fp16": 2, "bf16": 2,
+                  "fp32": 4, "fp64": 8}
 
 _dtype_cache = {}
 

@@ -22,7 +22,8 @@ ARG_FLOAT32, ARG_FLOAT64, ARG_BOOL, ARG_NONE = 5, 6, 7, 8
 
 # kiln_dtype
 DTYPES = {"i1": 0, "i8": 1, "i16": 2, "i32": 3, "i64": 4, "u32": 5,
-          "fp16": 6, "bf16": 7, "fp32": 8, "fp64": 9}
+          "fp16": 6, "bf16": 7, "fp32": 8, "fp64": 9, "u8": 10, "u16": 11,
+          "u64": 12}
 
 PACKED_HEADER = "<IIIIQ"  # grid x, y, z, reserved, stream
 
@@ -134,6 +135,11 @@ device_name = _fn("kiln_device_name", _I, _I, ctypes.POINTER(_CP))
 device_arch = _fn("kiln_device_arch", _I, _I, ctypes.POINTER(_I),
                   ctypes.POINTER(_I), ctypes.POINTER(_CP))
 device_synchronize = _fn("kiln_device_synchronize", _I, _I)
+dtype_name = _fn("kiln_dtype_name", _CP, _I)
+
+# The element types this library's compiler supports.
+SUPPORTED = frozenset(name for name, value in DTYPES.items()
+                      if dtype_name(value) is not None)
 
 
 def take_string(p):

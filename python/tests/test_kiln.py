@@ -283,11 +283,11 @@ class ErrorTest(unittest.TestCase):
             k[(1,)](x, x, x, 1, 2, BLOCK=64)
         with self.assertRaisesRegex(kiln.LaunchError, "`n` given twice"):
             k[(1,)](x, x, x, 1, n=2, BLOCK=64)
-        u8 = FakeTensor(0x10000, dtype="torch.uint8", element_size=1)
+        c64 = FakeTensor(0x10000, dtype="torch.complex64", element_size=8)
         with self.assertRaisesRegex(kiln.LaunchError,
                                     "argument #3 `out_ptr`: tensor dtype "
-                                    "torch.uint8 is not supported"):
-            k[(1,)](x, x, u8, 1, BLOCK=64)
+                                    "torch.complex64 is not supported"):
+            k[(1,)](x, x, c64, 1, BLOCK=64)
         cpu = FakeTensor(0x10000, device=Device("cpu"))
         with self.assertRaisesRegex(kiln.LaunchError,
                                     "argument #1 `x_ptr`: the tensor is not "

@@ -98,6 +98,19 @@ static void testCompile(void) {
   CHECK(dt == KILN_DTYPE_BF16);
   CHECK(strcmp(kiln_dtype_name(KILN_DTYPE_F32), "fp32") == 0);
   CHECK(kiln_dtype_name(42) == NULL);
+  CHECK_STATUS(kiln_dtype_parse("complex64", &dt), KILN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(kiln_last_error(), "unknown dtype `complex64` (supported: "
+                                    "i1, i8, i16, i32, i64, u32, fp16");
+  /* u8/u16/u64 exist when the compiler has them: name and parse agree. */
+  if (kiln_dtype_name(KILN_DTYPE_U8)) {
+    CHECK(strcmp(kiln_dtype_name(KILN_DTYPE_U8), "u8") == 0);
+    CHECK_OK(kiln_dtype_parse("uint8", &dt));
+    CHECK(dt == KILN_DTYPE_U8);
+  } else {
+    CHECK_STATUS(kiln_dtype_parse("uint8", &dt), KILN_ERROR_INVALID_ARGUMENT);
+    CHECK_CONTAINS(kiln_last_error(),
+                   "dtype `uint8` is not supported by this build");
+  }
 
   kiln_module *m = NULL;
   kiln_kernel *k = addKernel(&m);
