@@ -26,6 +26,22 @@ def scale_kernel(out_ptr, alpha, n, flag, BLOCK: tl.constexpr):
     tl.store(out_ptr + offs, v, mask=offs < n)
 '''
 
+TUNED_SOURCE = '''import triton
+import triton.language as tl
+
+
+@triton.autotune(configs=[triton.Config({"BLOCK": 64}, num_warps=2),
+                          triton.Config({"BLOCK": 128}, num_warps=4),
+                          triton.Config({"BLOCK": 256}, num_warps=8)],
+                 key=["n"])
+@triton.jit
+def tuned_add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, x + tl.load(y_ptr + offs, mask=mask), mask=mask)
+'''
+
 # An undefined name on line 6, column 20 (the `zz`).
 BAD_BODY_SOURCE = '''import triton
 import triton.language as tl

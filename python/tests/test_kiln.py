@@ -5,8 +5,8 @@ import os
 import tempfile
 import unittest
 
-from kilntest_common import (ADD_SOURCE, BAD_BODY_SOURCE, Device,
-                             FakeCudaArray, FakeTensor)
+from kilntest_common import (ADD_SOURCE, BAD_BODY_SOURCE, TUNED_SOURCE,
+                             Device, FakeCudaArray, FakeTensor)
 
 import kiln
 
@@ -189,6 +189,46 @@ class LaunchTest(unittest.TestCase):
                 BLOCK=64)
         self.assertEqual(last_launch()["params"][:4],
                          [0x40000, 0x50000, 0x60000, 9])
+
+
+class AutotuneTest(unittest.TestCase):
+    """@triton.autotune through the runtime's tuner (stand-in event timing:
+    the 128-thread config is made the fastest)."""
+
+    def test_autotuned_kernel_launches_the_fastest_config(self):
+        try:
+            k = kiln.jit(source=TUNED_SOURCE, filename="tuned.py").tuned_add
+        except kiln.CompilationError as e:  # before the full-grammar parser
+            self.skipTest("this build's frontend cannot read the decorator: "
+                          + str(e).splitlines()[0])
+        if not k.decorated:
+            self.skipTest("this build's frontend does not evaluate "
+                          "decorators yet")
+        _fake.kilnFakeSetKernelTime.argtypes = [ctypes.c_char_p,
+                                                ctypes.c_uint, ctypes.c_float]
+        _fake.kilnFakeSetKernelTime(b"tuned_add", 128, 0.25)
+        x, y, out = (FakeTensor(p) for p in (0x10000, 0x20000, 0x30000))
+        grids = []
+
+        def grid(meta):
+            grids.append((meta["BLOCK"], meta["num_warps"]))
+            return (kiln.cdiv(meta["n"], meta["BLOCK"]),)
+
+        k[grid](x, y, out, 1000)
+        l = last_launch()
+        self.assertEqual((l["kernel"], l["block"], l["grid"]),
+                         ("tuned_add", 128, (8, 1, 1)))
+        self.assertEqual(grids[-1], (128, 4))
+        self.assertEqual(k.last_meta()["BLOCK"], "128")
+        # A tuple grid: the chosen config, through the packed launcher.
+        k[(3,)](x, y, out, 1000)
+        l = last_launch()
+        self.assertEqual((l["block"], l["grid"]), (128, (3, 1, 1)))
+        self.assertEqual(k.last_meta()["num_warps"], "4")
+        with self.assertRaisesRegex(kiln.LaunchError,
+                                    "`BLOCK` is set by the launch and by "
+                                    "the autotune config"):
+            k[(3,)](x, y, out, 1000, BLOCK=64)
 
 
 class SpecializationTest(unittest.TestCase):
