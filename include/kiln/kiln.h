@@ -342,8 +342,9 @@ KILN_API void kiln_launcher_destroy(kiln_launcher *launcher);
 
 /* Compiles the specialization `args` and `options` select (options' arch,
  * default sm_90) and returns its PTX and KernelInfo JSON (the files
- * ln-compile writes). The strings are owned by the caller: free them with
- * kiln_free. */
+ * ln-compile writes). Decorator layers (autotune, heuristics) are not
+ * applied: give the constexprs of the config you want. The strings are owned
+ * by the caller: free them with kiln_free. */
 KILN_API kiln_status kiln_kernel_compile(kiln_kernel *kernel,
                                          const kiln_arg *args, size_t nargs,
                                          const kiln_options *options,
