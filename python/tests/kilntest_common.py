@@ -42,6 +42,18 @@ def tuned_add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
     tl.store(out_ptr + offs, x + tl.load(y_ptr + offs, mask=mask), mask=mask)
 '''
 
+NONE_SOURCE = '''import triton
+import triton.language as tl
+
+@triton.jit
+def k(out_ptr, bias_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    v = tl.load(out_ptr + offs, mask=offs < n)
+    if bias_ptr is not None:
+        v = v + tl.load(bias_ptr + offs, mask=offs < n)
+    tl.store(out_ptr + offs, v, mask=offs < n)
+'''
+
 # An undefined name on line 6, column 20 (the `zz`).
 BAD_BODY_SOURCE = '''import triton
 import triton.language as tl
