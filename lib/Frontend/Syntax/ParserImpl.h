@@ -165,7 +165,7 @@ private:
   Stmt *parseExprOrAssign();
   /// The right of `=`: a yield expression or a starred tuple.
   Expr *parseAssignValue();
-  bool parseLoopElse(Block &orelse);
+  bool parseLoopElse(Block &orelse, uint32_t &elseBegin);
 
   // Expressions.
   Expr *parseTestList(bool allowStar = false);
