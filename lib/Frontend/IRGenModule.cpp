@@ -453,7 +453,12 @@ std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
                      shortText(text(call->func)) +
                      "`, which Kiln cannot evaluate"));
     }
+    // Through a chain of definitions, name only the root cause.
     std::string why = captured ? captured->message : "evaluation failed";
+    static constexpr llvm::StringLiteral kNested =
+        ", which Kiln cannot evaluate: ";
+    if (size_t at = why.rfind(kNested.data()); at != std::string::npos)
+      why = why.substr(at + kNested.size());
     return FailureOr<Val>(fail(use, "`" + name + "` is defined at " + where +
                                         " by `" + by +
                                         "`, which Kiln cannot evaluate: " +
