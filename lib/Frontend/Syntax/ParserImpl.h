@@ -1,7 +1,9 @@
 //===- ParserImpl.h - The recursive-descent parser (internal) --*- C++ -*-===//
 //
-// Shared by Parser.cpp (statements, entry points) and ParserExpr.cpp
-// (expressions).
+// Shared by Parser.cpp (simple statements, if/for/while, imports, entry
+// points), ParserStmt.cpp (def, class, try, with, type), ParserMatch.cpp
+// (match and patterns), ParserExpr.cpp (operators, calls, subscripts, lambda)
+// and ParserDisplay.cpp (displays, comprehensions, strings and f-strings).
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_LIB_FRONTEND_SYNTAX_PARSERIMPL_H
