@@ -157,6 +157,10 @@ static std::optional<Val> resolveStatic(const Expr *e,
   return std::nullopt;
 }
 
+std::optional<Val> IRGen::resolveStaticName(const Expr *e) const {
+  return resolveStatic(e, globals);
+}
+
 bool IRGen::isJit(const FunctionDef *fn) const {
   for (const Expr *d : fn->decorators) {
     std::optional<Val> v = resolveStatic(d, globals);

@@ -75,6 +75,9 @@ public:
   std::optional<FailureOr<Val>> lookupGlobal(const ast::NameExpr *use);
   const ast::FunctionDef *findFunction(llvm::StringRef name) const;
   bool isJit(const ast::FunctionDef *fn) const;
+  /// A name or dotted name (`triton.jit`, `tl`) resolved against `globals`
+  /// without evaluating anything.
+  std::optional<Val> resolveStaticName(const ast::Expr *e) const;
   /// Names of the module's @triton.jit functions, in file order.
   std::vector<std::string> jitFunctionNames() const;
   /// The @triton.jit function `name`; reports an error (listing the

@@ -258,6 +258,16 @@ LogicalResult IRGen::resolveModule() {
         if (auto *n = llvm::dyn_cast<NameExpr>(t)) {
           GlobalDef d = def(How::Value, s);
           d.value = value;
+          // Aliases of triton names (`jit = triton.jit`) are known at once:
+          // decorators are resolved through `globals`.
+          if (llvm::isa<NameExpr, AttributeExpr>(value))
+            if (std::optional<Val> alias = resolveStaticName(value);
+                alias && (alias->kind == Val::Kind::Builtin ||
+                          alias->kind == Val::Kind::Module)) {
+              d.how = How::Known;
+              d.cached = *alias;
+              globals[n->id] = *alias;
+            }
           add(n->id, std::move(d));
           continue;
         }
@@ -337,6 +347,8 @@ std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
       d = &cand;
   if (!d)
     return std::nullopt;
+  if (d->how == How::Known)
+    return FailureOr<Val>(*d->cached); // the common case: `tl`, helpers
   const std::string &name = use->id;
   std::string where = siteOf(*this, d->site);
   switch (d->how) {
@@ -441,7 +453,12 @@ std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
                      shortText(text(call->func)) +
                      "`, which Kiln cannot evaluate"));
     }
+    // Through a chain of definitions, name only the root cause.
     std::string why = captured ? captured->message : "evaluation failed";
+    static constexpr llvm::StringLiteral kNested =
+        ", which Kiln cannot evaluate: ";
+    if (size_t at = why.rfind(kNested.data()); at != std::string::npos)
+      why = why.substr(at + kNested.size());
     return FailureOr<Val>(fail(use, "`" + name + "` is defined at " + where +
                                         " by `" + by +
                                         "`, which Kiln cannot evaluate: " +

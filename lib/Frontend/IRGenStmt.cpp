@@ -78,15 +78,15 @@ LogicalResult IRGen::genStmtImpl(const Stmt *s) {
     if (f->isAsync)
       return fail(s, "`async for` is not supported in Triton kernels");
     if (!f->orelse.empty())
-      return fail(f->orelse.front(), "`else` on a `for` loop is not "
-                                     "supported in Triton kernels");
+      return fail(f->elseBegin, "`else` on a `for` loop is not supported in "
+                                "Triton kernels");
     return genFor(f);
   }
   case Node::Kind::While: {
     auto *w = llvm::cast<WhileStmt>(s);
     if (!w->orelse.empty())
-      return fail(w->orelse.front(), "`else` on a `while` loop is not "
-                                     "supported in Triton kernels");
+      return fail(w->elseBegin, "`else` on a `while` loop is not supported "
+                                "in Triton kernels");
     return genWhile(w);
   }
   case Node::Kind::If:

@@ -123,8 +123,8 @@ import triton.language as tl
 def k(X, Y, N, BLOCK: tl.constexpr):
     while N > 0:
         N -= 1
+    # expected-error @+1 {{`else` on a `while` loop is not supported in Triton kernels}}
     else:
-        # expected-error @+1 {{`else` on a `while` loop is not supported in Triton kernels}}
         pass
 
 # -----

@@ -266,8 +266,8 @@ import triton.language as tl
 def k(X, Y, N, BLOCK: tl.constexpr):
     for i in range(N):
         pass
+    # expected-error @+1 {{`else` on a `for` loop is not supported in Triton kernels}}
     else:
-        # expected-error @+1 {{`else` on a `for` loop is not supported in Triton kernels}}
         pass
 
 # -----

@@ -36,6 +36,8 @@ P, Q = 3, 4
 DEPENDS_ON_TORCH = torch.float16 if HAS_APEX else 1
 TEMP = 5
 del TEMP
+jit = triton.jit
+lang = triton.language
 
 
 class Config:
@@ -47,9 +49,9 @@ def host_helper(x):
     return {k: v for k, v in x.items()}
 
 
-@triton.jit
+@jit
 def k_ok(Out):
-    tl.static_assert(BLOCK == 128, f"BLOCK is {BLOCK}, EPS is {EPS}")
+    lang.static_assert(BLOCK == 128, f"BLOCK is {BLOCK}, EPS is {EPS}")
     tl.store(Out, A + ONE + C + P * 10 + Q * 100)
     tl.static_assert(EPS < 1e-5)
     tl.store(Out + BLOCK, 7)
@@ -82,7 +84,7 @@ def k_apex(Out):
 @triton.jit
 def k_class(Out):
     tl.store(Out, Config.block)
-# CLASS: module-lazy.py:[[@LINE-1]]:19: error: `Config` is a class defined at {{.*}}module-lazy.py:41, which kernels cannot use
+# CLASS: module-lazy.py:[[@LINE-1]]:19: error: `Config` is a class defined at {{.*}}module-lazy.py:43, which kernels cannot use
 
 
 @triton.jit

@@ -187,4 +187,49 @@ TEST(Compile, ASTDump) {
                   "        Int 2 <2:3-2:4>\n");
 }
 
+/// Host code around kernels is parsed and skipped; module-level constants
+/// a kernel reads are evaluated lazily, in file order.
+TEST(Compile, HostCodeIsSkippedAndModuleConstantsResolveLazily) {
+  const char *src = R"(import torch
+import triton
+import triton.language as tl
+try:
+    import apex
+    HAS_APEX = True
+except ImportError:
+    HAS_APEX = False
+DEVICE = torch.device("cuda")
+SCALE = 4
+SCALE *= 2
+BLOCK: tl.constexpr = SCALE * 16
+class Model(torch.nn.Module):
+    def forward(self, x):
+        return {k: v for k, v in x.items()}
+@triton.jit
+def k(X):
+    tl.store(X + tl.arange(0, BLOCK), SCALE)
+@triton.jit
+def bad(X):
+    tl.store(X, DEVICE)
+print(f"{BLOCK=}")
+)";
+  mlir::MLIRContext ctx;
+  Compiled ok = compile(ctx, src, "k", "*i32");
+  ASSERT_TRUE(ok.module) << ok.diagnostics;
+  std::string ir;
+  llvm::raw_string_ostream os(ir);
+  ok.module->print(os);
+  // SCALE = 4, then *= 2; BLOCK = SCALE * 16.
+  EXPECT_NE(ir.find("arith.constant dense<8> : tensor<128xi32>"),
+            std::string::npos)
+      << ir;
+  EXPECT_NE(ir.find("tensor<128xi32>"), std::string::npos) << ir;
+  Compiled badOne = compile(ctx, src, "bad", "*i32");
+  EXPECT_FALSE(badOne.module);
+  EXPECT_EQ(badOne.diagnostics,
+            "k.py:21:17: error: `DEVICE` is defined at k.py:9 by a call to "
+            "`torch.device`, which Kiln cannot evaluate\n"
+            "    tl.store(X, DEVICE)\n                ^\n");
+}
+
 } // namespace

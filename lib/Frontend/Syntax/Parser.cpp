@@ -363,10 +363,10 @@ bool Parser::parseParams(std::vector<Param> &params, llvm::StringRef close,
   return true;
 }
 
-bool Parser::parseLoopElse(Block &orelse) {
+bool Parser::parseLoopElse(Block &orelse, uint32_t &elseBegin) {
   if (!cur().isKw("else"))
     return true;
-  uint32_t eb = cur().begin;
+  uint32_t eb = elseBegin = cur().begin;
   advance();
   return parseSuite(orelse, "'else' statement", eb);
 }
@@ -412,7 +412,8 @@ Stmt *Parser::parseFor() {
     return nullptr;
   auto *s = m.make<ForStmt>(SrcRange{b, 0}, target, iter);
   s->isAsync = isAsync;
-  if (!parseSuite(s->body, "'for' statement", b) || !parseLoopElse(s->orelse))
+  if (!parseSuite(s->body, "'for' statement", b) ||
+      !parseLoopElse(s->orelse, s->elseBegin))
     return nullptr;
   s->range.end = prevEnd();
   return s;
@@ -426,7 +427,7 @@ Stmt *Parser::parseWhile() {
     return nullptr;
   auto *s = m.make<WhileStmt>(SrcRange{b, 0}, test);
   if (!parseSuite(s->body, "'while' statement", b) ||
-      !parseLoopElse(s->orelse))
+      !parseLoopElse(s->orelse, s->elseBegin))
     return nullptr;
   s->range.end = prevEnd();
   return s;

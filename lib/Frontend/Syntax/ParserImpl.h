@@ -1,7 +1,9 @@
 //===- ParserImpl.h - The recursive-descent parser (internal) --*- C++ -*-===//
 //
-// Shared by Parser.cpp (statements, entry points) and ParserExpr.cpp
-// (expressions).
+// Shared by Parser.cpp (simple statements, if/for/while, imports, entry
+// points), ParserStmt.cpp (def, class, try, with, type), ParserMatch.cpp
+// (match and patterns), ParserExpr.cpp (operators, calls, subscripts, lambda)
+// and ParserDisplay.cpp (displays, comprehensions, strings and f-strings).
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_LIB_FRONTEND_SYNTAX_PARSERIMPL_H
@@ -165,7 +167,7 @@ private:
   Stmt *parseExprOrAssign();
   /// The right of `=`: a yield expression or a starred tuple.
   Expr *parseAssignValue();
-  bool parseLoopElse(Block &orelse);
+  bool parseLoopElse(Block &orelse, uint32_t &elseBegin);
 
   // Expressions.
   Expr *parseTestList(bool allowStar = false);

@@ -479,7 +479,8 @@ public:
       : Stmt(Kind::For, r), target(target), iter(iter) {}
   Expr *target, *iter;
   Block body;
-  Block orelse; ///< the loop's `else:` block
+  Block orelse;           ///< the loop's `else:` block
+  uint32_t elseBegin = 0; ///< where its `else` keyword is
   bool isAsync = false;
   static bool classof(const Node *n) { return n->kind == Kind::For; }
 };
@@ -489,7 +490,8 @@ public:
   WhileStmt(SrcRange r, Expr *test) : Stmt(Kind::While, r), test(test) {}
   Expr *test;
   Block body;
-  Block orelse; ///< the loop's `else:` block
+  Block orelse;           ///< the loop's `else:` block
+  uint32_t elseBegin = 0; ///< where its `else` keyword is
   static bool classof(const Node *n) { return n->kind == Kind::While; }
 };
 
