@@ -28,7 +28,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/kiln
 # The imported targets, written from the build's own link interfaces: each
 # Kiln archive links the Kiln archives and MLIR/LLVM targets it does here.
 set(KILN_EXPORTED_ARCHIVES
-  KilnTileDialect KilnTileTransforms KilnAnalysis KilnFrontend
+  KilnSyntax KilnTileDialect KilnTileTransforms KilnAnalysis KilnFrontend
   KilnConversion KilnTarget KilnBuiltinKernels KilnRuntime KilnCAPI)
 set(_targets "")
 foreach(_lib IN LISTS KILN_EXPORTED_ARCHIVES)
