@@ -3,8 +3,9 @@
     add = kiln.jit("add.py").add_kernel
     add[grid](x, y, out, n, BLOCK=1024, num_warps=4)
 
-Positional (or keyword) arguments bind the kernel's non-constexpr parameters
-in order; constexprs come by keyword or from their defaults. The first launch
+Positional arguments bind the kernel's parameters in order, constexprs
+included, as in Triton; keyword arguments bind any parameter by name;
+constexprs not given take their defaults. The first launch
 with new argument types (and constexprs, options, device) binds a launcher in
 libkiln; later launches look it up in a dict and make one ctypes call with a
 buffer built by one struct.pack.
@@ -200,6 +201,11 @@ class Kernel:
         self.decorated = bool(_lib.kernel_is_decorated(handle))
         self._arg_set = frozenset(self.arg_names)
         self._nargs = len(self.arg_names)
+        # Positional arguments up to here bind runtime parameters only (the
+        # common case: constexprs come last and by keyword).
+        self._leading_runtime = next(
+            (i for i, p in enumerate(self.params) if p in self.constexprs),
+            len(self.params))
         self._launches = {}
 
     def __del__(self):
@@ -216,12 +222,26 @@ class Kernel:
     # -- argument binding --------------------------------------------------
 
     def _bind(self, args, kwargs):
-        """Positional args plus runtime parameters passed by keyword."""
-        if len(args) > self._nargs:
-            raise LaunchError(
-                "kernel `%s` takes %d argument(s) (%s) but %d were given" %
-                (self.name, self._nargs, ", ".join(self.arg_names),
-                 len(args)))
+        """Triton's binding: positional args fill the parameters in order,
+        constexprs included (FlashAttention passes its HAS_* flags that way);
+        a constexpr given positionally joins the keywords. Runtime parameters
+        may also come by keyword."""
+        if len(args) > self._leading_runtime:
+            if len(args) > len(self.params):
+                raise LaunchError(
+                    "kernel `%s` takes %d parameter(s) (%s) but %d positional "
+                    "arguments were given" % (self.name, len(self.params),
+                                              ", ".join(self.params), len(args)))
+            runtime = []
+            for pname, value in zip(self.params, args):
+                if pname in self.constexprs:
+                    if pname in kwargs:
+                        raise LaunchError("kernel `%s`: argument `%s` given "
+                                          "twice" % (self.name, pname))
+                    kwargs[pname] = value
+                else:
+                    runtime.append(value)
+            args = tuple(runtime)
         bound = list(args)
         for pname in self.arg_names[len(args):]:
             if pname not in kwargs:
