@@ -11,6 +11,11 @@
 
 namespace kiln::fe {
 
+/// `x.to(d, bitcast=True)`: reinterprets the bits of a value as `d`, which
+/// must have the same width (IRGenOps.cpp).
+mlir::FailureOr<Val> bitcastValue(IRGen &g, const Val &v, DType d,
+                                  const ast::Node *where);
+
 /// Reads bound arguments of the builtin `fn`.
 struct ArgReader {
   IRGen &g;

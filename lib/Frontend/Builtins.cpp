@@ -6,7 +6,7 @@
 // anything else as an unknown attribute.
 //
 //===----------------------------------------------------------------------===//
-#include "BuiltinArgs.h"
+#include "Builtins/Registry.h"
 
 #include "kiln/Dialect/Tile/IR/Tile.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -22,22 +22,6 @@ using namespace kiln::ast;
 //===----------------------------------------------------------------------===//
 // Names
 //===----------------------------------------------------------------------===//
-
-static const char *const kTLFunctions[] = {
-    "program_id",    "num_programs", "arange",
-    "zeros",         "zeros_like",   "full",
-    "load",          "store",        "sum",
-    "max",           "min",          "where",
-    "sqrt",          "rsqrt",        "exp",
-    "exp2",          "log",          "abs",
-    "maximum",       "minimum",      "fma",
-    "cdiv",          "atomic_cas",   "atomic_xchg",
-    "atomic_add",    "atomic_max",   "atomic_min",
-    "atomic_and",    "atomic_or",    "atomic_xor",
-    "debug_barrier", "multiple_of",  "max_contiguous",
-    "static_assert", "device_print", "range",
-    "static_range",  "cast",         "expand_dims",
-    "broadcast_to",  "constexpr"};
 
 /// Triton builtins that Kiln knows about but does not implement.
 static const char *const kTLUnsupported[] = {"dot",
@@ -68,23 +52,15 @@ static const char *const kTLUnsupported[] = {"dot",
                                              "softmax",
                                              "xor_sum",
                                              "reduce_or",
-                                             "rand",
-                                             "randn",
-                                             "randint",
-                                             "rand4x",
-                                             "randint4x",
                                              "full_like",
                                              "ravel",
                                              "swizzle2d",
-                                             "umulhi",
                                              "clamp",
                                              "sigmoid",
                                              "erf",
                                              "floor",
                                              "ceil",
                                              "log2",
-                                             "sin",
-                                             "cos",
                                              "div_rn",
                                              "sqrt_rn",
                                              "fdiv",
@@ -99,19 +75,15 @@ static const char *const kTLUnsupported[] = {"dot",
                                              "topk",
                                              "map_elementwise",
                                              "extra",
-                                             "philox",
-                                             "pair_uniform_to_normal",
-                                             "uint_to_uniform_float",
                                              "zeros_like_",
                                              "split",
                                              "abs_",
+                                             "philox_impl",
                                              "fp8e4nv"};
 
-static const char *const kMathSupported[] = {"sqrt", "rsqrt", "exp", "exp2",
-                                             "log",  "abs",   "fma", "cdiv"};
 static const char *const kMathUnsupported[] = {
-    "log2",    "sin",  "cos",  "erf",     "floor", "ceil",  "umulhi", "div_rn",
-    "sqrt_rn", "fdiv", "tanh", "sigmoid", "isnan", "isinf", "pow",    "exp10"};
+    "log2",    "erf",  "floor",   "ceil",  "div_rn", "sqrt_rn", "fdiv",
+    "tanh",    "sigmoid", "isnan", "isinf", "pow",   "exp10"};
 
 static std::optional<DType> tlDType(llvm::StringRef n) {
   return llvm::StringSwitch<std::optional<DType>>(n)
@@ -120,7 +92,10 @@ static std::optional<DType> tlDType(llvm::StringRef n) {
       .Case("int16", DType::I16)
       .Case("int32", DType::I32)
       .Case("int64", DType::I64)
+      .Case("uint8", DType::U8)
+      .Case("uint16", DType::U16)
       .Case("uint32", DType::U32)
+      .Case("uint64", DType::U64)
       .Case("float16", DType::F16)
       .Case("bfloat16", DType::BF16)
       .Case("float32", DType::F32)
@@ -130,7 +105,7 @@ static std::optional<DType> tlDType(llvm::StringRef n) {
 
 static bool isUnsupportedDType(llvm::StringRef n) {
   return llvm::StringSwitch<bool>(n)
-      .Cases({"uint8", "uint16", "uint64", "float8e4nv", "float8e5"}, true)
+      .Cases({"float8e4nv", "float8e5"}, true)
       .Cases({"float8e4b15", "float8e4b8", "float8e5b16", "void"}, true)
       .Default(false);
 }
@@ -177,7 +152,7 @@ int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out) {
       out = Val::named(Val::Kind::Module, "triton.language.PropagateNan");
       return 0;
     }
-    if (contains(kTLFunctions, attr)) {
+    if (findBuiltin(attr)) {
       out = Val::named(Val::Kind::Builtin, "tl." + attr.str());
       return 0;
     }
@@ -186,7 +161,8 @@ int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out) {
     return 2;
   }
   if (mod == "triton.language.math") {
-    if (contains(kMathSupported, attr)) {
+    const BuiltinDef *def = findBuiltin(attr);
+    if (def && def->inMath) {
       out = Val::named(Val::Kind::Builtin, "tl." + attr.str());
       return 0;
     }
@@ -215,9 +191,9 @@ FailureOr<Val> IRGen::attributeOfModule(const Val &mod,
     if (mod.s == "triton.language" && isUnsupportedDType(e->attr))
       return fail(e, "`" + text(e) +
                          "` is not supported (Kiln's dtypes: "
-                         "int1, int8, int16, int32, int64, "
-                         "uint32, float16, bfloat16, float32, "
-                         "float64)");
+                         "int1, int8, int16, int32, int64, uint8, "
+                         "uint16, uint32, uint64, float16, bfloat16, "
+                         "float32, float64)");
     return fail(e, "`" + text(e) + "` is not supported");
   default:
     return fail(e, "unknown attribute `" + text(e) + "`");
@@ -225,10 +201,8 @@ FailureOr<Val> IRGen::attributeOfModule(const Val &mod,
 }
 
 bool IRGen::isTensorMethod(llvm::StringRef n) const {
-  return llvm::StringSwitch<bool>(n)
-      .Cases({"sum", "max", "min", "exp", "exp2", "log", "sqrt", "rsqrt"}, true)
-      .Cases({"abs", "expand_dims", "broadcast_to", "cast"}, true)
-      .Default(false);
+  const BuiltinDef *def = findBuiltin(n);
+  return def && def->tensorMethod;
 }
 
 //===----------------------------------------------------------------------===//

@@ -166,7 +166,7 @@ public:
                                          const ast::AttributeExpr *e);
   mlir::FailureOr<Val> callBuiltin(llvm::StringRef name, const CallArgs &args,
                                    const ast::CallExpr *e);
-  /// The `tl.*` builtins (BuiltinsTL.cpp).
+  /// The `tl.*` builtins: the registry in Builtins/Registry.cpp.
   mlir::FailureOr<Val> callTL(llvm::StringRef name, const CallArgs &args,
                               const ast::CallExpr *e);
   mlir::LogicalResult bindArgs(llvm::StringRef fnName,

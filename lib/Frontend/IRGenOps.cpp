@@ -6,7 +6,7 @@
 // for two constexprs.
 //
 //===----------------------------------------------------------------------===//
-#include "IRGen.h"
+#include "BuiltinArgs.h"
 
 #include "kiln/Dialect/Tile/IR/Tile.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -73,8 +73,14 @@ static const char *tlDTypeName(DType d) {
     return "tl.int32";
   case DType::I64:
     return "tl.int64";
+  case DType::U8:
+    return "tl.uint8";
+  case DType::U16:
+    return "tl.uint16";
   case DType::U32:
     return "tl.uint32";
+  case DType::U64:
+    return "tl.uint64";
   case DType::F16:
     return "tl.float16";
   case DType::BF16:
@@ -286,6 +292,29 @@ FailureOr<Val> IRGen::cast(const Val &in, DType d, const Node *where) {
   return make(arith::SIToFPOp::create(b, l, out, v.value));
 }
 
+FailureOr<Val> kiln::fe::bitcastValue(IRGen &g, const Val &in, DType d,
+                                      const Node *where) {
+  FailureOr<Val> rv = g.toRuntime(in, where);
+  if (failed(rv))
+    return failure();
+  Val v = *rv;
+  if (v.type.isPtr)
+    return g.fail(where, "cannot bitcast a pointer (" + g.typeName(v) +
+                             ") to " + tritonName(d));
+  DType s = v.type.dtype;
+  if (bitWidth(s) != bitWidth(d))
+    return g.fail(where, std::string("cannot bitcast ") + tritonName(s) +
+                             " to " + tritonName(d) + ": the widths differ (" +
+                             std::to_string(bitWidth(s)) + " and " +
+                             std::to_string(bitWidth(d)) + " bits)");
+  TType outT = v.type.withDType(d);
+  mlir::Type out = withElement(&g.ctx, v.type, d);
+  if (v.value.getType() == out) // int32 <-> uint32: same MLIR type
+    return Val::runtime(v.value, outT);
+  return Val::runtime(
+      arith::BitcastOp::create(g.b, g.loc(where), out, v.value), outT);
+}
+
 FailureOr<Val> IRGen::broadcastTo(const Val &in, llvm::ArrayRef<int64_t> shape,
                                   const Node *where, llvm::StringRef what) {
   FailureOr<Val> rv = toRuntime(in, where);
@@ -388,8 +417,8 @@ LogicalResult IRGen::binaryTypeCheck(Val &l, Val &r, bool allowLPtr,
                    : w == 64          ? INT64_MIN
                                       : -(int64_t(1) << (w - 1));
       int64_t hi = *res == DType::I1  ? 1
-                   : isUnsigned(*res) ? int64_t(UINT32_MAX)
                    : w == 64          ? INT64_MAX
+                   : isUnsigned(*res) ? (int64_t(1) << w) - 1
                                       : (int64_t(1) << (w - 1)) - 1;
       if (c < lo || c > hi)
         return fail(where, "constant " + std::to_string(c) +

@@ -20,13 +20,20 @@ constexpr DTypeInfo kDTypes[] = {
     {DType::I64, "i64", 8, false}, {DType::U32, "u32", 4, false},
     {DType::F16, "fp16", 2, true}, {DType::BF16, "bf16", 2, true},
     {DType::F32, "fp32", 4, true}, {DType::F64, "fp64", 8, true},
+    {DType::U8, "u8", 1, false},   {DType::U16, "u16", 2, false},
+    {DType::U64, "u64", 8, false},
 };
 const DTypeInfo &info(DType t) { return kDTypes[static_cast<int>(t)]; }
 
 std::string typeList() {
+  // Signed, unsigned, then floats, whatever the enumerators' order.
+  static constexpr DType kOrder[] = {
+      DType::I1, DType::I8,  DType::I16, DType::I32,  DType::I64,
+      DType::U8, DType::U16, DType::U32, DType::U64,  DType::F16,
+      DType::BF16, DType::F32, DType::F64};
   std::string s;
-  for (const DTypeInfo &d : kDTypes)
-    s += (s.empty() ? "" : ", ") + std::string(d.name);
+  for (DType d : kOrder)
+    s += (s.empty() ? "" : ", ") + std::string(info(d).name);
   return s;
 }
 

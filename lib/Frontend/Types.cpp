@@ -20,13 +20,16 @@ mlir::Type kiln::fe::toMLIR(mlir::MLIRContext *ctx, DType d) {
   case DType::I1:
     return mlir::IntegerType::get(ctx, 1);
   case DType::I8:
+  case DType::U8:
     return mlir::IntegerType::get(ctx, 8);
   case DType::I16:
+  case DType::U16:
     return mlir::IntegerType::get(ctx, 16);
   case DType::I32:
   case DType::U32:
     return mlir::IntegerType::get(ctx, 32);
   case DType::I64:
+  case DType::U64:
     return mlir::IntegerType::get(ctx, 64);
   case DType::F16:
     return mlir::Float16Type::get(ctx);
@@ -52,13 +55,14 @@ mlir::Type kiln::fe::toMLIR(mlir::MLIRContext *ctx, const TType &t) {
 std::string kiln::fe::typeStr(mlir::MLIRContext *ctx, const TType &t) {
   std::string s;
   llvm::raw_string_ostream os(s);
-  if (t.dtype == DType::U32 && !t.isPtr) {
+  if (isUnsigned(t.dtype) && !t.isPtr) {
+    std::string elem = "ui" + std::to_string(bitWidth(t.dtype));
     if (t.shape.empty())
-      return "ui32";
+      return elem;
     os << "tensor<";
     for (int64_t d : t.shape)
       os << d << "x";
-    os << "ui32>";
+    os << elem << ">";
     return s;
   }
   os << toMLIR(ctx, t);
@@ -77,8 +81,14 @@ const char *kiln::fe::tritonName(DType d) {
     return "int32";
   case DType::I64:
     return "int64";
+  case DType::U8:
+    return "uint8";
+  case DType::U16:
+    return "uint16";
   case DType::U32:
     return "uint32";
+  case DType::U64:
+    return "uint64";
   case DType::F16:
     return "fp16";
   case DType::BF16:
@@ -99,15 +109,20 @@ std::string kiln::fe::shapeStr(llvm::ArrayRef<int64_t> shape) {
 }
 
 bool kiln::fe::isIntDType(DType d) { return !isFloat(d); }
-bool kiln::fe::isUnsigned(DType d) { return d == DType::U32; }
+bool kiln::fe::isUnsigned(DType d) {
+  return d == DType::U8 || d == DType::U16 || d == DType::U32 ||
+         d == DType::U64;
+}
 
 unsigned kiln::fe::bitWidth(DType d) {
   switch (d) {
   case DType::I1:
     return 1;
   case DType::I8:
+  case DType::U8:
     return 8;
   case DType::I16:
+  case DType::U16:
   case DType::F16:
   case DType::BF16:
     return 16;
@@ -116,6 +131,7 @@ unsigned kiln::fe::bitWidth(DType d) {
   case DType::F32:
     return 32;
   case DType::I64:
+  case DType::U64:
   case DType::F64:
     return 64;
   }

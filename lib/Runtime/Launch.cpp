@@ -180,7 +180,11 @@ bool fitsInteger(int64_t v, DType t) {
     return v >= INT32_MIN && v <= INT32_MAX;
   case DType::U32:
     return v >= 0 && v <= int64_t(UINT32_MAX);
-  default:
+  case DType::U8:
+    return v >= 0 && v <= UINT8_MAX;
+  case DType::U16:
+    return v >= 0 && v <= UINT16_MAX;
+  default: // I64, U64 (its upper half arrives as the int64's bits)
     return true;
   }
 }
@@ -275,9 +279,11 @@ PackedArgs::PackedArgs(const KernelInfo &info, llvm::ArrayRef<Arg> args)
       switch (s.dtype) {
       case DType::I1:
       case DType::I8:
+      case DType::U8:
         put(int8_t(a.intValue()));
         break;
       case DType::I16:
+      case DType::U16:
         put(int16_t(a.intValue()));
         break;
       case DType::I32:

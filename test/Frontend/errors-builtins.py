@@ -302,8 +302,8 @@ import triton.language as tl
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
     x = tl.load(X)
-    # expected-error @+1 {{`bitcast=True` is not supported}}
-    y = x.to(tl.int32, bitcast=True)
+    # expected-error @+1 {{cannot bitcast fp32 to int64: the widths differ (32 and 64 bits)}}
+    y = x.to(tl.int64, bitcast=True)
 
 # -----
 import triton

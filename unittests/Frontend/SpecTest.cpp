@@ -54,7 +54,7 @@ TEST(Spec, ErrorsNameTheEntry) {
   EXPECT_EQ(errorOf("*fp16,fp31"),
             "signature entry 2 `fp31`: unknown type `fp31` (expected *T, T, "
             "T:16 or a constexpr literal, with T one of i1, i8, i16, i32, "
-            "i64, u32, fp16, bf16, fp32, fp64)");
+            "i64, u8, u16, u32, u64, fp16, bf16, fp32, fp64)");
   EXPECT_EQ(errorOf("*fp16,,i32"), "signature entry 2 ``: empty entry");
   EXPECT_EQ(errorOf("i32:3"),
             "signature entry 1 `i32:3`: `:3` is not a divisibility (expected "
@@ -65,7 +65,7 @@ TEST(Spec, ErrorsNameTheEntry) {
   EXPECT_EQ(errorOf("**fp16"),
             "signature entry 1 `**fp16`: unknown type `*fp16` (expected *T, "
             "T, T:16 or a constexpr literal, with T one of i1, i8, i16, i32, "
-            "i64, u32, fp16, bf16, fp32, fp64)");
+            "i64, u8, u16, u32, u64, fp16, bf16, fp32, fp64)");
 }
 
 TEST(Spec, ConstexprDefinitions) {
@@ -93,6 +93,14 @@ TEST(Spec, DTypeHelpers) {
   EXPECT_EQ(dtypeBytes(DType::F64), 8u);
   EXPECT_TRUE(isFloat(DType::BF16));
   EXPECT_FALSE(isFloat(DType::U32));
+  EXPECT_EQ(parseDTypeName("u8"), DType::U8);
+  EXPECT_EQ(parseDTypeName("u16"), DType::U16);
+  EXPECT_EQ(parseDTypeName("u64"), DType::U64);
+  EXPECT_STREQ(dtypeName(DType::U64), "u64");
+  EXPECT_EQ(dtypeBytes(DType::U8), 1u);
+  EXPECT_EQ(dtypeBytes(DType::U16), 2u);
+  EXPECT_EQ(dtypeBytes(DType::U64), 8u);
+  EXPECT_FALSE(isFloat(DType::U64));
 }
 
 TEST(Spec, KernelSpecToStringIsStable) {

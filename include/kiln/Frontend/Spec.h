@@ -20,7 +20,8 @@
 namespace kiln {
 
 /// Scalar element types of the Triton language that Kiln supports.
-enum class DType { I1, I8, I16, I32, I64, U32, F16, BF16, F32, F64 };
+/// New members go last: tables are indexed by the enumerator's value.
+enum class DType { I1, I8, I16, I32, I64, U32, F16, BF16, F32, F64, U8, U16, U64 };
 
 /// Triton AOT spelling ("i32", "fp16", "bf16", ...), and the reverse.
 const char *dtypeName(DType t);

@@ -11,9 +11,14 @@
 //   exp2(x)          llvm.nvvm.ex2.approx              ex2.approx.f32
 //   log(x)           lg2.approx(x) * ln(2)             lg2.approx.f32
 //   log2(x)          llvm.nvvm.lg2.approx.f            lg2.approx.f32
+//   sin(x), cos(x)   llvm.nvvm.{sin,cos}.approx.f      {sin,cos}.approx.f32
+//   umulhi (i32/i64) llvm.nvvm.mulhi.{ui,ull}          mul.hi.u32 / u64
 //
-// One deviation: Triton calls libdevice's __nv_logf for log; Kiln links no
-// libdevice, so log is lg2.approx scaled (about 2 ulp more error near 1).
+// Deviations: Triton calls libdevice's __nv_logf, __nv_sinf and __nv_cosf
+// for log, sin and cos; Kiln links no libdevice, so log is lg2.approx scaled
+// (about 2 ulp more error near 1) and sin/cos are the hardware
+// approximations (absolute error below 2^-20.5 for |x| <= 100 pi, per the
+// PTX ISA).
 // f16/bf16 operands are computed in f32 and rounded back (as Triton's
 // frontend promotes them). f64 division and sqrt are IEEE (div.rn.f64,
 // sqrt.rn.f64); f64 transcendentals need libdevice and are rejected.
@@ -71,6 +76,27 @@ struct F32MathPattern : ConvertOpToLLVMPattern<OpT> {
   bool rejectF64;
 };
 
+/// arith.mului_extended on scalars: `mul.lo` and `mul.hi` (tl.umulhi and the
+/// Philox rounds), instead of a widened multiply and shift.
+struct MulUIExtendedToNVVM : ConvertOpToLLVMPattern<arith::MulUIExtendedOp> {
+  MulUIExtendedToNVVM(LLVMTypeConverter &tc)
+      : ConvertOpToLLVMPattern(tc, /*benefit=*/10) {}
+
+  LogicalResult matchAndRewrite(arith::MulUIExtendedOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type type = op.getLhs().getType();
+    if (!type.isInteger(32) && !type.isInteger(64))
+      return failure();
+    Location loc = op.getLoc();
+    Value low = LLVM::MulOp::create(rewriter, loc, adaptor.getLhs(), adaptor.getRhs());
+    Value high = callIntrinsic(rewriter, loc,
+                               type.isInteger(32) ? "llvm.nvvm.mulhi.ui" : "llvm.nvvm.mulhi.ull",
+                               type, {adaptor.getLhs(), adaptor.getRhs()});
+    rewriter.replaceOp(op, {low, high});
+    return success();
+  }
+};
+
 } // namespace
 
 void populateMathToNVVMPatterns(LLVMTypeConverter &converter,
@@ -78,6 +104,7 @@ void populateMathToNVVMPatterns(LLVMTypeConverter &converter,
   using B = OpBuilder;
   using L = Location;
   auto f32 = [](B &b) { return b.getF32Type(); };
+  patterns.add<MulUIExtendedToNVVM>(converter);
   auto constant = [](B &b, L loc, double v) -> Value {
     return LLVM::ConstantOp::create(b, loc, b.getF32Type(), b.getF32FloatAttr(v));
   };
@@ -118,6 +145,18 @@ void populateMathToNVVMPatterns(LLVMTypeConverter &converter,
       converter,
       [=](B &b, L loc, ValueRange a) {
         return callIntrinsic(b, loc, "llvm.nvvm.lg2.approx.f", f32(b), a);
+      },
+      true);
+  patterns.add<F32MathPattern<math::SinOp>>(
+      converter,
+      [=](B &b, L loc, ValueRange a) {
+        return callIntrinsic(b, loc, "llvm.nvvm.sin.approx.f", f32(b), a);
+      },
+      true);
+  patterns.add<F32MathPattern<math::CosOp>>(
+      converter,
+      [=](B &b, L loc, ValueRange a) {
+        return callIntrinsic(b, loc, "llvm.nvvm.cos.approx.f", f32(b), a);
       },
       true);
   patterns.add<F32MathPattern<math::SqrtOp>>(

@@ -98,6 +98,17 @@ LogicalResult BroadcastOp::verify() {
   return success();
 }
 
+OpFoldResult WhereOp::fold(FoldAdaptor adaptor) {
+  Attribute cond = adaptor.getCondition();
+  if (auto splat = dyn_cast_or_null<SplatElementsAttr>(cond))
+    cond = splat.getSplatValue<Attribute>();
+  if (auto b = dyn_cast_or_null<IntegerAttr>(cond))
+    return b.getValue().isZero() ? getFalseValue() : getTrueValue();
+  if (getTrueValue() == getFalseValue())
+    return getTrueValue();
+  return {};
+}
+
 OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
   if (getSrc().getType() == getType())
     return getSrc();

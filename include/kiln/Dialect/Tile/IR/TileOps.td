@@ -276,6 +276,8 @@ def Tile_WhereOp : Tile_Op<"where", [Pure,
     $condition `,` $trueValue `,` $falseValue attr-dict `:` type($condition) `,` type($result)
   }];
   let hasVerifier = 1;
+  // A constant (or splat) condition picks one operand.
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//

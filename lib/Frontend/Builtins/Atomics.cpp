@@ -1,0 +1,169 @@
+//===- Atomics.cpp - tl.atomic_* ------------------------------------------===//
+//
+// Atomic read-modify-write and compare-and-swap; Kiln's atomics are acq_rel
+// with gpu scope, other `sem`/`scope` values are rejected.
+//
+//===----------------------------------------------------------------------===//
+#include "Registry.h"
+
+#include "kiln/Dialect/Tile/IR/Tile.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace kiln;
+using namespace kiln::fe;
+using namespace kiln::ast;
+namespace arith = mlir::arith;
+namespace math = mlir::math;
+
+namespace {
+static LogicalResult checkSemScope(IRGen &g, ArgReader &rd, const Arg &sem,
+                                   const Arg &scope) {
+  if (!rd.isNone(sem)) {
+    FailureOr<std::string> s = rd.constStr(sem, "sem");
+    if (failed(s))
+      return failure();
+    if (*s != "acq_rel")
+      return g.fail(sem.node, "`sem=\"" + *s + "\"` of `" + rd.fn +
+                                  "` is not supported (Kiln's atomics are "
+                                  "acq_rel)");
+  }
+  if (!rd.isNone(scope)) {
+    FailureOr<std::string> s = rd.constStr(scope, "scope");
+    if (failed(s))
+      return failure();
+    if (*s != "gpu")
+      return g.fail(scope.node, "`scope=\"" + *s + "\"` of `" + rd.fn +
+                                    "` is not supported (Kiln's atomics "
+                                    "have gpu scope)");
+  }
+  return success();
+}
+
+static FailureOr<Val> atomic_casBuiltin(BuiltinCall &call) {
+  auto &[g, rd, a, e, l, args] = call;
+
+  FailureOr<Val> ptr = rd.pointer(a[0]);
+  if (failed(ptr) || failed(checkSemScope(g, rd, a[3], a[4])))
+    return failure();
+  unsigned w = bitWidth(ptr->type.dtype);
+  if (w != 16 && w != 32 && w != 64)
+    return g.fail(a[0].node, "`tl.atomic_cas` supports 16, 32 and 64-bit "
+                             "elements, not " +
+                                 std::string(tritonName(ptr->type.dtype)));
+  FailureOr<Val> cmp = prepareValue(g, rd, a[1], *ptr, "cmp");
+  if (failed(cmp))
+    return failure();
+  FailureOr<Val> val = prepareValue(g, rd, a[2], *ptr, "val");
+  if (failed(val))
+    return failure();
+  TType t = ptr->type.withDType(ptr->type.dtype);
+  return Val::runtime(tile::AtomicCASOp::create(g.b, l, toMLIR(&g.ctx, t),
+                                                ptr->value, cmp->value,
+                                                val->value),
+                      t);
+}
+
+static FailureOr<Val> atomic_rmwBuiltin(BuiltinCall &call) {
+  auto &[g, rd, a, e, l, args] = call;
+  llvm::StringRef name = rd.fn;
+  llvm::StringRef op = name.drop_front(strlen("tl.atomic_"));
+  std::optional<tile::RMWKind> kind =
+      llvm::StringSwitch<std::optional<tile::RMWKind>>(op)
+          .Case("xchg", tile::RMWKind::xchg)
+          .Case("add", tile::RMWKind::add)
+          .Case("max", tile::RMWKind::max)
+          .Case("min", tile::RMWKind::min)
+          .Case("and", tile::RMWKind::and_)
+          .Case("or", tile::RMWKind::or_)
+          .Case("xor", tile::RMWKind::xor_)
+          .Default(std::nullopt);
+  if (!kind)
+    return g.fail(e, "`" + name + "` is not supported");
+  FailureOr<Val> ptr = rd.pointer(a[0]);
+  if (failed(ptr) || failed(checkSemScope(g, rd, a[3], a[4])))
+    return failure();
+  DType d = ptr->type.dtype;
+  bool intOnly = *kind != tile::RMWKind::add && *kind != tile::RMWKind::xchg;
+  if (intOnly && isFloat(d))
+    return g.fail(a[0].node, "`" + name + "` on floating-point values (" +
+                                 tritonName(d) + ") is not supported");
+  if ((*kind == tile::RMWKind::max || *kind == tile::RMWKind::min) &&
+      isUnsigned(d))
+    return g.fail(a[0].node, "`" + name +
+                                 "` on unsigned integers is not "
+                                 "supported");
+  unsigned w = bitWidth(d);
+  bool okWidth =
+      w == 32 || w == 64 || (*kind == tile::RMWKind::add && d == DType::F16);
+  if (!okWidth)
+    return g.fail(a[0].node, "`" + name + "` does not support " +
+                                 tritonName(d) + " elements");
+  FailureOr<Val> val = prepareValue(g, rd, a[1], *ptr, "val");
+  if (failed(val))
+    return failure();
+  FailureOr<mlir::Value> mask = prepareMask(g, rd, a[2], *ptr);
+  if (failed(mask))
+    return failure();
+  TType t = ptr->type.withDType(d);
+  return Val::runtime(tile::AtomicRMWOp::create(g.b, l, toMLIR(&g.ctx, t),
+                                                *kind, ptr->value, val->value,
+                                                *mask),
+                      t);
+}
+} // namespace
+
+llvm::ArrayRef<BuiltinDef> kiln::fe::atomicBuiltins() {
+  static const BuiltinDef defs[] = {
+      {"atomic_cas",
+       {"pointer", "cmp", "val", "sem=None", "scope=None"},
+       false,
+       false,
+       atomic_casBuiltin,
+       false},
+      {"atomic_xchg",
+       {"pointer", "val", "mask=None", "sem=None", "scope=None"},
+       false,
+       false,
+       atomic_rmwBuiltin,
+       false},
+      {"atomic_add",
+       {"pointer", "val", "mask=None", "sem=None", "scope=None"},
+       false,
+       false,
+       atomic_rmwBuiltin,
+       false},
+      {"atomic_max",
+       {"pointer", "val", "mask=None", "sem=None", "scope=None"},
+       false,
+       false,
+       atomic_rmwBuiltin,
+       false},
+      {"atomic_min",
+       {"pointer", "val", "mask=None", "sem=None", "scope=None"},
+       false,
+       false,
+       atomic_rmwBuiltin,
+       false},
+      {"atomic_and",
+       {"pointer", "val", "mask=None", "sem=None", "scope=None"},
+       false,
+       false,
+       atomic_rmwBuiltin,
+       false},
+      {"atomic_or",
+       {"pointer", "val", "mask=None", "sem=None", "scope=None"},
+       false,
+       false,
+       atomic_rmwBuiltin,
+       false},
+      {"atomic_xor",
+       {"pointer", "val", "mask=None", "sem=None", "scope=None"},
+       false,
+       false,
+       atomic_rmwBuiltin,
+       false},
+  };
+  return defs;
+}

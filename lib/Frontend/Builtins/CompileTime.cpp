@@ -1,0 +1,118 @@
+//===- CompileTime.cpp - constexpr, cdiv, static_assert, hints ------------===//
+//
+// Builtins evaluated (or checked) at compile time, and the compiler hints
+// multiple_of / max_contiguous.
+//
+//===----------------------------------------------------------------------===//
+#include "Registry.h"
+
+#include "kiln/Dialect/Tile/IR/Tile.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace kiln;
+using namespace kiln::fe;
+using namespace kiln::ast;
+namespace arith = mlir::arith;
+namespace math = mlir::math;
+
+namespace {
+static FailureOr<Val> constexprBuiltin(BuiltinCall &call) {
+  auto &[g, rd, a, e, l, args] = call;
+
+  if (!a[0].v.isConstexpr())
+    return g.fail(a[0].node, "`tl.constexpr` needs a compile-time value, "
+                             "got " +
+                                 g.typeName(a[0].v));
+  return a[0].v;
+}
+
+static FailureOr<Val> rangeBuiltin(BuiltinCall &c) {
+  return c.g.fail(c.e,
+                  "`" + c.rd.fn + "` can only be the iterable of a `for` loop");
+}
+
+static FailureOr<Val> cdivBuiltin(BuiltinCall &call) {
+  auto &[g, rd, a, e, l, args] = call;
+
+  // (x + div - 1) // div, with Python semantics on constexprs.
+  FailureOr<Val> s = g.binary(BinOpKind::Add, a[0].v, a[1].v, e);
+  if (failed(s))
+    return failure();
+  FailureOr<Val> m = g.binary(BinOpKind::Sub, *s, Val::integer(1), e);
+  if (failed(m))
+    return failure();
+  return g.binary(BinOpKind::FloorDiv, *m, a[1].v, e);
+}
+
+static FailureOr<Val> static_assertBuiltin(BuiltinCall &call) {
+  auto &[g, rd, a, e, l, args] = call;
+
+  if (!a[0].v.isConstexpr())
+    return g.fail(a[0].node, "`tl.static_assert` needs a constexpr "
+                             "condition, got " +
+                                 g.typeName(a[0].v));
+  if (!a[0].v.truthy()) {
+    std::string msg =
+        a[1].given && a[1].v.kind == Val::Kind::Str ? ": " + a[1].v.s : "";
+    return g.fail(e, "static assertion failed" + msg);
+  }
+  return Val::none();
+}
+
+static FailureOr<Val> hintBuiltin(BuiltinCall &call) {
+  auto &[g, rd, a, e, l, args] = call;
+  llvm::StringRef name = rd.fn;
+
+  FailureOr<Val> x = rd.value(a[0], "input");
+  if (failed(x))
+    return failure();
+  if (x->type.isPtr || isFloat(x->type.dtype))
+    return g.fail(a[0].node, "`" + name + "` expects an integer value, got " +
+                                 g.typeName(*x));
+  std::vector<Val> vals =
+      a[1].v.kind == Val::Kind::Tuple ? a[1].v.elems : std::vector<Val>{a[1].v};
+  size_t rank = std::max<size_t>(1, x->type.shape.size());
+  if (vals.size() != rank)
+    return g.fail(a[1].node, "`" + name +
+                                 "` needs one value per dimension: "
+                                 "got " +
+                                 std::to_string(vals.size()) +
+                                 " for a value of rank " +
+                                 std::to_string(x->type.shape.size()));
+  llvm::SmallVector<int32_t> ints;
+  for (const Val &v : vals) {
+    if (v.kind != Val::Kind::Int || v.i <= 0 || v.i > INT32_MAX)
+      return g.fail(a[1].node, "`values` of `" + name +
+                                   "` must be positive constexpr integers, "
+                                   "got " +
+                                   g.typeName(v));
+    ints.push_back(int32_t(v.i));
+  }
+  mlir::Type t = toMLIR(&g.ctx, x->type);
+  mlir::Value r =
+      name == "tl.multiple_of"
+          ? mlir::Value(tile::MultipleOfOp::create(g.b, l, t, x->value, ints))
+          : tile::MaxContiguousOp::create(g.b, l, t, x->value, ints);
+  return Val::runtime(r, x->type);
+}
+} // namespace
+
+llvm::ArrayRef<BuiltinDef> kiln::fe::compileTimeBuiltins() {
+  static const BuiltinDef defs[] = {
+      {"constexpr", {"value"}, false, false, constexprBuiltin, false},
+      {"range", {}, false, false, rangeBuiltin, true},
+      {"static_range", {}, false, false, rangeBuiltin, true},
+      {"cdiv", {"x", "div"}, false, true, cdivBuiltin, false},
+      {"static_assert",
+       {"cond", "msg="},
+       false,
+       false,
+       static_assertBuiltin,
+       false},
+      {"multiple_of", {"input", "values"}, false, false, hintBuiltin, false},
+      {"max_contiguous", {"input", "values"}, false, false, hintBuiltin, false},
+  };
+  return defs;
+}

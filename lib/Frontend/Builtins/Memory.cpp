@@ -1,0 +1,179 @@
+//===- Memory.cpp - tl.load and tl.store ----------------------------------===//
+//
+// Loads and stores with Triton's argument conventions: masks broadcast to the
+// pointer's shape, stored values converted to the pointee type, cache and
+// eviction hints validated.
+//
+//===----------------------------------------------------------------------===//
+#include "Registry.h"
+
+#include "kiln/Dialect/Tile/IR/Tile.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace kiln;
+using namespace kiln::fe;
+using namespace kiln::ast;
+namespace arith = mlir::arith;
+namespace math = mlir::math;
+
+/// `mask` for a load/store/atomic through `ptr`; null when not given.
+FailureOr<mlir::Value> kiln::fe::prepareMask(IRGen &g, ArgReader &rd,
+                                             const Arg &a, const Val &ptr) {
+  if (rd.isNone(a))
+    return mlir::Value();
+  FailureOr<Val> m = rd.value(a, "mask");
+  if (failed(m))
+    return failure();
+  if (m->type.isPtr || m->type.dtype != DType::I1)
+    return g.fail(a.node, "`mask` of `" + rd.fn +
+                              "` must be boolean (int1), got " +
+                              g.typeName(*m));
+  if (!ptr.type.isTensor() && m->type.isTensor())
+    return g.fail(a.node, "`mask` of `" + rd.fn + "` is a tensor (" +
+                              g.typeName(*m) + ") but the pointer is a scalar");
+  FailureOr<Val> bm = g.broadcastTo(*m, ptr.type.shape, a.node, "`mask`");
+  if (failed(bm))
+    return failure();
+  return bm->value;
+}
+
+namespace {
+/// Block-pointer-only `boundary_check`: only its default `()` is accepted.
+static LogicalResult checkNoBoundaryCheck(IRGen &g, const Arg &a) {
+  if (a.given && !(a.v.kind == Val::Kind::Tuple && a.v.elems.empty()))
+    return g.fail(a.node, "`boundary_check` is not supported (block "
+                          "pointers are not supported)");
+  return success();
+}
+
+/// `cache_modifier`: empty or one of `allowed`.
+static LogicalResult
+checkCacheModifier(IRGen &g, ArgReader &rd, const Arg &a,
+                   llvm::ArrayRef<llvm::StringRef> allowed) {
+  if (!a.given)
+    return success();
+  FailureOr<std::string> cm = rd.constStr(a, "cache_modifier");
+  if (failed(cm))
+    return failure();
+  if (cm->empty() || llvm::is_contained(allowed, *cm))
+    return success();
+  std::string expected;
+  for (size_t k = 0; k < allowed.size(); ++k)
+    expected += (k == 0                    ? ""
+                 : k + 1 == allowed.size() ? " or "
+                                           : ", ") +
+                allowed[k].str();
+  return g.fail(a.node, "unknown cache modifier `" + *cm + "` for `" + rd.fn +
+                            "` (expected " + expected + ")");
+}
+} // namespace
+
+/// A value stored or exchanged through `ptr`: broadcast, then cast to the
+/// element type (Triton converts implicitly).
+FailureOr<Val> kiln::fe::prepareValue(IRGen &g, ArgReader &rd, const Arg &a,
+                                      const Val &ptr, llvm::StringRef what) {
+  if (a.v.isNumber())
+    return g.broadcastTo(*g.constant(a.v, ptr.type.dtype, a.node),
+                         ptr.type.shape, a.node, "`" + what.str() + "`");
+  FailureOr<Val> v = rd.value(a, what);
+  if (failed(v))
+    return failure();
+  if (v->type.isPtr)
+    return g.fail(a.node, "`" + what + "` of `" + rd.fn +
+                              "` cannot be a pointer (" + g.typeName(*v) + ")");
+  if (!ptr.type.isTensor() && v->type.isTensor())
+    return g.fail(a.node, "`" + what + "` of `" + rd.fn + "` is a tensor (" +
+                              g.typeName(*v) + ") but the pointer is a scalar");
+  FailureOr<Val> bv =
+      g.broadcastTo(*v, ptr.type.shape, a.node, "`" + what.str() + "`");
+  if (failed(bv))
+    return failure();
+  return g.cast(*bv, ptr.type.dtype, a.node);
+}
+
+namespace {
+static FailureOr<Val> loadBuiltin(BuiltinCall &call) {
+  auto &[g, rd, a, e, l, args] = call;
+
+  FailureOr<Val> ptr = rd.pointer(a[0]);
+  if (failed(ptr))
+    return failure();
+  if (!rd.isNone(a[2]) && rd.isNone(a[1]))
+    return g.fail(a[2].node, "`other` given without `mask`");
+  if (failed(checkNoBoundaryCheck(g, a[3])))
+    return failure();
+  if (a[4].given && !(a[4].v.kind == Val::Kind::Str && a[4].v.s.empty()))
+    return g.fail(a[4].node, "`padding_option` is not supported (block "
+                             "pointers are not supported)");
+  if (failed(checkCacheModifier(g, rd, a[5], {".ca", ".cg", ".cv"})))
+    return failure();
+  if (a[6].given) {
+    FailureOr<std::string> ev = rd.constStr(a[6], "eviction_policy");
+    if (failed(ev))
+      return failure();
+    if (!ev->empty() && *ev != "evict_last" && *ev != "evict_first")
+      return g.fail(a[6].node, "unknown eviction policy `" + *ev +
+                                   "` (expected evict_last or evict_first)");
+  }
+  if (a[7].given && failed(rd.constBool(a[7], "volatile")))
+    return failure();
+  FailureOr<mlir::Value> mask = prepareMask(g, rd, a[1], *ptr);
+  if (failed(mask))
+    return failure();
+  mlir::Value other;
+  if (!rd.isNone(a[2])) {
+    FailureOr<Val> o = prepareValue(g, rd, a[2], *ptr, "other");
+    if (failed(o))
+      return failure();
+    other = o->value;
+  }
+  TType t = ptr->type.withDType(ptr->type.dtype);
+  return Val::runtime(
+      tile::LoadOp::create(g.b, l, toMLIR(&g.ctx, t), ptr->value, *mask, other),
+      t);
+}
+
+static FailureOr<Val> storeBuiltin(BuiltinCall &call) {
+  auto &[g, rd, a, e, l, args] = call;
+
+  FailureOr<Val> ptr = rd.pointer(a[0]);
+  if (failed(ptr))
+    return failure();
+  if (failed(checkNoBoundaryCheck(g, a[3])) ||
+      failed(checkCacheModifier(g, rd, a[4], {".wb", ".cg", ".cs", ".wt"})))
+    return failure();
+  if (a[5].given && failed(rd.constStr(a[5], "eviction_policy")))
+    return failure();
+  FailureOr<Val> v = prepareValue(g, rd, a[1], *ptr, "value");
+  if (failed(v))
+    return failure();
+  FailureOr<mlir::Value> mask = prepareMask(g, rd, a[2], *ptr);
+  if (failed(mask))
+    return failure();
+  tile::StoreOp::create(g.b, l, ptr->value, v->value, *mask);
+  return Val::none();
+}
+} // namespace
+
+llvm::ArrayRef<BuiltinDef> kiln::fe::memoryBuiltins() {
+  static const BuiltinDef defs[] = {
+      {"load",
+       {"pointer", "mask=None", "other=None", "boundary_check=()",
+        "padding_option=", "cache_modifier=", "eviction_policy=",
+        "volatile=False"},
+       false,
+       false,
+       loadBuiltin,
+       false},
+      {"store",
+       {"pointer", "value", "mask=None", "boundary_check=()",
+        "cache_modifier=", "eviction_policy="},
+       false,
+       false,
+       storeBuiltin,
+       false},
+  };
+  return defs;
+}

@@ -1,0 +1,85 @@
+//===- Registry.h - Table of triton.language builtins ----------*- C++ -*-===//
+//
+// Each builtin is one table entry: its name, its parameters in Triton 3.6's
+// order (`name=default` marks an optional one), whether it is also a tensor
+// method (`x.name(...)`) or a `tl.math` function, and the handler that
+// generates its IR from the bound arguments. Families (random, math, ...)
+// each contribute one table from their own file; adding a builtin is one
+// entry plus its handler.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_LIB_FRONTEND_BUILTINS_REGISTRY_H
+#define KILN_LIB_FRONTEND_BUILTINS_REGISTRY_H
+
+#include "../BuiltinArgs.h"
+
+namespace kiln::fe {
+
+/// A builtin call after its arguments were bound to the entry's parameters.
+struct BuiltinCall {
+  IRGen &g;
+  ArgReader rd;
+  llvm::ArrayRef<Arg> a; ///< one per parameter, in the entry's order
+  const ast::CallExpr *e;
+  mlir::Location loc;
+  const CallArgs &args; ///< the call's arguments as written
+};
+
+using BuiltinHandler = mlir::FailureOr<Val> (*)(BuiltinCall &c);
+
+struct BuiltinDef {
+  const char *name; ///< without the `tl.` prefix
+  std::vector<const char *> params;
+  bool tensorMethod = false;
+  bool inMath = false; ///< also reachable as `tl.math.<name>`
+  BuiltinHandler handler = nullptr;
+  /// The handler reads `args` itself (variadic builtins: device_print,
+  /// broadcast_to); `params` is not used.
+  bool rawArgs = false;
+};
+
+/// The families' tables (one file each under lib/Frontend/Builtins/).
+llvm::ArrayRef<BuiltinDef> memoryBuiltins();
+llvm::ArrayRef<BuiltinDef> atomicBuiltins();
+llvm::ArrayRef<BuiltinDef> creationBuiltins();
+llvm::ArrayRef<BuiltinDef> mathBuiltins();
+llvm::ArrayRef<BuiltinDef> reductionBuiltins();
+llvm::ArrayRef<BuiltinDef> shapeBuiltins();
+llvm::ArrayRef<BuiltinDef> debugBuiltins();
+llvm::ArrayRef<BuiltinDef> compileTimeBuiltins();
+llvm::ArrayRef<BuiltinDef> randomBuiltins();
+
+/// The entry named `name` (no `tl.` prefix), or null.
+const BuiltinDef *findBuiltin(llvm::StringRef name);
+
+/// Binds `args` to `def`'s parameters and runs its handler; messages name
+/// the builtin as `calledAs` (`tl.cast`, or `to` for `x.to(...)`).
+mlir::FailureOr<Val> callRegistered(IRGen &g, const BuiltinDef &def,
+                                    llvm::StringRef calledAs,
+                                    const CallArgs &args,
+                                    const ast::CallExpr *e);
+
+//===--- Helpers shared by the families -----------------------------------===//
+
+/// Calls another builtin (`tl.where`, `tl.maximum`, ...) with positional
+/// values, reporting errors at `e`.
+mlir::FailureOr<Val> callWith(IRGen &g, llvm::StringRef name,
+                              std::vector<Val> pos, const ast::CallExpr *e);
+
+/// `mask` of a load/store/atomic through `ptr`, broadcast to its shape; a
+/// null value when not given (Memory.cpp).
+mlir::FailureOr<mlir::Value> prepareMask(IRGen &g, ArgReader &rd, const Arg &a,
+                                         const Val &ptr);
+/// A value stored or exchanged through `ptr`: broadcast, then converted to
+/// the pointee type as Triton does implicitly (Memory.cpp).
+mlir::FailureOr<Val> prepareValue(IRGen &g, ArgReader &rd, const Arg &a,
+                                  const Val &ptr, llvm::StringRef what);
+
+/// The high half of the unsigned product of two integers of the same
+/// (promoted) type, as Triton's tl.umulhi.
+mlir::FailureOr<Val> umulhi(IRGen &g, Val x, Val y, const ast::Node *where,
+                            llvm::StringRef fn);
+
+} // namespace kiln::fe
+
+#endif
