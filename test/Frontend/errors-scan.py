@@ -122,3 +122,48 @@ def k(X, BLOCK: tl.constexpr):
     x = tl.load(X + tl.arange(0, BLOCK))
     # expected-error @+1 {{`tl.argmax` with indices needs an `axis`, got None}}
     s = tl.argmax(x, None)
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def pick(a, ai, b, bi):
+    return a, ai
+
+
+@triton.jit
+def k(X, BLOCK: tl.constexpr):
+    x = tl.load(X + tl.arange(0, BLOCK))
+    i = tl.arange(0, 2 * BLOCK)
+    # expected-error @+1 {{inputs of `tl.reduce` must have one shape, got [128] and [256]}}
+    s = tl.reduce((x, i), 0, pick)
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def one(a, ai, b, bi):
+    return a
+
+
+@triton.jit
+def k(X, BLOCK: tl.constexpr):
+    x = tl.load(X + tl.arange(0, BLOCK))
+    i = tl.arange(0, BLOCK)
+    # expected-error @+1 {{combine_fn `one` of `tl.reduce` must return 2 values, one per input, but returns 1}}
+    v, j = tl.reduce((x, i), 0, one)
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, BLOCK: tl.constexpr):
+    x = tl.load(X + tl.arange(0, BLOCK))
+    # expected-error @+1 {{`keep_dims` of `tl.argmin` must be a constexpr bool, got tensor<128xf32>}}
+    s = tl.argmin(x, 0, keep_dims=x)
