@@ -93,3 +93,45 @@ module attributes {tile.num_warps = 4 : i32} {
     return
   }
 }
+
+// -----
+
+// A tuple reduction along axis 0 of a 2-D tile whose warps split that axis:
+// each tuple element has its own part of the scratch, f16 partials at 0
+// (4 warps x 32 columns x 2 bytes = 256) and i64 ones at 256 (1024 bytes).
+#b = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#s = #tile.slice<dim = 0, parent = #b>
+// CHECK: module attributes {{{.*}}tile.shared_bytes = 1280 : i32
+// CHECK-LABEL: llvm.func @tuple_columns
+// In-thread: none (one row per thread); lanes: two row bits, f16 and i64
+// (the latter as two 32-bit halves) shuffled for each of the 4 columns.
+// CHECK: nvvm.shfl.sync  bfly {{.*}} : i32 -> i32
+// CHECK: llvm.fadd {{.*}} : f16
+// CHECK: llvm.xor {{.*}} : i64
+// CHECK: nvvm.barrier0
+// CHECK: llvm.store {{.*}} {alignment = 2 : i64} : i16, !llvm.ptr<3>
+// CHECK: %[[BASE:.*]] = llvm.mlir.constant(256 : i32) : i32
+// CHECK: llvm.add %{{.*}}, %[[BASE]] : i32
+// CHECK: llvm.store {{.*}} {alignment = 8 : i64} : i64, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> i16
+// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> i64
+module attributes {tile.num_warps = 4 : i32} {
+  func.func @tuple_columns(%p: !tile.ptr<f16>, %q: !tile.ptr<i64>) {
+    %ps = tile.splat %p : !tile.ptr<f16> -> tensor<32x32x!tile.ptr<f16>, #b>
+    %x = tile.load %ps : tensor<32x32x!tile.ptr<f16>, #b>
+    %qs = tile.splat %q : !tile.ptr<i64> -> tensor<32x32x!tile.ptr<i64>, #b>
+    %y = tile.load %qs : tensor<32x32x!tile.ptr<i64>, #b>
+    %r:2 = tile.reduce(%x, %y) axis = 0 : (tensor<32x32xf16, #b>, tensor<32x32xi64, #b>) -> (tensor<32xf16, #s>, tensor<32xi64, #s>) {
+    ^bb0(%a: f16, %ai: i64, %c: f16, %ci: i64):
+      %v = arith.addf %a, %c : f16
+      %vi = arith.xori %ai, %ci : i64
+      tile.yield %v, %vi : f16, i64
+    }
+    %o = tile.splat %q : !tile.ptr<i64> -> tensor<32x!tile.ptr<i64>, #s>
+    tile.store %o, %r#1 : tensor<32x!tile.ptr<i64>, #s>
+    %o2 = tile.splat %p : !tile.ptr<f16> -> tensor<32x!tile.ptr<f16>, #s>
+    tile.store %o2, %r#0 : tensor<32x!tile.ptr<f16>, #s>
+    return
+  }
+}
