@@ -11,9 +11,14 @@
 // CHECK: llvm.fcmp "ogt"
 // CHECK: llvm.select
 // CHECK: llvm.select
-// Lanes: value and index shuffled together, five times.
-// CHECK-COUNT-2: nvvm.shfl.sync  bfly
-// CHECK: llvm.fcmp "ogt"
+// Lanes: value and index shuffled together, five times; both lanes of a
+// pair combine (lower lane, upper lane), so NaNs leave every lane the same.
+// CHECK: %[[UPPER:.*]] = llvm.icmp "ne"
+// CHECK: %[[V:.*]] = nvvm.shfl.sync  bfly {{.*}} : f32 -> f32
+// CHECK: nvvm.shfl.sync  bfly {{.*}} : i32 -> i32
+// CHECK: %[[LO:.*]] = llvm.select %[[UPPER]], %[[V]], %[[MINE:.*]] : i1, f32
+// CHECK: %[[HI:.*]] = llvm.select %[[UPPER]], %[[MINE]], %[[V]] : i1, f32
+// CHECK: llvm.fcmp "ogt" %[[LO]], %[[HI]] : f32
 // CHECK: nvvm.barrier0
 // CHECK: llvm.store {{.*}} : i32, !llvm.ptr<3>
 // CHECK: llvm.store {{.*}} : i32, !llvm.ptr<3>

@@ -13,6 +13,8 @@
 // tile.reduce runs the same steps on tuples, inlining its combiner region at
 // each combination; like Triton, it assumes the combiner is associative and
 // commutative (the combination order follows the layout, not the indices).
+// Its lane pairs combine in lane order, so all lanes agree bit for bit even
+// when the combiner is not exactly commutative (argmax and NaN).
 //
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
@@ -78,7 +80,8 @@ using CombineFn =
 /// the slice layout's registers).
 FailureOr<SmallVector<SmallVector<Value>>>
 reduceAlongAxis(Operation *op, ArrayRef<ValueRange> vals, const LoweringState &state,
-                ConversionPatternRewriter &rewriter, CombineFn combine) {
+                ConversionPatternRewriter &rewriter, CombineFn combine,
+                bool orderLanes) {
   Location loc = op->getLoc();
   auto srcType = cast<RankedTensorType>(op->getOperand(0).getType());
   std::optional<DistributedLayout> s = getDistributedLayout(srcType);
@@ -120,16 +123,36 @@ reduceAlongAxis(Operation *op, ArrayRef<ValueRange> vals, const LoweringState &s
     partial.push_back(g[0]);
   }
 
-  // 2. Lanes.
+  // 2. Lanes. With `orderLanes`, both lanes of a pair combine (lower lane,
+  // upper lane), so that a combiner that is not exactly commutative (an
+  // argmax meeting a NaN) still leaves the same bits in every lane.
   unsigned laneMask = s->laneMaskAlong(axis);
-  for (unsigned bit = 0; bit < kLaneBits; ++bit)
-    if (laneMask & (1u << bit))
-      for (Tuple &t : partial) {
-        Tuple other;
-        for (Value v : t)
-          other.push_back(shuffleXor(rewriter, loc, v, 1u << bit));
+  for (unsigned bit = 0; bit < kLaneBits; ++bit) {
+    if (!(laneMask & (1u << bit)))
+      continue;
+    Value upper;
+    if (orderLanes)
+      upper = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ne,
+          arith::AndIOp::create(rewriter, loc, state.idsFor(op).lane,
+                                i32Const(rewriter, loc, 1u << bit)),
+          i32Const(rewriter, loc, 0));
+    for (Tuple &t : partial) {
+      Tuple other;
+      for (Value v : t)
+        other.push_back(shuffleXor(rewriter, loc, v, 1u << bit));
+      if (!upper) {
         t = combine(rewriter, loc, t, other);
+        continue;
       }
+      Tuple lo, hi;
+      for (auto [mine, theirs] : llvm::zip(t, other)) {
+        lo.push_back(arith::SelectOp::create(rewriter, loc, upper, theirs, mine));
+        hi.push_back(arith::SelectOp::create(rewriter, loc, upper, mine, theirs));
+      }
+      t = combine(rewriter, loc, lo, hi);
+    }
+  }
 
   // 3. Warps, through shared memory.
   std::optional<CrossWarp> cw = crossWarpShape(op);
@@ -236,7 +259,7 @@ struct NamedReduceLowering : OpConversionPattern<OpT> {
     };
     SmallVector<ValueRange> vals{adaptor.getSrc()};
     FailureOr<SmallVector<SmallVector<Value>>> results =
-        reduceAlongAxis(op, vals, state, rewriter, combine);
+        reduceAlongAxis(op, vals, state, rewriter, combine, /*orderLanes=*/false);
     if (failed(results))
       return failure();
     rewriter.replaceOpWithMultiple(op, *results);
@@ -257,7 +280,8 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
       return Tuple(inlineCombiner(b, region, acc, x));
     };
     FailureOr<SmallVector<SmallVector<Value>>> results =
-        reduceAlongAxis(op, adaptor.getSrcs(), state, rewriter, combine);
+        reduceAlongAxis(op, adaptor.getSrcs(), state, rewriter, combine,
+                        /*orderLanes=*/true);
     if (failed(results))
       return failure();
     rewriter.replaceOpWithMultiple(op, *results);
