@@ -58,6 +58,9 @@ void populateMemoryPatterns(TileTypeConverter &converter,
 void populateReducePatterns(TileTypeConverter &converter,
                             const LoweringState &state,
                             mlir::RewritePatternSet &patterns);
+void populateScanPatterns(TileTypeConverter &converter,
+                          const LoweringState &state,
+                          mlir::RewritePatternSet &patterns);
 void populateConvertLayoutPatterns(TileTypeConverter &converter,
                                    const LoweringState &state,
                                    mlir::RewritePatternSet &patterns);
@@ -74,6 +77,7 @@ void rewritePlainScalarArith(mlir::Operation *root);
 
 /// Shared-memory bytes an op needs as scratch (0 if none).
 unsigned getScratchBytes(mlir::Operation *op);
+unsigned getScanScratchBytes(tile::ScanOp op);
 
 //===----------------------------------------------------------------------===//
 // IR building helpers
@@ -121,6 +125,13 @@ inlinePtx(mlir::OpBuilder &b, mlir::Location loc, mlir::TypeRange resultTypes,
 enum class ReduceKind { Sum, Max, Min };
 mlir::Value combine(mlir::OpBuilder &b, mlir::Location loc, ReduceKind kind,
                     mlir::Value x, mlir::Value y);
+/// Clones the single block of a tile.reduce / tile.scan combiner at the
+/// insertion point with its arguments bound to `acc` then `x`; returns the
+/// values its tile.yield names.
+llvm::SmallVector<mlir::Value> inlineCombiner(mlir::OpBuilder &b,
+                                              mlir::Region &combiner,
+                                              mlir::ValueRange acc,
+                                              mlir::ValueRange x);
 /// shfl.sync.bfly of any 16/32/64-bit scalar.
 mlir::Value shuffleXor(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
                        unsigned laneMask);

@@ -1,4 +1,4 @@
-//===- ReduceOpToLLVM.cpp - tile.sum / max / min along an axis ------------===//
+//===- ReduceOpToLLVM.cpp - tile.reduce / sum / max / min along an axis ---===//
 //
 // Three levels, each along the bits of the layout whose basis lies on the
 // reduced axis:
@@ -10,6 +10,11 @@
 //     barrier, then every thread combines all partials in the same order, so
 //     all threads end with the same value (uniform control flow on it).
 // Replicated lanes/warps (zero bases) are skipped: they hold copies.
+// tile.reduce runs the same steps on tuples, inlining its combiner region at
+// each combination; like Triton, it assumes the combiner is associative and
+// commutative (the combination order follows the layout, not the indices).
+// Its lane pairs combine in lane order, so all lanes agree bit for bit even
+// when the combiner is not exactly commutative (argmax and NaN).
 //
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
@@ -34,11 +39,13 @@ Coord dropDim(const Coord &c, unsigned dim) {
   return out;
 }
 
-/// Shape of a reduction's partials in shared memory: [warps along axis, rest].
+/// Shape of a reduction's partials in shared memory: per operand, [warps
+/// along axis, rest], one operand after the other (each 8-byte aligned).
 struct CrossWarp {
   unsigned warpMask = 0, numWarpGroups = 1;
   int64_t outElems = 1;
-  unsigned elemBytes = 4;
+  SmallVector<unsigned, 2> elemBytes, baseOffset;
+  unsigned totalBytes = 0;
 };
 
 std::optional<CrossWarp> crossWarpShape(Operation *op) {
@@ -53,138 +60,231 @@ std::optional<CrossWarp> crossWarpShape(Operation *op) {
   for (unsigned d = 0; d < srcType.getRank(); ++d)
     if (d != axis)
       cw.outElems *= srcType.getDimSize(d);
-  cw.elemBytes = bitsTypeFor(srcType.getElementType()).getIntOrFloatBitWidth() / 8;
+  for (Value v : op->getOperands()) {
+    Type elem = cast<RankedTensorType>(v.getType()).getElementType();
+    unsigned bytes = bitsTypeFor(elem).getIntOrFloatBitWidth() / 8;
+    cw.elemBytes.push_back(bytes);
+    cw.baseOffset.push_back(cw.totalBytes);
+    cw.totalBytes += llvm::alignTo(cw.numWarpGroups * cw.outElems * bytes, 8);
+  }
   return cw;
 }
 
+/// One reduced value per operand.
+using Tuple = SmallVector<Value, 2>;
+using CombineFn =
+    llvm::function_ref<Tuple(OpBuilder &, Location, ValueRange, ValueRange)>;
+
+/// Reduces `vals` (per operand, the registers of this thread) along the
+/// axis of `op`; returns per operand the values of the result (a scalar or
+/// the slice layout's registers).
+FailureOr<SmallVector<SmallVector<Value>>>
+reduceAlongAxis(Operation *op, ArrayRef<ValueRange> vals, const LoweringState &state,
+                ConversionPatternRewriter &rewriter, CombineFn combine,
+                bool orderLanes) {
+  Location loc = op->getLoc();
+  auto srcType = cast<RankedTensorType>(op->getOperand(0).getType());
+  std::optional<DistributedLayout> s = getDistributedLayout(srcType);
+  if (!s)
+    return rewriter.notifyMatchFailure(op, "tensor without a layout");
+  unsigned axis = op->getAttrOfType<IntegerAttr>("axis").getInt();
+  unsigned numOperands = vals.size();
+  auto regTuple = [&](unsigned r) {
+    Tuple t;
+    for (ValueRange v : vals)
+      t.push_back(v[r]);
+    return t;
+  };
+
+  // 1. Registers that differ only along the axis: a balanced tree.
+  SmallVector<Coord> keys;
+  SmallVector<SmallVector<Tuple>> groups;
+  for (unsigned r = 0; r < s->numRegs(); ++r) {
+    Coord key = s->regOffset(r);
+    key[axis] = 0;
+    auto it = llvm::find(keys, key);
+    if (it == keys.end()) {
+      keys.push_back(key);
+      groups.push_back({regTuple(r)});
+    } else {
+      groups[it - keys.begin()].push_back(regTuple(r));
+    }
+  }
+  SmallVector<Tuple> partial;
+  for (SmallVector<Tuple> &g : groups) {
+    while (g.size() > 1) {
+      SmallVector<Tuple> next;
+      for (unsigned i = 0; i + 1 < g.size(); i += 2)
+        next.push_back(combine(rewriter, loc, g[i], g[i + 1]));
+      if (g.size() % 2)
+        next.push_back(g.back());
+      g = std::move(next);
+    }
+    partial.push_back(g[0]);
+  }
+
+  // 2. Lanes. With `orderLanes`, both lanes of a pair combine (lower lane,
+  // upper lane), so that a combiner that is not exactly commutative (an
+  // argmax meeting a NaN) still leaves the same bits in every lane.
+  unsigned laneMask = s->laneMaskAlong(axis);
+  for (unsigned bit = 0; bit < kLaneBits; ++bit) {
+    if (!(laneMask & (1u << bit)))
+      continue;
+    Value upper;
+    if (orderLanes)
+      upper = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ne,
+          arith::AndIOp::create(rewriter, loc, state.idsFor(op).lane,
+                                i32Const(rewriter, loc, 1u << bit)),
+          i32Const(rewriter, loc, 0));
+    for (Tuple &t : partial) {
+      Tuple other;
+      for (Value v : t)
+        other.push_back(shuffleXor(rewriter, loc, v, 1u << bit));
+      if (!upper) {
+        t = combine(rewriter, loc, t, other);
+        continue;
+      }
+      Tuple lo, hi;
+      for (auto [mine, theirs] : llvm::zip(t, other)) {
+        lo.push_back(arith::SelectOp::create(rewriter, loc, upper, theirs, mine));
+        hi.push_back(arith::SelectOp::create(rewriter, loc, upper, mine, theirs));
+      }
+      t = combine(rewriter, loc, lo, hi);
+    }
+  }
+
+  // 3. Warps, through shared memory.
+  std::optional<CrossWarp> cw = crossWarpShape(op);
+  if (cw->warpMask) {
+    SmallVector<int64_t> outShape(srcType.getShape());
+    outShape.erase(outShape.begin() + axis);
+    Value lane = state.idsFor(op).lane, warp = state.idsFor(op).warp;
+    SmallVector<Value> coords = threadCoords(rewriter, loc, *s, lane, warp);
+    coords.erase(coords.begin() + axis);
+    // This warp's position along the axis: its axis bits, compacted.
+    Value group;
+    unsigned i = 0;
+    for (unsigned bit = 0; bit < s->warpBases.size(); ++bit) {
+      if (!(cw->warpMask & (1u << bit)))
+        continue;
+      Value b = arith::ShRUIOp::create(rewriter, loc, warp, i32Const(rewriter, loc, bit));
+      b = arith::AndIOp::create(rewriter, loc, b, i32Const(rewriter, loc, 1));
+      if (i)
+        b = arith::ShLIOp::create(rewriter, loc, b, i32Const(rewriter, loc, i));
+      group = group ? arith::OrIOp::create(rewriter, loc, group, b).getResult() : b;
+      ++i;
+    }
+    auto address = [&](OpBuilder &b, Value groupIndex, const Coord &key,
+                       unsigned operand) {
+      Value lin = linearize(b, loc, coords, dropDim(key, axis), outShape);
+      Value index = arith::AddIOp::create(
+          b, loc, lin,
+          arith::MulIOp::create(b, loc, groupIndex, i32Const(b, loc, cw->outElems)));
+      Value bytes = arith::MulIOp::create(
+          b, loc, index, i32Const(b, loc, cw->elemBytes[operand]));
+      return sharedPtr(b, loc,
+                       arith::AddIOp::create(
+                           b, loc, bytes, i32Const(b, loc, cw->baseOffset[operand])));
+    };
+    barrier(rewriter, loc);
+    Value laneBits = arith::AndIOp::create(
+        rewriter, loc, lane,
+        i32Const(rewriter, loc, laneMask | s->replicatedLaneMask()));
+    Value writer = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                         laneBits, i32Const(rewriter, loc, 0));
+    scf::IfOp::create(rewriter, loc, writer, [&](OpBuilder &b, Location l) {
+      for (auto [key, t] : llvm::zip(keys, partial))
+        for (unsigned k = 0; k < numOperands; ++k)
+          LLVM::StoreOp::create(b, l, toBits(b, l, t[k]), address(b, group, key, k),
+                                cw->elemBytes[k]);
+      scf::YieldOp::create(b, l);
+    });
+    barrier(rewriter, loc);
+    for (auto [key, t] : llvm::zip(keys, partial)) {
+      Tuple acc;
+      for (unsigned w = 0; w < cw->numWarpGroups; ++w) {
+        Tuple x;
+        for (unsigned k = 0; k < numOperands; ++k) {
+          Type elem = t[k].getType();
+          Value bits = LLVM::LoadOp::create(
+              rewriter, loc, bitsTypeFor(elem),
+              address(rewriter, i32Const(rewriter, loc, w), key, k),
+              cw->elemBytes[k]);
+          x.push_back(fromBits(rewriter, loc, bits, elem));
+        }
+        acc = acc.empty() ? x : combine(rewriter, loc, acc, x);
+      }
+      t = acc;
+    }
+  }
+
+  // 4. The results: scalars, or the slice layout's registers.
+  SmallVector<SmallVector<Value>> results(numOperands);
+  auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!resultType) {
+    for (unsigned k = 0; k < numOperands; ++k)
+      results[k].push_back(partial[0][k]);
+    return results;
+  }
+  std::optional<DistributedLayout> res = getDistributedLayout(resultType);
+  if (!res)
+    return rewriter.notifyMatchFailure(op, "result without a layout");
+  for (Value r : op->getResults())
+    if (getDistributedLayout(cast<RankedTensorType>(r.getType())) != res)
+      return op->emitOpError("results have different layouts");
+  for (unsigned j = 0; j < res->numRegs(); ++j) {
+    Coord key = res->regOffset(j);
+    key.insert(key.begin() + axis, 0);
+    auto it = llvm::find(keys, key);
+    if (it == keys.end())
+      return op->emitOpError("result layout is not the slice of the operand's");
+    for (unsigned k = 0; k < numOperands; ++k)
+      results[k].push_back(partial[it - keys.begin()][k]);
+  }
+  return results;
+}
+
 template <typename OpT, ReduceKind Kind>
-struct ReduceLowering : OpConversionPattern<OpT> {
-  ReduceLowering(TypeConverter &tc, MLIRContext *ctx, const LoweringState &state)
+struct NamedReduceLowering : OpConversionPattern<OpT> {
+  NamedReduceLowering(TypeConverter &tc, MLIRContext *ctx, const LoweringState &state)
       : OpConversionPattern<OpT>(tc, ctx), state(state) {}
   const LoweringState &state;
   using Adaptor = typename OpT::template GenericAdaptor<ArrayRef<ValueRange>>;
 
   LogicalResult matchAndRewrite(OpT op, Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
-    std::optional<DistributedLayout> s = getDistributedLayout(srcType);
-    if (!s)
-      return rewriter.notifyMatchFailure(op, "tensor without a layout");
-    unsigned axis = op.getAxis();
-    ValueRange vals = adaptor.getSrc();
+    auto combine = [](OpBuilder &b, Location loc, ValueRange acc, ValueRange x) {
+      return Tuple{kiln::lowering::combine(b, loc, Kind, acc[0], x[0])};
+    };
+    SmallVector<ValueRange> vals{adaptor.getSrc()};
+    FailureOr<SmallVector<SmallVector<Value>>> results =
+        reduceAlongAxis(op, vals, state, rewriter, combine, /*orderLanes=*/false);
+    if (failed(results))
+      return failure();
+    rewriter.replaceOpWithMultiple(op, *results);
+    return success();
+  }
+};
 
-    // 1. Registers that differ only along the axis.
-    SmallVector<Coord> keys;
-    SmallVector<SmallVector<Value>> groups;
-    for (unsigned r = 0; r < s->numRegs(); ++r) {
-      Coord key = s->regOffset(r);
-      key[axis] = 0;
-      auto it = llvm::find(keys, key);
-      if (it == keys.end()) {
-        keys.push_back(key);
-        groups.push_back({vals[r]});
-      } else {
-        groups[it - keys.begin()].push_back(vals[r]);
-      }
-    }
-    SmallVector<Value> partial;
-    for (SmallVector<Value> &g : groups) {
-      while (g.size() > 1) {
-        SmallVector<Value> next;
-        for (unsigned i = 0; i + 1 < g.size(); i += 2)
-          next.push_back(combine(rewriter, loc, Kind, g[i], g[i + 1]));
-        if (g.size() % 2)
-          next.push_back(g.back());
-        g = std::move(next);
-      }
-      partial.push_back(g[0]);
-    }
+/// tile.reduce: the combiner region is inlined at every combination.
+struct ReduceLowering : OpConversionPattern<ReduceOp> {
+  ReduceLowering(TypeConverter &tc, MLIRContext *ctx, const LoweringState &state)
+      : OpConversionPattern(tc, ctx), state(state) {}
+  const LoweringState &state;
 
-    // 2. Lanes.
-    unsigned laneMask = s->laneMaskAlong(axis);
-    for (unsigned bit = 0; bit < kLaneBits; ++bit)
-      if (laneMask & (1u << bit))
-        for (Value &v : partial)
-          v = combine(rewriter, loc, Kind, v, shuffleXor(rewriter, loc, v, 1u << bit));
-
-    // 3. Warps, through shared memory.
-    std::optional<CrossWarp> cw = crossWarpShape(op);
-    if (cw->warpMask) {
-      SmallVector<int64_t> outShape(srcType.getShape());
-      outShape.erase(outShape.begin() + axis);
-      Type elem = partial[0].getType();
-      Type bitsType = bitsTypeFor(elem);
-      Value lane = state.idsFor(op).lane, warp = state.idsFor(op).warp;
-      SmallVector<Value> coords = threadCoords(rewriter, loc, *s, lane, warp);
-      coords.erase(coords.begin() + axis);
-      // This warp's position along the axis: its axis bits, compacted.
-      Value group;
-      unsigned i = 0;
-      for (unsigned bit = 0; bit < s->warpBases.size(); ++bit) {
-        if (!(cw->warpMask & (1u << bit)))
-          continue;
-        Value b = arith::ShRUIOp::create(rewriter, loc, warp, i32Const(rewriter, loc, bit));
-        b = arith::AndIOp::create(rewriter, loc, b, i32Const(rewriter, loc, 1));
-        if (i)
-          b = arith::ShLIOp::create(rewriter, loc, b, i32Const(rewriter, loc, i));
-        group = group ? arith::OrIOp::create(rewriter, loc, group, b).getResult() : b;
-        ++i;
-      }
-      auto address = [&](OpBuilder &b, Value groupIndex, const Coord &key) {
-        Value lin = linearize(b, loc, coords, dropDim(key, axis), outShape);
-        Value index = arith::AddIOp::create(
-            b, loc, lin,
-            arith::MulIOp::create(b, loc, groupIndex, i32Const(b, loc, cw->outElems)));
-        return sharedPtr(b, loc,
-                         arith::MulIOp::create(b, loc, index,
-                                               i32Const(b, loc, cw->elemBytes)));
-      };
-      barrier(rewriter, loc);
-      Value laneBits = arith::AndIOp::create(
-          rewriter, loc, lane,
-          i32Const(rewriter, loc, laneMask | s->replicatedLaneMask()));
-      Value writer = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                                           laneBits, i32Const(rewriter, loc, 0));
-      scf::IfOp::create(rewriter, loc, writer, [&](OpBuilder &b, Location l) {
-        for (auto [key, v] : llvm::zip(keys, partial))
-          LLVM::StoreOp::create(b, l, toBits(b, l, v), address(b, group, key),
-                                cw->elemBytes);
-        scf::YieldOp::create(b, l);
-      });
-      barrier(rewriter, loc);
-      for (auto [key, v] : llvm::zip(keys, partial)) {
-        Value acc;
-        for (unsigned w = 0; w < cw->numWarpGroups; ++w) {
-          Value bits = LLVM::LoadOp::create(
-              rewriter, loc, bitsType,
-              address(rewriter, i32Const(rewriter, loc, w), key), cw->elemBytes);
-          Value x = fromBits(rewriter, loc, bits, elem);
-          acc = acc ? combine(rewriter, loc, Kind, acc, x) : x;
-        }
-        v = acc;
-      }
-    }
-
-    // 4. The result: a scalar, or the slice layout's registers.
-    auto resultType = dyn_cast<RankedTensorType>(op.getType());
-    if (!resultType) {
-      rewriter.replaceOp(op, partial[0]);
-      return success();
-    }
-    std::optional<DistributedLayout> res = getDistributedLayout(resultType);
-    if (!res)
-      return rewriter.notifyMatchFailure(op, "result without a layout");
-    SmallVector<Value> results;
-    for (unsigned j = 0; j < res->numRegs(); ++j) {
-      Coord key = res->regOffset(j);
-      key.insert(key.begin() + axis, 0);
-      auto it = llvm::find(keys, key);
-      if (it == keys.end())
-        return op.emitOpError("result layout is not the slice of the operand's");
-      results.push_back(partial[it - keys.begin()]);
-    }
-    rewriter.replaceOpWithMultiple(op, {results});
+  LogicalResult matchAndRewrite(ReduceOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Region &region = op.getCombiner();
+    auto combine = [&](OpBuilder &b, Location, ValueRange acc, ValueRange x) {
+      return Tuple(inlineCombiner(b, region, acc, x));
+    };
+    FailureOr<SmallVector<SmallVector<Value>>> results =
+        reduceAlongAxis(op, adaptor.getSrcs(), state, rewriter, combine,
+                        /*orderLanes=*/true);
+    if (failed(results))
+      return failure();
+    rewriter.replaceOpWithMultiple(op, *results);
     return success();
   }
 };
@@ -219,12 +319,14 @@ struct ConvertLayoutLowering : OpConversionPattern<ConvertLayoutOp> {
 } // namespace
 
 unsigned getScratchBytes(Operation *op) {
-  if (isa<SumOp, MaxOp, MinOp>(op)) {
+  if (isa<SumOp, MaxOp, MinOp, ReduceOp>(op)) {
     std::optional<CrossWarp> cw = crossWarpShape(op);
     if (!cw || !cw->warpMask)
       return 0;
-    return cw->numWarpGroups * cw->outElems * cw->elemBytes;
+    return cw->totalBytes;
   }
+  if (auto scan = dyn_cast<ScanOp>(op))
+    return getScanScratchBytes(scan);
   auto elemBytes = [](Type t) {
     Type elem = mlir::getElementTypeOrSelf(t);
     if (isa<PtrType>(elem))
@@ -259,9 +361,10 @@ void populateReducePatterns(TileTypeConverter &converter,
                             const LoweringState &state,
                             RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<ReduceLowering<SumOp, ReduceKind::Sum>,
-               ReduceLowering<MaxOp, ReduceKind::Max>,
-               ReduceLowering<MinOp, ReduceKind::Min>>(converter, ctx, state);
+  patterns.add<NamedReduceLowering<SumOp, ReduceKind::Sum>,
+               NamedReduceLowering<MaxOp, ReduceKind::Max>,
+               NamedReduceLowering<MinOp, ReduceKind::Min>, ReduceLowering>(
+      converter, ctx, state);
 }
 
 void populateConvertLayoutPatterns(TileTypeConverter &converter,

@@ -199,6 +199,7 @@ LogicalResult TileToLLVMPass::distribute(ModuleOp module, const LoweringState &s
   populateElementwisePatterns(converter, state, patterns);
   populateMemoryPatterns(converter, state, patterns);
   populateReducePatterns(converter, state, patterns);
+  populateScanPatterns(converter, state, patterns);
   populateConvertLayoutPatterns(converter, state, patterns);
   populatePrintPatterns(converter, state, patterns);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns, target);

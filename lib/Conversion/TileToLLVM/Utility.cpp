@@ -1,6 +1,8 @@
 //===- Utility.cpp - IR building helpers for the tile lowering ------------===//
 #include "Lowering.h"
 
+#include "mlir/IR/IRMapping.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -198,6 +200,23 @@ Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value x, Value y) {
                    : arith::MinSIOp::create(b, loc, x, y).getResult();
   }
   llvm_unreachable("unknown reduction");
+}
+
+SmallVector<Value> inlineCombiner(OpBuilder &b, Region &combiner, ValueRange acc,
+                                  ValueRange x) {
+  Block &block = combiner.front();
+  IRMapping mapping;
+  unsigned n = acc.size();
+  for (unsigned i = 0; i < n; ++i) {
+    mapping.map(block.getArgument(i), acc[i]);
+    mapping.map(block.getArgument(n + i), x[i]);
+  }
+  for (Operation &op : block.without_terminator())
+    b.clone(op, mapping);
+  SmallVector<Value> out;
+  for (Value v : block.getTerminator()->getOperands())
+    out.push_back(mapping.lookupOrDefault(v));
+  return out;
 }
 
 static Value shfl32(OpBuilder &b, Location loc, Value v, unsigned laneMask) {

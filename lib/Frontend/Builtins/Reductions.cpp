@@ -1,7 +1,9 @@
-//===- Reductions.cpp - tl.sum, tl.max, tl.min ----------------------------===//
+//===- Reductions.cpp - tl.sum/max/min/argmax/argmin/xor_sum/reduce_or ---===//
 //
 // Reductions over one axis or all axes, with Triton's widening of narrow
-// operands.
+// operands. sum/max/min of signed integers and floats use the named ops;
+// unsigned max/min, the index-returning forms and the bitwise reductions
+// build a tile.reduce with the combiner Triton's standard library uses.
 //
 //===----------------------------------------------------------------------===//
 #include "Registry.h"
@@ -14,6 +16,12 @@ using namespace kiln::fe;
 using namespace kiln::ast;
 
 namespace {
+/// A constexpr bool argument, or `dflt` when it was not given.
+static FailureOr<bool> boolArg(ArgReader &rd, const Arg &a, llvm::StringRef what,
+                               bool dflt) {
+  return rd.isNone(a) ? FailureOr<bool>(dflt) : rd.constBool(a, what);
+}
+
 /// tl.sum / tl.max / tl.min.
 static FailureOr<Val> reduce(IRGen &g, ArgReader &rd, llvm::StringRef which,
                              llvm::ArrayRef<Arg> a, const CallExpr *e,
@@ -32,16 +40,14 @@ static FailureOr<Val> reduce(IRGen &g, ArgReader &rd, llvm::StringRef which,
   std::optional<DType> target = forced;
   if (!target) {
     if (which == "sum") {
+      // Triton's _pick_sum_dtype (int1 counts as unsigned there).
       if (isIntDType(d) && bitWidth(d) < 32)
-        target = DType::I32;
+        target = isUnsigned(d) || d == DType::I1 ? DType::U32 : DType::I32;
     } else if (bitWidth(d) < 32) {
       target = isFloat(d) ? DType::F32 : DType::I32;
     }
   }
-  if (which != "sum" && isUnsigned(target.value_or(d)))
-    return g.fail(a[0].node, "`" + rd.fn +
-                                 "` on unsigned integers is not "
-                                 "supported");
+  bool unsignedMinMax = which != "sum" && isUnsigned(target.value_or(d));
   if (target && *target != d) {
     FailureOr<Val> c = g.cast(v, *target, a[0].node);
     if (failed(c))
@@ -53,6 +59,27 @@ static FailureOr<Val> reduce(IRGen &g, ArgReader &rd, llvm::StringRef which,
                              : rd.constBool(keepDimsArg, "keep_dims");
   if (failed(keep))
     return failure();
+  if (unsignedMinMax) {
+    std::optional<unsigned> axis;
+    if (!rd.isNone(a[1])) {
+      FailureOr<unsigned> ax = rd.axis(a[1], v.type.shape.size());
+      if (failed(ax))
+        return failure();
+      axis = *ax;
+    }
+    mlir::Location l = g.loc(e);
+    bool isMax = which == "max";
+    auto body = [&](llvm::ArrayRef<Val> xs) -> FailureOr<llvm::SmallVector<mlir::Value>> {
+      mlir::Value x = xs[0].value, y = xs[1].value;
+      return llvm::SmallVector<mlir::Value>{
+          isMax ? arith::MaxUIOp::create(g.b, l, x, y).getResult()
+                : arith::MinUIOp::create(g.b, l, x, y).getResult()};
+    };
+    FailureOr<std::vector<Val>> r = reduceWith(g, {v}, axis, *keep, body, e);
+    if (failed(r))
+      return failure();
+    return (*r)[0];
+  }
   int64_t rank = v.type.shape.size();
   llvm::SmallVector<unsigned, 2> axes;
   if (rd.isNone(a[1])) {
@@ -107,18 +134,159 @@ static FailureOr<Val> sumBuiltin(BuiltinCall &call) {
   return reduce(g, rd, "sum", a, e, a[2], forced);
 }
 
+/// Triton's _reduce_with_indices with the _argmax/_argmin combiners: the
+/// value wins when strictly greater (less), or equal with a smaller index
+/// under `tieBreakLeft`; a NaN compares false, so the other operand wins.
+static FailureOr<Val> reduceWithIndices(IRGen &g, ArgReader &rd, Val v,
+                                        const Arg &axisArg, bool isMax,
+                                        bool tieBreakLeft, bool keepDims,
+                                        const CallExpr *e) {
+  if (!v.type.isTensor() || v.type.isPtr)
+    return g.fail(e, "`" + rd.fn + "` expects a tensor of numbers, got " +
+                         g.typeName(v));
+  if (rd.isNone(axisArg))
+    return g.fail(axisArg.node, "`" + rd.fn +
+                                    "` with indices needs an `axis`, got None");
+  FailureOr<unsigned> axis = rd.axis(axisArg, v.type.shape.size());
+  if (failed(axis))
+    return failure();
+  if (v.type.dtype == DType::BF16) {
+    FailureOr<Val> c = g.cast(v, DType::F32, e);
+    if (failed(c))
+      return failure();
+    v = *c;
+  }
+  mlir::Location l = g.loc(e);
+  // The index of each element along the axis, broadcast to the input shape.
+  int64_t n = v.type.shape[*axis];
+  TType idxType{DType::I32, false, {n}};
+  Val index = Val::runtime(
+      tile::ArangeOp::create(g.b, l, toMLIR(&g.ctx, idxType), 0, int32_t(n)),
+      idxType);
+  if (v.type.shape.size() > 1) {
+    llvm::SmallVector<int64_t, 2> s(v.type.shape.size(), 1);
+    s[*axis] = n;
+    TType t = idxType.withShape(s);
+    // Rank 2 only (Kiln's tensors): one size-1 dimension to insert.
+    index = Val::runtime(tile::ExpandDimsOp::create(g.b, l, toMLIR(&g.ctx, t),
+                                                    index.value, *axis == 0 ? 1 : 0),
+                         t);
+    FailureOr<Val> b = g.broadcastTo(index, v.type.shape, e, "index");
+    if (failed(b))
+      return failure();
+    index = *b;
+  }
+  DType d = v.type.dtype;
+  bool fp = isFloat(d), uns = isUnsigned(d);
+  auto body = [&](llvm::ArrayRef<Val> xs) -> FailureOr<llvm::SmallVector<mlir::Value>> {
+    mlir::Value v1 = xs[0].value, i1 = xs[1].value, v2 = xs[2].value,
+                i2 = xs[3].value;
+    mlir::Value better, equal;
+    if (fp) {
+      better = arith::CmpFOp::create(g.b, l,
+                                     isMax ? arith::CmpFPredicate::OGT
+                                           : arith::CmpFPredicate::OLT,
+                                     v1, v2);
+      equal = arith::CmpFOp::create(g.b, l, arith::CmpFPredicate::OEQ, v1, v2);
+    } else {
+      arith::CmpIPredicate p =
+          isMax ? (uns ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt)
+                : (uns ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt);
+      better = arith::CmpIOp::create(g.b, l, p, v1, v2);
+      equal = arith::CmpIOp::create(g.b, l, arith::CmpIPredicate::eq, v1, v2);
+    }
+    if (tieBreakLeft) {
+      mlir::Value left =
+          arith::CmpIOp::create(g.b, l, arith::CmpIPredicate::slt, i1, i2);
+      mlir::Value tie = arith::AndIOp::create(g.b, l, equal, left);
+      better = arith::OrIOp::create(g.b, l, better, tie);
+    }
+    return llvm::SmallVector<mlir::Value>{
+        arith::SelectOp::create(g.b, l, better, v1, v2),
+        arith::SelectOp::create(g.b, l, better, i1, i2)};
+  };
+  FailureOr<std::vector<Val>> r = reduceWith(g, {v, index}, *axis, keepDims, body, e);
+  if (failed(r))
+    return failure();
+  return Val::tuple(*r);
+}
+
 static FailureOr<Val> maxminBuiltin(BuiltinCall &call) {
   auto &[g, rd, a, e, l, args] = call;
   llvm::StringRef name = rd.fn;
+  name.consume_front("tl.");
 
   if (!rd.isNone(a[2])) {
     FailureOr<bool> ri = rd.constBool(a[2], "return_indices");
     if (failed(ri))
       return failure();
-    if (*ri)
-      return g.fail(a[2].node, "`return_indices=True` is not supported");
+    if (*ri) {
+      FailureOr<Val> in = rd.value(a[0], "input");
+      FailureOr<bool> left =
+          boolArg(rd, a[3], "return_indices_tie_break_left", true);
+      FailureOr<bool> keep = boolArg(rd, a[4], "keep_dims", false);
+      if (failed(in) || failed(left) || failed(keep))
+        return failure();
+      return reduceWithIndices(g, rd, *in, a[1], name == "max", *left, *keep, e);
+    }
   }
-  return reduce(g, rd, name.drop_front(3), a, e, a[4], std::nullopt);
+  return reduce(g, rd, name, a, e, a[4], std::nullopt);
+}
+
+/// tl.argmax / tl.argmin: the index half of max/min with return_indices.
+static FailureOr<Val> argBuiltin(BuiltinCall &call) {
+  auto &[g, rd, a, e, l, args] = call;
+  llvm::StringRef name = rd.fn;
+  name.consume_front("tl.");
+  FailureOr<Val> in = rd.value(a[0], "input");
+  FailureOr<bool> left = boolArg(rd, a[2], "tie_break_left", true);
+  FailureOr<bool> keep = boolArg(rd, a[3], "keep_dims", false);
+  if (failed(in) || failed(left) || failed(keep))
+    return failure();
+  FailureOr<Val> r =
+      reduceWithIndices(g, rd, *in, a[1], name == "argmax", *left, *keep, e);
+  if (failed(r))
+    return failure();
+  return r->elems[1];
+}
+
+/// tl.xor_sum / tl.reduce_or: integers only, no widening.
+static FailureOr<Val> bitwiseBuiltin(BuiltinCall &call) {
+  auto &[g, rd, a, e, l, args] = call;
+  llvm::StringRef name = rd.fn;
+  name.consume_front("tl.");
+  bool isXor = name == "xor_sum";
+  FailureOr<Val> in = rd.value(a[0], "input");
+  if (failed(in))
+    return failure();
+  Val v = *in;
+  if (!v.type.isTensor() || v.type.isPtr)
+    return g.fail(a[0].node, "`" + rd.fn + "` expects a tensor of integers, got " +
+                                 g.typeName(v));
+  if (!isIntDType(v.type.dtype))
+    return g.fail(a[0].node, std::string(isXor ? "xor_sum" : "reduce_or") +
+                                 " only supported for integers, got " +
+                                 g.typeName(v));
+  std::optional<unsigned> axis;
+  if (!rd.isNone(a[1])) {
+    FailureOr<unsigned> ax = rd.axis(a[1], v.type.shape.size());
+    if (failed(ax))
+      return failure();
+    axis = *ax;
+  }
+  FailureOr<bool> keep = boolArg(rd, a[2], "keep_dims", false);
+  if (failed(keep))
+    return failure();
+  auto body = [&](llvm::ArrayRef<Val> xs) -> FailureOr<llvm::SmallVector<mlir::Value>> {
+    mlir::Value x = xs[0].value, y = xs[1].value;
+    return llvm::SmallVector<mlir::Value>{
+        isXor ? arith::XOrIOp::create(g.b, l, x, y).getResult()
+              : arith::OrIOp::create(g.b, l, x, y).getResult()};
+  };
+  FailureOr<std::vector<Val>> r = reduceWith(g, {v}, axis, *keep, body, e);
+  if (failed(r))
+    return failure();
+  return (*r)[0];
 }
 } // namespace
 
@@ -144,6 +312,14 @@ llvm::ArrayRef<BuiltinDef> kiln::fe::reductionBuiltins() {
        false,
        maxminBuiltin,
        false},
+      {"argmax", {"input", "axis", "tie_break_left=True", "keep_dims=False"},
+       true, false, argBuiltin, false},
+      {"argmin", {"input", "axis", "tie_break_left=True", "keep_dims=False"},
+       true, false, argBuiltin, false},
+      {"xor_sum", {"input", "axis=None", "keep_dims=False"}, true, false,
+       bitwiseBuiltin, false},
+      {"reduce_or", {"input", "axis", "keep_dims=False"}, true, false,
+       bitwiseBuiltin, false},
   };
   return defs;
 }

@@ -48,6 +48,7 @@ llvm::ArrayRef<BuiltinDef> shapeBuiltins();
 llvm::ArrayRef<BuiltinDef> debugBuiltins();
 llvm::ArrayRef<BuiltinDef> compileTimeBuiltins();
 llvm::ArrayRef<BuiltinDef> randomBuiltins();
+llvm::ArrayRef<BuiltinDef> scanBuiltins();
 
 /// The entry named `name` (no `tl.` prefix), or null.
 const BuiltinDef *findBuiltin(llvm::StringRef name);
@@ -79,6 +80,23 @@ mlir::FailureOr<Val> prepareValue(IRGen &g, ArgReader &rd, const Arg &a,
 /// (promoted) type, as Triton's tl.umulhi.
 mlir::FailureOr<Val> umulhi(IRGen &g, Val x, Val y, const ast::Node *where,
                             llvm::StringRef fn);
+
+/// Fills the combiner block of a tile.reduce / tile.scan: gets its 2N
+/// arguments (accumulated values first) as scalars, returns the N values to
+/// yield (Scan.cpp).
+using CombinerBody = llvm::function_ref<mlir::FailureOr<llvm::SmallVector<mlir::Value>>(
+    llvm::ArrayRef<Val> args)>;
+/// tile.reduce of `inputs` (tensors of one shape) along `axis` (all axes,
+/// last first, when none), with Triton's keep_dims.
+mlir::FailureOr<std::vector<Val>> reduceWith(IRGen &g, std::vector<Val> inputs,
+                                             std::optional<unsigned> axis,
+                                             bool keepDims, CombinerBody body,
+                                             const ast::CallExpr *e);
+/// tile.scan of `inputs` along `axis`.
+mlir::FailureOr<std::vector<Val>> scanWith(IRGen &g, std::vector<Val> inputs,
+                                           unsigned axis, bool reverse,
+                                           CombinerBody body,
+                                           const ast::CallExpr *e);
 
 } // namespace kiln::fe
 

@@ -298,3 +298,111 @@ func.func @bad_order(%x: tensor<16x16xf32, #tile.blocked<sizePerThread = [1, 1],
 func.func @bad_rank(%x: tensor<16xf32, #tile.blocked<sizePerThread = [1], threadsPerWarp = [4, 8], warpsPerCTA = [1], order = [0]>>) {
   return
 }
+
+// -----
+
+func.func @reduce_axis(%x: tensor<16xf32>) {
+  // expected-error @+1 {{'tile.reduce' op axis 1 out of range for a rank-1 tensor}}
+  %0 = tile.reduce(%x) axis = 1 : (tensor<16xf32>) -> f32 {
+  ^bb0(%a: f32, %b: f32):
+    tile.yield %a : f32
+  }
+}
+
+// -----
+
+func.func @reduce_shapes(%x: tensor<16xf32>, %i: tensor<32xi32>) {
+  // expected-error @+1 {{'tile.reduce' op operand 1 has shape [32] but operand 0 has shape [16]}}
+  %0:2 = tile.reduce(%x, %i) axis = 0 : (tensor<16xf32>, tensor<32xi32>) -> (f32, i32) {
+  ^bb0(%a: f32, %ai: i32, %b: f32, %bi: i32):
+    tile.yield %a, %ai : f32, i32
+  }
+}
+
+// -----
+
+func.func @reduce_arity(%x: tensor<16xf32>) {
+  // expected-error @+1 {{'tile.reduce' op combiner must take 2 arguments (two per operand), got 3}}
+  %0 = tile.reduce(%x) axis = 0 : (tensor<16xf32>) -> f32 {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    tile.yield %a : f32
+  }
+}
+
+// -----
+
+func.func @reduce_arg_type(%x: tensor<16xf32>) {
+  // expected-error @+1 {{'tile.reduce' op combiner argument 1 must be 'f32', got 'i32'}}
+  %0 = tile.reduce(%x) axis = 0 : (tensor<16xf32>) -> f32 {
+  ^bb0(%a: f32, %b: i32):
+    tile.yield %a : f32
+  }
+}
+
+// -----
+
+func.func @reduce_yield_count(%x: tensor<16xf32>) {
+  // expected-error @+1 {{'tile.reduce' op combiner must yield 1 value(s), one per operand, got 2}}
+  %0 = tile.reduce(%x) axis = 0 : (tensor<16xf32>) -> f32 {
+  ^bb0(%a: f32, %b: f32):
+    tile.yield %a, %b : f32, f32
+  }
+}
+
+// -----
+
+func.func @reduce_yield_type(%x: tensor<16xf32>) {
+  // expected-error @+1 {{'tile.reduce' op combiner result 0 must be 'f32', got 'f16'}}
+  %0 = tile.reduce(%x) axis = 0 : (tensor<16xf32>) -> f32 {
+  ^bb0(%a: f32, %b: f32):
+    %h = arith.truncf %a : f32 to f16
+    tile.yield %h : f16
+  }
+}
+
+// -----
+
+func.func @reduce_result(%x: tensor<16x8xf32>) {
+  // expected-error @+1 {{'tile.reduce' op result 0: expected shape [16] and element type 'f32', got 'tensor<8xf32>'}}
+  %0 = tile.reduce(%x) axis = 1 : (tensor<16x8xf32>) -> tensor<8xf32> {
+  ^bb0(%a: f32, %b: f32):
+    tile.yield %a : f32
+  }
+}
+
+// -----
+
+func.func @reduce_result_count(%x: tensor<16xf32>) {
+  // expected-error @+1 {{'tile.reduce' op expected 1 result(s), one per operand, got 2}}
+  %0:2 = tile.reduce(%x) axis = 0 : (tensor<16xf32>) -> (f32, f32) {
+  ^bb0(%a: f32, %b: f32):
+    tile.yield %a : f32
+  }
+}
+
+// -----
+
+func.func @scan_result(%x: tensor<16xf32>) {
+  // expected-error @+1 {{'tile.scan' op result 0 must have the operand's type 'tensor<16xf32>', got 'tensor<16xf16>'}}
+  %0 = tile.scan(%x) axis = 0 : (tensor<16xf32>) -> tensor<16xf16> {
+  ^bb0(%a: f32, %b: f32):
+    tile.yield %a : f32
+  }
+}
+
+// -----
+
+func.func @scan_axis(%x: tensor<16x4xf32>) {
+  // expected-error @+1 {{'tile.scan' op axis -1 out of range for a rank-2 tensor}}
+  %0 = tile.scan(%x) axis = -1 : (tensor<16x4xf32>) -> tensor<16x4xf32> {
+  ^bb0(%a: f32, %b: f32):
+    tile.yield %a : f32
+  }
+}
+
+// -----
+
+func.func @yield_outside(%a: f32) {
+  // expected-error @+1 {{'tile.yield' op expects parent op to be one of 'tile.reduce, tile.scan'}}
+  tile.yield %a : f32
+}

@@ -246,6 +246,102 @@ LogicalResult SumOp::verify() { return verifyReduction(*this); }
 LogicalResult MaxOp::verify() { return verifyReduction(*this); }
 LogicalResult MinOp::verify() { return verifyReduction(*this); }
 
+namespace {
+/// Checks what tile.reduce and tile.scan share: operands of one shape, the
+/// axis, and a combiner block of 2N scalars yielding N scalars of the
+/// operands' element types.
+LogicalResult verifyCombinerOp(Operation *op, OperandRange srcs, int64_t axis,
+                               Region &combiner) {
+  if (srcs.empty())
+    return op->emitOpError() << "needs at least one operand";
+  auto first = cast<RankedTensorType>(srcs[0].getType());
+  for (auto [i, v] : llvm::enumerate(srcs)) {
+    auto type = cast<RankedTensorType>(v.getType());
+    if (type.getShape() != first.getShape())
+      return op->emitOpError() << "operand " << i << " has shape "
+                               << shapeString(type.getShape())
+                               << " but operand 0 has shape "
+                               << shapeString(first.getShape());
+  }
+  if (axis < 0 || axis >= first.getRank())
+    return op->emitOpError() << "axis " << axis << " out of range for a rank-"
+                             << first.getRank() << " tensor";
+  size_t n = srcs.size();
+  Block &block = combiner.front();
+  if (block.getNumArguments() != 2 * n)
+    return op->emitOpError() << "combiner must take " << 2 * n
+                             << " arguments (two per operand), got "
+                             << block.getNumArguments();
+  for (unsigned i = 0; i < 2 * n; ++i) {
+    Type expected = cast<RankedTensorType>(srcs[i % n].getType()).getElementType();
+    if (block.getArgument(i).getType() != expected)
+      return op->emitOpError() << "combiner argument " << i << " must be "
+                               << expected << ", got "
+                               << block.getArgument(i).getType();
+  }
+  auto yield = dyn_cast<YieldOp>(block.getTerminator());
+  if (!yield)
+    return op->emitOpError() << "combiner must end with tile.yield";
+  if (yield.getValues().size() != n)
+    return op->emitOpError() << "combiner must yield " << n
+                             << " value(s), one per operand, got "
+                             << yield.getValues().size();
+  for (auto [i, v] : llvm::enumerate(yield.getValues())) {
+    Type expected = cast<RankedTensorType>(srcs[i].getType()).getElementType();
+    if (v.getType() != expected)
+      return op->emitOpError() << "combiner result " << i << " must be "
+                               << expected << ", got " << v.getType();
+  }
+  return success();
+}
+} // namespace
+
+LogicalResult ReduceOp::verifyRegions() {
+  if (failed(verifyCombinerOp(*this, getSrcs(), int32_t(getAxis()), getCombiner())))
+    return failure();
+  if (getResults().size() != getSrcs().size())
+    return emitOpError() << "expected " << getSrcs().size()
+                         << " result(s), one per operand, got "
+                         << getResults().size();
+  int64_t axis = int32_t(getAxis());
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(getSrcs(), getResults()))) {
+    auto src = cast<RankedTensorType>(std::get<0>(pair).getType());
+    Type result = std::get<1>(pair).getType();
+    if (src.getRank() == 1) {
+      if (result != src.getElementType())
+        return emitOpError() << "result " << i
+                             << ": reducing a 1-D tensor yields a scalar of type "
+                             << src.getElementType() << ", got " << result;
+      continue;
+    }
+    SmallVector<int64_t> expected(src.getShape());
+    expected.erase(expected.begin() + axis);
+    auto tensor = dyn_cast<RankedTensorType>(result);
+    if (!tensor || tensor.getShape() != ArrayRef<int64_t>(expected) ||
+        tensor.getElementType() != src.getElementType())
+      return emitOpError() << "result " << i << ": expected shape "
+                           << shapeString(expected) << " and element type "
+                           << src.getElementType() << ", got " << result;
+  }
+  return success();
+}
+
+LogicalResult ScanOp::verifyRegions() {
+  if (failed(verifyCombinerOp(*this, getSrcs(), int32_t(getAxis()), getCombiner())))
+    return failure();
+  if (getResults().size() != getSrcs().size())
+    return emitOpError() << "expected " << getSrcs().size()
+                         << " result(s), one per operand, got "
+                         << getResults().size();
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(getSrcs(), getResults()))) {
+    auto [src, result] = pair;
+    if (src.getType() != result.getType())
+      return emitOpError() << "result " << i << " must have the operand's type "
+                           << src.getType() << ", got " << result.getType();
+  }
+  return success();
+}
+
 LogicalResult WhereOp::verify() {
   Type cond = getCondition().getType();
   if (isa<RankedTensorType>(cond) &&

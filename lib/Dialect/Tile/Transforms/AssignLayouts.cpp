@@ -278,31 +278,40 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
     constrain(expand->getOpOperand(0), terms.newSlice(expand.getAxis(), result));
     return success();
   }
-  if (isa<SumOp, MaxOp, MinOp>(op)) {
+  if (isa<SumOp, MaxOp, MinOp, ReduceOp>(op)) {
     OpOperand &src = op->getOpOperand(0);
     unsigned axisDim = op->getAttrOfType<IntegerAttr>("axis").getInt();
+    // The operands of a tuple reduction are reduced together: one layout.
+    for (OpOperand &other : op->getOpOperands().drop_front())
+      constrain(other, nodeOf(src.get()));
     Value result = op->getResult(0);
     if (!isTensor(result))
       return success(); // Reducing to a scalar works from any layout.
     int srcNode = nodeOf(src.get());
     if (terms.isSlice(srcNode)) {
       // A slice of a slice is not a layout Kiln has: reduce a blocked copy.
-      constrain(src, terms.newVar(rankOf(src.get()), /*blockedOnly=*/true));
+      int blocked = terms.newVar(rankOf(src.get()), /*blockedOnly=*/true);
+      for (OpOperand &operand : op->getOpOperands())
+        constrain(operand, blocked);
       srcNode = nodeOf(src.get());
     }
     terms.requireBlocked(srcNode);
     if (op->getParentOfType<scf::ForOp>() || op->getParentOfType<scf::WhileOp>())
       loopReductions.push_back({src.get(), axisDim});
-    setNode(result, terms.newSlice(axisDim, srcNode));
-    tensorValues.push_back(result);
+    int slice = terms.newSlice(axisDim, srcNode);
+    for (Value r : op->getResults()) {
+      setNode(r, slice);
+      tensorValues.push_back(r);
+    }
     return success();
   }
   if (isa<PrintOp>(op))
     return success();
 
+  // A scan keeps its operands' layout (all operands share one).
   bool elementwise =
       isa<AddPtrOp, WhereOp, LoadOp, StoreOp, AtomicCASOp, AtomicRMWOp,
-          MultipleOfOp, MaxContiguousOp>(op) ||
+          MultipleOfOp, MaxContiguousOp, ScanOp>(op) ||
       ((isa<arith::ArithDialect, math::MathDialect>(op->getDialect())) &&
        OpTrait::hasElementwiseMappableTraits(op));
   if (!elementwise)

@@ -6,6 +6,7 @@ include "kiln/Dialect/Tile/IR/TileTypes.td"
 include "kiln/Dialect/Tile/IR/TileAttrs.td"
 include "mlir/IR/OpBase.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
 
 class Tile_Op<string mnemonic, list<Trait> traits = []>
     : Op<Tile_Dialect, mnemonic, traits>;
@@ -237,7 +238,7 @@ def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [
 // Reductions and selection
 //===----------------------------------------------------------------------===//
 
-class Tile_ReduceOp<string mnemonic, string what> : Tile_Op<mnemonic, [Pure]> {
+class Tile_NamedReduceOp<string mnemonic, string what> : Tile_Op<mnemonic, [Pure]> {
   let summary = what # " of a tensor along one axis";
   let description = [{
     The result drops dimension `axis`; reducing a 1-D tensor gives a scalar.
@@ -254,9 +255,79 @@ class Tile_ReduceOp<string mnemonic, string what> : Tile_Op<mnemonic, [Pure]> {
   let hasVerifier = 1;
 }
 
-def Tile_SumOp : Tile_ReduceOp<"sum", "sum">;
-def Tile_MaxOp : Tile_ReduceOp<"max", "maximum">;
-def Tile_MinOp : Tile_ReduceOp<"min", "minimum">;
+def Tile_SumOp : Tile_NamedReduceOp<"sum", "sum">;
+def Tile_MaxOp : Tile_NamedReduceOp<"max", "maximum">;
+def Tile_MinOp : Tile_NamedReduceOp<"min", "minimum">;
+
+def Tile_ReduceOp : Tile_Op<"reduce", [RecursiveMemoryEffects, RecursivelySpeculatable]> {
+  let summary = "reduction along one axis with a combiner region";
+  let description = [{
+    `tl.reduce(x, axis, combine_fn)`: reduces N tensors of one shape together
+    along `axis`. The combiner block takes 2N scalars, the accumulated values
+    of the N operands followed by the N values to fold in, and yields N
+    scalars; it must be associative (the order of combination is the
+    lowering's choice) and free of side effects. Each result drops dimension
+    `axis`; reducing 1-D tensors gives scalars.
+
+    ```mlir
+    %m, %i = tile.reduce(%x, %idx) axis = 0 : (tensor<128xf32>, tensor<128xi32>) -> (f32, i32) {
+    ^bb0(%a: f32, %ai: i32, %b: f32, %bi: i32):
+      %gt = arith.cmpf ogt, %a, %b : f32
+      %v = arith.select %gt, %a, %b : f32
+      %vi = arith.select %gt, %ai, %bi : i32
+      tile.yield %v, %vi : f32, i32
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<RankedTensorOf<[AnySignlessInteger, AnyFloat]>>:$srcs,
+                       I32Attr:$axis);
+  let results = (outs Variadic<Tile_NumericLike>:$results);
+  let regions = (region SizedRegion<1>:$combiner);
+  let assemblyFormat = [{
+    `(` $srcs `)` `axis` `=` $axis attr-dict `:` functional-type($srcs, results) $combiner
+  }];
+  let hasRegionVerifier = 1;
+}
+
+def Tile_ScanOp : Tile_Op<"scan", [RecursiveMemoryEffects, RecursivelySpeculatable]> {
+  let summary = "inclusive prefix scan along one axis with a combiner region";
+  let description = [{
+    `tl.associative_scan(x, axis, combine_fn, reverse)`: element `k` of each
+    result combines elements `0..k` of the operands along `axis` (elements
+    `k..n-1` with `reverse`, folded from the end). The combiner block is the
+    same as `tile.reduce`'s: 2N scalars in (accumulated values first), N out.
+    Results have the operands' types.
+
+    ```mlir
+    %c = tile.scan(%x) axis = 1 reverse : (tensor<32x64xi32>) -> tensor<32x64xi32> {
+    ^bb0(%a: i32, %b: i32):
+      %s = arith.addi %a, %b : i32
+      tile.yield %s : i32
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<RankedTensorOf<[AnySignlessInteger, AnyFloat]>>:$srcs,
+                       I32Attr:$axis, UnitAttr:$reverse);
+  let results = (outs Variadic<RankedTensorOf<[AnySignlessInteger, AnyFloat]>>:$results);
+  let regions = (region SizedRegion<1>:$combiner);
+  let assemblyFormat = [{
+    `(` $srcs `)` `axis` `=` $axis (`reverse` $reverse^)? attr-dict `:`
+    functional-type($srcs, results) $combiner
+  }];
+  let hasRegionVerifier = 1;
+}
+
+def Tile_YieldOp : Tile_Op<"yield", [Pure, Terminator, ReturnLike,
+    ParentOneOf<["ReduceOp", "ScanOp"]>]> {
+  let summary = "values a reduce or scan combiner produces";
+  let description = [{
+    ```mlir
+    tile.yield %s : f32
+    ```
+  }];
+  let arguments = (ins Variadic<AnyTypeOf<[AnySignlessInteger, AnyFloat]>>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
 
 def Tile_WhereOp : Tile_Op<"where", [Pure,
     AllTypesMatch<["trueValue", "falseValue", "result"]>]> {
