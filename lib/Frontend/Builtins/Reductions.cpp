@@ -10,10 +10,14 @@
 
 #include "kiln/Dialect/Tile/IR/Tile.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace kiln;
 using namespace kiln::fe;
 using namespace kiln::ast;
+namespace arith = mlir::arith;
+namespace math = mlir::math;
 
 namespace {
 /// A constexpr bool argument, or `dflt` when it was not given.
