@@ -282,6 +282,9 @@ class SpecializationTest(unittest.TestCase):
         self.assertEqual(c.info["num_warps"], 2)
         self.assertIn(".target sm_80", c.ptx)
         self.assertIn(".entry add_kernel", c.ptx)
+        # Constexprs given positionally, as FlashAttention passes its flags.
+        c2 = self.k.compile(x, x, x, 16, 128, 3, num_warps=2, arch="sm_80")
+        self.assertEqual(c2.info["constexprs"], {"BLOCK": "128", "SCALE": "3"})
 
 
 class ErrorTest(unittest.TestCase):
@@ -331,10 +334,15 @@ class ErrorTest(unittest.TestCase):
         with self.assertRaisesRegex(kiln.LaunchError,
                                     r"missing argument `n` \(argument #4\)"):
             k[(1,)](x, x, x, BLOCK=64)
+        # As in Triton, positional arguments fill constexprs too.
         with self.assertRaisesRegex(kiln.LaunchError,
-                                    r"takes 4 argument\(s\) \(x_ptr, y_ptr, "
-                                    r"out_ptr, n\) but 5 were given"):
+                                    "argument `BLOCK` given twice"):
             k[(1,)](x, x, x, 1, 2, BLOCK=64)
+        with self.assertRaisesRegex(kiln.LaunchError,
+                                    r"takes 6 parameter\(s\) \(x_ptr, y_ptr, "
+                                    r"out_ptr, n, BLOCK, SCALE\) but 7 "
+                                    r"positional"):
+            k[(1,)](x, x, x, 1, 64, 2, 3)
         with self.assertRaisesRegex(kiln.LaunchError, "`n` given twice"):
             k[(1,)](x, x, x, 1, n=2, BLOCK=64)
         c64 = FakeTensor(0x10000, dtype="torch.complex64", element_size=8)
