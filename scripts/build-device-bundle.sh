@@ -4,6 +4,8 @@
 #   .device/kiln-bundle.tar.xz   bin/RuntimeGpuTests bin/ln-bench
 #                                bin/layernorm-example layer_norm.py
 #                                compare_triton.py perf_report.py
+#                                python/kiln (the Python package, with
+#                                libkiln.so inside it; python/tests/*.py)
 #                                (+ $EXTRA_TARGETS)
 #   .device/MANIFEST             sizes and checksums
 # The binaries are stripped and link LLVM/MLIR statically (no LLVM on the GPU
@@ -29,7 +31,7 @@ fi
 targets=(RuntimeGpuTests ln-bench layernorm-example)
 # shellcheck disable=SC2206
 targets+=(${EXTRA_TARGETS:-})
-ninja -C "$build" -j "$jobs" "${targets[@]}"
+ninja -C "$build" -j "$jobs" "${targets[@]}" kiln
 
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
@@ -44,11 +46,20 @@ for t in "${targets[@]}"; do
   strip --strip-all -o "$stage/bin/$t" "$exe"
 done
 cp examples/layernorm/layer_norm.py bench/compare_triton.py bench/perf_report.py "$stage/"
+# The Python package finds libkiln.so next to itself (scripts/kiln-pytest-env.sh).
+mkdir -p "$stage/python/kiln" "$stage/python/tests"
+cp python/kiln/*.py "$stage/python/kiln/"
+cp python/tests/*.py "$stage/python/tests/"
+if ldd "$build/lib/libkiln.so" 2>/dev/null | grep -E 'libLLVM|libMLIR|libcuda|libstdc' >&2; then
+  echo "error: libkiln.so links a shared LLVM/MLIR, libstdc++ or the CUDA driver (above)" >&2
+  exit 1
+fi
+strip --strip-all -o "$stage/python/kiln/libkiln.so" "$build/lib/libkiln.so"
 
 mkdir -p .device
 rm -f .device/kiln-bundle.tar.xz .device/MANIFEST
 echo "packing (xz, one stream; about a minute on 2 cores)..."
-tar -C "$stage" -cf - bin layer_norm.py compare_triton.py perf_report.py |
+tar -C "$stage" -cf - bin layer_norm.py compare_triton.py perf_report.py python |
   xz -T1 --lzma2=preset=3,dict=192MiB > .device/kiln-bundle.tar.xz
 {
   echo "# kiln device bundle, built $(date -u +%Y-%m-%dT%H:%M:%SZ) from $build"

@@ -3,7 +3,7 @@
 
 #include "IRGen.h"
 #include "kiln/Dialect/Tile/IR/Tile.h"
-#include "kiln/Frontend/Parser.h"
+#include "kiln/Frontend/Syntax/Parser.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"

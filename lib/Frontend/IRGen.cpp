@@ -1,8 +1,9 @@
 //===- IRGen.cpp - Module resolution, inlining, kernel entry ------------===//
 #include "IRGen.h"
+#include "DecoratorsImpl.h"
 
 #include "kiln/Dialect/Tile/IR/Tile.h"
-#include "kiln/Frontend/Parser.h"
+#include "kiln/Frontend/Syntax/Parser.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Verifier.h"
@@ -175,10 +176,37 @@ std::vector<std::string> IRGen::jitFunctionNames() const {
   return names;
 }
 
+/// Triton functions take plain positional-or-keyword parameters only.
+static LogicalResult checkParamKinds(IRGen &g, const FunctionDef *fn) {
+  for (const Param &p : fn->params) {
+    switch (p.kind) {
+    case ParamKind::Normal:
+      continue;
+    case ParamKind::PositionalOnly:
+      return g.fail(p.range.begin, "positional-only parameters (`/`) are not "
+                                   "supported in Triton kernels");
+    case ParamKind::VarArgs:
+      return g.fail(p.range.begin, "`*" + p.name +
+                                       "` parameters are not supported in "
+                                       "Triton kernels");
+    case ParamKind::KeywordOnly:
+      return g.fail(p.range.begin, "keyword-only parameters are not "
+                                   "supported in Triton kernels");
+    case ParamKind::KwArgs:
+      return g.fail(p.range.begin, "`**" + p.name +
+                                       "` parameters are not supported in "
+                                       "Triton kernels");
+    }
+  }
+  if (fn->isAsync)
+    return g.fail(fn, "`async def` is not supported in Triton kernels");
+  return success();
+}
+
 const FunctionDef *IRGen::findKernel(llvm::StringRef name) {
   const FunctionDef *fn = findFunction(name);
   if (fn && isJit(fn))
-    return fn;
+    return failed(checkParamKinds(*this, fn)) ? nullptr : fn;
   if (fn)
     return (void)fail(fn->nameRange.begin,
                       "`" + name + "` is not a @triton.jit function"),
@@ -192,21 +220,14 @@ const FunctionDef *IRGen::findKernel(llvm::StringRef name) {
   return nullptr;
 }
 
-/// Rejects decorators other than @triton.jit on a function being compiled.
+/// @triton.jit, with @triton.autotune / @triton.heuristics above it: their
+/// arguments are evaluated here so that bad ones are reported where they are
+/// written; the kernel itself is compiled for the explicit specialization.
 static LogicalResult checkDecorators(IRGen &g, const FunctionDef *fn) {
-  for (const Expr *d : fn->decorators) {
-    std::optional<Val> v = resolveStatic(d, g.globals);
-    if (v && v->kind == Val::Kind::Builtin) {
-      if (v->s == "triton.jit")
-        continue;
-      if (v->s == "triton.autotune" || v->s == "triton.heuristics")
-        return g.fail(d, "`@" + v->s +
-                             "` is not supported yet: compile one "
-                             "configuration with an explicit --signature, "
-                             "-D values and --num-warps");
-    }
-    return g.fail(d, "unsupported decorator `@" + g.text(d) + "`");
-  }
+  host::ModuleScope scope(g.module);
+  host::Interp in(scope, g.source);
+  if (!readDecorators(in, fn, [](uint32_t) { return std::string(); }))
+    return g.fail(in.error().offset, in.error().message);
   return success();
 }
 
@@ -332,7 +353,7 @@ FailureOr<Val> IRGen::callFunction(const FunctionDef *fn, const CallArgs &args,
     return fail(call, "`" + fn->name +
                           "` is not a @triton.jit function; kernels can "
                           "only call @triton.jit functions");
-  if (failed(checkDecorators(*this, fn)))
+  if (failed(checkDecorators(*this, fn)) || failed(checkParamKinds(*this, fn)))
     return failure();
   if (inlineDepth >= kMaxInlineDepth)
     return fail(call, "inlining `" + fn->name +
@@ -594,12 +615,21 @@ mlir::OwningOpRef<mlir::ModuleOp> IRGen::compile(const KernelSpec &sp) {
           p.name, b.getStringAttr(llvm::StringRef(text).trim())));
       continue;
     }
+    // A `none` entry: the parameter is the constexpr None (Triton specializes
+    // a None argument), so `if X is not None:` code is never generated.
+    if (entry->kind == ParamSpec::Kind::Constexpr &&
+        entry->constexprValue == "None") {
+      st.scope[p.name] = Binding{Val::none(), p.range.begin};
+      constexprTexts.push_back(
+          b.getNamedAttr(p.name, b.getStringAttr("None")));
+      continue;
+    }
     if (entry->kind == ParamSpec::Kind::Constexpr)
       return (void)fail(p.range.begin,
                         "parameter `" + p.name +
                             "` is not tl.constexpr, so its "
                             "signature entry must be a type such "
-                            "as i32 or *fp16, not `" +
+                            "as i32 or *fp16 (or none), not `" +
                             entry->constexprValue + "`"),
              nullptr;
     TType t{entry->dtype, entry->kind == ParamSpec::Kind::Pointer, {}};

@@ -14,7 +14,7 @@
 #define KILN_LIB_FRONTEND_IRGEN_H
 
 #include "Value.h"
-#include "kiln/Frontend/AST.h"
+#include "kiln/Frontend/Syntax/AST.h"
 #include "kiln/Frontend/Spec.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -118,6 +118,10 @@ public:
   mlir::FailureOr<Val> evalBoolOp(const ast::BoolOpExpr *e);
   mlir::FailureOr<Val> evalCompare(const ast::CompareExpr *e);
   mlir::FailureOr<Val> evalIfExp(const ast::IfExpExpr *e);
+  mlir::FailureOr<Val> evalJoinedStr(const ast::JoinedStrExpr *e);
+  /// "lambda expressions are not supported in Triton kernels" and the like,
+  /// for host Python reached inside a kernel.
+  static std::string hostConstructError(ast::Node::Kind k);
   mlir::FailureOr<Val> evalArgs(const ast::CallExpr *e, CallArgs &out);
   mlir::FailureOr<Val> call(const Val &callee, const CallArgs &args,
                             const ast::CallExpr *e);

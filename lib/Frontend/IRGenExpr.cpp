@@ -87,10 +87,119 @@ FailureOr<Val> IRGen::evalImpl(const Expr *e) {
     }
     return Val::tuple(std::move(elems));
   }
+  case Node::Kind::JoinedStr:
+    return evalJoinedStr(llvm::cast<JoinedStrExpr>(e));
   default:
     break;
   }
-  return fail(e, "unsupported expression");
+  return fail(e, hostConstructError(e->kind));
+}
+
+std::string IRGen::hostConstructError(Node::Kind k) {
+  using K = Node::Kind;
+  const char *what = "this construct is";
+  switch (k) {
+  case K::Lambda:
+    what = "lambda expressions are";
+    break;
+  case K::ListComp:
+  case K::SetComp:
+  case K::DictComp:
+    what = "comprehensions are";
+    break;
+  case K::GeneratorExp:
+    what = "generator expressions are";
+    break;
+  case K::Dict:
+    what = "dict displays are";
+    break;
+  case K::Set:
+    what = "set displays are";
+    break;
+  case K::Starred:
+    what = "starred expressions are";
+    break;
+  case K::NamedExpr:
+    what = "assignment expressions (`:=`) are";
+    break;
+  case K::Await:
+    what = "`await` is";
+    break;
+  case K::Yield:
+    what = "`yield` is";
+    break;
+  case K::Bytes:
+    what = "bytes literals are";
+    break;
+  case K::Imag:
+    what = "complex literals are";
+    break;
+  case K::FormattedValue:
+    what = "f-string fields are";
+    break;
+  case K::ClassDef:
+    what = "class definitions are";
+    break;
+  case K::Try:
+    what = "`try` statements are";
+    break;
+  case K::With:
+    what = "`with` statements are";
+    break;
+  case K::Raise:
+    what = "`raise` statements are";
+    break;
+  case K::Delete:
+    what = "`del` statements are";
+    break;
+  case K::Global:
+    what = "`global` and `nonlocal` statements are";
+    break;
+  case K::Break:
+    what = "`break` is";
+    break;
+  case K::Continue:
+    what = "`continue` is";
+    break;
+  case K::Match:
+    what = "`match` statements are";
+    break;
+  case K::TypeAlias:
+    what = "`type` statements are";
+    break;
+  default:
+    break;
+  }
+  return std::string(what) + " not supported in Triton kernels";
+}
+
+/// An f-string whose fields are all constexprs folds to a string (Triton
+/// allows them in static_assert and device_print messages).
+FailureOr<Val> IRGen::evalJoinedStr(const JoinedStrExpr *e) {
+  std::string out;
+  for (const Expr *part : e->values) {
+    if (auto *lit = llvm::dyn_cast<StrExpr>(part)) {
+      out += lit->value;
+      continue;
+    }
+    auto *f = llvm::cast<FormattedValueExpr>(part);
+    if (f->formatSpec && !f->formatSpec->values.empty())
+      return fail(f->formatSpec,
+                  "format specs in f-strings are not supported in Triton "
+                  "kernels");
+    FailureOr<Val> v = eval(f->value);
+    if (failed(v))
+      return failure();
+    if (!v->isConstexpr())
+      return fail(f->value, "f-string fields in Triton kernels must be "
+                            "constexprs, but `" +
+                                text(f->value) + "` is " + typeName(*v));
+    bool quote = v->kind == Val::Kind::Str && f->conversion &&
+                 f->conversion != 's';
+    out += quote ? "'" + v->s + "'" : v->kind == Val::Kind::Str ? v->s
+                                                                : v->repr();
+  }
+  return Val::str(std::move(out));
 }
 
 static bool isPythonBuiltin(llvm::StringRef n) {
@@ -176,6 +285,9 @@ FailureOr<Val> IRGen::evalAttribute(const AttributeExpr *e) {
 
 FailureOr<Val> IRGen::evalArgs(const CallExpr *e, CallArgs &out) {
   for (const Expr *a : e->args) {
+    if (llvm::isa<StarredExpr>(a))
+      return fail(a, "unpacking arguments with `*` is not supported in "
+                     "Triton kernels");
     FailureOr<Val> v = eval(a);
     if (failed(v))
       return failure();
@@ -183,6 +295,9 @@ FailureOr<Val> IRGen::evalArgs(const CallExpr *e, CallArgs &out) {
     out.posNodes.push_back(a);
   }
   for (const Keyword &k : e->keywords) {
+    if (k.name.empty())
+      return fail(k.range.begin, "unpacking keyword arguments with `**` is "
+                                 "not supported in Triton kernels");
     FailureOr<Val> v = eval(k.value);
     if (failed(v))
       return failure();

@@ -91,7 +91,7 @@ LogicalResult IRGen::genStmtImpl(const Stmt *s) {
   case Node::Kind::ImportFrom:
     return fail(s, "imports inside functions are not supported");
   default:
-    return fail(s, "unsupported statement");
+    return fail(s, hostConstructError(s->kind));
   }
 }
 

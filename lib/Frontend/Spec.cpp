@@ -117,6 +117,13 @@ static llvm::Expected<ParamSpec> parseEntry(llvm::StringRef text,
   ParamSpec p;
   llvm::StringRef body = text;
   bool isPtr = body.consume_front("*");
+  // `none` (Triton's AOT spelling) and `None`: the argument is None, which
+  // specializes any parameter to the constexpr None.
+  if (!isPtr && (body == "none" || body == "None")) {
+    p.kind = ParamSpec::Kind::Constexpr;
+    p.constexprValue = "None";
+    return p;
+  }
   // A constexpr literal (only meaningful without '*').
   if (!isPtr && isConstexprLiteral(body)) {
     p.kind = ParamSpec::Kind::Constexpr;

@@ -11,7 +11,7 @@
 #define KILN_LIB_FRONTEND_VALUE_H
 
 #include "Types.h"
-#include "kiln/Frontend/AST.h"
+#include "kiln/Frontend/Syntax/AST.h"
 #include "mlir/IR/Value.h"
 #include <memory>
 #include <string>

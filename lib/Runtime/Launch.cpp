@@ -56,6 +56,8 @@ std::string Arg::describe() const {
     std::snprintf(buf, sizeof(buf), "%g", float_);
     return llvm::formatv("float {0} ({1})", buf, dtypeName(dtype_)).str();
   }
+  case Kind::None:
+    return "None";
   }
   return "?";
 }
@@ -138,6 +140,12 @@ llvm::Expected<KernelSpec> kiln::rt::deriveSpec(
     }
     const Arg &a = args[argIndex];
     switch (a.kind()) {
+    case Arg::Kind::None:
+      // The frontend takes `None` for any parameter: it becomes a constexpr
+      // None and leaves the compiled kernel's parameter list.
+      ps.kind = ParamSpec::Kind::Constexpr;
+      ps.constexprValue = "None";
+      break;
     case Arg::Kind::Pointer:
       if (a.pointer() == 0)
         return makeError(llvm::formatv("kernel `{0}`: {1} is a null device "
@@ -191,18 +199,23 @@ llvm::Error kiln::rt::validateLaunch(const KernelInfo &info,
                                      const Grid &grid,
                                      const DeviceLimits &limits) {
   const std::string &k = info.name;
-  if (args.size() != info.params.size()) {
+  size_t passed = 0;
+  for (const Arg &a : args)
+    passed += !a.isNone();
+  if (passed != info.params.size()) {
     std::vector<std::string> names;
     for (const auto &p : info.params)
       names.push_back(p.name);
-    return argumentCountError(k, names, args.size());
+    return argumentCountError(k, names, passed);
   }
-  for (size_t i = 0; i < args.size(); ++i) {
+  for (size_t i = 0, argIndex = 0; i < info.params.size(); ++i, ++argIndex) {
+    while (args[argIndex].isNone())
+      ++argIndex; // Specialized away: the kernel has no such parameter.
     const KernelInfo::Param &p = info.params[i];
     const ParamSpec &s = p.spec;
-    const Arg &a = args[i];
+    const Arg &a = args[argIndex];
     // Built only on failure: this loop runs on every launch.
-    auto where = [&] { return "kernel `" + k + "`: " + argName(i, p.name); };
+    auto where = [&] { return "kernel `" + k + "`: " + argName(argIndex, p.name); };
     if (s.kind == ParamSpec::Kind::Pointer) {
       if (a.kind() != Arg::Kind::Pointer)
         return makeError(where() + ": expected " + pointerText(s.dtype) +
@@ -263,9 +276,11 @@ llvm::Error kiln::rt::validateLaunch(const KernelInfo &info,
 }
 
 PackedArgs::PackedArgs(const KernelInfo &info, llvm::ArrayRef<Arg> args)
-    : storage_(args.size()), pointers_(args.size()) {
-  for (size_t i = 0; i < args.size(); ++i) {
-    const Arg &a = args[i];
+    : storage_(info.params.size()), pointers_(info.params.size()) {
+  for (size_t i = 0, argIndex = 0; i < info.params.size(); ++i, ++argIndex) {
+    while (args[argIndex].isNone())
+      ++argIndex;
+    const Arg &a = args[argIndex];
     const ParamSpec &s = info.params[i].spec;
     uint64_t &slot = storage_[i];
     auto put = [&](auto value) { std::memcpy(&slot, &value, sizeof(value)); };

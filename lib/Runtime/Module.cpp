@@ -1,5 +1,6 @@
 //===- Module.cpp - Modules, kernel handles, loading and launching --------===//
 #include "kiln/Runtime/Module.h"
+#include "KernelState.h"
 #include "RuntimeError.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
@@ -14,43 +15,6 @@
 
 using namespace kiln;
 using namespace kiln::rt;
-
-struct Module::State {
-  std::string source, filename, hash;
-  CompileFunction compile;
-  DiskCache cache;
-  State(std::string src, std::string file, ModuleOptions opts)
-      : source(std::move(src)), filename(std::move(file)),
-        hash(sha256Hex(source)), compile(std::move(opts.compile)),
-        cache(opts.cache ? *opts.cache : CacheConfig::fromEnv()) {
-    if (!compile)
-      compile = [](llvm::StringRef s, llvm::StringRef f, const KernelSpec &k) {
-        return compileKernel(s, f, k);
-      };
-  }
-};
-
-/// One specialization loaded into one device's primary context. Never freed:
-/// handles may still hold a pointer when the memory caches are cleared.
-struct kiln::rt::LoadedKernel {
-  Device *device = nullptr;
-  CUmodule module = nullptr;
-  CUfunction function = nullptr;
-  std::shared_ptr<const CompiledKernel> compiled;
-  unsigned generation = 0;
-};
-
-struct Kernel::State {
-  std::shared_ptr<Module::State> module; ///< Null for fromCompiled kernels.
-  std::string name;
-  std::vector<KernelParameter> params;
-  std::shared_ptr<const CompiledKernel> precompiled;
-  std::string precompiledKey;
-  std::mutex mutex;
-  unsigned generation = 0;
-  /// Launch signature -> loaded kernel, one entry per variant launched.
-  llvm::StringMap<LoadedKernel *> table;
-};
 
 namespace {
 double msSince(std::chrono::steady_clock::time_point t0) {
@@ -92,6 +56,30 @@ kernelParameters(const Module::State &m, llvm::StringRef name) {
   std::lock_guard<std::mutex> lock(cache->mutex);
   cache->byKey.emplace(std::move(key), *params);
   return params;
+}
+
+/// Decorator layers by source hash and kernel name, read once per process
+/// like the parameters.
+llvm::Expected<std::shared_ptr<const KernelLayers>>
+kernelLayers(const Module::State &m, llvm::StringRef name) {
+  struct Cache {
+    std::mutex mutex;
+    std::map<std::string, std::shared_ptr<const KernelLayers>> byKey;
+  };
+  static auto *cache = new Cache();
+  std::string key = m.hash + '/' + name.str();
+  {
+    std::lock_guard<std::mutex> lock(cache->mutex);
+    auto it = cache->byKey.find(key);
+    if (it != cache->byKey.end())
+      return it->second;
+  }
+  auto layers = readKernelLayers(m.source, m.filename, name);
+  if (!layers)
+    return layers.takeError();
+  std::lock_guard<std::mutex> lock(cache->mutex);
+  cache->byKey.emplace(std::move(key), *layers);
+  return layers;
 }
 
 /// What the specialization depends on. Built on every launch, into a stack
@@ -310,10 +298,22 @@ llvm::Expected<Kernel> Module::kernel(llvm::StringRef name) const {
   auto params = kernelParameters(*state_, name);
   if (!params)
     return params.takeError();
+  auto layers = state_->decorators
+                    ? state_->decorators(state_->source, state_->filename, name)
+                    : kernelLayers(*state_, name);
+  if (!layers)
+    return layers.takeError();
   auto ks = std::make_shared<Kernel::State>();
   ks->module = state_;
   ks->name = name.str();
   ks->params = std::move(*params);
+  if (*layers && !(*layers)->empty()) {
+    ks->layers = std::move(*layers);
+    if (ks->layers->autotune)
+      ks->tuner = std::make_unique<Autotuner>(
+          *ks->layers->autotune, ks->name, state_->hash, &state_->cache,
+          state_->autotune);
+  }
   return Kernel(std::move(ks));
 }
 
@@ -447,10 +447,16 @@ Kernel::prepare(llvm::ArrayRef<Arg> args, const LaunchOptions &options,
 
 llvm::Error Kernel::launch(const Grid &grid, llvm::ArrayRef<Arg> args,
                            const LaunchOptions &options) {
+  if (state_->layers)
+    return launchWithLayers(&grid, nullptr, args, options);
   auto resolved = resolve(args, options, nullptr);
   if (!resolved)
     return resolved.takeError();
-  LoadedKernel &lk = **resolved;
+  return launchLoaded(**resolved, grid, args, options.stream);
+}
+
+llvm::Error Kernel::launchLoaded(LoadedKernel &lk, const Grid &grid,
+                                 llvm::ArrayRef<Arg> args, CUstream stream) {
   const KernelInfo &info = lk.compiled->info;
   if (auto err = validateLaunch(info, args, grid, lk.device->limits()))
     return err;
@@ -462,7 +468,7 @@ llvm::Error Kernel::launch(const Grid &grid, llvm::ArrayRef<Arg> args,
   const Driver &drv = lk.device->driver();
   CUresult r = drv.cuLaunchKernel(lk.function, grid.x, grid.y, grid.z,
                                   info.numWarps * 32, 1, 1, info.sharedBytes,
-                                  options.stream, packed.data(), nullptr);
+                                  stream, packed.data(), nullptr);
   if (r != cu::SUCCESS)
     return makeError(llvm::formatv("cuLaunchKernel of `{0}` (grid {1}x{2}x{3}, "
                                    "{4} threads, {5} bytes of shared memory): "

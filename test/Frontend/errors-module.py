@@ -65,17 +65,6 @@ import triton
 import triton.language as tl
 
 
-@triton.autotune(configs=[], key=['N'])
-# expected-error @-1 {{`@triton.autotune` is not supported yet: compile one configuration with an explicit --signature, -D values and --num-warps}}
-@triton.jit
-def k(X, Y, N, BLOCK: tl.constexpr):
-    pass
-
-# -----
-import triton
-import triton.language as tl
-
-
 # expected-error @+1 {{unsupported decorator `@staticmethod`}}
 @staticmethod
 @triton.jit

@@ -10,6 +10,7 @@
 // comments in the .py file against the frontend's diagnostics.
 //
 //===----------------------------------------------------------------------===//
+#include "Decorators.h"
 #include "kiln/Frontend/Frontend.h"
 #include "kiln/Frontend/Spec.h"
 #include "kiln/Target/BuiltinKernels.h"
@@ -63,7 +64,15 @@ OPTIONS:
                            16), i64, fp32, ...; constexprs may be given inline
                            as literals or left out and passed with -D
   -D NAME=VALUE            value of a tl.constexpr parameter (repeatable;
-                           bools as True/False/1/0, dtypes as tl.float16)
+                           bools as True/False/1/0, dtypes as tl.float16);
+                           for a kernel with @triton.heuristics also the
+                           value of an integer parameter a heuristic reads,
+                           or a heuristic's own name (overriding it)
+  --list-configs           print the @triton.autotune configs of --kernel,
+                           numbered from 0 (Triton's Config text)
+  --config N               compile autotune config N: its kwargs become -D
+                           values and its num_warps the warp count (a
+                           different explicit -D or --num-warps is an error)
   --num-warps N            warps per program: 1, 2, 4, 8, 16 or 32 (default 4)
   --arch ARCH              sm_80, sm_86, sm_89 or sm_90 (default sm_90)
   --emit STAGE             ast, tile, tile-layout, llvm-dialect, llvm or ptx
@@ -86,6 +95,8 @@ struct Options {
   std::optional<std::string> kernel, signature, output, dumpDir;
   std::vector<std::string> defines;
   std::optional<unsigned> numWarps; ///< default 4
+  std::optional<unsigned> config;   ///< --config N
+  bool listConfigs = false;
   std::optional<std::string> arch; ///< default sm_90
   Stage emit = Stage::PTX;
   bool time = false, verify = false, split = false, debugInfo = false;
@@ -123,7 +134,8 @@ std::optional<int> parseArgs(int argc, char **argv, Options &o) {
         {"--time", &Options::time},
         {"--verify-diagnostics", &Options::verify},
         {"--print-debuginfo", &Options::debugInfo},
-        {"--split-input-file", &Options::split}};
+        {"--split-input-file", &Options::split},
+        {"--list-configs", &Options::listConfigs}};
     if (const auto *sw = llvm::find_if(
             kSwitches, [&](const auto &sw) { return a == sw.first; });
         sw != std::end(kSwitches)) {
@@ -173,6 +185,15 @@ std::optional<int> parseArgs(int argc, char **argv, Options &o) {
         return cliError("--num-warps: expected 1, 2, 4, 8, 16 or 32, got `" +
                         *v + "`");
       o.numWarps = n;
+    } else if (a == "--config") {
+      auto v = value("--config");
+      if (!v)
+        return 1;
+      unsigned n = 0;
+      if (llvm::StringRef(*v).getAsInteger(10, n))
+        return cliError("--config: expected a config number (see "
+                        "--list-configs), got `" + *v + "`");
+      o.config = n;
     } else if (a == "--arch") {
       auto v = value("--arch");
       if (!v)
@@ -448,8 +469,30 @@ std::optional<int> tileInputSpec(const Options &o, TileModuleSpec &spec) {
   return std::nullopt;
 }
 
+/// --list-configs: needs FILE.py and --kernel only.
+int runListConfigs(const Options &o) {
+  if (isTileInput(o))
+    return cliError("--list-configs: needs a .py FILE, not `" + *o.file + "`");
+  if (!o.kernel)
+    return cliError("--list-configs: --kernel is required");
+  if (o.config)
+    return cliError("--list-configs: cannot be combined with --config");
+  auto bufOrErr = llvm::MemoryBuffer::getFileOrSTDIN(*o.file, /*IsText=*/true);
+  if (!bufOrErr)
+    return cliError("cannot read `" + *o.file +
+                    "`: " + bufOrErr.getError().message());
+  return cli::listConfigs((*bufOrErr)->getBuffer(),
+                          (*bufOrErr)->getBufferIdentifier(), *o.kernel,
+                          llvm::outs());
+}
+
 int runFile(const Options &o) {
+  if (o.listConfigs)
+    return runListConfigs(o);
   bool tileInput = isTileInput(o);
+  if (tileInput && o.config)
+    return cliError("--config: not used with tile-dialect input `" + *o.file +
+                    "`");
   KernelSpec spec;
   TileModuleSpec tileSpec;
   if (std::optional<int> rc =
@@ -461,6 +504,18 @@ int runFile(const Options &o) {
                     "`: " + bufOrErr.getError().message());
   if (o.dumpDir && !makeDir(*o.dumpDir, "--dump-dir"))
     return 1;
+  if (!tileInput && o.emit != Stage::AST) {
+    if (o.split && o.config)
+      return cliError("--config: not supported with --split-input-file");
+    // The kernel's @triton.autotune config and @triton.heuristics complete
+    // the specialization.
+    if (!o.split &&
+        !cli::applyDecorators((*bufOrErr)->getBuffer(),
+                              (*bufOrErr)->getBufferIdentifier(), spec,
+                              o.config, o.numWarps.has_value(),
+                              /*mustParse=*/o.config.has_value()))
+      return 1;
+  }
 
   std::string out;
   llvm::raw_string_ostream outStream(out);
@@ -511,12 +566,15 @@ int runFile(const Options &o) {
 /// Built-in mode: the LayerNorm kernels for N = 8192 with the tutorial's
 /// launch heuristics.
 int runBuiltin(const Options &o) {
-  if (o.signature || !o.defines.empty() || o.numWarps || o.verify || o.split)
+  if (o.signature || !o.defines.empty() || o.numWarps || o.verify ||
+      o.split || o.config || o.listConfigs)
     return cliError(std::string(o.signature          ? "--signature"
                                 : !o.defines.empty() ? "-D"
                                 : o.numWarps         ? "--num-warps"
                                 : o.verify           ? "--verify-diagnostics"
-                                                     : "--split-input-file") +
+                                : o.split            ? "--split-input-file"
+                                : o.config           ? "--config"
+                                                     : "--list-configs") +
                     ": needs a FILE; without FILE, ln-compile compiles the "
                     "built-in LayerNorm kernels (choose their dtype with "
                     "--dtype)");

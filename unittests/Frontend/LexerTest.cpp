@@ -1,5 +1,5 @@
 //===- LexerTest.cpp - Python tokenization edge cases ---------------------===//
-#include "kiln/Frontend/Lexer.h"
+#include "kiln/Frontend/Syntax/Lexer.h"
 
 #include "gtest/gtest.h"
 #include <string>
@@ -31,7 +31,17 @@ std::string kinds(llvm::StringRef src) {
       out += "END";
       break;
     case TokKind::String:
-      out += "S(" + t.text + ")";
+      out += (t.isBytes ? "B(" : "S(") + t.text + ")";
+      break;
+    case TokKind::FString:
+      out += "F(";
+      for (const FStringPart &p : t.fparts)
+        out += p.isField ? "{" + src.slice(p.exprBegin, p.exprEnd).str() + "}"
+                         : p.text;
+      out += ")";
+      break;
+    case TokKind::Imag:
+      out += "J(" + t.text + ")";
       break;
     default:
       out += t.text;
@@ -106,7 +116,9 @@ TEST(Lexer, UTF8InCommentsAndStrings) {
   LexError e = errorOf("x = 1 # \xff\xfe\n");
   EXPECT_EQ(e.message, "invalid UTF-8 byte 0xff");
   EXPECT_EQ(e.offset, 8u);
-  EXPECT_EQ(errorOf("x = é\n").message, "invalid character 'é' (U+00E9)");
+  EXPECT_EQ(errorOf("x = €\n").message, "invalid character '€' (U+20AC)");
+  // Non-ASCII letters make identifiers, as in Python 3.
+  EXPECT_EQ(kinds("é = größe + 名前\n"), "é = größe + 名前 NL END");
 }
 
 TEST(Lexer, Numbers) {
@@ -129,7 +141,8 @@ TEST(Lexer, Numbers) {
             "leading zeros in decimal integer literals are not permitted; "
             "use an 0o prefix for octal integers");
   EXPECT_EQ(errorOf("x = 12abc\n").message, "invalid decimal literal");
-  EXPECT_EQ(errorOf("x = 1j\n").message, "complex literals are not supported");
+  EXPECT_EQ(kinds("x = 1j 2.5J 1e3j\n"), "x = J(1j) J(2.5J) J(1e3j) NL END");
+  EXPECT_EQ(lex("2.5j\n").tokens[0].floatValue, 2.5);
   EXPECT_EQ(errorOf("x = 99999999999999999999\n").message,
             "integer literal `99999999999999999999` is too large (Kiln's "
             "integers are 64-bit)");
@@ -150,8 +163,10 @@ TEST(Lexer, Strings) {
             "unterminated triple-quoted string literal");
   EXPECT_EQ(errorOf("x = 'ends with backslash\\").message,
             "unterminated string literal");
-  EXPECT_EQ(errorOf("x = f'{y}'\n").message, "f-strings are not supported");
-  EXPECT_EQ(errorOf("x = b'ab'\n").message, "bytes literals are not supported");
+  EXPECT_EQ(kinds("x = b'a\\x00b' rb'\\n'\n"),
+            std::string("x = B(a\0b", 9) + ") B(\\n) NL END");
+  EXPECT_EQ(errorOf("x = b'é'\n").message,
+            "bytes can only contain ASCII literal characters");
 }
 
 TEST(Lexer, Brackets) {

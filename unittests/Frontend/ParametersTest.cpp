@@ -89,10 +89,11 @@ TEST(KernelParameters, NonJitFunctionIsNotAKernel) {
 }
 
 TEST(KernelParameters, SyntaxAndModuleErrorsAreRendered) {
-  auto star = listKernelParameters("@triton.jit\ndef k(a, *args):\n  pass\n",
-                                   "f.py", "k");
-  EXPECT_EQ(errorText(star), "f.py:2:10: error: `*args` parameters are not "
-                             "supported\ndef k(a, *args):\n         ^");
+  auto star = listKernelParameters(
+      "import triton\n@triton.jit\ndef k(a, *args):\n  pass\n", "f.py", "k");
+  EXPECT_EQ(errorText(star), "f.py:3:10: error: `*args` parameters are not "
+                             "supported in Triton kernels\ndef k(a, *args):\n"
+                             "         ^");
   auto dup = listKernelParameters(
       "import triton\n@triton.jit\ndef k(a, a):\n  pass\n", "f.py", "k");
   EXPECT_EQ(errorText(dup), "f.py:3:10: error: duplicate parameter `a`\n"

@@ -50,6 +50,25 @@ TEST(Spec, RoundTrips) {
   EXPECT_TRUE(parseSignature("")->empty());
 }
 
+TEST(Spec, NoneEntries) {
+  // `none` (Triton's AOT spelling) and `None` pass None for any parameter:
+  // a constexpr None, printed back as `None`.
+  auto r = parseSignature("*fp16,none,None,i32");
+  ASSERT_TRUE(static_cast<bool>(r)) << llvm::toString(r.takeError());
+  for (int k : {1, 2}) {
+    EXPECT_EQ((*r)[k].kind, ParamSpec::Kind::Constexpr);
+    EXPECT_EQ((*r)[k].constexprValue, "None");
+    EXPECT_EQ((*r)[k].toString(), "None");
+  }
+  auto again = parseSignature("*fp16,None,None,i32");
+  ASSERT_TRUE(static_cast<bool>(again));
+  EXPECT_EQ(*again, *r);
+  EXPECT_EQ(errorOf("*none"),
+            "signature entry 1 `*none`: unknown type `none` (expected *T, T, "
+            "T:16 or a constexpr literal, with T one of i1, i8, i16, i32, "
+            "i64, u32, fp16, bf16, fp32, fp64)");
+}
+
 TEST(Spec, ErrorsNameTheEntry) {
   EXPECT_EQ(errorOf("*fp16,fp31"),
             "signature entry 2 `fp31`: unknown type `fp31` (expected *T, T, "

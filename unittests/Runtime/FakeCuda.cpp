@@ -7,6 +7,13 @@
 // (sizes read from the entry's .param list), so tests can check what the
 // runtime asked the driver to do. kilnFake* functions expose the records.
 //
+// Timing: each stream has a virtual clock in ms. A launch advances its
+// stream's clock by the time of the first rule (kilnFakeSetKernelTime) that
+// matches it (by text in the module's PTX and/or threads per block; default
+// 1 ms); a rule with a negative time makes the launch fail with
+// CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES. cuEventRecord stamps the event with the
+// stream's clock; cuEventElapsedTime subtracts the stamps.
+//
 //===----------------------------------------------------------------------===//
 #include <cstdint>
 #include <cstdlib>
@@ -22,7 +29,9 @@ constexpr CUresult OK = 0, INVALID_VALUE = 1, INVALID_IMAGE = 200,
                    INVALID_PTX = 218, NOT_FOUND = 500,
                    LAUNCH_OUT_OF_RESOURCES = 701;
 
+struct Module;
 struct Function {
+  Module *module = nullptr;
   std::string name;
   std::vector<unsigned> paramBytes;
   int maxDynamicShared = 0;
@@ -52,9 +61,23 @@ struct Memset {
   void *stream;
 };
 
+struct Copy {
+  uint64_t dst, src;
+  size_t bytes;
+};
+struct TimeRule {
+  std::string ptxNeedle; ///< Empty: any kernel.
+  unsigned threads;      ///< 0: any block size.
+  float ms;              ///< < 0: the launch fails (out of resources).
+};
+
 std::mutex mutex;
 std::vector<Launch> launches;
 std::vector<Memset> memsets;
+std::vector<Copy> copies;
+std::vector<TimeRule> timeRules;
+std::map<void *, double> streamClock;
+std::map<void *, double> eventStamp;
 std::map<std::string, int> calls;
 int dummyContext, dummyStreams[64], dummyEvents[4096];
 int nextStream = 0, nextEvent = 0;
@@ -149,11 +172,34 @@ int kilnFakeCalls(const char *name) {
   auto it = calls.find(name);
   return it == calls.end() ? 0 : it->second;
 }
+int kilnFakeCopyCount() {
+  std::lock_guard<std::mutex> lock(mutex);
+  return int(copies.size());
+}
+/// Device-to-device copy i (the autotuner's save/restore of buffers).
+int kilnFakeCopy(int i, uint64_t *dst, uint64_t *src, size_t *bytes) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (i < 0 || i >= int(copies.size()))
+    return -1;
+  *dst = copies[i].dst;
+  *src = copies[i].src;
+  *bytes = copies[i].bytes;
+  return 0;
+}
+/// Launches of kernels whose PTX contains `ptxNeedle` (any when empty or
+/// null) with `threads` threads per block (any when 0) take `ms` (< 0:
+/// fail). Earlier rules win.
+void kilnFakeSetKernelTime(const char *ptxNeedle, unsigned threads, float ms) {
+  std::lock_guard<std::mutex> lock(mutex);
+  timeRules.push_back({ptxNeedle ? ptxNeedle : "", threads, ms});
+}
 void kilnFakeReset() {
   std::lock_guard<std::mutex> lock(mutex);
   launches.clear();
   memsets.clear();
+  copies.clear();
   calls.clear();
+  timeRules.clear();
 }
 
 // ---- Driver API -----------------------------------------------------------
@@ -267,6 +313,8 @@ CUresult cuMemcpyDtoH_v2(void *d, uint64_t s, size_t n) {
 }
 CUresult cuMemcpyDtoD_v2(uint64_t d, uint64_t s, size_t n) {
   std::memmove(reinterpret_cast<void *>(d), reinterpret_cast<void *>(s), n);
+  std::lock_guard<std::mutex> lock(mutex);
+  copies.push_back({d, s, n});
   return OK;
 }
 CUresult cuMemsetD8Async(uint64_t p, unsigned char v, size_t n, void *s) {
@@ -342,7 +390,7 @@ CUresult cuModuleGetFunction(void **fn, void *mod, const char *name) {
   auto *m = static_cast<Module *>(mod);
   auto it = m->functions.find(name);
   if (it == m->functions.end()) {
-    auto *f = new Function{name, {}, 0};
+    auto *f = new Function{m, name, {}, 0};
     if (!parseEntry(m->ptx, name, f->paramBytes)) {
       delete f;
       return NOT_FOUND;
@@ -379,6 +427,19 @@ CUresult cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz,
   auto *f = static_cast<Function *>(fn);
   if (f->name == "kiln_fake_fail_launch")
     return LAUNCH_OUT_OF_RESOURCES;
+  float ms = 1.0f;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (const TimeRule &r : timeRules)
+      if ((r.threads == 0 || r.threads == bx * by * bz) &&
+          (r.ptxNeedle.empty() ||
+           f->module->ptx.find(r.ptxNeedle) != std::string::npos)) {
+        ms = r.ms;
+        break;
+      }
+  }
+  if (ms < 0)
+    return LAUNCH_OUT_OF_RESOURCES;
   int limit = f->maxDynamicShared > 0 ? f->maxDynamicShared : 48 * 1024;
   if (int(shared) > limit || bx * by * bz > 1024 || !gx || !gy || !gz)
     return INVALID_VALUE;
@@ -390,6 +451,7 @@ CUresult cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz,
   }
   std::lock_guard<std::mutex> lock(mutex);
   launches.push_back(std::move(l));
+  streamClock[stream] += ms;
   return OK;
 }
 CUresult cuEventCreate(void **e, unsigned) {
@@ -397,10 +459,16 @@ CUresult cuEventCreate(void **e, unsigned) {
   return OK;
 }
 CUresult cuEventDestroy_v2(void *) { return OK; }
-CUresult cuEventRecord(void *, void *) { return OK; }
+CUresult cuEventRecord(void *event, void *stream) {
+  std::lock_guard<std::mutex> lock(mutex);
+  ++calls["cuEventRecord"];
+  eventStamp[event] = streamClock[stream];
+  return OK;
+}
 CUresult cuEventSynchronize(void *) { return OK; }
-CUresult cuEventElapsedTime_v2(float *ms, void *, void *) {
-  *ms = 1.0f;
+CUresult cuEventElapsedTime_v2(float *ms, void *start, void *end) {
+  std::lock_guard<std::mutex> lock(mutex);
+  *ms = float(eventStamp[end] - eventStamp[start]);
   return OK;
 }
 } // extern "C"

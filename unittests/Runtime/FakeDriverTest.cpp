@@ -6,6 +6,7 @@
 // compiled by the real compiler; only the driver is fake.
 //
 //===----------------------------------------------------------------------===//
+#include "FakeDriver.h"
 #include "kiln/Runtime/LayerNorm.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -18,93 +19,9 @@
 
 using namespace kiln;
 using namespace kiln::rt;
+using namespace kiln::rt::fakedrv;
 
 namespace {
-// Before main: the runtime reads KILN_CUDA_DRIVER on its first driver call.
-const int kUseFakeDriver = [] {
-  setenv("KILN_CUDA_DRIVER", KILN_FAKE_CUDA, 1);
-  return 0;
-}();
-
-struct FakeApi {
-  int (*launchCount)();
-  int (*launch)(int, char *, size_t, unsigned *, void **, uint64_t *, int);
-  int (*memsetCount)();
-  int (*memset)(int, uint64_t *, unsigned *, size_t *, uint32_t *, void **);
-  int (*calls)(const char *);
-  void (*reset)();
-};
-
-const FakeApi &fake() {
-  static FakeApi api = [] {
-    FakeApi a{};
-    void *h = dlopen(KILN_FAKE_CUDA, RTLD_NOW | RTLD_LOCAL);
-    if (!h)
-      return a;
-    a.launchCount = (int (*)())dlsym(h, "kilnFakeLaunchCount");
-    a.launch = (decltype(a.launch))dlsym(h, "kilnFakeLaunch");
-    a.memsetCount = (int (*)())dlsym(h, "kilnFakeMemsetCount");
-    a.memset = (decltype(a.memset))dlsym(h, "kilnFakeMemset");
-    a.calls = (int (*)(const char *))dlsym(h, "kilnFakeCalls");
-    a.reset = (void (*)())dlsym(h, "kilnFakeReset");
-    return a;
-  }();
-  return api;
-}
-
-struct Launch {
-  std::string kernel;
-  unsigned grid[3], block[3], shared;
-  void *stream;
-  std::vector<uint64_t> params;
-};
-
-std::vector<Launch> launches() {
-  std::vector<Launch> out;
-  for (int i = 0; i < fake().launchCount(); ++i) {
-    Launch l;
-    char name[256];
-    unsigned d[7];
-    uint64_t params[64];
-    int n = fake().launch(i, name, sizeof(name), d, &l.stream, params, 64);
-    l.kernel = name;
-    std::memcpy(l.grid, d, 12);
-    std::memcpy(l.block, d + 3, 12);
-    l.shared = d[6];
-    l.params.assign(params, params + n);
-    out.push_back(l);
-  }
-  return out;
-}
-
-struct MemsetRec {
-  uint64_t ptr;
-  unsigned elementBytes;
-  size_t count;
-  uint32_t value;
-  void *stream;
-};
-
-std::vector<MemsetRec> memsets() {
-  std::vector<MemsetRec> out;
-  for (int i = 0; i < fake().memsetCount(); ++i) {
-    MemsetRec m;
-    fake().memset(i, &m.ptr, &m.elementBytes, &m.count, &m.value, &m.stream);
-    out.push_back(m);
-  }
-  return out;
-}
-
-uint64_t floatBitsOf(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
-
-std::string errorText(llvm::Error e) {
-  return e ? llvm::toString(std::move(e)) : std::string();
-}
-
 const char *kAxpiPTX = ".version 8.0\n.target sm_80\n.address_size 64\n"
                        ".visible .entry kiln_test_axpi(\n"
                        "\t.param .u64 X,\n\t.param .f32 scale,\n"
@@ -133,24 +50,6 @@ CompiledKernel axpi(unsigned sharedBytes = 0, const char *name = nullptr) {
   return k;
 }
 
-struct TempDir {
-  llvm::SmallString<128> path;
-  TempDir() { llvm::sys::fs::createUniqueDirectory("kiln-fake-cache", path); }
-  ~TempDir() { llvm::sys::fs::remove_directories(path); }
-  std::string str() const { return std::string(path); }
-};
-
-class FakeDriver : public testing::Test {
-protected:
-  void SetUp() override {
-    ASSERT_NE(fake().reset, nullptr) << "cannot open " << KILN_FAKE_CUDA;
-    fake().reset();
-    auto d = Device::get(0);
-    ASSERT_TRUE(bool(d)) << llvm::toString(d.takeError());
-    dev = &*d;
-  }
-  Device *dev = nullptr;
-};
 } // namespace
 
 TEST_F(FakeDriver, DeviceComesFromTheDriver) {

@@ -133,10 +133,10 @@ TEST(KernelParams, ModuleKernelTakesTheFrontendsParameters) {
 }
 
 TEST(KernelParams, ModuleKernelReportsFrontendErrors) {
-  Module bad = Module::fromSource("@triton.jit\ndef k(a, *args):\n  pass\n",
+  Module bad = Module::fromSource("@triton.jit\ndef k(a, *):\n  pass\n",
                                   "f.py");
-  const char *expected = "f.py:2:10: error: `*args` parameters are not "
-                         "supported\ndef k(a, *args):\n         ^";
+  const char *expected = "f.py:2:10: error: invalid syntax: named arguments "
+                         "must follow bare *\ndef k(a, *):\n         ^";
   auto k = bad.kernel("k");
   EXPECT_EQ(errorText(k), expected);
   auto names = bad.kernelNames();

@@ -25,6 +25,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -110,6 +111,23 @@ struct LaunchValue {
 /// meta-parameters alike), as Triton's `args` dict holds them.
 using LaunchArgs = std::map<std::string, LaunchValue>;
 
+/// applyHeuristics failed because a heuristic read `args["NAME"]` and `args`
+/// has no value for NAME (ln-compile turns it into "pass -D NAME=value").
+class MissingLaunchArgError : public llvm::ErrorInfo<MissingLaunchArgError> {
+public:
+  static char ID;
+  MissingLaunchArgError(std::string heuristic, std::string argument,
+                        std::string message)
+      : heuristic(std::move(heuristic)), argument(std::move(argument)),
+        message(std::move(message)) {}
+  std::string heuristic, argument;
+  std::string message; ///< rendered FILE:LINE:COL: error: ...
+  void log(llvm::raw_ostream &os) const override { os << message; }
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+};
+
 /// The decorator layers of one kernel, outermost first. Holds the parsed file
 /// (the lambdas refer to it); cheap to share, safe to use from several
 /// threads.
@@ -135,6 +153,12 @@ public:
   /// computed value under its name (a later layer sees earlier results).
   /// Errors name the lambda's FILE:LINE:COL and what could not be evaluated.
   llvm::Error applyHeuristics(LaunchArgs &args) const;
+  /// As above, but the heuristics named in `fixed` are not run: their
+  /// values in `args` stand (ln-compile's -D for a heuristic's own name).
+  llvm::Error applyHeuristics(LaunchArgs &args,
+                              const std::set<std::string> &fixed) const;
+  /// Names the heuristics compute, in the order they run.
+  std::vector<std::string> heuristicNames() const;
 
   struct State;
 

@@ -99,11 +99,15 @@ public:
   /// Writes `log` lines when config().log.
   void log(const llvm::Twine &message) const;
 
-private:
+  /// The checked payload of an entry of any kind (e.g. "tune" for autotuning
+  /// results), or nullopt on a miss; a corrupt file is removed first.
   std::optional<std::string> loadPayload(llvm::StringRef key,
                                          llvm::StringRef kind);
+  /// Writes an entry atomically (temporary file + rename).
   llvm::Error storePayload(llvm::StringRef key, llvm::StringRef kind,
                            llvm::StringRef payload);
+
+private:
   CacheConfig config_;
 };
 

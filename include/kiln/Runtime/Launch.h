@@ -33,10 +33,20 @@ namespace kiln::rt {
 /// One launch argument.
 class Arg {
 public:
-  enum class Kind { Pointer, Int, Float };
+  enum class Kind { Pointer, Int, Float, None };
 
-  /// A device pointer to elements of `elem`.
-  static Arg ptr(CUdeviceptr p, DType elem) { return Arg(Kind::Pointer, elem, p, 0, 0); }
+  /// A device pointer to elements of `elem`. `bytes`, when known, is the size
+  /// of the buffer behind it: the autotuner needs it to zero
+  /// (reset_to_zero) or save and restore (restore_value) the buffer.
+  static Arg ptr(CUdeviceptr p, DType elem, uint64_t bytes = 0) {
+    Arg a(Kind::Pointer, elem, p, 0, 0);
+    a.bytes_ = bytes;
+    return a;
+  }
+  /// Python's `None` for a parameter: the kernel is specialized with that
+  /// parameter as a constexpr None (signature entry `None`), so the compiled
+  /// kernel has no such parameter and nothing is passed for it.
+  static Arg none() { return Arg(Kind::None, DType::I32, 0, 0, 0); }
   /// An integer typed as Triton types a Python int (i32 if it fits, else i64).
   static Arg integer(int64_t v) {
     bool fits = v >= INT32_MIN && v <= INT32_MAX;
@@ -52,7 +62,11 @@ public:
   CUdeviceptr pointer() const { return ptr_; }
   int64_t intValue() const { return int_; }
   double floatValue() const { return float_; }
-  /// "pointer to fp16 (0x7f..)", "integer 1024 (i32)", "float 1e-05 (fp32)".
+  /// Size of the buffer behind a pointer argument; 0 when not given.
+  uint64_t bytes() const { return bytes_; }
+  bool isNone() const { return kind_ == Kind::None; }
+  /// "pointer to fp16 (0x7f..)", "integer 1024 (i32)", "float 1e-05 (fp32)",
+  /// "None".
   std::string describe() const;
 
 private:
@@ -63,6 +77,7 @@ private:
   CUdeviceptr ptr_;
   int64_t int_;
   double float_;
+  uint64_t bytes_ = 0;
 };
 
 /// Grid size in programs along x, y, z. A zero dimension launches nothing,
@@ -97,7 +112,7 @@ struct LaunchOptions {
 };
 
 /// Derives the specialization for `args` (one per non-constexpr parameter,
-/// in order) and `options`; `params` are the kernel's as the frontend lists
+/// in order; Arg::none() makes that parameter a constexpr None) and `options`; `params` are the kernel's as the frontend lists
 /// them (kiln::listKernelParameters). Errors name the parameter.
 llvm::Expected<KernelSpec> deriveSpec(llvm::StringRef kernelName,
                                       llvm::ArrayRef<KernelParameter> params,
@@ -108,12 +123,13 @@ llvm::Expected<KernelSpec> deriveSpec(llvm::StringRef kernelName,
 /// Checks a launch against a compiled kernel: argument count, kinds, dtypes,
 /// null pointers, the alignment/divisibility the code was specialized for,
 /// integer range, grid, block size and shared memory against `limits`.
+/// Arg::none() arguments are skipped: the kernel has no such parameter.
 llvm::Error validateLaunch(const KernelInfo &info, llvm::ArrayRef<Arg> args,
                            const Grid &grid, const DeviceLimits &limits);
 
 /// Packs `args` as the kernel's parameter values (pointers as 64-bit device
-/// addresses, scalars converted to the parameter's type). Call after
-/// validateLaunch.
+/// addresses, scalars converted to the parameter's type; None arguments
+/// dropped). Call after validateLaunch.
 /// Lives on the launching stack frame: kernels of up to 16 parameters pack
 /// without a heap allocation. Not movable (the pointers point into it).
 class PackedArgs {

@@ -18,6 +18,7 @@
 #ifndef KILN_RUNTIME_MODULE_H
 #define KILN_RUNTIME_MODULE_H
 
+#include "kiln/Runtime/Autotune.h"
 #include "kiln/Runtime/Cache.h"
 #include "kiln/Runtime/Launch.h"
 #include <memory>
@@ -30,6 +31,11 @@ struct ModuleOptions {
   CompileFunction compile;
   /// Cache settings; CacheConfig::fromEnv() when unset.
   std::optional<CacheConfig> cache;
+  /// Reads a kernel's decorator layers; readKernelLayers (the frontend's
+  /// KernelDecorators, once per source text and kernel) when empty.
+  DecoratorReader decorators;
+  /// Autotuning settings; AutotuneSettings::fromEnv() when unset.
+  std::optional<AutotuneSettings> autotune;
 };
 
 class Kernel;
@@ -43,8 +49,9 @@ public:
                            ModuleOptions options = {});
 
   /// A handle for kernel `name`; errors list the kernels in the file. The
-  /// frontend reads the kernel's parameters (kiln::listKernelParameters)
-  /// once per source text and kernel in the process.
+  /// frontend reads the kernel's parameters (kiln::listKernelParameters) and
+  /// decorators once per source text and kernel in the process; a decorator
+  /// Kiln cannot evaluate is an error here.
   llvm::Expected<Kernel> kernel(llvm::StringRef name) const;
   /// The file's @triton.jit functions (kiln::listKernels).
   llvm::Expected<std::vector<std::string>> kernelNames() const;
@@ -91,9 +98,27 @@ public:
           PrepareStats *stats = nullptr);
 
   /// Checks and launches. Errors name the parameter or the failing driver
-  /// call with the driver's error name and description.
+  /// call with the driver's error name and description. A decorated kernel
+  /// applies its layers first (and tunes on a new autotune key).
   llvm::Error launch(const Grid &grid, llvm::ArrayRef<Arg> args,
                      const LaunchOptions &options = {});
+  /// The same with a grid computed from the meta-parameters the layers
+  /// settle on (any kernel, decorated or not).
+  llvm::Error launch(const GridFunction &grid, llvm::ArrayRef<Arg> args,
+                     const LaunchOptions &options = {});
+
+  /// The decorator layers applied at launch; null when undecorated.
+  const KernelLayers *layers() const;
+  /// The autotuner; null without @triton.autotune.
+  Autotuner *autotuner() const;
+  /// What a launch with `args` and `options` would run: the options after
+  /// autotune (tuning the key if new) and heuristics, and the
+  /// meta-parameters a grid function sees. Undecorated kernels get `options`.
+  /// `grid` is what tuning launches each config with.
+  llvm::Expected<LaunchOptions> resolveOptions(llvm::ArrayRef<Arg> args,
+                                               const LaunchOptions &options,
+                                               const GridFunction &grid,
+                                               LaunchArgs *meta = nullptr);
 
   struct State;
 
@@ -102,6 +127,18 @@ private:
   llvm::Expected<LoadedKernel *> resolve(llvm::ArrayRef<Arg> args,
                                          const LaunchOptions &options,
                                          PrepareStats *stats);
+  static llvm::Error launchLoaded(LoadedKernel &lk, const Grid &grid,
+                                  llvm::ArrayRef<Arg> args, CUstream stream);
+  llvm::Error launchWithLayers(const Grid *grid, const GridFunction *gridFn,
+                               llvm::ArrayRef<Arg> args,
+                               const LaunchOptions &options);
+  llvm::Error applyLayers(const Grid *grid, const GridFunction *gridFn,
+                          llvm::ArrayRef<Arg> args,
+                          const LaunchOptions &options, LaunchOptions &opts,
+                          LaunchArgs &meta);
+  llvm::Error autotune(const Grid *grid, const GridFunction *gridFn,
+                       llvm::ArrayRef<Arg> args, const LaunchOptions &user,
+                       LaunchOptions &opts, LaunchArgs &meta);
   std::shared_ptr<State> state_;
   friend class Module;
 };

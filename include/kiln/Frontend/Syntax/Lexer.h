@@ -7,8 +7,8 @@
 // text in comments and strings. Positions are byte offsets into the buffer.
 //
 //===----------------------------------------------------------------------===//
-#ifndef KILN_FRONTEND_LEXER_H
-#define KILN_FRONTEND_LEXER_H
+#ifndef KILN_FRONTEND_SYNTAX_LEXER_H
+#define KILN_FRONTEND_SYNTAX_LEXER_H
 
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
@@ -22,12 +22,28 @@ enum class TokKind {
   Name,    ///< identifier or keyword (see Token::isKeyword)
   Int,     ///< integer literal; value in Token::intValue
   Float,   ///< float literal; value in Token::floatValue
-  String,  ///< string literal; decoded text in Token::text
+  String,  ///< string or bytes literal; decoded text in Token::text
+  FString, ///< f-string literal; its pieces in Token::fparts
+  Imag,    ///< imaginary literal (`2j`); value in Token::floatValue
   Op,      ///< operator or delimiter; spelling in Token::text
   Newline, ///< end of a logical line
   Indent,
   Dedent,
   End,
+};
+
+/// One piece of an f-string: decoded literal text, or a replacement field
+/// `{expr!conv:spec}` whose expression is the byte range
+/// [exprBegin, exprEnd) of the buffer (lexed again by the parser).
+struct FStringPart {
+  bool isField = false;
+  std::string text; ///< literal text; for a `{x=}` field, the `x=` text
+  uint32_t begin = 0, end = 0; ///< the piece, braces included
+  uint32_t exprBegin = 0, exprEnd = 0;
+  char conversion = 0; ///< 0, 'r', 's' or 'a'
+  bool debug = false;  ///< `{x=}`
+  bool hasSpec = false;
+  std::vector<FStringPart> spec; ///< the format spec after `:`
 };
 
 struct Token {
@@ -37,6 +53,8 @@ struct Token {
   int64_t intValue = 0;
   double floatValue = 0;
   bool isKeyword = false;
+  bool isBytes = false; ///< a String token with a `b` prefix
+  std::vector<FStringPart> fparts;
 
   bool is(TokKind k) const { return kind == k; }
   bool isOp(llvm::StringRef s) const {
@@ -60,6 +78,11 @@ struct LexResult {
 };
 LexResult lex(llvm::StringRef source);
 
+/// Tokenizes the bytes [begin, end) of `source` as one expression inside
+/// implicit parentheses (an f-string field): offsets stay those of `source`,
+/// line breaks are ignored, and the tokens end with End (no NEWLINE).
+LexResult lexExpression(llvm::StringRef source, uint32_t begin, uint32_t end);
+
 /// Python's keyword list.
 bool isPythonKeyword(llvm::StringRef s);
 
@@ -69,4 +92,4 @@ unsigned decodeUTF8(llvm::StringRef s, size_t i, uint32_t &cp);
 
 } // namespace kiln::fe
 
-#endif // KILN_FRONTEND_LEXER_H
+#endif // KILN_FRONTEND_SYNTAX_LEXER_H

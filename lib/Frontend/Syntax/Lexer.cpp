@@ -1,5 +1,5 @@
 //===- Lexer.cpp - Python tokenizer for Triton-language sources ----------===//
-#include "kiln/Frontend/Lexer.h"
+#include "kiln/Frontend/Syntax/Lexer.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -86,6 +86,13 @@ private:
   };
   std::vector<Open> brackets;
   bool lineHasTokens = false;
+  unsigned fstringDepth = 0;
+
+public:
+  /// Lexes one expression in implicit parentheses starting at `begin`.
+  LexResult runExpression(size_t begin);
+
+private:
 
   char peek(size_t k = 0) const {
     return pos + k < src.size() ? src[pos + k] : '\0';
@@ -121,7 +128,18 @@ private:
   bool lexName();
   bool lexNumber();
   bool lexString(size_t start, StringRef prefix);
+  /// Decodes the escape sequence at `pos` (a backslash) into `out`.
+  bool lexEscape(std::string &out, bool raw, bool bytes);
+  /// Appends the UTF-8 character at `pos` to `out`.
+  bool lexChar(std::string &out);
+  /// The text of an f-string up to its closing quote (or, in a format spec,
+  /// up to the `}` ending the field), as literal pieces and fields.
+  bool scanFStringBody(char q, bool triple, bool raw, bool inSpec,
+                       size_t quoteStart, std::vector<FStringPart> &parts);
+  bool scanFStringField(char q, bool triple, bool raw, size_t quoteStart,
+                        std::vector<FStringPart> &parts);
   bool lexOp();
+  bool identifierChar(size_t p, unsigned &len) const;
   bool badChar();
   bool checkUTF8(size_t b, size_t e);
   std::string describeChar(size_t p, unsigned &len);
@@ -219,10 +237,36 @@ bool Lexer::lineStart() {
   }
 }
 
+/// Python identifiers are XID_Start XID_Continue*. Without Unicode tables
+/// Kiln takes ASCII letters, digits and `_`, plus non-ASCII letters: every
+/// code point from U+00C0 up except the symbol and punctuation blocks.
+bool Lexer::identifierChar(size_t p, unsigned &len) const {
+  if (p >= src.size())
+    return false;
+  unsigned char c = static_cast<unsigned char>(src[p]);
+  if (c < 0x80) {
+    len = 1;
+    return llvm::isAlnum(c) || c == '_';
+  }
+  uint32_t cp;
+  len = decodeUTF8(src, p, cp);
+  if (len == 0)
+    return false;
+  if (cp == 0xAA || cp == 0xB5 || cp == 0xBA)
+    return true;
+  if (cp < 0xC0 || cp == 0xD7 || cp == 0xF7)
+    return false;
+  auto in = [&](uint32_t lo, uint32_t hi) { return cp >= lo && cp <= hi; };
+  return !(in(0x2000, 0x206F) || in(0x20A0, 0x20CF) || in(0x2190, 0x2BFF) ||
+           in(0x3000, 0x303F) || in(0xFE00, 0xFE0F) || in(0xFF00, 0xFF0F) ||
+           in(0x1F000, 0x1FAFF));
+}
+
 bool Lexer::lexName() {
   size_t b = pos;
-  while (!atEnd() && (llvm::isAlnum(peek()) || peek() == '_'))
-    ++pos;
+  unsigned len;
+  while (identifierChar(pos, len))
+    pos += len;
   StringRef word = src.slice(b, pos);
   // String prefixes: r, u, b, f and their combinations.
   if (!atEnd() && (peek() == '"' || peek() == '\'') && word.size() <= 2) {
@@ -234,8 +278,9 @@ bool Lexer::lexName() {
   if (!atEnd() && static_cast<unsigned char>(peek()) >= 0x80) {
     unsigned len;
     std::string d = describeChar(pos, len);
-    return fail(pos, "non-ASCII character " + d +
-                         " in an identifier is not supported");
+    if (d.rfind("byte", 0) == 0)
+      return fail(pos, "invalid UTF-8 " + d);
+    return fail(pos, "invalid character " + d + " in identifier");
   }
   push(TokKind::Name, b, pos, word.str());
   toks.back().isKeyword = isPythonKeyword(word);
@@ -262,11 +307,8 @@ bool Lexer::lexNumber() {
     return any;
   };
   auto finish = [&]() -> bool {
-    if (!atEnd() && (llvm::isAlnum(peek()) || peek() == '_')) {
-      if (peek() == 'j' || peek() == 'J')
-        return fail(b, "complex literals are not supported");
+    if (!atEnd() && (llvm::isAlnum(peek()) || peek() == '_'))
       return fail(pos, "invalid decimal literal");
-    }
     return true;
   };
   // An Int token for the literal b..pos whose digits are `digits`.
@@ -328,6 +370,14 @@ bool Lexer::lexNumber() {
     text += exp;
     isFloat = true;
   }
+  if (peek() == 'j' || peek() == 'J') {
+    ++pos;
+    if (!finish())
+      return false;
+    push(TokKind::Imag, b, pos, src.slice(b, pos).str());
+    toks.back().floatValue = std::strtod(text.c_str(), nullptr);
+    return true;
+  }
   if (!finish())
     return false;
   if (isFloat) {
@@ -351,17 +401,137 @@ static void appendUTF8(std::string &out, uint32_t cp) {
   out.append(buf, p);
 }
 
+bool Lexer::lexChar(std::string &out) {
+  uint32_t cp;
+  unsigned len = decodeUTF8(src, pos, cp);
+  if (len == 0)
+    return fail(pos, llvm::formatv("invalid UTF-8 byte 0x{0:x-2}",
+                                   static_cast<unsigned char>(peek()))
+                         .str());
+  if (cp == 0)
+    return fail(pos, "source contains a NUL byte");
+  out += src.substr(pos, len).str();
+  pos += len;
+  return true;
+}
+
+bool Lexer::lexEscape(std::string &out, bool raw, bool bytes) {
+  char n = peek(1);
+  if (n == '\0' && pos + 1 >= src.size()) {
+    ++pos;
+    return true; // reported as unterminated by the caller
+  }
+  if (raw) {
+    out += '\\';
+    ++pos;
+    // A backslash still protects the next character from ending the
+    // literal, including a line break.
+    if (size_t nl = newlineLen(pos)) {
+      out += src.substr(pos, nl).str();
+      pos += nl;
+      return true;
+    }
+    return atEnd() || lexChar(out);
+  }
+  pos += 2;
+  switch (n) {
+  case '\n':
+    return true;
+  case '\r':
+    if (peek() == '\n')
+      ++pos;
+    return true;
+  case '\\':
+  case '\'':
+  case '"':
+    out += n;
+    return true;
+  case 'a':
+    out += '\a';
+    return true;
+  case 'b':
+    out += '\b';
+    return true;
+  case 'f':
+    out += '\f';
+    return true;
+  case 'n':
+    out += '\n';
+    return true;
+  case 'r':
+    out += '\r';
+    return true;
+  case 't':
+    out += '\t';
+    return true;
+  case 'v':
+    out += '\v';
+    return true;
+  case 'x':
+  case 'u':
+  case 'U': {
+    if (bytes && n != 'x')
+      break; // not an escape in bytes: kept with its backslash
+    unsigned want = n == 'x' ? 2 : n == 'u' ? 4 : 8;
+    StringRef hex = src.substr(pos, want);
+    uint32_t cp = 0;
+    if (hex.size() != want || !llvm::all_of(hex, llvm::isHexDigit) ||
+        hex.getAsInteger(16, cp) || cp > 0x10FFFF)
+      return fail(pos - 2, std::string("invalid \\") + n + " escape");
+    pos += want;
+    if (bytes)
+      out += static_cast<char>(cp);
+    else
+      appendUTF8(out, cp);
+    return true;
+  }
+  case 'N':
+    if (bytes)
+      break;
+    return fail(pos - 2, "\\N{...} escapes are not supported");
+  default:
+    if (n >= '0' && n <= '7') {
+      uint32_t cp = n - '0';
+      for (int k = 0; k < 2 && peek() >= '0' && peek() <= '7'; ++k, ++pos)
+        cp = cp * 8 + (peek() - '0');
+      if (bytes)
+        out += static_cast<char>(cp & 0xFF);
+      else
+        appendUTF8(out, cp);
+      return true;
+    }
+    break;
+  }
+  // Unknown escapes keep the backslash, as in Python.
+  pos -= 1;
+  out += '\\';
+  return true;
+}
+
 bool Lexer::lexString(size_t start, StringRef prefix) {
   std::string lower = prefix.lower();
-  if (lower.find('f') != std::string::npos)
-    return fail(start, "f-strings are not supported");
-  if (lower.find('b') != std::string::npos)
-    return fail(start, "bytes literals are not supported");
   bool raw = lower.find('r') != std::string::npos;
+  bool bytes = lower.find('b') != std::string::npos;
+  bool fstring = lower.find('f') != std::string::npos;
   char q = peek();
   bool triple = peek(1) == q && peek(2) == q;
   size_t quoteStart = pos;
   pos += triple ? 3 : 1;
+  if (fstring) {
+    if (fstringDepth >= kMaxBracketDepth / 4)
+      return fail(start, "f-strings nested too deeply");
+    ++fstringDepth;
+    std::vector<FStringPart> parts;
+    bool ok = scanFStringBody(q, triple, raw, /*inSpec=*/false, quoteStart,
+                              parts);
+    --fstringDepth;
+    if (!ok)
+      return false;
+    pos += triple ? 3 : 1;
+    push(TokKind::FString, start, pos);
+    toks.back().fparts = std::move(parts);
+    return true;
+  }
   std::string out;
   for (;;) {
     if (atEnd())
@@ -385,107 +555,205 @@ bool Lexer::lexString(size_t start, StringRef prefix) {
     if (isNewlineAt(pos) && !triple)
       return fail(quoteStart, "unterminated string literal");
     if (c == '\\') {
-      char n = peek(1);
-      if (n == '\0' && pos + 1 >= src.size()) {
-        ++pos;
-        continue; // reported as unterminated next iteration
-      }
-      if (raw) {
-        out += c;
-        ++pos;
-        // A backslash still protects the next character from ending the
-        // literal, including a line break.
-        if (size_t nl = newlineLen(pos)) {
-          out += src.substr(pos, nl).str();
-          pos += nl;
-        } else if (!atEnd()) {
-          unsigned len;
-          describeChar(pos, len);
-          out += src.substr(pos, len).str();
-          pos += len;
-        }
+      if (!lexEscape(out, raw, bytes))
+        return false;
+      continue;
+    }
+    if (bytes && static_cast<unsigned char>(c) >= 0x80)
+      return fail(pos, "bytes can only contain ASCII literal characters");
+    if (!lexChar(out))
+      return false;
+  }
+  push(TokKind::String, start, pos, std::move(out));
+  toks.back().isBytes = bytes;
+  return true;
+}
+
+bool Lexer::scanFStringBody(char q, bool triple, bool raw, bool inSpec,
+                            size_t quoteStart,
+                            std::vector<FStringPart> &parts) {
+  FStringPart lit;
+  lit.begin = static_cast<uint32_t>(pos);
+  auto flush = [&] {
+    lit.end = static_cast<uint32_t>(pos);
+    if (!lit.text.empty())
+      parts.push_back(std::move(lit));
+    lit = FStringPart();
+    lit.begin = static_cast<uint32_t>(pos);
+  };
+  for (;;) {
+    if (atEnd())
+      return fail(quoteStart, triple ? "unterminated triple-quoted f-string "
+                                       "literal"
+                                     : "unterminated f-string literal");
+    char c = peek();
+    if (c == q && (!triple || (peek(1) == q && peek(2) == q))) {
+      if (inSpec)
+        return fail(pos, "f-string: expecting '}'");
+      flush();
+      return true;
+    }
+    if (isNewlineAt(pos) && !triple)
+      return fail(quoteStart, "unterminated f-string literal");
+    if (c == '{') {
+      if (peek(1) == '{' && !inSpec) {
+        lit.text += '{';
+        pos += 2;
         continue;
       }
+      flush();
+      if (!scanFStringField(q, triple, raw, quoteStart, parts))
+        return false;
+      lit.begin = static_cast<uint32_t>(pos);
+      continue;
+    }
+    if (c == '}') {
+      if (inSpec) {
+        flush();
+        return true;
+      }
+      if (peek(1) != '}')
+        return fail(pos, "f-string: single '}' is not allowed");
+      lit.text += '}';
       pos += 2;
-      switch (n) {
-      case '\n':
-        continue;
-      case '\r':
-        if (peek() == '\n')
-          ++pos;
-        continue;
-      case '\\':
-        out += '\\';
-        continue;
-      case '\'':
-        out += '\'';
-        continue;
-      case '"':
-        out += '"';
-        continue;
-      case 'a':
-        out += '\a';
-        continue;
-      case 'b':
-        out += '\b';
-        continue;
-      case 'f':
-        out += '\f';
-        continue;
-      case 'n':
-        out += '\n';
-        continue;
-      case 'r':
-        out += '\r';
-        continue;
-      case 't':
-        out += '\t';
-        continue;
-      case 'v':
-        out += '\v';
-        continue;
-      case 'x':
-      case 'u':
-      case 'U': {
-        unsigned want = n == 'x' ? 2 : n == 'u' ? 4 : 8;
-        StringRef hex = src.substr(pos, want);
-        uint32_t cp = 0;
-        if (hex.size() != want || !llvm::all_of(hex, llvm::isHexDigit) ||
-            hex.getAsInteger(16, cp) || cp > 0x10FFFF)
-          return fail(pos - 2, std::string("invalid \\") + n + " escape");
-        pos += want;
-        appendUTF8(out, cp);
+      continue;
+    }
+    if (c == '\\') {
+      if (!lexEscape(lit.text, raw, /*bytes=*/false))
+        return false;
+      continue;
+    }
+    if (!lexChar(lit.text))
+      return false;
+  }
+}
+
+bool Lexer::scanFStringField(char q, bool triple, bool raw, size_t quoteStart,
+                             std::vector<FStringPart> &parts) {
+  FStringPart f;
+  f.isField = true;
+  f.begin = static_cast<uint32_t>(pos);
+  ++pos; // '{'
+  f.exprBegin = static_cast<uint32_t>(pos);
+  std::vector<char> nest;
+  auto endExpr = [&] {
+    f.exprEnd = static_cast<uint32_t>(pos);
+    if (src.slice(f.exprBegin, f.exprEnd).trim().empty())
+      return fail(pos, std::string("f-string: valid expression required "
+                                   "before '") +
+                           peek() + "'");
+    return true;
+  };
+  for (;;) {
+    if (atEnd())
+      return fail(f.begin, "f-string: expecting '}'");
+    char c = peek();
+    if (c == '"' || c == '\'') {
+      // A string inside the field (PEP 701 lets it reuse the quote).
+      size_t n = toks.size();
+      if (!lexString(pos, ""))
+        return false;
+      toks.resize(n);
+      continue;
+    }
+    unsigned len;
+    if (identifierChar(pos, len) && !llvm::isDigit(c)) {
+      size_t b = pos;
+      while (identifierChar(pos, len))
+        pos += len;
+      std::string lower = src.slice(b, pos).lower();
+      if ((peek() == '"' || peek() == '\'') &&
+          (lower == "r" || lower == "u" || lower == "b" || lower == "f" ||
+           lower == "rb" || lower == "br" || lower == "fr" || lower == "rf")) {
+        size_t n = toks.size();
+        if (!lexString(b, src.slice(b, pos)))
+          return false;
+        toks.resize(n);
+      }
+      continue;
+    }
+    if (c == '#')
+      return fail(pos, "f-string expression part cannot include '#'");
+    if (c == '(' || c == '[' || c == '{') {
+      if (nest.size() >= kMaxBracketDepth)
+        return fail(pos, "too many nested parentheses");
+      nest.push_back(c);
+      ++pos;
+      continue;
+    }
+    if (c == ')' || c == ']' || (c == '}' && !nest.empty())) {
+      if (nest.empty())
+        return fail(pos, std::string("f-string: unmatched '") + c + "'");
+      nest.pop_back();
+      ++pos;
+      continue;
+    }
+    if (!nest.empty()) {
+      if (c == '\\' && !triple && isNewlineAt(pos + 1)) {
+        pos += 1 + newlineLen(pos + 1);
         continue;
       }
-      case 'N':
-        return fail(pos - 2, "\\N{...} escapes are not supported");
-      default:
-        if (n >= '0' && n <= '7') {
-          uint32_t cp = n - '0';
-          for (int k = 0; k < 2 && peek() >= '0' && peek() <= '7'; ++k, ++pos)
-            cp = cp * 8 + (peek() - '0');
-          appendUTF8(out, cp);
-          continue;
-        }
-        // Unknown escapes keep the backslash, as in Python.
-        pos -= 1;
-        out += '\\';
+      ++pos;
+      continue;
+    }
+    // At the top level of the field.
+    if (c == '=' && peek(1) != '=') {
+      char prev = pos > f.exprBegin ? src[pos - 1] : '\0';
+      size_t p = pos + 1;
+      while (p < src.size() && (src[p] == ' ' || src[p] == '\t'))
+        ++p;
+      char next = p < src.size() ? src[p] : '\0';
+      if (!StringRef("=!<>").contains(prev) &&
+          (next == '}' || next == '!' || next == ':')) {
+        f.debug = true;
+        ++pos;
+        if (!endExpr())
+          return false;
+        f.text = src.slice(f.exprBegin, p).str();
+        f.exprEnd = static_cast<uint32_t>(pos - 1);
+        pos = p;
+        c = peek();
+      } else {
+        ++pos;
         continue;
       }
     }
-    uint32_t cp;
-    unsigned len = decodeUTF8(src, pos, cp);
-    if (len == 0)
-      return fail(pos, llvm::formatv("invalid UTF-8 byte 0x{0:x-2}",
-                                     static_cast<unsigned char>(c))
-                           .str());
-    if (cp == 0)
-      return fail(pos, "source contains a NUL byte");
-    out += src.substr(pos, len).str();
-    pos += len;
+    if (c == '!' && peek(1) != '=') {
+      if (!f.debug && !endExpr())
+        return false;
+      ++pos;
+      char conv = peek();
+      if (conv != 'r' && conv != 's' && conv != 'a')
+        return fail(pos, "f-string: invalid conversion character: expected "
+                         "'s', 'r', or 'a'");
+      f.conversion = conv;
+      ++pos;
+      c = peek();
+      if (c != ':' && c != '}')
+        return fail(pos, "f-string: expecting '}'");
+    }
+    if (c == ':') {
+      if (!f.debug && !f.conversion && !endExpr())
+        return false;
+      ++pos;
+      f.hasSpec = true;
+      if (!scanFStringBody(q, triple, raw, /*inSpec=*/true, quoteStart,
+                           f.spec))
+        return false;
+      c = peek();
+    }
+    if (c == '}') {
+      if (!f.debug && !f.conversion && !f.hasSpec && !endExpr())
+        return false;
+      ++pos;
+      f.end = static_cast<uint32_t>(pos);
+      parts.push_back(std::move(f));
+      return true;
+    }
+    if (f.debug || f.conversion || f.hasSpec)
+      return fail(pos, "f-string: expecting '}'");
+    ++pos;
   }
-  push(TokKind::String, start, pos, std::move(out));
-  return true;
 }
 
 bool Lexer::lexOp() {
@@ -583,7 +851,9 @@ LexResult Lexer::run() {
     }
     lineHasTokens = true;
     bool ok;
-    if (llvm::isAlpha(c) || c == '_')
+    unsigned len;
+    if ((llvm::isAlpha(c) || c == '_' ||
+         (static_cast<unsigned char>(c) >= 0x80 && identifierChar(pos, len))))
       ok = lexName();
     else if (llvm::isDigit(c) || (c == '.' && llvm::isDigit(peek(1))))
       ok = lexNumber();
@@ -619,4 +889,50 @@ LexResult Lexer::run() {
 
 } // namespace
 
+LexResult Lexer::runExpression(size_t begin) {
+  pos = begin;
+  brackets.push_back({'(', static_cast<uint32_t>(begin)});
+  while (!error) {
+    while (!atEnd() && (peek() == ' ' || peek() == '\t' || peek() == '\f' ||
+                        isNewlineAt(pos)))
+      ++pos;
+    if (atEnd())
+      break;
+    char c = peek();
+    bool ok;
+    unsigned len;
+    if (c == '\\' && newlineLen(pos + 1)) {
+      pos += 1 + newlineLen(pos + 1);
+      continue;
+    }
+    if (llvm::isAlpha(c) || c == '_' ||
+        (static_cast<unsigned char>(c) >= 0x80 && identifierChar(pos, len)))
+      ok = lexName();
+    else if (llvm::isDigit(c) || (c == '.' && llvm::isDigit(peek(1))))
+      ok = lexNumber();
+    else if (c == '"' || c == '\'')
+      ok = lexString(pos, "");
+    else
+      ok = lexOp();
+    if (!ok)
+      break;
+  }
+  if (!error && brackets.size() > 1)
+    fail(brackets.back().offset,
+         std::string("'") + brackets.back().c + "' was never closed");
+  LexResult r;
+  if (error) {
+    r.error = error;
+    return r;
+  }
+  push(TokKind::End, pos, pos);
+  r.tokens = std::move(toks);
+  return r;
+}
+
 LexResult kiln::fe::lex(StringRef source) { return Lexer(source).run(); }
+
+LexResult kiln::fe::lexExpression(StringRef source, uint32_t begin,
+                                  uint32_t end) {
+  return Lexer(source.take_front(end)).runExpression(begin);
+}

@@ -124,8 +124,6 @@ Stmt *Parser::parseSmallStatement() {
   if (t.isKw("break") || t.isKw("continue"))
     return failHere("`" + t.text +
                     "` is not supported (Triton loops have no early exit)");
-  if (t.isKw("yield"))
-    return failHere("`yield` is not supported");
   return parseExprOrAssign();
 }
 
@@ -137,9 +135,15 @@ static std::optional<BinOpKind> augOpKind(llvm::StringRef s) {
   return binOpFromSpelling(s.drop_back());
 }
 
+Expr *Parser::parseAssignValue() {
+  if (cur().isKw("yield"))
+    return parseYield();
+  return parseTestList(/*allowStar=*/true);
+}
+
 Stmt *Parser::parseExprOrAssign() {
   uint32_t b = cur().begin;
-  Expr *e = parseTestList(/*allowStar=*/true);
+  Expr *e = parseAssignValue();
   if (!e)
     return nullptr;
   if (cur().isOp("=")) {
@@ -147,9 +151,7 @@ Stmt *Parser::parseExprOrAssign() {
     while (cur().isOp("=")) {
       targets.push_back(e);
       advance();
-      if (cur().isKw("yield"))
-        return failHere("`yield` is not supported");
-      e = parseTestList(true);
+      e = parseAssignValue();
       if (!e)
         return nullptr;
     }
@@ -163,14 +165,15 @@ Stmt *Parser::parseExprOrAssign() {
       return failHere("augmented assignment to a tuple is not supported");
     SrcRange opR{cur().begin, cur().end};
     advance();
-    Expr *v = parseTestList();
+    Expr *v = parseAssignValue();
     if (!v)
       return nullptr;
     return m.make<AugAssignStmt>(range(b), e, *op, v, opR);
   }
   if (cur().isOp(":")) {
-    if (!llvm::isa<NameExpr>(e))
-      return failHere("only simple names can be annotated");
+    if (!llvm::isa<NameExpr, AttributeExpr, SubscriptExpr>(e))
+      return failHere("invalid syntax: only single target (not tuple) can "
+                      "be annotated");
     advance();
     Expr *ann = parseTest();
     if (!ann)
@@ -178,7 +181,7 @@ Stmt *Parser::parseExprOrAssign() {
     Expr *v = nullptr;
     if (cur().isOp("=")) {
       advance();
-      if (!(v = parseTestList()))
+      if (!(v = parseAssignValue()))
         return nullptr;
     }
     return m.make<AnnAssignStmt>(range(b), e, ann, v);
@@ -236,10 +239,8 @@ Stmt *Parser::parseFunctionDef() {
   advance();
   if (!expectOp("(", "after the function name"))
     return nullptr;
-  llvm::StringSet<> seen;
-  bool sawDefault = false;
-  if (!parseDelimited(")", "expected ',' or ')' in the parameter list",
-                      [&] { return parseParam(*fn, seen, sawDefault); }))
+  if (!parseParams(fn->params, ")", /*annotations=*/true) ||
+      !expectOp(")"))
     return nullptr;
   if (cur().isOp("->")) {
     advance();
@@ -255,48 +256,100 @@ Stmt *Parser::parseFunctionDef() {
   return fn;
 }
 
-bool Parser::parseParam(FunctionDef &fn, llvm::StringSet<> &seen,
-                        bool &sawDefault) {
-  const Token &t = cur();
-  if (t.isOp("*")) {
-    if (ahead().isName())
-      return failHere("`*" + ahead().text + "` parameters are not supported"),
+bool Parser::parseParams(std::vector<Param> &params, llvm::StringRef close,
+                         bool annotations) {
+  llvm::StringSet<> seen;
+  bool sawDefault = false, sawSlash = false, sawStar = false, sawKwargs = false;
+  size_t bareStar = SIZE_MAX; // index after a bare `*`
+  uint32_t bareStarAt = 0;
+  while (!cur().isOp(close)) {
+    const Token &t = cur();
+    if (sawKwargs)
+      return failHere("invalid syntax: arguments cannot follow var-keyword "
+                      "argument"),
              false;
-    return failHere("keyword-only parameters (`*`) are not supported"), false;
+    Param p;
+    p.range.begin = t.begin;
+    if (t.isOp("/")) {
+      if (sawSlash || sawStar || params.empty())
+        return failHere(params.empty() ? "invalid syntax: at least one "
+                                         "argument must precede /"
+                                       : "invalid syntax: / must be ahead "
+                                         "of *"),
+               false;
+      sawSlash = true;
+      for (Param &q : params)
+        q.kind = ParamKind::PositionalOnly;
+      advance();
+    } else {
+      if (t.isOp("*") || t.isOp("**")) {
+        bool kw = t.isOp("**");
+        if (!kw && sawStar)
+          return failHere("invalid syntax: * argument may appear only once"),
+                 false;
+        advance();
+        if (!kw && (cur().isOp(",") || cur().isOp(close))) {
+          sawStar = true;
+          bareStar = params.size();
+          bareStarAt = t.begin;
+          if (cur().isOp(","))
+            advance();
+          continue;
+        }
+        p.kind = kw ? ParamKind::KwArgs : ParamKind::VarArgs;
+        (kw ? sawKwargs : sawStar) = true;
+      } else if (sawStar) {
+        p.kind = ParamKind::KeywordOnly;
+      }
+      if (!cur().isName())
+        return failHere("expected a parameter name"), false;
+      p.name = cur().text;
+      if (!seen.insert(p.name).second)
+        return failHere("duplicate parameter `" + p.name + "`"), false;
+      advance();
+      if (annotations && cur().isOp(":")) {
+        advance();
+        p.annotation = p.kind == ParamKind::VarArgs && cur().isOp("*")
+                           ? parseStarred([&] { return parseBinary(0); })
+                           : parseTest();
+        if (!p.annotation)
+          return false;
+      }
+      if (cur().isOp("=")) {
+        if (p.kind == ParamKind::VarArgs || p.kind == ParamKind::KwArgs)
+          return failHere("invalid syntax: var-positional and var-keyword "
+                          "arguments cannot have default values"),
+                 false;
+        advance();
+        if (!(p.defaultValue = parseTest()))
+          return false;
+        if (p.kind != ParamKind::KeywordOnly)
+          sawDefault = true;
+      } else if (sawDefault && !sawStar) {
+        return fail(p.range.begin, "parameter `" + p.name +
+                                       "` without a default follows a "
+                                       "parameter with a default"),
+               false;
+      }
+      p.range.end = prevEnd();
+      params.push_back(p);
+    }
+    if (cur().isOp(",")) {
+      advance();
+      continue;
+    }
+    if (!cur().isOp(close))
+      return failHere(close == ")"
+                          ? "expected ',' or ')' in the parameter list"
+                          : "expected ',' or ':' in the lambda parameters"),
+             false;
   }
-  if (t.isOp("**"))
-    return failHere("`**" + (ahead().isName() ? ahead().text : "kwargs") +
-                    "` parameters are not supported"),
+  if (bareStar != SIZE_MAX &&
+      (bareStar == params.size() ||
+       params[bareStar].kind != ParamKind::KeywordOnly))
+    return fail(bareStarAt, "invalid syntax: named arguments must follow "
+                            "bare *"),
            false;
-  if (t.isOp("/"))
-    return failHere("positional-only parameters (`/`) are not supported"),
-           false;
-  if (!t.isName())
-    return failHere("expected a parameter name"), false;
-  Param p;
-  p.name = t.text;
-  p.range = {t.begin, t.end};
-  if (!seen.insert(p.name).second)
-    return failHere("duplicate parameter `" + p.name + "`"), false;
-  advance();
-  if (cur().isOp(":")) {
-    advance();
-    if (!(p.annotation = parseTest()))
-      return false;
-  }
-  if (cur().isOp("=")) {
-    advance();
-    if (!(p.defaultValue = parseTest()))
-      return false;
-    sawDefault = true;
-  } else if (sawDefault) {
-    return fail(p.range.begin, "parameter `" + p.name +
-                                   "` without a default follows a "
-                                   "parameter with a default"),
-           false;
-  }
-  p.range.end = prevEnd();
-  fn.params.push_back(p);
   return true;
 }
 

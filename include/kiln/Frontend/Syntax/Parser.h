@@ -6,10 +6,10 @@
 // Parsing stops at the first error.
 //
 //===----------------------------------------------------------------------===//
-#ifndef KILN_FRONTEND_PARSER_H
-#define KILN_FRONTEND_PARSER_H
+#ifndef KILN_FRONTEND_SYNTAX_PARSER_H
+#define KILN_FRONTEND_SYNTAX_PARSER_H
 
-#include "kiln/Frontend/AST.h"
+#include "kiln/Frontend/Syntax/AST.h"
 #include "llvm/ADT/StringRef.h"
 #include <memory>
 #include <optional>
@@ -36,4 +36,4 @@ ParseResult parseExpression(llvm::StringRef source, ast::Expr *&out);
 
 } // namespace kiln::fe
 
-#endif // KILN_FRONTEND_PARSER_H
+#endif // KILN_FRONTEND_SYNTAX_PARSER_H

@@ -4,11 +4,11 @@
 // (expressions).
 //
 //===----------------------------------------------------------------------===//
-#ifndef KILN_LIB_FRONTEND_PARSERIMPL_H
-#define KILN_LIB_FRONTEND_PARSERIMPL_H
+#ifndef KILN_LIB_FRONTEND_SYNTAX_PARSERIMPL_H
+#define KILN_LIB_FRONTEND_SYNTAX_PARSERIMPL_H
 
-#include "kiln/Frontend/Lexer.h"
-#include "kiln/Frontend/Parser.h"
+#include "kiln/Frontend/Syntax/Lexer.h"
+#include "kiln/Frontend/Syntax/Parser.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -127,7 +127,6 @@ private:
   Stmt *parseSmallStatement();
   bool parseSuite(Block &out, const char *what, uint32_t headerBegin);
   Stmt *parseFunctionDef();
-  bool parseParam(FunctionDef &fn, llvm::StringSet<> &seen, bool &sawDefault);
   Stmt *parseIf(bool isElif);
   Stmt *parseFor();
   Stmt *parseWhile();
@@ -138,6 +137,8 @@ private:
   /// `name [as other]`; `missing` is the error when no name starts it.
   bool parseAlias(Alias &a, bool dotted, const char *missing);
   Stmt *parseExprOrAssign();
+  /// The right of `=`: a yield expression or a starred tuple.
+  Expr *parseAssignValue();
   bool rejectLoopElse(const char *what);
 
   // Expressions.
@@ -158,6 +159,27 @@ private:
   bool parseDelimited(llvm::StringRef close, const char *missing,
                       llvm::function_ref<bool()> item);
   Expr *parseCallArgs(Expr *func);
+  /// `*operand`, the star at cur().
+  Expr *parseStarred(llvm::function_ref<Expr *()> operand);
+  /// True where a bare tuple may end after a trailing comma.
+  bool endsTestList() const;
+  Expr *parseYield();
+  Expr *parseLambda();
+  /// The `for ... in ... if ...` clauses after `elt` (and a DictComp's
+  /// `value`); `b` is where the whole starts.
+  Expr *parseComprehension(Node::Kind kind, uint32_t b, Expr *elt,
+                           Expr *value = nullptr);
+  Expr *parseDisplayItem();
+  Expr *parseParenAtom();
+  Expr *parseListAtom();
+  Expr *parseBraceAtom();
+  Expr *parseStrings();
+  bool appendFStringParts(const std::vector<FStringPart> &parts,
+                          JoinedStrExpr &out);
+  /// A parameter list up to (not including) `close`, for `def` (with
+  /// annotations) and `lambda`.
+  bool parseParams(std::vector<Param> &params, llvm::StringRef close,
+                   bool annotations);
   Expr *parseSubscript(Expr *value);
   Expr *parseSubscriptItem();
   Expr *parseTargetList();

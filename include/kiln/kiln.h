@@ -1,0 +1,366 @@
+/*===- kiln.h - The C API of the Kiln runtime ------------------------------===
+ *
+ * Compile and launch Triton-language kernels from C (and, through ctypes,
+ * from Python: python/kiln). Handles are opaque; every function that can fail
+ * returns a kiln_status, and kiln_last_error() holds the calling thread's
+ * message for the last failure (compile errors carry Kiln's
+ * `FILE:LINE:COL: error: ...` text with the source line and a caret).
+ *
+ *   kiln_module *m;  kiln_kernel *k;  kiln_options *o;
+ *   if (kiln_module_from_file("add.py", &m) != KILN_OK)
+ *     fprintf(stderr, "%s\n", kiln_last_error());
+ *   kiln_module_get_kernel(m, "add_kernel", &k);
+ *   kiln_options_create(&o);
+ *   kiln_options_set_constexpr(o, "BLOCK", "1024");
+ *   kiln_arg args[] = {kiln_arg_ptr(x, KILN_DTYPE_F32, 0), ...,
+ *                      kiln_arg_int(n)};
+ *   kiln_grid grid = {(n + 1023) / 1024, 1, 1};
+ *   kiln_kernel_launch(k, grid, args, 4, o);
+ *
+ * Every function is thread-safe; handles may be shared between threads
+ * (an options object only while nobody modifies it).
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef KILN_KILN_H
+#define KILN_KILN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define KILN_API __attribute__((visibility("default")))
+#else
+#define KILN_API
+#endif
+
+/* Version of this header; kiln_version() gives the library's. */
+#define KILN_VERSION_MAJOR 0
+#define KILN_VERSION_MINOR 1
+#define KILN_VERSION_PATCH 0
+
+typedef enum kiln_status {
+  KILN_OK = 0,
+  /* A null handle or pointer, a bad enum value, a size that does not fit. */
+  KILN_ERROR_INVALID_ARGUMENT = 1,
+  /* The kernel file cannot be read. */
+  KILN_ERROR_IO = 2,
+  /* The source or the specialization does not compile (FILE:LINE:COL). */
+  KILN_ERROR_COMPILE = 3,
+  /* No kernel, parameter or device of that name or index. */
+  KILN_ERROR_NOT_FOUND = 4,
+  /* The launch arguments do not fit the kernel, or the driver refused. */
+  KILN_ERROR_LAUNCH = 5,
+  /* No CUDA driver could be loaded (or it has no device). */
+  KILN_ERROR_NO_DRIVER = 6,
+  /* A caller's buffer is too small; the size needed is reported. */
+  KILN_ERROR_BUFFER_TOO_SMALL = 7,
+} kiln_status;
+
+/* "0.1.0": the library's version. */
+KILN_API const char *kiln_version(void);
+/* The message of the calling thread's last failed call ("" if none). Valid
+ * until the thread's next failing call. */
+KILN_API const char *kiln_last_error(void);
+/* "KILN_OK", "KILN_ERROR_COMPILE", ... */
+KILN_API const char *kiln_status_name(kiln_status status);
+
+/*--- Element types --------------------------------------------------------*/
+
+/* Pointee types of pointer arguments (Triton's names in comments). */
+typedef enum kiln_dtype {
+  KILN_DTYPE_I1 = 0,   /* i1 (bool, one byte per element) */
+  KILN_DTYPE_I8 = 1,   /* i8 */
+  KILN_DTYPE_I16 = 2,  /* i16 */
+  KILN_DTYPE_I32 = 3,  /* i32 */
+  KILN_DTYPE_I64 = 4,  /* i64 */
+  KILN_DTYPE_U32 = 5,  /* u32 */
+  KILN_DTYPE_F16 = 6,  /* fp16 */
+  KILN_DTYPE_BF16 = 7, /* bf16 */
+  KILN_DTYPE_F32 = 8,  /* fp32 */
+  KILN_DTYPE_F64 = 9,  /* fp64 */
+} kiln_dtype;
+
+/* "fp16" for KILN_DTYPE_F16 ...; NULL for a value out of range. */
+KILN_API const char *kiln_dtype_name(int dtype);
+/* Parses "fp16", "float16", "bf16", "i32", "int32", ... */
+KILN_API kiln_status kiln_dtype_parse(const char *name, int *dtype);
+
+/*--- Compile and launch options -------------------------------------------*/
+
+typedef struct kiln_options kiln_options;
+
+/* Defaults: num_warps 4, num_stages 3, device 0, the primary context's
+ * default stream, no constexprs, arch of the device (sm_90 for compile-only
+ * calls without a device). */
+KILN_API kiln_status kiln_options_create(kiln_options **out);
+KILN_API kiln_status kiln_options_copy(const kiln_options *from,
+                                       kiln_options **out);
+KILN_API void kiln_options_destroy(kiln_options *options);
+KILN_API kiln_status kiln_options_set_num_warps(kiln_options *options,
+                                                unsigned num_warps);
+/* Recorded and visible to grid callbacks as meta "num_stages" (autotune
+ * configs set their own); Kiln's codegen does not pipeline loops yet, so it
+ * does not change the code. */
+KILN_API kiln_status kiln_options_set_num_stages(kiln_options *options,
+                                                 unsigned num_stages);
+/* A constexpr as the literal text Python would write: "1024", "True",
+ * "1e-05", "'relu'". Setting a name again replaces its value. */
+KILN_API kiln_status kiln_options_set_constexpr(kiln_options *options,
+                                                const char *name,
+                                                const char *literal);
+KILN_API kiln_status kiln_options_clear_constexprs(kiln_options *options);
+KILN_API kiln_status kiln_options_set_device(kiln_options *options,
+                                             int device);
+/* A CUstream (e.g. torch.cuda.current_stream().cuda_stream); NULL is the
+ * primary context's default stream. */
+KILN_API kiln_status kiln_options_set_stream(kiln_options *options,
+                                             void *stream);
+/* Compile target of kiln_kernel_compile ("sm_80", "sm_90"). */
+KILN_API kiln_status kiln_options_set_arch(kiln_options *options,
+                                           const char *arch);
+
+/*--- Modules and kernels --------------------------------------------------*/
+
+typedef struct kiln_module kiln_module;
+typedef struct kiln_kernel kiln_kernel;
+
+/* A Triton-language file. Reading errors name the path; the source is parsed
+ * when a kernel is looked up. */
+KILN_API kiln_status kiln_module_from_file(const char *path,
+                                           kiln_module **out);
+/* `filename` names the source in messages. */
+KILN_API kiln_status kiln_module_from_source(const char *source,
+                                             const char *filename,
+                                             kiln_module **out);
+KILN_API void kiln_module_destroy(kiln_module *module);
+/* The @triton.jit kernels of the file in order; names stay valid while the
+ * module lives. Errors are compile errors (FILE:LINE:COL). */
+KILN_API kiln_status kiln_module_kernel_count(kiln_module *module,
+                                              size_t *count);
+KILN_API kiln_status kiln_module_kernel_name(kiln_module *module,
+                                             size_t index, const char **name);
+/* KILN_ERROR_NOT_FOUND lists the kernels of the file. The kernel holds its
+ * module's source; the module may be destroyed first. */
+KILN_API kiln_status kiln_module_get_kernel(kiln_module *module,
+                                            const char *name,
+                                            kiln_kernel **out);
+KILN_API void kiln_kernel_destroy(kiln_kernel *kernel);
+/* Valid while the kernel lives. */
+KILN_API const char *kiln_kernel_name(const kiln_kernel *kernel);
+
+typedef struct kiln_param_info {
+  const char *name;          /* valid while the kernel lives */
+  int is_constexpr;          /* 1 for `X: tl.constexpr` */
+  const char *default_value; /* source text of `= default`, or NULL */
+} kiln_param_info;
+
+/* Parameters as the def declares them, constexprs included. */
+KILN_API kiln_status kiln_kernel_param_count(const kiln_kernel *kernel,
+                                             size_t *count);
+KILN_API kiln_status kiln_kernel_param(const kiln_kernel *kernel,
+                                       size_t index, kiln_param_info *info);
+
+/*--- Launch arguments -----------------------------------------------------*/
+
+typedef enum kiln_arg_kind {
+  KILN_ARG_POINTER = 0, /* value.ptr: a device address; dtype: pointee */
+  KILN_ARG_INT = 1,     /* value.i, typed as Python's int: i32 if it fits */
+  KILN_ARG_INT32 = 2,   /* value.i, always i32 */
+  KILN_ARG_INT64 = 3,   /* value.i, always i64 */
+  KILN_ARG_UINT = 4,    /* value.u, typed as Python's int (i32 / i64) */
+  KILN_ARG_FLOAT32 = 5, /* value.f, fp32 */
+  KILN_ARG_FLOAT64 = 6, /* value.f, fp64 */
+  KILN_ARG_BOOL = 7,    /* value.i (0 or 1) */
+  KILN_ARG_NONE = 8,    /* Python's None: the parameter becomes a
+                         * constexpr None and takes no argument slot */
+} kiln_arg_kind;
+
+/* One argument for each non-constexpr parameter, in order. 24 bytes. */
+typedef struct kiln_arg {
+  int32_t kind;  /* kiln_arg_kind */
+  int32_t dtype; /* kiln_dtype of the pointee (pointers only) */
+  union {
+    uint64_t ptr;
+    int64_t i;
+    uint64_t u;
+    double f;
+  } value;
+  /* Bytes of the buffer behind the pointer (0: unknown); the autotuner
+   * needs it for reset_to_zero / restore_value between trial runs. */
+  uint64_t byte_size;
+} kiln_arg;
+
+static inline kiln_arg kiln_arg_ptr(uint64_t ptr, kiln_dtype dtype,
+                                    uint64_t byte_size) {
+  kiln_arg a;
+  a.kind = KILN_ARG_POINTER;
+  a.dtype = (int32_t)dtype;
+  a.value.ptr = ptr;
+  a.byte_size = byte_size;
+  return a;
+}
+static inline kiln_arg kiln_arg_scalar_(kiln_arg_kind kind) {
+  kiln_arg a;
+  a.kind = (int32_t)kind;
+  a.dtype = 0;
+  a.value.u = 0;
+  a.byte_size = 0;
+  return a;
+}
+static inline kiln_arg kiln_arg_int(int64_t v) {
+  kiln_arg a = kiln_arg_scalar_(KILN_ARG_INT);
+  a.value.i = v;
+  return a;
+}
+static inline kiln_arg kiln_arg_i32(int32_t v) {
+  kiln_arg a = kiln_arg_scalar_(KILN_ARG_INT32);
+  a.value.i = v;
+  return a;
+}
+static inline kiln_arg kiln_arg_i64(int64_t v) {
+  kiln_arg a = kiln_arg_scalar_(KILN_ARG_INT64);
+  a.value.i = v;
+  return a;
+}
+static inline kiln_arg kiln_arg_uint(uint64_t v) {
+  kiln_arg a = kiln_arg_scalar_(KILN_ARG_UINT);
+  a.value.u = v;
+  return a;
+}
+static inline kiln_arg kiln_arg_f32(float v) {
+  kiln_arg a = kiln_arg_scalar_(KILN_ARG_FLOAT32);
+  a.value.f = v;
+  return a;
+}
+static inline kiln_arg kiln_arg_f64(double v) {
+  kiln_arg a = kiln_arg_scalar_(KILN_ARG_FLOAT64);
+  a.value.f = v;
+  return a;
+}
+static inline kiln_arg kiln_arg_bool(int v) {
+  kiln_arg a = kiln_arg_scalar_(KILN_ARG_BOOL);
+  a.value.i = v ? 1 : 0;
+  return a;
+}
+static inline kiln_arg kiln_arg_none(void) {
+  return kiln_arg_scalar_(KILN_ARG_NONE);
+}
+
+/*--- Launching ------------------------------------------------------------*/
+
+/* Programs along x, y, z; a zero dimension launches nothing (as Triton). */
+typedef struct kiln_grid {
+  uint32_t x, y, z;
+} kiln_grid;
+
+/* Checks the arguments (errors name the parameter), compiles and loads the
+ * specialization on first use (through the caches), launches on the
+ * options' stream. `options` may be NULL (defaults). */
+KILN_API kiln_status kiln_kernel_launch(kiln_kernel *kernel, kiln_grid grid,
+                                        const kiln_arg *args, size_t nargs,
+                                        const kiln_options *options);
+
+/* The values a launch's grid sees: constexprs (given, defaulted, or chosen
+ * by autotune / heuristics), "num_warps", "num_stages", and the scalar
+ * arguments by parameter name (pointers are not included). Only valid
+ * during the callback it is passed to. */
+typedef struct kiln_meta kiln_meta;
+/* Literal text of `name` (e.g. "1024"); KILN_ERROR_NOT_FOUND if unset. */
+KILN_API kiln_status kiln_meta_get(const kiln_meta *meta, const char *name,
+                                   const char **literal);
+/* `name` as an integer; KILN_ERROR_INVALID_ARGUMENT if it is not one. */
+KILN_API kiln_status kiln_meta_get_int(const kiln_meta *meta,
+                                       const char *name, int64_t *value);
+KILN_API size_t kiln_meta_count(const kiln_meta *meta);
+KILN_API kiln_status kiln_meta_entry(const kiln_meta *meta, size_t index,
+                                     const char **name, const char **literal);
+
+/* Computes the grid from the launch's meta values (Triton's
+ * `grid = lambda meta: (triton.cdiv(n, meta["BLOCK"]),)`). With autotuning
+ * it is called for each config tried, then for the chosen one. A non-OK
+ * return launches nothing for that config, and the launch returns that
+ * status; the message quotes the one the callback left, if any. */
+typedef kiln_status (*kiln_grid_fn)(const kiln_meta *meta, kiln_grid *grid,
+                                    void *user_data);
+KILN_API kiln_status kiln_kernel_launch_grid_fn(kiln_kernel *kernel,
+                                                kiln_grid_fn grid_fn,
+                                                void *user_data,
+                                                const kiln_arg *args,
+                                                size_t nargs,
+                                                const kiln_options *options);
+
+/* 1 when the kernel has @triton.autotune / @triton.heuristics layers, which
+ * Kernel launches apply (the config they choose shows in the grid
+ * callback's meta and in kiln_kernel_last_meta); 0 otherwise. */
+KILN_API int kiln_kernel_is_decorated(const kiln_kernel *kernel);
+
+/* The meta values (as `name=literal` lines, sorted by name) of the calling
+ * thread's last successful launch of `kernel` (directly or through a launcher
+ * bound from it): with autotuning, the config
+ * the tuner chose. Writes the needed size (with the NUL) to *size; returns
+ * KILN_ERROR_BUFFER_TOO_SMALL when `buffer` (may be NULL) is too small. */
+KILN_API kiln_status kiln_kernel_last_meta(const kiln_kernel *kernel,
+                                           char *buffer, size_t *size);
+
+/*--- The fast path: pre-bound launchers -----------------------------------*/
+
+/* A launcher fixes what selects a specialization besides values: the
+ * argument kinds and pointee dtypes of `prototype` (values ignored, except
+ * that KILN_ARG_INT / KILN_ARG_UINT are fixed to i32 or i64 by the
+ * prototype's value) and a copy of `options` (stream excepted). Each launch
+ * then passes one packed buffer:
+ *
+ *   offset 0   uint32 grid_x, grid_y, grid_z, reserved (0)
+ *   offset 16  uint64 stream (a CUstream; 0 = default stream)
+ *   offset 24  nargs records of 16 bytes: uint64 bits, uint64 byte_size
+ *              (bits: the pointer, the two's-complement integer, or the
+ *               IEEE double for float kinds; 0 for None)
+ *
+ * so that a caller (python/kiln) builds it with one struct.pack and launches
+ * with one call. The specialization's alignment (`:16`) is still derived
+ * from each launch's values. */
+typedef struct kiln_launcher kiln_launcher;
+#define KILN_PACKED_HEADER_BYTES 24
+#define KILN_PACKED_ARG_BYTES 16
+KILN_API kiln_status kiln_kernel_bind(kiln_kernel *kernel,
+                                      const kiln_arg *prototype, size_t nargs,
+                                      const kiln_options *options,
+                                      kiln_launcher **out);
+KILN_API kiln_status kiln_launcher_launch(kiln_launcher *launcher,
+                                          const void *packed, size_t bytes);
+KILN_API void kiln_launcher_destroy(kiln_launcher *launcher);
+
+/*--- Compile only (no GPU needed) -----------------------------------------*/
+
+/* Compiles the specialization `args` and `options` select (options' arch,
+ * default sm_90) and returns its PTX and KernelInfo JSON (the files
+ * ln-compile writes). The strings are owned by the caller: free them with
+ * kiln_free. */
+KILN_API kiln_status kiln_kernel_compile(kiln_kernel *kernel,
+                                         const kiln_arg *args, size_t nargs,
+                                         const kiln_options *options,
+                                         char **ptx, char **info_json);
+KILN_API void kiln_free(void *p);
+
+/*--- Devices --------------------------------------------------------------*/
+
+/* KILN_ERROR_NO_DRIVER with the reason when no CUDA driver can be loaded.
+ * KILN_CUDA_DRIVER overrides the driver library's path. */
+KILN_API kiln_status kiln_device_count(int *count);
+/* Valid for the life of the process. */
+KILN_API kiln_status kiln_device_name(int device, const char **name);
+/* Compute capability and Kiln's compile target ("sm_90"). */
+KILN_API kiln_status kiln_device_arch(int device, int *cc_major,
+                                      int *cc_minor, const char **arch);
+/* Waits for all work on the device's primary context. */
+KILN_API kiln_status kiln_device_synchronize(int device);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* KILN_KILN_H */

@@ -1,0 +1,400 @@
+//===- CAPI.cpp - Errors, options, modules, kernels and devices -----------===//
+#include "CAPIInternal.h"
+#include "llvm/Support/Regex.h"
+#include <cstring>
+#include <new>
+
+using namespace kiln;
+using namespace kiln::capi;
+
+namespace {
+thread_local std::string lastError;
+
+/// Runs `body`, turning a C++ exception (only std::bad_alloc is expected)
+/// into an error instead of unwinding into C.
+template <typename F> kiln_status guarded(const char *what, F &&body) {
+  try {
+    return body();
+  } catch (const std::exception &e) {
+    return fail(KILN_ERROR_INVALID_ARGUMENT,
+                std::string(what) + ": internal error: " + e.what());
+  }
+}
+} // namespace
+
+kiln_status kiln::capi::fail(kiln_status status, std::string message) {
+  lastError = std::move(message);
+  return status;
+}
+
+kiln_status kiln::capi::classify(llvm::StringRef message,
+                                 kiln_status fallback) {
+  if (message.starts_with("no CUDA driver found"))
+    return KILN_ERROR_NO_DRIVER;
+  // Compiler diagnostics: `FILE:LINE:COL: error: ...` on some line.
+  static const llvm::Regex diag("(^|\n)[^\n]+:[0-9]+:[0-9]+: error: ");
+  if (diag.match(message))
+    return KILN_ERROR_COMPILE;
+  return fallback;
+}
+
+kiln_status kiln::capi::fail(llvm::Error err, kiln_status fallback) {
+  if (!err)
+    return KILN_OK;
+  std::string msg = llvm::toString(std::move(err));
+  kiln_status s = classify(msg, fallback);
+  return fail(s, std::move(msg));
+}
+
+const kiln_options &kiln::capi::optionsOrDefault(const kiln_options *options) {
+  static const kiln_options defaults;
+  return options ? *options : defaults;
+}
+
+std::string kiln::capi::runtimeParamName(const rt::Kernel &kernel, size_t i) {
+  for (const KernelParameter &p : kernel.params())
+    if (!p.isConstexpr && i-- == 0)
+      return p.name;
+  return "";
+}
+
+//===----------------------------------------------------------------------===//
+// Version, errors, dtypes
+//===----------------------------------------------------------------------===//
+
+extern "C" {
+
+const char *kiln_version(void) { return KILN_VERSION_STRING; }
+const char *kiln_last_error(void) { return lastError.c_str(); }
+
+const char *kiln_status_name(kiln_status status) {
+  switch (status) {
+  case KILN_OK: return "KILN_OK";
+  case KILN_ERROR_INVALID_ARGUMENT: return "KILN_ERROR_INVALID_ARGUMENT";
+  case KILN_ERROR_IO: return "KILN_ERROR_IO";
+  case KILN_ERROR_COMPILE: return "KILN_ERROR_COMPILE";
+  case KILN_ERROR_NOT_FOUND: return "KILN_ERROR_NOT_FOUND";
+  case KILN_ERROR_LAUNCH: return "KILN_ERROR_LAUNCH";
+  case KILN_ERROR_NO_DRIVER: return "KILN_ERROR_NO_DRIVER";
+  case KILN_ERROR_BUFFER_TOO_SMALL: return "KILN_ERROR_BUFFER_TOO_SMALL";
+  }
+  return "KILN_ERROR_UNKNOWN";
+}
+
+const char *kiln_dtype_name(int dtype) {
+  if (dtype < KILN_DTYPE_I1 || dtype > KILN_DTYPE_F64)
+    return nullptr;
+  return dtypeName(DType(dtype));
+}
+
+kiln_status kiln_dtype_parse(const char *name, int *dtype) {
+  KILN_CHECK_ARG(name);
+  KILN_CHECK_ARG(dtype);
+  static const std::pair<const char *, kiln_dtype> aliases[] = {
+      {"bool", KILN_DTYPE_I1},      {"int1", KILN_DTYPE_I1},
+      {"int8", KILN_DTYPE_I8},      {"int16", KILN_DTYPE_I16},
+      {"int32", KILN_DTYPE_I32},    {"int64", KILN_DTYPE_I64},
+      {"uint32", KILN_DTYPE_U32},   {"float16", KILN_DTYPE_F16},
+      {"half", KILN_DTYPE_F16},     {"bfloat16", KILN_DTYPE_BF16},
+      {"float32", KILN_DTYPE_F32},  {"float", KILN_DTYPE_F32},
+      {"float64", KILN_DTYPE_F64},  {"double", KILN_DTYPE_F64}};
+  for (const auto &[alias, t] : aliases)
+    if (std::strcmp(alias, name) == 0) {
+      *dtype = t;
+      return KILN_OK;
+    }
+  if (auto t = parseDTypeName(name)) {
+    int v = int(*t);
+    if (v <= KILN_DTYPE_F64) {
+      *dtype = v;
+      return KILN_OK;
+    }
+  }
+  return fail(KILN_ERROR_INVALID_ARGUMENT,
+              std::string("unknown dtype `") + name +
+                  "` (expected i1, i8, i16, i32, i64, u32, fp16, bf16, fp32 "
+                  "or fp64)");
+}
+
+//===----------------------------------------------------------------------===//
+// Options
+//===----------------------------------------------------------------------===//
+
+kiln_status kiln_options_create(kiln_options **out) {
+  KILN_CHECK_ARG(out);
+  return guarded(__func__, [&] {
+    *out = new kiln_options();
+    return KILN_OK;
+  });
+}
+
+kiln_status kiln_options_copy(const kiln_options *from, kiln_options **out) {
+  KILN_CHECK_ARG(from);
+  KILN_CHECK_ARG(out);
+  return guarded(__func__, [&] {
+    *out = new kiln_options(*from);
+    return KILN_OK;
+  });
+}
+
+void kiln_options_destroy(kiln_options *options) { delete options; }
+
+kiln_status kiln_options_set_num_warps(kiln_options *options,
+                                       unsigned numWarps) {
+  KILN_CHECK_ARG(options);
+  if (!numWarps || (numWarps & (numWarps - 1)) || numWarps > 32)
+    return fail(KILN_ERROR_INVALID_ARGUMENT,
+                "num_warps = " + std::to_string(numWarps) +
+                    " is not a power of two in 1..32");
+  options->launch.numWarps = numWarps;
+  return KILN_OK;
+}
+
+kiln_status kiln_options_set_num_stages(kiln_options *options,
+                                        unsigned numStages) {
+  KILN_CHECK_ARG(options);
+  if (numStages == 0 || numStages > 16)
+    return fail(KILN_ERROR_INVALID_ARGUMENT,
+                "num_stages = " + std::to_string(numStages) +
+                    " is not in 1..16");
+  options->numStages = numStages;
+  return KILN_OK;
+}
+
+kiln_status kiln_options_set_constexpr(kiln_options *options, const char *name,
+                                       const char *literal) {
+  KILN_CHECK_ARG(options);
+  KILN_CHECK_ARG(name);
+  KILN_CHECK_ARG(literal);
+  if (!*name || !*literal)
+    return fail(KILN_ERROR_INVALID_ARGUMENT,
+                std::string("constexpr `") + name + "`: empty " +
+                    (*name ? "value" : "name"));
+  return guarded(__func__, [&] {
+    options->launch.constexprs.insert_or_assign(name,
+                                                rt::ConstexprValue(literal));
+    return KILN_OK;
+  });
+}
+
+kiln_status kiln_options_clear_constexprs(kiln_options *options) {
+  KILN_CHECK_ARG(options);
+  options->launch.constexprs.clear();
+  return KILN_OK;
+}
+
+kiln_status kiln_options_set_device(kiln_options *options, int device) {
+  KILN_CHECK_ARG(options);
+  if (device < 0)
+    return fail(KILN_ERROR_INVALID_ARGUMENT,
+                "device " + std::to_string(device) + " is negative");
+  options->launch.device = device;
+  return KILN_OK;
+}
+
+kiln_status kiln_options_set_stream(kiln_options *options, void *stream) {
+  KILN_CHECK_ARG(options);
+  options->launch.stream = static_cast<rt::CUstream>(stream);
+  return KILN_OK;
+}
+
+kiln_status kiln_options_set_arch(kiln_options *options, const char *arch) {
+  KILN_CHECK_ARG(options);
+  KILN_CHECK_ARG(arch);
+  llvm::StringRef a(arch);
+  unsigned cc = 0;
+  if (!a.consume_front("sm_") || a.getAsInteger(10, cc) || cc < 80)
+    return fail(KILN_ERROR_INVALID_ARGUMENT,
+                std::string("arch `") + arch +
+                    "` is not a target Kiln supports (sm_80 or newer)");
+  return guarded(__func__, [&] {
+    options->arch = arch;
+    return KILN_OK;
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Modules and kernels
+//===----------------------------------------------------------------------===//
+
+kiln_status kiln_module_from_file(const char *path, kiln_module **out) {
+  KILN_CHECK_ARG(path);
+  KILN_CHECK_ARG(out);
+  *out = nullptr;
+  return guarded(__func__, [&] {
+    auto m = rt::Module::fromFile(path);
+    if (!m)
+      return fail(m.takeError(), KILN_ERROR_IO);
+    *out = new kiln_module{std::move(*m), {}, {}};
+    return KILN_OK;
+  });
+}
+
+kiln_status kiln_module_from_source(const char *source, const char *filename,
+                                    kiln_module **out) {
+  KILN_CHECK_ARG(source);
+  KILN_CHECK_ARG(out);
+  *out = nullptr;
+  return guarded(__func__, [&] {
+    *out = new kiln_module{
+        rt::Module::fromSource(source, filename ? filename : "<source>"), {},
+        {}};
+    return KILN_OK;
+  });
+}
+
+void kiln_module_destroy(kiln_module *module) { delete module; }
+
+static kiln_status moduleNames(kiln_module *module) {
+  std::lock_guard<std::mutex> lock(module->mutex);
+  if (module->names)
+    return KILN_OK;
+  auto names = module->module.kernelNames();
+  if (!names)
+    return fail(names.takeError(), KILN_ERROR_COMPILE);
+  module->names = std::move(*names);
+  return KILN_OK;
+}
+
+kiln_status kiln_module_kernel_count(kiln_module *module, size_t *count) {
+  KILN_CHECK_ARG(module);
+  KILN_CHECK_ARG(count);
+  return guarded(__func__, [&] {
+    if (kiln_status s = moduleNames(module))
+      return s;
+    *count = module->names->size();
+    return KILN_OK;
+  });
+}
+
+kiln_status kiln_module_kernel_name(kiln_module *module, size_t index,
+                                    const char **name) {
+  KILN_CHECK_ARG(module);
+  KILN_CHECK_ARG(name);
+  return guarded(__func__, [&] {
+    if (kiln_status s = moduleNames(module))
+      return s;
+    if (index >= module->names->size())
+      return fail(KILN_ERROR_NOT_FOUND,
+                  "kernel index " + std::to_string(index) + " is out of range: " +
+                      module->module.filename() + " has " +
+                      std::to_string(module->names->size()) + " kernel(s)");
+    *name = (*module->names)[index].c_str();
+    return KILN_OK;
+  });
+}
+
+kiln_status kiln_module_get_kernel(kiln_module *module, const char *name,
+                                   kiln_kernel **out) {
+  KILN_CHECK_ARG(module);
+  KILN_CHECK_ARG(name);
+  KILN_CHECK_ARG(out);
+  *out = nullptr;
+  return guarded(__func__, [&] {
+    auto k = module->module.kernel(name);
+    if (!k) {
+      std::string msg = llvm::toString(k.takeError());
+      // The frontend reports a missing kernel at 1:1 of the file; that is a
+      // lookup failure, not a compile error.
+      bool missing = msg.find("kernel `" + std::string(name) + "` not found") !=
+                     std::string::npos;
+      return fail(missing ? KILN_ERROR_NOT_FOUND
+                          : classify(msg, KILN_ERROR_COMPILE),
+                  std::move(msg));
+    }
+    *out = new kiln_kernel{std::move(*k)};
+    return KILN_OK;
+  });
+}
+
+const char *kiln_kernel_name(const kiln_kernel *kernel) {
+  return kernel ? kernel->kernel.name().c_str() : nullptr;
+}
+
+kiln_status kiln_kernel_param_count(const kiln_kernel *kernel, size_t *count) {
+  KILN_CHECK_ARG(kernel);
+  KILN_CHECK_ARG(count);
+  *count = kernel->kernel.params().size();
+  return KILN_OK;
+}
+
+kiln_status kiln_kernel_param(const kiln_kernel *kernel, size_t index,
+                              kiln_param_info *info) {
+  KILN_CHECK_ARG(kernel);
+  KILN_CHECK_ARG(info);
+  auto params = kernel->kernel.params();
+  if (index >= params.size())
+    return fail(KILN_ERROR_NOT_FOUND,
+                "parameter index " + std::to_string(index) +
+                    " is out of range: kernel `" + kernel->kernel.name() +
+                    "` has " + std::to_string(params.size()) +
+                    " parameter(s)");
+  const KernelParameter &p = params[index];
+  info->name = p.name.c_str();
+  info->is_constexpr = p.isConstexpr ? 1 : 0;
+  info->default_value = p.defaultValue ? p.defaultValue->c_str() : nullptr;
+  return KILN_OK;
+}
+
+//===----------------------------------------------------------------------===//
+// Devices
+//===----------------------------------------------------------------------===//
+
+kiln_status kiln_device_count(int *count) {
+  KILN_CHECK_ARG(count);
+  return guarded(__func__, [&] {
+    auto n = rt::Device::count();
+    if (!n)
+      return fail(n.takeError(), KILN_ERROR_NO_DRIVER);
+    *count = *n;
+    return KILN_OK;
+  });
+}
+
+static kiln_status getDevice(int index, rt::Device *&out) {
+  auto d = rt::Device::get(index);
+  if (!d)
+    return fail(d.takeError(), KILN_ERROR_NOT_FOUND);
+  out = &*d;
+  return KILN_OK;
+}
+
+kiln_status kiln_device_name(int device, const char **name) {
+  KILN_CHECK_ARG(name);
+  return guarded(__func__, [&] {
+    rt::Device *d = nullptr;
+    if (kiln_status s = getDevice(device, d))
+      return s;
+    *name = d->name().c_str();
+    return KILN_OK;
+  });
+}
+
+kiln_status kiln_device_arch(int device, int *ccMajor, int *ccMinor,
+                             const char **arch) {
+  return guarded(__func__, [&] {
+    rt::Device *d = nullptr;
+    if (kiln_status s = getDevice(device, d))
+      return s;
+    if (ccMajor)
+      *ccMajor = d->ccMajor();
+    if (ccMinor)
+      *ccMinor = d->ccMinor();
+    if (arch)
+      *arch = d->arch().c_str();
+    return KILN_OK;
+  });
+}
+
+kiln_status kiln_device_synchronize(int device) {
+  return guarded(__func__, [&] {
+    rt::Device *d = nullptr;
+    if (kiln_status s = getDevice(device, d))
+      return s;
+    return fail(d->synchronize(), KILN_ERROR_LAUNCH);
+  });
+}
+
+void kiln_free(void *p) { std::free(p); }
+
+} // extern "C"

@@ -1,0 +1,37 @@
+//===- DecoratorsImpl.h - Reading a kernel's decorators -------*- C++ -*-===//
+//
+// Shared by KernelDecorators::parse and the code generator, which checks the
+// decorators of the kernel it compiles (so bad decorators are reported as
+// FILE:LINE:COL diagnostics, --verify-diagnostics included).
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_LIB_FRONTEND_DECORATORSIMPL_H
+#define KILN_LIB_FRONTEND_DECORATORSIMPL_H
+
+#include "HostEval.h"
+#include "kiln/Frontend/Decorators.h"
+
+namespace kiln::fe {
+
+/// One @triton.autotune or @triton.heuristics decorator, evaluated.
+struct DecoratorLayer {
+  bool isAutotune = false;
+  /// Heuristics: value name -> the callable computing it, in dict order.
+  std::vector<std::pair<std::string, host::Value>> heuristics;
+  std::vector<uint32_t> heuristicOffsets; ///< where each callable is written
+};
+
+struct DecoratorInfo {
+  std::vector<DecoratorLayer> layers; ///< outermost first
+  std::optional<AutotuneSpec> autotune;
+};
+
+/// Evaluates the decorators of the @triton.jit function `fn` with `in`.
+/// `where` is the "FILE:LINE:COL" text of an offset (for AutotuneSpec).
+std::optional<DecoratorInfo>
+readDecorators(host::Interp &in, const ast::FunctionDef *fn,
+               llvm::function_ref<std::string(uint32_t)> where);
+
+} // namespace kiln::fe
+
+#endif // KILN_LIB_FRONTEND_DECORATORSIMPL_H

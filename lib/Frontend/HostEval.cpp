@@ -1,0 +1,531 @@
+//===- HostEval.cpp - Host Python values, module scope, expressions -------===//
+#include "HostEval.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <cmath>
+
+using namespace kiln;
+using namespace kiln::ast;
+using namespace kiln::host;
+using K = Value::Kind;
+
+//===----------------------------------------------------------------------===//
+// Values
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct DTypeName {
+  const char *name;
+  kiln::DType type;
+};
+// `tl.<name>` and `torch.<name>` spellings of Kiln's dtypes.
+constexpr DTypeName kTritonDTypes[] = {
+    {"int1", DType::I1},      {"int8", DType::I8},     {"int16", DType::I16},
+    {"int32", DType::I32},    {"int64", DType::I64},   {"uint32", DType::U32},
+    {"float16", DType::F16},  {"bfloat16", DType::BF16},
+    {"float32", DType::F32},  {"float64", DType::F64},
+};
+constexpr DTypeName kTorchDTypes[] = {
+    {"bool", DType::I1},      {"int8", DType::I8},      {"int16", DType::I16},
+    {"short", DType::I16},    {"int32", DType::I32},    {"int", DType::I32},
+    {"int64", DType::I64},    {"long", DType::I64},     {"uint32", DType::U32},
+    {"float16", DType::F16},  {"half", DType::F16},     {"bfloat16", DType::BF16},
+    {"float32", DType::F32},  {"float", DType::F32},    {"float64", DType::F64},
+    {"double", DType::F64},
+};
+} // namespace
+
+std::optional<kiln::DType> kiln::host::dtypeAttr(llvm::StringRef module,
+                                                 llvm::StringRef attr) {
+  if (module == "triton.language") {
+    for (const DTypeName &d : kTritonDTypes)
+      if (attr == d.name)
+        return d.type;
+  } else if (module == "torch") {
+    for (const DTypeName &d : kTorchDTypes)
+      if (attr == d.name)
+        return d.type;
+  }
+  return std::nullopt;
+}
+
+static const char *tritonDTypeName(kiln::DType t) {
+  for (const DTypeName &d : kTritonDTypes)
+    if (d.type == t)
+      return d.name;
+  return "?";
+}
+
+std::string kiln::host::typeName(const Value &v) {
+  switch (v.kind) {
+  case K::None:
+    return "NoneType";
+  case K::Bool:
+    return "bool";
+  case K::Int:
+    return "int";
+  case K::Float:
+    return "float";
+  case K::Str:
+    return "str";
+  case K::Tuple:
+    return "tuple";
+  case K::List:
+    return "list";
+  case K::Dict:
+    return "dict";
+  case K::Set:
+    return "set";
+  case K::Function:
+    return "function";
+  case K::Builtin:
+    return "builtin function";
+  case K::Module:
+    return "module";
+  case K::Extern:
+    return "host object";
+  case K::DeviceProps:
+    return "device properties";
+  case K::Config:
+    return "triton.Config";
+  case K::DType:
+    return "dtype";
+  case K::Pointer:
+    return "tensor";
+  case K::Method:
+    return "method";
+  }
+  return "?";
+}
+
+static std::string floatRepr(double f) {
+  if (std::isnan(f))
+    return "nan";
+  if (std::isinf(f))
+    return f < 0 ? "-inf" : "inf";
+  // Python prints the shortest text that reads back the same double.
+  for (int prec = 1; prec <= 17; ++prec) {
+    std::string s = llvm::formatv("{0}", llvm::format("%.*g", prec, f)).str();
+    if (std::strtod(s.c_str(), nullptr) == f) {
+      if (s.find_first_of(".eni") == std::string::npos)
+        s += ".0";
+      // Python writes 1e-05, C writes 1e-05 too; both write 1e+20 as 1e+20.
+      return s;
+    }
+  }
+  return llvm::formatv("{0}", f).str();
+}
+
+static std::string joinRepr(const std::vector<Value> &v, bool asStr = false) {
+  std::string s;
+  for (size_t k = 0; k < v.size(); ++k)
+    s += (k ? ", " : "") + (asStr ? str(v[k]) : repr(v[k]));
+  return s;
+}
+
+std::string kiln::host::repr(const Value &v) {
+  switch (v.kind) {
+  case K::None:
+    return "None";
+  case K::Bool:
+    return v.i ? "True" : "False";
+  case K::Int:
+    return std::to_string(v.i);
+  case K::Float:
+    return floatRepr(v.f);
+  case K::Str: {
+    // Python's choice: single quotes unless the text has ' and no ".
+    char q = v.s.find('\'') != std::string::npos &&
+                     v.s.find('"') == std::string::npos
+                 ? '"'
+                 : '\'';
+    std::string s(1, q);
+    for (char c : v.s) {
+      if (c == q || c == '\\')
+        s += '\\';
+      if (c == '\n')
+        s += "\\n";
+      else
+        s += c;
+    }
+    return s + q;
+  }
+  case K::Tuple:
+    return "(" + joinRepr(v.elems) + (v.elems.size() == 1 ? ",)" : ")");
+  case K::List:
+    return "[" + joinRepr(v.elems) + "]";
+  case K::Set:
+    return v.elems.empty() ? "set()" : "{" + joinRepr(v.elems) + "}";
+  case K::Dict: {
+    std::string s = "{";
+    for (size_t k = 0; k < v.elems.size(); ++k)
+      s += (k ? ", " : "") + repr(v.elems[k]) + ": " + repr(v.vals[k]);
+    return s + "}";
+  }
+  case K::DType:
+    return "tl." + std::string(tritonDTypeName(v.dtype));
+  case K::Config:
+    return v.config ? v.config->toString() : "";
+  case K::Function:
+  case K::Builtin:
+  case K::Module:
+  case K::Extern:
+  case K::Method:
+    return "<" + typeName(v) + (v.s.empty() ? "" : " " + v.s) + ">";
+  case K::DeviceProps:
+  case K::Pointer:
+    return "<" + typeName(v) + ">";
+  }
+  return "?";
+}
+
+std::string kiln::host::str(const Value &v) {
+  if (v.kind == K::Str)
+    return v.s;
+  if (v.kind == K::DType)
+    return dtypeName(v.dtype);
+  return repr(v);
+}
+
+bool kiln::host::truthy(const Value &v) {
+  switch (v.kind) {
+  case K::None:
+    return false;
+  case K::Bool:
+  case K::Int:
+    return v.i != 0;
+  case K::Float:
+    return v.f != 0;
+  case K::Str:
+    return !v.s.empty();
+  case K::Tuple:
+  case K::List:
+  case K::Dict:
+  case K::Set:
+    return !v.elems.empty();
+  default:
+    return true;
+  }
+}
+
+static bool isNumber(const Value &v) {
+  return v.kind == K::Bool || v.kind == K::Int || v.kind == K::Float;
+}
+static double asDouble(const Value &v) {
+  return v.kind == K::Float ? v.f : double(v.i);
+}
+
+bool kiln::host::equal(const Value &a, const Value &b) {
+  if (isNumber(a) && isNumber(b)) {
+    if (a.kind == K::Float || b.kind == K::Float)
+      return asDouble(a) == asDouble(b);
+    return a.i == b.i;
+  }
+  if (a.kind != b.kind) {
+    bool seqs = (a.kind == K::Tuple || a.kind == K::List) &&
+                (b.kind == K::Tuple || b.kind == K::List);
+    if (!seqs)
+      return false;
+    return false; // [1] != (1,) in Python
+  }
+  switch (a.kind) {
+  case K::None:
+    return true;
+  case K::Str:
+  case K::Builtin:
+  case K::Module:
+  case K::Extern:
+    return a.s == b.s;
+  case K::DType:
+    return a.dtype == b.dtype;
+  case K::Tuple:
+  case K::List:
+    return a.elems.size() == b.elems.size() &&
+           llvm::all_of(llvm::zip(a.elems, b.elems), [](auto p) {
+             return equal(std::get<0>(p), std::get<1>(p));
+           });
+  case K::Set:
+    return a.elems.size() == b.elems.size() &&
+           llvm::all_of(a.elems, [&](const Value &x) {
+             return llvm::any_of(b.elems,
+                                 [&](const Value &y) { return equal(x, y); });
+           });
+  case K::Dict:
+    if (a.elems.size() != b.elems.size())
+      return false;
+    for (size_t k = 0; k < a.elems.size(); ++k) {
+      auto it = llvm::find_if(b.elems, [&](const Value &y) {
+        return equal(a.elems[k], y);
+      });
+      if (it == b.elems.end() ||
+          !equal(a.vals[k], b.vals[it - b.elems.begin()]))
+        return false;
+    }
+    return true;
+  case K::Function:
+    return a.fn == b.fn;
+  case K::Config:
+    return a.config && b.config && *a.config == *b.config;
+  case K::Pointer:
+    return a.dtype == b.dtype && a.i == b.i;
+  default:
+    return false;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Module scope
+//===----------------------------------------------------------------------===//
+
+ModuleScope::ModuleScope(const ast::Module &m) {
+  for (const Stmt *s : m.body) {
+    if (auto *a = llvm::dyn_cast<AssignStmt>(s)) {
+      for (const Expr *t : a->targets)
+        if (auto *n = llvm::dyn_cast<NameExpr>(t))
+          bindings[n->id] = {s, ""};
+    } else if (auto *a = llvm::dyn_cast<AnnAssignStmt>(s)) {
+      if (auto *n = llvm::dyn_cast<NameExpr>(a->target); n && a->value)
+        bindings[n->id] = {s, ""};
+    } else if (auto *f = llvm::dyn_cast<FunctionDef>(s)) {
+      bindings[f->name] = {s, ""};
+    } else if (auto *im = llvm::dyn_cast<ImportStmt>(s)) {
+      for (const Alias &al : im->names) {
+        llvm::StringRef top = llvm::StringRef(al.name).split('.').first;
+        torch |= top == "torch";
+        if (al.asName.empty())
+          bindings[top.str()] = {s, top.str()};
+        else
+          bindings[al.asName] = {s, al.name};
+      }
+    } else if (auto *im = llvm::dyn_cast<ImportFromStmt>(s)) {
+      torch |= llvm::StringRef(im->module).split('.').first == "torch";
+      for (const Alias &al : im->names)
+        bindings[al.asName.empty() ? al.name : al.asName] = {
+            s, im->module + "." + al.name};
+    }
+  }
+}
+
+const ModuleScope::Binding *ModuleScope::find(llvm::StringRef name) const {
+  auto it = bindings.find(name);
+  return it == bindings.end() ? nullptr : &it->second;
+}
+
+//===----------------------------------------------------------------------===//
+// Interp: errors, names, attributes
+//===----------------------------------------------------------------------===//
+
+std::nullopt_t Interp::fail(uint32_t offset, const std::string &msg) {
+  if (!failed) {
+    failed = true;
+    err = {offset, msg};
+  }
+  return std::nullopt;
+}
+std::nullopt_t Interp::fail(const Node *n, const std::string &msg) {
+  return fail(n ? n->range.begin : 0, msg);
+}
+
+llvm::StringRef Interp::text(const Node *n) const {
+  if (!n || n->range.end > source.size() || n->range.begin > n->range.end)
+    return "";
+  return source.slice(n->range.begin, n->range.end);
+}
+
+bool Interp::checkNest(const Value &v, const Node *n) {
+  if (v.nest <= kMaxNest)
+    return true;
+  fail(n, "value nests deeper than Kiln's limit of " +
+              std::to_string(kMaxNest) + " levels");
+  return false;
+}
+
+bool Interp::step(const Node *n) {
+  if (++steps <= kMaxSteps)
+    return true;
+  fail(n, "evaluation exceeds Kiln's limit of " + std::to_string(kMaxSteps) +
+              " steps");
+  return false;
+}
+
+/// Canonical module names: `triton.language` for both `tl` and its
+/// submodule path; anything else keeps its dotted name.
+static std::string canonicalModule(llvm::StringRef name) {
+  if (name == "triton.language.core")
+    return "triton.language";
+  return name.str();
+}
+
+std::optional<Value> Interp::global(llvm::StringRef name, const Node *where) {
+  if (auto it = globals.find(name); it != globals.end())
+    return it->second;
+  const ModuleScope::Binding *b = scope.find(name);
+  if (!b) {
+    // Python's builtins Kiln evaluates.
+    static const char *kBuiltins[] = {
+        "min",  "max",   "len",   "range", "int",   "float",   "bool",
+        "abs",  "getattr", "list", "tuple", "str",  "sum",     "any",
+        "all",  "sorted", "isinstance", "enumerate", "zip", "dict", "round"};
+    for (const char *bn : kBuiltins)
+      if (name == bn)
+        return Value::named(K::Builtin, bn);
+    return fail(where, "name `" + name.str() +
+                           "` is not defined at the module level of this file");
+  }
+  if (llvm::is_contained(resolving, name.str()))
+    return fail(where, "module-level name `" + name.str() +
+                           "` is defined in terms of itself");
+  Value v;
+  if (auto *f = llvm::dyn_cast<FunctionDef>(b->node)) {
+    v.kind = K::Function;
+    v.fn = f;
+    v.s = f->name;
+  } else if (!b->importName.empty()) {
+    llvm::StringRef imported = b->importName;
+    // `from triton.language import float16` and friends.
+    auto [mod, attr] = imported.rsplit('.');
+    if (auto dt = dtypeAttr(canonicalModule(mod), attr);
+        dt && llvm::isa<ImportFromStmt>(b->node))
+      v = Value::dtypeOf(*dt);
+    else if (llvm::isa<ImportFromStmt>(b->node) &&
+             (imported == "triton.Config" || imported == "triton.cdiv" ||
+              imported == "triton.next_power_of_2" ||
+              imported == "triton.autotune" ||
+              imported == "triton.heuristics" || imported == "triton.jit"))
+      v = Value::named(K::Builtin, imported.str());
+    else
+      v = Value::named(K::Module, canonicalModule(imported));
+  } else {
+    const Expr *rhs = nullptr;
+    if (auto *a = llvm::dyn_cast<AssignStmt>(b->node))
+      rhs = a->value;
+    else
+      rhs = llvm::cast<AnnAssignStmt>(b->node)->value;
+    resolving.push_back(name.str());
+    std::optional<Value> r = eval(rhs);
+    resolving.pop_back();
+    if (!r)
+      return std::nullopt;
+    v = *r;
+  }
+  globals[name.str()] = v;
+  return v;
+}
+
+std::optional<Value> Interp::lookup(const NameExpr *n,
+                                    const std::shared_ptr<Env> &env) {
+  for (const Env *e = env.get(); e; e = e->parent.get())
+    if (auto it = e->vars.find(n->id); it != e->vars.end())
+      return it->second;
+  return global(n->id, n);
+}
+
+std::optional<Value> Interp::attribute(const Value &base,
+                                       const std::string &name,
+                                       const Node *a) {
+  switch (base.kind) {
+  case K::Module:
+  case K::Extern: {
+    std::string mod = canonicalModule(base.s);
+    if (auto dt = dtypeAttr(mod, name))
+      return Value::dtypeOf(*dt);
+    std::string full = mod + "." + name;
+    static const char *kKnown[] = {
+        "triton.Config",         "triton.cdiv",
+        "triton.next_power_of_2", "triton.autotune",
+        "triton.heuristics",     "triton.jit",
+        "triton.language.cdiv",  "torch.cuda.current_device",
+        "torch.cuda.get_device_properties"};
+    if (llvm::is_contained(kKnown, full))
+      return Value::named(K::Builtin, full);
+    if (full == "triton.language")
+      return Value::named(K::Module, full);
+    return Value::named(K::Extern, full);
+  }
+  case K::DeviceProps:
+    // Every NVIDIA target Kiln compiles for has 32-thread warps.
+    if (name == "warp_size")
+      return Value::integer(32);
+    return fail(a, "`" + text(a).str() +
+                       "`: Kiln cannot query device property `" + name +
+                       "` (it knows only `warp_size`, which is 32)");
+  case K::Pointer:
+    if (name == "dtype")
+      return Value::dtypeOf(base.dtype);
+    if (name == "element_size") {
+      return Value::method(base, name);
+    }
+    break;
+  case K::DType:
+    if (name == "itemsize")
+      return Value::integer(dtypeBytes(base.dtype));
+    if (name == "primitive_bitwidth")
+      return Value::integer(base.dtype == DType::I1 ? 1
+                                                    : 8 * dtypeBytes(base.dtype));
+    if (name == "is_floating_point") {
+      return Value::method(base, name);
+    }
+    break;
+  case K::Config:
+    if (name == "num_warps")
+      return Value::integer(base.config->numWarps);
+    if (name == "num_stages")
+      return Value::integer(base.config->numStages);
+    if (name == "num_ctas")
+      return Value::integer(base.config->numCtas);
+    break;
+  case K::List:
+    if (name == "append" || name == "extend" || name == "index" ||
+        name == "count") {
+      return Value::method(base, name);
+    }
+    break;
+  case K::Dict:
+    if (name == "get" || name == "keys" || name == "values" ||
+        name == "items") {
+      return Value::method(base, name);
+    }
+    break;
+  default:
+    break;
+  }
+  uint32_t at = a->range.begin;
+  if (auto *ae = llvm::dyn_cast<AttributeExpr>(a))
+    at = ae->attrRange.begin;
+  return fail(at, "`" + text(a).str() + "`: Kiln cannot evaluate attribute `" +
+                      name + "` of a " + typeName(base));
+}
+
+std::optional<Value> Interp::subscript(const Value &base, const Value &index,
+                                       const Node *where) {
+  if (base.kind == K::Dict) {
+    for (size_t k = 0; k < base.elems.size(); ++k)
+      if (equal(base.elems[k], index))
+        return base.vals[k];
+    if (base.s == kLaunchArgs && index.kind == K::Str) {
+      missingArg = index.s;
+      return fail(where, "`" + text(where).str() +
+                             "`: no value for launch argument `" + index.s +
+                             "`");
+    }
+    return fail(where, "key " + repr(index) + " is not in the dict (keys: " +
+                           joinRepr(base.elems) + ")");
+  }
+  if (base.kind == K::Tuple || base.kind == K::List || base.kind == K::Str) {
+    if (index.kind != K::Int && index.kind != K::Bool)
+      return fail(where, typeName(base) + " indices must be integers, not " +
+                             typeName(index));
+    int64_t n = base.kind == K::Str ? base.s.size() : base.elems.size();
+    int64_t i = index.i < 0 ? index.i + n : index.i;
+    if (i < 0 || i >= n)
+      return fail(where, typeName(base) + " index " + std::to_string(index.i) +
+                             " out of range (length " + std::to_string(n) +
+                             ")");
+    if (base.kind == K::Str)
+      return Value::str(std::string(1, base.s[i]));
+    return base.elems[i];
+  }
+  return fail(where, "Kiln cannot subscript a " + typeName(base));
+}

@@ -1,0 +1,279 @@
+//===- HostEval.h - Kiln's evaluator of a kernel file's host Python -*- C++ -*-===//
+//
+// Decorator arguments (`configs=[triton.Config(...)]`, `key=[...]`) and
+// heuristics lambdas are host Python. Kiln evaluates the small subset they
+// use itself, without a Python interpreter: literals and displays, lambdas,
+// conditionals, boolean and comparison operators, arithmetic, subscripts,
+// module-level names (resolved lazily from the file's module-level bindings),
+// a few builtins (`min`, `len`, `range`, `triton.cdiv`, `triton.Config`, ...)
+// and calls of module-level host `def`s made of simple statements.
+//
+// Host queries Kiln can answer are modelled (docs/language.md lists them):
+// `torch.cuda.current_device()` is 0 and the device properties' `warp_size`
+// is 32 (every NVIDIA target). Anything else fails with the exact source
+// offset and what cannot be evaluated. Every evaluation is bounded (steps,
+// nesting depth, container sizes), so no input hangs or exhausts the stack.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_LIB_FRONTEND_HOSTEVAL_H
+#define KILN_LIB_FRONTEND_HOSTEVAL_H
+
+#include "kiln/Frontend/Syntax/AST.h"
+#include "kiln/Frontend/Decorators.h"
+#include "kiln/Frontend/Spec.h"
+#include "llvm/ADT/StringRef.h"
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kiln::host {
+
+struct Env;
+
+/// A host Python value.
+struct Value {
+  enum class Kind {
+    None,
+    Bool,
+    Int,
+    Float,
+    Str,
+    Tuple,
+    List,
+    Dict,
+    Set,
+    Function, ///< a lambda or a module-level `def`
+    Builtin,  ///< a builtin Kiln evaluates (`s`: canonical name)
+    Module,   ///< an imported module (`s`: its dotted name)
+    Extern,   ///< anything else of the host (`s`: dotted name)
+    DeviceProps, ///< torch.cuda.get_device_properties(...)
+    Config,   ///< triton.Config(...)
+    DType,    ///< tl.float16, torch.float16, a pointer's `.dtype`
+    Pointer,  ///< a launch argument that is a pointer (tensor)
+    Method,   ///< `recv.name` bound (elems[0] is the receiver)
+  };
+  Kind kind = Kind::None;
+  int64_t i = 0;
+  double f = 0;
+  std::string s;
+  /// Tuple/List/Set elements; Dict keys (in insertion order); Method receiver.
+  std::vector<Value> elems;
+  std::vector<Value> vals; ///< Dict values
+  kiln::DType dtype = kiln::DType::F32;
+  const ast::Node *fn = nullptr;      ///< Function: LambdaExpr or FunctionDef
+  std::shared_ptr<const Env> closure; ///< Function: enclosing locals
+  std::shared_ptr<const AutotuneConfig> config; ///< Config
+  /// Config: the kwargs in the order written (AutotuneConfig sorts them).
+  std::vector<std::string> configOrder;
+  /// How deeply containers nest inside this value (0 for scalars); bounded
+  /// so that printing, comparing and destroying values cannot exhaust the
+  /// stack.
+  unsigned nest = 0;
+
+  /// Records that `child` is now held by this value.
+  void adopt(const Value &child) { nest = std::max(nest, child.nest + 1); }
+
+  static Value none() { return {}; }
+  static Value boolean(bool b) { return make(Kind::Bool, b); }
+  static Value integer(int64_t v) { return make(Kind::Int, v); }
+  static Value flt(double v) {
+    Value r;
+    r.kind = Kind::Float;
+    r.f = v;
+    return r;
+  }
+  static Value str(std::string v) { return named(Kind::Str, std::move(v)); }
+  static Value named(Kind k, std::string name) {
+    Value r;
+    r.kind = k;
+    r.s = std::move(name);
+    return r;
+  }
+  static Value seq(Kind k, std::vector<Value> e) {
+    Value r;
+    r.kind = k;
+    r.elems = std::move(e);
+    for (const Value &x : r.elems)
+      r.adopt(x);
+    return r;
+  }
+  /// `recv.name` as a bound method.
+  static Value method(const Value &recv, std::string name) {
+    Value m = named(Kind::Method, std::move(name));
+    m.elems = {recv};
+    m.adopt(recv);
+    return m;
+  }
+  static Value dtypeOf(kiln::DType t) {
+    Value r;
+    r.kind = Kind::DType;
+    r.dtype = t;
+    return r;
+  }
+
+private:
+  static Value make(Kind k, int64_t v) {
+    Value r;
+    r.kind = k;
+    r.i = v;
+    return r;
+  }
+};
+
+/// Python's name of a value's type ("int", "list", "NoneType").
+std::string typeName(const Value &v);
+/// Python's repr() ("128", "True", "'s'", "[1, 2]"); dtypes as `tl.float16`.
+std::string repr(const Value &v);
+/// Python's str(): as repr, but strings bare and dtypes by Triton name (fp16).
+std::string str(const Value &v);
+bool truthy(const Value &v);
+bool equal(const Value &a, const Value &b);
+
+/// Local variables of a host function or lambda call.
+struct Env {
+  std::map<std::string, Value> vars;
+  std::shared_ptr<const Env> parent;
+};
+
+/// An evaluation error: where (byte offset into the file) and why.
+struct EvalError {
+  uint32_t offset = 0;
+  std::string message;
+};
+
+/// The file's module-level bindings, evaluated lazily: a name's right-hand
+/// side is evaluated the first time it is used.
+class ModuleScope {
+public:
+  explicit ModuleScope(const ast::Module &m);
+  struct Binding {
+    const ast::Node *node = nullptr; ///< AssignStmt, FunctionDef or Import*
+    std::string importName;          ///< Import: the dotted name bound
+  };
+  const Binding *find(llvm::StringRef name) const;
+  /// Whether the file imports `torch` (then torch dtypes are known).
+  bool importsTorch() const { return torch; }
+
+private:
+  std::map<std::string, Binding, std::less<>> bindings;
+  bool torch = false;
+};
+
+/// Evaluates host expressions of one file. Not thread-safe (it caches the
+/// module-level values it evaluates): use one per thread / evaluation.
+class Interp {
+public:
+  /// Limits that keep every evaluation bounded.
+  static constexpr unsigned kMaxDepth = 200;
+  static constexpr uint64_t kMaxSteps = 1'000'000;
+  static constexpr size_t kMaxElements = 100'000;
+  static constexpr unsigned kMaxNest = 100;
+
+  Interp(const ModuleScope &scope, llvm::StringRef source)
+      : scope(scope), source(source) {}
+
+  /// A fresh evaluator over the same file (its errors are its own).
+  Interp fork() const { return Interp(scope, source); }
+
+  std::optional<Value> eval(const ast::Expr *e,
+                            const std::shared_ptr<Env> &env = nullptr);
+  /// Calls a callable value with evaluated arguments; `where` is the call
+  /// site for messages.
+  std::optional<Value>
+  call(const Value &f, std::vector<Value> args,
+       std::vector<std::pair<std::string, Value>> kwargs,
+       const ast::Node *where);
+  /// The value of a module-level name; an error if it has none.
+  std::optional<Value> global(llvm::StringRef name, const ast::Node *where);
+
+  /// A Dict whose `s` is this is the `args` of a heuristics lambda: a
+  /// missing key names the launch argument (recorded in missingArg).
+  static constexpr const char *kLaunchArgs = "launch args";
+  std::string missingArg;
+
+  /// The first error (valid after a call returned std::nullopt).
+  const EvalError &error() const { return err; }
+  /// Records an error at `n` (keeps the first) and returns std::nullopt.
+  std::nullopt_t fail(const ast::Node *n, const std::string &msg);
+  std::nullopt_t fail(uint32_t offset, const std::string &msg);
+  llvm::StringRef text(const ast::Node *n) const;
+
+private:
+  friend struct Frame;
+  std::optional<Value> evalExpr(const ast::Expr *e,
+                                const std::shared_ptr<Env> &env);
+  /// Dict and set displays, lambdas, comprehensions, f-strings
+  /// (HostEvalDisplay.cpp).
+  std::optional<Value> evalDisplay(const ast::Expr *e,
+                                   const std::shared_ptr<Env> &env);
+  bool comprehend(const ast::ComprehensionExpr *c, size_t gen,
+                  const std::shared_ptr<Env> &scope, Value &out);
+  std::optional<Value> lookup(const ast::NameExpr *n,
+                              const std::shared_ptr<Env> &env);
+  /// `base.name`; `where` is the attribute expression (for messages).
+  std::optional<Value> attribute(const Value &base, const std::string &name,
+                                 const ast::Node *where);
+  std::optional<Value> subscript(const Value &base, const Value &index,
+                                 const ast::Node *where);
+  std::optional<Value> binary(ast::BinOpKind op, const Value &l,
+                              const Value &r, const ast::Node *where);
+  std::optional<bool> compare(ast::CmpOpKind op, const Value &l,
+                              const Value &r, const ast::Node *where);
+  std::optional<Value> callExpr(const ast::CallExpr *c,
+                                const std::shared_ptr<Env> &env);
+  std::optional<Value>
+  callBuiltin(const std::string &name, std::vector<Value> &args,
+              std::vector<std::pair<std::string, Value>> &kwargs,
+              const ast::Node *where);
+  std::optional<Value>
+  makeConfig(std::vector<Value> &args,
+             std::vector<std::pair<std::string, Value>> &kwargs,
+             const ast::Node *where);
+  std::optional<Value> callMethod(const Value &m, std::vector<Value> &args,
+                                  const ast::Node *where);
+  std::optional<Value>
+  callFunction(const Value &f, std::vector<Value> &args,
+               std::vector<std::pair<std::string, Value>> &kwargs,
+               const ast::Node *where);
+  /// Iterates a value (list, tuple, set, dict keys, str, range result).
+  std::optional<std::vector<Value>> iterate(const Value &v,
+                                            const ast::Node *where);
+
+  // Statements of host `def` bodies (HostEvalStmt.cpp).
+  enum class Flow { Next, Return, Break, Continue, Error };
+  Flow execBlock(const ast::Block &body, const std::shared_ptr<Env> &env,
+                 Value &ret);
+  Flow exec(const ast::Stmt *s, const std::shared_ptr<Env> &env, Value &ret);
+  bool assign(const ast::Expr *target, const Value &v,
+              const std::shared_ptr<Env> &env);
+  /// Counts one step; false (with an error) past kMaxSteps.
+  bool step(const ast::Node *n);
+  /// False (with an error at `n`) when `v` nests deeper than kMaxNest.
+  bool checkNest(const Value &v, const ast::Node *n);
+
+  const ModuleScope &scope;
+  llvm::StringRef source;
+  std::map<std::string, Value, std::less<>> globals;
+  std::vector<std::string> resolving; ///< module names being evaluated
+  EvalError err;
+  bool failed = false;
+  unsigned depth = 0;
+  uint64_t steps = 0;
+};
+
+/// The constexpr literal text of a value ("128", "True", "tl.float16"), or
+/// nullopt for values that are not constexprs (lists, pointers, ...).
+std::optional<std::string> constexprLiteral(const Value &v);
+/// Host value <-> launch value (what heuristics see and compute).
+Value fromLaunchValue(const LaunchValue &v);
+std::optional<LaunchValue> toLaunchValue(const Value &v);
+
+/// Module attributes Kiln knows: dtypes of `triton.language` and `torch`.
+std::optional<kiln::DType> dtypeAttr(llvm::StringRef module,
+                                     llvm::StringRef attr);
+
+} // namespace kiln::host
+
+#endif // KILN_LIB_FRONTEND_HOSTEVAL_H

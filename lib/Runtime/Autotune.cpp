@@ -1,0 +1,376 @@
+//===- Autotune.cpp - Launch values, tuning keys, the autotuner core ------===//
+#include "kiln/Runtime/Autotune.h"
+#include "RuntimeError.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+#include <atomic>
+#include <charconv>
+#include <cstdlib>
+#include <thread>
+
+using namespace kiln;
+using namespace kiln::rt;
+
+//===----------------------------------------------------------------------===//
+// Launch values
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Triton-language spelling of a dtype constexpr.
+const char *tlDTypeName(DType t) {
+  switch (t) {
+  case DType::I1: return "tl.int1";
+  case DType::I8: return "tl.int8";
+  case DType::I16: return "tl.int16";
+  case DType::I32: return "tl.int32";
+  case DType::I64: return "tl.int64";
+  case DType::U32: return "tl.uint32";
+  case DType::F16: return "tl.float16";
+  case DType::BF16: return "tl.bfloat16";
+  case DType::F32: return "tl.float32";
+  case DType::F64: return "tl.float64";
+  }
+  return "tl.float32";
+}
+
+std::optional<DType> dtypeFromTL(llvm::StringRef name) {
+  for (DType t : {DType::I1, DType::I8, DType::I16, DType::I32, DType::I64,
+                  DType::U32, DType::F16, DType::BF16, DType::F32, DType::F64})
+    if (name == tlDTypeName(t))
+      return t;
+  return std::nullopt;
+}
+} // namespace
+
+LaunchValue kiln::rt::launchValueOf(const Arg &arg) {
+  switch (arg.kind()) {
+  case Arg::Kind::Pointer:
+    return LaunchValue::pointer(arg.dtype(), arg.pointer());
+  case Arg::Kind::Int:
+    return LaunchValue::integer(arg.intValue());
+  case Arg::Kind::Float:
+    return LaunchValue::flt(arg.floatValue());
+  case Arg::Kind::None:
+    return LaunchValue::none();
+  }
+  return LaunchValue::none();
+}
+
+LaunchValue kiln::rt::launchValueFromLiteral(llvm::StringRef literal) {
+  llvm::StringRef t = literal.trim();
+  if (t == "None")
+    return LaunchValue::none();
+  if (t == "True" || t == "False")
+    return LaunchValue::boolean(t == "True");
+  int64_t i = 0;
+  auto [end, ec] = std::from_chars(t.begin(), t.end(), i);
+  if (ec == std::errc() && end == t.end() && !t.empty())
+    return LaunchValue::integer(i);
+  if (!t.empty() && (t.front() == '-' || t.front() == '.' ||
+                     llvm::isDigit(t.front()))) {
+    std::string text = t.str();
+    char *stop = nullptr;
+    double f = std::strtod(text.c_str(), &stop);
+    if (stop && *stop == 0)
+      return LaunchValue::flt(f);
+  }
+  if (std::optional<DType> d = dtypeFromTL(t)) {
+    LaunchValue v;
+    v.kind = LaunchValue::Kind::DType;
+    v.dtype = *d;
+    v.s = dtypeName(*d);
+    return v;
+  }
+  LaunchValue v;
+  v.kind = LaunchValue::Kind::Str;
+  if (t.size() >= 2 && (t.front() == '\'' || t.front() == '"') &&
+      t.back() == t.front())
+    v.s = t.drop_front().drop_back().str();
+  else
+    v.s = t.str();
+  return v;
+}
+
+std::optional<std::string> kiln::rt::literalOf(const LaunchValue &v) {
+  switch (v.kind) {
+  case LaunchValue::Kind::None:
+    return std::string("None");
+  case LaunchValue::Kind::Bool:
+    return std::string(v.i ? "True" : "False");
+  case LaunchValue::Kind::Int:
+    return std::to_string(v.i);
+  case LaunchValue::Kind::Float:
+    return ConstexprValue(v.f).text();
+  case LaunchValue::Kind::Str: {
+    std::string out = "'";
+    for (char c : v.s) {
+      if (c == '\'' || c == '\\')
+        out += '\\';
+      out += c;
+    }
+    return out + "'";
+  }
+  case LaunchValue::Kind::DType:
+    return std::string(tlDTypeName(v.dtype));
+  case LaunchValue::Kind::Pointer:
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+bool kiln::rt::sameLaunchValue(const LaunchValue &a, const LaunchValue &b) {
+  return a.kind == b.kind && a.i == b.i && a.f == b.f && a.s == b.s &&
+         a.dtype == b.dtype && a.address == b.address;
+}
+
+std::string kiln::rt::configText(const AutotuneConfig &c) {
+  std::string s;
+  for (const auto &[name, value] : c.constexprs)
+    s += name + ": " + value + ", ";
+  s += llvm::formatv("num_warps: {0}, num_stages: {1}", c.numWarps,
+                     c.numStages)
+           .str();
+  if (c.numCtas != 1)
+    s += ", num_ctas: " + std::to_string(c.numCtas);
+  if (c.maxnreg)
+    s += ", maxnreg: " + std::to_string(*c.maxnreg);
+  return s;
+}
+
+llvm::Expected<std::string>
+kiln::rt::autotuneKeyValues(const AutotuneSpec &spec,
+                            llvm::StringRef kernelName, const LaunchArgs &args,
+                            llvm::StringRef deviceName) {
+  std::string out;
+  for (const std::string &name : spec.key) {
+    auto it = args.find(name);
+    if (it == args.end())
+      return makeError(llvm::formatv(
+          "{0}{1}kernel `{2}`: autotune key `{3}` is not a parameter of the "
+          "kernel",
+          spec.where, spec.where.empty() ? "" : ": error: ", kernelName, name));
+    const LaunchValue &v = it->second;
+    out += name + '=';
+    if (v.kind == LaunchValue::Kind::Pointer)
+      out += std::string("*") + dtypeName(v.dtype);
+    else
+      out += literalOf(v).value_or("?");
+    out += ',';
+  }
+  // As Triton does: every pointer argument's dtype selects the result too.
+  out += "dtypes=";
+  for (const auto &[name, v] : args)
+    if (v.kind == LaunchValue::Kind::Pointer)
+      out += name + ":" + dtypeName(v.dtype) + ";";
+  return out + " @ " + deviceName.str();
+}
+
+//===----------------------------------------------------------------------===//
+// Settings
+//===----------------------------------------------------------------------===//
+
+AutotuneSettings AutotuneSettings::fromEnv() {
+  AutotuneSettings s;
+  if (const char *v = std::getenv("KILN_AUTOTUNE")) {
+    std::string t = llvm::StringRef(v).trim().lower();
+    s.timing = !(t == "off" || t == "0" || t == "false" || t == "no");
+  }
+  if (const char *v = std::getenv("KILN_LOG")) {
+    llvm::SmallVector<llvm::StringRef> parts;
+    llvm::StringRef(v).split(parts, ',');
+    for (llvm::StringRef p : parts)
+      s.log |= p.trim() == "autotune" || p.trim() == "all";
+  }
+  return s;
+}
+
+//===----------------------------------------------------------------------===//
+// Autotuner
+//===----------------------------------------------------------------------===//
+
+Autotuner::Autotuner(AutotuneSpec spec, std::string kernelName,
+                     std::string sourceHash, DiskCache *cache,
+                     AutotuneSettings settings)
+    : spec_(std::move(spec)), kernelName_(std::move(kernelName)),
+      sourceHash_(std::move(sourceHash)), cache_(cache),
+      settings_(settings) {
+  configs_ = spec_.configs;
+  if (spec_.pruneTopK && *spec_.pruneTopK > 0 &&
+      *spec_.pruneTopK < configs_.size())
+    configs_.resize(*spec_.pruneTopK);
+}
+
+void Autotuner::log(const llvm::Twine &message) const {
+  if (settings_.log)
+    llvm::errs() << "kiln[autotune]: `" << kernelName_ << "` " << message
+                 << "\n";
+}
+
+std::string Autotuner::diskKeyText(llvm::StringRef keyValues) const {
+  std::string s = "kiln-autotune 1\nkiln " + kilnBuildVersion() +
+                  "\nsource-sha256 " + sourceHash_ + "\nkernel " +
+                  kernelName_ + "\nkey " + keyValues.str() + "\nconfigs\n";
+  for (const AutotuneConfig &c : configs_)
+    s += "  " + configText(c) + "\n";
+  return s;
+}
+
+std::optional<size_t> Autotuner::lookup(llvm::StringRef keyValues) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = chosen_.find(keyValues);
+  if (it == chosen_.end())
+    return std::nullopt;
+  return it->second;
+}
+
+void Autotuner::forgetInMemory() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  chosen_.clear();
+}
+
+std::optional<size_t> Autotuner::loadFromDisk(const std::string &diskKey) {
+  if (!cache_ || !cache_->enabled())
+    return std::nullopt;
+  std::optional<std::string> payload = cache_->loadPayload(diskKey, "tune");
+  if (!payload)
+    return std::nullopt;
+  std::string path = cache_->entryPath(diskKey, "tune");
+  auto reject = [&](const llvm::Twine &why) -> std::optional<size_t> {
+    log("ignores corrupt tuning entry " + path + ": " + why +
+        "; tuning again");
+    cache_->log("corrupt entry " + path + ": " + why);
+    return std::nullopt;
+  };
+  llvm::Expected<llvm::json::Value> json = llvm::json::parse(*payload);
+  if (!json)
+    return reject(llvm::toString(json.takeError()));
+  const llvm::json::Object *obj = json->getAsObject();
+  std::optional<int64_t> index = obj ? obj->getInteger("config") : std::nullopt;
+  std::optional<llvm::StringRef> text =
+      obj ? obj->getString("text") : std::nullopt;
+  if (!index || !text)
+    return reject("expected {\"config\": <index>, \"text\": <config>}");
+  if (*index < 0 || size_t(*index) >= configs_.size() ||
+      *text != configText(configs_[*index]))
+    return reject("config " + std::to_string(*index) + " (" + *text +
+                  ") is not one of the kernel's configs");
+  return size_t(*index);
+}
+
+llvm::Expected<TuneResult> Autotuner::select(llvm::StringRef keyValues,
+                                             const TuneCallbacks &callbacks) {
+  // One tuning at a time per kernel: a second thread with the same key
+  // waits and then finds the result.
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (auto it = chosen_.find(keyValues); it != chosen_.end())
+    return TuneResult{it->second, TuneResult::From::Memory, {}};
+  if (configs_.empty())
+    return makeError("kernel `" + kernelName_ +
+                     "`: @triton.autotune has no configs");
+  if (!settings_.timing || configs_.size() == 1) {
+    log("key (" + keyValues + "): " +
+        (settings_.timing ? "one config" : "KILN_AUTOTUNE=off") + ", using " +
+        configText(configs_[0]));
+    chosen_.emplace(keyValues.str(), 0);
+    return TuneResult{0, TuneResult::From::Untimed, {}};
+  }
+  std::string diskKey = sha256Hex(diskKeyText(keyValues));
+  if (std::optional<size_t> index = loadFromDisk(diskKey)) {
+    log("key (" + keyValues + "): " + configText(configs_[*index]) +
+        " from the disk cache");
+    chosen_.emplace(keyValues.str(), *index);
+    return TuneResult{*index, TuneResult::From::Disk, {}};
+  }
+  auto result = tune(keyValues, callbacks);
+  if (!result)
+    return result.takeError();
+  chosen_.emplace(keyValues.str(), result->index);
+  if (cache_ && cache_->enabled()) {
+    llvm::json::Array ms;
+    for (const std::optional<double> &t : result->ms)
+      ms.push_back(t ? llvm::json::Value(*t) : llvm::json::Value(nullptr));
+    llvm::json::Object obj{{"config", int64_t(result->index)},
+                           {"text", configText(configs_[result->index])},
+                           {"ms", std::move(ms)}};
+    std::string payload;
+    llvm::raw_string_ostream(payload)
+        << llvm::json::Value(std::move(obj)) << "\n";
+    if (auto err = cache_->storePayload(diskKey, "tune", payload))
+      log("result not stored: " + llvm::toString(std::move(err)));
+  }
+  return result;
+}
+
+llvm::Expected<TuneResult> Autotuner::tune(llvm::StringRef keyValues,
+                                           const TuneCallbacks &callbacks) {
+  size_t n = configs_.size();
+  std::vector<std::string> failures(n);
+  // Compile every config at once: compiles are independent and go through
+  // the shared caches (a config already compiled is a memory hit).
+  {
+    std::atomic<size_t> next{0};
+    auto worker = [&] {
+      for (size_t i; (i = next.fetch_add(1)) < n;)
+        if (llvm::Error err = callbacks.compile(i))
+          failures[i] = "does not compile: " + llvm::toString(std::move(err));
+    };
+    size_t threads =
+        std::min<size_t>(n, std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < threads; ++t)
+      pool.emplace_back(worker);
+    worker();
+    for (std::thread &t : pool)
+      t.join();
+  }
+
+  TuneResult result;
+  result.from = TuneResult::From::Tuned;
+  result.ms.assign(n, std::nullopt);
+  if (callbacks.begin)
+    if (llvm::Error err = callbacks.begin())
+      return err;
+  for (size_t i = 0; i < n; ++i) {
+    if (!failures[i].empty())
+      continue;
+    llvm::Expected<double> ms = callbacks.time(i);
+    if (!ms)
+      failures[i] = "failed to run: " + llvm::toString(ms.takeError());
+    else
+      result.ms[i] = *ms;
+  }
+  llvm::Error ended =
+      callbacks.end ? callbacks.end() : llvm::Error::success();
+  if (ended)
+    return ended;
+
+  std::optional<size_t> best;
+  for (size_t i = 0; i < n; ++i) {
+    if (result.ms[i]) {
+      log(llvm::formatv("key ({0}): {1}: {2:f4} ms", keyValues,
+                        configText(configs_[i]), *result.ms[i])
+              .str());
+      if (!best || *result.ms[i] < *result.ms[*best])
+        best = i;
+    } else {
+      log("key (" + keyValues + "): skipped " + configText(configs_[i]) +
+          ": " + failures[i]);
+    }
+  }
+  if (!best) {
+    std::string msg = "kernel `" + kernelName_ +
+                      "`: every autotune config failed for key (" +
+                      keyValues.str() + "):";
+    for (size_t i = 0; i < n; ++i)
+      msg += "\n  " + configText(configs_[i]) + ": " + failures[i];
+    return makeError(spec_.where.empty() ? msg
+                                         : spec_.where + ": error: " + msg);
+  }
+  result.index = *best;
+  log(llvm::formatv("key ({0}): chose {1} ({2:f4} ms, {3} configs)", keyValues,
+                    configText(configs_[*best]), *result.ms[*best], n)
+          .str());
+  return result;
+}

@@ -1,0 +1,62 @@
+//===- KernelState.h - Module and Kernel internals shared by their files --===//
+#ifndef KILN_LIB_RUNTIME_KERNELSTATE_H
+#define KILN_LIB_RUNTIME_KERNELSTATE_H
+
+#include "kiln/Runtime/Autotune.h"
+#include "kiln/Runtime/Module.h"
+#include "llvm/ADT/StringMap.h"
+#include <atomic>
+#include <mutex>
+
+namespace kiln::rt {
+
+struct Module::State {
+  std::string source, filename, hash;
+  CompileFunction compile;
+  DiskCache cache;
+  DecoratorReader decorators; ///< Empty: readKernelLayers, cached.
+  AutotuneSettings autotune;
+  State(std::string src, std::string file, ModuleOptions opts)
+      : source(std::move(src)), filename(std::move(file)),
+        hash(sha256Hex(source)), compile(std::move(opts.compile)),
+        cache(opts.cache ? *opts.cache : CacheConfig::fromEnv()),
+        decorators(std::move(opts.decorators)),
+        autotune(opts.autotune ? *opts.autotune
+                               : AutotuneSettings::fromEnv()) {
+    if (!compile)
+      compile = [](llvm::StringRef s, llvm::StringRef f, const KernelSpec &k) {
+        return compileKernel(s, f, k);
+      };
+  }
+};
+
+/// One specialization loaded into one device's primary context. Never freed:
+/// handles may still hold a pointer when the memory caches are cleared.
+struct LoadedKernel {
+  Device *device = nullptr;
+  CUmodule module = nullptr;
+  CUfunction function = nullptr;
+  std::shared_ptr<const CompiledKernel> compiled;
+  unsigned generation = 0;
+};
+
+struct Kernel::State {
+  std::shared_ptr<Module::State> module; ///< Null for fromCompiled kernels.
+  std::string name;
+  std::vector<KernelParameter> params;
+  std::shared_ptr<const CompiledKernel> precompiled;
+  std::string precompiledKey;
+  std::mutex mutex;
+  unsigned generation = 0;
+  /// Launch signature -> loaded kernel, one entry per variant launched.
+  llvm::StringMap<LoadedKernel *> table;
+  /// Decorator layers; null for undecorated kernels (the fast path).
+  std::shared_ptr<const KernelLayers> layers;
+  std::unique_ptr<Autotuner> tuner; ///< With @triton.autotune only.
+  /// memoryCacheGeneration() the tuner's memory results belong to.
+  std::atomic<unsigned> tunerGeneration{~0u};
+};
+
+} // namespace kiln::rt
+
+#endif // KILN_LIB_RUNTIME_KERNELSTATE_H

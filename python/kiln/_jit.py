@@ -1,0 +1,636 @@
+"""Kernels from Triton-language files, launched with Triton's convention.
+
+    add = kiln.jit("add.py").add_kernel
+    add[grid](x, y, out, n, BLOCK=1024, num_warps=4)
+
+Positional (or keyword) arguments bind the kernel's non-constexpr parameters
+in order; constexprs come by keyword or from their defaults. The first launch
+with new argument types (and constexprs, options, device) binds a launcher in
+libkiln; later launches look it up in a dict and make one ctypes call with a
+buffer built by one struct.pack.
+"""
+import ctypes
+import json
+import numbers
+import struct
+import sys
+
+from . import _lib
+from .errors import (CompilationError, KernelNotFoundError, KilnError,
+                     LaunchError, check)
+
+_I32_MIN, _I32_MAX = -(1 << 31), (1 << 31) - 1
+_I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
+
+# Element types by the name a tensor's dtype prints as (torch.float16 ->
+# "float16"), numpy-style names, and Triton's short names.
+_DTYPE_NAMES = {
+    "bool": "i1", "int8": "i8", "int16": "i16", "short": "i16",
+    "int32": "i32", "int": "i32", "int64": "i64", "long": "i64",
+    "uint32": "u32", "float16": "fp16", "half": "fp16",
+    "bfloat16": "bf16", "float32": "fp32", "float": "fp32",
+    "float64": "fp64", "double": "fp64",
+}
+_DTYPE_NAMES.update({k: k for k in _lib.DTYPES})
+# __cuda_array_interface__ typestrs (byte order ignored).
+_TYPESTRS = {"b1": "i1", "i1": "i8", "i2": "i16", "i4": "i32", "i8": "i64",
+             "u4": "u32", "f2": "fp16", "f4": "fp32", "f8": "fp64"}
+_ELEMENT_BYTES = {"i1": 1, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "u32": 4,
+                  "fp16": 2, "bf16": 2, "fp32": 4, "fp64": 8}
+
+_dtype_cache = {}
+
+
+def _kiln_dtype(dtype):
+    """Kiln's dtype name for a tensor dtype object (cached per object)."""
+    try:
+        return _dtype_cache[dtype]
+    except (KeyError, TypeError):
+        pass
+    text = str(dtype)
+    if text.startswith("torch."):
+        text = text[6:]
+    name = _DTYPE_NAMES.get(text)
+    try:
+        _dtype_cache[dtype] = name
+    except TypeError:
+        pass
+    return name
+
+
+def _literal(name, value):
+    """The Python literal text Kiln's compiler parses for a constexpr."""
+    if value is None or isinstance(value, (bool, int, str)):
+        return repr(value)
+    if isinstance(value, float):
+        if value != value:
+            return "float('nan')"
+        if value in (float("inf"), float("-inf")):
+            return ("-" if value < 0 else "") + "float('inf')"
+        return repr(value)
+    raise LaunchError(
+        "constexpr `%s`: cannot pass a value of type %s (expected int, "
+        "float, bool, str or None)" % (name, type(value).__name__))
+
+
+def _default_value(text):
+    """A constexpr default as Python sees it (for grid callables)."""
+    import ast
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+
+
+_launcher_launch = _lib.launcher_launch
+# Types with data_ptr() seen so far (torch.Tensor, stand-ins): the hit path
+# tests membership instead of looking the method up.
+_tensor_types = set()
+# torch's "current raw stream" function, found once torch is imported.
+_raw_stream = None
+
+
+def _find_stream(device):
+    """The current torch stream on `device` (0, the default stream, when
+    torch is not imported: then no torch tensor can be in the launch)."""
+    global _raw_stream
+    torch = sys.modules.get("torch")
+    if torch is None or not torch.cuda.is_available():
+        return 0
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is None:
+        def raw(d):
+            return torch.cuda.current_stream(d).cuda_stream
+    _raw_stream = raw
+    return raw(max(device, 0))
+
+
+def _device_index(a):
+    """CUDA device ordinal of a tensor-like, -1 on the host."""
+    get = getattr(a, "get_device", None)
+    if get is not None:
+        return get()
+    dev = getattr(a, "device", None)
+    if dev is None:
+        return 0  # __cuda_array_interface__ objects: the current device.
+    if isinstance(dev, int):
+        return dev
+    kind = getattr(dev, "type", None)
+    if kind is None:
+        text = str(dev)
+        kind, _, index = text.partition(":")
+        return (int(index) if index else 0) if kind == "cuda" else -1
+    if kind != "cuda":
+        return -1
+    index = getattr(dev, "index", None)
+    return 0 if index is None else index
+
+
+class Compiled:
+    """A compiled specialization: its PTX and KernelInfo (as ln-compile
+    writes them)."""
+
+    def __init__(self, ptx, info_json):
+        self.ptx = ptx
+        self.info_json = info_json
+        self.info = json.loads(info_json)
+
+    def __repr__(self):
+        return "<kiln.Compiled %s>" % self.info.get("name")
+
+
+class _Launch:
+    """What one specialization needs on the hit path."""
+    __slots__ = ("handle", "pack", "meta")
+
+    def __init__(self, handle, pack, meta):
+        self.handle = handle
+        self.pack = pack
+        self.meta = meta
+
+    def __del__(self, destroy=_lib.launcher_destroy):
+        handle, self.handle = self.handle, None
+        if handle:
+            destroy(handle)
+
+
+class _Bound:
+    """`kernel[grid]`: calling it launches."""
+    __slots__ = ("kernel", "grid")
+
+    def __init__(self, kernel, grid):
+        self.kernel = kernel
+        self.grid = grid
+
+    def __call__(self, *args, **kwargs):
+        return self.kernel.run(self.grid, args, kwargs)
+
+
+class Kernel:
+    """One @triton.jit function of a file."""
+
+    def __init__(self, handle, name):
+        self._handle = handle
+        self.name = name
+        count = ctypes.c_size_t()
+        check(_lib.kernel_param_count(handle, ctypes.byref(count)))
+        self.params = []
+        self.arg_names = []      # non-constexpr, in order
+        self.constexprs = {}     # name -> default (Python value) or absent
+        info = _lib.ParamInfo()
+        for i in range(count.value):
+            check(_lib.kernel_param(handle, i, ctypes.byref(info)))
+            pname = info.name.decode()
+            self.params.append(pname)
+            if info.is_constexpr:
+                self.constexprs[pname] = (
+                    _default_value(info.default_value.decode())
+                    if info.default_value is not None else None)
+            else:
+                self.arg_names.append(pname)
+        # @triton.autotune / @triton.heuristics: the runtime picks the config,
+        # so callable grids are evaluated from C with the chosen meta, and
+        # buffer sizes are passed (reset_to_zero / restore_value need them).
+        self.decorated = bool(_lib.kernel_is_decorated(handle))
+        self._arg_set = frozenset(self.arg_names)
+        self._nargs = len(self.arg_names)
+        self._launches = {}
+
+    def __del__(self):
+        handle, self._handle = getattr(self, "_handle", None), None
+        if handle:
+            _lib.kernel_destroy(handle)
+
+    def __repr__(self):
+        return "<kiln.Kernel %s(%s)>" % (self.name, ", ".join(self.params))
+
+    def __getitem__(self, grid):
+        return _Bound(self, grid)
+
+    # -- argument binding --------------------------------------------------
+
+    def _bind(self, args, kwargs):
+        """Positional args plus runtime parameters passed by keyword."""
+        if len(args) > self._nargs:
+            raise LaunchError(
+                "kernel `%s` takes %d argument(s) (%s) but %d were given" %
+                (self.name, self._nargs, ", ".join(self.arg_names),
+                 len(args)))
+        bound = list(args)
+        for pname in self.arg_names[len(args):]:
+            if pname not in kwargs:
+                raise LaunchError(
+                    "kernel `%s`: missing argument `%s` (argument #%d)" %
+                    (self.name, pname, self.arg_names.index(pname) + 1))
+            bound.append(kwargs.pop(pname))
+        for pname in self.arg_names[:len(args)]:
+            if pname in kwargs:
+                raise LaunchError("kernel `%s`: argument `%s` given twice" %
+                                  (self.name, pname))
+        return tuple(bound)
+
+    def _describe(self, args, with_sizes):
+        """Per argument: the specialization code, the pack format, the value
+        and the byte size (for pointers)."""
+        out = []
+        for i, a in enumerate(args):
+            t = type(a)
+            if t not in (bool, int, float) and not hasattr(a, "data_ptr"):
+                # numpy scalars and other number types
+                if isinstance(a, numbers.Integral):
+                    a = int(a)
+                elif isinstance(a, numbers.Real):
+                    a = float(a)
+                t = type(a)
+            if t is bool:
+                out.append(("b", "q", int(a), 0))
+            elif t is int:
+                if _I32_MIN <= a <= _I32_MAX:
+                    out.append(("i", "q", a, 0))
+                elif _I64_MIN <= a <= _I64_MAX:
+                    out.append(("l", "q", a, 0))
+                else:
+                    raise LaunchError(
+                        "kernel `%s`: argument #%d `%s`: integer %d does not "
+                        "fit in int64 (u64 arguments are not supported yet)" %
+                        (self.name, i + 1, self.arg_names[i], a))
+            elif t is float:
+                out.append(("f", "d", a, 0))
+            elif a is None:
+                out.append(("n", "Q", 0, 0))
+            else:
+                out.append(self._describe_pointer(i, a, with_sizes))
+        return out
+
+    def _describe_pointer(self, i, a, with_sizes):
+        where = "kernel `%s`: argument #%d `%s`" % (self.name, i + 1,
+                                                     self.arg_names[i])
+        if hasattr(a, "data_ptr"):
+            name = _kiln_dtype(a.dtype)
+            if name is None:
+                raise LaunchError("%s: tensor dtype %s is not supported" %
+                                  (where, a.dtype))
+            if _device_index(a) < 0:
+                raise LaunchError("%s: the tensor is not on a CUDA device "
+                                  "(device %s)" %
+                                  (where, getattr(a, "device", "?")))
+            size = a.element_size() * a.numel() if with_sizes else 0
+            return (a.dtype, "Q", a.data_ptr(), size)
+        cai = getattr(a, "__cuda_array_interface__", None)
+        if cai is not None:
+            name = _TYPESTRS.get(cai["typestr"][1:])
+            if name is None:
+                raise LaunchError("%s: array typestr %r is not supported" %
+                                  (where, cai["typestr"]))
+            size = 0
+            if with_sizes:
+                size = _ELEMENT_BYTES[name]
+                for extent in cai["shape"]:
+                    size *= extent
+            return ("cai:" + name, "Q", cai["data"][0], size)
+        raise LaunchError(
+            "%s: cannot pass a value of type %s (expected a tensor, an "
+            "object with __cuda_array_interface__, int, float, bool or None)"
+            % (where, type(a).__name__))
+
+    def _device_of(self, args):
+        for a in args:
+            t = type(a)
+            if t is int or t is float or t is bool or a is None:
+                continue
+            d = _device_index(a)
+            return d if d >= 0 else 0
+        return 0
+
+    # -- launching ---------------------------------------------------------
+
+    def _options(self, kwargs, device):
+        """A kiln_options handle (caller destroys) and the meta dict."""
+        num_warps = kwargs.pop("num_warps", 4)
+        num_stages = kwargs.pop("num_stages", 3)
+        # Triton's launch option for thread-block clusters: one CTA only.
+        num_ctas = kwargs.pop("num_ctas", 1)
+        if num_ctas != 1:
+            raise LaunchError("kernel `%s`: num_ctas = %r is not supported "
+                              "(Kiln launches one CTA per program)" %
+                              (self.name, num_ctas))
+        opts = ctypes.c_void_p()
+        check(_lib.options_create(ctypes.byref(opts)))
+        try:
+            check(_lib.options_set_num_warps(opts, int(num_warps)), LaunchError)
+            check(_lib.options_set_num_stages(opts, int(num_stages)),
+                  LaunchError)
+            check(_lib.options_set_device(opts, device), LaunchError)
+            meta = {k: v for k, v in self.constexprs.items() if v is not None}
+            for cname, value in kwargs.items():
+                check(_lib.options_set_constexpr(
+                    opts, cname.encode(), _literal(cname, value).encode()),
+                    LaunchError)
+                meta[cname] = value
+            meta["num_warps"] = num_warps
+            meta["num_stages"] = num_stages
+            return opts, meta
+        except BaseException:
+            _lib.options_destroy(opts)
+            raise
+
+    @staticmethod
+    def _prototype(described):
+        protos = (_lib.Arg * max(1, len(described)))()
+        for p, (code, _, value, size) in zip(protos, described):
+            if code == "b":
+                p.kind, p.value.i = _lib.ARG_BOOL, value
+            elif code in ("i", "l"):
+                p.kind = _lib.ARG_INT32 if code == "i" else _lib.ARG_INT64
+                p.value.i = value
+            elif code == "f":
+                p.kind, p.value.f = _lib.ARG_FLOAT32, value
+            elif code == "n":
+                p.kind = _lib.ARG_NONE
+            else:
+                p.kind = _lib.ARG_POINTER
+                name = (code[4:] if isinstance(code, str) and
+                        code.startswith("cai:") else _kiln_dtype(code))
+                p.dtype = _lib.DTYPES[name]
+                p.value.ptr = value
+                p.byte_size = size
+        return protos
+
+    def _new_launch(self, key, args, kwargs):
+        described = self._describe(args, True)
+        device = self._device_of(args)
+        opts, meta = self._options(dict(kwargs), device)
+        try:
+            protos = self._prototype(described)
+            handle = ctypes.c_void_p()
+            check(_lib.kernel_bind(self._handle, protos, len(described), opts,
+                                   ctypes.byref(handle)), LaunchError)
+        finally:
+            _lib.options_destroy(opts)
+        fmt = _lib.PACKED_HEADER + "".join(d[1] + "Q" for d in described)
+        entry = _Launch(handle.value, struct.Struct(fmt).pack, meta)
+        self._launches[key] = entry
+        return entry
+
+    def run(self, grid, args, kwargs):
+        """Launches on `grid` (a tuple of 1-3 ints or a callable over the
+        meta dict). Raises LaunchError or CompilationError."""
+        if kwargs:
+            if not self._arg_set.isdisjoint(kwargs):
+                args = self._bind(args, kwargs)
+        if len(args) != self._nargs:
+            args = self._bind(args, kwargs)
+        # The key, flat: argument types (ints by i32/i64 range, tensors by
+        # dtype), the device, the keyword names and values. Values go to the
+        # pack in the same pass.
+        key = []
+        values = []
+        device = None
+        for a in args:
+            t = type(a)
+            if t is int:
+                key.append("i" if -0x80000000 <= a <= 0x7FFFFFFF else "l")
+                values += (a, 0)
+            elif t in _tensor_types:
+                key.append(a.dtype)
+                # Byte sizes only matter to the autotuner.
+                values += (a.data_ptr(),
+                           a.element_size() * a.numel() if self.decorated
+                           else 0)
+                if device is None:
+                    device = _device_index(a)
+            elif t is float:
+                key.append("f")
+                values += (a, 0)
+            elif t is bool:
+                key.append("b")
+                values += (a, 0)
+            elif a is None:
+                key.append("n")
+                values += (0, 0)
+            elif hasattr(a, "data_ptr"):
+                _tensor_types.add(t)  # next time through the branch above
+                return self.run(grid, args, kwargs)
+            else:
+                return self._run_slow(grid, args, kwargs)
+        if device is None:
+            device = 0
+        key.append(device)
+        if kwargs:
+            key += kwargs
+            key += kwargs.values()
+        try:
+            entry = self._launches[tuple(key)]
+        except KeyError:
+            entry = self._new_launch(tuple(key), args, kwargs)
+        except TypeError:  # an unhashable keyword value
+            return self._run_slow(grid, args, kwargs)
+        if type(grid) is not tuple:
+            if self.decorated and callable(grid):
+                return self._run_grid_fn(grid, args, kwargs, device)
+            grid = self._grid(grid, entry, args)
+        n = len(grid)
+        if n == 1:
+            g = (grid[0], 1, 1)
+        elif n == 3:
+            g = grid
+        else:
+            g = self._grid(grid, None, args)
+        stream = _raw_stream(device) if _raw_stream else _find_stream(device)
+        try:
+            buf = entry.pack(g[0], g[1], g[2], 0, stream, *values)
+        except struct.error as e:
+            raise LaunchError("kernel `%s`: grid %r or an argument is out of "
+                              "range (%s)" % (self.name, g, e))
+        status = _launcher_launch(entry.handle, buf, len(buf))
+        if status:
+            check(status, LaunchError)
+
+    def _grid(self, grid, entry, args):
+        """A 3-tuple from a callable (called with the meta dict: constexprs,
+        num_warps, num_stages and the arguments by name) or a sequence."""
+        if entry is not None and callable(grid):
+            meta = dict(entry.meta)
+            meta.update(zip(self.arg_names, args))
+            grid = grid(meta)
+        grid = tuple(grid)
+        if not 1 <= len(grid) <= 3:
+            raise LaunchError("kernel `%s`: grid must have 1 to 3 dimensions, "
+                              "got %r" % (self.name, grid))
+        return grid + (1,) * (3 - len(grid))
+
+    def _run_slow(self, grid, args, kwargs):
+        """Arguments the hit path does not know (__cuda_array_interface__)."""
+        described = self._describe(args, self.decorated)
+        key = (tuple(d[0] for d in described), -2,
+               tuple((k, repr(v)) for k, v in kwargs.items()))
+        entry = self._launches.get(key) or self._new_launch(key, args, kwargs)
+        values = []
+        for d in described:
+            values += (d[2], d[3])
+        device = self._device_of(args)
+        if self.decorated and callable(grid):
+            return self._run_grid_fn(grid, args, kwargs, device)
+        g = self._grid(grid, entry, args)
+        stream = _raw_stream(device) if _raw_stream else _find_stream(device)
+        try:
+            buf = entry.pack(g[0], g[1], g[2], 0, stream, *values)
+        except struct.error as e:
+            raise LaunchError("kernel `%s`: grid %r or an argument is out of "
+                              "range (%s)" % (self.name, g, e))
+        check(_launcher_launch(entry.handle, buf, len(buf)), LaunchError)
+
+    def _run_grid_fn(self, grid, args, kwargs, device):
+        """A callable grid of a decorated kernel: the runtime calls it (via
+        kiln_kernel_launch_grid_fn) with the meta of the config it runs."""
+        described = self._describe(args, True)
+        protos = self._prototype(described)
+        failure = []
+
+        def callback(meta_p, grid_p, _user):
+            try:
+                meta = {}
+                name, literal = ctypes.c_char_p(), ctypes.c_char_p()
+                for i in range(_lib.meta_count(meta_p)):
+                    _lib.meta_entry(meta_p, i, ctypes.byref(name),
+                                    ctypes.byref(literal))
+                    meta[name.value.decode()] = _default_value(
+                        literal.value.decode())
+                meta.update(zip(self.arg_names, args))
+                g = self._grid(grid(meta), None, args)
+                grid_p[0].x, grid_p[0].y, grid_p[0].z = g
+                return 0
+            except BaseException as e:  # re-raised after the launch
+                failure.append(e)
+                return _lib.ERROR_INVALID_ARGUMENT
+
+        c_callback = _lib.GRID_FN(callback)
+        opts, _ = self._options(dict(kwargs), device)
+        try:
+            _lib.options_set_stream(
+                opts, _raw_stream(device) if _raw_stream
+                else _find_stream(device))
+            status = _lib.kernel_launch_grid_fn(
+                self._handle, c_callback, None, protos, len(described), opts)
+        finally:
+            _lib.options_destroy(opts)
+        if failure:
+            raise failure[0]
+        check(status, LaunchError)
+
+    # -- compile only ------------------------------------------------------
+
+    def compile(self, *args, arch="sm_90", **kwargs):
+        """Compiles the specialization these arguments select for `arch`
+        without a GPU; returns a Compiled (ptx, info)."""
+        if (kwargs and not self._arg_set.isdisjoint(kwargs)) or \
+                len(args) != self._nargs:
+            args = self._bind(args, kwargs)
+        described = self._describe(args, False)
+        opts, _ = self._options(dict(kwargs), 0)
+        try:
+            check(_lib.options_set_arch(opts, arch.encode()), LaunchError)
+            protos = self._prototype(described)
+            ptx, info = ctypes.c_void_p(), ctypes.c_void_p()
+            check(_lib.kernel_compile(self._handle, protos, len(described),
+                                      opts, ctypes.byref(ptx),
+                                      ctypes.byref(info)), LaunchError)
+        finally:
+            _lib.options_destroy(opts)
+        return Compiled(_lib.take_string(ptx.value),
+                        _lib.take_string(info.value))
+
+    def last_meta(self):
+        """The meta values (constexprs, num_warps, num_stages) as text of the
+        last launch on this thread (with autotuning: the chosen config)."""
+        size = ctypes.c_size_t(0)
+        _lib.kernel_last_meta(self._handle, None, ctypes.byref(size))
+        if size.value == 0:
+            check(_lib.ERROR_NOT_FOUND)
+        buf = ctypes.create_string_buffer(size.value)
+        check(_lib.kernel_last_meta(self._handle, buf, ctypes.byref(size)))
+        return dict(line.split("=", 1)
+                    for line in buf.value.decode().splitlines())
+
+
+class Module:
+    """A Triton-language file: `module.name` or `module["name"]` is a
+    Kernel."""
+
+    def __init__(self, path=None, source=None, filename=None):
+        handle = ctypes.c_void_p()
+        if source is not None:
+            check(_lib.module_from_source(
+                source.encode(), (filename or "<source>").encode(),
+                ctypes.byref(handle)))
+        else:
+            check(_lib.module_from_file(str(path).encode(),
+                                        ctypes.byref(handle)))
+        self._handle = handle.value
+        self._kernels = {}
+
+    def __del__(self):
+        handle, self._handle = getattr(self, "_handle", None), None
+        if handle:
+            _lib.module_destroy(handle)
+
+    @property
+    def kernels(self):
+        """Names of the file's @triton.jit kernels, in order."""
+        count = ctypes.c_size_t()
+        check(_lib.module_kernel_count(self._handle, ctypes.byref(count)),
+              CompilationError)
+        names = []
+        name = ctypes.c_char_p()
+        for i in range(count.value):
+            check(_lib.module_kernel_name(self._handle, i, ctypes.byref(name)))
+            names.append(name.value.decode())
+        return names
+
+    def __getitem__(self, name):
+        k = self._kernels.get(name)
+        if k is None:
+            handle = ctypes.c_void_p()
+            check(_lib.module_get_kernel(self._handle, name.encode(),
+                                         ctypes.byref(handle)),
+                  KernelNotFoundError)
+            k = self._kernels[name] = Kernel(handle.value, name)
+        return k
+
+    def __getattr__(self, name):
+        # Only kernel names get here; not our own fields (e.g. in __del__
+        # after a failed __init__) nor Python's protocol names.
+        if name.startswith("__") or name in ("_handle", "_kernels"):
+            raise AttributeError(name)
+        return self[name]
+
+
+_modules = {}
+
+
+def _kernel_of_function(obj):
+    """The Kiln kernel for a Triton JITFunction (or Autotuner/Heuristics
+    wrapper, or plain function): the same def in the same file."""
+    import inspect
+    fn = obj
+    while hasattr(fn, "fn"):  # triton's wrappers keep the function in .fn
+        fn = fn.fn
+    path = inspect.getsourcefile(fn)
+    if path is None:
+        raise KilnError("kiln.jit: cannot find the source file of %r" % (obj,))
+    module = _modules.get(path)
+    if module is None:
+        module = _modules[path] = Module(path=path)
+    return module[fn.__name__]
+
+
+def jit(path=None, *, source=None, filename=None):
+    """The kernels of a Triton-language file (or of `source`) as a Module;
+    given a @triton.jit function (or anything wrapping one in `.fn`), that
+    kernel of its file: `kiln.jit(add_kernel)[grid](...)`."""
+    if (path is None) == (source is None):
+        raise TypeError("kiln.jit takes a path or source=")
+    if path is not None and not isinstance(path, (str, bytes)) and \
+            not hasattr(path, "__fspath__"):
+        return _kernel_of_function(path)
+    return Module(path=path, source=source, filename=filename)

@@ -1,0 +1,42 @@
+"""Exceptions raised by the kiln package."""
+
+
+class KilnError(RuntimeError):
+    """Base class of Kiln's errors; the text is the runtime's message."""
+
+
+class CompilationError(KilnError):
+    """The kernel source or a specialization does not compile. The text is
+    Kiln's `FILE:LINE:COL: error: ...` diagnostic with the source line."""
+
+
+class LaunchError(KilnError):
+    """The arguments do not fit the kernel (the message names the
+    parameter), or the driver refused the launch."""
+
+
+class NoDriverError(LaunchError):
+    """No CUDA driver could be loaded."""
+
+
+class KernelNotFoundError(KilnError, AttributeError, LookupError):
+    """No @triton.jit kernel of that name in the file."""
+
+
+def raise_status(status, message, default=KilnError):
+    from . import _lib
+    cls = {
+        _lib.ERROR_COMPILE: CompilationError,
+        _lib.ERROR_LAUNCH: LaunchError,
+        _lib.ERROR_NO_DRIVER: NoDriverError,
+        _lib.ERROR_IO: FileNotFoundError,
+    }.get(status, default)
+    raise cls(message)
+
+
+def check(status, default=KilnError):
+    """Raises the thread's last Kiln error when `status` is not KILN_OK."""
+    if status:
+        from . import _lib
+        raise_status(status, _lib.last_error().decode(errors="replace"),
+                     default)

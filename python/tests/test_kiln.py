@@ -1,0 +1,330 @@
+"""The kiln package against the stand-in CUDA driver (KILN_FAKE_CUDA): no GPU
+and no torch needed. KILN_CUDA_DRIVER must point at the same library."""
+import ctypes
+import os
+import tempfile
+import unittest
+
+from kilntest_common import (ADD_SOURCE, BAD_BODY_SOURCE, Device,
+                             FakeCudaArray, FakeTensor)
+
+import kiln
+
+_fake = ctypes.CDLL(os.environ["KILN_FAKE_CUDA"])
+_fake.kilnFakeLaunch.argtypes = [
+    ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t,
+    ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(ctypes.c_void_p),
+    ctypes.POINTER(ctypes.c_uint64), ctypes.c_int]
+
+
+def launches():
+    out = []
+    for i in range(_fake.kilnFakeLaunchCount()):
+        name = ctypes.create_string_buffer(128)
+        dims = (ctypes.c_uint * 7)()
+        stream = ctypes.c_void_p()
+        params = (ctypes.c_uint64 * 32)()
+        n = _fake.kilnFakeLaunch(i, name, 128, dims, ctypes.byref(stream),
+                                 params, 32)
+        out.append({"kernel": name.value.decode(), "grid": tuple(dims[:3]),
+                    "block": dims[3], "stream": stream.value or 0,
+                    "params": list(params[:n])})
+    return out
+
+
+def last_launch():
+    return launches()[-1]
+
+
+def f32_bits(v):
+    return ctypes.c_uint32.from_buffer(ctypes.c_float(v)).value
+
+
+class LaunchTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.mod = kiln.jit(source=ADD_SOURCE, filename="add.py")
+
+    def setUp(self):
+        self.x = FakeTensor(0x10000)
+        self.y = FakeTensor(0x20000)
+        self.out = FakeTensor(0x30000)
+
+    def test_device(self):
+        self.assertEqual(kiln.device_count(), 1)
+        self.assertEqual(kiln.device_name(0), "Kiln Fake GPU")
+        self.assertEqual(kiln.device_arch(0), (9, 0, "sm_90"))
+        with self.assertRaisesRegex(kiln.KilnError,
+                                    "CUDA device 3 does not exist"):
+            kiln.device_name(3)
+
+    def test_launch_tuple_grid(self):
+        k = self.mod.add_kernel
+        before = len(launches())
+        k[(4,)](self.x, self.y, self.out, 1000, BLOCK=256)
+        self.assertEqual(len(launches()), before + 1)
+        l = last_launch()
+        self.assertEqual(l["kernel"], "add_kernel")
+        self.assertEqual(l["grid"], (4, 1, 1))
+        self.assertEqual(l["block"], 128)  # num_warps 4
+        self.assertEqual(l["stream"], 0)   # no torch: the default stream
+        self.assertEqual(l["params"][:4], [0x10000, 0x20000, 0x30000, 1000])
+        self.assertEqual(k.last_meta(), {"BLOCK": "256", "SCALE": "2",
+                                         "num_stages": "3", "num_warps": "4"})
+
+    def test_grid_callable_and_options(self):
+        k = self.mod["add_kernel"]
+        seen = {}
+
+        def grid(meta):
+            seen.update(meta)
+            return (kiln.cdiv(meta["n"], meta["BLOCK"]), 2)
+
+        k[grid](self.x, self.y, self.out, 1000, BLOCK=128, num_warps=8,
+                num_stages=2)
+        l = last_launch()
+        self.assertEqual(l["grid"], (8, 2, 1))
+        self.assertEqual(l["block"], 256)
+        self.assertEqual(seen["BLOCK"], 128)
+        self.assertEqual(seen["SCALE"], 2)  # the default
+        self.assertEqual(seen["n"], 1000)
+        self.assertIs(seen["x_ptr"], self.x)
+        self.assertEqual(seen["num_warps"], 8)
+        self.assertEqual(seen["num_stages"], 2)
+
+    def test_grid_callable_through_the_runtime(self):
+        # Decorated kernels (autotune/heuristics) have the runtime call the
+        # grid with the config it chose; force that path on a plain kernel.
+        k = kiln.jit(source=ADD_SOURCE, filename="add.py").add_kernel
+        self.assertFalse(k.decorated)
+        k.decorated = True
+        seen = {}
+
+        def grid(meta):
+            seen.update(meta)
+            return (kiln.cdiv(meta["n"], meta["BLOCK"]),)
+
+        k[grid](self.x, self.y, self.out, 1000, BLOCK=128, num_warps=2)
+        l = last_launch()
+        self.assertEqual((l["grid"], l["block"]), ((8, 1, 1), 64))
+        self.assertEqual(l["params"][:4], [0x10000, 0x20000, 0x30000, 1000])
+        self.assertEqual((seen["BLOCK"], seen["SCALE"], seen["n"]),
+                         (128, 2, 1000))
+        self.assertEqual((seen["num_warps"], seen["num_stages"]), (2, 3))
+        self.assertIs(seen["x_ptr"], self.x)
+        self.assertEqual(k.last_meta()["num_warps"], "2")
+
+        def broken(meta):
+            raise ZeroDivisionError("grid broke")
+
+        before = len(launches())
+        with self.assertRaisesRegex(ZeroDivisionError, "grid broke"):
+            k[broken](self.x, self.y, self.out, 1000, BLOCK=128)
+        self.assertEqual(len(launches()), before)
+
+    def test_keyword_runtime_args(self):
+        k = self.mod.add_kernel
+        k[(2, 1, 1)](self.x, self.y, n=77, out_ptr=self.out, BLOCK=64)
+        self.assertEqual(last_launch()["params"][:4],
+                         [0x10000, 0x20000, 0x30000, 77])
+
+    def test_hit_path_reuses_the_launcher(self):
+        k = kiln.jit(source=ADD_SOURCE, filename="add.py").add_kernel
+        for n in (10, 20, 30):
+            k[(1,)](self.x, self.y, self.out, n, BLOCK=64)
+        self.assertEqual(len(k._launches), 1)
+        self.assertEqual(last_launch()["params"][3], 30)
+        k[(1,)](self.x, self.y, self.out, 1 << 40, BLOCK=64)  # i64 now
+        self.assertEqual(len(k._launches), 2)
+        self.assertEqual(last_launch()["params"][3], 1 << 40)
+        k[(1,)](self.x, self.y, self.out, 5, BLOCK=128)
+        self.assertEqual(len(k._launches), 3)
+
+    def test_scalars(self):
+        k = self.mod.scale_kernel
+        k[(1,)](self.out, 1.5, 64, True, BLOCK=64)
+        p = last_launch()["params"]
+        self.assertEqual(p[1], f32_bits(1.5))
+        self.assertEqual(p[2:4], [64, 1])
+        k[(1,)](self.out, 0.25, 64, False, BLOCK=64)
+        p = last_launch()["params"]
+        self.assertEqual((p[1], p[3]), (f32_bits(0.25), 0))
+
+    def test_other_number_types(self):
+        import fractions
+
+        class MyInt(int):
+            pass
+
+        k = self.mod.scale_kernel
+        k[(1,)](self.out, fractions.Fraction(1, 4), MyInt(48), 1, BLOCK=64)
+        p = last_launch()["params"]
+        self.assertEqual(p[1:4], [f32_bits(0.25), 48, 1])
+
+    def test_jit_of_a_function(self):
+        # What a @triton.jit object looks like: the def, kept in `.fn`.
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "kernels.py")
+            with open(path, "w") as f:
+                f.write(ADD_SOURCE)
+            namespace = {}
+            exec(compile("def add_kernel(): pass", path, "exec"), namespace)
+
+            class JITFunction:
+                fn = namespace["add_kernel"]
+
+            class Autotuner:
+                fn = JITFunction()
+
+            k = kiln.jit(Autotuner())
+            self.assertEqual(k.name, "add_kernel")
+            k[(2,)](self.x, self.y, self.out, 5, BLOCK=64)
+            self.assertEqual(last_launch()["params"][3], 5)
+            self.assertIs(kiln.jit(JITFunction()), k)  # one Module per file
+
+    def test_cuda_array_interface(self):
+        k = self.mod.add_kernel
+        a = FakeCudaArray(0x40000)
+        k[(3,)](a, FakeCudaArray(0x50000), FakeCudaArray(0x60000), 9,
+                BLOCK=64)
+        self.assertEqual(last_launch()["params"][:4],
+                         [0x40000, 0x50000, 0x60000, 9])
+
+
+class SpecializationTest(unittest.TestCase):
+    """Triton's rules, seen in the KernelInfo of compile-only results."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.k = kiln.jit(source=ADD_SOURCE, filename="add.py").add_kernel
+
+    def types(self, *args, **kwargs):
+        kwargs.setdefault("BLOCK", 64)
+        c = self.k.compile(*args, **kwargs)
+        return [p["type"] for p in c.info["params"]]
+
+    def test_alignment_and_integer_width(self):
+        x, y = FakeTensor(0x10000), FakeTensor(0x10004)
+        self.assertEqual(self.types(x, x, x, 1024),
+                         ["*fp32:16", "*fp32:16", "*fp32:16", "i32:16"])
+        self.assertEqual(self.types(x, y, x, 1000),
+                         ["*fp32:16", "*fp32", "*fp32:16", "i32"])
+        self.assertEqual(self.types(x, x, x, 2 ** 31)[3], "i64:16")
+        self.assertEqual(self.types(x, x, x, -2 ** 31)[3], "i32:16")
+        self.assertEqual(self.types(x, x, x, 2 ** 31 + 1)[3], "i64")
+
+    def test_dtypes(self):
+        h = FakeTensor(0x10000, dtype="torch.float16", element_size=2)
+        b = FakeTensor(0x10000, dtype="torch.bfloat16", element_size=2)
+        x = FakeTensor(0x10000)
+        self.assertEqual(self.types(h, b, x, 16)[:3],
+                         ["*fp16:16", "*bf16:16", "*fp32:16"])
+
+    def test_constexprs_and_options(self):
+        x = FakeTensor(0x10000)
+        c = self.k.compile(x, x, x, 16, BLOCK=128, SCALE=3, num_warps=2,
+                           arch="sm_80")
+        self.assertEqual(c.info["constexprs"], {"BLOCK": "128", "SCALE": "3"})
+        self.assertEqual(c.info["num_warps"], 2)
+        self.assertIn(".target sm_80", c.ptx)
+        self.assertIn(".entry add_kernel", c.ptx)
+
+
+class ErrorTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.mod = kiln.jit(source=ADD_SOURCE, filename="add.py")
+        cls.x = FakeTensor(0x10000)
+
+    def test_compile_error_at_launch_has_file_line_col(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "bad_body.py")
+            with open(path, "w") as f:
+                f.write(BAD_BODY_SOURCE)
+            k = kiln.jit(path).bad
+            with self.assertRaises(kiln.CompilationError) as e:
+                k[(1,)](self.x, BLOCK=64)
+            self.assertIn(path + ":6:", str(e.exception))
+            self.assertIn(": error: ", str(e.exception))
+            self.assertIn("zz", str(e.exception))
+
+    def test_syntax_error_at_lookup(self):
+        mod = kiln.jit(source="import triton\n\n@triton.jit\ndef k(x):\n"
+                              "    y = (1 +\n", filename="syntax.py")
+        with self.assertRaises(kiln.CompilationError) as e:
+            mod.k
+        self.assertRegex(str(e.exception), r"^syntax\.py:5:\d+: error: ")
+
+    def test_missing_file_and_kernel(self):
+        with self.assertRaisesRegex(FileNotFoundError,
+                                    "cannot read kernel file /nonexistent.py"):
+            kiln.jit("/nonexistent.py")
+        with self.assertRaisesRegex(kiln.KernelNotFoundError,
+                                    "kernel `nope` not found in add.py; "
+                                    "kernels here: add_kernel, scale_kernel"):
+            self.mod.nope
+        self.assertFalse(hasattr(self.mod, "nope"))
+        with self.assertRaises(LookupError):
+            self.mod["nope"]
+
+    def test_bad_arguments_name_the_parameter(self):
+        k = self.mod.add_kernel
+        x = self.x
+        with self.assertRaisesRegex(kiln.LaunchError,
+                                    r"argument #2 `y_ptr`: cannot pass a "
+                                    r"value of type str"):
+            k[(1,)](x, "y", x, 1, BLOCK=64)
+        with self.assertRaisesRegex(kiln.LaunchError,
+                                    r"missing argument `n` \(argument #4\)"):
+            k[(1,)](x, x, x, BLOCK=64)
+        with self.assertRaisesRegex(kiln.LaunchError,
+                                    r"takes 4 argument\(s\) \(x_ptr, y_ptr, "
+                                    r"out_ptr, n\) but 5 were given"):
+            k[(1,)](x, x, x, 1, 2, BLOCK=64)
+        with self.assertRaisesRegex(kiln.LaunchError, "`n` given twice"):
+            k[(1,)](x, x, x, 1, n=2, BLOCK=64)
+        u8 = FakeTensor(0x10000, dtype="torch.uint8", element_size=1)
+        with self.assertRaisesRegex(kiln.LaunchError,
+                                    "argument #3 `out_ptr`: tensor dtype "
+                                    "torch.uint8 is not supported"):
+            k[(1,)](x, x, u8, 1, BLOCK=64)
+        cpu = FakeTensor(0x10000, device=Device("cpu"))
+        with self.assertRaisesRegex(kiln.LaunchError,
+                                    "argument #1 `x_ptr`: the tensor is not "
+                                    "on a CUDA device"):
+            k[(1,)](cpu, x, x, 1, BLOCK=64)
+        with self.assertRaisesRegex(kiln.LaunchError,
+                                    "argument #4 `n`: integer 18446744073709"
+                                    "551616 does not fit in int64"):
+            k[(1,)](x, x, x, 2 ** 64, BLOCK=64)
+        # The runtime's checks come back as LaunchError too.
+        with self.assertRaisesRegex(kiln.LaunchError, "y_ptr"):
+            k[(1,)](x, FakeTensor(0), x, 1, BLOCK=64)
+        with self.assertRaisesRegex(kiln.LaunchError,
+                                    "has no parameter `BLOCKK`"):
+            k[(1,)](x, x, x, 1, BLOCK=64, BLOCKK=1)
+        with self.assertRaisesRegex(kiln.LaunchError,
+                                    "num_warps = 3 is not a power of two"):
+            k[(1,)](x, x, x, 1, BLOCK=64, num_warps=3)
+        with self.assertRaisesRegex(kiln.LaunchError,
+                                    r"num_ctas = 2 is not supported"):
+            k[(1,)](x, x, x, 1, BLOCK=64, num_ctas=2)
+        k[(1,)](x, x, x, 1, BLOCK=64, num_ctas=1)
+        with self.assertRaisesRegex(kiln.LaunchError,
+                                    "grid must have 1 to 3 dimensions"):
+            k[()](x, x, x, 1, BLOCK=64)
+        with self.assertRaisesRegex(kiln.LaunchError,
+                                    "constexpr `BLOCK`: cannot pass a value "
+                                    "of type list"):
+            k[(1,)](x, x, x, 1, BLOCK=[64])
+        # None reaches the specialization, where a pointer cannot be None.
+        with self.assertRaisesRegex(kiln.KilnError, "y_ptr.*None"):
+            k[(1,)](x, None, x, 1, BLOCK=64)
+        with self.assertRaisesRegex(kiln.LaunchError,
+                                    "no value for constexpr parameter "
+                                    "`BLOCK`"):
+            k[(1,)](x, x, x, 1)
+
+
+if __name__ == "__main__":
+    unittest.main()

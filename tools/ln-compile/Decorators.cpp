@@ -1,0 +1,213 @@
+//===- Decorators.cpp - ln-compile: --list-configs, --config, heuristics --===//
+#include "Decorators.h"
+
+#include "kiln/Frontend/Decorators.h"
+#include "kiln/Frontend/Frontend.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace kiln;
+
+namespace {
+bool cliFail(const llvm::Twine &msg) {
+  llvm::errs() << "ln-compile: error: " << msg << "\n";
+  return false;
+}
+
+/// A constexpr literal as the signature / -D give it, as a launch value.
+std::optional<LaunchValue> parseLiteral(llvm::StringRef text) {
+  text = text.trim();
+  if (text == "True" || text == "False")
+    return LaunchValue::boolean(text == "True");
+  if (text == "None")
+    return LaunchValue::none();
+  int64_t i;
+  if (!text.getAsInteger(0, i))
+    return LaunchValue::integer(i);
+  double d;
+  if (!text.getAsDouble(d))
+    return LaunchValue::flt(d);
+  if (text.size() >= 2 && (text.front() == '\'' || text.front() == '"') &&
+      text.back() == text.front()) {
+    LaunchValue s;
+    s.kind = LaunchValue::Kind::Str;
+    s.s = text.drop_front().drop_back().str();
+    return s;
+  }
+  llvm::StringRef name = text;
+  if (name.consume_front("tl.") || name.consume_front("triton.language.")) {
+    static const std::pair<const char *, DType> kNames[] = {
+        {"int1", DType::I1},     {"int8", DType::I8},
+        {"int16", DType::I16},   {"int32", DType::I32},
+        {"int64", DType::I64},   {"uint32", DType::U32},
+        {"float16", DType::F16}, {"bfloat16", DType::BF16},
+        {"float32", DType::F32}, {"float64", DType::F64}};
+    for (const auto &[n, t] : kNames)
+      if (name == n) {
+        LaunchValue v;
+        v.kind = LaunchValue::Kind::DType;
+        v.dtype = t;
+        v.s = dtypeName(t);
+        return v;
+      }
+  }
+  return std::nullopt;
+}
+} // namespace
+
+int cli::listConfigs(llvm::StringRef source, llvm::StringRef filename,
+                     llvm::StringRef kernel, llvm::raw_ostream &os) {
+  llvm::Expected<KernelDecorators> decos =
+      KernelDecorators::parse(source, filename, kernel);
+  if (!decos) {
+    llvm::errs() << llvm::toString(decos.takeError()) << "\n";
+    return 1;
+  }
+  const AutotuneSpec *at = decos->autotune();
+  if (!at) {
+    cliFail("--list-configs: kernel `" + kernel +
+            "` has no @triton.autotune");
+    return 1;
+  }
+  for (auto [n, c] : llvm::enumerate(at->configs))
+    os << n << ": " << c.toString() << "\n";
+  return 0;
+}
+
+bool cli::applyDecorators(llvm::StringRef source, llvm::StringRef filename,
+                          KernelSpec &spec, std::optional<unsigned> config,
+                          bool explicitWarps, bool mustParse) {
+  llvm::Expected<KernelDecorators> decos =
+      KernelDecorators::parse(source, filename, spec.kernelName);
+  if (!decos) {
+    if (!mustParse) {
+      // The compiler reports the same problem as a diagnostic.
+      llvm::consumeError(decos.takeError());
+      return true;
+    }
+    llvm::errs() << llvm::toString(decos.takeError()) << "\n";
+    return false;
+  }
+  const AutotuneSpec *at = decos->autotune();
+  const AutotuneConfig *chosen = nullptr;
+  if (config) {
+    if (!at)
+      return cliFail("--config: kernel `" + spec.kernelName +
+                     "` has no @triton.autotune");
+    if (*config >= at->configs.size())
+      return cliFail("--config " + llvm::Twine(*config) + ": `" +
+                     spec.kernelName + "` has " +
+                     llvm::Twine(at->configs.size()) + " autotune configs (" +
+                     (at->configs.empty()
+                          ? std::string("none")
+                          : "0 to " + std::to_string(at->configs.size() - 1)) +
+                     ")");
+    chosen = &at->configs[*config];
+    if (explicitWarps && spec.numWarps != chosen->numWarps)
+      return cliFail("--num-warps " + llvm::Twine(spec.numWarps) +
+                     " conflicts with --config " + llvm::Twine(*config) +
+                     " (num_warps: " + llvm::Twine(chosen->numWarps) + ")");
+    spec.numWarps = chosen->numWarps;
+    for (const auto &[name, text] : chosen->constexprs) {
+      auto it = spec.constexprs.find(name);
+      if (it != spec.constexprs.end() && it->second != text)
+        return cliFail("-D " + name + "=" + it->second +
+                       " conflicts with --config " + llvm::Twine(*config) +
+                       " (" + name + ": " + text + ")");
+    }
+  }
+  if (!decos->hasHeuristics()) {
+    if (chosen)
+      for (const auto &[name, text] : chosen->constexprs)
+        spec.constexprs[name] = text;
+    return true;
+  }
+
+  // Heuristics: what the launch would pass, as far as the signature and -D
+  // know it.
+  llvm::Expected<std::vector<KernelParameter>> params =
+      listKernelParameters(source, filename, spec.kernelName);
+  if (!params) {
+    llvm::errs() << llvm::toString(params.takeError()) << "\n";
+    return false;
+  }
+  size_t nRuntime = llvm::count_if(
+      *params, [](const KernelParameter &p) { return !p.isConstexpr; });
+  bool full = spec.signature.size() == params->size();
+  if (!full && spec.signature.size() != nRuntime)
+    return true; // the compiler reports the count mismatch
+  LaunchArgs args;
+  std::set<std::string> fixed;
+  size_t sigIdx = 0;
+  for (const KernelParameter &p : *params) {
+    const ParamSpec *entry =
+        (full || !p.isConstexpr) ? &spec.signature[sigIdx++] : nullptr;
+    auto d = spec.constexprs.find(p.name);
+    std::optional<LaunchValue> v;
+    if (entry && entry->kind == ParamSpec::Kind::Pointer) {
+      v = LaunchValue::pointer(entry->dtype, 0);
+    } else if (entry && entry->kind == ParamSpec::Kind::Constexpr) {
+      v = parseLiteral(entry->constexprValue);
+      fixed.insert(p.name);
+    } else if (d != spec.constexprs.end()) {
+      v = parseLiteral(d->second);
+      fixed.insert(p.name);
+    } else if (p.isConstexpr && p.defaultValue) {
+      v = parseLiteral(*p.defaultValue);
+    }
+    if (v)
+      args[p.name] = *v;
+  }
+  auto addConfig = [&] {
+    if (chosen)
+      for (const auto &[name, text] : chosen->constexprs)
+        if (std::optional<LaunchValue> v = parseLiteral(text)) {
+          args[name] = *v;
+          fixed.insert(name);
+        }
+  };
+  if (decos->autotuneIsOutermost())
+    addConfig();
+  if (llvm::Error e = decos->applyHeuristics(args, fixed)) {
+    bool ok = true;
+    llvm::handleAllErrors(
+        std::move(e),
+        [&](const MissingLaunchArgError &m) {
+          llvm::errs() << m.message << "\n";
+          ok = cliFail("heuristic `" + m.heuristic + "` needs the value of `" +
+                       m.argument +
+                       "`, which the signature does not give: pass -D " +
+                       m.argument + "=value");
+        },
+        [&](const llvm::ErrorInfoBase &other) {
+          llvm::errs() << other.message() << "\n";
+          ok = false;
+        });
+    return ok;
+  }
+  if (!decos->autotuneIsOutermost())
+    addConfig();
+  if (chosen)
+    for (const auto &[name, text] : chosen->constexprs)
+      spec.constexprs[name] = text;
+  for (const std::string &name : decos->heuristicNames()) {
+    auto p = llvm::find_if(
+        *params, [&](const KernelParameter &q) { return q.name == name; });
+    if (p == params->end())
+      return cliFail("heuristic `" + name + "` sets `" + name +
+                     "`, which is not a parameter of `" + spec.kernelName +
+                     "`");
+    if (!p->isConstexpr || fixed.count(name))
+      continue;
+    std::optional<std::string> lit = args[name].literal();
+    if (lit)
+      spec.constexprs[name] = *lit;
+  }
+  // -D values of runtime parameters only informed the heuristics.
+  for (const KernelParameter &p : *params)
+    if (!p.isConstexpr)
+      spec.constexprs.erase(p.name);
+  return true;
+}
