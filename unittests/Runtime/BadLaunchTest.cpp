@@ -53,9 +53,9 @@ CompiledKernel alignedKernel(unsigned sharedBytes = 0) {
   return k;
 }
 
-CUstream otherContextStream() {
+CUstream fakeStream(const char *hook) {
   void *h = dlopen(KILN_FAKE_CUDA, RTLD_NOW | RTLD_LOCAL);
-  auto fn = h ? (void *(*)())dlsym(h, "kilnFakeOtherContextStream") : nullptr;
+  auto fn = h ? (void *(*)())dlsym(h, hook) : nullptr;
   return fn ? static_cast<CUstream>(fn()) : nullptr;
 }
 
@@ -149,14 +149,14 @@ TEST_F(BadLaunch, GridSharedMemoryAndStream) {
             "block");
 
   LaunchOptions o;
-  o.stream = otherContextStream();
+  o.stream = fakeStream("kilnFakeOtherContextStream");
   ASSERT_NE(o.stream, nullptr);
   EXPECT_EQ(fails(k, Grid(1), good(), o),
             "kernel `kiln_test_axpi`: launch option `stream` belongs to "
             "another CUDA context than device 0's primary context, where the "
             "kernel is loaded");
-  int bogus = 0;
-  o.stream = reinterpret_cast<CUstream>(&bogus);
+  o.stream = fakeStream("kilnFakeDestroyedStream");
+  ASSERT_NE(o.stream, nullptr);
   EXPECT_EQ(fails(k, Grid(1), good(), o),
             "kernel `kiln_test_axpi`: launch option `stream`: not a usable "
             "stream: CUDA_ERROR_INVALID_HANDLE (invalid resource handle)");

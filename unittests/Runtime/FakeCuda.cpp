@@ -81,7 +81,7 @@ std::map<void *, double> eventStamp;
 std::map<std::string, int> calls;
 int dummyContext, dummyStreams[64], dummyEvents[4096];
 // A context that is not the primary one, and a stream made in it.
-int otherContext, otherContextStream;
+int otherContext, otherContextStream, destroyedStream;
 int nextStream = 0, nextEvent = 0;
 void *current = nullptr;
 
@@ -197,6 +197,8 @@ void kilnFakeSetKernelTime(const char *ptxNeedle, unsigned threads, float ms) {
 }
 /// A stream that belongs to another context than the device's primary one.
 void *kilnFakeOtherContextStream() { return &otherContextStream; }
+/// A handle cuStreamGetCtx rejects, as the real driver does a destroyed one.
+void *kilnFakeDestroyedStream() { return &destroyedStream; }
 
 void kilnFakeReset() {
   std::lock_guard<std::mutex> lock(mutex);
@@ -298,7 +300,9 @@ CUresult cuStreamGetCtx(void *s, void **ctx) {
     *ctx = &otherContext;
     return OK;
   }
-  if (s < (void *)dummyStreams || s >= (void *)(dummyStreams + 64))
+  // Tests pass made-up handles (e.g. the C API's): all are the primary
+  // context's, except the destroyed-looking one.
+  if (s == &destroyedStream)
     return INVALID_HANDLE;
   *ctx = &dummyContext;
   return OK;
