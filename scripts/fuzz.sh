@@ -5,7 +5,8 @@
 # (crash-*, timeout-*, leak-*, oom-*) land in ./fuzz-corpus/findings/.
 # Exits non-zero on any finding. Usage: scripts/fuzz.sh [SECONDS] [TARGET...]
 # Environment: FUZZ_BUILD (build dir), FUZZ_JOBS (build jobs, default 2),
-# FUZZ_NICE=1 to run everything under `nice -n 19`.
+# FUZZ_NICE=1 to run everything under `nice -n 19`, FUZZ_TIMEOUT (seconds
+# per input that count as a hang, default 2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
@@ -18,6 +19,7 @@ all=(frontend spec tile-ir pipeline decorators cache-entry)
 targets=("$@")
 [ $# -eq 0 ] && targets=("${all[@]}")
 
+export CCACHE_NOHASHDIR=1 # -g1 objects: hit the cache from any checkout folder.
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 if [ ! -f "$build/build.ninja" ]; then
@@ -65,7 +67,7 @@ for t in "${targets[@]}"; do
     [ -d "$d" ] && find "$d" -type f -name "$(seed_glob "$t")" -exec cp -n {} "$corpus/" \;
   done
   dict=$(dict_for "$t")
-  args=(-max_total_time="$seconds" -timeout=2 -rss_limit_mb=2560 -detect_leaks=1
+  args=(-max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-2}" -rss_limit_mb=2560 -detect_leaks=1
         -max_len=8192 -print_final_stats=1 -artifact_prefix="$findings/$t-")
   [ -n "$dict" ] && args+=(-dict="$dict")
   log=$corpus_root/$t.log
