@@ -15,6 +15,8 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.kiln_obj_root, "test")
 
 llvm_config.use_default_substitutions()
+# Sanitizer builds (docs/reliability.md) configure the runtimes through these.
+llvm_config.with_system_environment(["ASAN_OPTIONS", "UBSAN_OPTIONS"])
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 config.substitutions.append(("%kiln_src_root", config.kiln_src_root))
 config.substitutions.append(

@@ -92,6 +92,8 @@ llvm::Expected<Driver> Driver::load(llvm::StringRef library) {
   KILN_RESOLVE(cuEventRecord, "cuEventRecord")
   KILN_RESOLVE(cuEventSynchronize, "cuEventSynchronize")
 #undef KILN_RESOLVE
+  d.cuStreamGetCtx = reinterpret_cast<decltype(d.cuStreamGetCtx)>(
+      dlsym(lib, "cuStreamGetCtx"));
   if (auto err = resolveAny(lib, name,
                             {"cuEventElapsedTime_v2", "cuEventElapsedTime"},
                             d.cuEventElapsedTime))

@@ -466,6 +466,22 @@ llvm::Error Kernel::launchLoaded(LoadedKernel &lk, const Grid &grid,
   if (auto err = lk.device->makeCurrent())
     return err;
   const Driver &drv = lk.device->driver();
+  // A stream of another context would make cuLaunchKernel fail with a
+  // bare CUDA_ERROR_INVALID_HANDLE (or run in the wrong context): name it.
+  if (stream && drv.cuStreamGetCtx) {
+    CUcontext streamCtx = nullptr;
+    CUresult r = drv.cuStreamGetCtx(stream, &streamCtx);
+    if (r != cu::SUCCESS)
+      return makeError(llvm::formatv("kernel `{0}`: launch option `stream`: "
+                                     "not a usable stream: {1}",
+                                     info.name, drv.describe(r)));
+    if (streamCtx != lk.device->context())
+      return makeError(llvm::formatv(
+          "kernel `{0}`: launch option `stream` belongs to another CUDA "
+          "context than device {1}'s primary context, where the kernel is "
+          "loaded",
+          info.name, lk.device->index()));
+  }
   CUresult r = drv.cuLaunchKernel(lk.function, grid.x, grid.y, grid.z,
                                   info.numWarps * 32, 1, 1, info.sharedBytes,
                                   stream, packed.data(), nullptr);

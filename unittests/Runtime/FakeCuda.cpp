@@ -26,7 +26,7 @@
 namespace {
 using CUresult = int;
 constexpr CUresult OK = 0, INVALID_VALUE = 1, INVALID_IMAGE = 200,
-                   INVALID_PTX = 218, NOT_FOUND = 500,
+                   INVALID_PTX = 218, INVALID_HANDLE = 400, NOT_FOUND = 500,
                    LAUNCH_OUT_OF_RESOURCES = 701;
 
 struct Module;
@@ -80,6 +80,8 @@ std::map<void *, double> streamClock;
 std::map<void *, double> eventStamp;
 std::map<std::string, int> calls;
 int dummyContext, dummyStreams[64], dummyEvents[4096];
+// A context that is not the primary one, and a stream made in it.
+int otherContext, otherContextStream, destroyedStream;
 int nextStream = 0, nextEvent = 0;
 void *current = nullptr;
 
@@ -193,6 +195,11 @@ void kilnFakeSetKernelTime(const char *ptxNeedle, unsigned threads, float ms) {
   std::lock_guard<std::mutex> lock(mutex);
   timeRules.push_back({ptxNeedle ? ptxNeedle : "", threads, ms});
 }
+/// A stream that belongs to another context than the device's primary one.
+void *kilnFakeOtherContextStream() { return &otherContextStream; }
+/// A handle cuStreamGetCtx rejects, as the real driver does a destroyed one.
+void *kilnFakeDestroyedStream() { return &destroyedStream; }
+
 void kilnFakeReset() {
   std::lock_guard<std::mutex> lock(mutex);
   launches.clear();
@@ -214,6 +221,7 @@ CUresult cuGetErrorName(CUresult r, const char **s) {
   case INVALID_VALUE: *s = "CUDA_ERROR_INVALID_VALUE"; return OK;
   case INVALID_IMAGE: *s = "CUDA_ERROR_INVALID_IMAGE"; return OK;
   case INVALID_PTX: *s = "CUDA_ERROR_INVALID_PTX"; return OK;
+  case INVALID_HANDLE: *s = "CUDA_ERROR_INVALID_HANDLE"; return OK;
   case NOT_FOUND: *s = "CUDA_ERROR_NOT_FOUND"; return OK;
   case LAUNCH_OUT_OF_RESOURCES:
     *s = "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES";
@@ -228,6 +236,7 @@ CUresult cuGetErrorString(CUresult r, const char **s) {
   case INVALID_VALUE: *s = "invalid argument"; return OK;
   case INVALID_IMAGE: *s = "device kernel image is invalid"; return OK;
   case INVALID_PTX: *s = "a PTX JIT compilation failed"; return OK;
+  case INVALID_HANDLE: *s = "invalid resource handle"; return OK;
   case NOT_FOUND: *s = "named symbol not found"; return OK;
   case LAUNCH_OUT_OF_RESOURCES: *s = "too many resources requested for launch"; return OK;
   }
@@ -286,6 +295,18 @@ CUresult cuStreamCreate(void **s, unsigned) {
   return OK;
 }
 CUresult cuStreamDestroy_v2(void *) { return OK; }
+CUresult cuStreamGetCtx(void *s, void **ctx) {
+  if (s == &otherContextStream) {
+    *ctx = &otherContext;
+    return OK;
+  }
+  // Tests pass made-up handles (e.g. the C API's): all are the primary
+  // context's, except the destroyed-looking one.
+  if (s == &destroyedStream)
+    return INVALID_HANDLE;
+  *ctx = &dummyContext;
+  return OK;
+}
 CUresult cuStreamSynchronize(void *) { return OK; }
 CUresult cuMemAlloc_v2(uint64_t *p, size_t bytes) {
   count("cuMemAlloc");

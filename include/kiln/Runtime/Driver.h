@@ -92,6 +92,9 @@ struct Driver {
   CUresult (*cuStreamCreate)(CUstream *, unsigned);
   CUresult (*cuStreamDestroy)(CUstream);
   CUresult (*cuStreamSynchronize)(CUstream);
+  /// Optional (null when the library lacks it): lets a launch check that its
+  /// stream belongs to the context the kernel is loaded in.
+  CUresult (*cuStreamGetCtx)(CUstream, CUcontext *) = nullptr;
   CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
   CUresult (*cuMemFree)(CUdeviceptr);
   CUresult (*cuMemGetInfo)(size_t *, size_t *);
