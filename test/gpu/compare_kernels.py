@@ -186,7 +186,11 @@ def out(t, n):
 
 
 def float_check(t):
-    return close(2e-3 if t == "fp16" else 1e-5, 1e-6) if TORCH[t].is_floating_point else exact
+    """Sums and products in another association order: a relative bound, plus an absolute
+    one for partial sums that cancel to near zero (fp16 rounds each partial sum)."""
+    if not TORCH[t].is_floating_point:
+        return exact
+    return close(2e-3, 3e-2) if t == "fp16" else close(1e-5, 1e-5)
 
 
 def scan_cases(results):

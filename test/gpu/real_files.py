@@ -19,6 +19,7 @@ Triton's: floating outputs within tolerance, dropout masks bitwise.
 Prints one line per case and "N passed, N failed"; exits 1 on any failure.
 """
 import argparse
+import faulthandler
 import importlib.util
 import json
 import os
@@ -127,7 +128,9 @@ def tutorial(ext, results):
 
     for (M, N, dtype) in [(1151, 8192, torch.float16), (333, 1000, torch.float16),
                           (64, 4096, torch.bfloat16), (97, 777, torch.float32)]:
+        print(f"tutorial {M}x{N} {dtype}: Triton", flush=True)
         want = run(M, N, dtype)
+        print(f"tutorial {M}x{N} {dtype}: Kiln", flush=True)
         with swap_kernels(mod, path, kernels):
             got = run(M, N, dtype)
             if (M, N, dtype) == (1151, 8192, torch.float16):
@@ -194,7 +197,9 @@ def flash_attention(ext, results):
             grads = torch.autograd.grad(loss, grads_in, allow_unused=True)
             return [o.detach() if isinstance(o, torch.Tensor) else o for o in outs], list(grads)
 
+        print(f"flash-attn {name} {M}x{N} {dtype}: Triton", flush=True)
         want_out, want_grad = run()
+        print(f"flash-attn {name} {M}x{N} {dtype}: Kiln", flush=True)
         with swap_kernels(fa, path, kernels):
             got_out, got_grad = run()
         tag = f"flash-attn {name} {M}x{N} {str(dtype)[6:]}"
@@ -244,7 +249,11 @@ def main():
     ap.add_argument("--ext", default=os.path.join(ROOT, ".ext"))
     ap.add_argument("--json")
     ap.add_argument("--only", choices=["tutorial", "flash-attention"])
+    ap.add_argument("--stall-seconds", type=float, default=60,
+                    help="print every thread's stack when a case runs this long")
     a = ap.parse_args()
+    # A stuck launch or lock shows up as a stack dump instead of a silent timeout.
+    faulthandler.dump_traceback_later(a.stall_seconds, repeat=True)
     results = []
     for name, fn in [("tutorial", tutorial), ("flash-attention", flash_attention)]:
         if a.only and a.only != name:
