@@ -165,7 +165,7 @@ def flash_attention_module(ext):
     return fa, os.path.join(pkg, "flash_attn/ops/triton/layer_norm.py")
 
 
-def flash_attention(ext, results):
+def flash_attention(ext, results, case_range=(0, 1000)):
     fa, path = flash_attention_module(ext)
     kernels = ["_layer_norm_fwd_1pass_kernel", "_layer_norm_bwd_kernel"]
 
@@ -213,17 +213,27 @@ def flash_attention(ext, results):
             else:
                 compare(f"{tag} grad[{i}]", g, w, results)
 
-    for dtype in [torch.float16, torch.bfloat16, torch.float32]:
-        case("layernorm", 1024, 4096, dtype)
-    case("no-bias", 512, 1000, torch.float16, bias=False)
-    case("residual+prenorm", 333, 2048, torch.float16, residual=True, prenorm=True)
-    case("residual fp32", 256, 1536, torch.bfloat16, residual=True, prenorm=True, residual_in_fp32=True)
-    case("rmsnorm", 512, 4096, torch.float16, rms=True)
-    case("dropout", 300, 2048, torch.float16, dropout_p=0.1)
-    case("dropout+residual", 128, 8192, torch.bfloat16, dropout_p=0.2, residual=True, prenorm=True)
-    case("rowscale", 200, 1024, torch.float16, rowscale=True, dropout_p=0.1)
-    case("x1/w1/b1", 256, 2048, torch.float16, x1=True, dropout_p=0.1, residual=True, prenorm=True)
-    case("rmsnorm+x1", 256, 2048, torch.bfloat16, x1=True, rms=True)
+    cases = [("layernorm", 1024, 4096, dtype, {}) for dtype in
+             (torch.float16, torch.bfloat16, torch.float32)]
+    cases += [
+        ("no-bias", 512, 1000, torch.float16, dict(bias=False)),
+        ("residual+prenorm", 333, 2048, torch.float16, dict(residual=True, prenorm=True)),
+        ("residual fp32", 256, 1536, torch.bfloat16,
+         dict(residual=True, prenorm=True, residual_in_fp32=True)),
+        ("rmsnorm", 512, 4096, torch.float16, dict(rms=True)),
+        ("dropout", 300, 2048, torch.float16, dict(dropout_p=0.1)),
+        ("dropout+residual", 128, 8192, torch.bfloat16,
+         dict(dropout_p=0.2, residual=True, prenorm=True)),
+        ("rowscale", 200, 1024, torch.float16, dict(rowscale=True, dropout_p=0.1)),
+        ("x1/w1/b1", 256, 2048, torch.float16, dict(x1=True, dropout_p=0.1, residual=True,
+                                                    prenorm=True)),
+        ("rmsnorm+x1", 256, 2048, torch.bfloat16, dict(x1=True, rms=True)),
+    ]
+    lo, hi = case_range
+    for name, M, N, dtype, opts in cases[lo:hi]:
+        case(name, M, N, dtype, **opts)
+    if hi < len(cases):
+        return
 
     # recompute_output (LayerNormLinearFn's backward path), called as its host code does.
     torch.manual_seed(3)
@@ -249,17 +259,23 @@ def main():
     ap.add_argument("--ext", default=os.path.join(ROOT, ".ext"))
     ap.add_argument("--json")
     ap.add_argument("--only", choices=["tutorial", "flash-attention"])
+    ap.add_argument("--fa-cases", default="0:1000",
+                    help="slice of the FlashAttention cases to run (Triton autotunes each "
+                         "case's 2 kernels over 6 configs: ~40 s a case)")
     ap.add_argument("--stall-seconds", type=float, default=60,
                     help="print every thread's stack when a case runs this long")
     a = ap.parse_args()
     # A stuck launch or lock shows up as a stack dump instead of a silent timeout.
     faulthandler.dump_traceback_later(a.stall_seconds, repeat=True)
     results = []
-    for name, fn in [("tutorial", tutorial), ("flash-attention", flash_attention)]:
+    fa_range = tuple(int(v) for v in a.fa_cases.split(":"))
+    runs = [("tutorial", lambda: tutorial(a.ext, results)),
+            ("flash-attention", lambda: flash_attention(a.ext, results, fa_range))]
+    for name, fn in runs:
         if a.only and a.only != name:
             continue
         try:
-            fn(a.ext, results)
+            fn()
         except Exception as e:  # one file's failure must not hide the other's results
             traceback.print_exc()
             results.append((f"{name}: exception", False, f"{type(e).__name__}: {e}"))
