@@ -363,8 +363,12 @@ TEST(LayerNormGpuRepeat, BackwardIsRaceFreeOver20Runs) {
         spreadDb = std::max(spreadDb, std::fabs(db.get(c) - firstDb.get(c)));
       }
     }
-    EXPECT_LE(spreadDw, tol * sdw);
-    EXPECT_LE(spreadDb, tol * sdb);
+    // Rows take the locks in any order, so the 16-bit partial sums round
+    // differently from run to run; each run is within tol of the reference
+    // (checked above), so two runs differ by at most twice that. A race
+    // shows as garbage against the reference or as a changed dx.
+    EXPECT_LE(spreadDw, 2 * tol * sdw);
+    EXPECT_LE(spreadDb, 2 * tol * sdb);
     std::printf("  %s 4096x1024, 20 backward runs: max run-to-run change dw "
                 "%.3g (scale %.3g), db %.3g (scale %.3g)\n",
                 dtypeName(t), spreadDw, sdw, spreadDb, sdb);
