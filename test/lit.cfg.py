@@ -51,3 +51,10 @@ if stdlib_dir and os.path.isdir(stdlib_dir):
     config.available_features.add("python-stdlib")
     config.substitutions.append(("%stdlib_dir", stdlib_dir))
     config.substitutions.append(("%kiln_python", sys.executable))
+
+# libdevice (CUDA toolkit): log/sin/cos lower to its functions, as in Triton.
+_libdevice = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "nvvm",
+                          "libdevice", "libdevice.10.bc")
+if os.path.exists(_libdevice) or os.path.exists(
+        "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"):
+    config.available_features.add("libdevice")

@@ -1,6 +1,7 @@
 //===- Cache.cpp - Cache keys, disk entries and the memory cache ----------===//
 #include "kiln/Runtime/Cache.h"
 #include "RuntimeError.h"
+#include "kiln/Target/LLVMToPTX.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -366,6 +367,9 @@ kiln::rt::compileCached(const CompileRequest &req, DiskCache &cache,
                         const CompileFunction &compile, PrepareStats *stats) {
   auto t0 = std::chrono::steady_clock::now();
   CacheKeyInputs inputs{kilnBuildVersion(), req.sourceHash.str(), req.spec};
+  // log/sin/cos compile to libdevice calls only where it is installed.
+  if (findLibdevice())
+    inputs.options = "ptx libdevice";
   std::string key = cacheKey(inputs);
   PrepareStats local;
   PrepareStats &st = stats ? *stats : local;

@@ -7,7 +7,11 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LegacyPassManager.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -17,6 +21,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Triple.h"
+#include <cstdlib>
 #include <map>
 #include <mutex>
 
@@ -116,6 +121,57 @@ void registerLLVMTranslations(mlir::DialectRegistry &registry) {
   mlir::registerNVVMDialectTranslation(registry);
 }
 
+std::optional<std::string> findLibdevice() {
+  static const std::optional<std::string> found = []() -> std::optional<std::string> {
+    if (const char *env = std::getenv("KILN_LIBDEVICE"))
+      return *env && llvm::sys::fs::exists(env) ? std::optional<std::string>(env)
+                                                : std::nullopt;
+    llvm::SmallVector<std::string, 2> roots;
+    if (const char *home = std::getenv("CUDA_HOME"))
+      roots.push_back(home);
+    roots.push_back("/usr/local/cuda");
+    for (const std::string &root : roots) {
+      llvm::SmallString<128> path(root);
+      llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
+      if (llvm::sys::fs::exists(path))
+        return std::string(path);
+    }
+    return std::nullopt;
+  }();
+  return found;
+}
+
+/// Links the libdevice functions `m` calls from `path` and internalizes them
+/// so that they inline and vanish; NVPTX's code generation resolves their
+/// __nvvm_reflect queries (flush-to-zero off, as Triton).
+static llvm::Error linkLibdevice(llvm::Module &m, llvm::StringRef path) {
+  bool needed = llvm::any_of(m.functions(), [](const llvm::Function &f) {
+    return f.isDeclaration() && f.getName().starts_with("__nv_");
+  });
+  if (!needed)
+    return llvm::Error::success();
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return error("cannot read libdevice " + path + ": " +
+                 buffer.getError().message());
+  llvm::Expected<std::unique_ptr<llvm::Module>> lib =
+      llvm::parseBitcodeFile((*buffer)->getMemBufferRef(), m.getContext());
+  if (!lib)
+    return error("cannot parse libdevice " + path + ": " +
+                 llvm::toString(lib.takeError()));
+  (*lib)->setTargetTriple(m.getTargetTriple());
+  (*lib)->setDataLayout(m.getDataLayout());
+  if (llvm::Linker::linkModules(m, std::move(*lib),
+                                llvm::Linker::LinkOnlyNeeded))
+    return error("linking libdevice " + path + " failed");
+  for (llvm::Function &f : m.functions())
+    if (!f.isDeclaration() && f.getName().starts_with("__nv_"))
+      f.setLinkage(llvm::GlobalValue::InternalLinkage);
+  m.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t(0));
+  return llvm::Error::success();
+}
+
 llvm::Expected<std::unique_ptr<llvm::Module>>
 translateToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &ctx,
                   llvm::StringRef arch) {
@@ -128,6 +184,9 @@ translateToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &ctx,
     return error("translation of the LLVM dialect to LLVM IR failed");
   llvmModule->setTargetTriple((*tm)->getTargetTriple());
   llvmModule->setDataLayout((*tm)->createDataLayout());
+  if (auto path = module->getAttrOfType<mlir::StringAttr>("tile.libdevice"))
+    if (llvm::Error err = linkLibdevice(*llvmModule, path.getValue()))
+      return std::move(err);
   return llvmModule;
 }
 
@@ -146,7 +205,11 @@ llvm::Error optimizeLLVMIR(llvm::Module &module, llvm::StringRef arch) {
   builder.registerLoopAnalyses(lam);
   builder.crossRegisterProxies(lam, fam, cgam, mam);
   llvm::ModulePassManager passes;
-  if (llvm::Error err = builder.parsePassPipeline(passes, kOptPipeline))
+  // Linked libdevice functions (alwaysinline) are inlined before the rest.
+  std::string pipeline = kOptPipeline;
+  if (module.getModuleFlag("nvvm-reflect-ftz"))
+    pipeline = "always-inline," + pipeline;
+  if (llvm::Error err = builder.parsePassPipeline(passes, pipeline))
     return error("invalid optimization pipeline: " + llvm::toString(std::move(err)));
   // No verifier here: translateToLLVMIR verified the module, and these passes
   // keep it valid.

@@ -151,6 +151,8 @@ llvm::Expected<CompiledKernel> lowerTileToPTX(ModuleOp module, const KernelSpec 
   Builder b(ctx);
   module->setAttr("tile.num_warps", b.getI32IntegerAttr(spec.numWarps));
   module->setAttr("tile.arch", b.getStringAttr(spec.arch));
+  if (std::optional<std::string> libdevice = findLibdevice())
+    module->setAttr("tile.libdevice", b.getStringAttr(*libdevice));
 
   StageClock clock(result, options);
   auto stopAfter = [&](Stage s) { return options.stopAfter == s; };

@@ -59,7 +59,31 @@ def _candidates():
     return [os.path.join(d, n) for d in dirs for n in names]
 
 
+def _libdevice_from_triton():
+    """Triton's own libdevice.10.bc, for machines with Triton but no CUDA
+    toolkit: Kiln lowers log/sin/cos to libdevice as Triton does (the compiler
+    reads KILN_LIBDEVICE once, at its first compile)."""
+    if "KILN_LIBDEVICE" in os.environ:
+        return
+    home = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+    if os.path.exists(os.path.join(home, "nvvm", "libdevice", "libdevice.10.bc")):
+        return
+    try:
+        import importlib.util
+        spec = importlib.util.find_spec("triton")
+    except (ImportError, ValueError):
+        return
+    if spec is None or not spec.submodule_search_locations:
+        return
+    for root in spec.submodule_search_locations:
+        path = os.path.join(root, "backends", "nvidia", "lib", "libdevice.10.bc")
+        if os.path.exists(path):
+            os.environ["KILN_LIBDEVICE"] = path
+            return
+
+
 def _load():
+    _libdevice_from_triton()
     tried = []
     for path in _candidates():
         if os.path.exists(path):

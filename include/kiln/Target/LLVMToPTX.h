@@ -11,6 +11,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace llvm {
@@ -32,8 +33,16 @@ inline constexpr const char *kPTXVersionFeature = "+ptx80";
 /// Registers the LLVM IR translations of the dialects the backend emits.
 void registerLLVMTranslations(mlir::DialectRegistry &registry);
 
+/// libdevice.10.bc, for the libdevice calls log/sin/cos lower to (as Triton
+/// does): $KILN_LIBDEVICE (empty: none), else $CUDA_HOME or /usr/local/cuda
+/// `nvvm/libdevice/libdevice.10.bc`. Looked up once per process; nullopt when
+/// absent, and then those functions use the hardware approximations.
+std::optional<std::string> findLibdevice();
+
 /// Translates an LLVM-dialect module (the output of --tile-to-llvm) to LLVM IR
-/// for the NVPTX target (triple and data layout set).
+/// for the NVPTX target (triple and data layout set). When the module has the
+/// attribute `tile.libdevice` and calls `__nv_*` functions, the functions it
+/// uses are linked from that bitcode file and internalized.
 llvm::Expected<std::unique_ptr<llvm::Module>>
 translateToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &ctx,
                   llvm::StringRef arch);

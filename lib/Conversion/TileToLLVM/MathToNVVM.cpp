@@ -9,16 +9,16 @@
 //   rsqrt(x)         llvm.nvvm.rsqrt.approx.f          rsqrt.approx.f32
 //   exp(x)           ex2.approx(x * log2(e))           ex2.approx.f32
 //   exp2(x)          llvm.nvvm.ex2.approx              ex2.approx.f32
-//   log(x)           lg2.approx(x) * ln(2)             lg2.approx.f32
+//   log(x)           __nv_logf (libdevice)             libdevice's code
 //   log2(x)          llvm.nvvm.lg2.approx.f            lg2.approx.f32
-//   sin(x), cos(x)   llvm.nvvm.{sin,cos}.approx.f      {sin,cos}.approx.f32
+//   sin(x), cos(x)   __nv_sinf, __nv_cosf (libdevice)  libdevice's code
 //   umulhi (i32/i64) llvm.nvvm.mulhi.{ui,ull}          mul.hi.u32 / u64
 //
-// Deviations: Triton calls libdevice's __nv_logf, __nv_sinf and __nv_cosf
-// for log, sin and cos; Kiln links no libdevice, so log is lg2.approx scaled
-// (about 2 ulp more error near 1) and sin/cos are the hardware
-// approximations (absolute error below 2^-20.5 for |x| <= 100 pi, per the
-// PTX ISA).
+// log, sin and cos call libdevice, as Triton does, when the pipeline found
+// libdevice.10.bc (module attribute `tile.libdevice`; see findLibdevice in
+// lib/Target/LLVMToPTX.cpp). Without it, log is lg2.approx scaled (about 2
+// ulp more error near 1) and sin/cos are the hardware approximations
+// (absolute error below 2^-20.5 for |x| <= 100 pi, per the PTX ISA).
 // f16/bf16 operands are computed in f32 and rounded back (as Triton's
 // frontend promotes them). f64 division and sqrt are IEEE (div.rn.f64,
 // sqrt.rn.f64); f64 transcendentals need libdevice and are rejected.
@@ -39,6 +39,28 @@ Value callIntrinsic(OpBuilder &b, Location loc, StringRef name, Type result,
                     ValueRange args) {
   return LLVM::CallIntrinsicOp::create(b, loc, result, b.getStringAttr(name), args)
       .getResult(0);
+}
+
+/// `fn(x)` from libdevice (e.g. `__nv_logf`) when the pipeline found
+/// libdevice and recorded it as the module attribute `tile.libdevice`: this is
+/// how Triton lowers log, sin and cos, so results match it bit for bit (the
+/// bitcode is linked after translation, lib/Target/LLVMToPTX.cpp). Without
+/// it, `fallback` (the hardware approximation).
+Value libdeviceOr(OpBuilder &b, Location loc, StringRef fn, Value x,
+                  llvm::function_ref<Value()> fallback) {
+  auto module =
+      b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
+  if (!module || !module->hasAttr("tile.libdevice"))
+    return fallback();
+  Type f32 = b.getF32Type();
+  auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(fn);
+  if (!func) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    func = LLVM::LLVMFuncOp::create(b, loc, fn,
+                                    LLVM::LLVMFunctionType::get(f32, {f32}));
+  }
+  return LLVM::CallOp::create(b, loc, func, ValueRange{x}).getResult();
 }
 
 /// Computes `f32Body` on f32 operands; f16/bf16 go through f32.
@@ -136,9 +158,12 @@ void populateMathToNVVMPatterns(LLVMTypeConverter &converter,
   patterns.add<F32MathPattern<math::LogOp>>(
       converter,
       [=](B &b, L loc, ValueRange a) {
-        Value l = callIntrinsic(b, loc, "llvm.nvvm.lg2.approx.f", f32(b), a);
-        return LLVM::FMulOp::create(b, loc, l, constant(b, loc, 0.6931471805599453))
-            .getResult();
+        return libdeviceOr(b, loc, "__nv_logf", a[0], [&]() -> Value {
+          Value l = callIntrinsic(b, loc, "llvm.nvvm.lg2.approx.f", f32(b), a);
+          return LLVM::FMulOp::create(b, loc, l,
+                                      constant(b, loc, 0.6931471805599453))
+              .getResult();
+        });
       },
       true);
   patterns.add<F32MathPattern<math::Log2Op>>(
@@ -150,13 +175,17 @@ void populateMathToNVVMPatterns(LLVMTypeConverter &converter,
   patterns.add<F32MathPattern<math::SinOp>>(
       converter,
       [=](B &b, L loc, ValueRange a) {
-        return callIntrinsic(b, loc, "llvm.nvvm.sin.approx.f", f32(b), a);
+        return libdeviceOr(b, loc, "__nv_sinf", a[0], [&] {
+          return callIntrinsic(b, loc, "llvm.nvvm.sin.approx.f", f32(b), a);
+        });
       },
       true);
   patterns.add<F32MathPattern<math::CosOp>>(
       converter,
       [=](B &b, L loc, ValueRange a) {
-        return callIntrinsic(b, loc, "llvm.nvvm.cos.approx.f", f32(b), a);
+        return libdeviceOr(b, loc, "__nv_cosf", a[0], [&] {
+          return callIntrinsic(b, loc, "llvm.nvvm.cos.approx.f", f32(b), a);
+        });
       },
       true);
   patterns.add<F32MathPattern<math::SqrtOp>>(
