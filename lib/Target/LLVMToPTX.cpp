@@ -143,7 +143,7 @@ std::optional<std::string> findLibdevice() {
 
 /// Links the libdevice functions `m` calls from `path` and internalizes them
 /// so that they inline and vanish; NVPTX's code generation resolves their
-/// __nvvm_reflect queries (flush-to-zero off, as Triton).
+/// __nvvm_reflect queries (flush-to-zero on, as Triton sets it).
 static llvm::Error linkLibdevice(llvm::Module &m, llvm::StringRef path) {
   bool needed = llvm::any_of(m.functions(), [](const llvm::Function &f) {
     return f.isDeclaration() && f.getName().starts_with("__nv_");
@@ -168,7 +168,8 @@ static llvm::Error linkLibdevice(llvm::Module &m, llvm::StringRef path) {
   for (llvm::Function &f : m.functions())
     if (!f.isDeclaration() && f.getName().starts_with("__nv_"))
       f.setLinkage(llvm::GlobalValue::InternalLinkage);
-  m.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t(0));
+  // Flush-to-zero variants, as Triton builds libdevice (its default).
+  m.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t(1));
   return llvm::Error::success();
 }
 

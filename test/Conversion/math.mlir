@@ -1,11 +1,11 @@
 // RUN: kiln-opt %s --tile-to-llvm | FileCheck %s
 
 // Floating-point precision follows Triton on NVIDIA GPUs (docs/backend.md):
-// f32 division is div.full, sqrt is IEEE, rsqrt/exp/exp2/log/log2 use the
+// f32 division is div.full, sqrt is sqrt.approx.ftz (as Triton), rsqrt/exp/exp2/log/log2 use the
 // approximate hardware units; f16 goes through f32; f64 division is IEEE.
 // CHECK-LABEL: llvm.func @math
 // CHECK: llvm.call_intrinsic "llvm.nvvm.div.full"(%arg0, %arg1) : (f32, f32) -> f32
-// CHECK: llvm.intr.sqrt(%arg0) : (f32) -> f32
+// CHECK: llvm.call_intrinsic "llvm.nvvm.sqrt.approx.ftz.f"(%arg0) : (f32) -> f32
 // CHECK: llvm.call_intrinsic "llvm.nvvm.rsqrt.approx.f"(%arg0) : (f32) -> f32
 // CHECK: %[[L2E:.*]] = llvm.mlir.constant(1.44269502 : f32) : f32
 // CHECK: %[[X:.*]] = llvm.fmul %arg0, %[[L2E]] : f32

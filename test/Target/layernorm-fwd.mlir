@@ -27,7 +27,7 @@
 // CHECK: bar.sync 0;
 // CHECK: bar.sync 0;
 // CHECK: div.full.f32
-// CHECK: sqrt.rn.f32
+// CHECK: sqrt.approx.ftz.f32
 // CHECK: div.full.f32
 
 // Mean and rstd: one scalar store each, by thread 0.

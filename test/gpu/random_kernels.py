@@ -38,7 +38,7 @@
 # Triton calls libdevice).
 # Every kernel compiles to PTX (test/gpu/random-kernels-ptxas.test runs ptxas
 # on the same PTX); the Philox rounds use mul.hi, normals the approximate
-# sin/cos/lg2 and sqrt.rn.
+# sin/cos/lg2 and sqrt.approx.ftz.
 # RUN: rm -rf %t && mkdir -p %t
 # RUN: ln-compile %s --kernel randint_kernel --signature '*i32,i32,i32' -D N_ROUNDS=10 -D BLOCK=128 --emit=ptx -o %t/randint_kernel.ptx
 # RUN: ln-compile %s --kernel randint4x_kernel --signature '*i32,*i32,*i32,*i32,i32,i32' -D N_ROUNDS=7 -D BLOCK=128 --emit=ptx -o %t/randint4x_kernel.ptx
@@ -63,7 +63,7 @@
 # INT64: mul.hi.u64
 # NORMAL: .entry randn4x_kernel
 # NORMAL-DAG: lg2.approx.f32
-# NORMAL-DAG: sqrt.rn.f32
+# NORMAL-DAG: sqrt.approx.ftz.f32
 # NORMAL-DAG: sin.approx.f32
 # NORMAL-DAG: cos.approx.f32
 import triton

@@ -5,7 +5,7 @@
 //
 //   op               f32 lowering                      PTX
 //   x / y            llvm.nvvm.div.full                div.full.f32 (2 ulp)
-//   sqrt(x)          llvm.sqrt (IEEE)                  sqrt.rn.f32
+//   sqrt(x)          llvm.nvvm.sqrt.approx.ftz.f       sqrt.approx.ftz.f32
 //   rsqrt(x)         llvm.nvvm.rsqrt.approx.f          rsqrt.approx.f32
 //   exp(x)           ex2.approx(x * log2(e))           ex2.approx.f32
 //   exp2(x)          llvm.nvvm.ex2.approx              ex2.approx.f32
@@ -191,7 +191,8 @@ void populateMathToNVVMPatterns(LLVMTypeConverter &converter,
   patterns.add<F32MathPattern<math::SqrtOp>>(
       converter,
       [=](B &b, L loc, ValueRange a) {
-        return LLVM::SqrtOp::create(b, loc, a[0]).getResult();
+        // tl.sqrt is Triton's fast square root (tl.sqrt_rn the IEEE one).
+        return callIntrinsic(b, loc, "llvm.nvvm.sqrt.approx.ftz.f", f32(b), a);
       },
       false);
 }
