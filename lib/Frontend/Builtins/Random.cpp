@@ -229,12 +229,18 @@ FailureOr<Val> philoxBuiltin(BuiltinCall &c) {
   return tuple(*q);
 }
 
-FailureOr<Val> randint4xBuiltin(BuiltinCall &c) {
-  RandomGen r(c);
+/// The four Philox words of (seed, offset, n_rounds) = c.a[0..2], which
+/// randint4x returns and rand/randn/rand4x convert.
+FailureOr<Quad> philoxBits(RandomGen &r, BuiltinCall &c) {
   FailureOr<int64_t> n = r.rounds(c.a[2]);
   if (failed(n))
     return failure();
-  FailureOr<Quad> q = r.randint4x(c.a[0], c.a[1], *n);
+  return r.randint4x(c.a[0], c.a[1], *n);
+}
+
+FailureOr<Val> randint4xBuiltin(BuiltinCall &c) {
+  RandomGen r(c);
+  FailureOr<Quad> q = philoxBits(r, c);
   if (failed(q))
     return failure();
   return tuple(*q);
@@ -249,10 +255,7 @@ FailureOr<Val> randintBuiltin(BuiltinCall &c) {
 
 FailureOr<Val> rand4xBuiltin(BuiltinCall &c) {
   RandomGen r(c);
-  FailureOr<int64_t> n = r.rounds(c.a[2]);
-  if (failed(n))
-    return failure();
-  FailureOr<Quad> q = r.randint4x(c.a[0], c.a[1], *n);
+  FailureOr<Quad> q = philoxBits(r, c);
   if (failed(q))
     return failure();
   FailureOr<Quad> u = r.uniform4(*q);
@@ -263,10 +266,7 @@ FailureOr<Val> rand4xBuiltin(BuiltinCall &c) {
 
 FailureOr<Val> randBuiltin(BuiltinCall &c) {
   RandomGen r(c);
-  FailureOr<int64_t> n = r.rounds(c.a[2]);
-  if (failed(n))
-    return failure();
-  FailureOr<Quad> q = r.randint4x(c.a[0], c.a[1], *n);
+  FailureOr<Quad> q = philoxBits(r, c);
   if (failed(q))
     return failure();
   return r.uniform((*q)[0]);
@@ -274,10 +274,7 @@ FailureOr<Val> randBuiltin(BuiltinCall &c) {
 
 FailureOr<Val> randnBuiltin(BuiltinCall &c) {
   RandomGen r(c);
-  FailureOr<int64_t> n = r.rounds(c.a[2]);
-  if (failed(n))
-    return failure();
-  FailureOr<Quad> q = r.randint4x(c.a[0], c.a[1], *n);
+  FailureOr<Quad> q = philoxBits(r, c);
   if (failed(q))
     return failure();
   KILN_TRY(u1, r.uniform((*q)[0]));

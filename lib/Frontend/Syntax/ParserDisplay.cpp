@@ -53,6 +53,16 @@ Expr *Parser::parseDisplayItem() {
   return parseTest();
 }
 
+bool Parser::parseDisplayItems(std::vector<Expr *> &out, llvm::StringRef close,
+                               const char *missing) {
+  return parseDelimited(close, missing, [&] {
+    Expr *e = parseDisplayItem();
+    if (e)
+      out.push_back(e);
+    return e != nullptr;
+  });
+}
+
 Expr *Parser::parseParenAtom() {
   DepthGuard g(*this);
   if (!g.ok)
@@ -133,14 +143,7 @@ Expr *Parser::parseListAtom() {
     if (!cur().isOp("]") && !expectOp(",", "or ']' in the list"))
       return nullptr;
   }
-  auto elt = [&] {
-    Expr *e = parseDisplayItem();
-    if (!e)
-      return false;
-    list->elts.push_back(e);
-    return true;
-  };
-  if (!parseDelimited("]", "expected ',' or ']'", elt))
+  if (!parseDisplayItems(list->elts, "]", "expected ',' or ']'"))
     return nullptr;
   list->range.end = prevEnd();
   return list;
@@ -224,14 +227,7 @@ Expr *Parser::parseBraceAtom() {
   set->elts.push_back(key);
   if (!cur().isOp("}") && !expectOp(",", "or '}' in the set"))
     return nullptr;
-  auto elt = [&] {
-    Expr *e = parseDisplayItem();
-    if (!e)
-      return false;
-    set->elts.push_back(e);
-    return true;
-  };
-  if (!parseDelimited("}", "expected ',' or '}'", elt))
+  if (!parseDisplayItems(set->elts, "}", "expected ',' or '}'"))
     return nullptr;
   set->range.end = prevEnd();
   return set;

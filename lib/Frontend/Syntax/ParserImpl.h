@@ -198,6 +198,9 @@ private:
   Expr *parseComprehension(Node::Kind kind, uint32_t b, Expr *elt,
                            Expr *value = nullptr);
   Expr *parseDisplayItem();
+  /// Display items up to and including `close` (after the first ones).
+  bool parseDisplayItems(std::vector<Expr *> &out, llvm::StringRef close,
+                         const char *missing);
   Expr *parseParenAtom();
   Expr *parseListAtom();
   Expr *parseBraceAtom();
