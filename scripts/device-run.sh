@@ -11,6 +11,12 @@
 #   scripts/device-run.sh [--quick] [--skip-tests] [--skip-bench]
 #                         [--skip-triton] [--gtest-filter=PATTERN]
 #                         [--bench-args="..."] [--kiln-json=FILE]
+#                         [--sanitize[=TOOLS]] [--sanitize-only[=TOOLS]]
+# --sanitize runs compute-sanitizer (memcheck, racecheck, synccheck, initcheck,
+# or the comma-separated TOOLS) over the LayerNorm kernels (every GPU test of
+# them at small shapes) and the corpus at its small shapes (Kiln only,
+# correctness only), with KILN_DEBUG=1 (device asserts compiled in) for the
+# corpus; any report fails the step. --sanitize-only skips everything else.
 # --quick runs ln-bench --quick (a short sweep); a full run (about 6-9 min)
 # can be split: --skip-bench --skip-triton first, then --skip-tests.
 # --kiln-json reuses an ln-bench JSON from an earlier call for the Triton
@@ -24,7 +30,7 @@ mkdir -p "$out"
 log="$out/run.log"
 : > "$log"
 
-quick=0 tests=1 bench=1 triton=1 filter="" bench_args="" kiln_json=""
+quick=0 tests=1 bench=1 triton=1 filter="" bench_args="" kiln_json="" sanitize=""
 for a in "$@"; do
   case "$a" in
     --quick) quick=1 ;;
@@ -34,6 +40,10 @@ for a in "$@"; do
     --gtest-filter=*) filter=${a#*=} ;;
     --bench-args=*) bench_args=${a#*=} ;;
     --kiln-json=*) kiln_json=${a#*=} ;;
+    --sanitize) sanitize=memcheck,racecheck,synccheck,initcheck ;;
+    --sanitize=*) sanitize=${a#*=} ;;
+    --sanitize-only) sanitize=memcheck,racecheck,synccheck,initcheck tests=0 bench=0 triton=0 ;;
+    --sanitize-only=*) sanitize=${a#*=} tests=0 bench=0 triton=0 ;;
     *) echo "device-run.sh: unknown option $a" >&2; exit 2 ;;
   esac
 done
@@ -111,6 +121,29 @@ if [ -n "$kiln_json" ] && [ -f "$kiln_json" ]; then
   report=bench/perf_report.py
   [ -f "$report" ] || report=$dest/perf_report.py
   run_step perf-report python3 "$report" "${rargs[@]}"
+fi
+
+if [ -n "$sanitize" ]; then
+  cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  # Small shapes: the sanitizers slow kernels down 10-100x.
+  ln_filter='Shapes/LayerNormGpu.*1x1*:Shapes/LayerNormGpu.*3x777*:Shapes/LayerNormGpu.*7x3000*'
+  ln_filter+=':LayerNormGpuStride.*:GpuLaunch.DynamicSharedMemoryAbove48KB:GpuLaunch.HandWrittenPTXRuns'
+  corpus=bench/corpus_run.py
+  IFS=, read -r -a tools <<< "$sanitize"
+  for tool in "${tools[@]}"; do
+    case "$tool" in memcheck|racecheck|synccheck|initcheck) ;;
+      *) say "sanitize: unknown tool '$tool'"; status=1; continue ;; esac
+    csargs=(--tool "$tool" --error-exitcode 1 --print-limit 20)
+    [ "$tool" = memcheck ] && csargs+=(--leak-check full)
+    run_step "san-$tool-layernorm" "$cs" "${csargs[@]}" "$bin/RuntimeGpuTests" --gtest_filter="$ln_filter"
+    if [ -f "$corpus" ]; then
+      # Kiln's kernels only: torch's own kernels are not what is checked here.
+      run_step "san-$tool-corpus" env KILN_DEBUG=1 scripts/kiln-pytest-env.sh \
+        "$cs" "${csargs[@]}" --target-processes all --kernel-name-exclude kns=at:: \
+        python3 "$corpus" --quick --kiln-only --no-timing --instance-timeout 300 \
+        --json "$out/sanitize-$tool.json"
+    fi
+  done
 fi
 
 say "summary"
