@@ -10,6 +10,8 @@
 // comments in the .py file against the frontend's diagnostics.
 //
 //===----------------------------------------------------------------------===//
+#include "AOTEmit.h"
+#include "CLI.h"
 #include "Decorators.h"
 #include "kiln/Frontend/Frontend.h"
 #include "kiln/Frontend/Spec.h"
@@ -23,6 +25,7 @@
 #include "mlir/Support/ToolUtilities.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -55,6 +58,11 @@ kiln-out/). A FILE ending in .mlir holds a tile-dialect module (as kiln-opt
 reads, e.g. an --emit=tile output): its one func.func is compiled from the
 tile-layout stage on, with num_warps and arch from the module attributes
 tile.num_warps and tile.arch unless --num-warps / --arch are given.
+FILE `-` reads Triton source from stdin (named <stdin> in diagnostics).
+
+EXIT CODES:
+  0 success, 1 error (compile error, unreadable input, unwritable output,
+  --verify-diagnostics mismatch), 2 usage error (bad or conflicting flags).
 
 OPTIONS:
   --kernel NAME            kernel (a @triton.jit function) to compile; for
@@ -75,10 +83,19 @@ OPTIONS:
                            values and its num_warps the warp count (a
                            different explicit -D or --num-warps is an error)
   --num-warps N            warps per program: 1, 2, 4, 8, 16 or 32 (default 4)
-  --arch ARCH              sm_80, sm_86, sm_89 or sm_90 (default sm_90)
+  --arch ARCH[,ARCH...]    sm_80, sm_86, sm_89 or sm_90 (default sm_90);
+                           several only with the AOT emits
   --emit STAGE             ast, tile, tile-layout, llvm-dialect, llvm or ptx
-                           (default ptx)
-  -o OUT                   output file (FILE mode) or directory (built-in mode)
+                           (default ptx); or C++ for ahead-of-time use:
+                           aot-header (NAME.h), aot-source (NAME.cpp), aot
+                           (both: -o PREFIX writes PREFIX.h and PREFIX.cpp)
+  --aot-name NAME          C++ launch function kiln::aot::NAME (default: the
+                           kernel's name)
+  --ptxas PATH|none        ptxas for the AOT cubins (default: ptxas on PATH,
+                           in $CUDA_HOME/bin or /usr/local/cuda/bin; none
+                           found or `none`: PTX only)
+  -o OUT                   output file (FILE mode; `-` is stdout) or
+                           directory (built-in mode)
   --dump-dir DIR           also write every stage to DIR
   --time                   print the time of each stage (to stderr)
   --verify-diagnostics     check `# expected-error {{...}}` comments in FILE
@@ -87,9 +104,14 @@ OPTIONS:
                            lines independently
   --print-debuginfo        with --emit=tile: print each op's .py location
   --dtype DT               built-in mode: fp16 (default), bf16 or fp32
+  --color WHEN             color diagnostics: auto (default: when stderr is
+                           a terminal), always or never
   --help                   print this help
   --version                print the version
 )";
+
+/// --emit=aot-header / aot-source / aot (both files).
+enum class AOTEmit { None, Header, Source, Both };
 
 struct Options {
   std::optional<std::string> file;
@@ -99,15 +121,19 @@ struct Options {
   std::optional<unsigned> config;   ///< --config N
   bool listConfigs = false;
   std::optional<std::string> arch; ///< default sm_90
+  /// Every --arch (comma-separated lists allowed); more than one only with
+  /// the AOT emits.
+  std::vector<std::string> archs;
   Stage emit = Stage::PTX;
+  AOTEmit aot = AOTEmit::None;
+  std::optional<std::string> aotName, ptxas;
   bool time = false, verify = false, split = false, debugInfo = false;
   std::optional<std::string> dtype;
 };
 
-int cliError(const llvm::Twine &msg) {
-  llvm::errs() << "ln-compile: error: " << msg << "\n";
-  return 1;
-}
+using cli::failure;
+using cli::usageError;
+
 
 /// Parses argv; returns an exit code when the program should stop.
 std::optional<int> parseArgs(int argc, char **argv, Options &o) {
@@ -125,7 +151,7 @@ std::optional<int> parseArgs(int argc, char **argv, Options &o) {
       if (inlineValue)
         return inlineValue;
       if (i + 1 >= args.size()) {
-        cliError(llvm::Twine(flag) + ": missing value");
+        usageError(llvm::Twine(flag) + ": missing value");
         return std::nullopt;
       }
       return args[++i];
@@ -141,7 +167,7 @@ std::optional<int> parseArgs(int argc, char **argv, Options &o) {
             kSwitches, [&](const auto &sw) { return a == sw.first; });
         sw != std::end(kSwitches)) {
       if (inlineValue)
-        return cliError(a + ": takes no value");
+        return usageError(a + ": takes no value");
       o.*(sw->second) = true;
       continue;
     }
@@ -156,21 +182,21 @@ std::optional<int> parseArgs(int argc, char **argv, Options &o) {
     if (a == "--kernel") {
       auto v = value("--kernel");
       if (!v)
-        return 1;
+        return cli::kExitUsage;
       if (v->empty())
-        return cliError("--kernel: empty kernel name");
+        return usageError("--kernel: empty kernel name");
       o.kernel = *v;
     } else if (a == "--signature") {
       auto v = value("--signature");
       if (!v)
-        return 1;
+        return cli::kExitUsage;
       o.signature = *v;
     } else if (a == "-D" ||
                (llvm::StringRef(a).starts_with("-D") && a.size() > 2)) {
       std::string def;
       if (a == "-D") {
         if (i + 1 >= args.size())
-          return cliError("-D: missing NAME=VALUE");
+          return usageError("-D: missing NAME=VALUE");
         def = args[++i];
       } else {
         def = a.substr(2);
@@ -179,62 +205,98 @@ std::optional<int> parseArgs(int argc, char **argv, Options &o) {
     } else if (a == "--num-warps") {
       auto v = value("--num-warps");
       if (!v)
-        return 1;
+        return cli::kExitUsage;
       unsigned n = 0;
       if (llvm::StringRef(*v).getAsInteger(10, n) || n == 0 || n > 32 ||
           (n & (n - 1)) != 0)
-        return cliError("--num-warps: expected 1, 2, 4, 8, 16 or 32, got `" +
+        return usageError("--num-warps: expected 1, 2, 4, 8, 16 or 32, got `" +
                         *v + "`");
       o.numWarps = n;
     } else if (a == "--config") {
       auto v = value("--config");
       if (!v)
-        return 1;
+        return cli::kExitUsage;
       unsigned n = 0;
       if (llvm::StringRef(*v).getAsInteger(10, n))
-        return cliError("--config: expected a config number (see "
+        return usageError("--config: expected a config number (see "
                         "--list-configs), got `" + *v + "`");
       o.config = n;
     } else if (a == "--arch") {
       auto v = value("--arch");
       if (!v)
-        return 1;
-      if (*v != "sm_80" && *v != "sm_86" && *v != "sm_89" && *v != "sm_90")
-        return cliError("--arch: unsupported architecture `" + *v +
-                        "` (expected sm_80, sm_86, sm_89 or sm_90)");
-      o.arch = *v;
+        return cli::kExitUsage;
+      llvm::SmallVector<llvm::StringRef> list;
+      llvm::StringRef(*v).split(list, ',');
+      for (llvm::StringRef arch : list) {
+        if (arch != "sm_80" && arch != "sm_86" && arch != "sm_89" &&
+            arch != "sm_90")
+          return usageError("--arch: unsupported architecture `" + arch +
+                            "` (expected sm_80, sm_86, sm_89 or sm_90)");
+        if (llvm::is_contained(o.archs, arch))
+          return usageError("--arch: `" + arch + "` given more than once");
+        o.archs.push_back(arch.str());
+      }
+      o.arch = o.archs.front();
     } else if (a == "--emit") {
       auto v = value("--emit");
       if (!v)
-        return 1;
+        return cli::kExitUsage;
+      o.aot = llvm::StringSwitch<AOTEmit>(*v)
+                  .Case("aot-header", AOTEmit::Header)
+                  .Case("aot-source", AOTEmit::Source)
+                  .Case("aot", AOTEmit::Both)
+                  .Default(AOTEmit::None);
       std::optional<Stage> s = parseStageName(*v);
-      if (!s)
-        return cliError("--emit: unknown stage `" + *v +
+      if (!s && o.aot == AOTEmit::None)
+        return usageError("--emit: unknown stage `" + *v +
                         "` (expected ast, tile, tile-layout, llvm-dialect, "
-                        "llvm or ptx)");
-      o.emit = *s;
+                        "llvm, ptx, aot-header, aot-source or aot)");
+      o.emit = s.value_or(Stage::PTX);
+    } else if (a == "--aot-name") {
+      auto v = value("--aot-name");
+      if (!v)
+        return cli::kExitUsage;
+      o.aotName = *v;
+    } else if (a == "--ptxas") {
+      auto v = value("--ptxas");
+      if (!v)
+        return cli::kExitUsage;
+      o.ptxas = *v;
+    } else if (a == "--color") {
+      auto v = value("--color");
+      if (!v)
+        return cli::kExitUsage;
+      if (*v == "auto")
+        cli::setColorMode(cli::ColorMode::Auto);
+      else if (*v == "always")
+        cli::setColorMode(cli::ColorMode::Always);
+      else if (*v == "never")
+        cli::setColorMode(cli::ColorMode::Never);
+      else
+        return usageError("--color: expected auto, always or never, got `" +
+                          *v + "`");
     } else if (a == "-o") {
       if (i + 1 >= args.size())
-        return cliError("-o: missing output path");
+        return usageError("-o: missing output path");
       o.output = args[++i];
     } else if (a == "--dump-dir") {
       auto v = value("--dump-dir");
       if (!v)
-        return 1;
+        return cli::kExitUsage;
       o.dumpDir = *v;
     } else if (a == "--dtype") {
       auto v = value("--dtype");
       if (!v)
-        return 1;
+        return cli::kExitUsage;
       if (*v != "fp16" && *v != "bf16" && *v != "fp32")
-        return cliError("--dtype: expected fp16, bf16 or fp32, got `" + *v +
+        return usageError("--dtype: expected fp16, bf16 or fp32, got `" + *v +
                         "`");
       o.dtype = *v;
     } else if (llvm::StringRef(a).starts_with("-") && a != "-") {
-      return cliError("unknown option `" + a + "` (see --help)");
+      return usageError("unknown option `" + a + "` (see --help)");
     } else {
       if (o.file)
-        return cliError("more than one input file (`" + *o.file + "` and `" +
+        return usageError("more than one input file (`" + *o.file + "` and `" +
                         a + "`)");
       o.file = a;
     }
@@ -251,7 +313,7 @@ std::optional<KernelSpec> specFromFlags(const Options &o) {
   if (o.signature) {
     auto sig = parseSignature(*o.signature);
     if (!sig) {
-      cliError("--signature: " + llvm::toString(sig.takeError()));
+      usageError("--signature: " + llvm::toString(sig.takeError()));
       return std::nullopt;
     }
     spec.signature = std::move(*sig);
@@ -259,11 +321,11 @@ std::optional<KernelSpec> specFromFlags(const Options &o) {
   for (const std::string &d : o.defines) {
     auto def = parseConstexprDefinition(d);
     if (!def) {
-      cliError("-D " + llvm::toString(def.takeError()));
+      usageError("-D " + llvm::toString(def.takeError()));
       return std::nullopt;
     }
     if (spec.constexprs.count(def->first)) {
-      cliError("-D " + def->first + ": given more than once");
+      usageError("-D " + def->first + ": given more than once");
       return std::nullopt;
     }
     spec.constexprs[def->first] = def->second;
@@ -293,7 +355,7 @@ bool writeFile(llvm::StringRef path, llvm::StringRef text) {
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Text);
   if (ec) {
-    cliError("cannot write `" + path + "`: " + ec.message());
+    failure("cannot write `" + path + "`: " + ec.message());
     return false;
   }
   os << text;
@@ -302,7 +364,7 @@ bool writeFile(llvm::StringRef path, llvm::StringRef text) {
 
 bool makeDir(llvm::StringRef dir, const char *flag) {
   if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
-    cliError(llvm::Twine(flag) + ": cannot create directory `" + dir +
+    failure(llvm::Twine(flag) + ": cannot create directory `" + dir +
              "`: " + ec.message());
     return false;
   }
@@ -357,7 +419,7 @@ bool runPipeline(const Options &o, CompileFn compile, llvm::StringRef knownName,
     name = llvm::sys::path::stem(*o.file).str();
   bool dumped = !o.dumpDir || writeDumps(*o.dumpDir, name, dumps);
   if (!ck) {
-    llvm::errs() << llvm::toString(ck.takeError()) << "\n";
+    cli::printDiagnostics(llvm::toString(ck.takeError()));
     return false;
   }
   if (!dumped)
@@ -429,20 +491,20 @@ bool isTileInput(const Options &o) {
 /// code on error.
 std::optional<int> pythonInputSpec(const Options &o, KernelSpec &spec) {
   if (o.debugInfo && o.emit != Stage::Tile)
-    return cliError("--print-debuginfo: only supported with --emit=tile");
+    return usageError("--print-debuginfo: only supported with --emit=tile");
   if (o.dtype)
-    return cliError("--dtype: only used without FILE (built-in LayerNorm "
+    return usageError("--dtype: only used without FILE (built-in LayerNorm "
                     "mode); give --signature instead");
   if (o.emit == Stage::AST)
     return std::nullopt;
   if (!o.kernel)
-    return cliError("--kernel: required when compiling " + *o.file);
+    return usageError("--kernel: required when compiling " + *o.file);
   if (!o.signature)
-    return cliError("--signature: required when compiling " + *o.file +
+    return usageError("--signature: required when compiling " + *o.file +
                     " (e.g. --signature '*fp16:16,i32')");
   std::optional<KernelSpec> s = specFromFlags(o);
   if (!s)
-    return 1;
+    return cli::kExitUsage;
   spec = *s;
   return std::nullopt;
 }
@@ -457,11 +519,11 @@ std::optional<int> tileInputSpec(const Options &o, TileModuleSpec &spec) {
                        : o.debugInfo        ? "--print-debuginfo"
                                             : nullptr;
   if (unused)
-    return cliError(llvm::Twine(unused) + ": not used with tile-dialect input `" +
+    return usageError(llvm::Twine(unused) + ": not used with tile-dialect input `" +
                     *o.file + "` (the module's func.func and attributes "
                     "describe the kernel)");
   if (o.emit == Stage::AST)
-    return cliError("--emit=ast: tile-dialect input `" + *o.file +
+    return usageError("--emit=ast: tile-dialect input `" + *o.file +
                     "` has no AST (stages: tile, tile-layout, llvm-dialect, "
                     "llvm, ptx)");
   spec.kernelName = o.kernel;
@@ -473,26 +535,130 @@ std::optional<int> tileInputSpec(const Options &o, TileModuleSpec &spec) {
 /// --list-configs: needs FILE.py and --kernel only.
 int runListConfigs(const Options &o) {
   if (isTileInput(o))
-    return cliError("--list-configs: needs a .py FILE, not `" + *o.file + "`");
+    return usageError("--list-configs: needs a .py FILE, not `" + *o.file + "`");
   if (!o.kernel)
-    return cliError("--list-configs: --kernel is required");
+    return usageError("--list-configs: --kernel is required");
   if (o.config)
-    return cliError("--list-configs: cannot be combined with --config");
+    return usageError("--list-configs: cannot be combined with --config");
   auto bufOrErr = llvm::MemoryBuffer::getFileOrSTDIN(*o.file, /*IsText=*/true);
   if (!bufOrErr)
-    return cliError("cannot read `" + *o.file +
+    return failure("cannot read `" + *o.file +
                     "`: " + bufOrErr.getError().message());
   return cli::listConfigs((*bufOrErr)->getBuffer(),
                           (*bufOrErr)->getBufferIdentifier(), *o.kernel,
                           llvm::outs());
 }
 
+/// --emit=aot-header / aot-source / aot: compiles the kernel for every
+/// --arch (and ptxas, when found, to cubins) and writes the C++ sources.
+int runAOT(const Options &o, const KernelSpec &pySpec,
+           const TileModuleSpec &tileSpec, bool tileInput,
+           const llvm::MemoryBuffer &buf) {
+  cli::AOTKernel k;
+  k.sourceFile = llvm::sys::path::filename(buf.getBufferIdentifier()).str();
+  k.signature = o.signature.value_or("");
+  std::optional<std::string> ptxas;
+  if (!o.ptxas) {
+    ptxas = cli::findPtxas();
+    if (!ptxas)
+      k.cubinNote = "ptxas not found (the driver compiles the PTX on first "
+                    "launch)";
+  } else if (*o.ptxas == "none") {
+    k.cubinNote = "--ptxas=none (the driver compiles the PTX on first launch)";
+  } else {
+    ptxas = *o.ptxas;
+  }
+  std::vector<std::string> archs = o.archs;
+  if (archs.empty())
+    archs.push_back("sm_90");
+  for (const std::string &arch : archs) {
+    KernelSpec spec = pySpec;
+    spec.arch = arch;
+    TileModuleSpec tspec = tileSpec;
+    tspec.arch = arch;
+    auto compile = [&](const CompileOptions &copts) {
+      return tileInput ? compileTileModule(buf.getBuffer(),
+                                           buf.getBufferIdentifier(), tspec,
+                                           copts)
+                       : compileKernel(buf.getBuffer(),
+                                       buf.getBufferIdentifier(), spec, copts);
+    };
+    std::string label = tileInput ? o.kernel.value_or("") : spec.kernelName;
+    if (!label.empty() && archs.size() > 1)
+      label += "." + arch;
+    std::string emitted;
+    cli::AOTImage image;
+    image.arch = arch;
+    if (!runPipeline(o, compile, label, emitted, &image.compiled))
+      return cli::kExitFailure;
+    if (ptxas) {
+      auto cubin = cli::runPtxas(*ptxas, image.compiled.ptx, arch);
+      if (!cubin)
+        return failure(llvm::toString(cubin.takeError()));
+      image.cubin = std::move(*cubin);
+    }
+    k.images.push_back(std::move(image));
+  }
+  k.name = o.aotName.value_or(k.images.front().compiled.info.name);
+  if (auto err = cli::checkAOTKernel(k))
+    return failure(llvm::toString(std::move(err)));
+
+  auto emitTo = [&](const std::string &path, const std::string &text) {
+    if (path == "-") {
+      llvm::outs() << text;
+      return true;
+    }
+    return writeFile(path, text);
+  };
+  std::string out = o.output.value_or("-");
+  if (o.aot == AOTEmit::Both) {
+    k.headerInclude = llvm::sys::path::filename(out).str() + ".h";
+    return emitTo(out + ".h", cli::emitAOTHeader(k)) &&
+                   emitTo(out + ".cpp", cli::emitAOTSource(k))
+               ? cli::kExitSuccess
+               : cli::kExitFailure;
+  }
+  k.headerInclude = (out == "-" ? k.name : llvm::sys::path::stem(out).str()) + ".h";
+  return emitTo(out, o.aot == AOTEmit::Header ? cli::emitAOTHeader(k)
+                                              : cli::emitAOTSource(k))
+             ? cli::kExitSuccess
+             : cli::kExitFailure;
+}
+
+/// The flags that only the AOT emits take, and their conflicts.
+std::optional<int> checkAOTFlags(const Options &o) {
+  if (o.aot == AOTEmit::None) {
+    if (o.archs.size() > 1)
+      return usageError("--arch: more than one architecture needs "
+                        "--emit=aot-header, aot-source or aot");
+    if (o.aotName || o.ptxas)
+      return usageError(std::string(o.aotName ? "--aot-name" : "--ptxas") +
+                        ": only used with --emit=aot-header, aot-source or "
+                        "aot");
+    return std::nullopt;
+  }
+  const char *conflict = o.verify          ? "--verify-diagnostics"
+                         : o.split         ? "--split-input-file"
+                         : o.debugInfo     ? "--print-debuginfo"
+                         : o.listConfigs   ? "--list-configs"
+                                           : nullptr;
+  if (conflict)
+    return usageError(llvm::Twine(conflict) +
+                      ": cannot be combined with --emit=aot*");
+  if (o.aot == AOTEmit::Both && (!o.output || *o.output == "-"))
+    return usageError("--emit=aot: needs -o PREFIX (writes PREFIX.h and "
+                      "PREFIX.cpp)");
+  return std::nullopt;
+}
+
 int runFile(const Options &o) {
+  if (std::optional<int> rc = checkAOTFlags(o))
+    return *rc;
   if (o.listConfigs)
     return runListConfigs(o);
   bool tileInput = isTileInput(o);
   if (tileInput && o.config)
-    return cliError("--config: not used with tile-dialect input `" + *o.file +
+    return usageError("--config: not used with tile-dialect input `" + *o.file +
                     "`");
   KernelSpec spec;
   TileModuleSpec tileSpec;
@@ -501,13 +667,13 @@ int runFile(const Options &o) {
     return *rc;
   auto bufOrErr = llvm::MemoryBuffer::getFileOrSTDIN(*o.file, /*IsText=*/true);
   if (!bufOrErr)
-    return cliError("cannot read `" + *o.file +
+    return failure("cannot read `" + *o.file +
                     "`: " + bufOrErr.getError().message());
   if (o.dumpDir && !makeDir(*o.dumpDir, "--dump-dir"))
     return 1;
   if (!tileInput && o.emit != Stage::AST) {
     if (o.split && o.config)
-      return cliError("--config: not supported with --split-input-file");
+      return usageError("--config: not supported with --split-input-file");
     // The kernel's @triton.autotune config and @triton.heuristics complete
     // the specialization.
     if (!o.split &&
@@ -517,6 +683,9 @@ int runFile(const Options &o) {
                               /*mustParse=*/o.config.has_value()))
       return 1;
   }
+
+  if (o.aot != AOTEmit::None)
+    return runAOT(o, spec, tileSpec, tileInput, **bufOrErr);
 
   std::string out;
   llvm::raw_string_ostream outStream(out);
@@ -567,9 +736,15 @@ int runFile(const Options &o) {
 /// Built-in mode: the LayerNorm kernels for N = 8192 with the tutorial's
 /// launch heuristics.
 int runBuiltin(const Options &o) {
+  if (o.aot != AOTEmit::None || o.archs.size() > 1 || o.aotName || o.ptxas)
+    return usageError("--emit=aot*, --aot-name, --ptxas and several --arch "
+                      "need a FILE (e.g. examples/layernorm/layer_norm.py "
+                      "--kernel _layer_norm_fwd_fused --signature ...)");
+  if (o.output && *o.output == "-")
+    return usageError("-o -: without FILE, -o names the output directory");
   if (o.signature || !o.defines.empty() || o.numWarps || o.verify ||
       o.split || o.config || o.listConfigs)
-    return cliError(std::string(o.signature          ? "--signature"
+    return usageError(std::string(o.signature          ? "--signature"
                                 : !o.defines.empty() ? "-D"
                                 : o.numWarps         ? "--num-warps"
                                 : o.verify           ? "--verify-diagnostics"
@@ -660,7 +835,7 @@ int runBuiltin(const Options &o) {
     }
   }
   if (!any)
-    return cliError("--kernel: `" + *o.kernel +
+    return usageError("--kernel: `" + *o.kernel +
                     "` is not a built-in kernel (expected "
                     "_layer_norm_fwd_fused, _layer_norm_bwd_dx_fused or "
                     "_layer_norm_bwd_dwdb)");
@@ -670,6 +845,18 @@ int runBuiltin(const Options &o) {
 } // namespace
 
 int main(int argc, char **argv) {
+  // --color applies to errors found while parsing the other flags too.
+  cli::setColorMode(cli::ColorMode::Auto);
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef a = argv[i];
+    llvm::StringRef v = a.consume_front("--color=") ? a
+                        : a == "--color" && i + 1 < argc ? llvm::StringRef(argv[i + 1])
+                                                         : llvm::StringRef();
+    if (v == "always")
+      cli::setColorMode(cli::ColorMode::Always);
+    else if (v == "never")
+      cli::setColorMode(cli::ColorMode::Never);
+  }
   Options o;
   if (std::optional<int> rc = parseArgs(argc, argv, o))
     return *rc;
