@@ -1,15 +1,19 @@
 //===- CLI.cpp - ln-compile: exit codes, error output, --color -----------===//
 #include "CLI.h"
 #include "llvm/Support/Regex.h"
-#include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace kiln::cli;
 
+namespace {
+/// raw_fd_ostream::has_colors() asks the terminal; --color=always overrides it.
+bool colorsOn = false;
+} // namespace
+
 void kiln::cli::setColorMode(ColorMode mode) {
-  bool on = mode == ColorMode::Always ||
-            (mode == ColorMode::Auto && llvm::errs().is_displayed());
-  llvm::errs().enable_colors(on);
+  colorsOn = mode == ColorMode::Always ||
+             (mode == ColorMode::Auto && llvm::errs().is_displayed());
+  llvm::errs().enable_colors(colorsOn);
 }
 
 namespace {
@@ -36,7 +40,7 @@ int kiln::cli::failure(const llvm::Twine &msg) {
 
 void kiln::cli::printDiagnostics(llvm::StringRef text) {
   llvm::raw_ostream &os = llvm::errs();
-  if (!os.has_colors()) {
+  if (!colorsOn) {
     os << text << "\n";
     return;
   }
@@ -45,7 +49,7 @@ void kiln::cli::printDiagnostics(llvm::StringRef text) {
   static const llvm::Regex kDiag(
       "^(.*:[0-9]+:[0-9]+: |ln-compile: )?(error|warning|note|remark): (.*)$");
   llvm::SmallVector<llvm::StringRef> lines;
-  text.split(lines, '\n');
+  text.rtrim('\n').split(lines, '\n');
   for (llvm::StringRef line : lines) {
     llvm::SmallVector<llvm::StringRef, 4> m;
     if (!kDiag.match(line, &m)) {
