@@ -156,6 +156,14 @@ llvm::Error kiln::cli::checkAOTKernel(const AOTKernel &k) {
       isCppKeyword(k.name))
     return makeError("--aot-name: `" + k.name +
                      "` is not a valid C++ function name");
+  // The runtime's own names in kiln::aot.
+  static const llvm::StringSet<> kRuntimeNames = {
+      "Status", "Grid", "Image", "KernelDescriptor", "LoadInfo", "Stream",
+      "half", "bfloat16", "selectImage", "prepare", "launch", "detail"};
+  if (kRuntimeNames.contains(k.name))
+    return makeError("--aot-name: `" + k.name +
+                     "` is taken by the AOT runtime (kiln::aot::" + k.name +
+                     "); choose another name");
   if (k.images.empty())
     return makeError("no architecture to compile for");
   const KernelInfo &first = k.images.front().compiled.info;
