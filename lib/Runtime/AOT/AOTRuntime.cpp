@@ -47,7 +47,8 @@ struct Loaded {
 std::mutex loadedMutex;
 std::map<std::pair<const KernelDescriptor *, CUcontext>, Loaded> loadedKernels;
 
-/// The context a launch on `stream` runs in, made current.
+/// The context a launch on `stream` runs in, made current; `dev` is set
+/// when it is device 0's primary context, made here.
 Status enterContext(const DriverAPI &drv, const KernelDescriptor &k,
                     Stream stream, CUcontext &ctx, CUdevice &dev) {
   ctx = nullptr;
@@ -76,9 +77,6 @@ Status enterContext(const DriverAPI &drv, const KernelDescriptor &k,
   if (ctx != current)
     if (CUresult r = drv.cuCtxSetCurrent(ctx); r != cu::SUCCESS)
       return driverError(drv, k, "cuCtxSetCurrent", r);
-  if (drv.cuCtxGetDevice)
-    if (CUresult r = drv.cuCtxGetDevice(&dev); r != cu::SUCCESS)
-      return driverError(drv, k, "cuCtxGetDevice", r);
   return Status();
 }
 
@@ -209,6 +207,10 @@ Status resolve(const KernelDescriptor &k, Stream stream, const DriverAPI *&drv,
   auto key = std::make_pair(&k, ctx);
   auto it = loadedKernels.find(key);
   if (it == loadedKernels.end()) {
+    // Only a first launch in this context needs its device.
+    if (drv->cuCtxGetDevice)
+      if (CUresult r = drv->cuCtxGetDevice(&dev); r != cu::SUCCESS)
+        return driverError(*drv, k, "cuCtxGetDevice", r);
     Loaded l;
     if (Status s = loadKernel(*drv, k, dev, l); !s)
       return s;
