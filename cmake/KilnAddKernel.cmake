@@ -1,6 +1,6 @@
 # kiln_add_kernel(<target> FILE k.py KERNEL name SIGNATURE "..."
 #                 [CONSTEXPRS NAME=VALUE...] [NUM_WARPS n] [ARCHS sm_80 ...]
-#                 [NAME cxx_name] [DEPENDS file...])
+#                 [NAME cxx_name] [DEPENDS file...] [OPTIONS flag...])
 #
 # Compiles one specialization of a Triton-language kernel ahead of time with
 # ln-compile at build time and adds the generated C++ to <target>:
@@ -11,11 +11,13 @@
 #
 #   SIGNATURE   ln-compile's --signature ("*fp16:16,*fp32,i32:16,fp32")
 #   CONSTEXPRS  values of tl.constexpr parameters (ln-compile -D)
-#   NUM_WARPS   default 4
+#   NUM_WARPS   default 4 (or the --config's, through OPTIONS)
 #   ARCHS       default sm_80 sm_90: the device runs the cubin of its arch,
 #               else the PTX of the highest arch not above it (driver JIT)
 #   NAME        C++ function name (default: KERNEL)
 #   DEPENDS     more files the kernel reads (imported modules)
+#   OPTIONS     more ln-compile flags (e.g. --config 2 for an autotuned
+#               kernel's config)
 #
 # In Kiln's own build ln-compile is the target of that name; from an
 # installed package (find_package(Kiln CONFIG)) it is Kiln_LN_COMPILE.
@@ -27,7 +29,7 @@ endif()
 
 function(kiln_add_kernel target)
   cmake_parse_arguments(PARSE_ARGV 1 K ""
-    "FILE;KERNEL;SIGNATURE;NUM_WARPS;NAME" "CONSTEXPRS;ARCHS;DEPENDS")
+    "FILE;KERNEL;SIGNATURE;NUM_WARPS;NAME" "CONSTEXPRS;ARCHS;DEPENDS;OPTIONS")
   if(K_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "kiln_add_kernel(${target}): unknown arguments "
                         "${K_UNPARSED_ARGUMENTS}")
@@ -43,8 +45,9 @@ function(kiln_add_kernel target)
   if(NOT K_NAME)
     set(K_NAME ${K_KERNEL})
   endif()
-  if(NOT K_NUM_WARPS)
-    set(K_NUM_WARPS 4)
+  set(_warps "")
+  if(K_NUM_WARPS)
+    set(_warps --num-warps ${K_NUM_WARPS})
   endif()
   if(NOT K_ARCHS)
     set(K_ARCHS sm_80 sm_90)
@@ -85,9 +88,9 @@ function(kiln_add_kernel target)
     OUTPUT "${_out}.h" "${_out}.cpp"
     COMMAND "${_ln_compile}" "${_file}" --kernel "${K_KERNEL}"
             --signature "${K_SIGNATURE}" ${_defines}
-            --num-warps ${K_NUM_WARPS} --arch ${_archs}
+            ${_warps} --arch ${_archs}
             --emit=aot --aot-name ${K_NAME} --ptxas "${_ptxas}"
-            --color=never -o "${_out}"
+            ${K_OPTIONS} -o "${_out}"
     DEPENDS "${_file}" ${_ln_compile_dep} ${K_DEPENDS}
     COMMENT "Kiln: compiling ${K_KERNEL} of ${K_FILE} ahead of time (${_archs})"
     VERBATIM)
