@@ -27,16 +27,16 @@ bool isCppKeyword(llvm::StringRef s) {
       "bool", "break", "case", "catch", "char", "char8_t", "char16_t",
       "char32_t", "class", "compl", "concept", "const", "consteval",
       "constexpr", "constinit", "const_cast", "continue", "co_await",
-      "co_return", "co_yield", "decltype", "default", "delete", "do",
-      "double", "dynamic_cast", "else", "enum", "explicit", "export",
-      "extern", "false", "float", "for", "friend", "goto", "if", "inline",
-      "int", "long", "mutable", "namespace", "new", "noexcept", "not",
-      "not_eq", "nullptr", "operator", "or", "or_eq", "private", "protected",
-      "public", "register", "reinterpret_cast", "requires", "return", "short",
-      "signed", "sizeof", "static", "static_assert", "static_cast", "struct",
-      "switch", "template", "this", "thread_local", "throw", "true", "try",
-      "typedef", "typeid", "typename", "union", "unsigned", "using",
-      "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
+      "co_return", "co_yield", "decltype", "default", "delete", "do", "double",
+      "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false",
+      "float", "for", "friend", "goto", "if", "inline", "int", "long",
+      "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr",
+      "operator", "or", "or_eq", "private", "protected", "public", "register",
+      "reinterpret_cast", "requires", "return", "short", "signed", "sizeof",
+      "static", "static_assert", "static_cast", "struct", "switch", "template",
+      "this", "thread_local", "throw", "true", "try", "typedef", "typeid",
+      "typename", "union", "unsigned", "using", "virtual", "void", "volatile",
+      "wchar_t", "while", "xor", "xor_eq",
       // Names the generated function itself uses.
       "stream", "grid", "params"};
   return kKeywords.contains(s);
@@ -51,19 +51,32 @@ std::string cppParamName(llvm::StringRef name) {
 /// Element type of a pointer parameter; `void` for dtypes without one.
 std::string pointeeType(DType t) {
   switch (t) {
-  case DType::I1: return "bool";
-  case DType::I8: return "int8_t";
-  case DType::I16: return "int16_t";
-  case DType::I32: return "int32_t";
-  case DType::I64: return "int64_t";
-  case DType::U8: return "uint8_t";
-  case DType::U16: return "uint16_t";
-  case DType::U32: return "uint32_t";
-  case DType::U64: return "uint64_t";
-  case DType::F16: return "kiln::aot::half";
-  case DType::BF16: return "kiln::aot::bfloat16";
-  case DType::F32: return "float";
-  case DType::F64: return "double";
+  case DType::I1:
+    return "bool";
+  case DType::I8:
+    return "int8_t";
+  case DType::I16:
+    return "int16_t";
+  case DType::I32:
+    return "int32_t";
+  case DType::I64:
+    return "int64_t";
+  case DType::U8:
+    return "uint8_t";
+  case DType::U16:
+    return "uint16_t";
+  case DType::U32:
+    return "uint32_t";
+  case DType::U64:
+    return "uint64_t";
+  case DType::F16:
+    return "kiln::aot::half";
+  case DType::BF16:
+    return "kiln::aot::bfloat16";
+  case DType::F32:
+    return "float";
+  case DType::F64:
+    return "double";
   }
   return "void";
 }
@@ -72,18 +85,20 @@ std::string pointeeType(DType t) {
 /// stored as for the kernel (they differ for bool, fp16 and bf16).
 std::pair<std::string, std::string> scalarTypes(DType t) {
   switch (t) {
-  case DType::I1: return {"bool", "int8_t"};
-  case DType::F16: return {"float", "uint16_t"};
-  case DType::BF16: return {"float", "uint16_t"};
-  default: return {pointeeType(t), pointeeType(t)};
+  case DType::I1:
+    return {"bool", "int8_t"};
+  case DType::F16:
+    return {"float", "uint16_t"};
+  case DType::BF16:
+    return {"float", "uint16_t"};
+  default:
+    return {pointeeType(t), pointeeType(t)};
   }
 }
 
 /// `void` pointee types and unknown scalars cannot be expressed: refuse them
 /// instead of generating a wrong ABI.
-bool hasCppType(const ParamSpec &s) {
-  return pointeeType(s.dtype) != "void";
-}
+bool hasCppType(const ParamSpec &s) { return pointeeType(s.dtype) != "void"; }
 
 std::string parameterList(const KernelInfo &info) {
   std::string s = "kiln::aot::Stream stream, kiln::aot::Grid grid";
@@ -158,8 +173,9 @@ llvm::Error kiln::cli::checkAOTKernel(const AOTKernel &k) {
                      "` is not a valid C++ function name");
   // The runtime's own names in kiln::aot.
   static const llvm::StringSet<> kRuntimeNames = {
-      "Status", "Grid", "Image", "KernelDescriptor", "LoadInfo", "Stream",
-      "half", "bfloat16", "selectImage", "prepare", "launch", "detail"};
+      "Status",      "Grid",    "Image",  "KernelDescriptor",
+      "LoadInfo",    "Stream",  "half",   "bfloat16",
+      "selectImage", "prepare", "launch", "detail"};
   if (kRuntimeNames.contains(k.name))
     return makeError("--aot-name: `" + k.name +
                      "` is taken by the AOT runtime (kiln::aot::" + k.name +
@@ -180,9 +196,10 @@ llvm::Error kiln::cli::checkAOTKernel(const AOTKernel &k) {
       same = info.params[i].name == first.params[i].name &&
              info.params[i].spec == first.params[i].spec;
     if (!same)
-      return makeError("kernel `" + first.name + "` compiled to different "
-                       "parameters or num_warps for " + im.arch + " than for " +
-                       k.images.front().arch);
+      return makeError("kernel `" + first.name +
+                       "` compiled to different "
+                       "parameters or num_warps for " +
+                       im.arch + " than for " + k.images.front().arch);
   }
   return llvm::Error::success();
 }
@@ -225,8 +242,7 @@ std::string kiln::cli::emitAOTSource(const AOTKernel &k) {
     emitPTXLiteral(os, im.compiled.ptx);
     os << "    ;\n";
     if (im.cubin) {
-      os << "\nalignas(8) const unsigned char kCubin_" << im.arch
-         << "[] = {\n";
+      os << "\nalignas(8) const unsigned char kCubin_" << im.arch << "[] = {\n";
       emitBytes(os, *im.cubin);
       os << "};\n";
     }
@@ -235,8 +251,8 @@ std::string kiln::cli::emitAOTSource(const AOTKernel &k) {
   for (const AOTImage &im : k.images) {
     int sm = smNumber(im.arch);
     if (im.cubin)
-      os << "    {" << sm << ", true, kCubin_" << im.arch
-         << ", sizeof(kCubin_" << im.arch << ")},\n";
+      os << "    {" << sm << ", true, kCubin_" << im.arch << ", sizeof(kCubin_"
+         << im.arch << ")},\n";
     os << "    {" << sm << ", false, kPTX_" << im.arch << ", sizeof(kPTX_"
        << im.arch << ") - 1},\n";
   }
@@ -246,8 +262,8 @@ std::string kiln::cli::emitAOTSource(const AOTKernel &k) {
      << "\", " << info.numWarps << ", " << shared
      << ", kImages, sizeof(kImages) / sizeof(kImages[0])};\n\n";
 
-  os << "kiln::aot::Status kiln::aot::" << k.name << "("
-     << parameterList(info) << ") {\n"
+  os << "kiln::aot::Status kiln::aot::" << k.name << "(" << parameterList(info)
+     << ") {\n"
      << "  using namespace kiln::aot::detail;\n"
      << "  const KernelDescriptor &kernel = " << k.name << "_kernel;\n";
   // Checks in parameter order, as the JIT's validateLaunch makes them.
@@ -261,13 +277,13 @@ std::string kiln::cli::emitAOTSource(const AOTKernel &k) {
       if (p.spec.divisibility > 1)
         os << "  if (reinterpret_cast<uintptr_t>(" << n << ") % "
            << p.spec.divisibility << " != 0)\n    return misaligned(kernel, "
-           << num << ", " << quoted << ", " << n << ", "
-           << p.spec.divisibility << ");\n";
+           << num << ", " << quoted << ", " << n << ", " << p.spec.divisibility
+           << ");\n";
     } else if (p.spec.divisibility > 1 && !isFloat(p.spec.dtype)) {
       os << "  if (" << n << " % " << p.spec.divisibility
-         << " != 0)\n    return notDivisible(kernel, " << num << ", "
-         << quoted << ", static_cast<long long>(" << n << "), "
-         << p.spec.divisibility << ");\n";
+         << " != 0)\n    return notDivisible(kernel, " << num << ", " << quoted
+         << ", static_cast<long long>(" << n << "), " << p.spec.divisibility
+         << ");\n";
     }
   }
   // Values in the kernel's parameter types.
@@ -285,9 +301,11 @@ std::string kiln::cli::emitAOTSource(const AOTKernel &k) {
     }
     // A zeroed 8-byte slot, as the JIT packs: the driver reads the
     // parameter's size from its low (little-endian) bytes.
-    std::string value = p.spec.dtype == DType::F16    ? "floatToHalfBits(" + n + ")"
-                        : p.spec.dtype == DType::BF16 ? "floatToBF16Bits(" + n + ")"
-                                                       : "static_cast<" + stored + ">(" + n + ")";
+    std::string value = p.spec.dtype == DType::F16
+                            ? "floatToHalfBits(" + n + ")"
+                        : p.spec.dtype == DType::BF16
+                            ? "floatToBF16Bits(" + n + ")"
+                            : "static_cast<" + stored + ">(" + n + ")";
     os << "  uint64_t " << n << "_value = " << value << ";\n";
     slots.push_back(n + "_value");
   }
@@ -304,8 +322,8 @@ llvm::Expected<std::string> kiln::cli::runPtxas(llvm::StringRef ptxas,
                                                 llvm::StringRef ptx,
                                                 llvm::StringRef arch) {
   llvm::SmallString<128> in, out, log;
-  for (auto [path, ext] : {std::pair{&in, "ptx"}, {&out, "cubin"},
-                           {&log, "log"}})
+  for (auto [path, ext] :
+       {std::pair{&in, "ptx"}, {&out, "cubin"}, {&log, "log"}})
     if (std::error_code ec =
             llvm::sys::fs::createTemporaryFile("kiln-aot", ext, *path))
       return makeError("cannot create a temporary file: " + ec.message());
@@ -321,18 +339,18 @@ llvm::Expected<std::string> kiln::cli::runPtxas(llvm::StringRef ptxas,
     os << ptx;
   }
   std::string archFlag = ("--gpu-name=" + arch).str();
-  llvm::SmallVector<llvm::StringRef> args = {ptxas, archFlag, "-O3", "-o",
-                                             out, in};
+  llvm::SmallVector<llvm::StringRef> args = {ptxas, archFlag, "-O3",
+                                             "-o",  out,      in};
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, log, log};
   std::string why;
-  int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects, 0,
-                                     0, &why);
+  int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects, 0, 0,
+                                     &why);
   auto logText = llvm::MemoryBuffer::getFile(log);
   std::string output =
       logText ? llvm::StringRef((*logText)->getBuffer()).trim().str() : "";
   if (rc != 0)
-    return makeError(llvm::formatv("ptxas ({0}) failed for {1}{2}{3}{4}",
-                                   ptxas, arch, why.empty() ? "" : ": ", why,
+    return makeError(llvm::formatv("ptxas ({0}) failed for {1}{2}{3}{4}", ptxas,
+                                   arch, why.empty() ? "" : ": ", why,
                                    output.empty() ? "" : ":\n" + output));
   auto cubin = llvm::MemoryBuffer::getFile(out, /*IsText=*/false,
                                            /*RequiresNullTerminator=*/false);

@@ -1,4 +1,5 @@
-//===- Options.cpp - ln-compile: command-line flags ------------------------===//
+//===- Options.cpp - ln-compile: command-line flags
+//------------------------===//
 #include "Options.h"
 #include "CLI.h"
 #include "llvm/ADT/STLExtras.h"
@@ -82,8 +83,7 @@ OPTIONS:
 
 } // namespace
 
-std::optional<int> kiln::cli::parseArgs(int argc, char **argv,
-                                         Options &o) {
+std::optional<int> kiln::cli::parseArgs(int argc, char **argv, Options &o) {
   std::vector<std::string> args(argv + 1, argv + argc);
   for (size_t i = 0; i < args.size(); ++i) {
     std::string a = args[i];
@@ -157,7 +157,7 @@ std::optional<int> kiln::cli::parseArgs(int argc, char **argv,
       if (llvm::StringRef(*v).getAsInteger(10, n) || n == 0 || n > 32 ||
           (n & (n - 1)) != 0)
         return usageError("--num-warps: expected 1, 2, 4, 8, 16 or 32, got `" +
-                        *v + "`");
+                          *v + "`");
       o.numWarps = n;
     } else if (a == "--config") {
       auto v = value("--config");
@@ -166,7 +166,8 @@ std::optional<int> kiln::cli::parseArgs(int argc, char **argv,
       unsigned n = 0;
       if (llvm::StringRef(*v).getAsInteger(10, n))
         return usageError("--config: expected a config number (see "
-                        "--list-configs), got `" + *v + "`");
+                          "--list-configs), got `" +
+                          *v + "`");
       o.config = n;
     } else if (a == "--arch") {
       auto v = value("--arch");
@@ -196,8 +197,8 @@ std::optional<int> kiln::cli::parseArgs(int argc, char **argv,
       std::optional<Stage> s = parseStageName(*v);
       if (!s && o.aot == AOTEmit::None)
         return usageError("--emit: unknown stage `" + *v +
-                        "` (expected ast, tile, tile-layout, llvm-dialect, "
-                        "llvm, ptx, aot-header, aot-source or aot)");
+                          "` (expected ast, tile, tile-layout, llvm-dialect, "
+                          "llvm, ptx, aot-header, aot-source or aot)");
       o.emit = s.value_or(Stage::PTX);
     } else if (a == "--aot-name") {
       auto v = value("--aot-name");
@@ -237,17 +238,16 @@ std::optional<int> kiln::cli::parseArgs(int argc, char **argv,
         return cli::kExitUsage;
       if (*v != "fp16" && *v != "bf16" && *v != "fp32")
         return usageError("--dtype: expected fp16, bf16 or fp32, got `" + *v +
-                        "`");
+                          "`");
       o.dtype = *v;
     } else if (llvm::StringRef(a).starts_with("-") && a != "-") {
       return usageError("unknown option `" + a + "` (see --help)");
     } else {
       if (o.file)
         return usageError("more than one input file (`" + *o.file + "` and `" +
-                        a + "`)");
+                          a + "`)");
       o.file = a;
     }
   }
   return std::nullopt;
 }
-

@@ -1,4 +1,5 @@
-//===- AOTRuntimeTest.cpp - Generated AOT launch functions, stand-in driver ===//
+//===- AOTRuntimeTest.cpp - Generated AOT launch functions, stand-in driver
+//===//
 //
 // axpy.h / fill_half.h are generated at build time by kiln_add_kernel from
 // kernels.py. KILN_CUDA_DRIVER points the AOT runtime at FakeCuda.cpp's
@@ -122,19 +123,19 @@ TEST_F(AOTRuntime, ArgumentErrorsNameTheParameter) {
   EXPECT_EQ(s.message(), "kernel `axpy` (kiln::aot::axpy): argument #2 `Y`: "
                          "null device pointer");
   // `*fp32:16`: the code assumes 16-byte alignment.
-  s = axpy(nullptr, Grid(1), devicePtr<float>(0x1004),
-           devicePtr<float>(0x2000), devicePtr<float>(0x3000), 1, 16);
+  s = axpy(nullptr, Grid(1), devicePtr<float>(0x1004), devicePtr<float>(0x2000),
+           devicePtr<float>(0x3000), 1, 16);
   EXPECT_EQ(s.message(),
             "kernel `axpy` (kiln::aot::axpy): argument #1 `X`: the kernel was "
             "compiled for a 16-byte aligned pointer but 0x1004 is not");
-  s = axpy(nullptr, Grid(1), devicePtr<float>(0x1000),
-           devicePtr<float>(0x2000), devicePtr<float>(0x3008), 1, 16);
+  s = axpy(nullptr, Grid(1), devicePtr<float>(0x1000), devicePtr<float>(0x2000),
+           devicePtr<float>(0x3008), 1, 16);
   EXPECT_EQ(s.message(),
             "kernel `axpy` (kiln::aot::axpy): argument #3 `Out`: the kernel "
             "was compiled for a 16-byte aligned pointer but 0x3008 is not");
   // `i32:16`: divisible by 16.
-  s = axpy(nullptr, Grid(1), devicePtr<float>(0x1000),
-           devicePtr<float>(0x2000), devicePtr<float>(0x3000), 1, 65);
+  s = axpy(nullptr, Grid(1), devicePtr<float>(0x1000), devicePtr<float>(0x2000),
+           devicePtr<float>(0x3000), 1, 65);
   EXPECT_EQ(s.message(),
             "kernel `axpy` (kiln::aot::axpy): argument #5 `n`: the kernel was "
             "compiled for a value divisible by 16 but got 65");
@@ -147,8 +148,8 @@ TEST_F(AOTRuntime, GridIsCheckedAgainstTheDevice) {
   EXPECT_EQ(s.message(), "kernel `axpy` (kiln::aot::axpy): grid dimension y "
                          "is 70000, above the device limit 65535");
   // A zero dimension launches nothing, as in Triton and the JIT.
-  s = axpy(nullptr, Grid(0), devicePtr<float>(0x1000),
-           devicePtr<float>(0x2000), devicePtr<float>(0x3000), 1, 16);
+  s = axpy(nullptr, Grid(0), devicePtr<float>(0x1000), devicePtr<float>(0x2000),
+           devicePtr<float>(0x3000), 1, 16);
   EXPECT_TRUE(s.ok()) << s.message();
   EXPECT_EQ(fake().count(), 0);
 }
@@ -205,8 +206,8 @@ TEST_F(AOTRuntime, ImagesAreChosenByArch) {
 TEST_F(AOTRuntime, NoImageForTheDeviceIsAnError) {
   static const char ptx[] = "// sm_95 only";
   static const Image images[] = {{95, false, ptx, sizeof(ptx) - 1}};
-  static const KernelDescriptor future = {"future", "kiln::aot::future", 4, 0,
-                                          images, 1};
+  static const KernelDescriptor future = {
+      "future", "kiln::aot::future", 4, 0, images, 1};
   Status s = launch(future, nullptr, Grid(1), nullptr);
   EXPECT_EQ(s.message(),
             "kernel `future` (kiln::aot::future): no image for this device "

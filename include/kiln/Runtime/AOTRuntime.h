@@ -86,10 +86,11 @@ const Image *selectImage(const KernelDescriptor &kernel, int sm);
 
 /// Where a launch's code came from, for logs and tests.
 struct LoadInfo {
-  int deviceSm = 0;       ///< The device's compute capability (e.g. 90).
+  int deviceSm = 0; ///< The device's compute capability (e.g. 90).
   const Image *image = nullptr;
   bool jitFromPTX = false; ///< The driver compiled PTX (no usable cubin).
-  std::string cubinError;  ///< Why an embedded cubin was not used, if one was tried.
+  std::string
+      cubinError; ///< Why an embedded cubin was not used, if one was tried.
 };
 
 /// Loads `kernel` for `stream`'s context (or the current context, or device

@@ -89,8 +89,8 @@ std::string listImages(const KernelDescriptor &k) {
 }
 
 /// Loads `k` in the current context (device `dev`).
-Status loadKernel(const DriverAPI &drv, const KernelDescriptor &k,
-                  CUdevice dev, Loaded &out) {
+Status loadKernel(const DriverAPI &drv, const KernelDescriptor &k, CUdevice dev,
+                  Loaded &out) {
   int major = 0, minor = 0;
   if (CUresult r = drv.cuDeviceGetAttribute(&major, cu::DEV_CC_MAJOR, dev);
       r != cu::SUCCESS)
@@ -148,9 +148,9 @@ Status loadKernel(const DriverAPI &drv, const KernelDescriptor &k,
       r != cu::SUCCESS)
     return driverError(drv, k, "cuModuleGetFunction", r);
   int maxThreads = 0, staticSmem = 0, smem = 0, smemOptin = 0;
-  for (auto [attr, value] : {std::pair<int, int *>{cu::FUNC_MAX_THREADS_PER_BLOCK,
-                                                   &maxThreads},
-                             {cu::FUNC_SHARED_SIZE_BYTES, &staticSmem}})
+  for (auto [attr, value] :
+       {std::pair<int, int *>{cu::FUNC_MAX_THREADS_PER_BLOCK, &maxThreads},
+        {cu::FUNC_SHARED_SIZE_BYTES, &staticSmem}})
     if (CUresult r = drv.cuFuncGetAttribute(value, attr, out.function);
         r != cu::SUCCESS)
       return driverError(drv, k, "cuFuncGetAttribute", r);
@@ -168,11 +168,12 @@ Status loadKernel(const DriverAPI &drv, const KernelDescriptor &k,
     out.maxGrid[d] = unsigned(grid[d]);
   unsigned threads = k.numWarps * 32;
   if (threads > unsigned(maxThreads))
-    return Status::error(kernelText(k) + ": num_warps = " +
-                         std::to_string(k.numWarps) + " needs " +
-                         std::to_string(threads) +
+    return Status::error(kernelText(k) +
+                         ": num_warps = " + std::to_string(k.numWarps) +
+                         " needs " + std::to_string(threads) +
                          " threads per block; the compiled code allows at "
-                         "most " + std::to_string(maxThreads));
+                         "most " +
+                         std::to_string(maxThreads));
   unsigned long long total = (unsigned long long)staticSmem + k.sharedBytes;
   if (total > (unsigned long long)std::max(smem, smemOptin))
     return Status::error(kernelText(k) + " needs " + std::to_string(total) +
@@ -252,25 +253,23 @@ Status kiln::aot::launch(const KernelDescriptor &k, Stream stream, Grid grid,
   const unsigned dims[3] = {grid.x, grid.y, grid.z};
   for (int d = 0; d < 3; ++d)
     if (dims[d] > loaded->maxGrid[d])
-      return Status::error(kernelText(k) + ": grid dimension " +
-                           "xyz"[d] + std::string(" is ") +
-                           std::to_string(dims[d]) +
+      return Status::error(kernelText(k) + ": grid dimension " + "xyz"[d] +
+                           std::string(" is ") + std::to_string(dims[d]) +
                            ", above the device limit " +
                            std::to_string(loaded->maxGrid[d]));
   if (!grid.x || !grid.y || !grid.z)
     return Status(); // Nothing to run, as in Triton.
   CUresult r = drv->cuLaunchKernel(loaded->function, grid.x, grid.y, grid.z,
-                                   k.numWarps * 32, 1, 1, k.sharedBytes,
-                                   stream, params, nullptr);
+                                   k.numWarps * 32, 1, 1, k.sharedBytes, stream,
+                                   params, nullptr);
   if (r != cu::SUCCESS)
-    return driverError(*drv, k,
-                       "cuLaunchKernel (grid " + std::to_string(grid.x) + "x" +
-                           std::to_string(grid.y) + "x" +
-                           std::to_string(grid.z) + ", " +
-                           std::to_string(k.numWarps * 32) + " threads, " +
-                           std::to_string(k.sharedBytes) +
-                           " bytes of shared memory)",
-                       r);
+    return driverError(
+        *drv, k,
+        "cuLaunchKernel (grid " + std::to_string(grid.x) + "x" +
+            std::to_string(grid.y) + "x" + std::to_string(grid.z) + ", " +
+            std::to_string(k.numWarps * 32) + " threads, " +
+            std::to_string(k.sharedBytes) + " bytes of shared memory)",
+        r);
   return Status();
 }
 
@@ -281,8 +280,8 @@ Status kiln::aot::detail::argumentError(const KernelDescriptor &k,
                        " `" + name + "`: " + what);
 }
 
-Status kiln::aot::detail::nullPointer(const KernelDescriptor &k,
-                                      unsigned index, const char *name) {
+Status kiln::aot::detail::nullPointer(const KernelDescriptor &k, unsigned index,
+                                      const char *name) {
   return argumentError(k, index, name, "null device pointer");
 }
 

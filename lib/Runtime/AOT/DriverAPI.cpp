@@ -32,7 +32,8 @@ bool resolve(void *lib, const std::string &library,
   return false;
 }
 
-template <typename Fn> void resolveOptional(void *lib, const char *symbol, Fn &slot) {
+template <typename Fn>
+void resolveOptional(void *lib, const char *symbol, Fn &slot) {
   slot = reinterpret_cast<Fn>(dlsym(lib, symbol));
 }
 } // namespace
