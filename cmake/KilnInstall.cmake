@@ -6,7 +6,8 @@
 #   lib/cmake/Kiln/                    KilnConfig.cmake + version file
 #   lib/python3/site-packages/kiln     the Python package (finds ../../../libkiln.so)
 # Targets: Kiln::kiln (C API, shared), Kiln::kiln_static (C API, static),
-# Kiln::Runtime (kiln::rt), Kiln::Compiler (kiln::compileKernel).
+# Kiln::Runtime (kiln::rt), Kiln::Compiler (kiln::compileKernel),
+# Kiln::AOTRuntime (ahead-of-time kernels, no LLVM) and kiln_add_kernel().
 # Everything is relative to the prefix, so the tree can be moved.
 include(CMakePackageConfigHelpers)
 
@@ -15,7 +16,7 @@ set(KILN_INSTALL_PYTHONDIR lib/python3/site-packages)
 
 install(TARGETS ln-compile kiln-opt RUNTIME DESTINATION bin)
 install(TARGETS kiln LIBRARY DESTINATION lib)
-install(TARGETS KilnRuntime KilnBuiltinKernels KilnCAPI
+install(TARGETS KilnRuntime KilnBuiltinKernels KilnCAPI KilnAOTRuntime
         ARCHIVE DESTINATION lib)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/kiln DESTINATION include
         FILES_MATCHING PATTERN "*.h" PATTERN "*.td")
@@ -43,7 +44,9 @@ foreach(_lib IN LISTS KILN_EXPORTED_ARCHIVES)
       continue()
     endif()
     list(FIND KILN_EXPORTED_ARCHIVES "${_d}" _at)
-    if(_at GREATER -1)
+    if(_d STREQUAL "KilnAOTRuntime")
+      list(APPEND _iface "Kiln::AOTRuntime")
+    elseif(_at GREATER -1)
       list(APPEND _iface "Kiln::${_d}")
     else()
       list(APPEND _iface "${_d}")
@@ -69,6 +72,7 @@ install(FILES
   ${PROJECT_BINARY_DIR}/cmake/KilnConfig.cmake
   ${PROJECT_BINARY_DIR}/cmake/KilnConfigVersion.cmake
   ${PROJECT_SOURCE_DIR}/cmake/KilnStaticLLVM.cmake
+  ${PROJECT_SOURCE_DIR}/cmake/KilnAddKernel.cmake
   DESTINATION ${KILN_INSTALL_CMAKEDIR})
 
 # cpack -G DEB (or TGZ): the same tree under /usr/local by default.

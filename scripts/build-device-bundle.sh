@@ -3,6 +3,8 @@
 # by git), which the device call carries:
 #   .device/kiln-bundle.tar.xz   bin/RuntimeGpuTests bin/ln-bench
 #                                bin/layernorm-example layer_norm.py
+#                                bin/aot-layernorm (examples/aot: ~200 KB,
+#                                no LLVM)
 #                                compare_triton.py perf_report.py
 #                                python/kiln (the Python package, with
 #                                libkiln.so inside it; python/tests/*.py)
@@ -28,7 +30,7 @@ if [ ! -f "$build/build.ninja" ]; then
   command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
   cmake -G Ninja -S . -B "$build" "${launcher[@]}"
 fi
-targets=(RuntimeGpuTests ln-bench layernorm-example)
+targets=(RuntimeGpuTests ln-bench layernorm-example aot-layernorm)
 # shellcheck disable=SC2206
 targets+=(${EXTRA_TARGETS:-})
 ninja -C "$build" -j "$jobs" "${targets[@]}" kiln

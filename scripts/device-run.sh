@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Runs ON the GPU machine, from the repository root, with .device/ (made by
 # scripts/build-device-bundle.sh) carried along:
-#   1. the GPU GoogleTests (RuntimeGpuTests), 2. the LayerNorm example in three
-#   dtypes, 3. ln-bench, 4. bench/compare_triton.py (Triton 3.6 on the same
+#   1. the GPU GoogleTests (RuntimeGpuTests), 2. the AOT LayerNorm example
+#   (examples/aot: forward kernel compiled at build time, no LLVM in the
+#   binary) against its CPU reference, 3. the LayerNorm example in three
+#   dtypes, 4. ln-bench, 5. bench/compare_triton.py (Triton 3.6 on the same
 #   kernel file with the same shapes and launch parameters).
 # Everything is written under $OUT (default ./out), at most 8 files:
 #   run.log  gtest-gpu.xml  ln-bench.json  triton.json  compare.md
 #   performance.md (bench/perf_report.py: the table for docs/performance.md)
 #
-#   scripts/device-run.sh [--quick] [--skip-tests] [--skip-bench]
+#   scripts/device-run.sh [--quick] [--skip-tests] [--skip-aot] [--skip-bench]
 #                         [--skip-triton] [--gtest-filter=PATTERN]
 #                         [--bench-args="..."] [--kiln-json=FILE]
 #                         [--sanitize[=TOOLS]] [--sanitize-only[=TOOLS]]
@@ -30,11 +32,12 @@ mkdir -p "$out"
 log="$out/run.log"
 : > "$log"
 
-quick=0 tests=1 bench=1 triton=1 filter="" bench_args="" kiln_json="" sanitize=""
+quick=0 tests=1 aot=1 bench=1 triton=1 filter="" bench_args="" kiln_json="" sanitize=""
 for a in "$@"; do
   case "$a" in
     --quick) quick=1 ;;
     --skip-tests) tests=0 ;;
+    --skip-aot) aot=0 ;;
     --skip-bench) bench=0 ;;
     --skip-triton) triton=0 ;;
     --gtest-filter=*) filter=${a#*=} ;;
@@ -42,8 +45,8 @@ for a in "$@"; do
     --kiln-json=*) kiln_json=${a#*=} ;;
     --sanitize) sanitize=memcheck,racecheck,synccheck,initcheck ;;
     --sanitize=*) sanitize=${a#*=} ;;
-    --sanitize-only) sanitize=memcheck,racecheck,synccheck,initcheck tests=0 bench=0 triton=0 ;;
-    --sanitize-only=*) sanitize=${a#*=} tests=0 bench=0 triton=0 ;;
+    --sanitize-only) sanitize=memcheck,racecheck,synccheck,initcheck tests=0 aot=0 bench=0 triton=0 ;;
+    --sanitize-only=*) sanitize=${a#*=} tests=0 aot=0 bench=0 triton=0 ;;
     *) echo "device-run.sh: unknown option $a" >&2; exit 2 ;;
   esac
 done
@@ -91,6 +94,16 @@ if [ "$tests" = 1 ]; then
   gargs=(--gtest_output=xml:"$out/gtest-gpu.xml")
   [ -n "$filter" ] && gargs+=(--gtest_filter="$filter")
   run_step gpu-tests "$bin/RuntimeGpuTests" "${gargs[@]}"
+fi
+
+if [ "$aot" = 1 ]; then
+  if [ -x "$bin/aot-layernorm" ]; then
+    # Default 1151 rows, then a larger M; each checks y, mean and rstd.
+    run_step aot-example "$bin/aot-layernorm"
+    run_step aot-example-4096 "$bin/aot-layernorm" 4096
+  else
+    say "aot-example: skipped ($bin/aot-layernorm not in the bundle)"
+  fi
 fi
 
 if [ "$bench" = 1 ]; then

@@ -121,7 +121,7 @@ namespace {
 /// Makes a stream or event with `create` in the device's context.
 template <typename Handle>
 llvm::Expected<Handle>
-createHandle(Device &device, CUresult (*Driver::*create)(Handle *, unsigned),
+createHandle(Device &device, CUresult (*DriverAPI::*create)(Handle *, unsigned),
              unsigned flags, const char *call) {
   if (auto err = device.makeCurrent())
     return err;

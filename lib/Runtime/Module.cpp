@@ -112,72 +112,27 @@ void launchSignature(llvm::ArrayRef<Arg> args, const LaunchOptions &options,
   }
 }
 
-/// Driver JIT options that route the logs into our buffers.
-struct JitLogs {
-  char error[16384] = {0};
-  char info[8192] = {0};
-  int keys[4] = {cu::JIT_ERROR_LOG_BUFFER, cu::JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
-                 cu::JIT_INFO_LOG_BUFFER, cu::JIT_INFO_LOG_BUFFER_SIZE_BYTES};
-  void *values[4];
-  JitLogs() {
-    values[0] = error;
-    values[1] = reinterpret_cast<void *>(uintptr_t(sizeof(error) - 1));
-    values[2] = info;
-    values[3] = reinterpret_cast<void *>(uintptr_t(sizeof(info) - 1));
-  }
-  std::string text() const {
-    std::string t = llvm::StringRef(error).trim().str();
-    if (t.empty())
-      t = llvm::StringRef(info).trim().str();
-    return t.empty() ? "" : "\nJIT log:\n" + t;
-  }
-};
-
 llvm::Expected<std::string> jitToCubin(const Device &dev,
                                        const CompiledKernel &ck) {
-  const Driver &drv = dev.driver();
-  JitLogs logs;
-  CUlinkState link = nullptr;
-  std::string where = "driver JIT of kernel `" + ck.info.name + "` for " +
-                      dev.arch() + " failed in ";
-  if (auto err = drv.check(drv.cuLinkCreate(4, logs.keys, logs.values, &link),
-                           where + "cuLinkCreate"))
-    return err;
-  std::string ptx = ck.ptx; // NUL-terminated copy; the driver wants one.
-  CUresult r = drv.cuLinkAddData(link, cu::JIT_INPUT_PTX, ptx.data(),
-                                 ptx.size() + 1, ck.info.name.c_str(), 0,
-                                 nullptr, nullptr);
-  void *cubin = nullptr;
-  size_t size = 0;
-  const char *call = "cuLinkAddData";
-  if (r == cu::SUCCESS) {
-    r = drv.cuLinkComplete(link, &cubin, &size);
-    call = "cuLinkComplete";
-  }
-  std::string out;
-  if (r == cu::SUCCESS)
-    out.assign(static_cast<const char *>(cubin), size);
-  std::string log = logs.text();
-  drv.cuLinkDestroy(link);
-  if (r != cu::SUCCESS)
-    return makeError(where + call + ": " + drv.describe(r) + log);
-  return out;
+  std::string cubin;
+  DriverJitResult r =
+      jitLinkPTX(dev.driver(), ck.ptx, ck.info.name.c_str(), cubin);
+  if (!r.ok())
+    return makeError("driver JIT of kernel `" + ck.info.name + "` for " +
+                     dev.arch() + " failed in " + r.failedCall + ": " +
+                     dev.driver().describe(r.result) + r.logText());
+  return cubin;
 }
 
 llvm::Expected<CUmodule> loadCubin(const Device &dev, llvm::StringRef cubin,
                                    llvm::StringRef kernelName) {
-  const Driver &drv = dev.driver();
-  // The driver reads the ELF image in place: give it 8-byte alignment.
-  std::vector<uint64_t> aligned((cubin.size() + 7) / 8);
-  std::memcpy(aligned.data(), cubin.data(), cubin.size());
-  JitLogs logs;
   CUmodule mod = nullptr;
-  CUresult r =
-      drv.cuModuleLoadDataEx(&mod, aligned.data(), 4, logs.keys, logs.values);
-  if (r != cu::SUCCESS)
+  DriverJitResult r =
+      loadModuleImage(dev.driver(), cubin.data(), cubin.size(), mod);
+  if (!r.ok())
     return makeError("cuModuleLoadDataEx of kernel `" + kernelName +
                      "` on device " + std::to_string(dev.index()) + ": " +
-                     drv.describe(r) + logs.text());
+                     dev.driver().describe(r.result) + r.logText());
   return mod;
 }
 

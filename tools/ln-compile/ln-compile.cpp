@@ -8,9 +8,14 @@
 // llvm-dialect, llvm, ptx), optionally every stage (--dump-dir) and their
 // times (--time). --verify-diagnostics checks `# expected-error {{...}}`
 // comments in the .py file against the frontend's diagnostics.
+// --emit=aot-header / aot-source / aot writes C++ for ahead-of-time use
+// (AOTEmit.h). Flags: Options.h; exit codes and --color: CLI.h.
 //
 //===----------------------------------------------------------------------===//
+#include "AOTEmit.h"
+#include "CLI.h"
 #include "Decorators.h"
+#include "Options.h"
 #include "kiln/Frontend/Frontend.h"
 #include "kiln/Frontend/Spec.h"
 #include "kiln/Target/BuiltinKernels.h"
@@ -23,6 +28,7 @@
 #include "mlir/Support/ToolUtilities.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -39,208 +45,10 @@ using namespace kiln;
 
 namespace {
 
-const char *kUsage = R"(OVERVIEW: Kiln's compiler for Triton-language kernels
-
-USAGE:
-  ln-compile FILE.py --kernel NAME --signature SIG [-D NAME=VALUE]... [options]
-  ln-compile FILE.mlir [--kernel NAME] [options]
-  ln-compile [--dtype fp16|bf16|fp32] [-o DIR] [options]
-
-With FILE, compiles the @triton.jit kernel NAME of FILE for one
-specialization and prints the stage chosen with --emit (to -o OUT if given).
-Without FILE, compiles the three built-in LayerNorm kernels
-(examples/layernorm/layer_norm.py) for N = 8192 with the Triton tutorial's
-heuristics, writing NAME.ptx and NAME.json for each into -o DIR (default
-kiln-out/). A FILE ending in .mlir holds a tile-dialect module (as kiln-opt
-reads, e.g. an --emit=tile output): its one func.func is compiled from the
-tile-layout stage on, with num_warps and arch from the module attributes
-tile.num_warps and tile.arch unless --num-warps / --arch are given.
-
-OPTIONS:
-  --kernel NAME            kernel (a @triton.jit function) to compile; for
-                           .mlir input optional, must name its func.func
-  --signature SIG          comma-separated AOT signature: *fp16:16 (pointer,
-                           16-byte aligned), *fp32, i32, i32:16 (divisible by
-                           16), i64, fp32, ...; none (the argument is None:
-                           a constexpr None); constexprs may be given inline
-                           as literals or left out and passed with -D
-  -D NAME=VALUE            value of a tl.constexpr parameter (repeatable;
-                           bools as True/False/1/0, dtypes as tl.float16);
-                           for a kernel with @triton.heuristics also the
-                           value of an integer parameter a heuristic reads,
-                           or a heuristic's own name (overriding it)
-  --list-configs           print the @triton.autotune configs of --kernel,
-                           numbered from 0 (Triton's Config text)
-  --config N               compile autotune config N: its kwargs become -D
-                           values and its num_warps the warp count (a
-                           different explicit -D or --num-warps is an error)
-  --num-warps N            warps per program: 1, 2, 4, 8, 16 or 32 (default 4)
-  --arch ARCH              sm_80, sm_86, sm_89 or sm_90 (default sm_90)
-  --emit STAGE             ast, tile, tile-layout, llvm-dialect, llvm or ptx
-                           (default ptx)
-  -o OUT                   output file (FILE mode) or directory (built-in mode)
-  --dump-dir DIR           also write every stage to DIR
-  --time                   print the time of each stage (to stderr)
-  --verify-diagnostics     check `# expected-error {{...}}` comments in FILE
-                           against the diagnostics instead of printing output
-  --split-input-file       process the parts of FILE separated by `# -----`
-                           lines independently
-  --print-debuginfo        with --emit=tile: print each op's .py location
-  --dtype DT               built-in mode: fp16 (default), bf16 or fp32
-  --help                   print this help
-  --version                print the version
-)";
-
-struct Options {
-  std::optional<std::string> file;
-  std::optional<std::string> kernel, signature, output, dumpDir;
-  std::vector<std::string> defines;
-  std::optional<unsigned> numWarps; ///< default 4
-  std::optional<unsigned> config;   ///< --config N
-  bool listConfigs = false;
-  std::optional<std::string> arch; ///< default sm_90
-  Stage emit = Stage::PTX;
-  bool time = false, verify = false, split = false, debugInfo = false;
-  std::optional<std::string> dtype;
-};
-
-int cliError(const llvm::Twine &msg) {
-  llvm::errs() << "ln-compile: error: " << msg << "\n";
-  return 1;
-}
-
-/// Parses argv; returns an exit code when the program should stop.
-std::optional<int> parseArgs(int argc, char **argv, Options &o) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  for (size_t i = 0; i < args.size(); ++i) {
-    std::string a = args[i];
-    // Split `--flag=value`.
-    std::optional<std::string> inlineValue;
-    if (llvm::StringRef(a).starts_with("--") &&
-        a.find('=') != std::string::npos) {
-      inlineValue = a.substr(a.find('=') + 1);
-      a = a.substr(0, a.find('='));
-    }
-    auto value = [&](const char *flag) -> std::optional<std::string> {
-      if (inlineValue)
-        return inlineValue;
-      if (i + 1 >= args.size()) {
-        cliError(llvm::Twine(flag) + ": missing value");
-        return std::nullopt;
-      }
-      return args[++i];
-    };
-    // Flags that take no value.
-    static constexpr std::pair<const char *, bool Options::*> kSwitches[] = {
-        {"--time", &Options::time},
-        {"--verify-diagnostics", &Options::verify},
-        {"--print-debuginfo", &Options::debugInfo},
-        {"--split-input-file", &Options::split},
-        {"--list-configs", &Options::listConfigs}};
-    if (const auto *sw = llvm::find_if(
-            kSwitches, [&](const auto &sw) { return a == sw.first; });
-        sw != std::end(kSwitches)) {
-      if (inlineValue)
-        return cliError(a + ": takes no value");
-      o.*(sw->second) = true;
-      continue;
-    }
-    if (a == "--help" || a == "-help" || a == "-h") {
-      llvm::outs() << kUsage;
-      return 0;
-    }
-    if (a == "--version") {
-      llvm::outs() << "ln-compile (Kiln) " KILN_VERSION "\n";
-      return 0;
-    }
-    if (a == "--kernel") {
-      auto v = value("--kernel");
-      if (!v)
-        return 1;
-      if (v->empty())
-        return cliError("--kernel: empty kernel name");
-      o.kernel = *v;
-    } else if (a == "--signature") {
-      auto v = value("--signature");
-      if (!v)
-        return 1;
-      o.signature = *v;
-    } else if (a == "-D" ||
-               (llvm::StringRef(a).starts_with("-D") && a.size() > 2)) {
-      std::string def;
-      if (a == "-D") {
-        if (i + 1 >= args.size())
-          return cliError("-D: missing NAME=VALUE");
-        def = args[++i];
-      } else {
-        def = a.substr(2);
-      }
-      o.defines.push_back(def);
-    } else if (a == "--num-warps") {
-      auto v = value("--num-warps");
-      if (!v)
-        return 1;
-      unsigned n = 0;
-      if (llvm::StringRef(*v).getAsInteger(10, n) || n == 0 || n > 32 ||
-          (n & (n - 1)) != 0)
-        return cliError("--num-warps: expected 1, 2, 4, 8, 16 or 32, got `" +
-                        *v + "`");
-      o.numWarps = n;
-    } else if (a == "--config") {
-      auto v = value("--config");
-      if (!v)
-        return 1;
-      unsigned n = 0;
-      if (llvm::StringRef(*v).getAsInteger(10, n))
-        return cliError("--config: expected a config number (see "
-                        "--list-configs), got `" + *v + "`");
-      o.config = n;
-    } else if (a == "--arch") {
-      auto v = value("--arch");
-      if (!v)
-        return 1;
-      if (*v != "sm_80" && *v != "sm_86" && *v != "sm_89" && *v != "sm_90")
-        return cliError("--arch: unsupported architecture `" + *v +
-                        "` (expected sm_80, sm_86, sm_89 or sm_90)");
-      o.arch = *v;
-    } else if (a == "--emit") {
-      auto v = value("--emit");
-      if (!v)
-        return 1;
-      std::optional<Stage> s = parseStageName(*v);
-      if (!s)
-        return cliError("--emit: unknown stage `" + *v +
-                        "` (expected ast, tile, tile-layout, llvm-dialect, "
-                        "llvm or ptx)");
-      o.emit = *s;
-    } else if (a == "-o") {
-      if (i + 1 >= args.size())
-        return cliError("-o: missing output path");
-      o.output = args[++i];
-    } else if (a == "--dump-dir") {
-      auto v = value("--dump-dir");
-      if (!v)
-        return 1;
-      o.dumpDir = *v;
-    } else if (a == "--dtype") {
-      auto v = value("--dtype");
-      if (!v)
-        return 1;
-      if (*v != "fp16" && *v != "bf16" && *v != "fp32")
-        return cliError("--dtype: expected fp16, bf16 or fp32, got `" + *v +
-                        "`");
-      o.dtype = *v;
-    } else if (llvm::StringRef(a).starts_with("-") && a != "-") {
-      return cliError("unknown option `" + a + "` (see --help)");
-    } else {
-      if (o.file)
-        return cliError("more than one input file (`" + *o.file + "` and `" +
-                        a + "`)");
-      o.file = a;
-    }
-  }
-  return std::nullopt;
-}
+using cli::AOTEmit;
+using cli::failure;
+using cli::Options;
+using cli::usageError;
 
 /// Builds the KernelSpec of FILE mode from the flags.
 std::optional<KernelSpec> specFromFlags(const Options &o) {
@@ -251,7 +59,7 @@ std::optional<KernelSpec> specFromFlags(const Options &o) {
   if (o.signature) {
     auto sig = parseSignature(*o.signature);
     if (!sig) {
-      cliError("--signature: " + llvm::toString(sig.takeError()));
+      usageError("--signature: " + llvm::toString(sig.takeError()));
       return std::nullopt;
     }
     spec.signature = std::move(*sig);
@@ -259,11 +67,11 @@ std::optional<KernelSpec> specFromFlags(const Options &o) {
   for (const std::string &d : o.defines) {
     auto def = parseConstexprDefinition(d);
     if (!def) {
-      cliError("-D " + llvm::toString(def.takeError()));
+      usageError("-D " + llvm::toString(def.takeError()));
       return std::nullopt;
     }
     if (spec.constexprs.count(def->first)) {
-      cliError("-D " + def->first + ": given more than once");
+      usageError("-D " + def->first + ": given more than once");
       return std::nullopt;
     }
     spec.constexprs[def->first] = def->second;
@@ -293,7 +101,7 @@ bool writeFile(llvm::StringRef path, llvm::StringRef text) {
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Text);
   if (ec) {
-    cliError("cannot write `" + path + "`: " + ec.message());
+    failure("cannot write `" + path + "`: " + ec.message());
     return false;
   }
   os << text;
@@ -302,7 +110,7 @@ bool writeFile(llvm::StringRef path, llvm::StringRef text) {
 
 bool makeDir(llvm::StringRef dir, const char *flag) {
   if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
-    cliError(llvm::Twine(flag) + ": cannot create directory `" + dir +
+    failure(llvm::Twine(flag) + ": cannot create directory `" + dir +
              "`: " + ec.message());
     return false;
   }
@@ -357,7 +165,7 @@ bool runPipeline(const Options &o, CompileFn compile, llvm::StringRef knownName,
     name = llvm::sys::path::stem(*o.file).str();
   bool dumped = !o.dumpDir || writeDumps(*o.dumpDir, name, dumps);
   if (!ck) {
-    llvm::errs() << llvm::toString(ck.takeError()) << "\n";
+    cli::printDiagnostics(llvm::toString(ck.takeError()));
     return false;
   }
   if (!dumped)
@@ -429,20 +237,20 @@ bool isTileInput(const Options &o) {
 /// code on error.
 std::optional<int> pythonInputSpec(const Options &o, KernelSpec &spec) {
   if (o.debugInfo && o.emit != Stage::Tile)
-    return cliError("--print-debuginfo: only supported with --emit=tile");
+    return usageError("--print-debuginfo: only supported with --emit=tile");
   if (o.dtype)
-    return cliError("--dtype: only used without FILE (built-in LayerNorm "
+    return usageError("--dtype: only used without FILE (built-in LayerNorm "
                     "mode); give --signature instead");
   if (o.emit == Stage::AST)
     return std::nullopt;
   if (!o.kernel)
-    return cliError("--kernel: required when compiling " + *o.file);
+    return usageError("--kernel: required when compiling " + *o.file);
   if (!o.signature)
-    return cliError("--signature: required when compiling " + *o.file +
+    return usageError("--signature: required when compiling " + *o.file +
                     " (e.g. --signature '*fp16:16,i32')");
   std::optional<KernelSpec> s = specFromFlags(o);
   if (!s)
-    return 1;
+    return cli::kExitUsage;
   spec = *s;
   return std::nullopt;
 }
@@ -457,11 +265,11 @@ std::optional<int> tileInputSpec(const Options &o, TileModuleSpec &spec) {
                        : o.debugInfo        ? "--print-debuginfo"
                                             : nullptr;
   if (unused)
-    return cliError(llvm::Twine(unused) + ": not used with tile-dialect input `" +
+    return usageError(llvm::Twine(unused) + ": not used with tile-dialect input `" +
                     *o.file + "` (the module's func.func and attributes "
                     "describe the kernel)");
   if (o.emit == Stage::AST)
-    return cliError("--emit=ast: tile-dialect input `" + *o.file +
+    return usageError("--emit=ast: tile-dialect input `" + *o.file +
                     "` has no AST (stages: tile, tile-layout, llvm-dialect, "
                     "llvm, ptx)");
   spec.kernelName = o.kernel;
@@ -473,26 +281,130 @@ std::optional<int> tileInputSpec(const Options &o, TileModuleSpec &spec) {
 /// --list-configs: needs FILE.py and --kernel only.
 int runListConfigs(const Options &o) {
   if (isTileInput(o))
-    return cliError("--list-configs: needs a .py FILE, not `" + *o.file + "`");
+    return usageError("--list-configs: needs a .py FILE, not `" + *o.file + "`");
   if (!o.kernel)
-    return cliError("--list-configs: --kernel is required");
+    return usageError("--list-configs: --kernel is required");
   if (o.config)
-    return cliError("--list-configs: cannot be combined with --config");
+    return usageError("--list-configs: cannot be combined with --config");
   auto bufOrErr = llvm::MemoryBuffer::getFileOrSTDIN(*o.file, /*IsText=*/true);
   if (!bufOrErr)
-    return cliError("cannot read `" + *o.file +
+    return failure("cannot read `" + *o.file +
                     "`: " + bufOrErr.getError().message());
   return cli::listConfigs((*bufOrErr)->getBuffer(),
                           (*bufOrErr)->getBufferIdentifier(), *o.kernel,
                           llvm::outs());
 }
 
+/// --emit=aot-header / aot-source / aot: compiles the kernel for every
+/// --arch (and ptxas, when found, to cubins) and writes the C++ sources.
+int runAOT(const Options &o, const KernelSpec &pySpec,
+           const TileModuleSpec &tileSpec, bool tileInput,
+           const llvm::MemoryBuffer &buf) {
+  cli::AOTKernel k;
+  k.sourceFile = llvm::sys::path::filename(buf.getBufferIdentifier()).str();
+  k.signature = o.signature.value_or("");
+  std::optional<std::string> ptxas;
+  if (!o.ptxas) {
+    ptxas = cli::findPtxas();
+    if (!ptxas)
+      k.cubinNote = "ptxas not found (the driver compiles the PTX on first "
+                    "launch)";
+  } else if (*o.ptxas == "none") {
+    k.cubinNote = "--ptxas=none (the driver compiles the PTX on first launch)";
+  } else {
+    ptxas = *o.ptxas;
+  }
+  std::vector<std::string> archs = o.archs;
+  if (archs.empty())
+    archs.push_back("sm_90");
+  for (const std::string &arch : archs) {
+    KernelSpec spec = pySpec;
+    spec.arch = arch;
+    TileModuleSpec tspec = tileSpec;
+    tspec.arch = arch;
+    auto compile = [&](const CompileOptions &copts) {
+      return tileInput ? compileTileModule(buf.getBuffer(),
+                                           buf.getBufferIdentifier(), tspec,
+                                           copts)
+                       : compileKernel(buf.getBuffer(),
+                                       buf.getBufferIdentifier(), spec, copts);
+    };
+    std::string label = tileInput ? o.kernel.value_or("") : spec.kernelName;
+    if (!label.empty() && archs.size() > 1)
+      label += "." + arch;
+    std::string emitted;
+    cli::AOTImage image;
+    image.arch = arch;
+    if (!runPipeline(o, compile, label, emitted, &image.compiled))
+      return cli::kExitFailure;
+    if (ptxas) {
+      auto cubin = cli::runPtxas(*ptxas, image.compiled.ptx, arch);
+      if (!cubin)
+        return failure(llvm::toString(cubin.takeError()));
+      image.cubin = std::move(*cubin);
+    }
+    k.images.push_back(std::move(image));
+  }
+  k.name = o.aotName.value_or(k.images.front().compiled.info.name);
+  if (auto err = cli::checkAOTKernel(k))
+    return failure(llvm::toString(std::move(err)));
+
+  auto emitTo = [&](const std::string &path, const std::string &text) {
+    if (path == "-") {
+      llvm::outs() << text;
+      return true;
+    }
+    return writeFile(path, text);
+  };
+  std::string out = o.output.value_or("-");
+  if (o.aot == AOTEmit::Both) {
+    k.headerInclude = llvm::sys::path::filename(out).str() + ".h";
+    return emitTo(out + ".h", cli::emitAOTHeader(k)) &&
+                   emitTo(out + ".cpp", cli::emitAOTSource(k))
+               ? cli::kExitSuccess
+               : cli::kExitFailure;
+  }
+  k.headerInclude = (out == "-" ? k.name : llvm::sys::path::stem(out).str()) + ".h";
+  return emitTo(out, o.aot == AOTEmit::Header ? cli::emitAOTHeader(k)
+                                              : cli::emitAOTSource(k))
+             ? cli::kExitSuccess
+             : cli::kExitFailure;
+}
+
+/// The flags that only the AOT emits take, and their conflicts.
+std::optional<int> checkAOTFlags(const Options &o) {
+  if (o.aot == AOTEmit::None) {
+    if (o.archs.size() > 1)
+      return usageError("--arch: more than one architecture needs "
+                        "--emit=aot-header, aot-source or aot");
+    if (o.aotName || o.ptxas)
+      return usageError(std::string(o.aotName ? "--aot-name" : "--ptxas") +
+                        ": only used with --emit=aot-header, aot-source or "
+                        "aot");
+    return std::nullopt;
+  }
+  const char *conflict = o.verify          ? "--verify-diagnostics"
+                         : o.split         ? "--split-input-file"
+                         : o.debugInfo     ? "--print-debuginfo"
+                         : o.listConfigs   ? "--list-configs"
+                                           : nullptr;
+  if (conflict)
+    return usageError(llvm::Twine(conflict) +
+                      ": cannot be combined with --emit=aot*");
+  if (o.aot == AOTEmit::Both && (!o.output || *o.output == "-"))
+    return usageError("--emit=aot: needs -o PREFIX (writes PREFIX.h and "
+                      "PREFIX.cpp)");
+  return std::nullopt;
+}
+
 int runFile(const Options &o) {
+  if (std::optional<int> rc = checkAOTFlags(o))
+    return *rc;
   if (o.listConfigs)
     return runListConfigs(o);
   bool tileInput = isTileInput(o);
   if (tileInput && o.config)
-    return cliError("--config: not used with tile-dialect input `" + *o.file +
+    return usageError("--config: not used with tile-dialect input `" + *o.file +
                     "`");
   KernelSpec spec;
   TileModuleSpec tileSpec;
@@ -501,13 +413,13 @@ int runFile(const Options &o) {
     return *rc;
   auto bufOrErr = llvm::MemoryBuffer::getFileOrSTDIN(*o.file, /*IsText=*/true);
   if (!bufOrErr)
-    return cliError("cannot read `" + *o.file +
+    return failure("cannot read `" + *o.file +
                     "`: " + bufOrErr.getError().message());
   if (o.dumpDir && !makeDir(*o.dumpDir, "--dump-dir"))
     return 1;
   if (!tileInput && o.emit != Stage::AST) {
     if (o.split && o.config)
-      return cliError("--config: not supported with --split-input-file");
+      return usageError("--config: not supported with --split-input-file");
     // The kernel's @triton.autotune config and @triton.heuristics complete
     // the specialization.
     if (!o.split &&
@@ -517,6 +429,9 @@ int runFile(const Options &o) {
                               /*mustParse=*/o.config.has_value()))
       return 1;
   }
+
+  if (o.aot != AOTEmit::None)
+    return runAOT(o, spec, tileSpec, tileInput, **bufOrErr);
 
   std::string out;
   llvm::raw_string_ostream outStream(out);
@@ -567,9 +482,15 @@ int runFile(const Options &o) {
 /// Built-in mode: the LayerNorm kernels for N = 8192 with the tutorial's
 /// launch heuristics.
 int runBuiltin(const Options &o) {
+  if (o.aot != AOTEmit::None || o.archs.size() > 1 || o.aotName || o.ptxas)
+    return usageError("--emit=aot*, --aot-name, --ptxas and several --arch "
+                      "need a FILE (e.g. examples/layernorm/layer_norm.py "
+                      "--kernel _layer_norm_fwd_fused --signature ...)");
+  if (o.output && *o.output == "-")
+    return usageError("-o -: without FILE, -o names the output directory");
   if (o.signature || !o.defines.empty() || o.numWarps || o.verify ||
       o.split || o.config || o.listConfigs)
-    return cliError(std::string(o.signature          ? "--signature"
+    return usageError(std::string(o.signature          ? "--signature"
                                 : !o.defines.empty() ? "-D"
                                 : o.numWarps         ? "--num-warps"
                                 : o.verify           ? "--verify-diagnostics"
@@ -660,7 +581,7 @@ int runBuiltin(const Options &o) {
     }
   }
   if (!any)
-    return cliError("--kernel: `" + *o.kernel +
+    return usageError("--kernel: `" + *o.kernel +
                     "` is not a built-in kernel (expected "
                     "_layer_norm_fwd_fused, _layer_norm_bwd_dx_fused or "
                     "_layer_norm_bwd_dwdb)");
@@ -670,8 +591,20 @@ int runBuiltin(const Options &o) {
 } // namespace
 
 int main(int argc, char **argv) {
+  // --color applies to errors found while parsing the other flags too.
+  cli::setColorMode(cli::ColorMode::Auto);
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef a = argv[i];
+    llvm::StringRef v = a.consume_front("--color=") ? a
+                        : a == "--color" && i + 1 < argc ? llvm::StringRef(argv[i + 1])
+                                                         : llvm::StringRef();
+    if (v == "always")
+      cli::setColorMode(cli::ColorMode::Always);
+    else if (v == "never")
+      cli::setColorMode(cli::ColorMode::Never);
+  }
   Options o;
-  if (std::optional<int> rc = parseArgs(argc, argv, o))
+  if (std::optional<int> rc = cli::parseArgs(argc, argv, o))
     return *rc;
   return o.file ? runFile(o) : runBuiltin(o);
 }

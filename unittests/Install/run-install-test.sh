@@ -16,8 +16,10 @@ cmake --install "$build" --prefix "$tmp/staged" > "$tmp/install.log"
 mv "$tmp/staged" "$tmp/prefix"
 p=$tmp/prefix
 for f in bin/ln-compile bin/kiln-opt include/kiln/kiln.h \
-         include/kiln/Runtime/Module.h lib/libkiln.so lib/libKilnRuntime.a \
+         include/kiln/Runtime/Module.h include/kiln/Runtime/AOTRuntime.h \
+         lib/libkiln.so lib/libKilnRuntime.a lib/libKilnAOTRuntime.a \
          lib/cmake/Kiln/KilnConfig.cmake lib/cmake/Kiln/KilnConfigVersion.cmake \
+         lib/cmake/Kiln/KilnAddKernel.cmake \
          lib/python3/site-packages/kiln/__init__.py; do
   [ -e "$p/$f" ] || { echo "missing in the install: $f" >&2; exit 1; }
 done
@@ -45,6 +47,12 @@ expect() { # name, command...: output must carry the no-driver message
     { echo "$name: no-driver message missing" >&2; exit 1; }
 }
 expect consumer_c "$tmp/consumer/consumer_c"
+expect consumer_aot "$tmp/consumer/consumer_aot"
+grep -q 'argument #1 `X`: null device pointer' <<<"$("$tmp/consumer/consumer_aot" 2>&1)" ||
+  { echo "consumer_aot: argument check missing" >&2; exit 1; }
+if nm -C "$tmp/consumer/consumer_aot" | grep -qE '(llvm|mlir)::'; then
+  echo "consumer_aot contains LLVM/MLIR symbols" >&2; exit 1
+fi
 if [ "$cxx" = ON ]; then
   [ -x "$tmp/consumer/consumer_cxx" ] || { echo "consumer_cxx not built" >&2; exit 1; }
   expect consumer_cxx "$tmp/consumer/consumer_cxx"

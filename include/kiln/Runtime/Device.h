@@ -68,7 +68,7 @@ private:
 /// A driver object (stream, event) owned together with the device it was
 /// made on; move-only, destroyed by `Destroy` with that device's context
 /// current.
-template <typename Handle, CUresult (*Driver::*Destroy)(Handle)>
+template <typename Handle, CUresult (*DriverAPI::*Destroy)(Handle)>
 class DeviceHandle {
 public:
   DeviceHandle(DeviceHandle &&other) noexcept

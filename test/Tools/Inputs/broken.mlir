@@ -1,0 +1,3 @@
+func.func @broken() {
+  not_an_op
+}
