@@ -94,3 +94,48 @@ module attributes {tile.num_warps = 1 : i32} {
     return
   }
 }
+
+// -----
+
+// sm_90: a floating-point add of proven-contiguous, aligned, equally masked
+// elements is one vector atom per 4 f32 (8 f16); the mask of the first
+// element guards the group. sm_80 has no vector atom: one per element.
+#b4 = #tile.blocked<sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+// CHECK-LABEL: llvm.func @vector_add
+// CHECK-COUNT-2: "@$9 atom.global.acq_rel.gpu.add.v4.f32 { $0, $1, $2, $3 }, [ $4 + 0 ], { $5, $6, $7, $8 };", "=r,=r,=r,=r,l,r,r,r,r,b"
+// CHECK: "@$17 atom.global.acq_rel.gpu.add.noftz.v8.f16 { $0, $1, $2, $3, $4, $5, $6, $7 }, [ $8 + 0 ], { $9, $10, $11, $12, $13, $14, $15, $16 };"
+// CHECK-NOT: atom.global
+// CHECK: llvm.return
+module attributes {tile.num_warps = 1 : i32, tile.arch = "sm_90"} {
+  func.func @vector_add(%p: !tile.ptr<f32> {tile.divisibility = 16 : i32},
+                        %q: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}) {
+    %cols = tile.arange 0 to 256 : tensor<256xi32, #b4>
+    %ns = tile.splat %n : i32 -> tensor<256xi32, #b4>
+    %m = arith.cmpi slt, %cols, %ns : tensor<256xi32, #b4>
+    %p0 = tile.splat %p : !tile.ptr<f32> -> tensor<256x!tile.ptr<f32>, #b4>
+    %ps = tile.addptr %p0, %cols : tensor<256x!tile.ptr<f32>, #b4>, tensor<256xi32, #b4>
+    %one = arith.constant dense<1.0> : tensor<256xf32, #b4>
+    %old = tile.atomic_rmw add %ps, %one, mask %m : tensor<256x!tile.ptr<f32>, #b4>
+    %q0 = tile.splat %q : !tile.ptr<f16> -> tensor<256x!tile.ptr<f16>, #b4>
+    %qs = tile.addptr %q0, %cols : tensor<256x!tile.ptr<f16>, #b4>, tensor<256xi32, #b4>
+    %h = arith.constant dense<1.0> : tensor<256xf16, #b4>
+    %oldh = tile.atomic_rmw add %qs, %h, mask %m : tensor<256x!tile.ptr<f16>, #b4>
+    return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: llvm.func @no_vector_add_sm80
+// CHECK-COUNT-8: atom.global.acq_rel.gpu.add.f32 $0,
+// CHECK-NOT: atom.global
+module attributes {tile.num_warps = 1 : i32, tile.arch = "sm_80"} {
+  func.func @no_vector_add_sm80(%p: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
+    %cols = tile.arange 0 to 256 : tensor<256xi32, #tile.blocked<sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>>
+    %p0 = tile.splat %p : !tile.ptr<f32> -> tensor<256x!tile.ptr<f32>, #tile.blocked<sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>>
+    %ps = tile.addptr %p0, %cols : tensor<256x!tile.ptr<f32>, #tile.blocked<sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>>, tensor<256xi32, #tile.blocked<sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>>
+    %one = arith.constant dense<1.0> : tensor<256xf32, #tile.blocked<sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>>
+    %old = tile.atomic_rmw add %ps, %one : tensor<256x!tile.ptr<f32>, #tile.blocked<sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>>
+    return
+  }
+}

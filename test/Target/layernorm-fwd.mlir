@@ -2,7 +2,7 @@
 // RUN: kiln-opt %S/Inputs/layernorm_fwd.mlir --tile-assign-layouts --tile-remove-layout-conversions --tile-to-llvm --tile-emit-ptx -o /dev/null | FileCheck %s
 // RUN: %if ptxas %{ kiln-opt %S/Inputs/layernorm_fwd.mlir --tile-assign-layouts --tile-to-llvm --tile-emit-ptx=output=%t.ptx -o /dev/null && %ptxas -arch=sm_90 %t.ptx -o %t.cubin %}
 
-// CHECK: .version 8.0
+// CHECK: .version 8.1
 // CHECK: .target sm_90
 // CHECK: .extern .shared .align 16 .b8 kiln_smem[];
 // CHECK: .visible .entry _layer_norm_fwd_fused(

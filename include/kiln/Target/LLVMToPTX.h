@@ -26,9 +26,10 @@ class ModuleOp;
 
 namespace kiln {
 
-/// PTX ISA version Kiln emits (8.0: CUDA 12.0 and later drivers and ptxas,
-/// CUDA 13 included, accept it for sm_80 ... sm_90).
-inline constexpr const char *kPTXVersionFeature = "+ptx80";
+/// PTX ISA version Kiln emits (8.1: CUDA 12.1 and later drivers and ptxas,
+/// CUDA 13 included, accept it for sm_80 ... sm_90; 8.1 is the first with
+/// the vector `atom` of sm_90).
+inline constexpr const char *kPTXVersionFeature = "+ptx81";
 
 /// Registers the LLVM IR translations of the dialects the backend emits.
 void registerLLVMTranslations(mlir::DialectRegistry &registry);

@@ -11,7 +11,10 @@
 // `other` is given, so results never depend on stale registers).
 //
 // Stores and atomics are executed only by the first copy of replicated
-// elements. A scalar atomic runs on thread 0 after a barrier (so every
+// elements. On sm_90 a floating-point atomic add of proven-contiguous
+// elements is one vector `atom` (`atom.global.acq_rel.gpu.add.v4.f32`), as
+// Triton emits it: element-by-element atomics would cap the layout of every
+// tensor feeding them at one element per thread. A scalar atomic runs on thread 0 after a barrier (so every
 // thread has finished what precedes it), and its result reaches the other
 // threads through shared memory: a spin loop on it stays uniform.
 //
@@ -332,32 +335,55 @@ FailureOr<std::string> rmwInstruction(RMWKind kind, Type elem) {
   return failure();
 }
 
-/// Emits one predicated `atom` (operands: ptr, then `args`) returning the old
-/// value's bits.
-Value emitAtom(OpBuilder &b, Location loc, StringRef instr, Value ptr,
-               ArrayRef<Value> args, Value pred, Type elem) {
+/// Emits one predicated `atom` on `vec` consecutive elements (operands: ptr,
+/// then `args`, each holding `vec` values; vec > 1 is a vector `atom` of one
+/// operand) returning the old values.
+SmallVector<Value> emitAtom(OpBuilder &b, Location loc, StringRef instr, Value ptr,
+                            ArrayRef<SmallVector<Value>> args, Value pred, Type elem,
+                            unsigned vec) {
   Type bitsType = bitsTypeFor(elem);
   std::string reg = bitsType.getIntOrFloatBitWidth() == 64 ? "l"
                     : bitsType.getIntOrFloatBitWidth() == 32 ? "r" : "h";
+  // `{ $a, $b, ... }` for a vector operand, `$a` for a scalar.
+  auto operand = [&](unsigned first) {
+    std::string text = vec > 1 ? "{ " : "";
+    for (unsigned i = 0; i < vec; ++i)
+      text += (i ? ", $" : "$") + std::to_string(first + i);
+    return text + (vec > 1 ? " }" : "");
+  };
   SmallVector<Value> inputs{ptr};
-  std::string constraints = "=" + reg + ",l";
-  for (Value v : args) {
-    inputs.push_back(toBits(b, loc, v));
-    constraints += "," + reg;
-  }
+  std::string constraints;
+  for (unsigned i = 0; i < vec; ++i)
+    constraints += "=" + reg + ",";
+  constraints += "l";
+  for (ArrayRef<Value> arg : args)
+    for (Value v : arg) {
+      inputs.push_back(toBits(b, loc, v));
+      constraints += "," + reg;
+    }
   std::string text;
   if (pred) {
     inputs.push_back(pred);
     constraints += ",b";
-    text += llvm::formatv("@${0} ", args.size() + 2).str();
+    text += llvm::formatv("@${0} ", vec + inputs.size() - 1).str();
   }
-  text += "atom.global.acq_rel.gpu." + instr.str() + " $0, [ $1 + 0 ]";
+  std::string vecSuffix = vec > 1 ? ".v" + std::to_string(vec) : "";
+  // The vector qualifier goes right before the element type: add.v4.f32,
+  // add.noftz.v8.f16.
+  std::string op = instr.str();
+  size_t typeDot = op.rfind('.');
+  op = op.substr(0, typeDot) + vecSuffix + op.substr(typeDot);
+  text += "atom.global.acq_rel.gpu." + op + " " + operand(0) + ", [ $" +
+          std::to_string(vec) + " + 0 ]";
   for (unsigned i = 0; i < args.size(); ++i)
-    text += ", $" + std::to_string(i + 2);
+    text += ", " + operand(vec + 1 + i * vec);
   text += ";";
-  Value old = inlinePtx(b, loc, {bitsType}, inputs, text, constraints,
-                        /*hasSideEffects=*/true)[0];
-  return fromBits(b, loc, old, elem);
+  SmallVector<Type> resultTypes(vec, bitsType);
+  SmallVector<Value> olds;
+  for (Value old : inlinePtx(b, loc, resultTypes, inputs, text, constraints,
+                             /*hasSideEffects=*/true))
+    olds.push_back(fromBits(b, loc, old, elem));
+  return olds;
 }
 
 /// Shared lowering of atomic_cas / atomic_rmw: `args(i)` gives the value
@@ -366,7 +392,8 @@ LogicalResult lowerAtomic(Operation *op, const LoweringState::ThreadIds &ids,
                           Type ptrType, Type resultType,
                           StringRef instr, ValueRange ptrs, ValueRange masks,
                           llvm::function_ref<SmallVector<Value>(unsigned)> args,
-                          Type elem, ConversionPatternRewriter &rewriter) {
+                          Type elem, ConversionPatternRewriter &rewriter,
+                          unsigned vec = 1) {
   Location loc = op->getLoc();
   bool used = !op->getResult(0).use_empty();
   auto tensor = dyn_cast<RankedTensorType>(ptrType);
@@ -374,7 +401,10 @@ LogicalResult lowerAtomic(Operation *op, const LoweringState::ThreadIds &ids,
     // Thread 0 runs it once everyone is done with what came before.
     barrier(rewriter, loc);
     Value pred = andAll(rewriter, loc, {isThread0(rewriter, loc, ids), nthOrNull(masks, 0)});
-    Value old = emitAtom(rewriter, loc, instr, ptrs[0], args(0), pred, elem);
+    SmallVector<SmallVector<Value>> scalarArgs;
+    for (Value v : args(0))
+      scalarArgs.push_back({v});
+    Value old = emitAtom(rewriter, loc, instr, ptrs[0], scalarArgs, pred, elem, 1)[0];
     if (!used) {
       rewriter.replaceOp(op, old);
       return success();
@@ -398,9 +428,21 @@ LogicalResult lowerAtomic(Operation *op, const LoweringState::ThreadIds &ids,
     return rewriter.notifyMatchFailure(op, "tensor without a layout");
   Value owner = isFirstCopy(rewriter, loc, *layout, ids.lane, ids.warp);
   SmallVector<Value> results;
-  for (unsigned i = 0; i < ptrs.size(); ++i) {
+  if (ptrs.size() % vec)
+    vec = 1;
+  for (unsigned i = 0; i < ptrs.size(); i += vec) {
+    // The analysis proved the `vec` elements contiguous, aligned and equally
+    // masked: the first element's pointer and mask stand for the group.
     Value pred = andAll(rewriter, loc, {nthOrNull(masks, i), owner});
-    results.push_back(emitAtom(rewriter, loc, instr, ptrs[i], args(i), pred, elem));
+    SmallVector<SmallVector<Value>> groupArgs;
+    for (unsigned j = 0; j < vec; ++j)
+      for (auto [k, v] : llvm::enumerate(args(i + j))) {
+        if (groupArgs.size() <= k)
+          groupArgs.emplace_back();
+        groupArgs[k].push_back(v);
+      }
+    llvm::append_range(results, emitAtom(rewriter, loc, instr, ptrs[i], groupArgs,
+                                         pred, elem, vec));
   }
   // Copies of replicated elements get the owner's result.
   if (used && owner) {
@@ -452,7 +494,7 @@ struct AtomicRMWLowering : OpConversionPattern<AtomicRMWOp> {
         [&](unsigned i) {
           return SmallVector<Value>{val.size() == 1 ? val[0] : val[i]};
         },
-        elem, rewriter);
+        elem, rewriter, std::max(1u, state.vectorWidth.lookup(op)));
   }
 };
 

@@ -147,10 +147,14 @@ LogicalResult TileToLLVMPass::prepare(ModuleOp module, LoweringState &state) {
       return failure();
     module.walk([&](Operation *op) {
       Value ptr, mask;
+      unsigned limit = ~0u;
       if (auto load = dyn_cast<tile::LoadOp>(op))
         ptr = load.getPtr(), mask = load.getMask();
       else if (auto store = dyn_cast<tile::StoreOp>(op))
         ptr = store.getPtr(), mask = store.getMask();
+      else if (auto rmw = dyn_cast<tile::AtomicRMWOp>(op))
+        if ((limit = rmw.getMaxVectorElements(state.computeCapability)) > 1)
+          ptr = rmw.getPtr(), mask = rmw.getMask();
       auto tensor = ptr ? dyn_cast<RankedTensorType>(ptr.getType()) : nullptr;
       if (!tensor)
         return;
@@ -160,8 +164,8 @@ LogicalResult TileToLLVMPass::prepare(ModuleOp module, LoweringState &state) {
         unsigned dim = 0;
         while (layout->regBases[0][dim] == 0)
           ++dim;
-        vec = std::min(layout->contiguousRegsAlong(dim),
-                       axis.getVectorWidth(ptr, dim, mask));
+        vec = std::min({layout->contiguousRegsAlong(dim),
+                        axis.getVectorWidth(ptr, dim, mask), limit});
       }
       state.vectorWidth[op] = vec;
     });

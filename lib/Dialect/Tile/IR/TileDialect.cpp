@@ -2,6 +2,7 @@
 #include "kiln/Dialect/Tile/IR/Tile.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -110,6 +111,18 @@ Type getI1TypeLike(Type type) {
   if (auto tensor = dyn_cast<RankedTensorType>(type))
     return RankedTensorType::get(tensor.getShape(), i1, tensor.getEncoding());
   return i1;
+}
+
+std::optional<unsigned> getTargetComputeCapability(Operation *op) {
+  auto module = isa<ModuleOp>(op) ? cast<ModuleOp>(op) : op->getParentOfType<ModuleOp>();
+  auto arch = module ? module->getAttrOfType<StringAttr>("tile.arch") : nullptr;
+  if (!arch)
+    return 90;
+  StringRef name = arch.getValue();
+  unsigned cc;
+  if (!name.consume_front("sm_") || name.getAsInteger(10, cc))
+    return std::nullopt;
+  return cc;
 }
 
 } // namespace kiln::tile

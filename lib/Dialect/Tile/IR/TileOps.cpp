@@ -187,6 +187,20 @@ LogicalResult AtomicCASOp::verify() {
   return success();
 }
 
+unsigned AtomicRMWOp::getMaxVectorElements(unsigned computeCapability) {
+  // PTX ISA 8.1 on sm_90: `atom.add.v2/.v4.f32` and `atom.add.noftz.v2-.v8`
+  // of f16/bf16; every other atomic updates one element per instruction.
+  Type elem = getElementTypeOrSelf(getResult().getType());
+  if (computeCapability < 90 || getKind() != RMWKind::add ||
+      !isa<RankedTensorType>(getPtr().getType()))
+    return 1;
+  if (elem.isF32())
+    return 4;
+  if (elem.isF16() || elem.isBF16())
+    return 8;
+  return 1;
+}
+
 LogicalResult AtomicRMWOp::verify() {
   Type elem = getElementTypeOrSelf(getResult().getType());
   bool isInt = isa<IntegerType>(elem);

@@ -121,7 +121,8 @@ struct Access {
   Value ptr, mask;              // Null ptr: an atomic, one element at a time.
   SmallVector<unsigned> dimMap; // Pointer dimension -> root dimension.
   bool writes;
-  bool fullRank; // Not a slice of the variable's layout.
+  bool fullRank;         // Not a slice of the variable's layout.
+  unsigned maxWidth = ~0u; // Most elements one instruction moves (atomics).
 };
 
 class LayoutAssigner {
@@ -438,7 +439,9 @@ unsigned LayoutAssigner::chooseVectorWidth(ArrayRef<Access> accesses,
       width = axis.getVectorWidth(a.ptr, it - a.dimMap.begin(), a.mask);
     }
     voted = true;
-    widest = std::max(widest, width);
+    // An atomic narrower than what is proven (4 f32 per vector atom) splits
+    // a thread's run into several instructions: it does not narrow the run.
+    widest = std::max(widest, std::min(width, a.maxWidth));
     // A write of a reduction's result (a slice of this layout) moves fewer
     // elements than the accesses of the full tensor: it does not cap them.
     if (a.writes && a.fullRank)
@@ -474,6 +477,7 @@ LogicalResult LayoutAssigner::materialize() {
   func.walk([&](Operation *op) {
     Value ptr, mask;
     bool writes = true;
+    unsigned maxWidth = ~0u;
     if (auto load = dyn_cast<LoadOp>(op)) {
       ptr = load.getPtr();
       mask = load.getMask();
@@ -483,6 +487,8 @@ LogicalResult LayoutAssigner::materialize() {
       mask = store.getMask();
     } else if (auto rmw = dyn_cast<AtomicRMWOp>(op)) {
       ptr = rmw.getPtr();
+      mask = rmw.getMask();
+      maxWidth = rmw.getMaxVectorElements(getTargetComputeCapability(op).value_or(0));
     } else if (auto cas = dyn_cast<AtomicCASOp>(op)) {
       ptr = cas.getPtr();
     }
@@ -501,11 +507,12 @@ LogicalResult LayoutAssigner::materialize() {
         info.fastContig = facts.getContiguity(d);
         info.fastDim = dimMap[d];
       }
-    // Atomics are lowered one element at a time: they vote for width 1.
-    if (isa<AtomicRMWOp, AtomicCASOp>(op))
+    // Atomics that are lowered one element at a time vote for width 1; the
+    // vector atomics of sm_90 vote like stores, up to their vector width.
+    if (isa<AtomicRMWOp, AtomicCASOp>(op) && maxWidth <= 1)
       ptr = Value();
     bool fullRank = dimMap.size() == info.shape.size();
-    accesses[root].push_back({ptr, mask, dimMap, writes, fullRank});
+    accesses[root].push_back({ptr, mask, dimMap, writes, fullRank, maxWidth});
   });
   for (auto [src, axisDim] : loopReductions) {
     SmallVector<unsigned> dimMap;

@@ -68,17 +68,66 @@ module attributes {tile.num_warps = 4 : i32} {
 
 // -----
 
-// Atomics are lowered one element at a time: one element per thread.
+// Atomics other than a floating-point add on sm_90 are lowered one element at
+// a time: one element per thread.
 // CHECK-DAG: #[[B1:.*]] = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
 // CHECK-LABEL: func.func @atomic
 // CHECK: tile.atomic_rmw {{.*}}#[[B1]]>
-module attributes {tile.num_warps = 4 : i32} {
+module attributes {tile.num_warps = 4 : i32, tile.arch = "sm_80"} {
   func.func @atomic(%X: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
     %ar = tile.arange 0 to 1024 : tensor<1024xi32>
     %p0 = tile.splat %X : !tile.ptr<f32> -> tensor<1024x!tile.ptr<f32>>
     %p = tile.addptr %p0, %ar : tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>
     %one = arith.constant dense<1.0> : tensor<1024xf32>
     %old = tile.atomic_rmw add %p, %one : tensor<1024x!tile.ptr<f32>>
+    return
+  }
+}
+
+// -----
+
+// CHECK-DAG: #[[B1:.*]] = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+// CHECK-LABEL: func.func @atomic_int
+// CHECK: tile.atomic_rmw {{.*}}#[[B1]]>
+module attributes {tile.num_warps = 4 : i32, tile.arch = "sm_90"} {
+  func.func @atomic_int(%X: !tile.ptr<i32> {tile.divisibility = 16 : i32}) {
+    %ar = tile.arange 0 to 1024 : tensor<1024xi32>
+    %p0 = tile.splat %X : !tile.ptr<i32> -> tensor<1024x!tile.ptr<i32>>
+    %p = tile.addptr %p0, %ar : tensor<1024x!tile.ptr<i32>>, tensor<1024xi32>
+    %old = tile.atomic_rmw add %p, %ar : tensor<1024x!tile.ptr<i32>>
+    return
+  }
+}
+
+// -----
+
+// On sm_90 a floating-point add runs as a vector `atom`: an f32 add votes for
+// 4 elements per thread (`atom.add.v4.f32`), an f16 add for 8
+// (`atom.add.noftz.v8.f16`), as loads and stores of 16 bytes do.
+// CHECK-DAG: #[[B4:.*]] = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+// CHECK-DAG: #[[B8:.*]] = #tile.blocked<sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+// CHECK-LABEL: func.func @atomic_vector
+// CHECK: tile.atomic_rmw {{.*}}#[[B4]]>
+// CHECK-LABEL: func.func @atomic_vector_f16_load
+// CHECK: tile.atomic_rmw {{.*}}#[[B8]]>
+module attributes {tile.num_warps = 4 : i32, tile.arch = "sm_90"} {
+  func.func @atomic_vector(%X: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
+    %ar = tile.arange 0 to 1024 : tensor<1024xi32>
+    %p0 = tile.splat %X : !tile.ptr<f32> -> tensor<1024x!tile.ptr<f32>>
+    %p = tile.addptr %p0, %ar : tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>
+    %one = arith.constant dense<1.0> : tensor<1024xf32>
+    %old = tile.atomic_rmw add %p, %one : tensor<1024x!tile.ptr<f32>>
+    return
+  }
+  func.func @atomic_vector_f16_load(%X: !tile.ptr<f16> {tile.divisibility = 16 : i32},
+                                    %Y: !tile.ptr<f16> {tile.divisibility = 16 : i32}) {
+    %ar = tile.arange 0 to 2048 : tensor<2048xi32>
+    %x0 = tile.splat %X : !tile.ptr<f16> -> tensor<2048x!tile.ptr<f16>>
+    %x1 = tile.addptr %x0, %ar : tensor<2048x!tile.ptr<f16>>, tensor<2048xi32>
+    %x = tile.load %x1 : tensor<2048x!tile.ptr<f16>>
+    %y0 = tile.splat %Y : !tile.ptr<f16> -> tensor<2048x!tile.ptr<f16>>
+    %y1 = tile.addptr %y0, %ar : tensor<2048x!tile.ptr<f16>>, tensor<2048xi32>
+    %old = tile.atomic_rmw add %y1, %x : tensor<2048x!tile.ptr<f16>>
     return
   }
 }

@@ -27,6 +27,9 @@ mlir::Type getPointeeType(mlir::Type ptrLike);
 mlir::Type getI1TypeLike(mlir::Type type);
 /// Element type of a tensor, or the type itself for a scalar.
 mlir::Type getElementTypeOrSelf(mlir::Type type);
+/// Compute capability named by the enclosing module's `tile.arch` ("sm_90"
+/// -> 90); sm_90 when the module names none, nullopt when it is malformed.
+std::optional<unsigned> getTargetComputeCapability(mlir::Operation *op);
 } // namespace kiln::tile
 
 #define GET_OP_CLASSES

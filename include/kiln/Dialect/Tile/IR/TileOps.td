@@ -226,12 +226,20 @@ def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [
     %old = tile.atomic_rmw xchg %lock, %c0 : !tile.ptr<i32>
     %o = tile.atomic_rmw add %p, %v, mask %m : tensor<128x!tile.ptr<f32>>
     ```
+
+    On sm_90 a floating-point `add` of consecutive elements may run as one
+    vector `atom` (PTX ISA 8.1: up to 4 f32 or 8 f16/bf16 per instruction).
   }];
   let arguments = (ins Tile_RMWKindAttr:$kind, Tile_PtrLike:$ptr, Tile_Value:$val,
                        Optional<Tile_BoolLike>:$mask);
   let results = (outs Tile_Value:$result);
   let assemblyFormat = "$kind $ptr `,` $val (`,` `mask` $mask^)? attr-dict `:` type($ptr)";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Most consecutive elements one PTX `atom` may update on a GPU of this
+    /// compute capability (1: element by element).
+    unsigned getMaxVectorElements(unsigned computeCapability);
+  }];
 }
 
 //===----------------------------------------------------------------------===//
