@@ -8,7 +8,7 @@ import os
 
 import torch
 
-from kcompare import DEV, HERE, run_case, exact, gen
+from kcompare import DEV, HERE, run_case, exact, close, gen
 
 
 TORCH = {"i8": torch.int8, "u8": torch.uint8, "i16": torch.int16, "i32": torch.int32,
@@ -120,3 +120,11 @@ def cases(results):
         run_case(results, f"swizzle2d {SI}x{SJ} group={SG}", path, "swizzle2d_2d", one,
                  lambda SI=SI, SJ=SJ: [out("i32", SI * SJ), out("i32", SI * SJ)], [0, 1],
                  dict(SI=SI, SJ=SJ, SG=SG), exact)
+    for BM, BN in ((16, 64), (4, 256), (64, 8)):
+        for dim in (0, 1):
+            run_case(results, f"softmax_2d {BM}x{BN} dim={dim}", path, "softmax_2d", one,
+                     lambda BM=BM, BN=BN: [rand_input("fp32", BM * BN, 10) / 30,
+                                           out("fp32", BM * BN)],
+                     [1], dict(BM=BM, BN=BN, DIM=dim), close(1e-5, 1e-7))
+    run_case(results, "philox_impl_1d uint32 7 rounds", path, "philox_impl_1d", one,
+             lambda: [rand_input("u32", 128, 11), out("u32", 4 * 128)], [1], dict(BLOCK=128), exact)

@@ -29,6 +29,12 @@
 #       Triton (its NVIDIA lowering bins the low bits); Kiln does the same
 #   swizzle2d_2d (OutI *i32, OutJ *i32) -D SI -D SJ -D SG
 #       (OutI, OutJ)[SI*SJ] = tl.swizzle2d(i, j, SI, SJ, SG) over the SI x SJ grid
+#   softmax_2d  (X *fp32, Out *fp32)    -D BM -D BN -D DIM=0|1
+#       Out[BM*BN] = tl.softmax(x, dim=DIM, keep_dims=True) (sums may associate
+#       differently: compare with a relative tolerance)
+#   philox_impl_1d (C *u32, Out *u32)   -D BLOCK
+#       Out[4*BLOCK] = the four words of tl.philox_impl(c, c ^ 1, c * 3, 7,
+#       c + 11, c * 5, n_rounds=7)
 #
 # RUN: rm -rf %t && mkdir -p %t
 # RUN: ln-compile %s --kernel sort_1d --signature '*fp32,*fp32' -D BLOCK=1024 -D DESC=0 --emit=ptx -o %t/a.ptx
@@ -45,6 +51,8 @@
 # RUN: FileCheck %s --check-prefix=HIST --input-file=%t/h.ptx
 # RUN: ln-compile %s --kernel histogram_oob_1d --signature '*i32,*i32' -D BLOCK=256 -D BINS=8 --emit=ptx -o %t/i.ptx
 # RUN: ln-compile %s --kernel swizzle2d_2d --signature '*i32,*i32' -D SI=8 -D SJ=4 -D SG=3 --emit=ptx -o %t/j.ptx
+# RUN: ln-compile %s --kernel softmax_2d --signature '*fp32,*fp32' -D BM=16 -D BN=64 -D DIM=1 --emit=ptx -o %t/k.ptx
+# RUN: ln-compile %s --kernel philox_impl_1d --signature '*u32,*u32' -D BLOCK=128 --emit=ptx -o %t/l.ptx
 # SORT1: .entry sort_1d
 # SORT1: shfl.sync.bfly.b32
 # SORT1: bar.sync
@@ -120,3 +128,21 @@ def swizzle2d_2d(OutI, OutJ, SI: tl.constexpr, SJ: tl.constexpr, SG: tl.constexp
     offs = tl.arange(0, SI)[:, None] * SJ + tl.arange(0, SJ)[None, :]
     tl.store(OutI + offs, new_i)
     tl.store(OutJ + offs, new_j)
+
+
+@triton.jit
+def softmax_2d(X, Out, BM: tl.constexpr, BN: tl.constexpr, DIM: tl.constexpr):
+    offs = tl.arange(0, BM)[:, None] * BN + tl.arange(0, BN)[None, :]
+    x = tl.load(X + offs)
+    tl.store(Out + offs, tl.softmax(x, dim=DIM, keep_dims=True))
+
+
+@triton.jit
+def philox_impl_1d(C, Out, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    c = tl.load(C + offs)
+    a, b, d, e = tl.philox_impl(c, c ^ 1, c * 3, c * 0 + 7, c + 11, c * 5, n_rounds=7)
+    tl.store(Out + offs, a)
+    tl.store(Out + BLOCK + offs, b)
+    tl.store(Out + 2 * BLOCK + offs, d)
+    tl.store(Out + 3 * BLOCK + offs, e)
