@@ -160,7 +160,7 @@ import triton.language as tl
 
 @triton.jit
 def k(X, seed, f, h, l):
-    # expected-error @+1 {{`tl.philox_impl` is not supported}}
+    # expected-error @+1 {{dtype not supported in philox_impl: `c0` must be uint32 or uint64, got i32}}
     a = tl.philox_impl(seed, seed, seed, seed, seed, seed)
 
 # -----

@@ -67,6 +67,13 @@ void populateConvertLayoutPatterns(TileTypeConverter &converter,
 void populatePrintPatterns(TileTypeConverter &converter,
                            const LoweringState &state,
                            mlir::RewritePatternSet &patterns);
+/// tile.sort / tile.gather / tile.histogram (Sort/Gather/HistogramOpToLLVM).
+void populateSortPatterns(TileTypeConverter &converter, const LoweringState &state,
+                          mlir::RewritePatternSet &patterns);
+void populateGatherPatterns(TileTypeConverter &converter, const LoweringState &state,
+                            mlir::RewritePatternSet &patterns);
+void populateHistogramPatterns(TileTypeConverter &converter, const LoweringState &state,
+                               mlir::RewritePatternSet &patterns);
 /// Phase 3: scalar math with the precision Triton uses on NVIDIA GPUs.
 void populateMathToNVVMPatterns(mlir::LLVMTypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);
@@ -78,6 +85,9 @@ void rewritePlainScalarArith(mlir::Operation *root);
 /// Shared-memory bytes an op needs as scratch (0 if none).
 unsigned getScratchBytes(mlir::Operation *op);
 unsigned getScanScratchBytes(tile::ScanOp op);
+unsigned getSortScratchBytes(tile::SortOp op);
+/// Scratch of tile.sort, tile.gather and tile.histogram (0 for other ops).
+unsigned getSortGatherScratchBytes(mlir::Operation *op);
 
 //===----------------------------------------------------------------------===//
 // IR building helpers

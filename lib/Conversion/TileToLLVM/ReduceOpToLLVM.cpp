@@ -327,6 +327,8 @@ unsigned getScratchBytes(Operation *op) {
   }
   if (auto scan = dyn_cast<ScanOp>(op))
     return getScanScratchBytes(scan);
+  if (isa<SortOp, GatherOp, HistogramOp>(op))
+    return getSortGatherScratchBytes(op);
   auto elemBytes = [](Type t) {
     Type elem = mlir::getElementTypeOrSelf(t);
     if (isa<PtrType>(elem))

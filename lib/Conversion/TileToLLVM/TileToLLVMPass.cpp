@@ -204,6 +204,9 @@ LogicalResult TileToLLVMPass::distribute(ModuleOp module, const LoweringState &s
   populateMemoryPatterns(converter, state, patterns);
   populateReducePatterns(converter, state, patterns);
   populateScanPatterns(converter, state, patterns);
+  populateSortPatterns(converter, state, patterns);
+  populateGatherPatterns(converter, state, patterns);
+  populateHistogramPatterns(converter, state, patterns);
   populateConvertLayoutPatterns(converter, state, patterns);
   populatePrintPatterns(converter, state, patterns);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns, target);

@@ -229,6 +229,32 @@ FailureOr<Val> philoxBuiltin(BuiltinCall &c) {
   return tuple(*q);
 }
 
+/// Triton's philox_impl(c0, c1, c2, c3, k0, k1, n_rounds): the rounds alone,
+/// with the key given; uint32 counters run Philox4x32, uint64 Philox4x64.
+FailureOr<Val> philoxImplBuiltin(BuiltinCall &c) {
+  RandomGen r(c);
+  FailureOr<int64_t> n = r.rounds(c.a[6]);
+  if (failed(n))
+    return failure();
+  Quad ctr;
+  for (int k = 0; k < 4; ++k) {
+    std::string what = "c" + std::to_string(k);
+    KILN_TRY(v, r.integer(c.a[k], what, "an integer scalar or tensor"));
+    ctr[k] = v;
+  }
+  KILN_TRY(k0, r.integer(c.a[4], "k0", "an integer scalar or tensor"));
+  KILN_TRY(k1, r.integer(c.a[5], "k1", "an integer scalar or tensor"));
+  DType d = ctr[0].type.dtype;
+  if (d != DType::U32 && d != DType::U64)
+    return c.g.fail(c.a[0].node, "dtype not supported in philox_impl: `c0` must "
+                                 "be uint32 or uint64, got " +
+                                     c.g.typeName(ctr[0]));
+  FailureOr<Quad> q = r.rounds(ctr, k0, k1, *n, d == DType::U64);
+  if (failed(q))
+    return failure();
+  return tuple(*q);
+}
+
 /// The four Philox words of (seed, offset, n_rounds) = c.a[0..2], which
 /// randint4x returns and rand/randn/rand4x convert.
 FailureOr<Quad> philoxBits(RandomGen &r, BuiltinCall &c) {
@@ -325,6 +351,11 @@ llvm::ArrayRef<BuiltinDef> kiln::fe::randomBuiltins() {
        false,
        false,
        philoxBuiltin},
+      {"philox_impl",
+       {"c0", "c1", "c2", "c3", "k0", "k1", "n_rounds=10"},
+       false,
+       false,
+       philoxImplBuiltin},
       {"randint",
        {"seed", "offset", "n_rounds=10"},
        false,

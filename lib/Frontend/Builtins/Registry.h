@@ -49,6 +49,7 @@ llvm::ArrayRef<BuiltinDef> debugBuiltins();
 llvm::ArrayRef<BuiltinDef> compileTimeBuiltins();
 llvm::ArrayRef<BuiltinDef> randomBuiltins();
 llvm::ArrayRef<BuiltinDef> scanBuiltins();
+llvm::ArrayRef<BuiltinDef> sortGatherBuiltins();
 
 /// The entry named `name` (no `tl.` prefix), or null.
 const BuiltinDef *findBuiltin(llvm::StringRef name);

@@ -308,11 +308,24 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
   }
   if (isa<PrintOp>(op))
     return success();
+  // tile.gather / tile.histogram stage their sources through shared memory,
+  // so those keep any layout; a gather is laid out like its index.
+  if (auto gather = dyn_cast<GatherOp>(op)) {
+    setNode(gather.getResult(), nodeOf(gather.getIndex()));
+    tensorValues.push_back(gather.getResult());
+    return success();
+  }
+  if (auto hist = dyn_cast<HistogramOp>(op)) {
+    if (hist.getMask())
+      constrain(hist->getOpOperand(1), nodeOf(hist.getSrc()));
+    freshResults();
+    return success();
+  }
 
   // A scan keeps its operands' layout (all operands share one).
   bool elementwise =
       isa<AddPtrOp, WhereOp, LoadOp, StoreOp, AtomicCASOp, AtomicRMWOp,
-          MultipleOfOp, MaxContiguousOp, ScanOp>(op) ||
+          MultipleOfOp, MaxContiguousOp, ScanOp, SortOp>(op) ||
       ((isa<arith::ArithDialect, math::MathDialect>(op->getDialect())) &&
        OpTrait::hasElementwiseMappableTraits(op));
   if (!elementwise)

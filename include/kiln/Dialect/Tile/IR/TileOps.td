@@ -360,6 +360,84 @@ def Tile_WhereOp : Tile_Op<"where", [Pure,
 }
 
 //===----------------------------------------------------------------------===//
+// Sorting, gathering and histograms (tl.sort, tl.gather, tl.histogram)
+//===----------------------------------------------------------------------===//
+
+def Tile_SortOp : Tile_Op<"sort", [Pure, AllTypesMatch<["src", "result"]>]> {
+  let summary = "bitonic sort along the last dimension";
+  let description = [{
+    `tl.sort(x, descending=...)`: sorts every row along the last dimension,
+    whose size must be a power of two, with Triton's bitonic network. Each
+    compare-exchange step sets every element `x` with partner `y` (the element
+    whose position differs in one bit `j`) to `(x > y) != (flip ^ right) ? y :
+    x`, where `right` is bit `j` of its position and `flip` is bit `s` of the
+    position in stage `s` (the descending flag in the last stage). With
+    ordered, distinct-as-bits values that is a sort; like Triton, NaN and
+    +0.0/-0.0 pairs compare unordered / equal and may be duplicated. Integers
+    compare signed unless `unsigned` is set (unsigned and i1 values).
+
+    ```mlir
+    %s = tile.sort %x descending : tensor<4x128xf32>
+    %u = tile.sort %y unsigned : tensor<256xi32>
+    ```
+  }];
+  let arguments = (ins RankedTensorOf<[AnySignlessInteger, AnyFloat]>:$src,
+                       UnitAttr:$descending, UnitAttr:$isUnsigned);
+  let results = (outs RankedTensorOf<[AnySignlessInteger, AnyFloat]>:$result);
+  let assemblyFormat = [{
+    $src (`descending` $descending^)? (`unsigned` $isUnsigned^)? attr-dict `:` type($src)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_GatherOp : Tile_Op<"gather", [Pure]> {
+  let summary = "gather elements of a tensor along one axis";
+  let description = [{
+    `tl.gather(src, index, axis)`: `result[i0, .., ik, ..] = src[i0, ..,
+    index[i0, .., ik, ..], ..]` with `ik` the coordinate along `axis`. `src`
+    and `index` have one rank and equal sizes off `axis`; the result has the
+    index's shape and the source's element type. An index outside `[0,
+    size)` is undefined in Triton; Kiln wraps it modulo the (power-of-two)
+    size of `src` along `axis`.
+
+    ```mlir
+    %g = tile.gather %x, %idx, 1 : tensor<16x64xf32>, tensor<16x32xi32> -> tensor<16x32xf32>
+    ```
+  }];
+  let arguments = (ins RankedTensorOf<[AnySignlessInteger, AnyFloat]>:$src,
+                       RankedTensorOf<[AnySignlessInteger]>:$index, I32Attr:$axis);
+  let results = (outs RankedTensorOf<[AnySignlessInteger, AnyFloat]>:$result);
+  let assemblyFormat = [{
+    $src `,` $index `,` $axis attr-dict `:` type($src) `,` type($index) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_HistogramOp : Tile_Op<"histogram", [Pure]> {
+  let summary = "histogram of a 1-D integer tensor into unit-width bins";
+  let description = [{
+    `tl.histogram(x, num_bins, mask)`: bin `b` of the i32 result counts the
+    elements equal to `b` (where `mask` holds, when given). The number of
+    bins is the result's size, a power of two. Out-of-range values follow
+    Triton's NVIDIA lowering: a value lands in bin `v & (P - 1)` with `P =
+    max(num_bins, 32)` (its low bits, two's complement), and is counted only
+    if that bin is below `num_bins`.
+
+    ```mlir
+    %h = tile.histogram %x : tensor<1024xi32> -> tensor<64xi32>
+    %m = tile.histogram %x mask %ok : tensor<1024xi1> : tensor<1024xi32> -> tensor<64xi32>
+    ```
+  }];
+  let arguments = (ins RankedTensorOf<[AnySignlessInteger]>:$src,
+                       Optional<RankedTensorOf<[I1]>>:$mask);
+  let results = (outs RankedTensorOf<[I32]>:$result);
+  let assemblyFormat = [{
+    $src (`mask` $mask^ `:` type($mask))? attr-dict `:` type($src) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Synchronization, hints and debugging
 //===----------------------------------------------------------------------===//
 
