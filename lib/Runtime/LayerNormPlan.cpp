@@ -10,6 +10,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 #include <algorithm>
+#include <cstdio>
 
 using namespace kiln;
 using namespace kiln::rt;
@@ -31,6 +32,13 @@ constexpr unsigned kBwdChunkRows = 4;
 /// Largest tile (ROWS * BLOCK_N) an override may ask for.
 constexpr int64_t kMaxTile = 65536;
 
+/// A float as %g writes it ("0.5", "1", "1e-05").
+std::string num(float v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", double(v));
+  return buf;
+}
+
 int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t pow2Ceil(int64_t v) {
   return int64_t(llvm::PowerOf2Ceil(uint64_t(std::max<int64_t>(v, 1))));
@@ -47,9 +55,9 @@ llvm::Error checkNormDType(DType t) {
 llvm::Error kiln::rt::validateNormOptions(const NormOptions &o) {
   if (!(o.dropoutP >= 0.f && o.dropoutP < 1.f))
     return makeError(llvm::formatv(
-        "norm: dropoutP = {0}; need 0 <= p < 1", o.dropoutP));
+        "norm: dropoutP = {0}; need 0 <= p < 1", num(o.dropoutP)));
   if (!(o.eps >= 0.f))
-    return makeError(llvm::formatv("norm: eps = {0}; need eps >= 0", o.eps));
+    return makeError(llvm::formatv("norm: eps = {0}; need eps >= 0", num(o.eps)));
   if (o.secondBias && !o.secondOutput)
     return makeError("norm: secondBias needs secondOutput (b1 is the bias "
                      "of the second output y1)");
