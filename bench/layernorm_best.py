@@ -17,13 +17,17 @@ backward counts x, dy and dx).
 
 Method: inputs as the tutorial (x = -2.3 + 0.5 randn, w, b = rand, dy = 0.1 randn). Before
 timing, every column's outputs are checked against an fp32 torch reference (max error relative to
-max |ref|: 2e-2 fp16, 6e-2 bf16, 2e-4 fp32; a column that fails is reported and not timed). Each
+max |ref|: 2e-2 fp16, 6e-2 bf16, 2e-4 fp32). Kiln must pass; another column within 25x is timed
+and flagged ("loose" in the JSON: the tutorial sums dw/db in the input dtype), else not timed. Each
 timed repetition zeroes a 256 MB buffer first (L2 flush) and is bracketed by CUDA events; the
 result is the median over the repetitions after warm-up.
 
 Run on the device from the repository root (libkiln.so built in build/lib):
   python3 bench/layernorm_best.py --out bench-out [--quick] [--max-seconds 420]
       [--dtype fp16,bf16] [--mode fwd,fwdbwd] [--M 4096,65536] [--N 512,...]
+      [--columns kiln,tutorial,torch,compiled,flash] [--ours-under-triton] [--tune]
+--tune also times Kiln with launch parameters around the heuristic's choice (rows per program,
+warps, chunk, programs per SM) and logs the best: the data for adjusting planNorm.
 Writes OUT/layernorm_best[-TAG].json (appending when it exists, so shards accumulate; a shard's
 rows replace rows of the same key) and OUT/layernorm_<mode>_<dtype>.png per mode and dtype
 from everything accumulated. --plot-only re-draws the PNGs from the JSON.
@@ -78,20 +82,24 @@ def load_file_module(name, path):
     return mod
 
 
-def kiln_column(args):
+def kiln_module():
     try:
         import kiln
     except Exception as e:  # noqa: BLE001
         raise Skip(f"the kiln package does not load: {e}")
-    return ours_column(kiln.jit(KERNELS))
+    return kiln.jit(KERNELS)
+
+
+def kiln_column(args):
+    return ours_column(kiln_module())
 
 
 def ours_triton_column(args):
     return ours_column(load_file_module("layer_norm_fast_triton", KERNELS))
 
 
-def ours_column(module):
-    norm = lh.FastNorm(module)
+def ours_column(module, tune_fwd=None, tune_bwd=None):
+    norm = lh.FastNorm(module, tune_fwd=tune_fwd, tune_bwd=tune_bwd)
 
     def fwd(x, w, b):
         r = norm.forward(x, w, b, EPS)
@@ -252,6 +260,12 @@ def check_column(fns, mode, x, w, b, dy, ref):
     return not bad, errs
 
 
+def loose_enough(errs, dtype):
+    """Outside the strict tolerance but still a LayerNorm (the tutorial sums dw/db in the
+    input dtype through its lock-protected partial rows): timed, flagged in the JSON."""
+    return all(v <= 25 * lh.tolerance(dtype) for v in errs.values())
+
+
 def time_it(fn, flush, warmup, reps, max_s):
     for _ in range(warmup):
         fn()
@@ -269,6 +283,63 @@ def time_it(fn, flush, warmup, reps, max_s):
         if time.time() - t0 > max_s and len(times) >= 3:
             break
     return statistics.median(times)
+
+
+def tune_candidates(mode, M, N, sms):
+    """Launch-parameter variants around the heuristic's choice (--tune)."""
+    block = lh.next_pow2(N)
+    out = []
+    if mode == "fwd":
+        name, consts, warps, _ = lh.plan_forward(M, N)
+        if name == "_norm_fwd":
+            r = consts["ROWS"]
+            for rows in sorted({max(1, r // 2), r, min(lh.MAX_ROWS, 2 * r)}):
+                for wp in sorted({max(1, warps // 2), warps, min(32, warps * 2)}):
+                    if rows * block <= 65536 and rows * block >= 32 * wp:
+                        out.append({"rows": rows, "warps": wp})
+        else:
+            for chunk in (4096, 8192, 16384):
+                for wp in (8, 16, 32):
+                    if chunk >= 32 * wp * 4:
+                        out.append({"chunk": chunk, "warps": wp})
+        return out, "fwd"
+    plan = lh.plan_backward(M, N, sms)
+    if plan["variant"] == "rows":
+        r, warps = plan["consts"]["ROWS"], plan["num_warps"]
+        for rows in sorted({max(1, r // 2), r, min(lh.MAX_ROWS, 2 * r)}):
+            for wp in sorted({max(1, warps // 2), warps, min(32, warps * 2)}):
+                if rows * block <= 32768 and rows * block >= 32 * wp:
+                    out.append({"rows": rows, "warps": wp})
+        for per_sm in (1, 2, 4):
+            out.append({"per_sm": per_sm})
+    else:
+        for chunk in (512, 1024, 2048):
+            for wp in (8, 16):
+                for per_sm in (1, 2):
+                    out.append({"chunk": chunk, "warps": wp, "per_sm": per_sm})
+    return out, "bwd"
+
+
+def run_tune(mode, x, w, b, dy, ref, flush, warmup, reps, nbytes):
+    """Times Kiln with each candidate; returns [(config, GB/s or error)]."""
+    module = kiln_module()
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    M, N = x.shape
+    cands, which = tune_candidates(mode, M, N, sms)
+    results = []
+    for cfg in cands:
+        fns = ours_column(module, **({"tune_fwd": cfg} if which == "fwd" else {"tune_bwd": cfg}))
+        try:
+            ok, errs = check_column(fns, mode, x, w, b, dy, ref)
+            if not ok:
+                results.append((cfg, "WRONG " + json.dumps(errs)))
+                continue
+            fn = (lambda: fns[0](x, w, b)) if mode == "fwd" else (lambda: fns[1](x, w, b, dy))
+            ms = time_it(fn, flush, warmup, reps, max_s=10)
+            results.append((cfg, nbytes * 1e-9 / (ms * 1e-3)))
+        except Exception as e:  # noqa: BLE001
+            results.append((cfg, f"{type(e).__name__}: {str(e)[:200]}"))
+    return results
 
 
 def shape_fits(M, N, dtype, mode):
@@ -296,6 +367,9 @@ def main():
     ap.add_argument("--max-seconds", type=float, default=450,
                     help="start no new shape after this many seconds")
     ap.add_argument("--plot-only", action="store_true")
+    ap.add_argument("--tune", action="store_true",
+                    help="also time Kiln with launch parameters around the heuristic's "
+                         "(fwd mode: forward parameters; fwdbwd: backward ones)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     jpath = os.path.join(a.out, f"layernorm_best{('-' + a.tag) if a.tag else ''}.json")
@@ -337,13 +411,14 @@ def main():
                         log(f"--max-seconds {a.max_seconds} reached: stopping before "
                             f"{mode} {dt} {M}x{N}")
                         return finish(rows, done, jpath, a.out, key)
-                    row = run_shape(columns, mode, dt, M, N, flush, warmup, reps)
+                    row = run_shape(columns, mode, dt, M, N, flush, warmup, reps, a.tune)
+                    torch.cuda.empty_cache()  # the shape's tensors died with run_shape
                     done[key(row)] = row
                     save(rows, done, jpath, key)
     return finish(rows, done, jpath, a.out, key)
 
 
-def run_shape(columns, mode, dt, M, N, flush, warmup, reps):
+def run_shape(columns, mode, dt, M, N, flush, warmup, reps, tune=False):
     dtype = DTYPES[dt]
     row = {"mode": mode, "dtype": dt, "M": M, "N": N, "gbps": {}, "ms": {}, "err": {},
            "skipped": {}}
@@ -365,9 +440,13 @@ def run_shape(columns, mode, dt, M, N, flush, warmup, reps):
             ok, errs = check_column(fns, mode, x, w, b, dy, ref)
             row["err"][name] = errs
             if not ok:
-                row["skipped"][name] = "WRONG: " + ", ".join(f"{k} {v:.3g}" for k, v in errs.items())
-                log(f"{mode} {dt} {M}x{N} {name}: {row['skipped'][name]}")
-                continue
+                text = ", ".join(f"{k} {v:.3g}" for k, v in errs.items())
+                if name == "kiln" or not loose_enough(errs, dtype):
+                    row["skipped"][name] = "WRONG: " + text
+                    log(f"{mode} {dt} {M}x{N} {name}: {row['skipped'][name]}")
+                    continue
+                row.setdefault("loose", {})[name] = text
+                log(f"{mode} {dt} {M}x{N} {name}: outside tolerance, timed anyway ({text})")
             fn = (lambda: fns[0](x, w, b)) if mode == "fwd" else (lambda: fns[1](x, w, b, dy))
             ms = time_it(fn, flush, warmup, reps, max_s=20)
             row["ms"][name] = ms
@@ -380,12 +459,22 @@ def run_shape(columns, mode, dt, M, N, flush, warmup, reps):
         except Exception as e:  # noqa: BLE001
             row["skipped"][name] = f"{type(e).__name__}: {str(e)[:300]}"
         torch.cuda.synchronize()
+    if tune and "kiln" in columns:
+        try:
+            row["tune"] = [[cfg, v] for cfg, v in
+                           run_tune(mode, x, w, b, dy, ref, flush, warmup, reps, nbytes)]
+            good = [(v, cfg) for cfg, v in row["tune"] if isinstance(v, float)]
+            if good:
+                best = max(good, key=lambda t: t[0])
+                log(f"{mode} {dt} {M}x{N} tune: best {best[1]} {best[0]:.1f} GB/s; " +
+                    ", ".join(f"{json.dumps(c)}={v:.0f}" if isinstance(v, float)
+                              else f"{json.dumps(c)}={v[:40]}" for c, v in row["tune"]))
+        except Skip as e:
+            row["tune"] = str(e)
     log(f"{mode} {dt} {M}x{N}: " + "  ".join(
         f"{k} {v:7.1f} GB/s" for k, v in row["gbps"].items()) +
         "".join(f"  [{k}: {v[:60]}]" for k, v in row["skipped"].items()
                 if not v.startswith("rows above")))
-    del x, w, b, dy, ref
-    torch.cuda.empty_cache()
     return row
 
 

@@ -43,37 +43,52 @@ BWD_ONE_PASS_MAX = 8192
 FWD_TILE = 4096
 BWD_TILE = 4096
 FWD_CHUNK = 4096
+FWD_LONG_CHUNK = 16384
+FWD_SMALL_CHUNK_MAX = 32768
 BWD_CHUNK = 1024
 MAX_ROWS = 128
 
 
-def plan_forward(M, N):
-    """(kernel, constexprs, num_warps, grid) of the forward."""
+def plan_forward(M, N, tune=None):
+    """(kernel, constexprs, num_warps, grid) of the forward. `tune` (bench
+    --tune) may override rows, warps and, for chunked rows, chunk."""
+    tune = tune or {}
     block = next_pow2(N)
     if block <= FWD_ONE_PASS_MAX:
         rows = min(max(1, FWD_TILE // block), MAX_ROWS, next_pow2(max(M, 1)))
+        rows = tune.get("rows", rows)
         tile = rows * block
-        warps = min(max(tile // 512, 4), 32)  # 16 elements per thread
+        warps = tune.get("warps", min(max(tile // 512, 4), 32))  # 16 per thread
         return "_norm_fwd", dict(BLOCK_N=block, ROWS=rows), warps, (cdiv(M, rows),)
-    return "_norm_fwd_chunked", dict(BLOCK_N=FWD_CHUNK, ROWS=1), 8, (M,)
+    if N <= FWD_SMALL_CHUNK_MAX:
+        chunk, warps = FWD_CHUNK, 8
+    else:
+        chunk, warps = FWD_LONG_CHUNK, 32
+    chunk = tune.get("chunk", chunk)
+    warps = tune.get("warps", warps)
+    return "_norm_fwd_chunked", dict(BLOCK_N=chunk, ROWS=1), warps, (M,)
 
 
-def plan_backward(M, N, sms):
+def plan_backward(M, N, sms, tune=None):
     """Dict: variant ('rows' or 'chunked'), constexprs, num_warps, programs
-    (partial rows), rows_per_program, grid, and the reduction's parameters."""
+    (partial rows), rows_per_program, grid, and the reduction's parameters.
+    `tune` may override rows, warps and programs (programs per SM: `per_sm`)."""
+    tune = tune or {}
     block = next_pow2(N)
     if block <= BWD_ONE_PASS_MAX:
         rows = min(max(1, BWD_TILE // block), MAX_ROWS, next_pow2(max(M, 1)))
+        rows = tune.get("rows", rows)
         tile = rows * block
-        warps = min(max(tile // 256, 4), 32)  # 8 elements per thread
-        per_sm = 2 if warps <= 16 else 1
-        p = min(cdiv(M, rows), sms * per_sm)
+        warps = tune.get("warps", min(max(tile // 256, 4), 32))  # 8 per thread
+        per_sm = tune.get("per_sm", 2 if warps <= 16 else 1)
+        p = min(cdiv(M, rows), int(sms * per_sm))
         chunks = 1
         variant = "rows"
     else:
-        rows, block, warps = 4, BWD_CHUNK, 16
+        rows, block = tune.get("rows", 4), tune.get("chunk", BWD_CHUNK)
+        warps = tune.get("warps", 16)
         chunks = cdiv(N, block)
-        p = min(cdiv(M, rows), max(1, cdiv(2 * sms, chunks)))
+        p = min(cdiv(M, rows), max(1, cdiv(int(2 * sms * tune.get("per_sm", 1)), chunks)))
         variant = "chunked"
     p = max(p, 1)
     rpp = cdiv(cdiv(max(M, 1), p), rows) * rows
@@ -89,9 +104,10 @@ class FastNorm:
     """LayerNorm / RMSNorm forward and backward with every option of the
     kernels. Tensors are 2-D [M, N] with unit column stride."""
 
-    def __init__(self, module, sms=None):
+    def __init__(self, module, sms=None, tune_fwd=None, tune_bwd=None):
         self.k = module
         self.sms = sms or torch.cuda.get_device_properties(0).multi_processor_count
+        self.tune_fwd, self.tune_bwd = tune_fwd, tune_bwd
 
     def forward(self, x, w, b=None, eps=1e-5, *, rms=False, residual=None,
                 store_residual=None, dropout_p=0.0, seed=0, rowscale=None,
@@ -106,7 +122,7 @@ class FastNorm:
         rstd = _empty((M,), dtype=torch.float32, device=x.device)
         if M == 0:
             return dict(y=y, y1=y1, residual_out=res_out, mean=mean, rstd=rstd)
-        name, consts, warps, grid = plan_forward(M, N)
+        name, consts, warps, grid = plan_forward(M, N, self.tune_fwd)
         d = x  # stands in for pointers a switch turns off
         getattr(self.k, name)[grid](
             x, y, w, b if b is not None else d,
@@ -133,7 +149,7 @@ class FastNorm:
         M, N = x.shape
         dx = _empty_like(x)
         dres_in = _empty_like(x) if store_dresidual else None
-        plan = plan_backward(M, N, self.sms)
+        plan = plan_backward(M, N, self.sms, self.tune_bwd)
         P = plan["programs"]
         f32 = dict(dtype=torch.float32, device=x.device)
         parts = [_empty((P, N), **f32) for _ in range(4)]

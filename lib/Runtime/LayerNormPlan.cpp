@@ -25,8 +25,14 @@ constexpr int64_t kBwdOnePassMax = 8192;
 constexpr int64_t kFwdTile = 4096;
 constexpr int64_t kBwdTile = 4096;
 constexpr int64_t kMaxRows = 128;
-/// Chunk lengths of the looped variants.
+/// Chunk lengths of the looped variants. Rows up to kFwdSmallChunkMax
+/// elements use 4096-element chunks (8 warps, several programs per SM: all
+/// rows in flight still fit in L2 for the second pass); longer rows use
+/// 16384-element chunks at 32 warps, one program per SM, so that fewer rows
+/// are in flight and more of each row is still in L2 when pass 2 reads it.
 constexpr unsigned kFwdChunk = 4096;
+constexpr unsigned kFwdLongChunk = 16384;
+constexpr int64_t kFwdSmallChunkMax = 32768;
 constexpr unsigned kBwdChunk = 1024;
 constexpr unsigned kBwdChunkRows = 4;
 /// Largest tile (ROWS * BLOCK_N) an override may ask for.
@@ -128,7 +134,7 @@ llvm::Expected<NormPlan> kiln::rt::planNorm(int64_t M, int64_t N, DType dtype,
   // Forward: whole rows in registers (x read once) up to kFwdOnePassMax,
   // ROWS rows per program so that a program moves ~kFwdTile elements and
   // every thread 16 of them (two 16-byte accesses at fp16); longer rows
-  // loop over kFwdChunk chunks twice.
+  // loop over chunks twice.
   if (block <= kFwdOnePassMax) {
     p.forward = NormPlan::Variant::Rows;
     int64_t rows = o.rowsPerTile
@@ -143,9 +149,10 @@ llvm::Expected<NormPlan> kiln::rt::planNorm(int64_t M, int64_t N, DType dtype,
     p.fwdGrid = uint32_t(cdiv(M, rows));
   } else {
     p.forward = NormPlan::Variant::Chunked;
-    p.fwdBlockN = kFwdChunk;
+    bool small = N <= kFwdSmallChunkMax;
+    p.fwdBlockN = small ? kFwdChunk : kFwdLongChunk;
     p.fwdRows = 1;
-    p.fwdWarps = 8;
+    p.fwdWarps = small ? 8 : 32;
     p.fwdGrid = uint32_t(M);
   }
   if (o.numWarps)

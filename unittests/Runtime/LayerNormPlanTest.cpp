@@ -83,7 +83,9 @@ TEST(NormPlan, RowsBeyond64KBAreChunkedNotAnError) {
     SCOPED_TRACE(N);
     NormPlan p = plan(4096, N, DType::F32);
     EXPECT_EQ(p.forward, NormPlan::Variant::Chunked);
-    EXPECT_EQ(p.fwdBlockN, 4096u);
+    // 4096-element chunks at 8 warps up to 32768, then 16384 at 32 warps.
+    EXPECT_EQ(p.fwdBlockN, N <= 32768 ? 4096u : 16384u);
+    EXPECT_EQ(p.fwdWarps, N <= 32768 ? 8u : 32u);
     EXPECT_EQ(p.fwdGrid, 4096u);
     EXPECT_EQ(p.backward, NormPlan::Variant::Chunked);
     EXPECT_EQ(p.bwdBlockN, 1024u);
