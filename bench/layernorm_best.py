@@ -312,6 +312,13 @@ def tune_candidates(mode, M, N, sms):
                     out.append({"rows": rows, "warps": wp})
         for per_sm in (1, 2, 4):
             out.append({"per_sm": per_sm})
+    elif plan["variant"] == "cols":
+        for chunk in (4096, 8192):
+            for wp in (16, 32):
+                for per_sm in (1, 2):
+                    if chunk >= 32 * wp * 4:
+                        out.append({"chunk": chunk, "warps": wp, "per_sm": per_sm})
+        out.append({"no_columns": True})
     else:
         for chunk in (512, 1024, 2048):
             for wp in (8, 16):

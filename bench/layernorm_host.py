@@ -46,6 +46,7 @@ FWD_CHUNK = 4096
 FWD_LONG_CHUNK = 16384
 FWD_SMALL_CHUNK_MAX = 32768
 BWD_CHUNK = 1024
+BWD_COLUMNS_MAX = 32768
 MAX_ROWS = 128
 
 
@@ -69,10 +70,11 @@ def plan_forward(M, N, tune=None):
     return "_norm_fwd_chunked", dict(BLOCK_N=chunk, ROWS=1), warps, (M,)
 
 
-def plan_backward(M, N, sms, tune=None):
-    """Dict: variant ('rows' or 'chunked'), constexprs, num_warps, programs
-    (partial rows), rows_per_program, grid, and the reduction's parameters.
-    `tune` may override rows, warps and programs (programs per SM: `per_sm`)."""
+def plan_backward(M, N, sms, tune=None, second_output=False):
+    """Dict: variant ('rows', 'cols' or 'chunked'), constexprs, num_warps,
+    programs (partial rows), rows_per_program, grid, and the reduction's
+    parameters. `tune` may override rows, warps, chunk, per_sm (programs per
+    SM) and no_columns (the chunked variant where 'cols' would run)."""
     tune = tune or {}
     block = next_pow2(N)
     if block <= BWD_ONE_PASS_MAX:
@@ -84,6 +86,14 @@ def plan_backward(M, N, sms, tune=None):
         p = min(cdiv(M, rows), int(sms * per_sm))
         chunks = 1
         variant = "rows"
+        grid = None
+    elif N <= BWD_COLUMNS_MAX and not tune.get("no_columns"):
+        rows = 1
+        block = tune.get("chunk", 4096 if second_output else 8192)
+        warps = tune.get("warps", 16 if second_output else 32)
+        chunks = cdiv(N, block)
+        p = min(M, max(1, int(sms * tune.get("per_sm", 1)) // chunks))
+        variant = "cols"
     else:
         rows, block = tune.get("rows", 4), tune.get("chunk", BWD_CHUNK)
         warps = tune.get("warps", 16)
@@ -93,10 +103,10 @@ def plan_backward(M, N, sms, tune=None):
     p = max(p, 1)
     rpp = cdiv(cdiv(max(M, 1), p), rows) * rows
     p = max(1, cdiv(M, rpp))
+    grid = {"rows": (p,), "cols": (chunks, p), "chunked": (p, chunks)}[variant]
     red_n = min(256, max(32, next_pow2(N) // 128))
     return dict(variant=variant, consts=dict(BLOCK_N=block, ROWS=rows),
-                num_warps=warps, programs=p, rows_per_program=rpp,
-                grid=(p, chunks) if variant == "chunked" else (p,),
+                num_warps=warps, programs=p, rows_per_program=rpp, grid=grid,
                 reduce=dict(BLOCK_P=16, BLOCK_N=red_n), reduce_grid=(cdiv(N, red_n),))
 
 
@@ -149,7 +159,7 @@ class FastNorm:
         M, N = x.shape
         dx = _empty_like(x)
         dres_in = _empty_like(x) if store_dresidual else None
-        plan = plan_backward(M, N, self.sms, self.tune_bwd)
+        plan = plan_backward(M, N, self.sms, self.tune_bwd, second_output=w1 is not None)
         P = plan["programs"]
         f32 = dict(dtype=torch.float32, device=x.device)
         parts = [_empty((P, N), **f32) for _ in range(4)]
@@ -169,8 +179,9 @@ class FastNorm:
                 dres_in if dres_in is not None else d,
                 rowscale if rowscale is not None else mean, mean, rstd]
         if M > 0:
-            if plan["variant"] == "rows":
-                self.k._norm_bwd[plan["grid"]](
+            if plan["variant"] in ("rows", "cols"):
+                kernel = self.k._norm_bwd if plan["variant"] == "rows" else self.k._norm_bwd_cols
+                kernel[plan["grid"]](
                     *head, *parts, *tail, num_warps=plan["num_warps"],
                     **plan["consts"], **flags)
             else:

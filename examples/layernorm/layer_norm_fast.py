@@ -28,6 +28,9 @@ dw = sum over rows of dy * xhat, db = sum of dy (dw1, db1 likewise from dy1).
 No locks: each program owns a contiguous block of rows, keeps its dw/db
 partial sums in fp32 registers and writes one partial row; _norm_bwd_reduce
 sums the partial rows in a fixed order, so dw/db are bitwise deterministic.
+Rows too long for one tile use _norm_bwd_cols (a few tiles: per-row
+statistics re-read from L2 by each column chunk's program) or
+_norm_bwd_row_stats + _norm_bwd_chunked (any length).
 
 Pointer parameters a switch turns off are never dereferenced (pass any
 pointer, e.g. X). Strides are in elements; offsets are computed in 64 bits.
@@ -278,6 +281,104 @@ def _norm_bwd(
                           STORE_DRES_IN, HAS_DROPOUT, HAS_ROWSCALE)
         tl.store(DX + r64 * stride_dx + cols[None, :], dx, mask=mask)
     part = pid * N + cols
+    tl.store(DW_PART + part, tl.sum(dw, axis=0), mask=cmask)
+    if HAS_BIAS:
+        tl.store(DB_PART + part, tl.sum(db, axis=0), mask=cmask)
+    if HAS_W1:
+        tl.store(DW1_PART + part, tl.sum(dw1, axis=0), mask=cmask)
+        if HAS_B1:
+            tl.store(DB1_PART + part, tl.sum(db1, axis=0), mask=cmask)
+
+
+@triton.jit
+def _norm_bwd_cols(
+    X, W, B, DY, DX, W1, DY1, DRES, DRES_IN, ROWSCALE, MEAN, RSTD,
+    DW_PART, DB_PART, DW1_PART, DB1_PART,
+    stride_x, stride_dy, stride_dx, stride_dres, stride_dres_in,
+    M, N, rows_per_program, dropout_p, seed,
+    BLOCK_N: tl.constexpr, ROWS: tl.constexpr, IS_RMS: tl.constexpr,
+    HAS_BIAS: tl.constexpr, HAS_DRES: tl.constexpr,
+    STORE_DRES_IN: tl.constexpr, HAS_DROPOUT: tl.constexpr,
+    HAS_ROWSCALE: tl.constexpr, HAS_W1: tl.constexpr, HAS_B1: tl.constexpr,
+):
+    """Rows of a few tiles (one tile does not hold a row plus the dw/db
+    accumulators): program (c, p) owns columns [c * BLOCK_N, +BLOCK_N) of
+    rows [p * rows_per_program, ...). Per row it first walks the whole row
+    for the statistics (the programs of the other column chunks read the
+    same row at the same time, so DRAM serves it once and L2 the rest), then
+    computes dx of its own chunk and accumulates that chunk's dw/db in
+    registers. The same parameters as _norm_bwd (ROWS is unused: one row at
+    a time). Grid: (cdiv(N, BLOCK_N), programs)."""
+    chunk = tl.program_id(0)
+    pid = tl.program_id(1)
+    span = tl.arange(0, BLOCK_N)
+    cols = chunk * BLOCK_N + span
+    cmask = cols < N
+    mask = cmask[None, :]
+    dw = tl.zeros([1, BLOCK_N], dtype=tl.float32)
+    db = tl.zeros([1, BLOCK_N], dtype=tl.float32)
+    dw1 = tl.zeros([1, BLOCK_N], dtype=tl.float32)
+    db1 = tl.zeros([1, BLOCK_N], dtype=tl.float32)
+    row_start = pid * rows_per_program
+    row_end = tl.minimum(row_start + rows_per_program, M)
+    for r in range(row_start, row_end):
+        rows = r + tl.arange(0, 1)
+        r64 = rows.to(tl.int64)[:, None]
+        rstd = tl.load(RSTD + rows)
+        if IS_RMS:
+            mean = tl.zeros([1], dtype=tl.float32)
+        else:
+            mean = tl.load(MEAN + rows)
+        acc1 = tl.zeros([1, BLOCK_N], dtype=tl.float32)
+        acc2 = tl.zeros([1, BLOCK_N], dtype=tl.float32)
+        for off in range(0, N, BLOCK_N):
+            sc = off + span
+            sm = (sc < N)[None, :]
+            xs = tl.load(X + r64 * stride_x + sc[None, :], mask=sm,
+                         other=0.).to(tl.float32)
+            dys = tl.load(DY + r64 * stride_dy + sc[None, :], mask=sm,
+                          other=0.).to(tl.float32)
+            ws = tl.load(W + sc, mask=sc < N, other=0.).to(tl.float32)
+            gs = dys * ws[None, :]
+            if HAS_W1:
+                dy1s = tl.load(DY1 + r64 * stride_dy + sc[None, :], mask=sm,
+                               other=0.).to(tl.float32)
+                w1s = tl.load(W1 + sc, mask=sc < N, other=0.).to(tl.float32)
+                gs += dy1s * w1s[None, :]
+            xh = tl.where(sm, (xs - mean[:, None]) * rstd[:, None], 0.)
+            acc1 += xh * gs
+            acc2 += gs
+        c1 = tl.sum(acc1, axis=1) / N
+        x = tl.load(X + r64 * stride_x + cols[None, :], mask=mask,
+                    other=0.).to(tl.float32)
+        dy = tl.load(DY + r64 * stride_dy + cols[None, :], mask=mask,
+                     other=0.).to(tl.float32)
+        xhat = tl.where(mask, (x - mean[:, None]) * rstd[:, None], 0.)
+        # w is re-read per row (L1) rather than held: registers are the limit.
+        w = tl.load(W + cols, mask=cmask, other=0.).to(tl.float32)
+        g = dy * w[None, :]
+        dw += dy * xhat
+        if HAS_BIAS:
+            db += dy
+        if HAS_W1:
+            dy1 = tl.load(DY1 + r64 * stride_dy + cols[None, :], mask=mask,
+                          other=0.).to(tl.float32)
+            w1 = tl.load(W1 + cols, mask=cmask, other=0.).to(tl.float32)
+            g += dy1 * w1[None, :]
+            dw1 += dy1 * xhat
+            if HAS_B1:
+                db1 += dy1
+        if IS_RMS:
+            dx = (g - xhat * c1[:, None]) * rstd[:, None]
+        else:
+            c2 = tl.sum(acc2, axis=1) / N
+            dx = (g - (xhat * c1[:, None] + c2[:, None])) * rstd[:, None]
+        if HAS_DRES or STORE_DRES_IN or HAS_DROPOUT or HAS_ROWSCALE:
+            dx = _dx_post(dx, rows, cols, mask, DRES, DRES_IN, ROWSCALE,
+                          stride_dres, stride_dres_in, M, N, dropout_p, seed,
+                          HAS_DRES, STORE_DRES_IN, HAS_DROPOUT, HAS_ROWSCALE)
+        tl.store(DX + r64 * stride_dx + cols[None, :], dx, mask=mask)
+    part = pid.to(tl.int64) * N + cols
     tl.store(DW_PART + part, tl.sum(dw, axis=0), mask=cmask)
     if HAS_BIAS:
         tl.store(DB_PART + part, tl.sum(db, axis=0), mask=cmask)

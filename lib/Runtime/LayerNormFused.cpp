@@ -20,8 +20,8 @@ extern const char kilnLayerNormFastSourceBytes[];
 
 namespace kiln::rt {
 struct NormKernelSet {
-  std::optional<Kernel> fwd, fwdChunked, bwd, bwdRowStats, bwdChunked,
-      bwdReduce;
+  std::optional<Kernel> fwd, fwdChunked, bwd, bwdCols, bwdRowStats,
+      bwdChunked, bwdReduce;
 };
 } // namespace kiln::rt
 
@@ -311,11 +311,18 @@ llvm::Error LayerNorm::normBackward(const NormBackwardArgs &a,
         {"HAS_DRES", hasDres},             {"STORE_DRES_IN", o.residual},
         {"HAS_DROPOUT", o.dropoutP > 0.f}, {"HAS_ROWSCALE", o.rowScale},
         {"HAS_W1", o.secondOutput},        {"HAS_B1", o.secondBias}};
-    bool chunked = p.backward == NormPlan::Variant::Chunked;
-    Kernel &k = chunked ? *fast_->bwdChunked : *fast_->bwd;
+    Kernel *k = fast_->bwd ? &*fast_->bwd : nullptr;
+    Grid grid(p.programs);
+    if (p.backward == NormPlan::Variant::Chunked) {
+      k = &*fast_->bwdChunked;
+      grid = Grid(p.programs, p.columnChunks);
+    } else if (p.backward == NormPlan::Variant::Columns) {
+      k = &*fast_->bwdCols;
+      grid = Grid(p.columnChunks, p.programs);
+    }
     if (auto err = context(
-            k.launch(Grid(p.programs, chunked ? p.columnChunks : 1), args,
-                     options(dev, stream, p.bwdWarps, std::move(cx))),
+            k->launch(grid, args,
+                      options(dev, stream, p.bwdWarps, std::move(cx))),
             "backward (dx)"))
       return err;
   }
@@ -354,6 +361,7 @@ loadNormKernels(const Module &module) {
       {&set->fwd, "_norm_fwd"},
       {&set->fwdChunked, "_norm_fwd_chunked"},
       {&set->bwd, "_norm_bwd"},
+      {&set->bwdCols, "_norm_bwd_cols"},
       {&set->bwdRowStats, "_norm_bwd_row_stats"},
       {&set->bwdChunked, "_norm_bwd_chunked"},
       {&set->bwdReduce, "_norm_bwd_reduce"}};

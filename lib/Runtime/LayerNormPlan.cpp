@@ -21,6 +21,9 @@ namespace {
 /// the dw/db accumulators (8 per thread at 32 warps without spilling).
 constexpr int64_t kFwdOnePassMax = 16384;
 constexpr int64_t kBwdOnePassMax = 8192;
+/// Rows up to this use the Columns backward (each column chunk's program
+/// re-reads the row for its statistics, from L2: at most 4 chunks).
+constexpr int64_t kBwdColumnsMax = 32768;
 /// Elements per program tile for short rows: ROWS = tile / BLOCK_N rows.
 constexpr int64_t kFwdTile = 4096;
 constexpr int64_t kBwdTile = 4096;
@@ -161,8 +164,10 @@ llvm::Expected<NormPlan> kiln::rt::planNorm(int64_t M, int64_t N, DType dtype,
   // Backward: whole rows up to kBwdOnePassMax with 8 elements per thread;
   // one or two programs per SM (the partial rows: few, so that writing and
   // reducing them stays a small fraction of the traffic), each owning a
-  // contiguous block of rows. Longer rows: per-row statistics first, then
-  // a 2-D grid of (row block, column chunk) programs with ~2 per SM.
+  // contiguous block of rows. Up to kBwdColumnsMax: one program per (column
+  // chunk, row block), each reading the whole row for the statistics (L2
+  // serves the repeats). Longer rows: per-row statistics first, then a 2-D
+  // grid of (row block, column chunk) programs with ~2 per SM.
   int64_t rowsPerTile;
   if (block <= kBwdOnePassMax) {
     p.backward = NormPlan::Variant::Rows;
@@ -178,6 +183,16 @@ llvm::Expected<NormPlan> kiln::rt::planNorm(int64_t M, int64_t N, DType dtype,
     int64_t perSM = p.bwdWarps <= 16 ? 2 : 1;
     p.programs = uint32_t(std::min(cdiv(M, rowsPerTile), sms * perSM));
     p.columnChunks = 1;
+  } else if (N <= kBwdColumnsMax && !o.noColumnsBackward) {
+    // One program per SM (32 warps, 8 elements per thread); with a second
+    // output (two more accumulators) 4096-column chunks at 16 warps.
+    p.backward = NormPlan::Variant::Columns;
+    rowsPerTile = 1;
+    p.bwdBlockN = o.secondOutput ? 4096 : 8192;
+    p.bwdWarps = o.secondOutput ? 16 : 32;
+    p.columnChunks = uint32_t(cdiv(N, p.bwdBlockN));
+    p.programs = uint32_t(std::min<int64_t>(
+        M, std::max<int64_t>(1, sms / p.columnChunks)));
   } else {
     p.backward = NormPlan::Variant::Chunked;
     rowsPerTile = kBwdChunkRows;

@@ -145,7 +145,8 @@ TEST_F(FakeDriver, FusedNormEveryVariantCompilesAndLaunches) {
   allRms.bias = false;
   for (DType t : {DType::F16, DType::BF16, DType::F32}) {
     for (Shape s : {Shape{1, 1}, Shape{3, 777}, Shape{7, 3000},
-                    Shape{64, 512}, Shape{5, 16385}, Shape{4, 65537},
+                    Shape{64, 512}, Shape{5, 16385}, Shape{300, 20000},
+                    Shape{4, 65537},
                     Shape{3, 100000}, Shape{2, 262144}}) {
       for (const NormOptions &o : {NormOptions{}, rms, all, allRms}) {
         SCOPED_TRACE(std::string(dtypeName(t)) + " " + std::to_string(s.M) +
@@ -168,6 +169,8 @@ TEST_F(FakeDriver, FusedNormEveryVariantCompilesAndLaunches) {
                                                  : "_norm_fwd_chunked"};
         if (p.backward == NormPlan::Variant::Rows) {
           want.push_back("_norm_bwd");
+        } else if (p.backward == NormPlan::Variant::Columns) {
+          want.push_back("_norm_bwd_cols");
         } else {
           want.push_back("_norm_bwd_row_stats");
           want.push_back("_norm_bwd_chunked");
@@ -178,9 +181,15 @@ TEST_F(FakeDriver, FusedNormEveryVariantCompilesAndLaunches) {
         ASSERT_EQ(names, want);
         EXPECT_EQ(l[0].grid[0], p.fwdGrid);
         EXPECT_EQ(l[0].block[0], 32 * p.fwdWarps);
-        const Launch &bwd = l[p.backward == NormPlan::Variant::Rows ? 1 : 2];
-        EXPECT_EQ(bwd.grid[0], p.programs);
-        EXPECT_EQ(bwd.grid[1], p.columnChunks);
+        bool chunked = p.backward == NormPlan::Variant::Chunked;
+        const Launch &bwd = l[chunked ? 2 : 1];
+        if (p.backward == NormPlan::Variant::Columns) {
+          EXPECT_EQ(bwd.grid[0], p.columnChunks);
+          EXPECT_EQ(bwd.grid[1], p.programs);
+        } else {
+          EXPECT_EQ(bwd.grid[0], p.programs);
+          EXPECT_EQ(bwd.grid[1], p.columnChunks);
+        }
         EXPECT_EQ(bwd.block[0], 32 * p.bwdWarps);
         EXPECT_EQ(l.back().grid[0], p.reduceGrid);
       }

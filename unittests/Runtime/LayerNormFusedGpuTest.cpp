@@ -4,7 +4,7 @@
 // forward, one-pass and chunked backward, through normForward /
 // normBackward) and every option (residual, no bias, dropout, row scale,
 // second output) against an fp64 reference, for fp16, bf16 and fp32 and the
-// odd shapes 1x1, 3x777, 7x3000, N = 16385, 65537, 100000, 262144.
+// odd shapes 1x1, 3x777, 7x3000, N = 16385, 20000, 65537, 100000, 262144.
 //
 // Inputs as the tutorial's (x = -2.3 + 0.5 randn, w, b = rand, dy = 0.1
 // randn) rounded to the dtype; residual = randn, rowScale in [0.5, 1.5).
@@ -307,6 +307,7 @@ std::vector<Case> allCases() {
                     Shape{7, 3000, true}, Shape{64, 512, true},
                     Shape{1000, 1024, false}, Shape{33, 8192, true},
                     Shape{17, 16384, true}, Shape{5, 16385, false},
+                    Shape{300, 20000, false},
                     Shape{4, 65537, true}, Shape{3, 100000, false},
                     Shape{2, 262144, true}})
       for (const char *opts : {"plain", "rms", "nobias", "all", "allrms"}) {
@@ -316,6 +317,10 @@ std::vector<Case> allCases() {
         cases.push_back({s.M, s.N, t, opts});
       }
   return cases;
+}
+
+void PrintTo(const Case &c, std::ostream *os) {
+  *os << dtypeName(c.t) << " [" << c.M << ", " << c.N << "] " << c.opts;
 }
 
 class LayerNormFusedGpu : public testing::TestWithParam<Case> {};

@@ -70,7 +70,7 @@ TEST(NormPlan, LongRowsInRegistersUpTo16K) {
   EXPECT_EQ(p.fwdWarps, 32u);
   EXPECT_EQ(p.fwdGrid, 4096u);
   // The backward keeps whole rows only up to 8192.
-  EXPECT_EQ(p.backward, NormPlan::Variant::Chunked);
+  EXPECT_NE(p.backward, NormPlan::Variant::Rows);
   NormPlan q = plan(4096, 8192, DType::BF16);
   EXPECT_EQ(q.backward, NormPlan::Variant::Rows);
   EXPECT_EQ(q.bwdWarps, 32u);
@@ -78,14 +78,44 @@ TEST(NormPlan, LongRowsInRegistersUpTo16K) {
   EXPECT_EQ(q.rowsPerProgram, 32);
 }
 
+TEST(NormPlan, BackwardOfAFewTilesSplitsColumnsAcrossPrograms) {
+  // 16384: two 8192-column chunks, 66 row blocks (one program per SM).
+  NormPlan p = plan(4096, 16384);
+  EXPECT_EQ(p.backward, NormPlan::Variant::Columns);
+  EXPECT_EQ(p.bwdBlockN, 8192u);
+  EXPECT_EQ(p.bwdWarps, 32u);
+  EXPECT_EQ(p.bwdRows, 1u);
+  EXPECT_EQ(p.columnChunks, 2u);
+  EXPECT_EQ(p.programs, 66u);
+  EXPECT_EQ(p.rowsPerProgram, 63);
+  // A second output needs two more accumulators: 4096-column chunks.
+  NormOptions two;
+  two.secondOutput = true;
+  NormPlan q = plan(4096, 16384, DType::F16, two);
+  EXPECT_EQ(q.bwdBlockN, 4096u);
+  EXPECT_EQ(q.bwdWarps, 16u);
+  EXPECT_EQ(q.columnChunks, 4u);
+  EXPECT_EQ(q.programs, 33u);
+  // Up to 32768; 16385 needs a third, partial chunk.
+  EXPECT_EQ(plan(8, 32768).backward, NormPlan::Variant::Columns);
+  EXPECT_EQ(plan(8, 32769).backward, NormPlan::Variant::Chunked);
+  NormPlan odd = plan(300, 16385, DType::F32);
+  EXPECT_EQ(odd.columnChunks, 3u);
+  EXPECT_EQ(odd.programs, 43u); // 44 wanted, 7 rows each
+  EXPECT_EQ(odd.rowsPerProgram, 7);
+  NormOptions off;
+  off.noColumnsBackward = true;
+  EXPECT_EQ(plan(4096, 16384, DType::F16, off).backward,
+            NormPlan::Variant::Chunked);
+}
+
 TEST(NormPlan, RowsBeyond64KBAreChunkedNotAnError) {
-  for (int64_t N : {16385, 65537, 100000, 262144}) {
+  for (int64_t N : {65537, 100000, 262144}) {
     SCOPED_TRACE(N);
     NormPlan p = plan(4096, N, DType::F32);
     EXPECT_EQ(p.forward, NormPlan::Variant::Chunked);
-    // 4096-element chunks at 8 warps up to 32768, then 16384 at 32 warps.
-    EXPECT_EQ(p.fwdBlockN, N <= 32768 ? 4096u : 16384u);
-    EXPECT_EQ(p.fwdWarps, N <= 32768 ? 8u : 32u);
+    EXPECT_EQ(p.fwdBlockN, 16384u);
+    EXPECT_EQ(p.fwdWarps, 32u);
     EXPECT_EQ(p.fwdGrid, 4096u);
     EXPECT_EQ(p.backward, NormPlan::Variant::Chunked);
     EXPECT_EQ(p.bwdBlockN, 1024u);
@@ -96,6 +126,9 @@ TEST(NormPlan, RowsBeyond64KBAreChunkedNotAnError) {
     EXPECT_EQ(p.rowsPerProgram % 4, 0);
     EXPECT_GE(p.rowsPerProgram * p.programs, 4096);
   }
+  // 4096-element forward chunks at 8 warps up to N = 32768.
+  EXPECT_EQ(plan(4096, 16385).fwdBlockN, 4096u);
+  EXPECT_EQ(plan(4096, 16385).fwdWarps, 8u);
   NormPlan p = plan(65536, 262144);
   EXPECT_EQ(p.columnChunks, 256u);
   EXPECT_EQ(p.programs, 2u);

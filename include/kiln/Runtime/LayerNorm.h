@@ -113,8 +113,10 @@ struct NormOptions {
   /// Overrides of the heuristics (0: planNorm's choice). rowsPerTile is the
   /// ROWS of the one-pass kernels (a power of two), numWarps a power of two
   /// in 1..32, partialRows the number of backward programs (rows of the
-  /// fp32 dw/db partials).
+  /// fp32 dw/db partials). noColumnsBackward picks the Chunked backward
+  /// where the Columns one would run (for comparison).
   unsigned rowsPerTile = 0, numWarps = 0, partialRows = 0;
+  bool noColumnsBackward = false;
 
   /// The pre-norm value h is written (and the backward must read it).
   bool writesResidualOut() const {
@@ -128,16 +130,18 @@ llvm::Error validateNormOptions(const NormOptions &options);
 
 /// The kernels and launch parameters for one shape.
 struct NormPlan {
-  enum class Variant { Rows, Chunked, Tutorial };
+  enum class Variant { Rows, Columns, Chunked, Tutorial };
   // Forward: `_norm_fwd` (Rows: ROWS whole rows per program, one read of x)
   // or `_norm_fwd_chunked` (Chunked: one row per program, two passes over
   // BLOCK_N chunks).
   Variant forward = Variant::Rows;
   unsigned fwdBlockN = 0, fwdRows = 1, fwdWarps = 4;
   uint32_t fwdGrid = 0;
-  // Backward: `_norm_bwd` (Rows) or `_norm_bwd_row_stats` + 2-D
-  // `_norm_bwd_chunked` (Chunked); programs = partial rows, each owning
-  // rowsPerProgram consecutive rows; then `_norm_bwd_reduce` per gradient.
+  // Backward: `_norm_bwd` (Rows), 2-D `_norm_bwd_cols` (Columns: grid
+  // (columnChunks, programs)) or `_norm_bwd_row_stats` + 2-D
+  // `_norm_bwd_chunked` (Chunked: grid (programs, columnChunks));
+  // programs = partial rows, each owning rowsPerProgram consecutive rows;
+  // then `_norm_bwd_reduce` per gradient.
   Variant backward = Variant::Rows;
   unsigned bwdBlockN = 0, bwdRows = 1, bwdWarps = 4;
   uint32_t programs = 0, columnChunks = 1;

@@ -8,7 +8,7 @@ unwritten fails. dw/db must be bitwise identical over 20 runs (no atomics, fixed
 order). Shapes cover the one-pass forward (N <= 16384), the chunked forward (N > 16384), the
 one-pass backward (N <= 8192) and the chunked backward (N > 8192), plus odd sizes.
 
-    python3 test/gpu/layernorm_fast_check.py [--quick] [--under-triton]
+    python3 bench/layernorm_fast_check.py [--quick] [--under-triton]
 
 Prints one line per case and `N passed, M failed`; exits 1 on any failure.
 """
@@ -18,7 +18,7 @@ import os
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 if "KILN_LIBRARY" not in os.environ and os.path.exists(
