@@ -19,7 +19,7 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "python"))
+sys.path.append(os.path.join(ROOT, "python"))  # after PYTHONPATH (the device bundle)
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 if "KILN_LIBRARY" not in os.environ and os.path.exists(
         os.path.join(ROOT, "build", "lib", "libkiln.so")):

@@ -266,8 +266,8 @@ private:
   LayerNormWorkspace workspace_;
 };
 
-/// RMSNorm: LayerNorm's fused calls with NormOptions::rms set (and no bias
-/// unless the options ask for one).
+/// RMSNorm: LayerNorm's fused calls with NormOptions::rms forced on. Start
+/// from RMSNorm::defaultOptions() (no bias); a bias needs `bias` and `b`.
 class RMSNorm {
 public:
   static llvm::Expected<RMSNorm> create(int device = 0,
