@@ -4,7 +4,9 @@ Kiln's Python package, against an fp64 PyTorch reference (autograd over the whol
 computation: rowscale, dropout, residual, LayerNorm/RMSNorm, second weight/bias output).
 
 Outputs and scratch start as NaN (layernorm_host.POISON), so an element a kernel leaves
-unwritten fails. dw/db must be bitwise identical over 20 runs (no atomics, fixed reduction
+unwritten fails. Dropout's mask is read back from residual_out (a dropped element is exactly
+the residual) and its kept fraction must be 1 - p within 6 sigma. dw/db must be bitwise
+identical over 20 runs (no atomics, fixed reduction
 order). Shapes cover the one-pass forward (N <= 16384), the chunked forward (N > 16384), the
 one-pass backward (N <= 8192) and the chunked backward (N > 8192), plus odd sizes.
 
@@ -63,7 +65,12 @@ def run_case(norm, M, N, dtype, opts, results):
     bw = norm.backward(dy, xin, w, b, f["mean"], f["rstd"], rms=rms, dresidual=dres,
                        store_dresidual=res is not None, dropout_p=p, seed=seed,
                        rowscale=rs, w1=w1, b1=b1, dy1=dy1)
-    mask = lh.dropout_keep_mask(M, N, p, seed, dev) if p > 0 else None
+    mask = lh.dropout_keep_mask(f["residual_out"], res) if p > 0 else None
+    if mask is not None and M * N >= 1000:
+        kept = mask.float().mean().item()
+        sigma = (p * (1 - p) / (M * N)) ** 0.5
+        if abs(kept - (1 - p)) > 6 * sigma:
+            results.append((f"{M}x{N} dropout rate", False, f"kept {kept:.4f}, want {1 - p}"))
     ref = lh.reference(x, w, b, eps, dy, rms=rms, residual=res, dropout_mask=mask,
                        dropout_p=p, rowscale=rs, w1=w1, b1=b1, dy1=dy1, dresidual=dres)
     tol = lh.tolerance(dtype)
