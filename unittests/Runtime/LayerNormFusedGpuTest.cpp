@@ -291,8 +291,9 @@ void runCase(Device &dev, LayerNorm &ln, const Case &c, uint64_t seed) {
     e = ln.normBackward(ba, o, ws);
     ASSERT_FALSE(bool(e)) << llvm::toString(std::move(e));
     EXPECT_EQ(download(dDw, t, N).bytes, gotDw.bytes) << "dw, run " << run;
-    if (o.bias)
+    if (o.bias) {
       EXPECT_EQ(download(dDb, t, N).bytes, gotDb.bytes) << "db, run " << run;
+    }
   }
 }
 
