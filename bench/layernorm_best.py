@@ -30,7 +30,9 @@ Run on the device from the repository root (libkiln.so built in build/lib):
 warps, chunk, programs per SM) and logs the best: the data for adjusting planNorm.
 Writes OUT/layernorm_best[-TAG].json (appending when it exists, so shards accumulate; a shard's
 rows replace rows of the same key) and OUT/layernorm_<mode>_<dtype>.png per mode and dtype
-from everything accumulated. --plot-only re-draws the PNGs from the JSON.
+from everything accumulated, and prints a markdown table. Shards from separate device calls
+(each with its own empty output folder) merge without a GPU:
+  python3 bench/layernorm_best.py --plot-only --out DIR --merge shard1.json shard2.json ...
 """
 import argparse
 import importlib.util
@@ -49,10 +51,13 @@ if "KILN_LIBRARY" not in os.environ and os.path.exists(
         os.path.join(ROOT, "build", "lib", "libkiln.so")):
     os.environ["KILN_LIBRARY"] = os.path.join(ROOT, "build", "lib", "libkiln.so")
 
-import torch  # noqa: E402
-import torch.nn.functional as F  # noqa: E402
-
-import layernorm_host as lh  # noqa: E402
+try:  # --plot-only needs neither torch nor a GPU
+    import torch
+    import torch.nn.functional as F
+    import layernorm_host as lh
+except ImportError as _e:
+    torch = F = lh = None
+    _import_error = _e
 
 KERNELS = os.path.join(ROOT, "examples", "layernorm", "layer_norm_fast.py")
 DTYPES = {"fp16": torch.float16, "bf16": torch.bfloat16, "fp32": torch.float32}
@@ -373,7 +378,11 @@ def main():
                     help="fewer repetitions, N in {1024, 4096, 16384, 65536, 262144}")
     ap.add_argument("--max-seconds", type=float, default=450,
                     help="start no new shape after this many seconds")
-    ap.add_argument("--plot-only", action="store_true")
+    ap.add_argument("--plot-only", action="store_true",
+                    help="draw the PNGs from the JSON in --out (no GPU needed)")
+    ap.add_argument("--merge", nargs="+", default=[],
+                    help="with --plot-only: JSON files of shards (device calls) to merge into "
+                         "--out's JSON first")
     ap.add_argument("--tune", action="store_true",
                     help="also time Kiln with launch parameters around the heuristic's "
                          "(fwd mode: forward parameters; fwdbwd: backward ones)")
@@ -382,9 +391,20 @@ def main():
     jpath = os.path.join(a.out, f"layernorm_best{('-' + a.tag) if a.tag else ''}.json")
     rows = json.load(open(jpath)) if os.path.exists(jpath) else []
     if a.plot_only:
+        merged = {(r["mode"], r["dtype"], r["M"], r["N"]): r for r in rows}
+        for path in a.merge:
+            for r in json.load(open(path)):
+                merged[(r["mode"], r["dtype"], r["M"], r["N"])] = r
+        rows = sorted(merged.values(), key=lambda r: (r["mode"], r["dtype"], r["M"], r["N"]))
+        with open(jpath, "w") as f:
+            json.dump(rows, f, indent=1)
         plot(rows, a.out)
+        print_table(rows)
         return 0
 
+    if torch is None:
+        print(f"error: {_import_error}; only --plot-only runs without torch", file=sys.stderr)
+        return 2
     start = time.time()
     dtypes = a.dtype.split(",")
     modes = a.mode.split(",")
@@ -496,8 +516,22 @@ def save(rows, done, jpath, key):
 def finish(rows, done, jpath, out, key):
     allrows = save(rows, done, jpath, key)
     plot(allrows, out)
+    print_table(sorted(allrows, key=key))
     log(f"wrote {jpath}")
     return 0
+
+
+def print_table(rows):
+    """Markdown table: GB/s per column, and Kiln's share of the best other column."""
+    print("| mode | dtype | M | N | " + " | ".join(COLUMNS) + " | kiln / best other |")
+    print("|" + " --- |" * (len(COLUMNS) + 5))
+    for r in rows:
+        g = r.get("gbps", {})
+        others = [v for k, v in g.items() if k != "kiln"]
+        ratio = (f"{g['kiln'] / max(others):.2f}" if "kiln" in g and others else "")
+        cells = [f"{g[c]:.0f}" if c in g else "-" for c in COLUMNS]
+        print(f"| {r['mode']} | {r['dtype']} | {r['M']} | {r['N']} | " + " | ".join(cells) +
+              f" | {ratio} |")
 
 
 def plot(rows, out):
