@@ -307,6 +307,9 @@ def tune_candidates(mode, M, N, sms):
                 for wp in (8, 16, 32):
                     if chunk >= 32 * wp * 4:
                         out.append({"chunk": chunk, "warps": wp})
+            # The experimental split-row forward (_norm_fwd_split).
+            out += [{"split": 4096, "warps": 8}, {"split": 8192, "warps": 16},
+                    {"split": 16384, "warps": 32}]
         return out, "fwd"
     plan = lh.plan_backward(M, N, sms)
     if plan["variant"] == "rows":

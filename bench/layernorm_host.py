@@ -132,6 +132,18 @@ class FastNorm:
         rstd = _empty((M,), dtype=torch.float32, device=x.device)
         if M == 0:
             return dict(y=y, y1=y1, residual_out=res_out, mean=mean, rstd=rstd)
+        split = (self.tune_fwd or {}).get("split")
+        if split and not (has_pre or store_res or w1 is not None):
+            # Experimental split-row forward (bench --tune): x read once.
+            splits = cdiv(N, split)
+            stats = torch.empty((M * splits * 2,), dtype=torch.float32, device=x.device)
+            sync = torch.zeros((M + 1,), dtype=torch.int32, device=x.device)
+            self.k._norm_fwd_split[(M * splits,)](
+                x, y, w, b if b is not None else x, mean, rstd, stats, sync[1:], sync[:1],
+                x.stride(0), y.stride(0), M, N, splits, eps,
+                BLOCK_N=split, SPLITS_P2=next_pow2(splits), IS_RMS=rms,
+                HAS_BIAS=b is not None, num_warps=self.tune_fwd.get("warps", 8))
+            return dict(y=y, y1=y1, residual_out=res_out, mean=mean, rstd=rstd)
         name, consts, warps, grid = plan_forward(M, N, self.tune_fwd)
         d = x  # stands in for pointers a switch turns off
         getattr(self.k, name)[grid](
