@@ -111,6 +111,25 @@ def run_case(norm, M, N, dtype, opts, results):
     print(("PASS " if ok else "FAIL ") + name + "  " + detail, flush=True)
 
 
+def run_split_case(module, M, N, dtype, rms, split, warps, results):
+    """The experimental split-row forward (bench --tune's `split`): y, mean, rstd."""
+    norm = lh.FastNorm(module, tune_fwd={"split": split, "warps": warps})
+    g = torch.Generator(device="cuda").manual_seed(M * 31 + N)
+    x = (-2.3 + 0.5 * torch.randn((M, N), device="cuda", generator=g)).to(dtype)
+    w = torch.rand((N,), device="cuda", generator=g).to(dtype)
+    b = None if rms else torch.rand((N,), device="cuda", generator=g).to(dtype)
+    f = norm.forward(x, w, b, 1e-5, rms=rms)
+    ref = lh.reference(x, w, b, 1e-5, rms=rms)
+    errs = {"y": lh.max_rel_err(f["y"], ref["y"]), "rstd": lh.max_rel_err(f["rstd"], ref["rstd"])}
+    if not rms:
+        errs["mean"] = lh.max_rel_err(f["mean"], ref["mean"])
+    ok = all(v <= lh.tolerance(dtype) for v in errs.values())
+    name = f"split forward {M}x{N} {str(dtype)[6:]} {'rms' if rms else 'ln'} split={split}"
+    detail = " ".join(f"{k}={v:.2g}" for k, v in errs.items())
+    results.append((name, ok, detail))
+    print(("PASS " if ok else "FAIL ") + name + "  " + detail, flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
@@ -144,6 +163,15 @@ def main():
             except Exception as e:  # noqa: BLE001
                 results.append((f"{M}x{N} {dtype} {opts}", False, f"{type(e).__name__}: {e}"))
                 print(f"FAIL {M}x{N} {dtype} {opts}: {type(e).__name__}: {e}", flush=True)
+    for (M, N), dtype in itertools.product([(3, 100000), (64, 65537), (2, 262144), (5, 20000)],
+                                           DTYPES):
+        for rms in (False, True):
+            for split, warps in ((4096, 8), (16384, 32)):
+                try:
+                    run_split_case(module, M, N, dtype, rms, split, warps, results)
+                except Exception as e:  # noqa: BLE001
+                    results.append((f"split {M}x{N}", False, f"{type(e).__name__}: {e}"))
+                    print(f"FAIL split {M}x{N} {dtype}: {type(e).__name__}: {e}", flush=True)
     npass = sum(1 for r in results if r[1])
     print(f"{npass} passed, {len(results) - npass} failed ({time.time() - t0:.0f} s)")
     return 0 if npass == len(results) else 1
