@@ -302,6 +302,8 @@ def tune_candidates(mode, M, N, sms):
                 for wp in sorted({max(1, warps // 2), warps, min(32, warps * 2)}):
                     if rows * block <= 65536 and rows * block >= 32 * wp:
                         out.append({"rows": rows, "warps": wp})
+            if block >= 8192:  # the looped variants on rows that still fit
+                out += [{"chunk": 4096, "warps": 8}, {"split": 4096, "warps": 8}]
         else:
             for chunk in (4096, 8192, 16384):
                 for wp in (8, 16, 32):

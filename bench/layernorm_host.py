@@ -55,7 +55,7 @@ def plan_forward(M, N, tune=None):
     --tune) may override rows, warps and, for chunked rows, chunk."""
     tune = tune or {}
     block = next_pow2(N)
-    if block <= FWD_ONE_PASS_MAX:
+    if block <= FWD_ONE_PASS_MAX and "chunk" not in tune:
         rows = min(max(1, FWD_TILE // block), MAX_ROWS, next_pow2(max(M, 1)))
         rows = tune.get("rows", rows)
         tile = rows * block
