@@ -7,8 +7,8 @@
 // kernels never dereference them.
 //
 //===----------------------------------------------------------------------===//
-#include "kiln/Runtime/LayerNorm.h"
 #include "RuntimeError.h"
+#include "kiln/Runtime/LayerNorm.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <functional>
 #include <optional>
@@ -20,8 +20,8 @@ extern const char kilnLayerNormFastSourceBytes[];
 
 namespace kiln::rt {
 struct NormKernelSet {
-  std::optional<Kernel> fwd, fwdChunked, bwd, bwdCols, bwdRowStats,
-      bwdChunked, bwdReduce;
+  std::optional<Kernel> fwd, fwdChunked, bwd, bwdCols, bwdRowStats, bwdChunked,
+      bwdReduce;
 };
 } // namespace kiln::rt
 
@@ -52,9 +52,9 @@ llvm::Error checkMat(const DeviceMatrix &m, const char *name, int64_t rows,
 llvm::Error checkVec(const DeviceVector &v, const char *name, int64_t size,
                      DType dtype) {
   if (v.size != size || v.dtype != dtype)
-    return makeError(llvm::formatv(
-        "norm: `{0}` is [{1}] {2}; expected [{3}] {4}", name, v.size,
-        dtypeName(v.dtype), size, dtypeName(dtype)));
+    return makeError(
+        llvm::formatv("norm: `{0}` is [{1}] {2}; expected [{3}] {4}", name,
+                      v.size, dtypeName(v.dtype), size, dtypeName(dtype)));
   if (v.ptr == 0 && size > 0)
     return makeError(llvm::formatv("norm: `{0}` is a null pointer", name));
   return llvm::Error::success();
@@ -133,15 +133,25 @@ llvm::Error LayerNorm::normForward(const NormForwardArgs &a,
   if (auto err = firstError({
           [&]() -> llvm::Error { return checkMat(x, "x", M, N, t); },
           [&]() -> llvm::Error { return checkVec(a.w, "w", N, t); },
-          [&]() -> llvm::Error { return o.bias ? checkVec(a.b, "b", N, t) : llvm::Error::success(); },
-          [&]() -> llvm::Error { return o.residual ? checkMat(a.residual, "residual", M, N, t)
-                                  : llvm::Error::success(); },
-          [&]() -> llvm::Error { return o.rowScale ? checkVec(a.rowScale, "rowScale", M, DType::F32)
-                                  : llvm::Error::success(); },
-          [&]() -> llvm::Error { return o.secondOutput ? checkVec(a.w1, "w1", N, t)
-                                      : llvm::Error::success(); },
-          [&]() -> llvm::Error { return o.secondBias ? checkVec(a.b1, "b1", N, t)
-                                    : llvm::Error::success(); },
+          [&]() -> llvm::Error {
+            return o.bias ? checkVec(a.b, "b", N, t) : llvm::Error::success();
+          },
+          [&]() -> llvm::Error {
+            return o.residual ? checkMat(a.residual, "residual", M, N, t)
+                              : llvm::Error::success();
+          },
+          [&]() -> llvm::Error {
+            return o.rowScale ? checkVec(a.rowScale, "rowScale", M, DType::F32)
+                              : llvm::Error::success();
+          },
+          [&]() -> llvm::Error {
+            return o.secondOutput ? checkVec(a.w1, "w1", N, t)
+                                  : llvm::Error::success();
+          },
+          [&]() -> llvm::Error {
+            return o.secondBias ? checkVec(a.b1, "b1", N, t)
+                                : llvm::Error::success();
+          },
           [&]() -> llvm::Error { return checkMat(a.y, "y", M, N, t); },
           [&]() -> llvm::Error {
             if (!o.secondOutput)
@@ -150,11 +160,17 @@ llvm::Error LayerNorm::normForward(const NormForwardArgs &a,
               return err;
             return sameStride(a.y1, "y1", a.y, "y");
           },
-          [&]() -> llvm::Error { return writesRes ? checkMat(a.residualOut, "residualOut", M, N, t)
-                                 : llvm::Error::success(); },
-          [&]() -> llvm::Error { return o.rms ? llvm::Error::success()
-                             : checkVec(a.mean, "mean", M, DType::F32); },
-          [&]() -> llvm::Error { return checkVec(a.rstd, "rstd", M, DType::F32); },
+          [&]() -> llvm::Error {
+            return writesRes ? checkMat(a.residualOut, "residualOut", M, N, t)
+                             : llvm::Error::success();
+          },
+          [&]() -> llvm::Error {
+            return o.rms ? llvm::Error::success()
+                         : checkVec(a.mean, "mean", M, DType::F32);
+          },
+          [&]() -> llvm::Error {
+            return checkVec(a.rstd, "rstd", M, DType::F32);
+          },
       }))
     return err;
   if (M == 0)
@@ -184,18 +200,22 @@ llvm::Error LayerNorm::normForward(const NormForwardArgs &a,
       Arg::f32(o.dropoutP),
       Arg::integer(int64_t(o.seed)),
   };
-  std::map<std::string, ConstexprValue> cx = {
-      {"BLOCK_N", p.fwdBlockN},          {"ROWS", p.fwdRows},
-      {"IS_RMS", o.rms},                 {"HAS_BIAS", o.bias},
-      {"HAS_RES", o.residual},           {"STORE_RES_OUT", writesRes},
-      {"HAS_DROPOUT", o.dropoutP > 0.f}, {"HAS_ROWSCALE", o.rowScale},
-      {"HAS_W1", o.secondOutput},        {"HAS_B1", o.secondBias}};
-  Kernel &k = p.forward == NormPlan::Variant::Rows ? *fast_->fwd
-                                                   : *fast_->fwdChunked;
-  return context(k.launch(Grid(p.fwdGrid), args,
-                          options(device_->index(), stream, p.fwdWarps,
-                                  std::move(cx))),
-                 "forward");
+  std::map<std::string, ConstexprValue> cx = {{"BLOCK_N", p.fwdBlockN},
+                                              {"ROWS", p.fwdRows},
+                                              {"IS_RMS", o.rms},
+                                              {"HAS_BIAS", o.bias},
+                                              {"HAS_RES", o.residual},
+                                              {"STORE_RES_OUT", writesRes},
+                                              {"HAS_DROPOUT", o.dropoutP > 0.f},
+                                              {"HAS_ROWSCALE", o.rowScale},
+                                              {"HAS_W1", o.secondOutput},
+                                              {"HAS_B1", o.secondBias}};
+  Kernel &k =
+      p.forward == NormPlan::Variant::Rows ? *fast_->fwd : *fast_->fwdChunked;
+  return context(
+      k.launch(Grid(p.fwdGrid), args,
+               options(device_->index(), stream, p.fwdWarps, std::move(cx))),
+      "forward");
 }
 
 llvm::Error LayerNorm::normBackward(const NormBackwardArgs &a,
@@ -218,8 +238,10 @@ llvm::Error LayerNorm::normBackward(const NormBackwardArgs &a,
           [&]() -> llvm::Error { return checkMat(x, "x", M, N, t); },
           [&]() -> llvm::Error { return checkMat(a.dy, "dy", M, N, t); },
           [&]() -> llvm::Error { return checkVec(a.w, "w", N, t); },
-          [&]() -> llvm::Error { return o.secondOutput ? checkVec(a.w1, "w1", N, t)
-                                      : llvm::Error::success(); },
+          [&]() -> llvm::Error {
+            return o.secondOutput ? checkVec(a.w1, "w1", N, t)
+                                  : llvm::Error::success();
+          },
           [&]() -> llvm::Error {
             if (!o.secondOutput)
               return llvm::Error::success();
@@ -227,22 +249,38 @@ llvm::Error LayerNorm::normBackward(const NormBackwardArgs &a,
               return err;
             return sameStride(a.dy1, "dy1", a.dy, "dy");
           },
-          [&]() -> llvm::Error { return hasDres ? checkMat(a.dresidual, "dresidual", M, N, t)
-                               : llvm::Error::success(); },
-          [&]() -> llvm::Error { return o.rowScale ? checkVec(a.rowScale, "rowScale", M, DType::F32)
-                                  : llvm::Error::success(); },
-          [&]() -> llvm::Error { return o.rms ? llvm::Error::success()
-                             : checkVec(a.mean, "mean", M, DType::F32); },
-          [&]() -> llvm::Error { return checkVec(a.rstd, "rstd", M, DType::F32); },
+          [&]() -> llvm::Error {
+            return hasDres ? checkMat(a.dresidual, "dresidual", M, N, t)
+                           : llvm::Error::success();
+          },
+          [&]() -> llvm::Error {
+            return o.rowScale ? checkVec(a.rowScale, "rowScale", M, DType::F32)
+                              : llvm::Error::success();
+          },
+          [&]() -> llvm::Error {
+            return o.rms ? llvm::Error::success()
+                         : checkVec(a.mean, "mean", M, DType::F32);
+          },
+          [&]() -> llvm::Error {
+            return checkVec(a.rstd, "rstd", M, DType::F32);
+          },
           [&]() -> llvm::Error { return checkMat(a.dx, "dx", M, N, t); },
-          [&]() -> llvm::Error { return o.residual ? checkMat(a.dresidualIn, "dresidualIn", M, N, t)
-                                  : llvm::Error::success(); },
+          [&]() -> llvm::Error {
+            return o.residual ? checkMat(a.dresidualIn, "dresidualIn", M, N, t)
+                              : llvm::Error::success();
+          },
           [&]() -> llvm::Error { return checkVec(a.dw, "dw", N, t); },
-          [&]() -> llvm::Error { return o.bias ? checkVec(a.db, "db", N, t) : llvm::Error::success(); },
-          [&]() -> llvm::Error { return o.secondOutput ? checkVec(a.dw1, "dw1", N, t)
-                                      : llvm::Error::success(); },
-          [&]() -> llvm::Error { return o.secondBias ? checkVec(a.db1, "db1", N, t)
-                                    : llvm::Error::success(); },
+          [&]() -> llvm::Error {
+            return o.bias ? checkVec(a.db, "db", N, t) : llvm::Error::success();
+          },
+          [&]() -> llvm::Error {
+            return o.secondOutput ? checkVec(a.dw1, "dw1", N, t)
+                                  : llvm::Error::success();
+          },
+          [&]() -> llvm::Error {
+            return o.secondBias ? checkVec(a.db1, "db1", N, t)
+                                : llvm::Error::success();
+          },
       }))
     return err;
 
@@ -278,18 +316,16 @@ llvm::Error LayerNorm::normBackward(const NormBackwardArgs &a,
         return err;
       CUdeviceptr c1 = ws.rowStats.ptr();
       CUdeviceptr c2 = c1 + (size_t(M) * 4 + 255) / 256 * 256;
-      std::map<std::string, ConstexprValue> sx = {
-          {"BLOCK_N", p.statsBlockN},
-          {"IS_RMS", o.rms},
-          {"HAS_W1", o.secondOutput}};
+      std::map<std::string, ConstexprValue> sx = {{"BLOCK_N", p.statsBlockN},
+                                                  {"IS_RMS", o.rms},
+                                                  {"HAS_W1", o.secondOutput}};
       if (auto err = context(
               fast_->bwdRowStats->launch(
                   Grid(uint32_t(M)),
                   {args[0], args[1], args[3], args[5], args[6], args[10],
-                   args[11], Arg::ptr(c1, DType::F32),
-                   Arg::ptr(c2, DType::F32), Arg::integer(x.stride),
-                   Arg::integer(a.dy.stride), Arg::integer(M),
-                   Arg::integer(N)},
+                   args[11], Arg::ptr(c1, DType::F32), Arg::ptr(c2, DType::F32),
+                   Arg::integer(x.stride), Arg::integer(a.dy.stride),
+                   Arg::integer(M), Arg::integer(N)},
                   options(dev, stream, p.statsWarps, std::move(sx))),
               "backward (row statistics)"))
         return err;
@@ -306,11 +342,16 @@ llvm::Error LayerNorm::normBackward(const NormBackwardArgs &a,
     args.push_back(Arg::f32(o.dropoutP));
     args.push_back(Arg::integer(int64_t(o.seed)));
     std::map<std::string, ConstexprValue> cx = {
-        {"BLOCK_N", p.bwdBlockN},          {"ROWS", p.bwdRows},
-        {"IS_RMS", o.rms},                 {"HAS_BIAS", o.bias},
-        {"HAS_DRES", hasDres},             {"STORE_DRES_IN", o.residual},
-        {"HAS_DROPOUT", o.dropoutP > 0.f}, {"HAS_ROWSCALE", o.rowScale},
-        {"HAS_W1", o.secondOutput},        {"HAS_B1", o.secondBias}};
+        {"BLOCK_N", p.bwdBlockN},
+        {"ROWS", p.bwdRows},
+        {"IS_RMS", o.rms},
+        {"HAS_BIAS", o.bias},
+        {"HAS_DRES", hasDres},
+        {"STORE_DRES_IN", o.residual},
+        {"HAS_DROPOUT", o.dropoutP > 0.f},
+        {"HAS_ROWSCALE", o.rowScale},
+        {"HAS_W1", o.secondOutput},
+        {"HAS_B1", o.secondBias}};
     Kernel *k = fast_->bwd ? &*fast_->bwd : nullptr;
     Grid grid(p.programs);
     if (p.backward == NormPlan::Variant::Chunked) {
@@ -320,10 +361,10 @@ llvm::Error LayerNorm::normBackward(const NormBackwardArgs &a,
       k = &*fast_->bwdCols;
       grid = Grid(p.columnChunks, p.programs);
     }
-    if (auto err = context(
-            k->launch(grid, args,
-                      options(dev, stream, p.bwdWarps, std::move(cx))),
-            "backward (dx)"))
+    if (auto err =
+            context(k->launch(grid, args,
+                              options(dev, stream, p.bwdWarps, std::move(cx))),
+                    "backward (dx)"))
       return err;
   }
 
@@ -339,13 +380,13 @@ llvm::Error LayerNorm::normBackward(const NormBackwardArgs &a,
       continue;
     std::map<std::string, ConstexprValue> rx = {{"BLOCK_P", p.reduceBlockP},
                                                 {"BLOCK_N", p.reduceBlockN}};
-    if (auto err = context(
-            fast_->bwdReduce->launch(
-                Grid(p.reduceGrid),
-                {Arg::ptr(g.part, DType::F32), Arg::ptr(g.out->ptr, t),
-                 Arg::integer(int64_t(p.programs)), Arg::integer(N)},
-                options(dev, stream, p.reduceWarps, std::move(rx))),
-            "backward (dw/db reduction)"))
+    if (auto err =
+            context(fast_->bwdReduce->launch(
+                        Grid(p.reduceGrid),
+                        {Arg::ptr(g.part, DType::F32), Arg::ptr(g.out->ptr, t),
+                         Arg::integer(int64_t(p.programs)), Arg::integer(N)},
+                        options(dev, stream, p.reduceWarps, std::move(rx))),
+                    "backward (dw/db reduction)"))
       return err;
   }
   return llvm::Error::success();
@@ -393,9 +434,8 @@ llvm::Error RMSNorm::forward(const NormForwardArgs &args, NormOptions options,
   return ln_.normForward(args, options, stream);
 }
 
-llvm::Error RMSNorm::backward(const NormBackwardArgs &args,
-                              NormOptions options, NormWorkspace &ws,
-                              CUstream stream) {
+llvm::Error RMSNorm::backward(const NormBackwardArgs &args, NormOptions options,
+                              NormWorkspace &ws, CUstream stream) {
   options.rms = true;
   return ln_.normBackward(args, options, ws, stream);
 }

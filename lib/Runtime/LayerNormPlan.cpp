@@ -5,8 +5,8 @@
 // reasoning; bench/layernorm_host.py mirrors these numbers for Python).
 //
 //===----------------------------------------------------------------------===//
-#include "kiln/Runtime/LayerNorm.h"
 #include "RuntimeError.h"
+#include "kiln/Runtime/LayerNorm.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 #include <algorithm>
@@ -63,15 +63,15 @@ llvm::Error checkNormDType(DType t) {
 
 llvm::Error kiln::rt::validateNormOptions(const NormOptions &o) {
   if (!(o.dropoutP >= 0.f && o.dropoutP < 1.f))
-    return makeError(llvm::formatv(
-        "norm: dropoutP = {0}; need 0 <= p < 1", num(o.dropoutP)));
+    return makeError(llvm::formatv("norm: dropoutP = {0}; need 0 <= p < 1",
+                                   num(o.dropoutP)));
   if (!(o.eps >= 0.f))
-    return makeError(llvm::formatv("norm: eps = {0}; need eps >= 0", num(o.eps)));
+    return makeError(
+        llvm::formatv("norm: eps = {0}; need eps >= 0", num(o.eps)));
   if (o.secondBias && !o.secondOutput)
     return makeError("norm: secondBias needs secondOutput (b1 is the bias "
                      "of the second output y1)");
-  if (o.numWarps != 0 &&
-      (!llvm::isPowerOf2_32(o.numWarps) || o.numWarps > 32))
+  if (o.numWarps != 0 && (!llvm::isPowerOf2_32(o.numWarps) || o.numWarps > 32))
     return makeError(llvm::formatv(
         "norm: numWarps = {0}; need a power of two from 1 to 32", o.numWarps));
   if (o.rowsPerTile != 0 &&
@@ -80,17 +80,17 @@ llvm::Error kiln::rt::validateNormOptions(const NormOptions &o) {
         "norm: rowsPerTile = {0}; need a power of two from 1 to 1024",
         o.rowsPerTile));
   if (o.kernels == NormKernels::Tutorial) {
-    const char *opt = o.rms                  ? "rms"
-                      : !o.bias              ? "bias = false"
-                      : o.residual           ? "residual"
-                      : o.storeResidualOut   ? "storeResidualOut"
-                      : o.dropoutP > 0.f     ? "dropoutP > 0"
-                      : o.rowScale           ? "rowScale"
-                      : o.secondOutput       ? "secondOutput"
-                      : o.rowsPerTile        ? "rowsPerTile"
-                      : o.numWarps           ? "numWarps"
-                      : o.partialRows        ? "partialRows"
-                                             : nullptr;
+    const char *opt = o.rms                ? "rms"
+                      : !o.bias            ? "bias = false"
+                      : o.residual         ? "residual"
+                      : o.storeResidualOut ? "storeResidualOut"
+                      : o.dropoutP > 0.f   ? "dropoutP > 0"
+                      : o.rowScale         ? "rowScale"
+                      : o.secondOutput     ? "secondOutput"
+                      : o.rowsPerTile      ? "rowsPerTile"
+                      : o.numWarps         ? "numWarps"
+                      : o.partialRows      ? "partialRows"
+                                           : nullptr;
     if (opt)
       return makeError(llvm::formatv(
           "norm: the tutorial kernels compute plain LayerNorm with bias and "
@@ -140,10 +140,10 @@ llvm::Expected<NormPlan> kiln::rt::planNorm(int64_t M, int64_t N, DType dtype,
   // loop over chunks twice.
   if (block <= kFwdOnePassMax) {
     p.forward = NormPlan::Variant::Rows;
-    int64_t rows = o.rowsPerTile
-                       ? int64_t(o.rowsPerTile)
-                       : std::min(std::max<int64_t>(1, kFwdTile / block),
-                                  rowCap);
+    int64_t rows =
+        o.rowsPerTile
+            ? int64_t(o.rowsPerTile)
+            : std::min(std::max<int64_t>(1, kFwdTile / block), rowCap);
     if (auto err = checkTile(rows, block))
       return err;
     p.fwdBlockN = unsigned(block);
@@ -171,10 +171,10 @@ llvm::Expected<NormPlan> kiln::rt::planNorm(int64_t M, int64_t N, DType dtype,
   int64_t rowsPerTile;
   if (block <= kBwdOnePassMax) {
     p.backward = NormPlan::Variant::Rows;
-    rowsPerTile = o.rowsPerTile
-                      ? int64_t(o.rowsPerTile)
-                      : std::min(std::max<int64_t>(1, kBwdTile / block),
-                                 rowCap);
+    rowsPerTile =
+        o.rowsPerTile
+            ? int64_t(o.rowsPerTile)
+            : std::min(std::max<int64_t>(1, kBwdTile / block), rowCap);
     if (auto err = checkTile(rowsPerTile, block))
       return err;
     p.bwdBlockN = unsigned(block);
@@ -191,8 +191,8 @@ llvm::Expected<NormPlan> kiln::rt::planNorm(int64_t M, int64_t N, DType dtype,
     p.bwdBlockN = o.secondOutput ? 4096 : 8192;
     p.bwdWarps = o.secondOutput ? 16 : 32;
     p.columnChunks = uint32_t(cdiv(N, p.bwdBlockN));
-    p.programs = uint32_t(std::min<int64_t>(
-        M, std::max<int64_t>(1, sms / p.columnChunks)));
+    p.programs = uint32_t(
+        std::min<int64_t>(M, std::max<int64_t>(1, sms / p.columnChunks)));
   } else {
     p.backward = NormPlan::Variant::Chunked;
     rowsPerTile = kBwdChunkRows;
@@ -204,16 +204,15 @@ llvm::Expected<NormPlan> kiln::rt::planNorm(int64_t M, int64_t N, DType dtype,
           "norm: N = {0} needs {1} column chunks of {2}; the grid allows "
           "65535",
           N, p.columnChunks, kBwdChunk));
-    p.programs = uint32_t(std::min(
-        cdiv(M, rowsPerTile),
-        std::max<int64_t>(1, cdiv(2 * sms, p.columnChunks))));
+    p.programs =
+        uint32_t(std::min(cdiv(M, rowsPerTile),
+                          std::max<int64_t>(1, cdiv(2 * sms, p.columnChunks))));
   }
   if (o.numWarps)
     p.bwdWarps = o.numWarps;
   if (o.partialRows)
-    p.programs = uint32_t(std::min<int64_t>(o.partialRows,
-                                            cdiv(std::max<int64_t>(M, 1),
-                                                 rowsPerTile)));
+    p.programs = uint32_t(std::min<int64_t>(
+        o.partialRows, cdiv(std::max<int64_t>(M, 1), rowsPerTile)));
   p.bwdRows = unsigned(rowsPerTile);
   if (M == 0) {
     // Nothing to sum: the reduction writes zeros from zero partial rows.

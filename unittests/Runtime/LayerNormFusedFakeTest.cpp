@@ -23,16 +23,16 @@ struct Operands {
 
   Operands(Device &dev, int64_t M, int64_t N, int64_t S, DType t) {
     auto alloc = [&](size_t bytes) {
-      bufs.push_back(
-          llvm::cantFail(DeviceBuffer::alloc(dev, std::max<size_t>(bytes, 16))));
+      bufs.push_back(llvm::cantFail(
+          DeviceBuffer::alloc(dev, std::max<size_t>(bytes, 16))));
       return bufs.back().ptr();
     };
     size_t mat = M == 0 ? 0 : size_t((M - 1) * S + N) * dtypeBytes(t);
     auto matrix = [&] { return DeviceMatrix{alloc(mat), t, M, N, S}; };
     auto vec = [&] { return DeviceVector{alloc(N * dtypeBytes(t)), t, N}; };
     auto stat = [&] { return DeviceVector{alloc(M * 4), DType::F32, M}; };
-    f = {matrix(), matrix(), vec(),    vec(),    vec(),    vec(),
-         stat(),   matrix(), matrix(), matrix(), stat(),   stat()};
+    f = {matrix(), matrix(), vec(),    vec(),    vec(),  vec(),
+         stat(),   matrix(), matrix(), matrix(), stat(), stat()};
     b.dy = matrix();
     b.x = f.residualOut;
     b.dy1 = matrix();
@@ -83,18 +83,34 @@ TEST_F(FakeDriver, FusedLayerNormLaunchSequence) {
   EXPECT_EQ(l[0].grid[0], 75u);
   EXPECT_EQ(l[0].block[0], 256u);
   const NormForwardArgs &f = op.f;
-  EXPECT_EQ(l[0].params,
-            (std::vector<uint64_t>{
-                f.x.ptr, f.y.ptr, f.w.ptr, f.b.ptr, f.x.ptr, f.x.ptr,
-                f.rstd.ptr, f.x.ptr, f.x.ptr, f.x.ptr, f.mean.ptr, f.rstd.ptr,
-                uint64_t(S), uint64_t(S), 0, 0, uint64_t(M), uint64_t(N),
-                floatBitsOf(1e-5f), floatBitsOf(0.f), 0}));
+  EXPECT_EQ(l[0].params, (std::vector<uint64_t>{f.x.ptr,
+                                                f.y.ptr,
+                                                f.w.ptr,
+                                                f.b.ptr,
+                                                f.x.ptr,
+                                                f.x.ptr,
+                                                f.rstd.ptr,
+                                                f.x.ptr,
+                                                f.x.ptr,
+                                                f.x.ptr,
+                                                f.mean.ptr,
+                                                f.rstd.ptr,
+                                                uint64_t(S),
+                                                uint64_t(S),
+                                                0,
+                                                0,
+                                                uint64_t(M),
+                                                uint64_t(N),
+                                                floatBitsOf(1e-5f),
+                                                floatBitsOf(0.f),
+                                                0}));
   // Backward: 75 programs of 4 rows (16 warps), then dw and db reduced
   // from the 75 partial rows (BLOCK_N 32: 32 programs).
   EXPECT_EQ(l[1].kernel, "_norm_bwd");
   EXPECT_EQ(l[1].grid[0], 75u);
   EXPECT_EQ(l[1].block[0], 512u);
-  const uint64_t part = ws.partials.ptr(), region = 300032; // 75*1000*4, 256-aligned
+  const uint64_t part = ws.partials.ptr(),
+                 region = 300032; // 75*1000*4, 256-aligned
   ASSERT_EQ(l[1].params.size(), 26u);
   EXPECT_EQ(l[1].params[12], part);
   EXPECT_EQ(l[1].params[13], part + region);
@@ -144,9 +160,8 @@ TEST_F(FakeDriver, FusedNormEveryVariantCompilesAndLaunches) {
   allRms.rms = true;
   allRms.bias = false;
   for (DType t : {DType::F16, DType::BF16, DType::F32}) {
-    for (Shape s : {Shape{1, 1}, Shape{3, 777}, Shape{7, 3000},
-                    Shape{64, 512}, Shape{5, 16385}, Shape{300, 20000},
-                    Shape{4, 65537},
+    for (Shape s : {Shape{1, 1}, Shape{3, 777}, Shape{7, 3000}, Shape{64, 512},
+                    Shape{5, 16385}, Shape{300, 20000}, Shape{4, 65537},
                     Shape{3, 100000}, Shape{2, 262144}}) {
       for (const NormOptions &o : {NormOptions{}, rms, all, allRms}) {
         SCOPED_TRACE(std::string(dtypeName(t)) + " " + std::to_string(s.M) +
@@ -164,9 +179,9 @@ TEST_F(FakeDriver, FusedNormEveryVariantCompilesAndLaunches) {
         std::vector<std::string> names;
         for (const Launch &k : l)
           names.push_back(k.kernel);
-        std::vector<std::string> want = {
-            p.forward == NormPlan::Variant::Rows ? "_norm_fwd"
-                                                 : "_norm_fwd_chunked"};
+        std::vector<std::string> want = {p.forward == NormPlan::Variant::Rows
+                                             ? "_norm_fwd"
+                                             : "_norm_fwd_chunked"};
         if (p.backward == NormPlan::Variant::Rows) {
           want.push_back("_norm_bwd");
         } else if (p.backward == NormPlan::Variant::Columns) {

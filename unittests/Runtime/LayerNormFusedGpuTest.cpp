@@ -63,7 +63,8 @@ DeviceBuffer upload(Device &dev, const HostArray &h) {
 }
 
 DeviceBuffer poisoned(Device &dev, size_t bytes) {
-  auto b = llvm::cantFail(DeviceBuffer::alloc(dev, std::max<size_t>(bytes, 16)));
+  auto b =
+      llvm::cantFail(DeviceBuffer::alloc(dev, std::max<size_t>(bytes, 16)));
   llvm::Error e = b.fill8(0xff);
   EXPECT_FALSE(bool(e)) << llvm::toString(std::move(e));
   return b;
@@ -154,9 +155,9 @@ void runCase(Device &dev, LayerNorm &ln, const Case &c, uint64_t seed) {
   auto stat = [&](const DeviceBuffer &buf) {
     return DeviceVector{buf.ptr(), DType::F32, M};
   };
-  NormForwardArgs fa{mat(dX),    mat(dRes), vec(dW),  vec(dB),
-                     vec(dW1),   vec(dB1),  stat(dRs), mat(dY),
-                     mat(dY1),   mat(dResOut), stat(dMean), stat(dRstd)};
+  NormForwardArgs fa{mat(dX),  mat(dRes),    vec(dW),     vec(dB),
+                     vec(dW1), vec(dB1),     stat(dRs),   mat(dY),
+                     mat(dY1), mat(dResOut), stat(dMean), stat(dRstd)};
   llvm::Error e = ln.normForward(fa, o);
   ASSERT_FALSE(bool(e)) << llvm::toString(std::move(e));
   NormBackwardArgs ba;
@@ -183,8 +184,8 @@ void runCase(Device &dev, LayerNorm &ln, const Case &c, uint64_t seed) {
   e = dev.synchronize();
   ASSERT_FALSE(bool(e)) << llvm::toString(std::move(e));
 
-  HostArray resOut = o.writesResidualOut() ? download(dResOut, t, MN)
-                                           : HostArray();
+  HostArray resOut =
+      o.writesResidualOut() ? download(dResOut, t, MN) : HostArray();
   // Dropout's decisions, read back from residualOut.
   std::vector<char> keep(MN, 1);
   if (o.dropoutP > 0.f) {
@@ -304,13 +305,12 @@ std::vector<Case> allCases() {
     bool allOptions;
   };
   for (DType t : {DType::F16, DType::BF16, DType::F32})
-    for (Shape s : {Shape{1, 1, true}, Shape{3, 777, true},
-                    Shape{7, 3000, true}, Shape{64, 512, true},
-                    Shape{1000, 1024, false}, Shape{33, 8192, true},
-                    Shape{17, 16384, true}, Shape{5, 16385, false},
-                    Shape{300, 20000, false},
-                    Shape{4, 65537, true}, Shape{3, 100000, false},
-                    Shape{2, 262144, true}})
+    for (Shape s :
+         {Shape{1, 1, true}, Shape{3, 777, true}, Shape{7, 3000, true},
+          Shape{64, 512, true}, Shape{1000, 1024, false}, Shape{33, 8192, true},
+          Shape{17, 16384, true}, Shape{5, 16385, false},
+          Shape{300, 20000, false}, Shape{4, 65537, true},
+          Shape{3, 100000, false}, Shape{2, 262144, true}})
       for (const char *opts : {"plain", "rms", "nobias", "all", "allrms"}) {
         std::string os = opts;
         if (!s.allOptions && os != "plain" && os != "rms")
@@ -333,18 +333,19 @@ TEST_P(LayerNormFusedGpu, MatchesFp64Reference) {
   ASSERT_NE(ln, nullptr);
   const Case &c = GetParam();
   uint64_t seed = testSeed() ^ uint64_t(c.M * 1000003 + c.N * 31 + int(c.t));
-  SCOPED_TRACE("seed " + std::to_string(seed) + " (KILN_TEST_SEED=" +
-               std::to_string(testSeed()) + ")");
+  SCOPED_TRACE("seed " + std::to_string(seed) +
+               " (KILN_TEST_SEED=" + std::to_string(testSeed()) + ")");
   runCase(dev, *ln, c, seed);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Shapes, LayerNormFusedGpu, testing::ValuesIn(allCases()),
-    [](const testing::TestParamInfo<Case> &info) {
-      return std::string(dtypeName(info.param.t)) + "_" +
-             std::to_string(info.param.M) + "x" +
-             std::to_string(info.param.N) + "_" + info.param.opts;
-    });
+INSTANTIATE_TEST_SUITE_P(Shapes, LayerNormFusedGpu,
+                         testing::ValuesIn(allCases()),
+                         [](const testing::TestParamInfo<Case> &info) {
+                           return std::string(dtypeName(info.param.t)) + "_" +
+                                  std::to_string(info.param.M) + "x" +
+                                  std::to_string(info.param.N) + "_" +
+                                  info.param.opts;
+                         });
 
 TEST(RMSNormGpu, ForwardForcesRms) {
   KILN_REQUIRE_GPU(dev);

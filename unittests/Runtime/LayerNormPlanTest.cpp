@@ -13,8 +13,7 @@ using namespace kiln::rt;
 namespace {
 constexpr int kSMs = 132;
 
-NormPlan plan(int64_t M, int64_t N, DType t = DType::F16,
-              NormOptions o = {}) {
+NormPlan plan(int64_t M, int64_t N, DType t = DType::F16, NormOptions o = {}) {
   auto p = planNorm(M, N, t, o, kSMs);
   EXPECT_TRUE(bool(p)) << llvm::toString(p.takeError());
   return p ? *p : NormPlan{};
