@@ -185,13 +185,25 @@ kiln::rt::layerNormBackwardConfig(int64_t n, DType dtype) {
   return c;
 }
 
+namespace kiln::rt {
+// LayerNormFused.cpp: the kernels of layer_norm_fast.py.
+llvm::Expected<std::shared_ptr<NormKernelSet>>
+loadNormKernels(const Module &module);
+Module builtinNormModule(ModuleOptions options);
+} // namespace kiln::rt
+
 llvm::Expected<LayerNorm> LayerNorm::create(int device, ModuleOptions options) {
   Module m = Module::fromSource(builtinLayerNormSource().str(),
-                                kBuiltinLayerNormName, std::move(options));
-  return create(device, m);
+                                kBuiltinLayerNormName, options);
+  return create(device, m, builtinNormModule(std::move(options)));
 }
 
 llvm::Expected<LayerNorm> LayerNorm::create(int device, const Module &module) {
+  return create(device, module, builtinNormModule({}));
+}
+
+llvm::Expected<LayerNorm> LayerNorm::create(int device, const Module &module,
+                                            const Module &fused) {
   auto fwd = module.kernel(kFwd);
   if (!fwd)
     return fwd.takeError();
@@ -201,10 +213,14 @@ llvm::Expected<LayerNorm> LayerNorm::create(int device, const Module &module) {
   auto dwdb = module.kernel(kBwdDwDb);
   if (!dwdb)
     return dwdb.takeError();
+  auto fast = loadNormKernels(fused);
+  if (!fast)
+    return fast.takeError();
   auto dev = Device::get(device);
   if (!dev)
     return dev.takeError();
-  return LayerNorm(*dev, std::move(*fwd), std::move(*dx), std::move(*dwdb));
+  return LayerNorm(*dev, std::move(*fwd), std::move(*dx), std::move(*dwdb),
+                   std::move(*fast));
 }
 
 llvm::Error LayerNorm::forwardInto(const DeviceMatrix &x, const DeviceVector &w,

@@ -1,0 +1,296 @@
+"""Host side of examples/layernorm/layer_norm_fast.py for Python (torch tensors).
+
+The same variant choice as kiln::rt::LayerNorm (lib/Runtime/LayerNormPlan.cpp;
+docs/layernorm.md explains it), written again here so that the benchmark and
+the device correctness script launch the kernels through Kiln's Python
+package exactly as a user would: `kiln.jit(path)._norm_fwd[grid](...)`.
+`FastNorm(module)` takes any object whose attributes are launchable kernels,
+so the same file can also run under Triton (`--ours-under-triton`).
+"""
+import math
+
+import torch
+
+
+# When set, every output and scratch buffer starts as NaN (device correctness
+# script): an element a kernel fails to write shows up as a mismatch.
+POISON = False
+
+
+def _empty(shape, **kw):
+    t = torch.empty(shape, **kw)
+    if POISON:
+        t.fill_(float("nan"))
+    return t
+
+
+def _empty_like(x):
+    return _empty(x.shape, dtype=x.dtype, device=x.device)
+
+
+def next_pow2(n):
+    return 1 << max(0, (int(n) - 1).bit_length())
+
+
+def cdiv(a, b):
+    return (a + b - 1) // b
+
+
+# Largest row the one-pass kernels hold in registers, in elements.
+FWD_ONE_PASS_MAX = 16384
+BWD_ONE_PASS_MAX = 8192
+# Elements per program tile: enough bytes in flight for small rows.
+FWD_TILE = 4096
+BWD_TILE = 4096
+FWD_CHUNK = 4096
+FWD_LONG_CHUNK = 16384
+FWD_SMALL_CHUNK_MAX = 32768
+BWD_CHUNK = 1024
+BWD_COLUMNS_MAX = 32768
+MAX_ROWS = 128
+
+
+def plan_forward(M, N, tune=None):
+    """(kernel, constexprs, num_warps, grid) of the forward. `tune` (bench
+    --tune) may override rows, warps and, for chunked rows, chunk."""
+    tune = tune or {}
+    block = next_pow2(N)
+    if block <= FWD_ONE_PASS_MAX and "chunk" not in tune:
+        rows = min(max(1, FWD_TILE // block), MAX_ROWS, next_pow2(max(M, 1)))
+        rows = tune.get("rows", rows)
+        tile = rows * block
+        warps = tune.get("warps", min(max(tile // 512, 4), 32))  # 16 per thread
+        return "_norm_fwd", dict(BLOCK_N=block, ROWS=rows), warps, (cdiv(M, rows),)
+    if N <= FWD_SMALL_CHUNK_MAX:
+        chunk, warps = FWD_CHUNK, 8
+    else:
+        chunk, warps = FWD_LONG_CHUNK, 32
+    chunk = tune.get("chunk", chunk)
+    warps = tune.get("warps", warps)
+    return "_norm_fwd_chunked", dict(BLOCK_N=chunk, ROWS=1), warps, (M,)
+
+
+def plan_backward(M, N, sms, tune=None, second_output=False):
+    """Dict: variant ('rows', 'cols' or 'chunked'), constexprs, num_warps,
+    programs (partial rows), rows_per_program, grid, and the reduction's
+    parameters. `tune` may override rows, warps, chunk, per_sm (programs per
+    SM) and no_columns (the chunked variant where 'cols' would run)."""
+    tune = tune or {}
+    block = next_pow2(N)
+    if block <= BWD_ONE_PASS_MAX:
+        rows = min(max(1, BWD_TILE // block), MAX_ROWS, next_pow2(max(M, 1)))
+        rows = tune.get("rows", rows)
+        tile = rows * block
+        warps = tune.get("warps", min(max(tile // 256, 4), 32))  # 8 per thread
+        per_sm = tune.get("per_sm", 2 if warps <= 16 else 1)
+        p = min(cdiv(M, rows), int(sms * per_sm))
+        chunks = 1
+        variant = "rows"
+        grid = None
+    elif N <= BWD_COLUMNS_MAX and not tune.get("no_columns"):
+        rows = 1
+        block = tune.get("chunk", 4096 if second_output else 8192)
+        warps = tune.get("warps", 16 if second_output else 32)
+        chunks = cdiv(N, block)
+        p = min(M, max(1, int(sms * tune.get("per_sm", 1)) // chunks))
+        variant = "cols"
+    else:
+        rows, block = tune.get("rows", 4), tune.get("chunk", BWD_CHUNK)
+        warps = tune.get("warps", 16)
+        chunks = cdiv(N, block)
+        p = min(cdiv(M, rows), max(1, cdiv(int(2 * sms * tune.get("per_sm", 1)), chunks)))
+        variant = "chunked"
+    p = max(p, 1)
+    rpp = cdiv(cdiv(max(M, 1), p), rows) * rows
+    p = max(1, cdiv(M, rpp))
+    grid = {"rows": (p,), "cols": (chunks, p), "chunked": (p, chunks)}[variant]
+    red_n = min(256, max(32, next_pow2(N) // 128))
+    return dict(variant=variant, consts=dict(BLOCK_N=block, ROWS=rows),
+                num_warps=warps, programs=p, rows_per_program=rpp, grid=grid,
+                reduce=dict(BLOCK_P=16, BLOCK_N=red_n), reduce_grid=(cdiv(N, red_n),))
+
+
+class FastNorm:
+    """LayerNorm / RMSNorm forward and backward with every option of the
+    kernels. Tensors are 2-D [M, N] with unit column stride."""
+
+    def __init__(self, module, sms=None, tune_fwd=None, tune_bwd=None):
+        self.k = module
+        self.sms = sms or torch.cuda.get_device_properties(0).multi_processor_count
+        self.tune_fwd, self.tune_bwd = tune_fwd, tune_bwd
+
+    def forward(self, x, w, b=None, eps=1e-5, *, rms=False, residual=None,
+                store_residual=None, dropout_p=0.0, seed=0, rowscale=None,
+                w1=None, b1=None):
+        M, N = x.shape
+        has_pre = residual is not None or dropout_p > 0 or rowscale is not None
+        store_res = has_pre if store_residual is None else store_residual
+        y = _empty_like(x)
+        y1 = _empty_like(x) if w1 is not None else None
+        res_out = _empty_like(x) if store_res else None
+        mean = _empty((M,), dtype=torch.float32, device=x.device)
+        rstd = _empty((M,), dtype=torch.float32, device=x.device)
+        if M == 0:
+            return dict(y=y, y1=y1, residual_out=res_out, mean=mean, rstd=rstd)
+        split = (self.tune_fwd or {}).get("split")
+        if split and not (has_pre or store_res or w1 is not None):
+            # Experimental split-row forward (bench --tune): x read once.
+            splits = cdiv(N, split)
+            stats = torch.empty((M * splits * 2,), dtype=torch.float32, device=x.device)
+            sync = torch.zeros((M + 1,), dtype=torch.int32, device=x.device)
+            self.k._norm_fwd_split[(M * splits,)](
+                x, y, w, b if b is not None else x, mean, rstd, stats, sync[1:], sync[:1],
+                x.stride(0), y.stride(0), M, N, splits, eps,
+                BLOCK_N=split, SPLITS_P2=next_pow2(splits), IS_RMS=rms,
+                HAS_BIAS=b is not None, num_warps=self.tune_fwd.get("warps", 8))
+            return dict(y=y, y1=y1, residual_out=res_out, mean=mean, rstd=rstd)
+        name, consts, warps, grid = plan_forward(M, N, self.tune_fwd)
+        d = x  # stands in for pointers a switch turns off
+        getattr(self.k, name)[grid](
+            x, y, w, b if b is not None else d,
+            residual if residual is not None else d,
+            res_out if res_out is not None else d,
+            rowscale if rowscale is not None else mean,
+            w1 if w1 is not None else d, b1 if b1 is not None else d,
+            y1 if y1 is not None else d, mean, rstd,
+            x.stride(0), y.stride(0),
+            residual.stride(0) if residual is not None else 0,
+            res_out.stride(0) if res_out is not None else 0,
+            M, N, eps, float(dropout_p), int(seed),
+            IS_RMS=rms, HAS_BIAS=b is not None, HAS_RES=residual is not None,
+            STORE_RES_OUT=store_res, HAS_DROPOUT=dropout_p > 0,
+            HAS_ROWSCALE=rowscale is not None, HAS_W1=w1 is not None,
+            HAS_B1=b1 is not None, num_warps=warps, **consts)
+        return dict(y=y, y1=y1, residual_out=res_out, mean=mean, rstd=rstd)
+
+    def backward(self, dy, x, w, b, mean, rstd, *, rms=False, dresidual=None,
+                 store_dresidual=False, dropout_p=0.0, seed=0, rowscale=None,
+                 w1=None, b1=None, dy1=None):
+        """x is the pre-norm input (residual_out when residual, dropout or
+        rowscale were on). Returns dx, dw, db, dw1, db1, dresidual_in."""
+        M, N = x.shape
+        dx = _empty_like(x)
+        dres_in = _empty_like(x) if store_dresidual else None
+        plan = plan_backward(M, N, self.sms, self.tune_bwd, second_output=w1 is not None)
+        P = plan["programs"]
+        f32 = dict(dtype=torch.float32, device=x.device)
+        parts = [_empty((P, N), **f32) for _ in range(4)]
+        has_b, has_w1, has_b1 = b is not None, w1 is not None, b1 is not None
+        d = x
+        flags = dict(IS_RMS=rms, HAS_BIAS=has_b, HAS_DRES=dresidual is not None,
+                     STORE_DRES_IN=store_dresidual, HAS_DROPOUT=dropout_p > 0,
+                     HAS_ROWSCALE=rowscale is not None, HAS_W1=has_w1,
+                     HAS_B1=has_b1)
+        tail = [x.stride(0), dy.stride(0), dx.stride(0),
+                dresidual.stride(0) if dresidual is not None else 0,
+                dres_in.stride(0) if dres_in is not None else 0,
+                M, N, plan["rows_per_program"], float(dropout_p), int(seed)]
+        head = [x, w, b if has_b else d, dy, dx, w1 if has_w1 else d,
+                dy1 if dy1 is not None else d,
+                dresidual if dresidual is not None else d,
+                dres_in if dres_in is not None else d,
+                rowscale if rowscale is not None else mean, mean, rstd]
+        if M > 0:
+            if plan["variant"] in ("rows", "cols"):
+                kernel = self.k._norm_bwd if plan["variant"] == "rows" else self.k._norm_bwd_cols
+                kernel[plan["grid"]](
+                    *head, *parts, *tail, num_warps=plan["num_warps"],
+                    **plan["consts"], **flags)
+            else:
+                c1 = _empty((M,), **f32)
+                c2 = _empty((M,), **f32)
+                self.k._norm_bwd_row_stats[(M,)](
+                    x, w, dy, w1 if has_w1 else d, dy1 if dy1 is not None else d,
+                    mean, rstd, c1, c2, x.stride(0), dy.stride(0), M, N,
+                    BLOCK_N=FWD_CHUNK, IS_RMS=rms, HAS_W1=has_w1, num_warps=8)
+                self.k._norm_bwd_chunked[plan["grid"]](
+                    *head, c1, c2, *parts, *tail, num_warps=plan["num_warps"],
+                    **plan["consts"], **flags)
+        else:
+            for p in parts:
+                p.zero_()
+        outs = []
+        for part, ref, on in ((parts[0], w, True), (parts[1], w, has_b),
+                              (parts[2], w, has_w1), (parts[3], w, has_b1)):
+            if not on:
+                outs.append(None)
+                continue
+            out = _empty((N,), dtype=ref.dtype, device=x.device)
+            self.k._norm_bwd_reduce[plan["reduce_grid"]](
+                part, out, P, N, num_warps=4, **plan["reduce"])
+            outs.append(out)
+        return dict(dx=dx, dw=outs[0], db=outs[1], dw1=outs[2], db1=outs[3],
+                    dresidual_in=dres_in)
+
+
+def reference(x, w, b, eps, dy=None, *, rms=False, residual=None,
+              dropout_mask=None, dropout_p=0.0, rowscale=None, w1=None,
+              b1=None, dy1=None, dresidual=None):
+    """fp64 PyTorch reference of the whole fused computation, by autograd."""
+    xd = x.double().requires_grad_(dy is not None)
+    ws = [t.double().requires_grad_(dy is not None) if t is not None else None
+          for t in (w, b, w1, b1)]
+    rd = (residual.double().requires_grad_(dy is not None)
+          if residual is not None else None)
+    h = xd
+    if rowscale is not None:
+        h = h * rowscale.double()[:, None]
+    if dropout_mask is not None:
+        h = torch.where(dropout_mask, h / (1 - dropout_p), torch.zeros_like(h))
+    if rd is not None:
+        h = h + rd
+    pre = h
+    if rms:
+        rstd = torch.rsqrt((h * h).mean(1, keepdim=True) + eps)
+        xhat = h * rstd
+        mean = None
+    else:
+        mean = h.mean(1, keepdim=True)
+        var = ((h - mean) ** 2).mean(1, keepdim=True)
+        rstd = torch.rsqrt(var + eps)
+        xhat = (h - mean) * rstd
+    y = xhat * ws[0] + (ws[1] if ws[1] is not None else 0)
+    y1 = None
+    if ws[2] is not None:
+        y1 = xhat * ws[2] + (ws[3] if ws[3] is not None else 0)
+    out = dict(y=y.detach(), y1=None if y1 is None else y1.detach(),
+               residual_out=pre.detach(), rstd=rstd.detach().squeeze(1),
+               mean=None if mean is None else mean.detach().squeeze(1))
+    if dy is None:
+        return out
+    outs, grads = [y], [dy.double()]
+    if y1 is not None:
+        outs.append(y1)
+        grads.append(dy1.double())
+    if dresidual is not None:
+        outs.append(pre)
+        grads.append(dresidual.double())
+    inputs = [xd] + [t for t in ws if t is not None] + ([rd] if rd is not None else [])
+    g = torch.autograd.grad(outs, inputs, grads)
+    out["dx"] = g[0]
+    names = [n for n, t in zip(("dw", "db", "dw1", "db1"), ws) if t is not None]
+    for n, t in zip(names, g[1:1 + len(names)]):
+        out[n] = t
+    if rd is not None:
+        out["dresidual_in"] = g[-1]
+    return out
+
+
+def dropout_keep_mask(residual_out, residual):
+    """Dropout's decisions read back from the forward's residual_out: a
+    dropped element is exactly the residual (or 0 without one), since h + 0
+    rounds to the value it came from; a kept one differs by ~|x| / (1 - p)."""
+    base = residual if residual is not None else torch.zeros_like(residual_out)
+    return residual_out != base
+
+
+def tolerance(dtype):
+    return {torch.float16: 2e-2, torch.bfloat16: 6e-2, torch.float32: 2e-4}[dtype]
+
+
+def max_rel_err(got, want):
+    """max |got - want| / (max |want| + 1e-6), in fp64."""
+    g, w = got.double(), want.double()
+    if not torch.isfinite(g).all():
+        return math.inf
+    return ((g - w).abs().max() / (w.abs().max() + 1e-6)).item()

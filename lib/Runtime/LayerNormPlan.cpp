@@ -1,0 +1,230 @@
+//===- LayerNormPlan.cpp - Variant choice for the fused norms -------------===//
+//
+// planNorm picks the kernel variant of examples/layernorm/layer_norm_fast.py
+// and its launch parameters from the shape alone (docs/layernorm.md has the
+// reasoning; bench/layernorm_host.py mirrors these numbers for Python).
+//
+//===----------------------------------------------------------------------===//
+#include "RuntimeError.h"
+#include "kiln/Runtime/LayerNorm.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+#include <algorithm>
+#include <cstdio>
+
+using namespace kiln;
+using namespace kiln::rt;
+
+namespace {
+/// Longest row (elements) the one-pass kernels keep in registers: the
+/// forward holds x (16 fp32 per thread at 32 warps), the backward x, dy and
+/// the dw/db accumulators (8 per thread at 32 warps without spilling).
+constexpr int64_t kFwdOnePassMax = 16384;
+constexpr int64_t kBwdOnePassMax = 8192;
+/// Rows up to this use the Columns backward (each column chunk's program
+/// re-reads the row for its statistics, from L2: at most 4 chunks).
+constexpr int64_t kBwdColumnsMax = 32768;
+/// Elements per program tile for short rows: ROWS = tile / BLOCK_N rows.
+constexpr int64_t kFwdTile = 4096;
+constexpr int64_t kBwdTile = 4096;
+constexpr int64_t kMaxRows = 128;
+/// Chunk lengths of the looped variants. Rows up to kFwdSmallChunkMax
+/// elements use 4096-element chunks (8 warps, several programs per SM: all
+/// rows in flight still fit in L2 for the second pass); longer rows use
+/// 16384-element chunks at 32 warps, one program per SM, so that fewer rows
+/// are in flight and more of each row is still in L2 when pass 2 reads it.
+constexpr unsigned kFwdChunk = 4096;
+constexpr unsigned kFwdLongChunk = 16384;
+constexpr int64_t kFwdSmallChunkMax = 32768;
+constexpr unsigned kBwdChunk = 1024;
+constexpr unsigned kBwdChunkRows = 4;
+/// Largest tile (ROWS * BLOCK_N) an override may ask for.
+constexpr int64_t kMaxTile = 65536;
+
+/// A float as %g writes it ("0.5", "1", "1e-05").
+std::string num(float v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", double(v));
+  return buf;
+}
+
+int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t pow2Ceil(int64_t v) {
+  return int64_t(llvm::PowerOf2Ceil(uint64_t(std::max<int64_t>(v, 1))));
+}
+
+llvm::Error checkNormDType(DType t) {
+  if (t == DType::F16 || t == DType::BF16 || t == DType::F32)
+    return llvm::Error::success();
+  return makeError(llvm::formatv(
+      "norm: dtype {0} is not supported (fp16, bf16 or fp32)", dtypeName(t)));
+}
+} // namespace
+
+llvm::Error kiln::rt::validateNormOptions(const NormOptions &o) {
+  if (!(o.dropoutP >= 0.f && o.dropoutP < 1.f))
+    return makeError(llvm::formatv("norm: dropoutP = {0}; need 0 <= p < 1",
+                                   num(o.dropoutP)));
+  if (!(o.eps >= 0.f))
+    return makeError(
+        llvm::formatv("norm: eps = {0}; need eps >= 0", num(o.eps)));
+  if (o.secondBias && !o.secondOutput)
+    return makeError("norm: secondBias needs secondOutput (b1 is the bias "
+                     "of the second output y1)");
+  if (o.numWarps != 0 && (!llvm::isPowerOf2_32(o.numWarps) || o.numWarps > 32))
+    return makeError(llvm::formatv(
+        "norm: numWarps = {0}; need a power of two from 1 to 32", o.numWarps));
+  if (o.rowsPerTile != 0 &&
+      (!llvm::isPowerOf2_32(o.rowsPerTile) || o.rowsPerTile > 1024))
+    return makeError(llvm::formatv(
+        "norm: rowsPerTile = {0}; need a power of two from 1 to 1024",
+        o.rowsPerTile));
+  if (o.kernels == NormKernels::Tutorial) {
+    const char *opt = o.rms                ? "rms"
+                      : !o.bias            ? "bias = false"
+                      : o.residual         ? "residual"
+                      : o.storeResidualOut ? "storeResidualOut"
+                      : o.dropoutP > 0.f   ? "dropoutP > 0"
+                      : o.rowScale         ? "rowScale"
+                      : o.secondOutput     ? "secondOutput"
+                      : o.rowsPerTile      ? "rowsPerTile"
+                      : o.numWarps         ? "numWarps"
+                      : o.partialRows      ? "partialRows"
+                                           : nullptr;
+    if (opt)
+      return makeError(llvm::formatv(
+          "norm: the tutorial kernels compute plain LayerNorm with bias and "
+          "their own launch parameters; option `{0}` needs NormKernels::Auto",
+          opt));
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<NormPlan> kiln::rt::planNorm(int64_t M, int64_t N, DType dtype,
+                                            const NormOptions &o,
+                                            int multiprocessors) {
+  if (auto err = checkNormDType(dtype))
+    return err;
+  if (auto err = validateNormOptions(o))
+    return err;
+  if (M < 0 || N < 1)
+    return makeError(llvm::formatv(
+        "norm: the input is [{0}, {1}]; need M >= 0 and N >= 1", M, N));
+  const int64_t sms = std::max(multiprocessors, 1);
+  NormPlan p;
+  if (o.kernels == NormKernels::Tutorial) {
+    auto fwd = layerNormForwardConfig(N, dtype);
+    if (!fwd)
+      return fwd.takeError();
+    p.forward = p.backward = NormPlan::Variant::Tutorial;
+    p.fwdBlockN = p.bwdBlockN = fwd->blockSize;
+    p.fwdWarps = p.bwdWarps = fwd->numWarps;
+    p.fwdGrid = uint32_t(M);
+    return p;
+  }
+
+  const int64_t block = pow2Ceil(N);
+  const int64_t rowCap = std::min(kMaxRows, pow2Ceil(M));
+  auto checkTile = [&](int64_t rows, int64_t blockN) -> llvm::Error {
+    if (rows * blockN > kMaxTile)
+      return makeError(llvm::formatv(
+          "norm: rowsPerTile = {0} with BLOCK_N = {1} makes a tile of {2} "
+          "elements; at most {3}",
+          rows, blockN, rows * blockN, kMaxTile));
+    return llvm::Error::success();
+  };
+
+  // Forward: whole rows in registers (x read once) up to kFwdOnePassMax,
+  // ROWS rows per program so that a program moves ~kFwdTile elements and
+  // every thread 16 of them (two 16-byte accesses at fp16); longer rows
+  // loop over chunks twice.
+  if (block <= kFwdOnePassMax) {
+    p.forward = NormPlan::Variant::Rows;
+    int64_t rows =
+        o.rowsPerTile
+            ? int64_t(o.rowsPerTile)
+            : std::min(std::max<int64_t>(1, kFwdTile / block), rowCap);
+    if (auto err = checkTile(rows, block))
+      return err;
+    p.fwdBlockN = unsigned(block);
+    p.fwdRows = unsigned(rows);
+    p.fwdWarps = unsigned(std::clamp<int64_t>(rows * block / 512, 4, 32));
+    p.fwdGrid = uint32_t(cdiv(M, rows));
+  } else {
+    p.forward = NormPlan::Variant::Chunked;
+    bool small = N <= kFwdSmallChunkMax;
+    p.fwdBlockN = small ? kFwdChunk : kFwdLongChunk;
+    p.fwdRows = 1;
+    p.fwdWarps = small ? 8 : 32;
+    p.fwdGrid = uint32_t(M);
+  }
+  if (o.numWarps)
+    p.fwdWarps = o.numWarps;
+
+  // Backward: whole rows up to kBwdOnePassMax with 8 elements per thread;
+  // one or two programs per SM (the partial rows: few, so that writing and
+  // reducing them stays a small fraction of the traffic), each owning a
+  // contiguous block of rows. Up to kBwdColumnsMax: one program per (column
+  // chunk, row block), each reading the whole row for the statistics (L2
+  // serves the repeats). Longer rows: per-row statistics first, then a 2-D
+  // grid of (row block, column chunk) programs with ~2 per SM.
+  int64_t rowsPerTile;
+  if (block <= kBwdOnePassMax) {
+    p.backward = NormPlan::Variant::Rows;
+    rowsPerTile =
+        o.rowsPerTile
+            ? int64_t(o.rowsPerTile)
+            : std::min(std::max<int64_t>(1, kBwdTile / block), rowCap);
+    if (auto err = checkTile(rowsPerTile, block))
+      return err;
+    p.bwdBlockN = unsigned(block);
+    p.bwdWarps =
+        unsigned(std::clamp<int64_t>(rowsPerTile * block / 256, 4, 32));
+    int64_t perSM = p.bwdWarps <= 16 ? 2 : 1;
+    p.programs = uint32_t(std::min(cdiv(M, rowsPerTile), sms * perSM));
+    p.columnChunks = 1;
+  } else if (N <= kBwdColumnsMax && !o.noColumnsBackward) {
+    // One program per SM (32 warps, 8 elements per thread); with a second
+    // output (two more accumulators) 4096-column chunks at 16 warps.
+    p.backward = NormPlan::Variant::Columns;
+    rowsPerTile = 1;
+    p.bwdBlockN = o.secondOutput ? 4096 : 8192;
+    p.bwdWarps = o.secondOutput ? 16 : 32;
+    p.columnChunks = uint32_t(cdiv(N, p.bwdBlockN));
+    p.programs = uint32_t(
+        std::min<int64_t>(M, std::max<int64_t>(1, sms / p.columnChunks)));
+  } else {
+    p.backward = NormPlan::Variant::Chunked;
+    rowsPerTile = kBwdChunkRows;
+    p.bwdBlockN = kBwdChunk;
+    p.bwdWarps = 16;
+    p.columnChunks = uint32_t(cdiv(N, kBwdChunk));
+    if (p.columnChunks > 65535)
+      return makeError(llvm::formatv(
+          "norm: N = {0} needs {1} column chunks of {2}; the grid allows "
+          "65535",
+          N, p.columnChunks, kBwdChunk));
+    p.programs =
+        uint32_t(std::min(cdiv(M, rowsPerTile),
+                          std::max<int64_t>(1, cdiv(2 * sms, p.columnChunks))));
+  }
+  if (o.numWarps)
+    p.bwdWarps = o.numWarps;
+  if (o.partialRows)
+    p.programs = uint32_t(std::min<int64_t>(
+        o.partialRows, cdiv(std::max<int64_t>(M, 1), rowsPerTile)));
+  p.bwdRows = unsigned(rowsPerTile);
+  if (M == 0) {
+    // Nothing to sum: the reduction writes zeros from zero partial rows.
+    p.programs = 0;
+    p.rowsPerProgram = 0;
+  } else {
+    p.programs = std::max<uint32_t>(p.programs, 1);
+    // Whole tiles per program; recount the programs that get rows.
+    p.rowsPerProgram = cdiv(cdiv(M, p.programs), rowsPerTile) * rowsPerTile;
+    p.programs = uint32_t(cdiv(M, p.rowsPerProgram));
+  }
+  p.reduceBlockN = unsigned(std::clamp<int64_t>(block / 128, 32, 256));
+  p.reduceGrid = uint32_t(cdiv(N, p.reduceBlockN));
+  return p;
+}

@@ -1,0 +1,232 @@
+//===- LayerNormPlanTest.cpp - Variant choice and option checks (no GPU) --===//
+//
+// planNorm's choices for the fused LayerNorm / RMSNorm (docs/layernorm.md)
+// on a 132-SM device, and the errors for inconsistent options.
+//
+//===----------------------------------------------------------------------===//
+#include "kiln/Runtime/LayerNorm.h"
+#include "gtest/gtest.h"
+
+using namespace kiln;
+using namespace kiln::rt;
+
+namespace {
+constexpr int kSMs = 132;
+
+NormPlan plan(int64_t M, int64_t N, DType t = DType::F16, NormOptions o = {}) {
+  auto p = planNorm(M, N, t, o, kSMs);
+  EXPECT_TRUE(bool(p)) << llvm::toString(p.takeError());
+  return p ? *p : NormPlan{};
+}
+
+std::string planError(int64_t M, int64_t N, DType t, NormOptions o) {
+  auto p = planNorm(M, N, t, o, kSMs);
+  if (p)
+    return "";
+  return llvm::toString(p.takeError());
+}
+} // namespace
+
+TEST(NormPlan, ShortRowsShareAProgram) {
+  // 512 fp16: 8 rows per program (4096 elements, 16 per thread at 8 warps).
+  NormPlan p = plan(65536, 512);
+  EXPECT_EQ(p.forward, NormPlan::Variant::Rows);
+  EXPECT_EQ(p.fwdBlockN, 512u);
+  EXPECT_EQ(p.fwdRows, 8u);
+  EXPECT_EQ(p.fwdWarps, 8u);
+  EXPECT_EQ(p.fwdGrid, 8192u);
+  // Backward: 8 rows per tile, 16 warps (8 elements per thread), two
+  // programs per SM, each with a contiguous block of 256 rows.
+  EXPECT_EQ(p.backward, NormPlan::Variant::Rows);
+  EXPECT_EQ(p.bwdRows, 8u);
+  EXPECT_EQ(p.bwdWarps, 16u);
+  EXPECT_EQ(p.programs, 256u);
+  EXPECT_EQ(p.rowsPerProgram, 256);
+  EXPECT_EQ(p.reduceBlockN, 32u);
+  EXPECT_EQ(p.reduceGrid, 16u);
+}
+
+TEST(NormPlan, RowsPerProgramNeverExceedTheMatrix) {
+  NormPlan p = plan(3, 777);
+  EXPECT_EQ(p.fwdBlockN, 1024u);
+  EXPECT_EQ(p.fwdRows, 4u); // next_pow2(3)
+  EXPECT_EQ(p.fwdGrid, 1u);
+  EXPECT_EQ(p.programs, 1u);
+  EXPECT_EQ(p.rowsPerProgram, 4);
+  NormPlan one = plan(1, 1);
+  EXPECT_EQ(one.fwdBlockN, 1u);
+  EXPECT_EQ(one.fwdRows, 1u);
+  EXPECT_EQ(one.fwdWarps, 4u);
+  EXPECT_EQ(one.programs, 1u);
+  // Rows of one element: at most 128 rows per tile.
+  EXPECT_EQ(plan(100000, 1).fwdRows, 128u);
+}
+
+TEST(NormPlan, LongRowsInRegistersUpTo16K) {
+  NormPlan p = plan(4096, 16384);
+  EXPECT_EQ(p.forward, NormPlan::Variant::Rows);
+  EXPECT_EQ(p.fwdRows, 1u);
+  EXPECT_EQ(p.fwdWarps, 32u);
+  EXPECT_EQ(p.fwdGrid, 4096u);
+  // The backward keeps whole rows only up to 8192.
+  EXPECT_NE(p.backward, NormPlan::Variant::Rows);
+  NormPlan q = plan(4096, 8192, DType::BF16);
+  EXPECT_EQ(q.backward, NormPlan::Variant::Rows);
+  EXPECT_EQ(q.bwdWarps, 32u);
+  EXPECT_EQ(q.programs, 128u); // one per SM (32 warps), 32 rows each
+  EXPECT_EQ(q.rowsPerProgram, 32);
+}
+
+TEST(NormPlan, BackwardOfAFewTilesSplitsColumnsAcrossPrograms) {
+  // 16384: two 8192-column chunks, 66 row blocks (one program per SM).
+  NormPlan p = plan(4096, 16384);
+  EXPECT_EQ(p.backward, NormPlan::Variant::Columns);
+  EXPECT_EQ(p.bwdBlockN, 8192u);
+  EXPECT_EQ(p.bwdWarps, 32u);
+  EXPECT_EQ(p.bwdRows, 1u);
+  EXPECT_EQ(p.columnChunks, 2u);
+  EXPECT_EQ(p.programs, 66u);
+  EXPECT_EQ(p.rowsPerProgram, 63);
+  // A second output needs two more accumulators: 4096-column chunks.
+  NormOptions two;
+  two.secondOutput = true;
+  NormPlan q = plan(4096, 16384, DType::F16, two);
+  EXPECT_EQ(q.bwdBlockN, 4096u);
+  EXPECT_EQ(q.bwdWarps, 16u);
+  EXPECT_EQ(q.columnChunks, 4u);
+  EXPECT_EQ(q.programs, 33u);
+  // Up to 32768; 16385 needs a third, partial chunk.
+  EXPECT_EQ(plan(8, 32768).backward, NormPlan::Variant::Columns);
+  EXPECT_EQ(plan(8, 32769).backward, NormPlan::Variant::Chunked);
+  NormPlan odd = plan(300, 16385, DType::F32);
+  EXPECT_EQ(odd.columnChunks, 3u);
+  EXPECT_EQ(odd.programs, 43u); // 44 wanted, 7 rows each
+  EXPECT_EQ(odd.rowsPerProgram, 7);
+  NormOptions off;
+  off.noColumnsBackward = true;
+  EXPECT_EQ(plan(4096, 16384, DType::F16, off).backward,
+            NormPlan::Variant::Chunked);
+}
+
+TEST(NormPlan, RowsBeyond64KBAreChunkedNotAnError) {
+  for (int64_t N : {65537, 100000, 262144}) {
+    SCOPED_TRACE(N);
+    NormPlan p = plan(4096, N, DType::F32);
+    EXPECT_EQ(p.forward, NormPlan::Variant::Chunked);
+    EXPECT_EQ(p.fwdBlockN, 16384u);
+    EXPECT_EQ(p.fwdWarps, 32u);
+    EXPECT_EQ(p.fwdGrid, 4096u);
+    EXPECT_EQ(p.backward, NormPlan::Variant::Chunked);
+    EXPECT_EQ(p.bwdBlockN, 1024u);
+    EXPECT_EQ(p.columnChunks, uint32_t((N + 1023) / 1024));
+    // ~2 programs per SM over the 2-D grid.
+    EXPECT_GE(uint64_t(p.programs) * p.columnChunks, 264u);
+    EXPECT_LT(uint64_t(p.programs) * p.columnChunks, 264u + p.columnChunks);
+    EXPECT_EQ(p.rowsPerProgram % 4, 0);
+    EXPECT_GE(p.rowsPerProgram * p.programs, 4096);
+  }
+  // 4096-element forward chunks at 8 warps up to N = 32768.
+  EXPECT_EQ(plan(4096, 16385).fwdBlockN, 4096u);
+  EXPECT_EQ(plan(4096, 16385).fwdWarps, 8u);
+  NormPlan p = plan(65536, 262144);
+  EXPECT_EQ(p.columnChunks, 256u);
+  EXPECT_EQ(p.programs, 2u);
+  EXPECT_EQ(p.rowsPerProgram, 32768);
+}
+
+TEST(NormPlan, EmptyInputHasNoPartialRows) {
+  NormPlan p = plan(0, 4096);
+  EXPECT_EQ(p.fwdGrid, 0u);
+  EXPECT_EQ(p.programs, 0u);
+  EXPECT_EQ(p.reduceGrid, 128u); // cdiv(4096, 32)
+}
+
+TEST(NormPlan, OverridesReplaceTheHeuristics) {
+  NormOptions o;
+  o.rowsPerTile = 2;
+  o.numWarps = 4;
+  o.partialRows = 10;
+  NormPlan p = plan(1000, 1024, DType::F16, o);
+  EXPECT_EQ(p.fwdRows, 2u);
+  EXPECT_EQ(p.fwdWarps, 4u);
+  EXPECT_EQ(p.bwdRows, 2u);
+  EXPECT_EQ(p.bwdWarps, 4u);
+  EXPECT_EQ(p.programs, 10u);
+  EXPECT_EQ(p.rowsPerProgram, 100);
+}
+
+TEST(NormPlan, TutorialKernelsKeepTheirHeuristicsAndLimit) {
+  NormOptions o;
+  o.kernels = NormKernels::Tutorial;
+  NormPlan p = plan(300, 8192, DType::F16, o);
+  EXPECT_EQ(p.forward, NormPlan::Variant::Tutorial);
+  EXPECT_EQ(p.fwdBlockN, 8192u);
+  EXPECT_EQ(p.fwdWarps, 8u);
+  EXPECT_EQ(p.fwdGrid, 300u);
+  EXPECT_EQ(planError(4, 65537, DType::F16, o),
+            "layer_norm: N = 65537 is above the limit of 32768 fp16 elements "
+            "(64 KB) per row; larger rows are not supported yet");
+}
+
+TEST(NormPlan, BadOptionsAreErrors) {
+  NormOptions o;
+  o.dropoutP = 1.f;
+  EXPECT_EQ(planError(4, 4, DType::F16, o),
+            "norm: dropoutP = 1; need 0 <= p < 1");
+  o = {};
+  o.dropoutP = -0.5f;
+  EXPECT_EQ(planError(4, 4, DType::F16, o),
+            "norm: dropoutP = -0.5; need 0 <= p < 1");
+  o = {};
+  o.secondBias = true;
+  EXPECT_EQ(planError(4, 4, DType::F16, o),
+            "norm: secondBias needs secondOutput (b1 is the bias of the "
+            "second output y1)");
+  o = {};
+  o.numWarps = 3;
+  EXPECT_EQ(planError(4, 4, DType::F16, o),
+            "norm: numWarps = 3; need a power of two from 1 to 32");
+  o = {};
+  o.rowsPerTile = 6;
+  EXPECT_EQ(planError(4, 4, DType::F16, o),
+            "norm: rowsPerTile = 6; need a power of two from 1 to 1024");
+  o = {};
+  o.rowsPerTile = 64;
+  EXPECT_EQ(planError(4096, 4096, DType::F16, o),
+            "norm: rowsPerTile = 64 with BLOCK_N = 4096 makes a tile of "
+            "262144 elements; at most 65536");
+  o = {};
+  o.kernels = NormKernels::Tutorial;
+  o.rms = true;
+  EXPECT_EQ(planError(4, 4, DType::F16, o),
+            "norm: the tutorial kernels compute plain LayerNorm with bias and "
+            "their own launch parameters; option `rms` needs "
+            "NormKernels::Auto");
+  o.rms = false;
+  o.dropoutP = 0.1f;
+  EXPECT_EQ(planError(4, 4, DType::F16, o),
+            "norm: the tutorial kernels compute plain LayerNorm with bias and "
+            "their own launch parameters; option `dropoutP > 0` needs "
+            "NormKernels::Auto");
+  EXPECT_EQ(planError(4, 4, DType::I32, {}),
+            "norm: dtype i32 is not supported (fp16, bf16 or fp32)");
+  EXPECT_EQ(planError(4, 0, DType::F16, {}),
+            "norm: the input is [4, 0]; need M >= 0 and N >= 1");
+  EXPECT_EQ(planError(-1, 8, DType::F16, {}),
+            "norm: the input is [-1, 8]; need M >= 0 and N >= 1");
+}
+
+TEST(NormPlan, ResidualOutIsWrittenWhenTheBackwardNeedsIt) {
+  NormOptions o;
+  EXPECT_FALSE(o.writesResidualOut());
+  o.rowScale = true;
+  EXPECT_TRUE(o.writesResidualOut());
+  o = {};
+  o.dropoutP = 0.1f;
+  EXPECT_TRUE(o.writesResidualOut());
+  o = {};
+  o.residual = true;
+  EXPECT_TRUE(o.writesResidualOut());
+  EXPECT_TRUE(RMSNorm::defaultOptions().rms);
+  EXPECT_FALSE(RMSNorm::defaultOptions().bias);
+}
