@@ -13,6 +13,7 @@ buffer built by one struct.pack.
 import ctypes
 import json
 import numbers
+import os
 import struct
 import sys
 
@@ -583,9 +584,28 @@ class Module:
     """A Triton-language file: `module.name` or `module["name"]` is a
     Kernel."""
 
-    def __init__(self, path=None, source=None, filename=None):
+    def __init__(self, path=None, source=None, filename=None,
+                 ignore_decorators=False, include_dirs=()):
         handle = ctypes.c_void_p()
-        if source is not None:
+        if ignore_decorators or include_dirs:
+            # Decorators applied by the caller (the drop-in triton), and the
+            # package roots for the file's imports.
+            dirs = [os.fsencode(d) for d in include_dirs]
+            config = _lib.ModuleConfig()
+            config.flags = (_lib.MODULE_IGNORE_DECORATORS
+                            if ignore_decorators else 0)
+            config.include_dirs = (ctypes.c_char_p * max(1, len(dirs)))(*dirs)
+            config.num_include_dirs = len(dirs)
+            if source is not None:
+                check(_lib.module_create((filename or "<source>").encode(),
+                                         source.encode(),
+                                         ctypes.byref(config),
+                                         ctypes.byref(handle)))
+            else:
+                check(_lib.module_create(os.fsencode(str(path)), None,
+                                         ctypes.byref(config),
+                                         ctypes.byref(handle)))
+        elif source is not None:
             check(_lib.module_from_source(
                 source.encode(), (filename or "<source>").encode(),
                 ctypes.byref(handle)))

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "Decorators.h"
 #include "kiln/Frontend/Frontend.h"
+#include "kiln/Frontend/Imports.h"
 #include "kiln/Frontend/Spec.h"
 #include "kiln/Target/BuiltinKernels.h"
 #include "kiln/Target/Pipeline.h"
@@ -69,6 +70,9 @@ OPTIONS:
                            for a kernel with @triton.heuristics also the
                            value of an integer parameter a heuristic reads,
                            or a heuristic's own name (overriding it)
+  -I DIR                   package root for the kernel file's imports
+                           (`from mylib.ops import helper`; repeatable;
+                           relative imports resolve beside FILE)
   --list-configs           print the @triton.autotune configs of --kernel,
                            numbered from 0 (Triton's Config text)
   --config N               compile autotune config N: its kwargs become -D
@@ -95,6 +99,7 @@ struct Options {
   std::optional<std::string> file;
   std::optional<std::string> kernel, signature, output, dumpDir;
   std::vector<std::string> defines;
+  std::vector<std::string> includeDirs; ///< -I DIR
   std::optional<unsigned> numWarps; ///< default 4
   std::optional<unsigned> config;   ///< --config N
   bool listConfigs = false;
@@ -176,6 +181,19 @@ std::optional<int> parseArgs(int argc, char **argv, Options &o) {
         def = a.substr(2);
       }
       o.defines.push_back(def);
+    } else if (a == "-I" ||
+               (llvm::StringRef(a).starts_with("-I") && a.size() > 2)) {
+      std::string dir;
+      if (a == "-I") {
+        if (i + 1 >= args.size())
+          return cliError("-I: missing DIR");
+        dir = args[++i];
+      } else {
+        dir = a.substr(2);
+      }
+      if (!llvm::sys::fs::is_directory(dir))
+        return cliError("-I " + dir + ": not a directory");
+      o.includeDirs.push_back(dir);
     } else if (a == "--num-warps") {
       auto v = value("--num-warps");
       if (!v)
@@ -673,5 +691,9 @@ int main(int argc, char **argv) {
   Options o;
   if (std::optional<int> rc = parseArgs(argc, argv, o))
     return *rc;
+  // -I: the frontend reads its search path from the compiling thread.
+  FrontendOptions frontend;
+  frontend.includeDirs = o.includeDirs;
+  ScopedFrontendOptions scope(std::move(frontend));
   return o.file ? runFile(o) : runBuiltin(o);
 }
