@@ -236,6 +236,24 @@ class LaunchTest(unittest.TestCase):
         self.assertEqual(compiled.metadata.num_warps, 4)
         self.assertGreater(compiled.n_regs, 0)
 
+    def test_warmup_then_launch_the_compiled_kernel(self):
+        # The fused-softmax tutorial: warmup with options, occupancy from
+        # n_regs and metadata.shared, then compiled[grid](*all_args).
+        k = kernels.rows_copy
+        compiled = k.warmup(self.out, self.x, 10, 100, BLOCK=128,
+                            num_stages=4, num_warps=8, grid=(1,))
+        compiled._init_handles()
+        self.assertEqual(compiled.metadata.num_warps, 8)
+        self.assertGreater(compiled.metadata.shared, 0)
+        self.assertTrue(16 <= compiled.n_regs <= 255)
+        compiled[(5, 1, 1)](self.out, self.x, 10, 100, 128, 4)
+        last = launches()[-1]
+        self.assertEqual((last["kernel"], last["grid"], last["block"]),
+                         ("rows_copy", (5, 1, 1), 256))
+        self.assertEqual(last["params"][:4], [0x30000, 0x10000, 10, 100])
+        self.assertIn(("torch.float32", "torch.float32", True, True, 128, 4,
+                       8, 4), k._cache)
+
     def test_argument_errors(self):
         with self.assertRaisesRegex(TypeError, "add_kernel\\(\\) missing 1 "
                                     "required positional argument: 'BLOCK'"):

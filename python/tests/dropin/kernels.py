@@ -45,3 +45,14 @@ def even_copy(x_ptr, out_ptr, n, BLOCK: tl.constexpr, EVEN: tl.constexpr):
     else:
         tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n),
                  mask=offs < n)
+
+
+@triton.jit
+def rows_copy(out_ptr, in_ptr, n_rows, n_cols, BLOCK: tl.constexpr,
+              num_stages: tl.constexpr):
+    # A parameter named like a launch option (the fused-softmax tutorial's).
+    for row in tl.range(tl.program_id(0), n_rows, tl.num_programs(0),
+                        num_stages=num_stages):
+        offs = tl.arange(0, BLOCK)
+        v = tl.load(in_ptr + row * n_cols + offs, mask=offs < n_cols)
+        tl.store(out_ptr + row * n_cols + offs, v, mask=offs < n_cols)

@@ -275,12 +275,19 @@ class JITFunction(KernelInterface):
         exec(compile(src, "<kiln launch of %s>" % self.__name__, "exec"), ns)
         fn = ns[self.__name__]
         self._key_src = key
-        keyfn_src = ("def _k_key(%snum_warps, num_stages):\n"
-                     "    return (%s,)\n" % (
-                         "".join(n + ", " for n in self.arg_names), key))
+        keyfn_params = self.arg_names + [
+            o for o in ("num_warps", "num_stages") if o not in self.arg_names]
+        keyfn_src = ("def _k_key(%s):\n    return (%s,)\n" % (
+            ", ".join(keyfn_params), key))
         exec(compile(keyfn_src, "<kiln key>", "exec"), ns)
         self._keyfn = ns["_k_key"]
         return fn
+
+    def _key_of(self, values, num_warps, num_stages):
+        extra = [v for o, v in (("num_warps", num_warps),
+                                ("num_stages", num_stages))
+                 if o not in self.arg_names]
+        return self._keyfn(*values, *extra)
 
     def _first_run(self, grid, *args, **kwargs):
         self._run = self._generated_run()
@@ -316,7 +323,7 @@ class JITFunction(KernelInterface):
             num_stages = 3
         kernel = self.kiln_kernel()
         try:
-            key = self._keyfn(*values, num_warps, num_stages)
+            key = self._key_of(values, num_warps, num_stages)
             hash(key)
         except TypeError as e:
             raise TypeError("kernel `%s`: a constexpr value is not hashable "
@@ -511,7 +518,7 @@ class JITFunction(KernelInterface):
         rt, _ = self._split(values)
         if device < 0:
             self.kiln_kernel()._describe(rt, False)  # raises, naming it
-        key = (self._keyfn(*values, num_warps, num_stages), device)
+        key = (self._key_of(values, num_warps, num_stages), device)
         entry = self._by_device.get(key)
         if entry is None:
             entry = self._specialize(key[0], values, num_warps, num_stages,
@@ -542,8 +549,9 @@ class JITFunction(KernelInterface):
         num_stages = (kwargs.get("num_stages", 3) if "num_stages" in
                       self.arg_names else kwargs.pop("num_stages", 3))
         self._split_options({k: v for k, v in kwargs.items()
-                             if k in _OPTIONS and k not in ("grid",
-                                                            "warmup")})
+                             if k in _OPTIONS and k not in self.arg_names
+                             and k not in ("grid", "warmup", "num_warps",
+                                           "num_stages")})
         kwargs = {k: v for k, v in kwargs.items()
                   if k not in _OPTIONS or k in self.arg_names}
         bound = inspect.signature(self.fn).bind(*args, **kwargs)
