@@ -56,6 +56,10 @@ def _translate(value, memo):
     """A drop-in object in a kernel's globals -> its real-Triton twin."""
     if isinstance(value, types.ModuleType) and _is_triton(value.__name__):
         return _real.get(value.__name__, value)
+    if isinstance(value, type) and _is_triton(value.__module__ or ""):
+        # Annotations such as `tl.constexpr` (the class itself).
+        real = _real.get(value.__module__) or _real.get("triton.language")
+        return getattr(real, value.__name__, value)
     cls = type(value).__name__
     mod = getattr(type(value), "__module__", "") or ""
     if not _is_triton(mod):

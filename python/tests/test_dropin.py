@@ -379,6 +379,31 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual(r.returncode, 2)
         self.assertIn("cannot open missing.py", r.stderr)
 
+    def test_fallback_hands_the_kernel_to_the_real_triton(self):
+        # A stand-in "real Triton" on the path: the broken kernel runs there,
+        # with its globals pointing at that package, and the report says so.
+        env = dict(os.environ, KILN_FALLBACK="triton",
+                   PYTHONPATH=os.pathsep.join(
+                       [os.path.dirname(HERE), HERE,
+                        os.path.join(HERE, "fake_real_triton")]))
+        r = subprocess.run([sys.executable, "-m", "kiln.run", "--report",
+                            os.path.join(HERE, "dropin", "script.py"),
+                            "broken"], capture_output=True, text=True,
+                           env=env, cwd=HERE)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.strip(),
+                         "stand-in triton ran broken_kernel grid=(1,) "
+                         "args=['BLOCK', 'num_stages', 'num_warps', 'x_ptr'] "
+                         "tl=triton.language from=True")
+        lines = r.stderr.splitlines()
+        row = next(l for l in lines if l.startswith("broken_kernel"))
+        self.assertEqual(row.split()[1], "triton")
+        self.assertEqual(row.split()[3], "1")
+        self.assertIn("fallback reason: ", r.stderr)
+        self.assertRegex(r.stderr, r"fallback reason: .*broken\.py:9:\d+: "
+                                   r"error: ")
+        self.assertIn("kiln ran 0, the fallback ran 1", lines[-1])
+
     @unittest.skipIf(__import__("importlib.machinery").machinery.PathFinder
                      .find_spec("triton") is not None,
                      "a real Triton is installed: the fallback would run")

@@ -345,6 +345,18 @@ class JITFunction(KernelInterface):
             t0 = time.perf_counter()
             try:
                 return entry(grid, *values)
+            except CompilationError as e:
+                # The kernel does not compile: the fallback (if enabled and
+                # installed) runs it from now on, else the error stands.
+                del self._cache[key]
+                from . import fallback
+                self.fallback = fallback.take(self, e)
+                if self.fallback is None:
+                    raise
+                if _report.counting():
+                    self._stats.launches = 0
+                return self.fallback.launch(grid, values, num_warps,
+                                            num_stages)
             finally:
                 self._stats.compile_ms += entry.__kiln_compile_ms__ + (
                     time.perf_counter() - t0) * 1e3
