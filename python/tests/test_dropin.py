@@ -368,6 +368,22 @@ class RunnerTest(unittest.TestCase):
         self.assertTrue(fields[4].endswith("kernels.py"))
         self.assertIn("kiln ran 2, the fallback ran 0", lines[-1])
 
+    def test_install_after_the_real_triton_is_an_error(self):
+        code = ("import triton, kiln\n"
+                "try:\n"
+                "    kiln.install()\n"
+                "except RuntimeError as e:\n"
+                "    print(e)\n")
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+            [os.path.dirname(HERE), os.path.join(HERE, "fake_real_triton")]))
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                           text=True, env=env, cwd=HERE)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stdout, r"^kiln.install\(\): the real triton is "
+                                   r"already imported \(from .*fake_real_"
+                                   r"triton.*\); call kiln.install\(\) "
+                                   r"before importing triton")
+
     def test_module_mode_and_usage(self):
         r = self.run_kiln("-m", "dropin.script", "1")
         self.assertEqual(r.returncode, 0, r.stderr)
