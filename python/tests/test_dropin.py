@@ -243,6 +243,13 @@ class LaunchTest(unittest.TestCase):
         compiled = k.warmup(self.out, self.x, 10, 100, BLOCK=128,
                             num_stages=4, num_warps=8, grid=(1,))
         compiled._init_handles()
+        # Called before every launch by the tutorial: cached.
+        self.assertIs(k.warmup(self.out, self.x, 10, 100, BLOCK=128,
+                               num_stages=4, num_warps=8, grid=(1,)),
+                      compiled)
+        self.assertIsNot(k.warmup(self.out, self.x, 10, 100, BLOCK=64,
+                                  num_stages=4, num_warps=8, grid=(1,)),
+                         compiled)
         self.assertEqual(compiled.metadata.num_warps, 8)
         self.assertGreater(compiled.metadata.shared, 0)
         self.assertTrue(16 <= compiled.n_regs <= 255)
