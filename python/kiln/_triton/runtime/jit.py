@@ -627,8 +627,9 @@ class _Metadata:
 
 class CompiledKernel:
     """What `kernel.warmup(...)` returns in Triton, as far as host code
-    reads it, and `compiled[grid](*all_args)` launches it. n_regs is a bound
-    from the PTX (ptxas has not run yet); metadata.shared counts the PTX's
+    reads it, and `compiled[grid](*all_args)` launches it. n_regs / n_spills
+    are ptxas's (-v) when a ptxas is found (CUDA toolkit or Triton's), else
+    a bound from the PTX's register declarations; metadata.shared counts the PTX's
     shared arrays and the dynamic shared memory, at least 1 byte (scripts
     divide by it, as Triton's kernels always reserve some)."""
 
@@ -638,8 +639,9 @@ class CompiledKernel:
         self.metadata = _Metadata(compiled.info, num_warps, num_stages)
         self.metadata.shared = max(1, self.metadata.shared +
                                    _ptx_static_shared(compiled.ptx))
-        self.n_regs = _ptx_registers(compiled.ptx)
-        self.n_spills = 0
+        arch = compiled.info.get("arch", "sm_90")
+        regs = _ptxas_registers(compiled.ptx, arch, self.metadata.name)
+        self.n_regs, self.n_spills = regs or (_ptx_registers(compiled.ptx), 0)
         self.name = self.metadata.name
 
     def _init_handles(self):
@@ -662,6 +664,57 @@ def _ptx_static_shared(ptx):
     import re
     return sum(int(n) for n in re.findall(
         r"\.shared\s+(?:\.align\s+\d+\s+)?\.b8\s+\w+\[(\d+)\]", ptx))
+
+
+def _find_ptxas():
+    """ptxas of $TRITON_PTXAS_PATH, $CUDA_HOME, /usr/local/cuda or an
+    installed Triton (its backends/nvidia/bin), or None."""
+    import importlib.machinery
+    import shutil
+    candidates = [os.environ.get("TRITON_PTXAS_PATH"),
+                  os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"),
+                               "bin", "ptxas")]
+    spec = importlib.machinery.PathFinder.find_spec("triton")
+    for root in (spec.submodule_search_locations or []) if spec else []:
+        candidates.append(os.path.join(root, "backends", "nvidia", "bin",
+                                       "ptxas"))
+    candidates.append(shutil.which("ptxas"))
+    for c in candidates:
+        if c and os.path.isfile(c) and os.access(c, os.X_OK):
+            return c
+    return None
+
+
+_ptxas = []
+
+
+def _ptxas_registers(ptx, arch, name):
+    """(registers, spill bytes) that ptxas allocates for the kernel, or None
+    when no ptxas is found or it fails."""
+    import re
+    import subprocess
+    import tempfile
+    if not _ptxas:
+        _ptxas.append(_find_ptxas())
+    if _ptxas[0] is None:
+        return None
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "k.ptx")
+        with open(path, "w") as f:
+            f.write(ptx)
+        try:
+            r = subprocess.run([_ptxas[0], "-v", "--gpu-name", arch, "-o",
+                                os.devnull, path], capture_output=True,
+                               text=True, timeout=60)
+        except (OSError, subprocess.SubprocessError):
+            return None
+    if r.returncode != 0:
+        return None
+    regs = re.search(r"Used (\d+) registers", r.stderr + r.stdout)
+    spills = re.search(r"(\d+) bytes spill stores", r.stderr + r.stdout)
+    if not regs:
+        return None
+    return int(regs.group(1)), int(spills.group(1)) if spills else 0
 
 
 def _ptx_registers(ptx):
