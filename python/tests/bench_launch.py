@@ -50,7 +50,7 @@ def bench_kiln_jit():
 
     def c_only(n):
         for _ in range(n):
-            c_launch(entry.handle, buf, len(buf))
+            c_launch(entry.c_handle, buf, entry.c_size)
 
     print("kiln.jit launch, tuple grid     %.2f us" % per_call_us(tuple_grid))
     print("kiln.jit launch, callable grid  %.2f us" %
