@@ -5,6 +5,7 @@ import triton.language as tl
 from .missing import helper
 from mylib.ops.nothere import other
 from mylib.ops.utils import not_defined
+from ..ops.broken_syntax import helper as broken_helper
 
 
 @triton.jit
@@ -20,3 +21,8 @@ def uses_nothere(X):
 @triton.jit
 def uses_undefined(X):
     not_defined(X)
+
+
+@triton.jit
+def uses_broken(X):
+    broken_helper(X)
