@@ -50,8 +50,9 @@ done
 cp examples/layernorm/layer_norm.py bench/compare_triton.py bench/perf_report.py "$stage/"
 # The Python package finds libkiln.so next to itself (scripts/kiln-pytest-env.sh).
 mkdir -p "$stage/python/kiln" "$stage/python/tests"
-cp python/kiln/*.py "$stage/python/kiln/"
-cp python/tests/*.py "$stage/python/tests/"
+# Subpackages too (the drop-in triton in kiln/_triton, test fixtures).
+(cd python && find kiln tests -name '*.py' -print0 |
+  xargs -0 -I{} install -D -m 644 {} "$stage/python/{}")
 if ldd "$build/lib/libkiln.so" 2>/dev/null | grep -E 'libLLVM|libMLIR|libcuda|libstdc' >&2; then
   echo "error: libkiln.so links a shared LLVM/MLIR, libstdc++ or the CUDA driver (above)" >&2
   exit 1

@@ -141,6 +141,23 @@ KILN_API kiln_status kiln_module_from_source(const char *source,
                                              const char *filename,
                                              kiln_module **out);
 KILN_API void kiln_module_destroy(kiln_module *module);
+/* How a module is made (kiln_module_create). Zero-initialise, then set. */
+#define KILN_MODULE_IGNORE_DECORATORS 1u
+typedef struct kiln_module_config {
+  /* KILN_MODULE_IGNORE_DECORATORS: @triton.autotune / @triton.heuristics in
+   * the source are not applied (a host such as Python's drop-in `triton`
+   * evaluates them itself); the kernels launch as plain @triton.jit. */
+  unsigned flags;
+  /* Package roots searched for `import pkg.mod` / `from pkg import x` in the
+   * kernel file (relative imports resolve beside the file). Copied. */
+  const char *const *include_dirs;
+  size_t num_include_dirs;
+} kiln_module_config;
+/* A module from `path` (source NULL) or from `source` named `path` in
+ * messages; `config` may be NULL (defaults, as kiln_module_from_file). */
+KILN_API kiln_status kiln_module_create(const char *path, const char *source,
+                                        const kiln_module_config *config,
+                                        kiln_module **out);
 /* The @triton.jit kernels of the file in order; names stay valid while the
  * module lives. Errors are compile errors (FILE:LINE:COL). */
 KILN_API kiln_status kiln_module_kernel_count(kiln_module *module,

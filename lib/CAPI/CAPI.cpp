@@ -1,5 +1,8 @@
 //===- CAPI.cpp - Errors, options, modules, kernels and devices -----------===//
 #include "CAPIInternal.h"
+#include "kiln/Frontend/Imports.h"
+#include "kiln/Target/Pipeline.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Regex.h"
 #include <cstring>
 #include <iterator>
@@ -239,30 +242,96 @@ kiln_status kiln_options_set_arch(kiln_options *options, const char *arch) {
 kiln_status kiln_module_from_file(const char *path, kiln_module **out) {
   KILN_CHECK_ARG(path);
   KILN_CHECK_ARG(out);
-  *out = nullptr;
-  return guarded(__func__, [&] {
-    auto m = rt::Module::fromFile(path);
-    if (!m)
-      return fail(m.takeError(), KILN_ERROR_IO);
-    *out = new kiln_module{std::move(*m), {}, {}};
-    return KILN_OK;
-  });
+  return kiln_module_create(path, nullptr, nullptr, out);
 }
 
 kiln_status kiln_module_from_source(const char *source, const char *filename,
                                     kiln_module **out) {
   KILN_CHECK_ARG(source);
   KILN_CHECK_ARG(out);
-  *out = nullptr;
-  return guarded(__func__, [&] {
-    *out = new kiln_module{
-        rt::Module::fromSource(source, filename ? filename : "<source>"), {},
-        {}};
-    return KILN_OK;
-  });
+  return kiln_module_create(filename ? filename : "<source>", source, nullptr,
+                            out);
 }
 
 void kiln_module_destroy(kiln_module *module) { delete module; }
+
+/// Module options for `config`: the decorators left to the host, and the
+/// frontend's search path set around each compile.
+static rt::ModuleOptions moduleOptions(FrontendOptions fo) {
+  rt::ModuleOptions options;
+  if (fo.hostDecorators)
+    options.decorators = [](llvm::StringRef, llvm::StringRef, llvm::StringRef)
+        -> llvm::Expected<std::shared_ptr<const rt::KernelLayers>> {
+      return nullptr;
+    };
+  options.compile = [fo](llvm::StringRef source, llvm::StringRef filename,
+                         const KernelSpec &spec) {
+    ScopedFrontendOptions scope(fo);
+    return compileKernel(source, filename, spec);
+  };
+  return options;
+}
+
+/// The source as compiled, with what else selects its code appended as a
+/// comment (so that it is part of every cache key): the imported files'
+/// digest, the search path and the decorator mode. Line numbers are kept.
+static std::string keyedSource(std::string source, llvm::StringRef filename,
+                               const FrontendOptions &fo) {
+  std::string digest =
+      importedFilesDigest(source, filename, fo.includeDirs);
+  if (digest.empty() && !fo.hostDecorators)
+    return source;
+  source += "\n# kiln: imports " + (digest.empty() ? "none" : digest) +
+            (fo.hostDecorators ? ", host decorators" : "") + "\n";
+  return source;
+}
+
+kiln_status kiln_module_create(const char *path, const char *source,
+                               const kiln_module_config *config,
+                               kiln_module **out) {
+  KILN_CHECK_ARG(out);
+  *out = nullptr;
+  if (!path && !source)
+    return fail(KILN_ERROR_INVALID_ARGUMENT,
+                "kiln_module_create: give `path` or `source`");
+  if (config && (config->flags & ~KILN_MODULE_IGNORE_DECORATORS))
+    return fail(KILN_ERROR_INVALID_ARGUMENT,
+                "kiln_module_create: unknown flags " +
+                    std::to_string(config->flags));
+  if (config && config->num_include_dirs && !config->include_dirs)
+    return fail(KILN_ERROR_INVALID_ARGUMENT,
+                "kiln_module_create: `include_dirs` is NULL");
+  return guarded(__func__, [&] {
+    FrontendOptions fo;
+    if (config) {
+      fo.hostDecorators = config->flags & KILN_MODULE_IGNORE_DECORATORS;
+      for (size_t i = 0; i < config->num_include_dirs; ++i) {
+        if (!config->include_dirs[i])
+          return fail(KILN_ERROR_INVALID_ARGUMENT,
+                      "kiln_module_create: include_dirs[" +
+                          std::to_string(i) + "] is NULL");
+        fo.includeDirs.push_back(config->include_dirs[i]);
+      }
+    }
+    std::string filename = path ? path : "<source>";
+    fo.mainFile = filename;
+    std::string text;
+    if (source) {
+      text = source;
+    } else {
+      auto buf = llvm::MemoryBuffer::getFile(filename, /*IsText=*/true);
+      if (!buf)
+        return fail(KILN_ERROR_IO, "cannot read kernel file " + filename +
+                                       ": " + buf.getError().message());
+      text = (*buf)->getBuffer().str();
+    }
+    *out = new kiln_module{
+        rt::Module::fromSource(keyedSource(std::move(text), filename, fo),
+                               filename, moduleOptions(fo)),
+        {}, {}};
+    return KILN_OK;
+  });
+}
 
 static kiln_status moduleNames(kiln_module *module) {
   std::lock_guard<std::mutex> lock(module->mutex);

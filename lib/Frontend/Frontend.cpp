@@ -2,6 +2,7 @@
 #include "kiln/Frontend/Frontend.h"
 
 #include "IRGen.h"
+#include "IRGenImport.h"
 #include "kiln/Dialect/Tile/IR/Tile.h"
 #include "kiln/Frontend/Syntax/Parser.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -111,6 +112,9 @@ kiln::compileToTile(mlir::MLIRContext &ctx, llvm::SourceMgr &sourceMgr,
   if (!m)
     return nullptr;
   fe::IRGen gen(ctx, mb.name, mb.text, *m);
+  // Read on this thread: the options are the caller's (ln-compile -I, the
+  // C API's module config).
+  fe::ImportScope imports(gen, currentFrontendOptions());
   mlir::OwningOpRef<mlir::ModuleOp> result;
   runOnLargeStack([&] { result = gen.compile(spec); });
   return result;

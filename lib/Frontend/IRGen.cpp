@@ -1,6 +1,7 @@
 //===- IRGen.cpp - Module resolution, inlining, kernel entry ------------===//
 #include "IRGen.h"
 #include "DecoratorsImpl.h"
+#include "IRGenImport.h"
 
 #include "kiln/Dialect/Tile/IR/Tile.h"
 #include "kiln/Frontend/Syntax/Parser.h"
@@ -233,6 +234,8 @@ const FunctionDef *IRGen::findKernel(llvm::StringRef name) {
 /// arguments are evaluated here so that bad ones are reported where they are
 /// written; the kernel itself is compiled for the explicit specialization.
 static LogicalResult checkDecorators(IRGen &g, const FunctionDef *fn) {
+  if (hostDecorators(g))
+    return success(); // applied by the host (Python's drop-in triton)
   host::ModuleScope scope(g.module);
   host::Interp in(scope, g.source);
   if (!readDecorators(in, fn, [](uint32_t) { return std::string(); }))
@@ -246,6 +249,8 @@ static LogicalResult checkDecorators(IRGen &g, const FunctionDef *fn) {
 
 FailureOr<Val> IRGen::callFunction(const FunctionDef *fn, const CallArgs &args,
                                    const Node *call) {
+  if (IRGen *owner = ownerOf(*this, fn); owner && owner != this)
+    return callForeign(*this, *owner, fn, args, call); // another file's
   if (!isJit(fn))
     return fail(call, "`" + fn->name +
                           "` is not a @triton.jit function; kernels can "

@@ -1,4 +1,5 @@
 //===- IRGenExpr.cpp - Evaluation of expression forms --------------------===//
+#include "IRGenImport.h"
 #include "IRGen.h"
 #include "IRGenSCF.h"
 
@@ -238,7 +239,8 @@ FailureOr<Val> IRGen::evalAttribute(const AttributeExpr *e) {
   const Val &v = *base;
   const std::string &a = e->attr;
   if (v.kind == Val::Kind::Module)
-    return attributeOfModule(v, e);
+    return isUserModule(v) ? attributeOfUserModule(*this, v, e)
+                           : attributeOfModule(v, e);
   if (v.isRuntime()) {
     if (a == "dtype")
       return Val::dtype(v.type.dtype, v.type.isPtr);

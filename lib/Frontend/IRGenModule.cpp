@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "IRGen.h"
+#include "IRGenImport.h"
 
 #include "kiln/Dialect/Tile/IR/Tile.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -23,9 +24,10 @@ int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out);
 
 using How = IRGen::GlobalDef::How;
 
+/// triton and its submodules: names Kiln knows (or reports as unsupported)
+/// rather than files to load.
 static bool isTritonModule(llvm::StringRef m) {
-  return m == "triton" || m == "triton.language" ||
-         m == "triton.language.math";
+  return m == "triton" || m.starts_with("triton.");
 }
 
 /// `if __name__ == "__main__":`, the script entry point.
@@ -183,48 +185,73 @@ LogicalResult IRGen::resolveModule() {
       d.site = site;
       return d;
     };
-    if (auto *im = llvm::dyn_cast<ImportStmt>(s)) {
-      for (const Alias &a : im->names) {
-        llvm::StringRef n = a.name;
-        std::string bound =
-            a.asName.empty() ? n.split('.').first.str() : a.asName;
-        GlobalDef d = def(How::HostImport, s);
-        d.module = a.asName.empty() ? bound : n.str();
-        if (isTritonModule(n)) {
-          d.how = How::Known;
-          d.cached = Val::named(Val::Kind::Module, d.module);
-          globals[bound] = *d.cached;
-        }
-        add(bound, std::move(d));
-      }
-      continue;
-    }
-    if (auto *im = llvm::dyn_cast<ImportFromStmt>(s)) {
-      std::string m = std::string(im->level, '.') + im->module;
-      for (const Alias &a : im->names) {
-        if (a.name == "*")
-          continue; // binds names Kiln cannot list: lookups miss them
-        std::string bound = a.asName.empty() ? a.name : a.asName;
-        GlobalDef d = def(How::HostImport, s);
-        d.module = m;
-        d.importedName = a.name;
-        if (im->level == 0 && isTritonModule(m)) {
-          Val out;
-          int st = lookupModuleAttr(m, a.name, out);
-          if (st == 0) {
+    // Imports, also those of a `try:` whose imports all resolve (its
+    // handlers do not run then) or else of its first handler that does.
+    auto recordImport = [&](const Stmt *st) -> bool {
+      if (auto *im = llvm::dyn_cast<ImportStmt>(st)) {
+        for (const Alias &a : im->names) {
+          llvm::StringRef n = a.name;
+          std::string bound =
+              a.asName.empty() ? n.split('.').first.str() : a.asName;
+          GlobalDef d = def(How::HostImport, st);
+          d.module = a.asName.empty() ? bound : n.str();
+          if (isTritonModule(n)) {
             d.how = How::Known;
-            d.cached = out;
-            globals[bound] = out;
-          } else {
-            d.how = How::Unsupported;
-            d.message = st == 1 ? "`" + m + "." + a.name + "` is not supported"
-                                : "cannot import `" + a.name + "` from `" +
-                                      m + "`";
+            d.cached = Val::named(Val::Kind::Module, d.module);
+            globals[bound] = *d.cached;
           }
+          add(bound, std::move(d));
         }
-        add(bound, std::move(d));
+        return true;
       }
+      if (auto *im = llvm::dyn_cast<ImportFromStmt>(st)) {
+        std::string m = std::string(im->level, '.') + im->module;
+        for (const Alias &a : im->names) {
+          if (a.name == "*")
+            continue; // binds names Kiln cannot list: lookups miss them
+          std::string bound = a.asName.empty() ? a.name : a.asName;
+          GlobalDef d = def(How::HostImport, st);
+          d.module = m;
+          d.importedName = a.name;
+          if (im->level == 0 && isTritonModule(m)) {
+            Val out;
+            int found = lookupModuleAttr(m, a.name, out);
+            if (found == 0) {
+              d.how = How::Known;
+              d.cached = out;
+              globals[bound] = out;
+            } else {
+              d.how = How::Unsupported;
+              d.message = found == 1
+                              ? "`" + m + "." + a.name + "` is not supported"
+                              : "cannot import `" + a.name + "` from `" + m +
+                                    "`";
+            }
+          }
+          add(bound, std::move(d));
+        }
+        return true;
+      }
+      return false;
+    };
+    if (recordImport(s))
       continue;
+    if (auto *t = llvm::dyn_cast<TryStmt>(s); t && t->orelse.empty() &&
+                                              t->finalbody.empty()) {
+      llvm::ArrayRef<const Stmt *> taken;
+      if (importsResolve(*this, t->body))
+        taken = t->body;
+      else
+        for (const ExceptHandler &h : t->handlers)
+          if (h.name.empty() && importsResolve(*this, h.body)) {
+            taken = h.body;
+            break;
+          }
+      if (!taken.empty()) {
+        for (const Stmt *st : taken)
+          recordImport(st);
+        continue;
+      }
     }
     if (auto *fn = llvm::dyn_cast<FunctionDef>(s)) {
       GlobalDef d = def(How::Known, s);
@@ -337,6 +364,14 @@ static std::string shortText(llvm::StringRef t) {
   return s;
 }
 
+/// For a module Kiln did not find as a file: how to make it find one.
+static std::string packageRootHint(const IRGen &g) {
+  if (!followsImports(g) || hasPackageRoots(g))
+    return "";
+  return "; if it is a Python file of your package, give the package root "
+         "(ln-compile -I DIR, the C API's include_dirs)";
+}
+
 std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
   auto it = moduleDefs.find(use->id);
   if (it == moduleDefs.end())
@@ -360,14 +395,34 @@ std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
                  (llvm::isa<ClassDef>(d->site) ? "a class" : "a type alias") +
                  " defined at " + where + ", which kernels cannot use"));
   case How::HostImport:
+    // Another Python file (relative, or found in the package roots).
+    if (auto *from = llvm::dyn_cast<ImportFromStmt>(d->site);
+        followsImports(*this) &&
+        ((from && (from->level > 0 ||
+                   findModuleFile(*this, from->module, 0))) ||
+         (!from && findModuleFile(*this, d->module, 0)))) {
+      FailureOr<Val> v = resolveUserImport(*this, *d);
+      if (succeeded(v)) {
+        d->how = How::Known;
+        d->cached = *v;
+      }
+      return v;
+    }
+    // A from-import of a module not found in the package roots given.
+    if (auto *from = llvm::dyn_cast<ImportFromStmt>(d->site);
+        from && hasPackageRoots(*this))
+      return FailureOr<Val>(fail(from->moduleRange.begin,
+                                 cannotFindModule(*this, from->module, 0)));
     if (d->importedName.empty())
       return FailureOr<Val>(fail(use, "`" + name + "` is the module `" +
                                           d->module +
-                                          "`, which kernels cannot use"));
+                                          "`, which kernels cannot use" +
+                                          packageRootHint(*this)));
     return FailureOr<Val>(
         fail(use, "`" + name + "` is `" + d->importedName + "` from module `" +
                       d->module + "` (imported at " + where +
-                      "), which kernels cannot use"));
+                      "), which kernels cannot use" +
+                      packageRootHint(*this)));
   case How::Unsupported:
     return FailureOr<Val>(
         fail(use, d->message + " (imported at " + where + ")"));

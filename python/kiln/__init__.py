@@ -21,7 +21,7 @@ library_path = _lib.path
 __all__ = ["jit", "Module", "Kernel", "Compiled", "cdiv", "device_count",
            "device_name", "device_arch", "synchronize", "KilnError",
            "CompilationError", "LaunchError", "NoDriverError",
-           "KernelNotFoundError"]
+           "KernelNotFoundError", "install", "uninstall"]
 
 
 def cdiv(a, b):
@@ -53,3 +53,17 @@ def device_arch(device=0):
 
 def synchronize(device=0):
     _check(_lib.device_synchronize(device))
+
+
+def install():
+    """Puts Kiln's drop-in `triton` in front of any installed Triton (a
+    sys.meta_path finder): call it before the code that imports triton.
+    `python -m kiln.run` does it for a script or module."""
+    from ._finder import install as _install
+    _install()
+
+
+def uninstall():
+    """Removes the drop-in and its loaded `triton.*` modules."""
+    from ._finder import uninstall as _uninstall
+    _uninstall()

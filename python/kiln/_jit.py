@@ -11,8 +11,10 @@ libkiln; later launches look it up in a dict and make one ctypes call with a
 buffer built by one struct.pack.
 """
 import ctypes
+import functools
 import json
 import numbers
+import os
 import struct
 import sys
 
@@ -89,7 +91,9 @@ def _default_value(text):
         return text
 
 
-_launcher_launch = _lib.launcher_launch
+# Without argtypes: launches pass prebuilt c_void_p / c_size_t objects.
+_launcher_launch = _lib.launcher_launch_raw
+_partial = functools.partial
 # Types with data_ptr() seen so far (torch.Tensor, stand-ins): the hit path
 # tests membership instead of looking the method up.
 _tensor_types = set()
@@ -147,30 +151,21 @@ class Compiled:
 
 
 class _Launch:
-    """What one specialization needs on the hit path."""
-    __slots__ = ("handle", "pack", "meta")
+    """What one specialization needs on the hit path: the launcher (also as
+    a prebuilt c_void_p), the packer, the buffer size as a c_size_t."""
+    __slots__ = ("handle", "pack", "meta", "c_handle", "c_size")
 
-    def __init__(self, handle, pack, meta):
+    def __init__(self, handle, pack, meta, size=0):
         self.handle = handle
         self.pack = pack
         self.meta = meta
+        self.c_handle = ctypes.c_void_p(handle)
+        self.c_size = ctypes.c_size_t(size)
 
     def __del__(self, destroy=_lib.launcher_destroy):
         handle, self.handle = self.handle, None
         if handle:
             destroy(handle)
-
-
-class _Bound:
-    """`kernel[grid]`: calling it launches."""
-    __slots__ = ("kernel", "grid")
-
-    def __init__(self, kernel, grid):
-        self.kernel = kernel
-        self.grid = grid
-
-    def __call__(self, *args, **kwargs):
-        return self.kernel.run(self.grid, args, kwargs)
 
 
 class Kernel:
@@ -217,7 +212,10 @@ class Kernel:
         return "<kiln.Kernel %s(%s)>" % (self.name, ", ".join(self.params))
 
     def __getitem__(self, grid):
-        return _Bound(self, grid)
+        return _partial(self._call, grid)
+
+    def _call(self, grid, *args, **kwargs):
+        return self.run(grid, args, kwargs)
 
     # -- argument binding --------------------------------------------------
 
@@ -394,7 +392,8 @@ class Kernel:
         finally:
             _lib.options_destroy(opts)
         fmt = _lib.PACKED_HEADER + "".join(d[1] + "Q" for d in described)
-        entry = _Launch(handle.value, struct.Struct(fmt).pack, meta)
+        packer = struct.Struct(fmt)
+        entry = _Launch(handle.value, packer.pack, meta, packer.size)
         self._launches[key] = entry
         return entry
 
@@ -468,7 +467,7 @@ class Kernel:
         except struct.error as e:
             raise LaunchError("kernel `%s`: grid %r or an argument is out of "
                               "range (%s)" % (self.name, g, e))
-        status = _launcher_launch(entry.handle, buf, len(buf))
+        status = _launcher_launch(entry.c_handle, buf, entry.c_size)
         if status:
             check(status, LaunchError)
 
@@ -504,7 +503,7 @@ class Kernel:
         except struct.error as e:
             raise LaunchError("kernel `%s`: grid %r or an argument is out of "
                               "range (%s)" % (self.name, g, e))
-        check(_launcher_launch(entry.handle, buf, len(buf)), LaunchError)
+        check(_launcher_launch(entry.c_handle, buf, entry.c_size), LaunchError)
 
     def _run_grid_fn(self, grid, args, kwargs, device):
         """A callable grid of a decorated kernel: the runtime calls it (via
@@ -583,9 +582,28 @@ class Module:
     """A Triton-language file: `module.name` or `module["name"]` is a
     Kernel."""
 
-    def __init__(self, path=None, source=None, filename=None):
+    def __init__(self, path=None, source=None, filename=None,
+                 ignore_decorators=False, include_dirs=()):
         handle = ctypes.c_void_p()
-        if source is not None:
+        if ignore_decorators or include_dirs:
+            # Decorators applied by the caller (the drop-in triton), and the
+            # package roots for the file's imports.
+            dirs = [os.fsencode(d) for d in include_dirs]
+            config = _lib.ModuleConfig()
+            config.flags = (_lib.MODULE_IGNORE_DECORATORS
+                            if ignore_decorators else 0)
+            config.include_dirs = (ctypes.c_char_p * max(1, len(dirs)))(*dirs)
+            config.num_include_dirs = len(dirs)
+            if source is not None:
+                check(_lib.module_create((filename or "<source>").encode(),
+                                         source.encode(),
+                                         ctypes.byref(config),
+                                         ctypes.byref(handle)))
+            else:
+                check(_lib.module_create(os.fsencode(str(path)), None,
+                                         ctypes.byref(config),
+                                         ctypes.byref(handle)))
+        elif source is not None:
             check(_lib.module_from_source(
                 source.encode(), (filename or "<source>").encode(),
                 ctypes.byref(handle)))

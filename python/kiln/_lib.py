@@ -43,6 +43,15 @@ class ParamInfo(ctypes.Structure):
                 ("default_value", ctypes.c_char_p)]
 
 
+class ModuleConfig(ctypes.Structure):
+    _fields_ = [("flags", ctypes.c_uint),
+                ("include_dirs", ctypes.POINTER(ctypes.c_char_p)),
+                ("num_include_dirs", ctypes.c_size_t)]
+
+
+MODULE_IGNORE_DECORATORS = 1
+
+
 class Grid(ctypes.Structure):
     _fields_ = [("x", ctypes.c_uint32), ("y", ctypes.c_uint32),
                 ("z", ctypes.c_uint32)]
@@ -126,6 +135,8 @@ options_set_arch = _fn("kiln_options_set_arch", _I, _P, _CP)
 module_from_file = _fn("kiln_module_from_file", _I, _CP, ctypes.POINTER(_P))
 module_from_source = _fn("kiln_module_from_source", _I, _CP, _CP,
                          ctypes.POINTER(_P))
+module_create = _fn("kiln_module_create", _I, _CP, _CP,
+                    ctypes.POINTER(ModuleConfig), ctypes.POINTER(_P))
 module_destroy = _fn("kiln_module_destroy", None, _P)
 module_kernel_count = _fn("kiln_module_kernel_count", _I, _P,
                           ctypes.POINTER(_S))
@@ -150,6 +161,10 @@ kernel_last_meta = _fn("kiln_kernel_last_meta", _I, _P, _CP,
 kernel_bind = _fn("kiln_kernel_bind", _I, _P, ctypes.POINTER(Arg), _S, _P,
                   ctypes.POINTER(_P))
 launcher_launch = _fn("kiln_launcher_launch", _I, _P, _CP, _S)
+# The same entry point without argtypes, for callers that pass prebuilt
+# c_void_p / c_size_t objects and bytes (no per-call conversion).
+launcher_launch_raw = lib["kiln_launcher_launch"]
+launcher_launch_raw.restype = _I
 launcher_destroy = _fn("kiln_launcher_destroy", None, _P)
 kernel_compile = _fn("kiln_kernel_compile", _I, _P, ctypes.POINTER(Arg), _S,
                      _P, ctypes.POINTER(_P), ctypes.POINTER(_P))

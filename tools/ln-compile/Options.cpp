@@ -1,6 +1,8 @@
 //===- Options.cpp - ln-compile: command-line flags
 //------------------------===//
 #include "Options.h"
+
+#include "llvm/Support/FileSystem.h"
 #include "CLI.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -48,6 +50,9 @@ OPTIONS:
                            for a kernel with @triton.heuristics also the
                            value of an integer parameter a heuristic reads,
                            or a heuristic's own name (overriding it)
+  -I DIR                   package root for the kernel file's imports
+                           (`from mylib.ops import helper`; repeatable;
+                           relative imports resolve beside FILE)
   --list-configs           print the @triton.autotune configs of --kernel,
                            numbered from 0 (Triton's Config text)
   --config N               compile autotune config N: its kwargs become -D
@@ -149,6 +154,19 @@ std::optional<int> kiln::cli::parseArgs(int argc, char **argv, Options &o) {
         def = a.substr(2);
       }
       o.defines.push_back(def);
+    } else if (a == "-I" ||
+               (llvm::StringRef(a).starts_with("-I") && a.size() > 2)) {
+      std::string dir;
+      if (a == "-I") {
+        if (i + 1 >= args.size())
+          return usageError("-I: missing DIR");
+        dir = args[++i];
+      } else {
+        dir = a.substr(2);
+      }
+      if (!llvm::sys::fs::is_directory(dir))
+        return usageError("-I " + dir + ": not a directory");
+      o.includeDirs.push_back(dir);
     } else if (a == "--num-warps") {
       auto v = value("--num-warps");
       if (!v)

@@ -16,6 +16,7 @@ struct Options {
   std::optional<std::string> file;
   std::optional<std::string> kernel, signature, output, dumpDir;
   std::vector<std::string> defines;
+  std::vector<std::string> includeDirs; ///< -I DIR
   std::optional<unsigned> numWarps; ///< default 4
   std::optional<unsigned> config;   ///< --config N
   bool listConfigs = false;

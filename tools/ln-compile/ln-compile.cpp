@@ -17,6 +17,7 @@
 #include "Decorators.h"
 #include "Options.h"
 #include "kiln/Frontend/Frontend.h"
+#include "kiln/Frontend/Imports.h"
 #include "kiln/Frontend/Spec.h"
 #include "kiln/Target/BuiltinKernels.h"
 #include "kiln/Target/Pipeline.h"
@@ -606,5 +607,9 @@ int main(int argc, char **argv) {
   Options o;
   if (std::optional<int> rc = cli::parseArgs(argc, argv, o))
     return *rc;
+  // -I: the frontend reads its search path from the compiling thread.
+  FrontendOptions frontend;
+  frontend.includeDirs = o.includeDirs;
+  ScopedFrontendOptions scope(std::move(frontend));
   return o.file ? runFile(o) : runBuiltin(o);
 }

@@ -4,7 +4,9 @@
  *   compile   module/kernel listing, parameters, compile-only PTX and JSON;
  *   errors    bad file (FILE:LINE:COL), unknown kernel, bad arguments;
  *   launch    launches through the stand-in driver (KILN_FAKE_CUDA);
- *   nodriver  the error when no CUDA driver can be loaded.
+ *   nodriver  the error when no CUDA driver can be loaded;
+ *   modules   kiln_module_create: decorators left to the host, package
+ *             roots for imports across files, and its argument errors.
  * Plain C11: this also checks that kiln.h is valid C.
  *
  *===----------------------------------------------------------------------===*/
@@ -578,9 +580,100 @@ static void testNoDriver(void) {
   kiln_module_destroy(m);
 }
 
+/*--- modules --------------------------------------------------------------*/
+
+static void writeFile(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  CHECK(f != NULL);
+  if (f) {
+    fputs(text, f);
+    fclose(f);
+  }
+}
+
+static void testModules(void) {
+  /* A package root with a helper module, and a kernel file importing it
+   * absolutely whose autotune configs come from a host call. */
+  CHECK(system("rm -rf capi_pkg && mkdir -p capi_pkg/lib") == 0);
+  writeFile("capi_pkg/lib/__init__.py", "");
+  writeFile("capi_pkg/lib/helpers.py",
+            "import triton\n\n@triton.jit\ndef twice(x):\n"
+            "    return x * 2\n");
+  writeFile("capi_kernel.py",
+            "import triton\nimport triton.language as tl\n"
+            "from lib.helpers import twice\n\n"
+            "@triton.autotune(configs=host_configs(), key=['n'])\n"
+            "@triton.jit\ndef k(x_ptr, n, BLOCK: tl.constexpr):\n"
+            "    offs = tl.arange(0, BLOCK)\n"
+            "    x = tl.load(x_ptr + offs, mask=offs < n)\n"
+            "    tl.store(x_ptr + offs, twice(x), mask=offs < n)\n");
+  kiln_arg args[2] = {kiln_arg_ptr(0x1000, KILN_DTYPE_F32, 0),
+                      kiln_arg_int(8)};
+  kiln_options *o = NULL;
+  CHECK_OK(kiln_options_create(&o));
+  CHECK_OK(kiln_options_set_constexpr(o, "BLOCK", "64"));
+
+  /* Default module: the host call in the decorator is an error, and
+   * `lib` is not found without a package root. */
+  kiln_module *m = NULL;
+  kiln_kernel *k = NULL;
+  CHECK_OK(kiln_module_create("capi_kernel.py", NULL, NULL, &m));
+  CHECK_STATUS(kiln_module_get_kernel(m, "k", &k), KILN_ERROR_COMPILE);
+  CHECK_CONTAINS(kiln_last_error(), "capi_kernel.py:5:26: error: name "
+                                    "`host_configs` is not defined");
+  kiln_module_destroy(m);
+
+  /* Decorators left to the host, no root: the import is reported. */
+  kiln_module_config config;
+  memset(&config, 0, sizeof config);
+  config.flags = KILN_MODULE_IGNORE_DECORATORS;
+  CHECK_OK(kiln_module_create("capi_kernel.py", NULL, &config, &m));
+  CHECK_OK(kiln_module_get_kernel(m, "k", &k));
+  CHECK(kiln_kernel_is_decorated(k) == 0);
+  char *ptx = NULL, *info = NULL;
+  CHECK_STATUS(kiln_kernel_compile(k, args, 2, o, &ptx, &info),
+               KILN_ERROR_COMPILE);
+  CHECK_CONTAINS(kiln_last_error(),
+                 "capi_kernel.py:10:28: error: `twice` is `twice` from module "
+                 "`lib.helpers` (imported at capi_kernel.py:3), which kernels "
+                 "cannot use; if it is a Python file of your package, give "
+                 "the package root");
+  kiln_kernel_destroy(k);
+  kiln_module_destroy(m);
+
+  /* With the package root: the helper from the other file compiles. */
+  const char *dirs[] = {"capi_pkg"};
+  config.include_dirs = dirs;
+  config.num_include_dirs = 1;
+  CHECK_OK(kiln_module_create("capi_kernel.py", NULL, &config, &m));
+  CHECK_OK(kiln_module_get_kernel(m, "k", &k));
+  CHECK_OK(kiln_kernel_compile(k, args, 2, o, &ptx, &info));
+  CHECK_CONTAINS(ptx, ".entry k(");
+  kiln_free(ptx);
+  kiln_free(info);
+  kiln_kernel_destroy(k);
+  kiln_module_destroy(m);
+
+  /* Argument errors. */
+  CHECK_STATUS(kiln_module_create(NULL, NULL, NULL, &m),
+               KILN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(kiln_last_error(), "give `path` or `source`");
+  config.flags = 8;
+  CHECK_STATUS(kiln_module_create("capi_kernel.py", NULL, &config, &m),
+               KILN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(kiln_last_error(), "unknown flags 8");
+  config.flags = 0;
+  config.include_dirs = NULL;
+  CHECK_STATUS(kiln_module_create("capi_kernel.py", NULL, &config, &m),
+               KILN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(kiln_last_error(), "`include_dirs` is NULL");
+  kiln_options_destroy(o);
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
-    fprintf(stderr, "usage: %s compile|errors|launch|nodriver\n", argv[0]);
+    fprintf(stderr, "usage: %s compile|errors|launch|nodriver|modules\n",
+            argv[0]);
     return 2;
   }
   const char *s = argv[1];
@@ -592,6 +685,8 @@ int main(int argc, char **argv) {
     /* Before the first driver call: the runtime reads it once. */
     setenv("KILN_CUDA_DRIVER", KILN_FAKE_CUDA, 1);
     testLaunch();
+  } else if (strcmp(s, "modules") == 0) {
+    testModules();
   } else if (strcmp(s, "nodriver") == 0) {
     setenv("KILN_CUDA_DRIVER", "/nonexistent/libcuda.so.1", 1);
     testNoDriver();

@@ -1,0 +1,54 @@
+//===- IRGenImport.h - Kernels spread over modules (IRGenImport.cpp) ------===//
+//
+// Import state lives in a side table keyed by IRGen, set up by compileToTile
+// for each compile (ImportScope); IRGens without it (parameter queries) do
+// not follow imports of user files.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_LIB_FRONTEND_IRGENIMPORT_H
+#define KILN_LIB_FRONTEND_IRGENIMPORT_H
+
+#include "IRGen.h"
+#include "kiln/Frontend/Imports.h"
+
+namespace kiln::fe {
+
+/// Import state of one compile, rooted at its main file's IRGen.
+class ImportScope {
+public:
+  ImportScope(IRGen &root, const FrontendOptions &options);
+  ~ImportScope();
+
+private:
+  IRGen &root;
+};
+
+bool hostDecorators(const IRGen &g);
+/// The file of module `dotted` (`level` leading dots) if it exists.
+std::optional<std::string> findModuleFile(const IRGen &g,
+                                          llvm::StringRef dotted,
+                                          unsigned level);
+/// `cannot find module '..x' (searched: ...)`.
+std::string cannotFindModule(const IRGen &g, llvm::StringRef dotted,
+                             unsigned level);
+/// Whether `g` follows imports of user files (it has import state).
+bool followsImports(const IRGen &g);
+/// Whether package roots were given (absolute imports are looked up).
+bool hasPackageRoots(const IRGen &g);
+/// The value a non-triton import binds, loading the file it names.
+mlir::FailureOr<Val> resolveUserImport(IRGen &g, IRGen::GlobalDef &d);
+bool isUserModule(const Val &v);
+mlir::FailureOr<Val> attributeOfUserModule(IRGen &g, const Val &mod,
+                                           const ast::AttributeExpr *e);
+/// The IRGen of the file defining `fn` when it is another file's.
+IRGen *ownerOf(const IRGen &g, const ast::FunctionDef *fn);
+/// Generates a call of `fn` (owned by `owner`) at g's insertion point.
+mlir::FailureOr<Val> callForeign(IRGen &g, IRGen &owner,
+                                 const ast::FunctionDef *fn,
+                                 const CallArgs &args, const ast::Node *call);
+/// Whether every statement is an import that resolves.
+bool importsResolve(const IRGen &g, llvm::ArrayRef<const ast::Stmt *> body);
+
+} // namespace kiln::fe
+
+#endif

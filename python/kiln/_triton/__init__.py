@@ -1,0 +1,43 @@
+"""Kiln's drop-in `triton`: existing Triton code runs on Kiln unchanged
+(`python -m kiln.run script.py`, or `import kiln; kiln.install()` before
+triton is imported). Kernels compile through libkiln from their source
+files; decorators, autotuning and the launch path are this Python package.
+See docs/runtime.md ("Run existing Triton code on Kiln")."""
+__version__ = "3.6.0"
+__kiln__ = True
+
+from .runtime import (Autotuner, Config, Heuristics, JITFunction,  # noqa
+                      KernelInterface, OutOfResources, autotune, heuristics,
+                      jit)
+from .runtime.jit import reinterpret  # noqa: F401
+from .runtime.errors import CompilationError  # noqa: F401
+from . import language, runtime, testing, tools  # noqa: F401
+
+_allocator = None
+
+
+def set_allocator(allocator):
+    """Recorded only: Kiln's kernels need no global scratch allocator."""
+    global _allocator
+    _allocator = allocator
+
+
+def cdiv(x, y):
+    return (x + y - 1) // y
+
+
+def next_power_of_2(n):
+    n = int(n)
+    if n <= 1:
+        return 1
+    return 1 << (n - 1).bit_length()
+
+
+def must_use_result(x, s=True):
+    return x
+
+
+__all__ = ["autotune", "cdiv", "Config", "heuristics", "jit",
+           "JITFunction", "KernelInterface", "language", "next_power_of_2",
+           "OutOfResources", "reinterpret", "runtime", "testing", "tools",
+           "__version__", "set_allocator"]

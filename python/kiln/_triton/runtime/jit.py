@@ -1,0 +1,749 @@
+"""`@triton.jit` under Kiln's drop-in: the function's file and name go to
+libkiln, which compiles the kernel from its source.
+
+The launch path is generated per kernel (Python binds the arguments by the
+def's own signature) and per specialization:
+
+    kernel[grid](x, y, out, n, BLOCK=1024)
+      -> functools.partial(run, grid)(...)       (C-level partial)
+      -> run: key = (x.dtype, y.dtype, out.dtype, n-fits-i32, BLOCK, ...)
+              one dict lookup -> the specialization's launch function
+      -> launch: grid, one struct.pack of the packed buffer, one ctypes call
+
+Specialization follows Triton: tensors by dtype, ints by i32/i64 range (and
+16-divisibility of pointers and ints, derived by libkiln from each launch's
+values), None as a constexpr None, constexprs by value, num_warps and
+num_stages.
+"""
+import ctypes
+import functools
+import inspect
+import os
+import struct
+import sys
+import time
+
+from kiln import _jit as _kjit
+from kiln import _lib
+from kiln import _report
+from kiln.errors import CompilationError, KilnError, LaunchError, check
+
+__kiln__ = True
+
+_partial = functools.partial
+_SCALARS = frozenset((int, float, bool, type(None)))
+# Launch options a kernel call accepts besides its parameters.
+_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg",
+            "enable_fp_fusion", "launch_cooperative_grid", "launch_pdl",
+            "debug", "sanitize_overflow", "warmup", "grid")
+
+
+class KernelParam:
+    """What Triton's JITFunction.params hold (libraries read .name and
+    .is_constexpr)."""
+
+    def __init__(self, num, param, do_not_specialize, on_alignment):
+        self.num = num
+        self._param = param
+        self.name = param.name
+        self.do_not_specialize = do_not_specialize
+        self.do_not_specialize_on_alignment = on_alignment
+        ann = param.annotation
+        text = ann if isinstance(ann, str) else getattr(ann, "__name__", "")
+        self.is_constexpr = "constexpr" in (text or "") or \
+            _is_constexpr_class(ann)
+        self.has_default = param.default is not inspect.Parameter.empty
+        self.default = param.default if self.has_default else None
+        self.annotation = ann
+
+
+def _is_constexpr_class(ann):
+    from triton.language.core import constexpr
+    return ann is constexpr or isinstance(ann, constexpr)
+
+
+class KernelInterface:
+    def __getitem__(self, grid):
+        return lambda *args, **kwargs: self.run(grid=grid, warmup=False,
+                                                *args, **kwargs)
+
+
+def _module_root(fn):
+    """The package root of fn's module (the directory holding its top-level
+    package), for the compiler's `import` search path."""
+    mod = sys.modules.get(getattr(fn, "__module__", None) or "")
+    path = getattr(mod, "__file__", None) if mod else None
+    if not path:
+        return []
+    package = getattr(mod, "__package__", None) or ""
+    root = os.path.dirname(os.path.abspath(path))
+    if os.path.basename(path) == "__init__.py" and package:
+        depth = package.count(".") + 1
+    else:
+        depth = package.count(".") + 1 if package else 0
+    for _ in range(depth):
+        root = os.path.dirname(root)
+    return [root]
+
+
+_modules = {}
+
+
+def _kiln_module(path, include_dirs):
+    key = (path, tuple(include_dirs))
+    m = _modules.get(key)
+    if m is None:
+        m = _modules[key] = _kjit.Module(path=path, ignore_decorators=True,
+                                         include_dirs=include_dirs)
+    return m
+
+
+def _literal(name, value):
+    """Constexpr text for the compiler; tl.constexpr and dtype objects
+    unwrapped."""
+    from triton.language.core import constexpr, dtype
+    if isinstance(value, constexpr):
+        value = value.value
+    if isinstance(value, dtype):
+        return "tl." + repr(value).rsplit(".", 1)[1]
+    return _kjit._literal(name, value)
+
+
+def _raw_stream_fn():
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return None
+    try:
+        if not torch.cuda.is_available():
+            return None
+    except Exception:
+        return None
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is None:
+        def raw(d):
+            return torch.cuda.current_stream(d).cuda_stream
+    return raw
+
+
+def _current_device():
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        try:
+            if torch.cuda.is_available():
+                return torch.cuda.current_device()
+        except Exception:
+            pass
+    return 0
+
+
+def _fail(status):
+    check(status, LaunchError)
+
+
+def _key_expr(name):
+    """The specialization key part of runtime argument `name`: the dtype
+    object for tensors; the class for float/bool/None; for ints, whether
+    it fits in i32. Anything else raises (AttributeError) -> slow path."""
+    return ("(%(n)s.dtype if %(n)s.__class__ not in _k_S else (%(n)s.__class__"
+            " if %(n)s.__class__ is not int else (-2147483648 <= %(n)s <= "
+            "2147483647)))" % {"n": name})
+
+
+class JITFunction(KernelInterface):
+    def __init__(self, fn, version=None, do_not_specialize=None,
+                 do_not_specialize_on_alignment=None, debug=None,
+                 noinline=None, repr=None, launch_metadata=None, **_ignored):
+        self.fn = fn
+        self.module = fn.__module__
+        self.version = version
+        self.debug = debug
+        self.noinline = noinline
+        self.launch_metadata = launch_metadata
+        self.__name__ = fn.__name__
+        self.__qualname__ = getattr(fn, "__qualname__", fn.__name__)
+        self.__doc__ = fn.__doc__
+        self.__module__ = fn.__module__
+        self.__globals__ = fn.__globals__
+        sig = inspect.signature(fn)
+        self._signature = sig
+        self._warm = {}
+        names = list(sig.parameters)
+
+        def index_set(spec):
+            out = set()
+            for s in spec or ():
+                out.add(names.index(s) if isinstance(s, str) else int(s))
+            return out
+        dns = index_set(do_not_specialize)
+        dnsa = index_set(do_not_specialize_on_alignment)
+        self.params = [KernelParam(i, p, i in dns, i in dnsa)
+                       for i, p in enumerate(sig.parameters.values())]
+        self.arg_names = names
+        self.constexprs = [p.num for p in self.params if p.is_constexpr]
+        self.do_not_specialize = sorted(dns)
+        self._file = None
+        self.src = None
+        # The generated launch function replaces this on first use.
+        self._run = self._first_run
+        self._cache = {}
+        self._by_device = {}
+        self._kernel = None
+        self._stats = None
+        self.fallback = None
+
+    # -- Triton's surface ---------------------------------------------------
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("Cannot call @triton.jit'd outside of the scope "
+                           "of a kernel")
+
+    def __getitem__(self, grid):
+        return _partial(self._run, grid)
+
+    def run(self, *args, grid, warmup=False, **kwargs):
+        if warmup:
+            return self.warmup(*args, grid=grid, **kwargs)
+        return self._run(grid, *args, **kwargs)
+
+    def __repr__(self):
+        return "JITFunction(%s:%s)" % (self.module, self.__qualname__)
+
+    @property
+    def cache(self):
+        return {0: dict(self._cache)}
+
+    # -- the Kiln kernel ----------------------------------------------------
+
+    def kiln_kernel(self):
+        """The libkiln kernel (undecorated: decorators are Python's here);
+        raises CompilationError with Kiln's FILE:LINE:COL message."""
+        if self._kernel is None:
+            path = inspect.getsourcefile(self.fn)
+            if path is None or not os.path.exists(path):
+                raise CompilationError(
+                    "kernel `%s`: cannot find its source file (Kiln compiles "
+                    "@triton.jit functions from their .py file)" %
+                    self.__name__)
+            self._file = os.path.abspath(path)
+            module = _kiln_module(self._file, _module_root(self.fn))
+            self._kernel = module[self.__name__]
+            self._stats = _report.register(self)
+        return self._kernel
+
+    # -- launch path ----------------------------------------------------------
+
+    def _generated_run(self):
+        """def run(grid, /, <the kernel's params>, *, num_warps=4,
+        num_stages=3, **kw) with the hit path inline."""
+        rt = [p.name for p in self.params if not p.is_constexpr]
+        ce = [p.name for p in self.params if p.is_constexpr]
+        sig = []
+        ns = {"_k_S": _SCALARS, "_k_cache": self._cache,
+              "_k_slow": self._slow}
+        for p in self.params:
+            if p.has_default:
+                ns["_k_d_" + p.name] = p.default
+                sig.append("%s=_k_d_%s" % (p.name, p.name))
+            else:
+                sig.append(p.name)
+        extra = []
+        for opt, default in (("num_warps", 4), ("num_stages", 3),
+                             ("num_ctas", 1)):
+            if opt not in self.arg_names:
+                extra.append("%s=%d" % (opt, default))
+        if "num_ctas" in self.arg_names:
+            ns["num_ctas"] = 1
+        allp = ", ".join(self.arg_names)
+        values = "(%s)" % "".join(n + ", " for n in self.arg_names)
+        key = ", ".join([_key_expr(n) for n in rt] + ce +
+                        ["num_warps", "num_stages"])
+        params = ["_k_grid", "/"] + sig + (["*"] + extra if extra else []) + \
+            ["**_k_kw"]
+        src = (
+            "def %(fn)s(%(params)s):\n"
+            "    try:\n"
+            "        _k_e = _k_cache[(%(key)s,)]\n"
+            "    except Exception:\n"
+            "        _k_e = None\n"
+            "    if _k_e is None or _k_kw or num_ctas != 1:\n"
+            "        if num_ctas != 1:\n"
+            "            _k_kw = dict(_k_kw, num_ctas=num_ctas)\n"
+            "        return _k_slow(_k_grid, %(values)s, num_warps, "
+            "num_stages, _k_kw)\n"
+            "    return _k_e(_k_grid%(comma)s%(allp)s)\n") % {
+                "fn": self.__name__, "params": ", ".join(params),
+                "key": key, "values": values, "allp": allp,
+                "comma": ", " if allp else ""}
+        exec(compile(src, "<kiln launch of %s>" % self.__name__, "exec"), ns)
+        fn = ns[self.__name__]
+        # warmup's key, bound by the same signature (grid, options and any
+        # other keywords land in **_k_kw).
+        wkey_src = "def _k_wkey(%s):\n    return (%s,)\n" % (
+            ", ".join(params[2:]), key)
+        exec(compile(wkey_src, "<kiln warmup key>", "exec"), ns)
+        self._wkey = ns["_k_wkey"]
+        self._key_src = key
+        keyfn_params = self.arg_names + [
+            o for o in ("num_warps", "num_stages") if o not in self.arg_names]
+        keyfn_src = ("def _k_key(%s):\n    return (%s,)\n" % (
+            ", ".join(keyfn_params), key))
+        exec(compile(keyfn_src, "<kiln key>", "exec"), ns)
+        self._keyfn = ns["_k_key"]
+        return fn
+
+    def _key_of(self, values, num_warps, num_stages):
+        extra = [v for o, v in (("num_warps", num_warps),
+                                ("num_stages", num_stages))
+                 if o not in self.arg_names]
+        return self._keyfn(*values, *extra)
+
+    def _first_run(self, grid, *args, **kwargs):
+        self._run = self._generated_run()
+        return self._run(grid, *args, **kwargs)
+
+    def _split_options(self, kw):
+        kw = dict(kw)
+        num_ctas = kw.pop("num_ctas", 1)
+        if num_ctas not in (1, None):
+            raise LaunchError("kernel `%s`: num_ctas = %r is not supported "
+                              "(Kiln launches one CTA per program)" %
+                              (self.__name__, num_ctas))
+        for name in ("maxnreg", "enable_fp_fusion", "debug",
+                     "sanitize_overflow", "launch_pdl"):
+            kw.pop(name, None)
+        if kw.pop("launch_cooperative_grid", False):
+            raise LaunchError("kernel `%s`: launch_cooperative_grid is not "
+                              "supported by Kiln" % self.__name__)
+        if kw:
+            raise TypeError("%s() got an unexpected keyword argument %r" %
+                            (self.__name__, next(iter(kw))))
+
+    def _slow(self, grid, values, num_warps, num_stages, kw):
+        """Misses: new specializations (compile + bind), unusual keywords,
+        arguments the hit path cannot key."""
+        if kw:
+            self._split_options(kw)
+        if self.fallback is not None:
+            return self.fallback.launch(grid, values, num_warps, num_stages)
+        if num_warps is None:
+            num_warps = 4
+        if num_stages is None:
+            num_stages = 3
+        kernel = self.kiln_kernel()
+        try:
+            key = self._key_of(values, num_warps, num_stages)
+            hash(key)
+        except TypeError as e:
+            raise TypeError("kernel `%s`: a constexpr value is not hashable "
+                            "(%s)" % (self.__name__, e)) from None
+        except AttributeError:
+            key = None  # e.g. __cuda_array_interface__ objects
+        if key is None:
+            return self._launch_generic(grid, values, num_warps, num_stages)
+        entry = self._cache.get(key)
+        if entry is None:
+            entry = self._specialize(key, values, num_warps, num_stages,
+                                     None)
+            if entry is None:  # handed to the fallback
+                return self.fallback.launch(grid, values, num_warps,
+                                            num_stages)
+            self._cache[key] = entry
+            # libkiln compiles (or loads from its disk cache) at the first
+            # launch of a new launcher: that call's time is compile time.
+            t0 = time.perf_counter()
+            try:
+                return entry(grid, *values)
+            except CompilationError as e:
+                # The kernel does not compile: the fallback (if enabled and
+                # installed) runs it from now on, else the error stands.
+                del self._cache[key]
+                from . import fallback
+                self.fallback = fallback.take(self, e)
+                if self.fallback is None:
+                    raise
+                if _report.counting():
+                    self._stats.launches = 0
+                return self.fallback.launch(grid, values, num_warps,
+                                            num_stages)
+            finally:
+                self._stats.compile_ms += entry.__kiln_compile_ms__ + (
+                    time.perf_counter() - t0) * 1e3
+        return entry(grid, *values)
+
+    def _launch_generic(self, grid, values, num_warps, num_stages):
+        kernel = self.kiln_kernel()
+        rt, ce = self._split(values)
+        ce.update(num_warps=num_warps, num_stages=num_stages)
+        self._stats.launches += 1
+        return kernel.run(grid, tuple(rt), ce)
+
+    def _split(self, values):
+        rt, ce = [], {}
+        for p, v in zip(self.params, values):
+            if p.is_constexpr:
+                if v is not None:
+                    ce[p.name] = v
+            else:
+                rt.append(v)
+        return rt, ce
+
+    def _options(self, values, num_warps, num_stages, device):
+        opts = ctypes.c_void_p()
+        check(_lib.options_create(ctypes.byref(opts)))
+        try:
+            check(_lib.options_set_num_warps(opts, int(num_warps)),
+                  LaunchError)
+            check(_lib.options_set_num_stages(opts, int(num_stages)),
+                  LaunchError)
+            check(_lib.options_set_device(opts, device), LaunchError)
+            for p, v in zip(self.params, values):
+                if p.is_constexpr and not (p.has_default and v is p.default
+                                           and v is not None):
+                    check(_lib.options_set_constexpr(
+                        opts, p.name.encode(), _literal(p.name, v).encode()),
+                        LaunchError)
+            return opts
+        except BaseException:
+            _lib.options_destroy(opts)
+            raise
+
+    def _bind(self, values, num_warps, num_stages, device):
+        """Compiles (through libkiln's caches) and binds a launcher; returns
+        (handle, described runtime args, compile ms)."""
+        kernel = self.kiln_kernel()
+        rt, _ = self._split(values)
+        described = kernel._describe(rt, False)
+        opts = self._options(values, num_warps, num_stages, device)
+        t0 = time.perf_counter()
+        try:
+            protos = kernel._prototype(described)
+            handle = ctypes.c_void_p()
+            check(_lib.kernel_bind(kernel._handle, protos, len(described),
+                                   opts, ctypes.byref(handle)), LaunchError)
+        finally:
+            _lib.options_destroy(opts)
+        return handle.value, described, (time.perf_counter() - t0) * 1e3
+
+    def _specialize(self, key, values, num_warps, num_stages, device):
+        rt_names = [p.name for p in self.params if not p.is_constexpr]
+        rt_vals, _ = self._split(values)
+        first = next((i for i, v in enumerate(rt_vals)
+                      if type(v) not in _SCALARS), None)
+        if device is None:
+            device = (_kjit._device_index(rt_vals[first]) if first is not None
+                      else _current_device())
+            if device < 0:
+                self.kiln_kernel()._describe(rt_vals, False)  # names it
+                device = 0
+        try:
+            handle, described, ms = self._bind(values, num_warps, num_stages,
+                                               device)
+        except CompilationError as e:
+            from . import fallback
+            self.fallback = fallback.take(self, e)
+            if self.fallback is None:
+                raise
+            return None
+        # Compiling happens at the first launch of the launcher: time it.
+        entry = self._entry(handle, described, rt_names, first, rt_vals,
+                            device, num_warps, num_stages)
+        entry.__kiln_compile_ms__ = ms
+        return entry
+
+    def _entry(self, handle, described, rt_names, first, rt_vals, device,
+               num_warps, num_stages):
+        """Generates the launch function of one specialization."""
+        launch = _kjit._Launch(handle, None, None)
+        fmt = _lib.PACKED_HEADER + "".join(d[1] + "Q" for d in described)
+        packer = struct.Struct(fmt)
+        # Prebuilt ctypes objects: the call converts nothing.
+        ns = {"_k_pack": packer.pack, "_k_call": _lib.launcher_launch_raw,
+              "_k_h": ctypes.c_void_p(handle),
+              "_k_len": ctypes.c_size_t(packer.size), "_k_fail": _fail,
+              "_k_D": device, "_k_other": self._other_device,
+              "_k_owner": launch, "_k_devof": _kjit._device_index,
+              "_k_cur": _current_device, "_k_stats": self._stats,
+              "_k_grid_error": self._grid_error, "_k_struct_error":
+              struct.error, "_k_pack_error": self._pack_error}
+        stream_fn = _raw_stream_fn()
+        ns["_k_stream"] = stream_fn
+        stream = "_k_stream(_k_d)" if stream_fn else "0"
+        vals = []
+        for name, d in zip(rt_names, described):
+            code = d[0]
+            if code == "n":
+                vals.append("0, 0")
+            elif code in ("i", "l", "f"):
+                vals.append("%s, 0" % name)
+            elif code == "b":
+                vals.append("1 if %s else 0, 0" % name)
+            elif isinstance(code, str) and code.startswith("cai:"):
+                vals.append("%s.__cuda_array_interface__['data'][0], 0"
+                            % name)
+            else:
+                vals.append("%s.data_ptr(), 0" % name)
+        if first is None:
+            dev = "_k_cur()"
+        elif hasattr(type(rt_vals[first]), "get_device"):
+            dev = "%s.get_device()" % rt_names[first]
+        else:
+            dev = "_k_devof(%s)" % rt_names[first]
+        allp = ", ".join(self.arg_names)
+        meta = ", ".join(["%r: %s" % (n, n) for n in self.arg_names] +
+                         ["'num_warps': %d" % num_warps,
+                          "'num_stages': %d" % num_stages])
+        packargs = ", ".join(vals)
+        count = ("    _k_stats.launches += 1\n"
+                 if _report.counting() else "")
+        src = (
+            "def _k_entry(_k_grid%(comma)s%(allp)s):\n"
+            "    _k_d = %(dev)s\n"
+            "    if _k_d != _k_D:\n"
+            "        return _k_other(_k_grid, %(values)s, _k_d, %(nw)d, %(ns)d)\n"
+            "    if _k_grid.__class__ is not tuple:\n"
+            "        if callable(_k_grid):\n"
+            "            _k_grid = _k_grid({%(meta)s})\n"
+            "        _k_grid = tuple(_k_grid)\n"
+            "    _k_n = len(_k_grid)\n"
+            "    try:\n"
+            "        if _k_n == 1:\n"
+            "            _k_b = _k_pack(_k_grid[0], 1, 1, 0, %(stream)s, "
+            "%(pack)s)\n"
+            "        elif _k_n == 2:\n"
+            "            _k_b = _k_pack(_k_grid[0], _k_grid[1], 1, 0, "
+            "%(stream)s, %(pack)s)\n"
+            "        elif _k_n == 3:\n"
+            "            _k_b = _k_pack(_k_grid[0], _k_grid[1], _k_grid[2], 0,"
+            " %(stream)s, %(pack)s)\n"
+            "        else:\n"
+            "            return _k_grid_error(_k_grid)\n"
+            "    except _k_struct_error as e:\n"
+            "        return _k_pack_error(_k_grid, e)\n"
+            "%(count)s"
+            "    _k_s = _k_call(_k_h, _k_b, _k_len)\n"
+            "    if _k_s:\n"
+            "        _k_fail(_k_s)\n") % {
+                "allp": allp, "dev": dev, "meta": meta, "stream": stream,
+                "pack": packargs, "count": count, "nw": num_warps,
+                "ns": num_stages, "comma": ", " if allp else "",
+                "values": "(%s)" % "".join(n + ", " for n in self.arg_names)}
+        exec(compile(src, "<kiln launch of %s>" % self.__name__, "exec"), ns)
+        fn = ns["_k_entry"]
+        fn.__kiln_launch__ = launch  # owns the launcher handle
+        return fn
+
+    def _other_device(self, grid, values, device, num_warps, num_stages):
+        """The same specialization on another device than the one the hit
+        path's entry was bound for (each device has its own launcher)."""
+        rt, _ = self._split(values)
+        if device < 0:
+            self.kiln_kernel()._describe(rt, False)  # raises, naming it
+        key = (self._key_of(values, num_warps, num_stages), device)
+        entry = self._by_device.get(key)
+        if entry is None:
+            entry = self._specialize(key[0], values, num_warps, num_stages,
+                                     device)
+            if entry is None:
+                return self.fallback.launch(grid, values, num_warps,
+                                            num_stages)
+            self._by_device[key] = entry
+        return entry(grid, *values)
+
+    def _grid_error(self, grid):
+        raise LaunchError("kernel `%s`: grid must have 1 to 3 dimensions, "
+                          "got %r" % (self.__name__, grid))
+
+    def _pack_error(self, grid, e):
+        raise LaunchError("kernel `%s`: grid %r or an argument is out of "
+                          "range (%s)" % (self.__name__, grid, e))
+
+    # -- compile only -------------------------------------------------------
+
+    def warmup(self, *args, grid=None, **kwargs):
+        """Compiles without launching; returns a CompiledKernel-like object
+        (asm["ptx"], metadata.num_warps/shared, n_regs, n_spills)."""
+        # Scripts call warmup before every launch (the fused-softmax
+        # tutorial, inside do_bench): a known specialization is a lookup.
+        if self._run == self._first_run:
+            self._run = self._generated_run()
+        try:
+            key = (self._wkey(*args, **kwargs), _current_device())
+            cached = self._warm.get(key)
+        except Exception:
+            key = cached = None
+        if cached is not None:
+            return cached
+        # A kernel parameter of that name (the softmax tutorial's
+        # `num_stages: tl.constexpr`) also sets the option, as in Triton.
+        num_warps = (kwargs.get("num_warps", 4) if "num_warps" in
+                     self.arg_names else kwargs.pop("num_warps", 4))
+        num_stages = (kwargs.get("num_stages", 3) if "num_stages" in
+                      self.arg_names else kwargs.pop("num_stages", 3))
+        self._split_options({k: v for k, v in kwargs.items()
+                             if k in _OPTIONS and k not in self.arg_names
+                             and k not in ("grid", "warmup", "num_warps",
+                                           "num_stages")})
+        kwargs = {k: v for k, v in kwargs.items()
+                  if k not in _OPTIONS or k in self.arg_names}
+        bound = self._signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        values = tuple(bound.arguments[n] for n in self.arg_names)
+        kernel = self.kiln_kernel()
+        rt, _ = self._split(values)
+        device = _current_device()
+        arch = "sm_90"
+        try:
+            import kiln
+            arch = kiln.device_arch(device)[2]
+        except KilnError:
+            pass  # no driver: compile for the default target
+        described = kernel._describe(rt, False)
+        opts = self._options(values, num_warps, num_stages, device)
+        try:
+            check(_lib.options_set_arch(opts, arch.encode()), LaunchError)
+            protos = kernel._prototype(described)
+            ptx, info = ctypes.c_void_p(), ctypes.c_void_p()
+            check(_lib.kernel_compile(kernel._handle, protos, len(described),
+                                      opts, ctypes.byref(ptx),
+                                      ctypes.byref(info)), LaunchError)
+        finally:
+            _lib.options_destroy(opts)
+        compiled = _kjit.Compiled(_lib.take_string(ptx.value),
+                                  _lib.take_string(info.value))
+        result = CompiledKernel(self, compiled, num_warps, num_stages)
+        if key is not None:
+            self._warm[key] = result
+        return result
+
+
+class _Metadata:
+    def __init__(self, info, num_warps, num_stages):
+        self.num_warps = info.get("num_warps", num_warps)
+        self.num_stages = num_stages
+        self.num_ctas = 1
+        self.shared = info.get("shared_bytes", info.get("sharedBytes", 0))
+        self.name = info.get("name")
+
+
+class CompiledKernel:
+    """What `kernel.warmup(...)` returns in Triton, as far as host code
+    reads it, and `compiled[grid](*all_args)` launches it. n_regs / n_spills
+    are ptxas's (-v) when a ptxas is found (CUDA toolkit or Triton's), else
+    a bound from the PTX's register declarations; metadata.shared counts the PTX's
+    shared arrays and the dynamic shared memory, at least 1 byte (scripts
+    divide by it, as Triton's kernels always reserve some)."""
+
+    def __init__(self, jit_fn, compiled, num_warps, num_stages):
+        self._jit_fn = jit_fn
+        self.asm = {"ptx": compiled.ptx}
+        self.metadata = _Metadata(compiled.info, num_warps, num_stages)
+        self.metadata.shared = max(1, self.metadata.shared +
+                                   _ptx_static_shared(compiled.ptx))
+        arch = compiled.info.get("arch", "sm_90")
+        regs = _ptxas_registers(compiled.ptx, arch, self.metadata.name)
+        self.n_regs, self.n_spills = regs or (_ptx_registers(compiled.ptx), 0)
+        self.name = self.metadata.name
+
+    def _init_handles(self):
+        pass
+
+    def __getitem__(self, grid):
+        jit_fn = self._jit_fn
+        options = {}
+        if "num_warps" not in jit_fn.arg_names:
+            options["num_warps"] = self.metadata.num_warps
+        if "num_stages" not in jit_fn.arg_names:
+            options["num_stages"] = self.metadata.num_stages
+
+        def launch(*args, **kwargs):
+            return jit_fn._run(grid, *args, **dict(options, **kwargs))
+        return launch
+
+
+def _ptx_static_shared(ptx):
+    import re
+    return sum(int(n) for n in re.findall(
+        r"\.shared\s+(?:\.align\s+\d+\s+)?\.b8\s+\w+\[(\d+)\]", ptx))
+
+
+def _find_ptxas():
+    """ptxas of $TRITON_PTXAS_PATH, $CUDA_HOME, /usr/local/cuda or an
+    installed Triton (its backends/nvidia/bin), or None."""
+    import importlib.machinery
+    import shutil
+    candidates = [os.environ.get("TRITON_PTXAS_PATH"),
+                  os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"),
+                               "bin", "ptxas")]
+    spec = importlib.machinery.PathFinder.find_spec("triton")
+    for root in (spec.submodule_search_locations or []) if spec else []:
+        candidates.append(os.path.join(root, "backends", "nvidia", "bin",
+                                       "ptxas"))
+    candidates.append(shutil.which("ptxas"))
+    for c in candidates:
+        if c and os.path.isfile(c) and os.access(c, os.X_OK):
+            return c
+    return None
+
+
+_ptxas = []
+
+
+def _ptxas_registers(ptx, arch, name):
+    """(registers, spill bytes) that ptxas allocates for the kernel, or None
+    when no ptxas is found or it fails."""
+    import re
+    import subprocess
+    import tempfile
+    if not _ptxas:
+        _ptxas.append(_find_ptxas())
+    if _ptxas[0] is None:
+        return None
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "k.ptx")
+        with open(path, "w") as f:
+            f.write(ptx)
+        try:
+            r = subprocess.run([_ptxas[0], "-v", "--gpu-name", arch, "-o",
+                                os.devnull, path], capture_output=True,
+                               text=True, timeout=60)
+        except (OSError, subprocess.SubprocessError):
+            return None
+    if r.returncode != 0:
+        return None
+    regs = re.search(r"Used (\d+) registers", r.stderr + r.stdout)
+    spills = re.search(r"(\d+) bytes spill stores", r.stderr + r.stdout)
+    if not regs:
+        return None
+    return int(regs.group(1)), int(spills.group(1)) if spills else 0
+
+
+def _ptx_registers(ptx):
+    """32-bit registers the PTX declares, capped at 255 (a bound on what
+    ptxas allocates, which is what occupancy math needs)."""
+    import re
+    total = 0
+    for kind, count in re.findall(r"\.reg\s+\.(\w+)\s+%\w+<(\d+)>", ptx):
+        width = 2 if kind.endswith("64") else 1
+        if kind != "pred":
+            total += int(count) * width
+    return max(16, min(255, total))
+
+
+def jit(fn=None, *, version=None, repr=None, launch_metadata=None,
+        do_not_specialize=None, do_not_specialize_on_alignment=None,
+        debug=None, noinline=None, **kwargs):
+    def decorator(f):
+        return JITFunction(f, version=version,
+                           do_not_specialize=do_not_specialize,
+                           do_not_specialize_on_alignment=(
+                               do_not_specialize_on_alignment),
+                           debug=debug, noinline=noinline, repr=repr,
+                           launch_metadata=launch_metadata, **kwargs)
+    if fn is not None:
+        return decorator(fn)
+    return decorator
+
+
+def reinterpret(tensor, dtype):
+    raise LaunchError("triton.reinterpret is not supported by Kiln's "
+                      "drop-in")

@@ -1,0 +1,2 @@
+"""`triton.tools` under Kiln's drop-in."""
+__kiln__ = True

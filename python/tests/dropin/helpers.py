@@ -1,0 +1,10 @@
+"""A @triton.jit helper and a constexpr constant in their own module."""
+import triton
+import triton.language as tl
+
+OFFSET: tl.constexpr = tl.constexpr(7)
+
+
+@triton.jit
+def twice(x):
+    return x * 2

@@ -1,0 +1,445 @@
+"""Kiln's drop-in `triton` against the stand-in CUDA driver: no GPU, no torch,
+no Triton. The kernels are the files in dropin/ (plain Triton code)."""
+import ctypes
+import os
+import subprocess
+import sys
+import unittest
+
+from kilntest_common import Device, FakeTensor
+
+import kiln
+
+kiln.install()
+
+import triton  # noqa: E402  (the drop-in)
+import triton.language as tl  # noqa: E402
+
+from dropin import kernels  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+_fake = ctypes.CDLL(os.environ["KILN_FAKE_CUDA"])
+
+
+def launches():
+    out = []
+    for i in range(_fake.kilnFakeLaunchCount()):
+        name = ctypes.create_string_buffer(128)
+        dims = (ctypes.c_uint * 7)()
+        stream = ctypes.c_void_p()
+        params = (ctypes.c_uint64 * 32)()
+        n = _fake.kilnFakeLaunch(i, name, 128, dims, ctypes.byref(stream),
+                                 params, 32)
+        out.append({"kernel": name.value.decode(), "grid": tuple(dims[:3]),
+                    "block": dims[3], "params": list(params[:n])})
+    return out
+
+
+class Tensor(FakeTensor):
+    """A stand-in with what the autotuner touches (zero_, clone, copy_)."""
+
+    def __init__(self, ptr, dtype="torch.float32", numel=1024, device=None):
+        sizes = {"torch.float32": 4, "torch.float16": 2, "torch.int32": 4,
+                 "torch.bfloat16": 2}
+        super().__init__(ptr, dtype, numel, device, sizes.get(dtype, 4))
+        self.zeroed = 0
+        self.restored = 0
+
+    def zero_(self):
+        self.zeroed += 1
+        return self
+
+    def clone(self):
+        return Tensor(self.ptr + 0x100000, self.dtype, self._numel)
+
+    def copy_(self, other):
+        self.restored += 1
+        return self
+
+
+class ModulesTest(unittest.TestCase):
+    def test_the_drop_in_is_triton(self):
+        self.assertTrue(triton.__kiln__)
+        self.assertEqual(triton.__version__, "3.6.0")
+        self.assertTrue(os.path.realpath(triton.__file__).startswith(
+            os.path.realpath(os.path.dirname(kiln.__file__))))
+        for name in ("triton.language.extra.libdevice",
+                     "triton.language.extra.cuda.libdevice",
+                     "triton.language.math", "triton.testing",
+                     "triton.runtime.driver",
+                     "triton.tools.tensor_descriptor"):
+            __import__(name)
+            self.assertTrue(sys.modules[name].__kiln__, name)
+        from triton.language.extra.cuda.libdevice import rsqrt
+        from triton.language.extra import libdevice
+        from triton.language.math import rsqrt as math_rsqrt
+        self.assertEqual(rsqrt.__name__, "rsqrt")
+        self.assertEqual(libdevice.tanh.__name__, "tanh")
+        self.assertEqual(math_rsqrt.__name__, "rsqrt")
+        with self.assertRaisesRegex(ModuleNotFoundError,
+                                    "No module named 'triton.compiler' "
+                                    "\\(kiln's drop-in triton does not "
+                                    "provide it\\)"):
+            __import__("triton.compiler.nope")
+
+    def test_host_helpers(self):
+        self.assertEqual(triton.cdiv(1000, 256), 4)
+        self.assertEqual([triton.next_power_of_2(n) for n in (0, 1, 5, 64,
+                                                             65)],
+                         [1, 1, 8, 64, 128])
+        self.assertEqual(tl.float16.primitive_bitwidth, 16)
+        self.assertEqual(tl.bfloat16.fp_mantissa_width, 7)
+        self.assertTrue(tl.int32.is_int_signed())
+        self.assertTrue(tl.uint8.is_int_unsigned())
+        self.assertTrue(tl.float32.is_floating())
+        self.assertEqual(repr(tl.float32), "triton.language.float32")
+        c = tl.constexpr(4)
+        self.assertEqual(c * 2, 8)
+        self.assertEqual(3 + c, 7)
+        self.assertEqual(range(c)[-1], 3)
+        self.assertEqual(tl.constexpr(c).value, 4)
+        self.assertEqual(kernels._SCALE.value, 2)
+        config = triton.Config({"BLOCK": 64}, num_warps=2)
+        self.assertEqual(config.all_kwargs(),
+                         {"BLOCK": 64, "num_warps": 2, "num_stages": 3,
+                          "num_ctas": 1})
+
+    def test_calling_kernel_code_from_python_is_an_error(self):
+        with self.assertRaisesRegex(RuntimeError,
+                                    "Cannot call @triton.jit'd outside of "
+                                    "the scope of a kernel"):
+            kernels.add_kernel(1, 2, 3, 4, 5)
+        with self.assertRaisesRegex(ValueError,
+                                    r"Did you forget to add @triton.jit"):
+            tl.arange(0, 16)
+
+    def test_jit_records_the_function(self):
+        k = kernels.add_kernel
+        self.assertEqual(k.__name__, "add_kernel")
+        self.assertEqual(k.arg_names, ["x_ptr", "y_ptr", "out_ptr", "n",
+                                       "BLOCK"])
+        self.assertEqual([p.is_constexpr for p in k.params],
+                         [False, False, False, False, True])
+        j = triton.jit(do_not_specialize=["n"], debug=True)(k.fn)
+        self.assertEqual(j.do_not_specialize, [3])
+        self.assertTrue(j.debug)
+
+    def test_tensor_descriptor_host_object(self):
+        from triton.tools.tensor_descriptor import TensorDescriptor
+        d = TensorDescriptor(Tensor(0x1000), [64, 32], [32, 1], [16, 16])
+        self.assertEqual(d.block_shape, [16, 16])
+        with self.assertRaisesRegex(ValueError, "Last dimension must be "
+                                                "contiguous"):
+            TensorDescriptor(Tensor(0x1000), [64, 32], [1, 64], [16, 16])
+
+
+class LaunchTest(unittest.TestCase):
+    def setUp(self):
+        self.x = Tensor(0x10000)
+        self.y = Tensor(0x20000)
+        self.out = Tensor(0x30000)
+
+    def test_tuple_grid(self):
+        kernels.add_kernel[(4,)](self.x, self.y, self.out, 1000, BLOCK=256)
+        last = launches()[-1]
+        self.assertEqual(last["kernel"], "add_kernel")
+        self.assertEqual(last["grid"], (4, 1, 1))
+        self.assertEqual(last["block"], 128)
+        self.assertEqual(last["params"][:4], [0x10000, 0x20000, 0x30000,
+                                              1000])
+
+    def test_grid_lambda_over_the_meta_parameters(self):
+        seen = {}
+
+        def grid(meta):
+            seen.update(meta)
+            return (triton.cdiv(meta["n"], meta["BLOCK"]), 3)
+        kernels.add_kernel[grid](self.x, self.y, self.out, 1000, BLOCK=128,
+                                 num_warps=8)
+        last = launches()[-1]
+        self.assertEqual((last["grid"], last["block"]), ((8, 3, 1), 256))
+        self.assertEqual((seen["BLOCK"], seen["n"], seen["num_warps"]),
+                         (128, 1000, 8))
+        self.assertIs(seen["x_ptr"], self.x)
+
+    def test_specialization_key(self):
+        k = triton.jit(kernels.add_kernel.fn)
+        k[(1,)](self.x, self.y, self.out, 10, BLOCK=64)
+        k[(1,)](self.x, self.y, self.out, 20, BLOCK=64)     # hit
+        self.assertEqual(len(k._cache), 1)
+        k[(1,)](self.x, self.y, self.out, 1 << 40, BLOCK=64)  # i64
+        self.assertEqual(launches()[-1]["params"][3], 1 << 40)
+        k[(1,)](self.x, self.y, self.out, 20, BLOCK=128)    # constexpr
+        k[(1,)](self.x, self.y, self.out, 20, BLOCK=128, num_warps=2)
+        h = Tensor(0x40000, "torch.float16")
+        k[(1,)](h, h, h, 20, BLOCK=128)                     # dtype
+        self.assertEqual(len(k._cache), 5)
+        keys = sorted(k._cache, key=repr)
+        self.assertIn(("torch.float16", "torch.float16", "torch.float16",
+                       True, 128, 4, 3), keys)
+        self.assertIn(("torch.float32", "torch.float32", "torch.float32",
+                       False, 64, 4, 3), keys)
+        # Positional constexpr and keyword runtime arguments bind as in
+        # Triton (by the def's own signature).
+        k[(1,)](self.x, self.y, n=7, out_ptr=self.out, BLOCK=64)
+        self.assertEqual(launches()[-1]["params"][:4],
+                         [0x10000, 0x20000, 0x30000, 7])
+        k[(1,)](self.x, self.y, self.out, 9, 64)
+        self.assertEqual(len(k._cache), 5)
+
+    def test_hit_path_is_a_lookup_and_one_call(self):
+        k = triton.jit(kernels.add_kernel.fn)
+        k[(1,)](self.x, self.y, self.out, 10, BLOCK=64)
+
+        def no_slow_path(*args):
+            raise AssertionError("a hit went through the slow path")
+        k._run.__globals__["_k_slow"] = no_slow_path
+        before = len(launches())
+        for n in (11, 12, 13):
+            k[(2,)](self.x, self.y, self.out, n, BLOCK=64)
+        k[lambda meta: (meta["n"] // meta["BLOCK"],)](
+            self.x, self.y, self.out, 640, BLOCK=64)
+        runs = launches()[before:]
+        self.assertEqual([r["params"][3] for r in runs], [11, 12, 13, 640])
+        self.assertEqual([r["grid"][0] for r in runs], [2, 2, 2, 10])
+        with self.assertRaisesRegex(AssertionError, "slow path"):
+            k[(1,)](self.x, self.y, self.out, 10, BLOCK=128)  # a miss
+
+    def test_none_is_a_constexpr_and_defaults_apply(self):
+        k = kernels.bias_kernel
+        k[(1,)](self.out, None, 2.0, 16, BLOCK=64)
+        none_launch = launches()[-1]
+        # bias_ptr is specialized away: out, alpha (f32 bits), n.
+        self.assertEqual(none_launch["params"][0], 0x30000)
+        self.assertEqual(none_launch["params"][2], 16)
+        k[(1,)](self.out, self.x, 2.0, 16, BLOCK=64, ACT="relu")
+        self.assertEqual(launches()[-1]["params"][:2], [0x30000, 0x10000])
+        self.assertEqual(len(k._cache), 2)
+
+    def test_helpers_imported_from_another_module(self):
+        from dropin import imported
+        k = imported.twice_plus_offset
+        compiled = k.warmup(self.x, self.out, 8, BLOCK=64, grid=(1,))
+        ptx = compiled.asm["ptx"]
+        self.assertIn(".entry twice_plus_offset", ptx)
+        self.assertIn("0f40E00000", ptx)  # OFFSET = 7 from dropin.helpers
+        k[(1,)](self.x, self.out, 8, BLOCK=64)
+        self.assertEqual(launches()[-1]["kernel"], "twice_plus_offset")
+
+    def test_run_and_warmup(self):
+        kernels.add_kernel.run(self.x, self.y, self.out, 5, BLOCK=32,
+                               grid=(2,))
+        self.assertEqual(launches()[-1]["grid"], (2, 1, 1))
+        compiled = kernels.add_kernel.warmup(self.x, self.y, self.out, 5,
+                                             BLOCK=32, grid=(1,))
+        self.assertIn(".entry add_kernel", compiled.asm["ptx"])
+        self.assertEqual(compiled.metadata.num_warps, 4)
+        self.assertGreater(compiled.n_regs, 0)
+
+    def test_warmup_then_launch_the_compiled_kernel(self):
+        # The fused-softmax tutorial: warmup with options, occupancy from
+        # n_regs and metadata.shared, then compiled[grid](*all_args).
+        k = kernels.rows_copy
+        compiled = k.warmup(self.out, self.x, 10, 100, BLOCK=128,
+                            num_stages=4, num_warps=8, grid=(1,))
+        compiled._init_handles()
+        # Called before every launch by the tutorial: cached.
+        self.assertIs(k.warmup(self.out, self.x, 10, 100, BLOCK=128,
+                               num_stages=4, num_warps=8, grid=(1,)),
+                      compiled)
+        self.assertIsNot(k.warmup(self.out, self.x, 10, 100, BLOCK=64,
+                                  num_stages=4, num_warps=8, grid=(1,)),
+                         compiled)
+        self.assertEqual(compiled.metadata.num_warps, 8)
+        self.assertGreater(compiled.metadata.shared, 0)
+        self.assertTrue(16 <= compiled.n_regs <= 255)
+        compiled[(5, 1, 1)](self.out, self.x, 10, 100, 128, 4)
+        last = launches()[-1]
+        self.assertEqual((last["kernel"], last["grid"], last["block"]),
+                         ("rows_copy", (5, 1, 1), 256))
+        self.assertEqual(last["params"][:4], [0x30000, 0x10000, 10, 100])
+        self.assertIn(("torch.float32", "torch.float32", True, True, 128, 4,
+                       8, 4), k._cache)
+
+    def test_argument_errors(self):
+        with self.assertRaisesRegex(TypeError, "add_kernel\\(\\) missing 1 "
+                                    "required positional argument: 'BLOCK'"):
+            kernels.add_kernel[(1,)](self.x, self.y, self.out, 5)
+        with self.assertRaisesRegex(TypeError, "unexpected keyword argument "
+                                    "'BLOKC'"):
+            kernels.add_kernel[(1,)](self.x, self.y, self.out, 5, BLOCK=32,
+                                     BLOKC=4)
+        with self.assertRaisesRegex(kiln.LaunchError,
+                                    "argument #2 `y_ptr`: cannot pass a value "
+                                    "of type object"):
+            kernels.add_kernel[(1,)](self.x, object(), self.out, 5, BLOCK=32)
+        with self.assertRaisesRegex(kiln.LaunchError,
+                                    "`x_ptr`: the tensor is not on a CUDA "
+                                    "device"):
+            kernels.add_kernel[(1,)](Tensor(0x10, device=Device("cpu")),
+                                     self.y, self.out, 5, BLOCK=32)
+        with self.assertRaisesRegex(kiln.LaunchError, "grid must have 1 to 3 "
+                                    "dimensions"):
+            kernels.add_kernel[(1, 1, 1, 1)](self.x, self.y, self.out, 5,
+                                             BLOCK=32)
+        with self.assertRaisesRegex(kiln.LaunchError, "num_ctas = 2"):
+            kernels.add_kernel[(1,)](self.x, self.y, self.out, 5, BLOCK=32,
+                                     num_ctas=2)
+
+    def test_compile_error_carries_file_line_col(self):
+        from dropin import broken
+        with self.assertRaises(triton.CompilationError) as cm:
+            broken.broken_kernel[(1,)](self.x, BLOCK=16)
+        text = str(cm.exception)
+        self.assertRegex(text, r"broken\.py:9:\d+: error: .*zz")
+        self.assertIsInstance(cm.exception, kiln.CompilationError)
+
+
+class DecoratorTest(unittest.TestCase):
+    def test_autotune_times_configs_from_a_host_function(self):
+        x, out = Tensor(0x10000), Tensor(0x20000)
+        tuner = kernels.tuned_copy
+        self.assertEqual([c.kwargs["BLOCK"] for c in tuner.configs],
+                         [64, 128, 256])
+        times = iter([3.0, 1.0, 2.0])
+        tuner.user_do_bench = lambda call: (call(), next(times))[1]
+        before = len(launches())
+        tuner[lambda meta: (triton.cdiv(meta["n"], meta["BLOCK"]),)](
+            x, out, 1000)
+        runs = launches()[before:]
+        # Three timed configs, then the chosen one (BLOCK 128, 4 warps).
+        self.assertEqual([r["block"] for r in runs], [64, 128, 256, 128])
+        self.assertEqual([r["grid"][0] for r in runs], [16, 8, 4, 8])
+        self.assertEqual(tuner.best_config.kwargs, {"BLOCK": 128})
+        self.assertEqual(out.zeroed, 3)  # reset_to_zero before each trial
+        before = len(launches())
+        tuner[(1,)](x, out, 1000)            # same key: no re-tuning
+        self.assertEqual(len(launches()), before + 1)
+        self.assertEqual(launches()[-1]["block"], 128)
+        with self.assertRaisesRegex(ValueError, "Conflicting "
+                                    "meta-parameters: BLOCK"):
+            tuner.user_do_bench = lambda call: (call(), 1.0)[1]
+            tuner[(1,)](x, out, 77, BLOCK=32)
+
+    def test_restore_value_and_prune(self):
+        x, out = Tensor(0x10000), Tensor(0x20000)
+        pruned = []
+
+        def prune(configs, nargs, **kwargs):
+            pruned.append(len(configs))
+            return configs[:2]
+        k = triton.autotune(configs=kernels.block_configs(), key=["n"],
+                            restore_value=["out_ptr"],
+                            prune_configs_by={"early_config_prune": prune},
+                            do_bench=lambda call: (call(), 1.0)[1])(
+            triton.jit(kernels.tuned_copy.fn.fn))
+        before = len(launches())
+        k[(1,)](x, out, 64)
+        self.assertEqual(pruned, [3])
+        self.assertEqual(len(launches()) - before, 3)  # two trials + run
+        self.assertEqual(out.restored, 2)
+
+    def test_heuristics_from_another_module(self):
+        x, out = Tensor(0x10000), Tensor(0x20000)
+        k = kernels.even_copy
+        k[lambda meta: (triton.cdiv(meta["n"], meta["BLOCK"]),)](x, out, 256)
+        self.assertEqual(launches()[-1]["grid"], (2, 1, 1))
+        jit_fn = k.fn
+        self.assertIn(("torch.float32", "torch.float32", True, 128, True, 4,
+                       3), jit_fn._cache)
+        k[(1,)](x, out, 100)
+        self.assertIn(("torch.float32", "torch.float32", True, 128, False, 4,
+                       3), jit_fn._cache)
+
+
+class RunnerTest(unittest.TestCase):
+    def run_kiln(self, *args):
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+            [os.path.dirname(HERE), HERE]))
+        return subprocess.run([sys.executable, "-m", "kiln.run"] +
+                              list(args), capture_output=True, text=True,
+                              env=env, cwd=HERE)
+
+    def test_report_lists_each_kernel(self):
+        r = self.run_kiln("--report", os.path.join(HERE, "dropin",
+                                                   "script.py"), "3")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.strip(), "ran 3 launches; argv ['3']")
+        lines = r.stderr.splitlines()
+        self.assertEqual(lines[0], "kiln report: 2 kernel(s)")
+        add = next(l for l in lines if l.startswith("add_kernel"))
+        fields = add.split()
+        self.assertEqual(fields[1], "kiln")
+        self.assertGreater(float(fields[2]), 0.0)
+        self.assertEqual(fields[3], "3")
+        self.assertTrue(fields[4].endswith("kernels.py"))
+        self.assertIn("kiln ran 2, the fallback ran 0", lines[-1])
+
+    def test_install_after_the_real_triton_is_an_error(self):
+        code = ("import triton, kiln\n"
+                "try:\n"
+                "    kiln.install()\n"
+                "except RuntimeError as e:\n"
+                "    print(e)\n")
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+            [os.path.dirname(HERE), os.path.join(HERE, "fake_real_triton")]))
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                           text=True, env=env, cwd=HERE)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stdout, r"^kiln.install\(\): the real triton is "
+                                   r"already imported \(from .*fake_real_"
+                                   r"triton.*\); call kiln.install\(\) "
+                                   r"before importing triton")
+
+    def test_module_mode_and_usage(self):
+        r = self.run_kiln("-m", "dropin.script", "1")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.strip(), "ran 1 launches; argv ['1']")
+        r = self.run_kiln("--bogus", "x.py")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("unknown option --bogus", r.stderr)
+        r = self.run_kiln("missing.py")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("cannot open missing.py", r.stderr)
+
+    def test_fallback_hands_the_kernel_to_the_real_triton(self):
+        # A stand-in "real Triton" on the path: the broken kernel runs there,
+        # with its globals pointing at that package, and the report says so.
+        env = dict(os.environ, KILN_FALLBACK="triton",
+                   PYTHONPATH=os.pathsep.join(
+                       [os.path.dirname(HERE), HERE,
+                        os.path.join(HERE, "fake_real_triton")]))
+        r = subprocess.run([sys.executable, "-m", "kiln.run", "--report",
+                            os.path.join(HERE, "dropin", "script.py"),
+                            "broken"], capture_output=True, text=True,
+                           env=env, cwd=HERE)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.strip(),
+                         "stand-in triton ran broken_kernel grid=(1,) "
+                         "args=['BLOCK', 'num_stages', 'num_warps', 'x_ptr'] "
+                         "tl=triton.language from=True")
+        lines = r.stderr.splitlines()
+        row = next(l for l in lines if l.startswith("broken_kernel"))
+        self.assertEqual(row.split()[1], "triton")
+        self.assertEqual(row.split()[3], "1")
+        self.assertIn("fallback reason: ", r.stderr)
+        self.assertRegex(r.stderr, r"fallback reason: .*broken\.py:9:\d+: "
+                                   r"error: ")
+        self.assertIn("kiln ran 0, the fallback ran 1", lines[-1])
+
+    @unittest.skipIf(__import__("importlib.machinery").machinery.PathFinder
+                     .find_spec("triton") is not None,
+                     "a real Triton is installed: the fallback would run")
+    def test_fallback_without_triton_raises_kilns_error(self):
+        env_script = os.path.join(HERE, "dropin", "script.py")
+        env = dict(os.environ, KILN_FALLBACK="triton")
+        r = subprocess.run([sys.executable, "-m", "kiln.run", env_script,
+                            "broken"], capture_output=True, text=True,
+                           env=dict(env, PYTHONPATH=os.pathsep.join(
+                               [os.path.dirname(HERE), HERE])), cwd=HERE)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertRegex(r.stderr, r"broken\.py:9:\d+: error: ")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,1 @@
+"""A package of Triton kernels spread over modules (imports.test)."""

@@ -1,0 +1,3 @@
+"""Not valid Python (imports.test)."""
+def helper(x:
+    return x
