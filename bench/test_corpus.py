@@ -394,7 +394,7 @@ with open(part, "a") as out:
 class Supervisor(unittest.TestCase):
     def test_hang_crash_and_lost_context_do_not_stop_the_run(self):
         script = FAKE_WORKER.format(here=HERE)
-        args = corpus_run.parse_args(["--filter", "silu_kernel", "--instance-timeout", "1"])
+        args = corpus_run.parse_args(["--filter", "silu_kernel", "--instance-timeout", "6"])
         insts = cases.instances("silu_kernel")
         starts = []
 
@@ -414,7 +414,7 @@ class Supervisor(unittest.TestCase):
         self.assertEqual([r["id"] for r in results], [i.id for i in insts])
         # Worker 1 hangs at 1, worker 2 crashes at 3, worker 3 loses its context at 5.
         self.assertEqual(starts, [0, 2, 4, 6])
-        self.assertIn("no progress for 1.0 s: killed", results[1]["kiln"]["error"])
+        self.assertIn("no progress for 6.0 s: killed", results[1]["kiln"]["error"])
         self.assertIn("worker process died (exit status 7)", results[3]["triton"]["error"])
         self.assertIn("illegal memory access", results[5]["kiln"]["error"])
         s = corpus_run.summarize(results, ("triton", "kiln"))
