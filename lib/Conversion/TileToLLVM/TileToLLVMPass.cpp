@@ -201,6 +201,7 @@ LogicalResult TileToLLVMPass::distribute(ModuleOp module, const LoweringState &s
   populateReducePatterns(converter, state, patterns);
   populateScanPatterns(converter, state, patterns);
   populateConvertLayoutPatterns(converter, state, patterns);
+  populateShapePatterns(converter, state, patterns);
   populatePrintPatterns(converter, state, patterns);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns, target);
   populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
