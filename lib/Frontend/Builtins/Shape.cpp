@@ -169,7 +169,7 @@ static FailureOr<Val> permuteImpl(BuiltinCall &call, bool isTrans) {
   if (int64_t(dims.elems.size()) != rank)
     return g.fail(where, "`" + rd.fn.str() + "` of a rank-" + std::to_string(rank) +
                              " tensor " + shapeStr(x->type.shape) +
-                             " needs " + std::to_string(rank) +
+                             " needs a permutation of its " + std::to_string(rank) +
                              " dimensions, got " + dims.repr());
   llvm::SmallVector<int32_t, 4> order;
   llvm::SmallVector<bool, 4> seen(rank, false);
