@@ -523,6 +523,42 @@ static BlockedLayoutAttr derivedLayout(Operation *op, BlockedLayoutAttr src) {
   }
   if (isa<CatOp>(op))
     return src;
+  if (isa<ReshapeOp>(op)) {
+    // The operand's layout seen in the result's coordinates (row-major
+    // index bits are kept), when a blocked layout can hold it.
+    auto srcType = cast<RankedTensorType>(op->getOperand(0).getType());
+    auto dstType = cast<RankedTensorType>(op->getResult(0).getType());
+    std::optional<DistributedLayout> s =
+        getDistributedLayout(srcType.getShape(), src);
+    if (!s)
+      return {};
+    auto strides = [](ArrayRef<int64_t> shape) {
+      SmallVector<int64_t> st(shape.size(), 1);
+      for (int d = int(shape.size()) - 2; d >= 0; --d)
+        st[d] = st[d + 1] * shape[d + 1];
+      return st;
+    };
+    SmallVector<int64_t> srcStrides = strides(srcType.getShape()),
+                         dstStrides = strides(dstType.getShape());
+    auto toDst = [&](const DistributedLayout::Coord &c) {
+      int64_t lin = 0;
+      for (unsigned d = 0; d < c.size(); ++d)
+        lin += c[d] * srcStrides[d];
+      DistributedLayout::Coord out(dstType.getRank(), 0);
+      for (unsigned d = 0; d < out.size(); ++d)
+        out[d] = (lin / dstStrides[d]) % dstType.getDimSize(d);
+      return out;
+    };
+    DistributedLayout mapped;
+    mapped.shape.assign(dstType.getShape().begin(), dstType.getShape().end());
+    for (auto &c : s->regBases)
+      mapped.regBases.push_back(toDst(c));
+    for (auto &c : s->laneBases)
+      mapped.laneBases.push_back(toDst(c));
+    for (auto &c : s->warpBases)
+      mapped.warpBases.push_back(toDst(c));
+    return dyn_cast_or_null<BlockedLayoutAttr>(toBlockedLayout(ctx, mapped));
+  }
   return {};
 }
 

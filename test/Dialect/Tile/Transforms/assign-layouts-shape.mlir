@@ -74,3 +74,45 @@ module attributes {tile.arch = "sm_90", tile.num_warps = 4 : i32} {
     return
   }
 }
+
+// -----
+
+// A reshape that splits the fast dimension (64 -> 4 x 16) keeps every
+// element in its thread: the result's blocked layout is the operand's seen
+// in the new coordinates, and the sum over the new minor dimension stays
+// within threads and lanes.
+// CHECK-DAG: #[[S:.*]] = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+// CHECK-DAG: #[[R:.*]] = #tile.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [2, 4, 4], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]>
+// CHECK-LABEL: func.func @reshape_sum
+// CHECK-NOT: tile.convert_layout
+// CHECK: tile.reshape %{{.*}} : tensor<32x64xf32, #[[S]]> -> tensor<32x4x16xf32, #[[R]]>
+module attributes {tile.arch = "sm_90", tile.num_warps = 4 : i32} {
+  func.func @reshape_sum(%arg0: !tile.ptr<f32> {tile.divisibility = 16 : i32, tile.name = "X"}, %arg1: !tile.ptr<f32> {tile.divisibility = 16 : i32, tile.name = "Out"}) {
+    %0 = tile.arange 0 to 32 : tensor<32xi32>
+    %1 = tile.arange 0 to 64 : tensor<64xi32>
+    %2 = tile.expand_dims %0, 1 : tensor<32xi32> -> tensor<32x1xi32>
+    %cst = arith.constant dense<64> : tensor<32x1xi32>
+    %3 = arith.muli %2, %cst : tensor<32x1xi32>
+    %4 = tile.splat %arg0 : !tile.ptr<f32> -> tensor<32x1x!tile.ptr<f32>>
+    %5 = tile.addptr %4, %3 : tensor<32x1x!tile.ptr<f32>>, tensor<32x1xi32>
+    %6 = tile.expand_dims %1, 0 : tensor<64xi32> -> tensor<1x64xi32>
+    %7 = tile.broadcast %5 : tensor<32x1x!tile.ptr<f32>> -> tensor<32x64x!tile.ptr<f32>>
+    %8 = tile.broadcast %6 : tensor<1x64xi32> -> tensor<32x64xi32>
+    %9 = tile.addptr %7, %8 : tensor<32x64x!tile.ptr<f32>>, tensor<32x64xi32>
+    %10 = tile.load %9 : tensor<32x64x!tile.ptr<f32>>
+    %11 = tile.reshape %10 : tensor<32x64xf32> -> tensor<32x4x16xf32>
+    %12 = tile.expand_dims %0, 1 : tensor<32xi32> -> tensor<32x1xi32>
+    %cst_0 = arith.constant dense<4> : tensor<32x1xi32>
+    %13 = arith.muli %12, %cst_0 : tensor<32x1xi32>
+    %14 = tile.splat %arg1 : !tile.ptr<f32> -> tensor<32x1x!tile.ptr<f32>>
+    %15 = tile.addptr %14, %13 : tensor<32x1x!tile.ptr<f32>>, tensor<32x1xi32>
+    %16 = tile.arange 0 to 4 : tensor<4xi32>
+    %17 = tile.expand_dims %16, 0 : tensor<4xi32> -> tensor<1x4xi32>
+    %18 = tile.broadcast %15 : tensor<32x1x!tile.ptr<f32>> -> tensor<32x4x!tile.ptr<f32>>
+    %19 = tile.broadcast %17 : tensor<1x4xi32> -> tensor<32x4xi32>
+    %20 = tile.addptr %18, %19 : tensor<32x4x!tile.ptr<f32>>, tensor<32x4xi32>
+    %21 = tile.sum %11, 2 : tensor<32x4x16xf32> -> tensor<32x4xf32>
+    tile.store %20, %21 : tensor<32x4x!tile.ptr<f32>>
+    return
+  }
+}
