@@ -212,10 +212,16 @@ Attribute kiln::toBlockedLayout(MLIRContext *ctx, const DistributedLayout &l) {
         dim = dim == -1 ? int(d) : -2;
     return dim;
   };
-  // order: dims as lanes, then warps, then registers first use them.
+  // order: dims as the in-thread registers (unit bases), lanes, warps, then
+  // repeated registers first use them.
   SmallVector<unsigned> order;
-  for (ArrayRef<Coord> bases : {ArrayRef<Coord>(l.laneBases), ArrayRef<Coord>(l.warpBases),
-                                ArrayRef<Coord>(l.regBases)})
+  SmallVector<Coord> unitRegs;
+  for (const Coord &c : l.regBases)
+    if (llvm::count(c, 1) == 1 && llvm::count(c, 0) == int64_t(rank) - 1)
+      unitRegs.push_back(c);
+  for (ArrayRef<Coord> bases :
+       {ArrayRef<Coord>(unitRegs), ArrayRef<Coord>(l.laneBases),
+        ArrayRef<Coord>(l.warpBases), ArrayRef<Coord>(l.regBases)})
     for (const Coord &c : bases) {
       int d = dimOf(c);
       if (d == -2)
