@@ -201,3 +201,60 @@ unsigned kiln::getNumWarps(Attribute encoding) {
   return n;
 }
 
+
+Attribute kiln::toBlockedLayout(MLIRContext *ctx, const DistributedLayout &l) {
+  unsigned rank = l.rank();
+  // The one dimension a basis runs along (-1: zero; -2: several).
+  auto dimOf = [&](const Coord &c) {
+    int dim = -1;
+    for (unsigned d = 0; d < rank; ++d)
+      if (c[d])
+        dim = dim == -1 ? int(d) : -2;
+    return dim;
+  };
+  // order: dims as the in-thread registers (unit bases), lanes, warps, then
+  // repeated registers first use them.
+  SmallVector<unsigned> order;
+  SmallVector<Coord> unitRegs;
+  for (const Coord &c : l.regBases)
+    if (llvm::count(c, 1) == 1 && llvm::count(c, 0) == int64_t(rank) - 1)
+      unitRegs.push_back(c);
+  for (ArrayRef<Coord> bases :
+       {ArrayRef<Coord>(unitRegs), ArrayRef<Coord>(l.laneBases),
+        ArrayRef<Coord>(l.warpBases), ArrayRef<Coord>(l.regBases)})
+    for (const Coord &c : bases) {
+      int d = dimOf(c);
+      if (d == -2)
+        return {};
+      if (d >= 0 && !llvm::is_contained(order, unsigned(d)))
+        order.push_back(d);
+    }
+  for (int d = rank - 1; d >= 0; --d)
+    if (!llvm::is_contained(order, unsigned(d)))
+      order.push_back(d);
+  SmallVector<unsigned> spt(rank, 1), tpw(rank, 1), wpc(rank, 1);
+  for (unsigned d = 0; d < rank; ++d) {
+    Coord next(rank, 0);
+    next[d] = 1;
+    while (llvm::is_contained(l.regBases, next)) {
+      spt[d] *= 2;
+      next[d] *= 2;
+    }
+  }
+  unsigned zeroLanes = 1, zeroWarps = 1;
+  for (const Coord &c : l.laneBases) {
+    int d = dimOf(c);
+    (d >= 0 ? tpw[d] : zeroLanes) *= 2;
+  }
+  for (const Coord &c : l.warpBases) {
+    int d = dimOf(c);
+    (d >= 0 ? wpc[d] : zeroWarps) *= 2;
+  }
+  tpw[order.back()] *= zeroLanes;
+  wpc[order.back()] *= zeroWarps;
+  auto blocked = BlockedLayoutAttr::get(ctx, spt, tpw, wpc, order);
+  std::optional<DistributedLayout> check = fromBlocked(l.shape, blocked);
+  if (!check || !check->sameThreadMapping(l))
+    return {};
+  return blocked;
+}

@@ -256,10 +256,18 @@ FailureOr<Val> IRGen::evalAttribute(const AttributeExpr *e) {
       return Val::method("to", v);
     if (isTensorMethod(a))
       return Val::method("tl." + a, v);
-    if (a == "T" || a == "trans" || a == "reshape" || a == "view" ||
-        a == "permute" || a == "split" || a == "join" || a == "cumsum" ||
-        a == "argmax" || a == "argmin" || a == "reduce" || a == "sort" ||
-        a == "flip" || a == "histogram" || a == "ravel" || a == "xor_sum" ||
+    if (a == "T") { // Triton's tensor.T property: tl.trans(x).
+      if (v.type.shape.size() != 2)
+        return fail(e->attrRange.begin,
+                    "`.T` transposes 2-D tensors, got " + typeName(v));
+      TType t = v.type.withShape({v.type.shape[1], v.type.shape[0]});
+      llvm::SmallVector<int32_t, 2> order{1, 0};
+      return Val::runtime(tile::TransOp::create(b, loc(e), toMLIR(&ctx, t),
+                                                v.value, order),
+                          t);
+    }
+    if (a == "cumsum" || a == "argmax" || a == "argmin" || a == "reduce" ||
+        a == "sort" || a == "flip" || a == "histogram" || a == "xor_sum" ||
         a == "softmax" || a == "item")
       return fail(e->attrRange.begin,
                   "tensor method `" + a + "` is not supported");

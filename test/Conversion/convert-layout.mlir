@@ -1,15 +1,17 @@
 // RUN: kiln-opt %s --split-input-file --tile-to-llvm | FileCheck %s
 
 // Different threads own the elements: every thread writes its elements to
-// shared memory by index, a barrier, and reads the ones it owns in the new
-// layout. A barrier before the writes protects earlier readers of the
-// scratch area.
+// shared memory by index (its 4 contiguous registers as one 16-byte vector),
+// a barrier, and reads the ones it owns in the new layout. A barrier before
+// the writes protects earlier readers of the scratch area. One row: no
+// padding.
 #a = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
 #b = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
 // CHECK: tile.shared_bytes = 512 : i32
 // CHECK-LABEL: llvm.func @exchange
 // CHECK: nvvm.barrier0
-// CHECK-COUNT-4: llvm.store {{.*}} : i32, !llvm.ptr<3>
+// CHECK: llvm.store {{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
+// CHECK-NOT: llvm.store
 // CHECK: nvvm.barrier0
 // CHECK-COUNT-4: llvm.load {{.*}} : !llvm.ptr<3> -> i32
 module attributes {tile.num_warps = 1 : i32} {
@@ -38,6 +40,35 @@ module attributes {tile.num_warps = 1 : i32} {
     %t = tile.splat %x : f32 -> tensor<2x64xf32, #a>
     %c = tile.convert_layout %t : tensor<2x64xf32, #a> -> tensor<2x64xf32, #b>
     tile.print "c" %c : tensor<2x64xf32, #b>
+    return
+  }
+}
+
+// -----
+
+// A transpose of a 32x32 fp16 tile (row-major [1, 8] per thread to
+// column-major [8, 1], the layouts of the coalesced load and store of
+// bench/corpus/layout.py's batched_transpose_kernel). Rows of the shared
+// buffer are padded by 2 halves (68 bytes): the reads of a warp (8 rows
+// apart, 4-byte banks) then hit distinct banks, and the writes are 2-element
+// vectors that the padded rows still align. 32 rows x 34 halves x 2 bytes.
+#row = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#col = #tile.blocked<sizePerThread = [8, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]>
+// CHECK: tile.shared_bytes = 2176 : i32
+// CHECK-LABEL: llvm.func @transpose
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-4: llvm.store {{.*}} {alignment = 4 : i64} : vector<2xi16>, !llvm.ptr<3>
+// CHECK-NOT: llvm.store
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-8: llvm.load {{.*}} : !llvm.ptr<3> -> i16
+module attributes {tile.num_warps = 4 : i32} {
+  func.func @transpose(%x: f16) {
+    %r = tile.arange 0 to 32 : tensor<32xi32, #tile.slice<dim = 1, parent = #row>>
+    %e = tile.expand_dims %r, 1 : tensor<32xi32, #tile.slice<dim = 1, parent = #row>> -> tensor<32x1xi32, #row>
+    %b = tile.broadcast %e : tensor<32x1xi32, #row> -> tensor<32x32xi32, #row>
+    %f = arith.sitofp %b : tensor<32x32xi32, #row> to tensor<32x32xf16, #row>
+    %c = tile.convert_layout %f : tensor<32x32xf16, #row> -> tensor<32x32xf16, #col>
+    tile.print "c" %c : tensor<32x32xf16, #col>
     return
   }
 }

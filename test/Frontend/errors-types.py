@@ -309,8 +309,8 @@ import triton.language as tl
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
-    # expected-error @+1 {{tensor method `reshape` is not supported}}
-    y = offs.reshape(2, 64)
+    # expected-error @+1 {{tensor method `item` is not supported}}
+    y = offs.item()
 
 # -----
 import triton

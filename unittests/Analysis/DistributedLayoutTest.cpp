@@ -113,4 +113,31 @@ TEST_F(LayoutTest, RejectsNonPowerOfTwoShapes) {
   EXPECT_FALSE(getDistributedLayout({1024}, Attribute()));
 }
 
+TEST_F(LayoutTest, ToBlockedInvertsBlocked) {
+  struct Case {
+    SmallVector<int64_t> shape;
+    SmallVector<unsigned> spt, tpw, wpc, order;
+  };
+  for (const Case &c : std::vector<Case>{
+           {{32, 64}, {1, 4}, {2, 16}, {4, 1}, {1, 0}},
+           {{64, 32}, {4, 1}, {16, 2}, {1, 4}, {0, 1}},
+           {{32, 4, 16}, {1, 1, 4}, {2, 4, 4}, {4, 1, 1}, {2, 1, 0}},
+           {{1024}, {8}, {32}, {4}, {0}},
+           {{16, 64, 2}, {1, 4, 2}, {2, 16, 1}, {4, 1, 1}, {2, 1, 0}}}) {
+    BlockedLayoutAttr attr = blocked(c.spt, c.tpw, c.wpc, c.order);
+    auto layout = getDistributedLayout(c.shape, attr);
+    ASSERT_TRUE(layout);
+    Attribute back = toBlockedLayout(&ctx, *layout);
+    ASSERT_TRUE(back);
+    // The same element of every register, lane and warp (an equivalent
+    // attribute may list the dimensions of size-1 parts in another order).
+    EXPECT_EQ(getDistributedLayout(c.shape, back), layout);
+  }
+  // A lane basis along two dimensions at once: no blocked layout has it.
+  auto layout = getDistributedLayout({32, 32}, blocked({1, 1}, {1, 32}, {4, 1}, {1, 0}));
+  ASSERT_TRUE(layout);
+  layout->laneBases[0] = {1, 1};
+  EXPECT_FALSE(toBlockedLayout(&ctx, *layout));
+}
+
 } // namespace

@@ -71,6 +71,11 @@ std::optional<DistributedLayout> getDistributedLayout(mlir::RankedTensorType typ
 std::optional<DistributedLayout> getDistributedLayout(llvm::ArrayRef<int64_t> shape,
                                                       mlir::Attribute encoding);
 
+/// The #tile.blocked attribute whose distributed form is `layout` (same
+/// lane, warp and register bases), or null when no blocked layout has it.
+mlir::Attribute toBlockedLayout(mlir::MLIRContext *ctx,
+                                const DistributedLayout &layout);
+
 /// Number of warps a layout attribute spreads over (product of warpsPerCTA of
 /// its blocked root).
 unsigned getNumWarps(mlir::Attribute encoding);

@@ -146,6 +146,19 @@ llvm::SmallVector<mlir::Value> inlineCombiner(mlir::OpBuilder &b,
 mlir::Value shuffleXor(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
                        unsigned laneMask);
 
+/// How a layout exchange uses shared memory: a row-major buffer whose
+/// innermost dimension is the source's most contiguous one, rows padded by
+/// `pad` elements against bank conflicts, `writeVec` / `readVec` elements
+/// per shared access.
+struct ExchangePlan {
+  llvm::SmallVector<int64_t> strides; // Element strides per dimension.
+  unsigned pad = 0, writeVec = 1, readVec = 1, bytes = 1, totalBytes = 0;
+};
+ExchangePlan planExchange(const DistributedLayout &src,
+                          const DistributedLayout &dst, mlir::Type elemType);
+unsigned exchangeScratchBytes(const DistributedLayout &src,
+                              const DistributedLayout &dst, mlir::Type elemType);
+
 /// Scatter `values` (laid out as `src`) to shared memory by element index,
 /// then gather them in `dst` order. Emits the barriers around the scratch.
 llvm::SmallVector<mlir::Value>
@@ -153,6 +166,19 @@ exchangeThroughShared(mlir::OpBuilder &b, mlir::Location loc,
                       const LoweringState::ThreadIds &ids,
                       const DistributedLayout &src, llvm::ArrayRef<mlir::Value> values,
                       const DistributedLayout &dst, mlir::Type elemType);
+/// `values` (laid out as `src`) in layout `dst` of the same shape: register
+/// renaming when every element stays in its thread, else an exchange.
+llvm::SmallVector<mlir::Value>
+relayout(mlir::OpBuilder &b, mlir::Location loc, const LoweringState::ThreadIds &ids,
+         const DistributedLayout &src, llvm::ArrayRef<mlir::Value> values,
+         const DistributedLayout &dst, mlir::Type elemType);
+unsigned relayoutScratchBytes(const DistributedLayout &src,
+                              const DistributedLayout &dst, mlir::Type elemType);
+unsigned getConvertLayoutScratchBytes(tile::ConvertLayoutOp op);
+/// Shape ops (trans, reshape, join, split, cat): 0 when not one of them.
+unsigned getShapeScratchBytes(mlir::Operation *op);
+void populateShapePatterns(TileTypeConverter &converter, const LoweringState &state,
+                           mlir::RewritePatternSet &patterns);
 
 } // namespace kiln::lowering
 

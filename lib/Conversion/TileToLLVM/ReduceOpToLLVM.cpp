@@ -289,33 +289,6 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
   }
 };
 
-struct ConvertLayoutLowering : OpConversionPattern<ConvertLayoutOp> {
-  ConvertLayoutLowering(TypeConverter &tc, MLIRContext *ctx,
-                        const LoweringState &state)
-      : OpConversionPattern(tc, ctx), state(state) {}
-  const LoweringState &state;
-  LogicalResult matchAndRewrite(ConvertLayoutOp op, OneToNOpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
-    auto dstType = cast<RankedTensorType>(op.getType());
-    std::optional<DistributedLayout> s = getDistributedLayout(srcType);
-    std::optional<DistributedLayout> d = getDistributedLayout(dstType);
-    if (!s || !d)
-      return rewriter.notifyMatchFailure(op, "tensor without a layout");
-    ValueRange vals = adaptor.getSrc();
-    SmallVector<Value> results;
-    if (s->sameThreadMapping(*d)) {
-      for (unsigned j = 0; j < d->numRegs(); ++j)
-        results.push_back(vals[*s->findReg(d->regOffset(j))]);
-    } else {
-      results = exchangeThroughShared(rewriter, op.getLoc(), state.idsFor(op), *s, SmallVector<Value>(vals),
-                                      *d, vals[0].getType());
-    }
-    rewriter.replaceOpWithMultiple(op, {results});
-    return success();
-  }
-};
-
 } // namespace
 
 unsigned getScratchBytes(Operation *op) {
@@ -335,17 +308,10 @@ unsigned getScratchBytes(Operation *op) {
       return 8u;
     return std::max(1u, elem.getIntOrFloatBitWidth() / 8);
   };
-  auto numel = [](Type t) {
-    auto tensor = cast<RankedTensorType>(t);
-    return unsigned(tensor.getNumElements());
-  };
-  if (auto cvt = dyn_cast<ConvertLayoutOp>(op)) {
-    auto s = getDistributedLayout(cast<RankedTensorType>(cvt.getSrc().getType()));
-    auto d = getDistributedLayout(cvt.getType());
-    if (!s || !d || s->sameThreadMapping(*d))
-      return 0;
-    return numel(cvt.getType()) * elemBytes(cvt.getType());
-  }
+  if (auto cvt = dyn_cast<ConvertLayoutOp>(op))
+    return getConvertLayoutScratchBytes(cvt);
+  if (unsigned bytes = getShapeScratchBytes(op))
+    return bytes;
   if (isa<AtomicCASOp, AtomicRMWOp>(op)) {
     Type t = op->getResult(0).getType();
     if (op->getResult(0).use_empty())
@@ -354,7 +320,7 @@ unsigned getScratchBytes(Operation *op) {
       return elemBytes(t);
     auto layout = getDistributedLayout(cast<RankedTensorType>(t));
     if (layout && (layout->replicatedLaneMask() || layout->replicatedWarpMask()))
-      return numel(t) * elemBytes(t);
+      return exchangeScratchBytes(*layout, *layout, mlir::getElementTypeOrSelf(t));
   }
   return 0;
 }
@@ -367,12 +333,6 @@ void populateReducePatterns(TileTypeConverter &converter,
                NamedReduceLowering<MaxOp, ReduceKind::Max>,
                NamedReduceLowering<MinOp, ReduceKind::Min>, ReduceLowering>(
       converter, ctx, state);
-}
-
-void populateConvertLayoutPatterns(TileTypeConverter &converter,
-                                   const LoweringState &state,
-                                   RewritePatternSet &patterns) {
-  patterns.add<ConvertLayoutLowering>(converter, patterns.getContext(), state);
 }
 
 } // namespace kiln::lowering

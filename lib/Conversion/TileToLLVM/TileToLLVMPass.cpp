@@ -208,6 +208,7 @@ LogicalResult TileToLLVMPass::distribute(ModuleOp module, const LoweringState &s
   populateGatherPatterns(converter, state, patterns);
   populateHistogramPatterns(converter, state, patterns);
   populateConvertLayoutPatterns(converter, state, patterns);
+  populateShapePatterns(converter, state, patterns);
   populatePrintPatterns(converter, state, patterns);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns, target);
   populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);

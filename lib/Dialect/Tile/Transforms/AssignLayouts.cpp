@@ -37,13 +37,17 @@ namespace {
 /// Union-find over layout terms.
 class LayoutTerms {
 public:
-  int newVar(unsigned rank, bool blockedOnly = false) {
-    nodes.push_back({int(nodes.size()), false, 0, -1, rank, blockedOnly});
+  /// `fastDim` >= 0 pins the variable's fastest dimension: it never unifies
+  /// with a variable pinned to another one (each global access keeps the
+  /// layout its own pointers coalesce in).
+  int newVar(unsigned rank, bool blockedOnly = false, int fastDim = -1) {
+    nodes.push_back(
+        {int(nodes.size()), false, 0, -1, rank, blockedOnly || fastDim >= 0, fastDim});
     return nodes.size() - 1;
   }
   int newSlice(unsigned dim, int parent) {
     nodes.push_back({int(nodes.size()), true, dim, parent,
-                     nodes[parent].rank - 1, false});
+                     nodes[parent].rank - 1, false, -1});
     return nodes.size() - 1;
   }
   int find(int n) {
@@ -57,6 +61,7 @@ public:
   unsigned sliceDim(int n) { return nodes[find(n)].dim; }
   int sliceParent(int n) { return nodes[find(n)].sliceOf; }
   void requireBlocked(int n) { nodes[find(n)].blockedOnly = true; }
+  int pinnedFastDim(int n) { return nodes[find(n)].fastDim; }
 
   bool canUnify(int a, int b) {
     a = find(a), b = find(b);
@@ -66,7 +71,7 @@ public:
     if (x.rank != y.rank)
       return false;
     if (!x.isSlice && !y.isSlice)
-      return true;
+      return x.fastDim < 0 || y.fastDim < 0 || x.fastDim == y.fastDim;
     if (!x.isSlice)
       return !x.blockedOnly;
     if (!y.isSlice)
@@ -82,6 +87,8 @@ public:
     Node &x = nodes[a], &y = nodes[b];
     if (!x.isSlice) {
       y.blockedOnly |= x.blockedOnly;
+      if (y.fastDim < 0)
+        y.fastDim = x.fastDim;
       x.parent = b;
     } else if (!y.isSlice) {
       x.blockedOnly |= y.blockedOnly;
@@ -101,6 +108,7 @@ private:
     int sliceOf;
     unsigned rank;
     bool blockedOnly;
+    int fastDim;
   };
   std::vector<Node> nodes;
 };
@@ -149,6 +157,17 @@ private:
   Attribute layoutFor(int node);
   unsigned chooseVectorWidth(ArrayRef<Access> accesses, unsigned fast,
                              const VarInfo &info);
+
+  /// Global loads/stores whose pointers coalesce along different dimensions
+  /// than others of the same rank: each gets a variable pinned to its own
+  /// fastest dimension (a transpose by addressing loads along one axis and
+  /// stores along the other; one layout would leave one of them uncoalesced).
+  void pinDisagreeingAccesses();
+  DenseMap<Operation *, int> pinnedFast;
+  /// Shape ops, in program order, whose result layout may be derived.
+  SmallVector<Operation *> shapeOps;
+  void deriveShapeResults(DenseMap<int, VarInfo> &vars,
+                          DenseMap<int, SmallVector<Access>> &accesses);
 
   func::FuncOp func;
   unsigned numWarps;
@@ -321,6 +340,19 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
     freshResults();
     return success();
   }
+  if (isa<TransOp, ReshapeOp, JoinOp, SplitOp, CatOp>(op)) {
+    // The result starts free: materialize() derives it from the operand's
+    // layout when nothing else asks for one (a register-only lowering).
+    int result = terms.newVar(rankOf(op->getResult(0)), /*blockedOnly=*/true);
+    for (Value r : op->getResults()) {
+      setNode(r, result);
+      tensorValues.push_back(r);
+    }
+    if (isa<JoinOp, CatOp>(op)) // Both operands share one type.
+      constrain(op->getOpOperand(1), nodeOf(op->getOperand(0)));
+    shapeOps.push_back(op);
+    return success();
+  }
 
   // A scan keeps its operands' layout (all operands share one).
   bool elementwise =
@@ -331,8 +363,17 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
   if (!elementwise)
     return op->emitOpError("has tensor operands or results the layout "
                            "assignment does not know how to distribute");
-  freshResults();
   int target = -1;
+  if (auto pin = pinnedFast.find(op); pin != pinnedFast.end()) {
+    target = terms.newVar(rankOf(op->getOperand(0)), /*blockedOnly=*/true,
+                          pin->second);
+    for (Value r : op->getResults()) {
+      setNode(r, target);
+      tensorValues.push_back(r);
+    }
+  } else {
+    freshResults();
+  }
   for (Value r : op->getResults())
     if (isTensor(r)) {
       if (target < 0)
@@ -465,6 +506,110 @@ unsigned LayoutAssigner::chooseVectorWidth(ArrayRef<Access> accesses,
   return std::min(widest, writeCap);
 }
 
+/// The layout a shape op's result gets when it is free to choose: the one
+/// that keeps every element in its thread (null when there is none).
+static BlockedLayoutAttr derivedLayout(Operation *op, BlockedLayoutAttr src) {
+  MLIRContext *ctx = op->getContext();
+  SmallVector<unsigned> spt(src.getSizePerThread()), tpw(src.getThreadsPerWarp()),
+      wpc(src.getWarpsPerCTA()), order(src.getOrder());
+  if (auto trans = dyn_cast<TransOp>(op)) {
+    ArrayRef<int32_t> perm = trans.getOrder();
+    SmallVector<unsigned> inv(perm.size()), s2, t2, w2, o2;
+    for (auto [i, d] : llvm::enumerate(perm)) {
+      inv[d] = i;
+      s2.push_back(spt[d]), t2.push_back(tpw[d]), w2.push_back(wpc[d]);
+    }
+    for (unsigned d : order)
+      o2.push_back(inv[d]);
+    return BlockedLayoutAttr::get(ctx, s2, t2, w2, o2);
+  }
+  if (isa<JoinOp>(op)) {
+    unsigned minor = spt.size();
+    spt.push_back(2), tpw.push_back(1), wpc.push_back(1);
+    order.insert(order.begin(), minor);
+    return BlockedLayoutAttr::get(ctx, spt, tpw, wpc, order);
+  }
+  if (isa<SplitOp>(op)) {
+    unsigned minor = spt.size() - 1;
+    if (order[0] != minor || spt[minor] != 2 || tpw[minor] != 1 || wpc[minor] != 1)
+      return {};
+    spt.pop_back(), tpw.pop_back(), wpc.pop_back();
+    order.erase(order.begin());
+    return BlockedLayoutAttr::get(ctx, spt, tpw, wpc, order);
+  }
+  if (isa<CatOp>(op))
+    return src;
+  if (isa<ReshapeOp>(op)) {
+    // The operand's layout seen in the result's coordinates (row-major
+    // index bits are kept), when a blocked layout can hold it.
+    auto srcType = cast<RankedTensorType>(op->getOperand(0).getType());
+    auto dstType = cast<RankedTensorType>(op->getResult(0).getType());
+    std::optional<DistributedLayout> s =
+        getDistributedLayout(srcType.getShape(), src);
+    if (!s)
+      return {};
+    auto strides = [](ArrayRef<int64_t> shape) {
+      SmallVector<int64_t> st(shape.size(), 1);
+      for (int d = int(shape.size()) - 2; d >= 0; --d)
+        st[d] = st[d + 1] * shape[d + 1];
+      return st;
+    };
+    SmallVector<int64_t> srcStrides = strides(srcType.getShape()),
+                         dstStrides = strides(dstType.getShape());
+    auto toDst = [&](const DistributedLayout::Coord &c) {
+      int64_t lin = 0;
+      for (unsigned d = 0; d < c.size(); ++d)
+        lin += c[d] * srcStrides[d];
+      DistributedLayout::Coord out(dstType.getRank(), 0);
+      for (unsigned d = 0; d < out.size(); ++d)
+        out[d] = (lin / dstStrides[d]) % dstType.getDimSize(d);
+      return out;
+    };
+    DistributedLayout mapped;
+    mapped.shape.assign(dstType.getShape().begin(), dstType.getShape().end());
+    for (auto &c : s->regBases)
+      mapped.regBases.push_back(toDst(c));
+    for (auto &c : s->laneBases)
+      mapped.laneBases.push_back(toDst(c));
+    for (auto &c : s->warpBases)
+      mapped.warpBases.push_back(toDst(c));
+    return dyn_cast_or_null<BlockedLayoutAttr>(toBlockedLayout(ctx, mapped));
+  }
+  return {};
+}
+
+void LayoutAssigner::deriveShapeResults(
+    DenseMap<int, VarInfo> &vars, DenseMap<int, SmallVector<Access>> &accesses) {
+  for (Operation *op : shapeOps) {
+    Value src = op->getOperand(0), res = op->getResult(0);
+    int srcNode = terms.find(valueNode[src]), resRoot = terms.find(valueNode[res]);
+    if (terms.isSlice(srcNode) || terms.isSlice(resRoot))
+      continue;
+    auto resType = cast<RankedTensorType>(res.getType());
+    auto srcType = cast<RankedTensorType>(src.getType());
+    // Only when the result's variable has no say of its own (no memory
+    // access, no reduction in a loop) and no larger broadcast shape.
+    if (!accesses.lookup(resRoot).empty() || !vars[resRoot].reducedDims.empty() ||
+        ArrayRef<int64_t>(vars[resRoot].shape) != resType.getShape() ||
+        ArrayRef<int64_t>(vars[srcNode].shape) != srcType.getShape())
+      continue;
+    BlockedLayoutAttr srcLayout = blockedOf.lookup(srcNode);
+    if (!srcLayout)
+      continue;
+    if (BlockedLayoutAttr derived = derivedLayout(op, srcLayout))
+      blockedOf[resRoot] = derived;
+  }
+}
+
+static Value beforeConversions(Value v) {
+  while (v)
+    if (auto cvt = v.getDefiningOp<ConvertLayoutOp>())
+      v = cvt.getSrc();
+    else
+      break;
+  return v;
+}
+
 LogicalResult LayoutAssigner::materialize() {
   MLIRContext *ctx = func.getContext();
   DenseMap<int, VarInfo> vars;
@@ -511,7 +656,13 @@ LogicalResult LayoutAssigner::materialize() {
     for (unsigned d = 0; d < rankOf(ptr); ++d)
       dimMap.push_back(d);
     int root = rootOf(valueNode[ptr], nullptr, &dimMap);
+    // The axis facts are those of the values before this pass converted
+    // them (a pinned access's pointer and mask may be conversions).
+    ptr = beforeConversions(ptr);
+    mask = beforeConversions(mask);
     VarInfo &info = vars[root];
+    if (terms.pinnedFastDim(root) >= 0)
+      info.fastDim = terms.pinnedFastDim(root), info.fastContig = INT64_MAX;
     unsigned bits = getPointeeBytes(ptr.getType()) * 8;
     info.minMemBits = info.minMemBits ? std::min(info.minMemBits, bits) : bits;
     AxisInfo facts = axis.get(ptr);
@@ -547,6 +698,7 @@ LogicalResult LayoutAssigner::materialize() {
                                   info.reducedDims,
                                   info.minMemBits ? info.minMemBits : 32);
   }
+  deriveShapeResults(vars, accesses);
   // Rewrite the types in place; constants carry their type in the value.
   for (Value v : tensorValues) {
     auto type = cast<RankedTensorType>(v.getType());
@@ -563,7 +715,45 @@ LogicalResult LayoutAssigner::materialize() {
   return success();
 }
 
+/// The dimension a pointer tensor is most contiguous along (the last one on
+/// ties), or -1 when nothing is contiguous.
+static int coalescedDim(const ModuleAxisInfo &axis, Value ptr) {
+  AxisInfo facts = axis.get(ptr);
+  int best = -1;
+  int64_t bestContig = 1;
+  unsigned rank = cast<RankedTensorType>(ptr.getType()).getRank();
+  for (int d = std::min<int>(rank, facts.rank()) - 1; d >= 0; --d)
+    if (facts.getContiguity(d) > bestContig)
+      bestContig = facts.getContiguity(d), best = d;
+  return best;
+}
+
+void LayoutAssigner::pinDisagreeingAccesses() {
+  // Per rank: the accesses and the fast dimensions they want.
+  DenseMap<unsigned, SmallVector<std::pair<Operation *, int>>> byRank;
+  func.walk([&](Operation *op) {
+    Value ptr;
+    if (auto load = dyn_cast<LoadOp>(op))
+      ptr = load.getPtr();
+    else if (auto store = dyn_cast<StoreOp>(op))
+      ptr = store.getPtr();
+    if (!ptr || !isTensor(ptr) || rankOf(ptr) < 2)
+      return;
+    int d = coalescedDim(axis, ptr);
+    if (d >= 0)
+      byRank[rankOf(ptr)].push_back({op, d});
+  });
+  for (auto &[rank, ops] : byRank) {
+    bool disagree = llvm::any_of(
+        ops, [&](auto &p) { return p.second != ops.front().second; });
+    if (disagree)
+      for (auto [op, d] : ops)
+        pinnedFast[op] = d;
+  }
+}
+
 LogicalResult LayoutAssigner::run() {
+  pinDisagreeingAccesses();
   for (BlockArgument arg : func.getArguments())
     if (isTensor(arg))
       return func.emitOpError("tensor arguments are not supported (argument ")

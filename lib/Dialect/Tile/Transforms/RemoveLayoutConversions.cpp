@@ -109,8 +109,8 @@ struct CollapseConversion : OpRewritePattern<ConvertLayoutOp> {
         rewriter.replaceOpWithNewOp<ConvertLayoutOp>(op, op.getType(), inner.getSrc());
       return success();
     }
-    if (rematerialize(op.getSrc(), layout, nullptr, /*depth=*/6)) {
-      rewriter.replaceOp(op, rematerialize(op.getSrc(), layout, &rewriter, 6));
+    if (rematerialize(op.getSrc(), layout, nullptr, /*depth=*/8)) {
+      rewriter.replaceOp(op, rematerialize(op.getSrc(), layout, &rewriter, 8));
       return success();
     }
     return failure();

@@ -132,6 +132,98 @@ def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [Pure]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Shape ops (tl.trans/permute, reshape/view, join, split, cat). Each result
+// element is a source element at coordinates that are a fixed permutation of
+// the index bits (shapes are powers of two), so the lowering either renames
+// registers (when the layouts line up) or exchanges through shared memory.
+//===----------------------------------------------------------------------===//
+
+def Tile_TransOp : Tile_Op<"trans", [Pure]> {
+  let summary = "permute the dimensions of a tensor";
+  let description = [{
+    `tl.trans(x, *dims)` / `tl.permute(x, *dims)`: result dimension `i` is
+    source dimension `order[i]`; `order` is a permutation of `0..rank-1`.
+
+    ```mlir
+    %t = tile.trans %x, [1, 0] : tensor<32x64xf16> -> tensor<64x32xf16>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$src, DenseI32ArrayAttr:$order);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src `,` $order attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_ReshapeOp : Tile_Op<"reshape", [Pure]> {
+  let summary = "same elements in row-major order, another shape";
+  let description = [{
+    `tl.reshape(x, shape, can_reorder=False)`, `tl.view`, `tl.ravel`: the
+    number of elements is kept and every dimension is a power of two. With
+    `can_reorder` the order of the elements may change (`tl.view`); Kiln
+    still keeps the row-major order, which is one valid choice.
+
+    ```mlir
+    %r = tile.reshape %x : tensor<32x64xf32> -> tensor<2048xf32>
+    %v = tile.reshape %x can_reorder : tensor<32x64xf32> -> tensor<64x32xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$src, UnitAttr:$can_reorder);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $src (`can_reorder` $can_reorder^)? attr-dict `:` type($src) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_JoinOp : Tile_Op<"join", [Pure, AllTypesMatch<["lhs", "rhs"]>]> {
+  let summary = "stack two tensors along a new minor dimension of size 2";
+  let description = [{
+    `tl.join(a, b)`: `result[..., 0] = lhs`, `result[..., 1] = rhs`.
+
+    ```mlir
+    %j = tile.join %a, %b : tensor<4x8xi32> -> tensor<4x8x2xi32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$lhs, Tile_Tensor:$rhs);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_SplitOp : Tile_Op<"split", [Pure, AllTypesMatch<["lhs", "rhs"]>]> {
+  let summary = "split a tensor along its last dimension, of size 2";
+  let description = [{
+    `tl.split(x)`, the inverse of `tile.join`: `lhs = x[..., 0]`,
+    `rhs = x[..., 1]`. The operand has rank 2 or more.
+
+    ```mlir
+    %a, %b = tile.split %j : tensor<4x8x2xi32> -> tensor<4x8xi32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$src);
+  let results = (outs Tile_Tensor:$lhs, Tile_Tensor:$rhs);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($lhs)";
+  let hasVerifier = 1;
+}
+
+def Tile_CatOp : Tile_Op<"cat", [Pure, AllTypesMatch<["lhs", "rhs"]>]> {
+  let summary = "concatenate two tensors along dimension 0";
+  let description = [{
+    `tl.cat(a, b, can_reorder=True)`: `lhs` then `rhs` along dimension 0 (of
+    equal shapes, so that the result stays a power of two). Triton may
+    reorder the elements; Kiln keeps them in order.
+
+    ```mlir
+    %c = tile.cat %a, %b : tensor<64xf32> -> tensor<128xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$lhs, Tile_Tensor:$rhs);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Pointers and memory
 //===----------------------------------------------------------------------===//
 
