@@ -9,6 +9,7 @@
 #include "IRGenSCF.h"
 
 #include <set>
+#include <map>
 
 using namespace kiln;
 using namespace kiln::fe;
@@ -228,15 +229,21 @@ LogicalResult IRGen::genAssert(const AssertStmt *s) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// A Python variable threaded through a loop as an SSA iteration value.
+/// A Python variable threaded through a loop as an SSA iteration value; a
+/// block pointer is threaded as its scalars, one Carried each (`part` is
+/// the index into its elems, -1 for a plain runtime value).
 struct Carried {
   std::string name;
   Val init;
+  int part = -1;
 };
 
 /// The names a loop body assigns that hold values before the loop.
 struct LoopVars {
   std::vector<Carried> carried;
+  /// Block pointers carried: their value before the loop (the static part
+  /// the loop must keep).
+  std::map<std::string, Val> blockPtrs;
   /// Compile-time values that cannot be carried; they must stay unchanged.
   std::vector<std::pair<std::string, Val>> frozen;
 
@@ -267,7 +274,11 @@ static FailureOr<LoopVars> collectLoopVars(IRGen &g,
     if (it == g.fs->scope.end() || it->second.v.kind == Val::Kind::Undef)
       continue;
     const Val &v = it->second.v;
-    if (v.isRuntime()) {
+    if (v.kind == Val::Kind::BlockPtr) {
+      lv.blockPtrs[n] = v;
+      for (size_t k = 0; k < v.elems.size(); ++k)
+        lv.carried.push_back({n, v.elems[k], int(k)});
+    } else if (v.isRuntime()) {
       lv.carried.push_back({n, v});
     } else if (v.isNumber()) {
       FailureOr<Val> rv = g.toRuntime(v, where);
@@ -283,9 +294,18 @@ static FailureOr<LoopVars> collectLoopVars(IRGen &g,
 
 /// Binds the carried names to `values`, the block arguments of a loop region.
 static void bindCarried(IRGen &g, const LoopVars &lv, mlir::ValueRange values) {
-  for (size_t k = 0; k < lv.carried.size(); ++k)
-    g.fs->scope[lv.carried[k].name].v =
-        Val::runtime(values[k], lv.carried[k].init.type);
+  for (size_t k = 0; k < lv.carried.size(); ++k) {
+    const Carried &c = lv.carried[k];
+    Val &v = g.fs->scope[c.name].v;
+    Val x = Val::runtime(values[k], c.init.type);
+    if (c.part < 0) {
+      v = x;
+      continue;
+    }
+    if (c.part == 0) // a block pointer's scalars come in order
+      v = lv.blockPtrs.at(c.name);
+    v.elems[c.part] = x;
+  }
 }
 
 /// The loop body's final values of the carried names, type-checked.
@@ -294,6 +314,16 @@ yieldedValues(IRGen &g, const LoopVars &lv, const Node *loop) {
   llvm::SmallVector<mlir::Value> out;
   for (const Carried &c : lv.carried) {
     const IRGen::Binding &bd = g.fs->scope[c.name];
+    if (c.part >= 0) {
+      const Val &before = lv.blockPtrs.at(c.name);
+      if (!bd.v.sameBlockPtrType(before))
+        return g.fail(bd.defOffset, "loop-carried `" + c.name +
+                                        "` changes type from " +
+                                        g.typeName(before) + " to " +
+                                        g.typeName(bd.v));
+      out.push_back(bd.v.elems[c.part].value);
+      continue;
+    }
     Val v = bd.v;
     if (v.isNumber()) {
       FailureOr<Val> rv = g.toRuntime(v, loop);
@@ -591,6 +621,33 @@ struct BranchMerge {
     return int(ttypes.size() - 1);
   }
 
+  /// Block pointers of the same static type merge scalar by scalar; the
+  /// indices of the yielded scalars (-1: kept) go to `parts`.
+  FailureOr<bool>
+  addBlockPtr(const Val &t, const Val &e, const Node *where,
+              llvm::function_ref<std::string(const Val &, const Val &)> mismatch,
+              std::vector<int> &parts) {
+    if (t.kind != Val::Kind::BlockPtr && e.kind != Val::Kind::BlockPtr)
+      return false;
+    if (!t.sameBlockPtrType(e))
+      return g.fail(where, mismatch(t, e));
+    for (size_t k = 0; k < t.elems.size(); ++k) {
+      FailureOr<int> i = add(t.elems[k], e.elems[k], where, mismatch);
+      if (failed(i))
+        return failure();
+      parts.push_back(*i);
+    }
+    return true;
+  }
+  /// The merged block pointer after finish(): `t` with its yielded scalars
+  /// replaced by the results of `res`.
+  Val mergedBlockPtr(Val t, llvm::ArrayRef<int> parts, mlir::scf::IfOp res) {
+    for (size_t k = 0; k < parts.size(); ++k)
+      if (parts[k] >= 0)
+        t.elems[k] = Val::runtime(res.getResult(parts[k]), ttypes[parts[k]]);
+    return t;
+  }
+
   /// Rebuilds the scf.if with the yielded results.
   mlir::scf::IfOp finish(mlir::Location l) {
     return closeIf(g.b, ifOp, l, thenVals, elseVals);
@@ -635,6 +692,12 @@ LogicalResult IRGen::genIf(const IfStmt *s) {
   BranchMerge merge{*this, ifOp, {}, {}, {}};
   Scope after = before;
   std::vector<std::pair<std::string, int>> results;
+  struct BlockPtrResult {
+    std::string name;
+    Val thenVal;
+    std::vector<int> parts;
+  };
+  std::vector<BlockPtrResult> bpResults;
   unsigned line = lines.lineCol(s->range.begin).first;
   std::set<std::string> names;
   for (int k = 0; k < 2; ++k)
@@ -656,10 +719,23 @@ LogicalResult IRGen::genIf(const IfStmt *s) {
       after[n] = tv.kind == Val::Kind::Undef ? ti->second : ei->second;
       continue;
     }
-    FailureOr<int> idx = merge.add(tv, ev, s, [&](const Val &a, const Val &bv) {
+    auto mismatch = [&](const Val &a, const Val &bv) {
       return "`" + n + "` is " + typeName(a) + " after the `if` branch but " +
              typeName(bv) + " after the `else` branch";
-    });
+    };
+    if (tv.sameAs(ev)) {
+      after[n] = ti->second;
+      continue;
+    }
+    std::vector<int> parts;
+    FailureOr<bool> isBP = merge.addBlockPtr(tv, ev, s, mismatch, parts);
+    if (failed(isBP))
+      return failure();
+    if (*isBP) {
+      bpResults.push_back({n, tv, std::move(parts)});
+      continue;
+    }
+    FailureOr<int> idx = merge.add(tv, ev, s, mismatch);
     if (failed(idx))
       return failure();
     if (*idx < 0)
@@ -671,6 +747,10 @@ LogicalResult IRGen::genIf(const IfStmt *s) {
   for (const auto &[n, idx] : results)
     after[n] = Binding{Val::runtime(res.getResult(idx), merge.ttypes[idx]),
                        branch[0][n].defOffset};
+  for (const BlockPtrResult &r : bpResults)
+    after[r.name] =
+        Binding{merge.mergedBlockPtr(r.thenVal, r.parts, res),
+                branch[0][r.name].defOffset};
   fs->scope = std::move(after);
   b.setInsertionPointAfter(res);
   return success();
@@ -722,7 +802,18 @@ LogicalResult IRGen::genIfWithReturn(const IfStmt *s,
   std::vector<Val> ts = tupleRet ? rets[0].elems : std::vector<Val>{rets[0]};
   std::vector<Val> es = tupleRet ? rets[1].elems : std::vector<Val>{rets[1]};
   std::vector<int> idx;
+  std::vector<std::vector<int>> bpParts(ts.size());
   for (size_t k = 0; k < ts.size(); ++k) {
+    if (!ts[k].sameAs(es[k])) {
+      FailureOr<bool> isBP =
+          merge.addBlockPtr(ts[k], es[k], where, mismatch, bpParts[k]);
+      if (failed(isBP))
+        return failure();
+      if (*isBP) {
+        idx.push_back(-2);
+        continue;
+      }
+    }
     FailureOr<int> i = merge.add(ts[k], es[k], where, mismatch);
     if (failed(i))
       return failure();
@@ -732,8 +823,10 @@ LogicalResult IRGen::genIfWithReturn(const IfStmt *s,
   std::vector<Val> out;
   for (size_t k = 0; k < ts.size(); ++k)
     out.push_back(
-        idx[k] < 0 ? ts[k]
-                   : Val::runtime(res.getResult(idx[k]), merge.ttypes[idx[k]]));
+        idx[k] == -2 ? merge.mergedBlockPtr(ts[k], bpParts[k], res)
+        : idx[k] < 0
+            ? ts[k]
+            : Val::runtime(res.getResult(idx[k]), merge.ttypes[idx[k]]));
   fs->scope = before;
   fs->returned = true;
   fs->retVal = tupleRet ? Val::tuple(out) : out[0];
