@@ -31,6 +31,22 @@
 #   copy_3d     (X *fp32, Y *fp32, A i32, B i32, C i32)  -D BA -D BB -D BC
 #       grid (cdiv(A, BA), cdiv(B, BB), cdiv(C, BC)); X, Y contiguous
 #       [A, B, C]; boundary_check=(0, 1, 2) on load and store.
+# Every kernel compiles to PTX (lit):
+# RUN: ln-compile %s --kernel tile_copy --signature '*fp16,*fp16,i32,i32,i32' -D BM=16 -D BN=32 -D CHECK=3 -D PAD=2 --emit=ptx | FileCheck %s --check-prefix=TC
+# RUN: ln-compile %s --kernel tile_copy --signature '*i8,*i8,i32,i32,i32' -D BM=16 -D BN=32 -D CHECK=1 -D PAD=1 --emit=ptx | FileCheck %s --check-prefix=TC
+# RUN: ln-compile %s --kernel copy_checked --signature '*fp32,*fp32,i32,i32,i32,i32' -D BM=32 -D BN=64 --emit=ptx | FileCheck %s --check-prefix=CC
+# RUN: ln-compile %s --kernel col_major_copy --signature '*fp32,*fp32,i32,i32' -D BM=32 -D BN=64 --emit=ptx | FileCheck %s --check-prefix=CM
+# RUN: ln-compile %s --kernel rowsum_for --signature '*i32,*i32,i32,i32,i32' -D BM=32 -D BK=64 --emit=ptx | FileCheck %s --check-prefix=RF
+# RUN: ln-compile %s --kernel rowsum_while --signature '*i32,*i32,i32,i32,i32' -D BM=32 -D BK=64 --emit=ptx | FileCheck %s --check-prefix=RW
+# RUN: ln-compile %s --kernel if_advance --signature '*fp32,*fp32,i32,i32,i32,i32' -D BM=32 -D BN=64 --emit=ptx | FileCheck %s --check-prefix=IA
+# RUN: ln-compile %s --kernel copy_3d --signature '*fp32,*fp32,i32,i32,i32' -D BA=2 -D BB=8 -D BC=32 --emit=ptx | FileCheck %s --check-prefix=C3
+# TC: .entry tile_copy(
+# CC: .entry copy_checked(
+# CM: .entry col_major_copy(
+# RF: .entry rowsum_for(
+# RW: .entry rowsum_while(
+# IA: .entry if_advance(
+# C3: .entry copy_3d(
 import triton
 import triton.language as tl
 
