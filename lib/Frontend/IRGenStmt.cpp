@@ -209,10 +209,9 @@ LogicalResult IRGen::genAssert(const AssertStmt *s) {
   FailureOr<Val> t = eval(s->test);
   if (failed(t))
     return failure();
-  if (!t->isConstexpr())
-    return fail(s->test, "`assert` needs a constexpr condition; device-side "
-                         "assertions are not supported");
-  if (t->truthy())
+  // A constexpr condition is checked now; a runtime one becomes
+  // tl.device_assert (compiled in only in debug builds), as in Triton.
+  if (t->isConstexpr() && t->truthy())
     return success();
   std::string msg;
   if (s->msg) {
@@ -221,6 +220,10 @@ LogicalResult IRGen::genAssert(const AssertStmt *s) {
       return failure();
     msg = m->kind == Val::Kind::Str ? m->s : m->repr();
   }
+  if (t->isRuntime())
+    return emitDeviceAssert(*this, *t, msg, s);
+  if (!t->isConstexpr())
+    return fail(s->test, "`assert` condition is " + typeName(*t));
   return fail(s, "assertion failed" + (msg.empty() ? "" : ": " + msg));
 }
 

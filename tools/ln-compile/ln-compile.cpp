@@ -31,8 +31,10 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 using namespace kiln;
@@ -86,6 +88,8 @@ OPTIONS:
   --split-input-file       process the parts of FILE separated by `# -----`
                            lines independently
   --print-debuginfo        with --emit=tile: print each op's .py location
+  --debug                  compile tl.device_assert and runtime `assert` in
+                           (Triton's debug=True; also KILN_DEBUG=1)
   --dtype DT               built-in mode: fp16 (default), bf16 or fp32
   --help                   print this help
   --version                print the version
@@ -101,6 +105,7 @@ struct Options {
   std::optional<std::string> arch; ///< default sm_90
   Stage emit = Stage::PTX;
   bool time = false, verify = false, split = false, debugInfo = false;
+  bool debug = false;
   std::optional<std::string> dtype;
 };
 
@@ -135,6 +140,7 @@ std::optional<int> parseArgs(int argc, char **argv, Options &o) {
         {"--time", &Options::time},
         {"--verify-diagnostics", &Options::verify},
         {"--print-debuginfo", &Options::debugInfo},
+        {"--debug", &Options::debug},
         {"--split-input-file", &Options::split},
         {"--list-configs", &Options::listConfigs}};
     if (const auto *sw = llvm::find_if(
@@ -248,6 +254,8 @@ std::optional<KernelSpec> specFromFlags(const Options &o) {
   spec.kernelName = *o.kernel;
   spec.numWarps = o.numWarps.value_or(4);
   spec.arch = o.arch.value_or("sm_90");
+  const char *envDebug = std::getenv("KILN_DEBUG");
+  spec.debug = o.debug || (envDebug && *envDebug && std::string_view(envDebug) != "0");
   if (o.signature) {
     auto sig = parseSignature(*o.signature);
     if (!sig) {

@@ -154,6 +154,14 @@ TEST(CacheKey, CanonicalTextIsStable) {
   EXPECT_EQ(cacheKey(sampleInputs()).size(), 64u);
 }
 
+TEST(CacheKey, DebugBuildsHaveTheirOwnKey) {
+  CacheKeyInputs in = sampleInputs();
+  in.spec.debug = true;
+  std::string text = cacheKeyText(in);
+  EXPECT_EQ(text, cacheKeyText(sampleInputs()) + "debug 1\n");
+  EXPECT_EQ(in.spec.toString(), sampleInputs().spec.toString() + ",debug");
+}
+
 TEST(CacheKey, EveryComponentChangesTheKey) {
   const std::string base = cacheKey(sampleInputs());
   std::vector<std::function<void(CacheKeyInputs &)>> edits = {
@@ -169,6 +177,7 @@ TEST(CacheKey, EveryComponentChangesTheKey) {
       [](CacheKeyInputs &i) { i.spec.numWarps = 4; },
       [](CacheKeyInputs &i) { i.spec.arch = "sm_80"; },
       [](CacheKeyInputs &i) { i.options = "ptx-O2"; },
+      [](CacheKeyInputs &i) { i.spec.debug = true; },
   };
   std::set<std::string> seen{base};
   for (size_t n = 0; n < edits.size(); ++n) {

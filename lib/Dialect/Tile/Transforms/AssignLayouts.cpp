@@ -305,7 +305,7 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
     }
     return success();
   }
-  if (isa<PrintOp>(op))
+  if (isa<PrintOp, AssertOp>(op)) // take any layout
     return success();
 
   // A scan keeps its operands' layout (all operands share one).
