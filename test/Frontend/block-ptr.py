@@ -114,8 +114,10 @@ def k_if(X, N, flag, B: tl.constexpr):
     p = tl.make_block_ptr(X, (N,), (1,), (0,), (B,), (0,))
     if flag > 0:
         p = tl.advance(p, (B,))
-    x = tl.load(p, boundary_check=(0,), padding_option="zero")
-    tl.store(p, x * 2, boundary_check=(0,))
+    # An explicit mask=None / other=None is allowed, as in Triton.
+    x = tl.load(p, mask=None, other=None, boundary_check=0,
+                padding_option="zero")
+    tl.store(p, x * 2, mask=None, boundary_check=(0,))
 
 # Only the offset differs between the branches: one i32 result.
 # IF-LABEL: func.func @k_if(

@@ -312,8 +312,8 @@ static FailureOr<Expanded> expand(IRGen &g, const Val &p,
 FailureOr<Val> kiln::fe::loadBlockPtr(BuiltinCall &call) {
   auto &[g, rd, a, e, l, args] = call;
   const Val &p = a[0].v;
-  if (a[1].given || a[2].given)
-    return g.fail(a[a[1].given ? 1 : 2].node,
+  if (!rd.isNone(a[1]) || !rd.isNone(a[2]))
+    return g.fail(a[!rd.isNone(a[1]) ? 1 : 2].node,
                   "`mask` and `other` cannot be given when loading through a "
                   "block pointer (use `boundary_check` and `padding_option`)");
   DType dt = p.bpBase().type.dtype;
@@ -359,7 +359,7 @@ FailureOr<Val> kiln::fe::loadBlockPtr(BuiltinCall &call) {
 FailureOr<Val> kiln::fe::storeBlockPtr(BuiltinCall &call) {
   auto &[g, rd, a, e, l, args] = call;
   const Val &p = a[0].v;
-  if (a[2].given)
+  if (!rd.isNone(a[2]))
     return g.fail(a[2].node, "`mask` cannot be given when storing through a "
                              "block pointer (use `boundary_check`)");
   FailureOr<Val> v = rd.value(a[1], "value");
