@@ -243,6 +243,29 @@ static LogicalResult checkDecorators(IRGen &g, const FunctionDef *fn) {
   return success();
 }
 
+/// `@triton.jit(debug=True)` on the kernel turns device assertions on.
+static LogicalResult readJitDebug(IRGen &g, const FunctionDef *fn) {
+  g.debug = g.spec.debug;
+  for (const Expr *d : fn->decorators) {
+    const auto *call = llvm::dyn_cast<CallExpr>(d);
+    if (!call)
+      continue;
+    std::optional<Val> f = g.resolveStaticName(call->func);
+    if (!f || f->kind != Val::Kind::Builtin || f->s != "triton.jit")
+      continue;
+    for (const Keyword &k : call->keywords) {
+      if (k.name != "debug")
+        continue;
+      const auto *c = llvm::dyn_cast<ConstExpr>(k.value);
+      if (!c || c->which == ConstExpr::Which::Ellipsis)
+        return g.fail(k.value, "`debug` of @triton.jit must be True, False "
+                               "or None");
+      g.debug = g.debug || c->which == ConstExpr::Which::True;
+    }
+  }
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Calls of @triton.jit functions
 //===----------------------------------------------------------------------===//
@@ -401,6 +424,8 @@ mlir::OwningOpRef<mlir::ModuleOp> IRGen::compile(const KernelSpec &sp) {
   if (!fn)
     return nullptr;
   if (failed(checkDecorators(*this, fn)))
+    return nullptr;
+  if (failed(readJitDebug(*this, fn)))
     return nullptr;
 
   // Match the signature to the parameters: either one entry per parameter

@@ -214,6 +214,9 @@ public:
   ast::LineTable lines;
   mlir::StringAttr filenameAttr;
   KernelSpec spec;
+  /// Device assertions are compiled in: spec.debug or the kernel's
+  /// `@triton.jit(debug=True)`.
+  bool debug = false;
 
   /// Module-level names bound eagerly (triton imports, functions): what
   /// decorator resolution sees. Everything else is in moduleDefs.
@@ -267,6 +270,12 @@ public:
   mlir::LogicalResult enter(const ast::Node *n);
   void leave() { --recursion; }
 };
+
+/// A tile.assert of `cond` (i1 or integer: nonzero passes), when `g.debug`;
+/// nothing otherwise (Builtins/Debug.cpp).
+mlir::LogicalResult emitDeviceAssert(IRGen &g, const Val &cond,
+                                     llvm::StringRef msg,
+                                     const ast::Node *where);
 
 /// Syntactic helpers.
 bool containsReturn(llvm::ArrayRef<const ast::Stmt *> stmts);

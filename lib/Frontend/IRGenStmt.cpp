@@ -1,14 +1,14 @@
-//===- IRGenStmt.cpp - Statements, loops and if --------------------------===//
+//===- IRGenStmt.cpp - Statements and loops -------------------------------===//
 //
 // Python variables become SSA values: names reassigned in a loop body are
-// threaded through scf.for / scf.while, names reassigned in the branches of
-// a runtime `if` are yielded by the scf.if.
+// threaded through scf.for / scf.while (a block pointer as its scalars).
+// Runtime `if` statements are in IRGenIf.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "IRGen.h"
 #include "IRGenSCF.h"
 
-#include <set>
+#include <map>
 
 using namespace kiln;
 using namespace kiln::fe;
@@ -208,10 +208,9 @@ LogicalResult IRGen::genAssert(const AssertStmt *s) {
   FailureOr<Val> t = eval(s->test);
   if (failed(t))
     return failure();
-  if (!t->isConstexpr())
-    return fail(s->test, "`assert` needs a constexpr condition; device-side "
-                         "assertions are not supported");
-  if (t->truthy())
+  // A constexpr condition is checked now; a runtime one becomes
+  // tl.device_assert (compiled in only in debug builds), as in Triton.
+  if (t->isConstexpr() && t->truthy())
     return success();
   std::string msg;
   if (s->msg) {
@@ -220,6 +219,10 @@ LogicalResult IRGen::genAssert(const AssertStmt *s) {
       return failure();
     msg = m->kind == Val::Kind::Str ? m->s : m->repr();
   }
+  if (t->isRuntime())
+    return emitDeviceAssert(*this, *t, msg, s);
+  if (!t->isConstexpr())
+    return fail(s->test, "`assert` condition is " + typeName(*t));
   return fail(s, "assertion failed" + (msg.empty() ? "" : ": " + msg));
 }
 
@@ -228,15 +231,21 @@ LogicalResult IRGen::genAssert(const AssertStmt *s) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// A Python variable threaded through a loop as an SSA iteration value.
+/// A Python variable threaded through a loop as an SSA iteration value; a
+/// block pointer is threaded as its scalars, one Carried each (`part` is
+/// the index into its elems, -1 for a plain runtime value).
 struct Carried {
   std::string name;
   Val init;
+  int part = -1;
 };
 
 /// The names a loop body assigns that hold values before the loop.
 struct LoopVars {
   std::vector<Carried> carried;
+  /// Block pointers carried: their value before the loop (the static part
+  /// the loop must keep).
+  std::map<std::string, Val> blockPtrs;
   /// Compile-time values that cannot be carried; they must stay unchanged.
   std::vector<std::pair<std::string, Val>> frozen;
 
@@ -267,7 +276,11 @@ static FailureOr<LoopVars> collectLoopVars(IRGen &g,
     if (it == g.fs->scope.end() || it->second.v.kind == Val::Kind::Undef)
       continue;
     const Val &v = it->second.v;
-    if (v.isRuntime()) {
+    if (v.kind == Val::Kind::BlockPtr) {
+      lv.blockPtrs[n] = v;
+      for (size_t k = 0; k < v.elems.size(); ++k)
+        lv.carried.push_back({n, v.elems[k], int(k)});
+    } else if (v.isRuntime()) {
       lv.carried.push_back({n, v});
     } else if (v.isNumber()) {
       FailureOr<Val> rv = g.toRuntime(v, where);
@@ -283,9 +296,18 @@ static FailureOr<LoopVars> collectLoopVars(IRGen &g,
 
 /// Binds the carried names to `values`, the block arguments of a loop region.
 static void bindCarried(IRGen &g, const LoopVars &lv, mlir::ValueRange values) {
-  for (size_t k = 0; k < lv.carried.size(); ++k)
-    g.fs->scope[lv.carried[k].name].v =
-        Val::runtime(values[k], lv.carried[k].init.type);
+  for (size_t k = 0; k < lv.carried.size(); ++k) {
+    const Carried &c = lv.carried[k];
+    Val &v = g.fs->scope[c.name].v;
+    Val x = Val::runtime(values[k], c.init.type);
+    if (c.part < 0) {
+      v = x;
+      continue;
+    }
+    if (c.part == 0) // a block pointer's scalars come in order
+      v = lv.blockPtrs.at(c.name);
+    v.elems[c.part] = x;
+  }
 }
 
 /// The loop body's final values of the carried names, type-checked.
@@ -294,6 +316,16 @@ yieldedValues(IRGen &g, const LoopVars &lv, const Node *loop) {
   llvm::SmallVector<mlir::Value> out;
   for (const Carried &c : lv.carried) {
     const IRGen::Binding &bd = g.fs->scope[c.name];
+    if (c.part >= 0) {
+      const Val &before = lv.blockPtrs.at(c.name);
+      if (!bd.v.sameBlockPtrType(before))
+        return g.fail(bd.defOffset, "loop-carried `" + c.name +
+                                        "` changes type from " +
+                                        g.typeName(before) + " to " +
+                                        g.typeName(bd.v));
+      out.push_back(bd.v.elems[c.part].value);
+      continue;
+    }
     Val v = bd.v;
     if (v.isNumber()) {
       FailureOr<Val> rv = g.toRuntime(v, loop);
@@ -546,198 +578,5 @@ LogicalResult IRGen::genWhile(const WhileStmt *s) {
       return failure();
   }
   finishLoopScope(*this, before, *lv, whileOp.getResults(), s, "while");
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// If
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// Merges values that flow out of the two branches of an scf.if: equal
-/// compile-time values stay compile-time, everything else is yielded.
-struct BranchMerge {
-  IRGen &g;
-  mlir::scf::IfOp ifOp;
-  llvm::SmallVector<mlir::Value> thenVals, elseVals;
-  std::vector<TType> ttypes;
-
-  /// Returns the index of the yielded result, or -1 when `t` and `e` are the
-  /// same value (nothing to yield). Fails on type mismatches via `mismatch`.
-  FailureOr<int>
-  add(const Val &tIn, const Val &eIn, const Node *where,
-      llvm::function_ref<std::string(const Val &, const Val &)> mismatch) {
-    if (tIn.sameAs(eIn))
-      return -1;
-    Val t = tIn, e = eIn;
-    for (int k = 0; k < 2; ++k) {
-      Val &v = k == 0 ? t : e;
-      if (v.isRuntime())
-        continue;
-      if (!v.isNumber())
-        return g.fail(where, mismatch(tIn, eIn));
-      mlir::OpBuilder::InsertionGuard guard(g.b);
-      insertAtEnd(g.b, armBlock(ifOp, k));
-      FailureOr<Val> rv = g.toRuntime(v, where);
-      if (failed(rv))
-        return failure();
-      v = *rv;
-    }
-    if (t.type != e.type)
-      return g.fail(where, mismatch(t, e));
-    thenVals.push_back(t.value);
-    elseVals.push_back(e.value);
-    ttypes.push_back(t.type);
-    return int(ttypes.size() - 1);
-  }
-
-  /// Rebuilds the scf.if with the yielded results.
-  mlir::scf::IfOp finish(mlir::Location l) {
-    return closeIf(g.b, ifOp, l, thenVals, elseVals);
-  }
-};
-} // namespace
-
-FailureOr<IRGen::IfTest> IRGen::evalIfTest(const Expr *test,
-                                           llvm::StringRef what) {
-  FailureOr<Val> t = eval(test);
-  if (failed(t))
-    return failure();
-  if (!t->isRuntime()) {
-    if (!t->isConstexpr())
-      return fail(test, what + " is " + typeName(*t));
-    return IfTest{t->truthy(), {}};
-  }
-  FailureOr<mlir::Value> c = scalarCondition(*t, test, "if");
-  if (failed(c))
-    return failure();
-  return IfTest{std::nullopt, *c};
-}
-
-LogicalResult IRGen::genIf(const IfStmt *s) {
-  FailureOr<IfTest> t = evalIfTest(s->test, "`if` condition");
-  if (failed(t))
-    return failure();
-  if (t->known)
-    return genBlock(*t->known ? s->body : s->orelse);
-  mlir::Location l = loc(s);
-  auto ifOp = openIf(b, l, t->cond);
-  Scope before = fs->scope;
-  Scope branch[2];
-  for (int k = 0; k < 2; ++k) {
-    mlir::OpBuilder::InsertionGuard g(b);
-    insertAtEnd(b, armBlock(ifOp, k));
-    fs->scope = before;
-    if (failed(genBlock(k == 0 ? s->body : s->orelse)))
-      return failure();
-    branch[k] = std::move(fs->scope);
-  }
-  BranchMerge merge{*this, ifOp, {}, {}, {}};
-  Scope after = before;
-  std::vector<std::pair<std::string, int>> results;
-  unsigned line = lines.lineCol(s->range.begin).first;
-  std::set<std::string> names;
-  for (int k = 0; k < 2; ++k)
-    for (const auto &[n, bd] : branch[k])
-      names.insert(n);
-  for (const std::string &n : names) {
-    auto ti = branch[0].find(n), ei = branch[1].find(n);
-    if (ti == branch[0].end() || ei == branch[1].end()) {
-      const Binding &bd = ti != branch[0].end() ? ti->second : ei->second;
-      after[n] = Binding{Val::undef("`" + n +
-                                    "` is assigned in only one branch of "
-                                    "the `if` on line " +
-                                    std::to_string(line)),
-                         bd.defOffset};
-      continue;
-    }
-    const Val &tv = ti->second.v, &ev = ei->second.v;
-    if (tv.kind == Val::Kind::Undef || ev.kind == Val::Kind::Undef) {
-      after[n] = tv.kind == Val::Kind::Undef ? ti->second : ei->second;
-      continue;
-    }
-    FailureOr<int> idx = merge.add(tv, ev, s, [&](const Val &a, const Val &bv) {
-      return "`" + n + "` is " + typeName(a) + " after the `if` branch but " +
-             typeName(bv) + " after the `else` branch";
-    });
-    if (failed(idx))
-      return failure();
-    if (*idx < 0)
-      after[n] = ti->second;
-    else
-      results.emplace_back(n, *idx);
-  }
-  auto res = merge.finish(l);
-  for (const auto &[n, idx] : results)
-    after[n] = Binding{Val::runtime(res.getResult(idx), merge.ttypes[idx]),
-                       branch[0][n].defOffset};
-  fs->scope = std::move(after);
-  b.setInsertionPointAfter(res);
-  return success();
-}
-
-/// An `if` containing a `return`: the statements after it (up to the end of
-/// the function) are generated in each branch that falls through, so every
-/// path ends in a return and the returned values are yielded by an scf.if.
-LogicalResult IRGen::genIfWithReturn(const IfStmt *s,
-                                     llvm::ArrayRef<const Stmt *> rest) {
-  FailureOr<IfTest> t = evalIfTest(s->test, "`if` condition");
-  if (failed(t))
-    return failure();
-  auto concat = [&](const Block &blk) {
-    std::vector<const Stmt *> all(blk.begin(), blk.end());
-    all.insert(all.end(), rest.begin(), rest.end());
-    return all;
-  };
-  if (t->known)
-    return genBlock(concat(*t->known ? s->body : s->orelse));
-  mlir::Location l = loc(s);
-  auto ifOp = openIf(b, l, t->cond);
-  Scope before = fs->scope;
-  Val rets[2];
-  const Node *retNodes[2] = {nullptr, nullptr};
-  for (int k = 0; k < 2; ++k) {
-    mlir::OpBuilder::InsertionGuard g(b);
-    insertAtEnd(b, armBlock(ifOp, k));
-    fs->scope = before;
-    fs->returned = false;
-    fs->retVal = Val::none();
-    fs->retNode = nullptr;
-    if (failed(genBlock(concat(k == 0 ? s->body : s->orelse))))
-      return failure();
-    rets[k] = fs->returned ? fs->retVal : Val::none();
-    retNodes[k] = fs->retNode;
-  }
-  std::string fname = fs->fn ? fs->fn->name : "kernel";
-  const Node *where = retNodes[0] ? retNodes[0] : s;
-  auto mismatch = [&](const Val &a, const Val &bv) {
-    return "`" + fname + "` returns " + typeName(a) + " on one path and " +
-           typeName(bv) + " on another";
-  };
-  BranchMerge merge{*this, ifOp, {}, {}, {}};
-  bool tupleRet = rets[0].kind == Val::Kind::Tuple;
-  if (tupleRet != (rets[1].kind == Val::Kind::Tuple) ||
-      (tupleRet && rets[0].elems.size() != rets[1].elems.size()))
-    return fail(where, mismatch(rets[0], rets[1]));
-  std::vector<Val> ts = tupleRet ? rets[0].elems : std::vector<Val>{rets[0]};
-  std::vector<Val> es = tupleRet ? rets[1].elems : std::vector<Val>{rets[1]};
-  std::vector<int> idx;
-  for (size_t k = 0; k < ts.size(); ++k) {
-    FailureOr<int> i = merge.add(ts[k], es[k], where, mismatch);
-    if (failed(i))
-      return failure();
-    idx.push_back(*i);
-  }
-  auto res = merge.finish(l);
-  std::vector<Val> out;
-  for (size_t k = 0; k < ts.size(); ++k)
-    out.push_back(
-        idx[k] < 0 ? ts[k]
-                   : Val::runtime(res.getResult(idx[k]), merge.ttypes[idx[k]]));
-  fs->scope = before;
-  fs->returned = true;
-  fs->retVal = tupleRet ? Val::tuple(out) : out[0];
-  fs->retNode = where;
-  b.setInsertionPointAfter(res);
   return success();
 }

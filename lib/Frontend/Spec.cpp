@@ -110,6 +110,8 @@ std::string KernelSpec::toString() const {
     first = false;
   }
   s += "]num_warps=" + std::to_string(numWarps) + ",arch=" + arch;
+  if (debug)
+    s += ",debug";
   return s;
 }
 

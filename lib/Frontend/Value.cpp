@@ -32,6 +32,10 @@ bool Val::sameAs(const Val &o) const {
     return fn == o.fn;
   case Kind::Method:
     return s == o.s && self && o.self && self->sameAs(*o.self);
+  case Kind::BlockPtr:
+    if (blockShape != o.blockShape || order != o.order)
+      return false;
+    [[fallthrough]];
   case Kind::Tuple:
     if (elems.size() != o.elems.size())
       return false;
@@ -121,6 +125,8 @@ std::string Val::repr() const {
     return "method `" + s + "`";
   case Kind::Runtime:
     return "a runtime value";
+  case Kind::BlockPtr:
+    return "a block pointer";
   case Kind::Undef:
     return "an undefined value";
   }
@@ -147,6 +153,14 @@ std::string IRGen::typeName(const Val &v) const {
     return "dtype " + v.repr();
   case Val::Kind::Tuple:
     return "tuple " + v.repr();
+  case Val::Kind::BlockPtr: {
+    std::string shape;
+    for (size_t k = 0; k < v.blockShape.size(); ++k)
+      shape += (k ? ", " : "") + std::to_string(v.blockShape[k]);
+    return "block pointer to " +
+           std::string(tlDTypeName(v.bpBase().type.dtype)) + " [" + shape +
+           "]";
+  }
   default:
     return v.repr();
   }

@@ -6,6 +6,12 @@
 // only means something when called or dereferenced (a module, a builtin, a
 // @triton.jit function, a bound method such as `x.to`).
 //
+// A block pointer (tl.make_block_ptr) is a frontend value, not an MLIR type:
+// its base, shape, strides and offsets are runtime scalars kept side by side
+// and turned into a pointer tensor and a mask at each load/store, so the
+// backend sees ordinary pointer arithmetic (same axis info, same vector
+// accesses). Loops, ifs and helper calls carry it as its scalars.
+//
 //===----------------------------------------------------------------------===//
 #ifndef KILN_LIB_FRONTEND_VALUE_H
 #define KILN_LIB_FRONTEND_VALUE_H
@@ -34,6 +40,7 @@ struct Val {
     Builtin,
     Method,
     Undef,
+    BlockPtr,
   };
   Kind kind = Kind::None;
   mlir::Value value; ///< Runtime
@@ -45,7 +52,11 @@ struct Val {
   std::string s;
   kiln::DType dt = kiln::DType::I32; ///< DType
   bool dtPtr = false;                ///< DType: pointer to `dt`
-  std::vector<Val> elems;            ///< Tuple
+  /// Tuple: the elements. BlockPtr: the runtime scalars `base` (a scalar
+  /// pointer), then shape[r] (i64), strides[r] (i64), offsets[r] (i32).
+  std::vector<Val> elems;
+  /// BlockPtr: the constexpr block shape (powers of two) and order.
+  std::vector<int64_t> blockShape, order;
   const ast::FunctionDef *fn = nullptr;
   std::shared_ptr<Val> self; ///< Method receiver
 
@@ -115,6 +126,31 @@ struct Val {
   }
   static Val undef(std::string why) {
     return named(Kind::Undef, std::move(why));
+  }
+  static Val blockPtr(std::vector<Val> scalars, std::vector<int64_t> block,
+                      std::vector<int64_t> order) {
+    Val r;
+    r.kind = Kind::BlockPtr;
+    r.elems = std::move(scalars);
+    r.blockShape = std::move(block);
+    r.order = std::move(order);
+    return r;
+  }
+
+  //===--- BlockPtr accessors ---------------------------------------------===//
+  size_t bpRank() const { return blockShape.size(); }
+  const Val &bpBase() const { return elems[0]; }
+  const Val &bpShape(size_t d) const { return elems[1 + d]; }
+  const Val &bpStride(size_t d) const { return elems[1 + bpRank() + d]; }
+  const Val &bpOffset(size_t d) const { return elems[1 + 2 * bpRank() + d]; }
+  Val &bpOffset(size_t d) { return elems[1 + 2 * bpRank() + d]; }
+  /// Same block shape, order and element type: the static part of a block
+  /// pointer's type, which a loop or an if must keep.
+  bool sameBlockPtrType(const Val &o) const {
+    return kind == Kind::BlockPtr && o.kind == Kind::BlockPtr &&
+           blockShape == o.blockShape && order == o.order &&
+           elems.size() == o.elems.size() &&
+           elems[0].type == o.elems[0].type;
   }
 
   bool isRuntime() const { return kind == Kind::Runtime; }

@@ -137,6 +137,8 @@ std::string kiln::rt::cacheKeyText(const CacheKeyInputs &in) {
   }
   os << "\nnum-warps " << in.spec.numWarps << "\n";
   os << "arch " << in.spec.arch << "\n";
+  if (in.spec.debug) // only then: keys of non-debug builds stay as they were
+    os << "debug 1\n";
   os << "options " << in.options << "\n";
   return text;
 }

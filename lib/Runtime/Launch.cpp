@@ -5,7 +5,9 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
 
 using namespace kiln;
 using namespace kiln::rt;
@@ -117,6 +119,9 @@ llvm::Expected<KernelSpec> kiln::rt::deriveSpec(
   spec.kernelName = kernelName.str();
   spec.numWarps = options.numWarps;
   spec.arch = arch.str();
+  // KILN_DEBUG=1 (like TRITON_DEBUG=1) compiles device assertions in.
+  if (const char *d = std::getenv("KILN_DEBUG"))
+    spec.debug = *d && std::string_view(d) != "0";
   size_t argIndex = 0;
   for (const KernelParameter &p : params) {
     ParamSpec ps;

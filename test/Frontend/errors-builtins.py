@@ -333,7 +333,7 @@ import triton.language as tl
 
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
-    # expected-error @+1 {{`boundary_check` is not supported (block pointers are not supported)}}
+    # expected-error @+1 {{`boundary_check` of `tl.load` needs a block pointer (from `tl.make_block_ptr`): the compiler does not know the bounds of a pointer tensor}}
     x = tl.load(X, boundary_check=(0,))
 
 # -----

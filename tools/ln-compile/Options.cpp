@@ -80,6 +80,8 @@ OPTIONS:
   --split-input-file       process the parts of FILE separated by `# -----`
                            lines independently
   --print-debuginfo        with --emit=tile: print each op's .py location
+  --debug                  compile tl.device_assert and runtime `assert` in
+                           (Triton's debug=True; also KILN_DEBUG=1)
   --dtype DT               built-in mode: fp16 (default), bf16 or fp32
   --color WHEN             color diagnostics: auto (default: when stderr is
                            a terminal), always or never
@@ -114,6 +116,7 @@ std::optional<int> kiln::cli::parseArgs(int argc, char **argv, Options &o) {
         {"--time", &Options::time},
         {"--verify-diagnostics", &Options::verify},
         {"--print-debuginfo", &Options::debugInfo},
+        {"--debug", &Options::debug},
         {"--split-input-file", &Options::split},
         {"--list-configs", &Options::listConfigs}};
     if (const auto *sw = llvm::find_if(

@@ -28,6 +28,7 @@ struct Options {
   AOTEmit aot = AOTEmit::None;
   std::optional<std::string> aotName, ptxas;
   bool time = false, verify = false, split = false, debugInfo = false;
+  bool debug = false; ///< --debug: tl.device_assert compiled in
   std::optional<std::string> dtype;
 };
 

@@ -38,8 +38,10 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 using namespace kiln;
@@ -57,6 +59,8 @@ std::optional<KernelSpec> specFromFlags(const Options &o) {
   spec.kernelName = *o.kernel;
   spec.numWarps = o.numWarps.value_or(4);
   spec.arch = o.arch.value_or("sm_90");
+  const char *envDebug = std::getenv("KILN_DEBUG");
+  spec.debug = o.debug || (envDebug && *envDebug && std::string_view(envDebug) != "0");
   if (o.signature) {
     auto sig = parseSignature(*o.signature);
     if (!sig) {

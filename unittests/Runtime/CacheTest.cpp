@@ -154,6 +154,16 @@ TEST(CacheKey, CanonicalTextIsStable) {
   EXPECT_EQ(cacheKey(sampleInputs()).size(), 64u);
 }
 
+TEST(CacheKey, DebugBuildsHaveTheirOwnKey) {
+  CacheKeyInputs in = sampleInputs();
+  in.spec.debug = true;
+  std::string plain = cacheKeyText(sampleInputs());
+  size_t at = plain.find("options ");
+  ASSERT_NE(at, std::string::npos);
+  EXPECT_EQ(cacheKeyText(in), plain.substr(0, at) + "debug 1\n" + plain.substr(at));
+  EXPECT_EQ(in.spec.toString(), sampleInputs().spec.toString() + ",debug");
+}
+
 TEST(CacheKey, EveryComponentChangesTheKey) {
   const std::string base = cacheKey(sampleInputs());
   std::vector<std::function<void(CacheKeyInputs &)>> edits = {
@@ -169,6 +179,7 @@ TEST(CacheKey, EveryComponentChangesTheKey) {
       [](CacheKeyInputs &i) { i.spec.numWarps = 4; },
       [](CacheKeyInputs &i) { i.spec.arch = "sm_80"; },
       [](CacheKeyInputs &i) { i.options = "ptx-O2"; },
+      [](CacheKeyInputs &i) { i.spec.debug = true; },
   };
   std::set<std::string> seen{base};
   for (size_t n = 0; n < edits.size(); ++n) {

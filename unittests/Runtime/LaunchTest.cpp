@@ -6,6 +6,7 @@
 #include "kiln/Runtime/Module.h"
 #include "kiln/Target/BuiltinKernels.h"
 #include "gtest/gtest.h"
+#include <cstdlib>
 #include <cstring>
 
 using namespace kiln;
@@ -507,4 +508,29 @@ TEST(Module, KernelLookupErrors) {
   auto spec = ok->specialize(fwdArgs(DType::BF16), fwdOptions(), "sm_80");
   ASSERT_TRUE(bool(spec)) << errorText(spec);
   EXPECT_EQ(spec->signature[0].toString(), "*bf16:16");
+}
+
+// KILN_DEBUG=1 specializes a debug build (device assertions compiled in);
+// unset or "0" does not.
+TEST(Module, KilnDebugEnvironmentSetsTheDebugSpec) {
+  Module m = Module::fromSource(kSource, "ln.py");
+  auto k = m.kernel("_layer_norm_fwd_fused");
+  ASSERT_TRUE(bool(k)) << errorText(k);
+  const char *old = std::getenv("KILN_DEBUG");
+  std::string saved = old ? old : "";
+  for (auto [value, want] : {std::pair<const char *, bool>{nullptr, false},
+                             {"0", false},
+                             {"1", true}}) {
+    if (value)
+      setenv("KILN_DEBUG", value, 1);
+    else
+      unsetenv("KILN_DEBUG");
+    auto spec = k->specialize(fwdArgs(DType::BF16), fwdOptions(), "sm_80");
+    ASSERT_TRUE(bool(spec)) << errorText(spec);
+    EXPECT_EQ(spec->debug, want) << (value ? value : "(unset)");
+  }
+  if (old)
+    setenv("KILN_DEBUG", saved.c_str(), 1);
+  else
+    unsetenv("KILN_DEBUG");
 }

@@ -55,6 +55,10 @@ struct KernelSpec {
   std::map<std::string, std::string> constexprs;
   unsigned numWarps = 4;
   std::string arch = "sm_90";
+  /// Debug build (Triton's `debug=True`): tl.device_assert and runtime
+  /// `assert` statements are compiled in instead of out. Part of the cache
+  /// key. The kernel's `@triton.jit(debug=True)` turns it on as well.
+  bool debug = false;
 
   bool operator==(const KernelSpec &) const = default;
   /// Stable one-line text used in cache keys and metadata.

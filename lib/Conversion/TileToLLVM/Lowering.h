@@ -74,6 +74,11 @@ void populateGatherPatterns(TileTypeConverter &converter, const LoweringState &s
                             mlir::RewritePatternSet &patterns);
 void populateHistogramPatterns(TileTypeConverter &converter, const LoweringState &state,
                                mlir::RewritePatternSet &patterns);
+/// tile.assert through CUDA's __assertfail (AssertOpToLLVM.cpp; populated
+/// by populatePrintPatterns).
+void populateAssertPatterns(TileTypeConverter &converter,
+                            const LoweringState &state,
+                            mlir::RewritePatternSet &patterns);
 /// Phase 3: scalar math with the precision Triton uses on NVIDIA GPUs.
 void populateMathToNVVMPatterns(mlir::LLVMTypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);

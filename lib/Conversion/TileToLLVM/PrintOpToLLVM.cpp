@@ -5,6 +5,7 @@
 //   pid (X, Y, Z) idx (i, j) <prefix><value>
 // Scalars print once per program (thread 0) and have no idx. Values are
 // promoted as C varargs are: floats to double, small integers to int.
+// tile.assert lowers in AssertOpToLLVM.cpp (populated from here).
 //
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
@@ -54,11 +55,24 @@ Value formatString(ModuleOp module, OpBuilder &b, Location loc, StringRef text) 
   return LLVM::AddressOfOp::create(b, loc, LLVM::LLVMPointerType::get(ctx), name);
 }
 
-/// Value promoted for varargs and its printf conversion.
-std::pair<Value, std::string> promote(OpBuilder &b, Location loc, Value v) {
+/// Value promoted for varargs and its printf conversion. `hex` prints the
+/// value's bits zero-padded to its width, as Triton's `hex=True`
+/// (`0x%04x` for 16 bits, `0x%08x` for 32, `0x%016llx` for 64).
+std::pair<Value, std::string> promote(OpBuilder &b, Location loc, Value v,
+                                      bool hex) {
   Type t = v.getType();
   if (isa<LLVM::LLVMPointerType>(t))
     return {LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), v), "0x%llx"};
+  if (hex) {
+    unsigned bits = t.getIntOrFloatBitWidth();
+    if (isa<FloatType>(t))
+      v = LLVM::BitcastOp::create(b, loc, b.getIntegerType(bits), v);
+    if (bits < 32)
+      v = LLVM::ZExtOp::create(b, loc, b.getI32Type(), v);
+    std::string conv = "0x%0" + std::to_string(std::max(1u, bits / 4)) +
+                       (bits > 32 ? "llx" : "x");
+    return {v, conv};
+  }
   if (isa<FloatType>(t)) {
     if (!t.isF64())
       v = LLVM::FPExtOp::create(b, loc, b.getF64Type(), v);
@@ -97,7 +111,7 @@ struct PrintLowering : OpConversionPattern<PrintOp> {
     // One line per (operand, owned element).
     auto emitLine = [&](OpBuilder &b, ArrayRef<Value> indices, Value value,
                         unsigned operand) {
-      auto [promoted, conversion] = promote(b, loc, value);
+      auto [promoted, conversion] = promote(b, loc, value, op.getHex());
       std::string format = "pid (%d, %d, %d) ";
       if (!indices.empty()) {
         format += "idx (";
@@ -182,6 +196,7 @@ struct PrintLowering : OpConversionPattern<PrintOp> {
 void populatePrintPatterns(TileTypeConverter &converter, const LoweringState &state,
                            RewritePatternSet &patterns) {
   patterns.add<PrintLowering>(converter, patterns.getContext(), state);
+  populateAssertPatterns(converter, state, patterns);
 }
 
 } // namespace kiln::lowering

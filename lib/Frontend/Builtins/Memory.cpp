@@ -1,10 +1,11 @@
-//===- Memory.cpp - tl.load and tl.store ----------------------------------===//
+//===- Memory.cpp - tl.load, tl.store, block pointers ---------------------===//
 //
 // Loads and stores with Triton's argument conventions: masks broadcast to the
 // pointer's shape, stored values converted to the pointee type, cache and
 // eviction hints validated.
 //
 //===----------------------------------------------------------------------===//
+#include "BlockPtr.h"
 #include "Registry.h"
 
 #include "kiln/Dialect/Tile/IR/Tile.h"
@@ -36,12 +37,20 @@ FailureOr<mlir::Value> kiln::fe::prepareMask(IRGen &g, ArgReader &rd,
 }
 
 namespace {
-/// Block-pointer-only `boundary_check`: only its default `()` is accepted.
-static LogicalResult checkNoBoundaryCheck(IRGen &g, const Arg &a) {
-  if (a.given && !(a.v.kind == Val::Kind::Tuple && a.v.elems.empty()))
-    return g.fail(a.node, "`boundary_check` is not supported (block "
-                          "pointers are not supported)");
-  return success();
+/// `boundary_check` and `padding_option` only apply to block pointers
+/// (Triton rejects them for pointer tensors and scalar pointers).
+static LogicalResult checkNoBoundaryCheck(IRGen &g, ArgReader &rd,
+                                          const Arg &a, const char *what) {
+  bool isDefault =
+      !a.given || a.v.kind == Val::Kind::None ||
+      (a.v.kind == Val::Kind::Tuple && a.v.elems.empty()) ||
+      (a.v.kind == Val::Kind::Str && a.v.s.empty());
+  if (isDefault)
+    return success();
+  return g.fail(a.node, "`" + llvm::Twine(what) + "` of `" + rd.fn +
+                            "` needs a block pointer (from "
+                            "`tl.make_block_ptr`): the compiler does not "
+                            "know the bounds of a pointer tensor");
 }
 
 /// `cache_modifier`: empty or one of `allowed`.
@@ -93,16 +102,6 @@ namespace {
 static FailureOr<Val> loadBuiltin(BuiltinCall &call) {
   auto &[g, rd, a, e, l, args] = call;
 
-  FailureOr<Val> ptr = rd.pointer(a[0]);
-  if (failed(ptr))
-    return failure();
-  if (!rd.isNone(a[2]) && rd.isNone(a[1]))
-    return g.fail(a[2].node, "`other` given without `mask`");
-  if (failed(checkNoBoundaryCheck(g, a[3])))
-    return failure();
-  if (a[4].given && !(a[4].v.kind == Val::Kind::Str && a[4].v.s.empty()))
-    return g.fail(a[4].node, "`padding_option` is not supported (block "
-                             "pointers are not supported)");
   if (failed(checkCacheModifier(g, rd, a[5], {".ca", ".cg", ".cv"})))
     return failure();
   if (a[6].given) {
@@ -114,6 +113,16 @@ static FailureOr<Val> loadBuiltin(BuiltinCall &call) {
                                    "` (expected evict_last or evict_first)");
   }
   if (a[7].given && failed(rd.constBool(a[7], "volatile")))
+    return failure();
+  if (a[0].v.kind == Val::Kind::BlockPtr)
+    return loadBlockPtr(call);
+  FailureOr<Val> ptr = rd.pointer(a[0]);
+  if (failed(ptr))
+    return failure();
+  if (!rd.isNone(a[2]) && rd.isNone(a[1]))
+    return g.fail(a[2].node, "`other` given without `mask`");
+  if (failed(checkNoBoundaryCheck(g, rd, a[3], "boundary_check")) ||
+      failed(checkNoBoundaryCheck(g, rd, a[4], "padding_option")))
     return failure();
   FailureOr<mlir::Value> mask = prepareMask(g, rd, a[1], *ptr);
   if (failed(mask))
@@ -134,13 +143,16 @@ static FailureOr<Val> loadBuiltin(BuiltinCall &call) {
 static FailureOr<Val> storeBuiltin(BuiltinCall &call) {
   auto &[g, rd, a, e, l, args] = call;
 
+  if (failed(checkCacheModifier(g, rd, a[4], {".wb", ".cg", ".cs", ".wt"})))
+    return failure();
+  if (a[5].given && failed(rd.constStr(a[5], "eviction_policy")))
+    return failure();
+  if (a[0].v.kind == Val::Kind::BlockPtr)
+    return storeBlockPtr(call);
   FailureOr<Val> ptr = rd.pointer(a[0]);
   if (failed(ptr))
     return failure();
-  if (failed(checkNoBoundaryCheck(g, a[3])) ||
-      failed(checkCacheModifier(g, rd, a[4], {".wb", ".cg", ".cs", ".wt"})))
-    return failure();
-  if (a[5].given && failed(rd.constStr(a[5], "eviction_policy")))
+  if (failed(checkNoBoundaryCheck(g, rd, a[3], "boundary_check")))
     return failure();
   FailureOr<Val> v = prepareValue(g, rd, a[1], *ptr, "value");
   if (failed(v))
@@ -170,6 +182,13 @@ llvm::ArrayRef<BuiltinDef> kiln::fe::memoryBuiltins() {
        false,
        storeBuiltin,
        false},
+      {"make_block_ptr",
+       {"base", "shape", "strides", "offsets", "block_shape", "order"},
+       false,
+       false,
+       makeBlockPtrBuiltin,
+       false},
+      {"advance", {"base", "offsets"}, false, false, advanceBuiltin, false},
   };
   return defs;
 }

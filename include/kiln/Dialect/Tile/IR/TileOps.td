@@ -580,14 +580,33 @@ def Tile_MaxContiguousOp : Tile_HintOp<"max_contiguous",
 def Tile_PrintOp : Tile_Op<"print", [MemoryEffects<[MemWrite]>]> {
   let summary = "device-side print (tl.device_print)";
   let description = [{
-    Prints the prefix and the values from every thread that owns them.
+    Prints the prefix and the values from every thread that owns them;
+    with `hex`, each value's bits in hexadecimal, zero-padded to its width
+    (`0x%08x` for 32 bits, `0x%016llx` for 64).
 
     ```mlir
     tile.print "x = " %x : tensor<128xf32>
     ```
   }];
-  let arguments = (ins StrAttr:$prefix, Variadic<Tile_Value>:$args);
-  let assemblyFormat = "$prefix ($args^ `:` type($args))? attr-dict";
+  let arguments = (ins StrAttr:$prefix, UnitAttr:$hex, Variadic<Tile_Value>:$args);
+  let assemblyFormat = "$prefix (`hex` $hex^)? ($args^ `:` type($args))? attr-dict";
+}
+
+def Tile_AssertOp : Tile_Op<"assert", [MemoryEffects<[MemWrite]>]> {
+  let summary = "device-side assertion (tl.device_assert)";
+  let description = [{
+    Every thread whose elements of `condition` include a false one calls
+    CUDA's `__assertfail` with `message` and the op's source location
+    (file, line, enclosing function): the kernel stops with an error the
+    host sees at the next synchronization. The frontend emits it only when
+    debugging is enabled.
+
+    ```mlir
+    tile.assert %c, "x must be positive" : tensor<128xi1>
+    ```
+  }];
+  let arguments = (ins Tile_BoolLike:$condition, StrAttr:$message);
+  let assemblyFormat = "$condition `,` $message attr-dict `:` type($condition)";
 }
 
 #endif // KILN_TILE_OPS

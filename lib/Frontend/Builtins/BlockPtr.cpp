@@ -1,0 +1,398 @@
+//===- BlockPtr.cpp - tl.make_block_ptr, tl.advance, block loads/stores ---===//
+//
+// Triton 3.6's block pointers, expanded in the frontend: a block pointer is
+// its scalars (base; shape and strides as i64; offsets as i32) plus the
+// constexpr block shape and order. A load or store computes, per dimension d,
+//   idx_d = offset_d + arange(0, block_shape[d])          (in i64)
+//   ptr   = base + sum_d idx_d * stride_d
+//   mask  = AND over boundary_check dims of (idx_d >= 0 & idx_d < shape_d)
+// which is what Triton's RewriteTensorPointer produces, so the backend's
+// axis info and layouts treat it like the equivalent pointer tensor (a
+// stride of 1 on a contiguous dimension gives vector accesses).
+//
+//===----------------------------------------------------------------------===//
+#include "BlockPtr.h"
+
+#include "kiln/Dialect/Tile/IR/Tile.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SmallSet.h"
+#include <cmath>
+#include <limits>
+
+using namespace kiln;
+using namespace kiln::fe;
+using namespace kiln::ast;
+
+namespace {
+/// The elements of a list-like argument (a single value is a list of one).
+static std::vector<Val> listOf(const Val &v) {
+  return v.kind == Val::Kind::Tuple ? v.elems : std::vector<Val>{v};
+}
+
+/// One element of `shape`/`strides` (i64) or `offsets` (i32) as a runtime
+/// scalar, with Triton's checks.
+static FailureOr<Val> blockPtrScalar(IRGen &g, const Val &v, bool wide,
+                                     const Node *where, llvm::StringRef fn,
+                                     llvm::StringRef what) {
+  DType want = wide ? DType::I64 : DType::I32;
+  if (v.kind == Val::Kind::Int || v.kind == Val::Kind::Bool) {
+    if (!wide && (v.i < std::numeric_limits<int32_t>::min() ||
+                  v.i > std::numeric_limits<int32_t>::max()))
+      return g.fail(where, "block pointers only support 32-bit `" + what +
+                               "`, got " + std::to_string(v.i) +
+                               ", which is out of range");
+    return g.constantInt(v.i, want);
+  }
+  if (!v.isRuntime())
+    return g.fail(where, "`" + what + "` of `" + fn +
+                             "` must hold integers, got " + g.typeName(v));
+  if (v.type.isTensor())
+    return g.fail(where, "`" + what + "` of `" + fn +
+                             "` must hold scalars, got " + g.typeName(v));
+  if (v.type.isPtr || !isIntDType(v.type.dtype) || v.type.dtype == DType::I1)
+    return g.fail(where, "`" + what + "` of `" + fn +
+                             "` must hold integer scalars, got " +
+                             g.typeName(v));
+  bool is64 = v.type.dtype == DType::I64 || v.type.dtype == DType::U64;
+  if (!wide && is64)
+    return g.fail(where, "block pointers only support 32-bit `" + what +
+                             "`; add a `.to(tl.int32)` or use regular "
+                             "indexing for 64-bit support");
+  if (v.type.dtype == want)
+    return v;
+  return g.cast(v, want, where);
+}
+
+/// `offsets` of make_block_ptr / advance: `rank` i32 scalars.
+static FailureOr<std::vector<Val>> readOffsets(IRGen &g, const Arg &a,
+                                               size_t rank,
+                                               llvm::StringRef fn) {
+  std::vector<Val> in = listOf(a.v);
+  if (in.size() != rank)
+    return g.fail(a.node, "`offsets` of `" + fn + "` has " +
+                              std::to_string(in.size()) +
+                              " elements, but the block pointer has rank " +
+                              std::to_string(rank));
+  std::vector<Val> out;
+  for (const Val &v : in) {
+    FailureOr<Val> s = blockPtrScalar(g, v, false, a.node, fn, "offsets");
+    if (failed(s))
+      return failure();
+    out.push_back(*s);
+  }
+  return out;
+}
+
+/// Reads a list of constexpr ints (block_shape, order, boundary_check).
+static FailureOr<std::vector<int64_t>> constInts(IRGen &g, const Arg &a,
+                                                 llvm::StringRef fn,
+                                                 llvm::StringRef what) {
+  std::vector<int64_t> out;
+  for (const Val &v : listOf(a.v)) {
+    if (v.kind != Val::Kind::Int)
+      return g.fail(a.node, "`" + what + "` of `" + fn +
+                                "` must hold constexpr integers, got " +
+                                g.typeName(v));
+    out.push_back(v.i);
+  }
+  return out;
+}
+
+} // namespace
+
+FailureOr<Val> kiln::fe::makeBlockPtrBuiltin(BuiltinCall &call) {
+  auto &[g, rd, a, e, l, args] = call;
+  llvm::StringRef fn = rd.fn;
+
+  const Val &base = a[0].v;
+  if (!base.isRuntime() || !base.type.isPtr || base.type.isTensor())
+    return g.fail(a[0].node, "`base` of `" + fn +
+                                 "` must be a scalar pointer, got " +
+                                 g.typeName(base));
+  if (base.type.dtype == DType::I1)
+    return g.fail(a[0].node, "block pointers to tl.int1 are not supported; "
+                             "load the bytes through a tl.int8 pointer");
+  FailureOr<std::vector<int64_t>> block =
+      constInts(g, a[4], fn, "block_shape");
+  if (failed(block))
+    return failure();
+  int64_t numel = 1;
+  for (size_t k = 0; k < block->size(); ++k) {
+    int64_t d = (*block)[k];
+    if (d <= 0 || (d & (d - 1)) != 0)
+      return g.fail(a[4].node, "block_shape element " + std::to_string(k) +
+                                   " of `" + fn + "` is " + std::to_string(d) +
+                                   ", which is not a power of two");
+    numel *= d;
+    if (numel > kMaxTensorNumel)
+      return g.fail(a[4].node, "block of " + std::to_string(numel) +
+                                   "+ elements exceeds the maximum tensor "
+                                   "size of " +
+                                   std::to_string(kMaxTensorNumel));
+  }
+  size_t rank = block->size();
+  if (rank == 0)
+    return g.fail(a[4].node, "`block_shape` of `" + fn + "` is empty");
+  FailureOr<std::vector<int64_t>> order = constInts(g, a[5], fn, "order");
+  if (failed(order))
+    return failure();
+  std::vector<int64_t> sorted = *order;
+  llvm::sort(sorted);
+  for (size_t k = 0; k < sorted.size(); ++k)
+    if (sorted[k] != int64_t(k))
+      return g.fail(a[5].node, "`order` of `" + fn +
+                                   "` must be a permutation of (0, 1, ..., "
+                                   "len(order) - 1), got " +
+                                   a[5].v.repr());
+  std::vector<Val> shape = listOf(a[1].v), strides = listOf(a[2].v),
+                   offsets = listOf(a[3].v);
+  if (shape.size() != rank || strides.size() != rank ||
+      offsets.size() != rank || order->size() != rank)
+    return g.fail(e, "`shape`, `strides`, `offsets`, `block_shape` and "
+                     "`order` of `" +
+                         fn + "` must have the same length (got " +
+                         std::to_string(shape.size()) + ", " +
+                         std::to_string(strides.size()) + ", " +
+                         std::to_string(offsets.size()) + ", " +
+                         std::to_string(rank) + ", " +
+                         std::to_string(order->size()) + ")");
+  std::vector<Val> scalars{base};
+  for (int part = 0; part < 2; ++part)
+    for (const Val &v : part == 0 ? shape : strides) {
+      FailureOr<Val> s = blockPtrScalar(g, v, true, a[1 + part].node, fn,
+                                        part == 0 ? "shape" : "strides");
+      if (failed(s))
+        return failure();
+      scalars.push_back(*s);
+    }
+  FailureOr<std::vector<Val>> offs = readOffsets(g, a[3], rank, fn);
+  if (failed(offs))
+    return failure();
+  scalars.insert(scalars.end(), offs->begin(), offs->end());
+  return Val::blockPtr(std::move(scalars), std::move(*block),
+                       std::move(*order));
+}
+
+FailureOr<Val> kiln::fe::advanceBuiltin(BuiltinCall &call) {
+  auto &[g, rd, a, e, l, args] = call;
+
+  if (a[0].v.kind != Val::Kind::BlockPtr)
+    return g.fail(a[0].node, "`" + rd.fn +
+                                 "` expects a block pointer (from "
+                                 "`tl.make_block_ptr`), got " +
+                                 g.typeName(a[0].v));
+  Val p = a[0].v;
+  FailureOr<std::vector<Val>> delta = readOffsets(g, a[1], p.bpRank(), rd.fn);
+  if (failed(delta))
+    return failure();
+  for (size_t d = 0; d < p.bpRank(); ++d) {
+    // Adding a constant 0 leaves the offset (and its IR) unchanged.
+    if (mlir::matchPattern((*delta)[d].value, mlir::m_Zero()))
+      continue;
+    FailureOr<Val> s = g.binary(BinOpKind::Add, p.bpOffset(d), (*delta)[d], e);
+    if (failed(s))
+      return failure();
+    p.bpOffset(d) = *s;
+  }
+  return p;
+}
+
+namespace {
+/// Triton's _canonicalize_boundary_check: distinct dims in [0, rank), sorted.
+static FailureOr<std::vector<int64_t>>
+boundaryCheck(IRGen &g, const Arg &a, size_t rank, llvm::StringRef fn) {
+  if (!a.given || a.v.kind == Val::Kind::None)
+    return std::vector<int64_t>{};
+  FailureOr<std::vector<int64_t>> dims =
+      constInts(g, a, fn, "boundary_check");
+  if (failed(dims))
+    return failure();
+  llvm::SmallSet<int64_t, 4> seen;
+  for (int64_t d : *dims) {
+    if (d < 0 || d >= int64_t(rank))
+      return g.fail(a.node, "`boundary_check` dimension " + std::to_string(d) +
+                                " is out of range for a block pointer of "
+                                "rank " +
+                                std::to_string(rank));
+    if (!seen.insert(d).second)
+      return g.fail(a.node, "duplicate dimension " + std::to_string(d) +
+                                " in `boundary_check`");
+  }
+  llvm::sort(*dims);
+  return *dims;
+}
+
+/// The pointer tensor of block pointer `p`, and the mask of the dims in
+/// `check` (null when empty).
+struct Expanded {
+  Val ptr;
+  mlir::Value mask;
+};
+
+static FailureOr<Expanded> expand(IRGen &g, const Val &p,
+                                  llvm::ArrayRef<int64_t> check,
+                                  const CallExpr *e) {
+  mlir::Location l = g.loc(e);
+  size_t rank = p.bpRank();
+  Val offset;   // i64 element offsets, broadcast to the block shape
+  Val mask;     // i1, broadcast to the block shape
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t n = p.blockShape[d];
+    TType rt{DType::I32, false, {n}};
+    Val range = Val::runtime(tile::ArangeOp::create(g.b, l, toMLIR(&g.ctx, rt),
+                                                    0, int32_t(n)),
+                             rt);
+    FailureOr<Val> r64 = g.cast(range, DType::I64, e);
+    FailureOr<Val> o64 = g.cast(p.bpOffset(d), DType::I64, e);
+    if (failed(r64) || failed(o64))
+      return failure();
+    FailureOr<Val> idx = g.binary(BinOpKind::Add, *o64, *r64, e);
+    if (failed(idx))
+      return failure();
+    // [n] -> [1, .., n, .., 1] with n at position d.
+    for (size_t k = 0; k < rank; ++k) {
+      if (k == d)
+        continue;
+      TType t = idx->type;
+      t.shape.insert(t.shape.begin() + k, 1);
+      idx = Val::runtime(tile::ExpandDimsOp::create(g.b, l,
+                                                    toMLIR(&g.ctx, t),
+                                                    idx->value, int32_t(k)),
+                         t);
+    }
+    FailureOr<Val> term = g.binary(BinOpKind::Mul, *idx, p.bpStride(d), e);
+    if (failed(term))
+      return failure();
+    if (d == 0) {
+      offset = *term;
+    } else {
+      FailureOr<Val> s = g.binary(BinOpKind::Add, offset, *term, e);
+      if (failed(s))
+        return failure();
+      offset = *s;
+    }
+    if (!llvm::is_contained(check, int64_t(d)))
+      continue;
+    FailureOr<Val> lo = g.compare(CmpOpKind::GtE, *idx,
+                                  g.constantInt(0, DType::I64), e);
+    FailureOr<Val> hi = g.compare(CmpOpKind::Lt, *idx, p.bpShape(d), e);
+    if (failed(lo) || failed(hi))
+      return failure();
+    FailureOr<Val> in = g.binary(BinOpKind::BitAnd, *lo, *hi, e);
+    if (failed(in))
+      return failure();
+    if (!mask.isRuntime()) {
+      mask = *in;
+    } else {
+      FailureOr<Val> m = g.binary(BinOpKind::BitAnd, mask, *in, e);
+      if (failed(m))
+        return failure();
+      mask = *m;
+    }
+  }
+  llvm::SmallVector<int64_t> shape(p.blockShape.begin(), p.blockShape.end());
+  FailureOr<Val> off = g.broadcastTo(offset, shape, e, "block offsets");
+  if (failed(off))
+    return failure();
+  FailureOr<Val> ptr = g.binary(BinOpKind::Add, p.bpBase(), *off, e);
+  if (failed(ptr))
+    return failure();
+  Expanded out{*ptr, {}};
+  if (mask.isRuntime()) {
+    FailureOr<Val> m = g.broadcastTo(mask, shape, e, "boundary mask");
+    if (failed(m))
+      return failure();
+    out.mask = m->value;
+  }
+  return out;
+}
+} // namespace
+
+FailureOr<Val> kiln::fe::loadBlockPtr(BuiltinCall &call) {
+  auto &[g, rd, a, e, l, args] = call;
+  const Val &p = a[0].v;
+  if (!rd.isNone(a[1]) || !rd.isNone(a[2]))
+    return g.fail(a[!rd.isNone(a[1]) ? 1 : 2].node,
+                  "`mask` and `other` cannot be given when loading through a "
+                  "block pointer (use `boundary_check` and `padding_option`)");
+  DType dt = p.bpBase().type.dtype;
+  std::string padding;
+  if (a[4].given) {
+    FailureOr<std::string> s = rd.constStr(a[4], "padding_option");
+    if (failed(s))
+      return failure();
+    padding = *s;
+    if (!padding.empty() && padding != "zero" && padding != "nan")
+      return g.fail(a[4].node, "unknown padding option `" + padding +
+                                   "` (expected \"zero\" or \"nan\")");
+    if (padding == "nan" && !isFloat(dt))
+      return g.fail(a[4].node, "padding option `nan` is not supported for "
+                               "integer block pointers");
+  }
+  FailureOr<std::vector<int64_t>> check =
+      boundaryCheck(g, a[3], p.bpRank(), rd.fn);
+  if (failed(check))
+    return failure();
+  FailureOr<Expanded> x = expand(g, p, *check, e);
+  if (failed(x))
+    return failure();
+  mlir::Value other;
+  TType t = x->ptr.type.withDType(dt);
+  if (x->mask && !padding.empty()) {
+    Val pad = padding == "nan" ? Val::flt(std::nan(""))
+              : isFloat(dt)    ? Val::flt(0)
+                               : Val::integer(0);
+    FailureOr<Val> c = g.constant(pad, dt, e);
+    if (failed(c))
+      return failure();
+    FailureOr<Val> o = g.broadcastTo(*c, t.shape, e, "padding");
+    if (failed(o))
+      return failure();
+    other = o->value;
+  }
+  return Val::runtime(tile::LoadOp::create(g.b, l, toMLIR(&g.ctx, t),
+                                           x->ptr.value, x->mask, other),
+                      t);
+}
+
+FailureOr<Val> kiln::fe::storeBlockPtr(BuiltinCall &call) {
+  auto &[g, rd, a, e, l, args] = call;
+  const Val &p = a[0].v;
+  if (!rd.isNone(a[2]))
+    return g.fail(a[2].node, "`mask` cannot be given when storing through a "
+                             "block pointer (use `boundary_check`)");
+  FailureOr<Val> v = rd.value(a[1], "value");
+  if (failed(v))
+    return failure();
+  DType dt = p.bpBase().type.dtype;
+  llvm::SmallVector<int64_t> shape(p.blockShape.begin(), p.blockShape.end());
+  if (v->type.isPtr)
+    return g.fail(a[1].node, "`value` of `" + rd.fn +
+                                 "` cannot be a pointer (" + g.typeName(*v) +
+                                 ")");
+  if (!v->type.isTensor()) {
+    FailureOr<Val> bv = g.broadcastTo(*v, shape, a[1].node, "`value`");
+    if (failed(bv))
+      return failure();
+    v = bv;
+  }
+  if (llvm::ArrayRef<int64_t>(v->type.shape) != llvm::ArrayRef<int64_t>(shape))
+    return g.fail(a[1].node, "block shape " + shapeStr(shape) +
+                                 " and value shape " +
+                                 shapeStr(v->type.shape) + " mismatch");
+  if (v->type.dtype != dt)
+    return g.fail(a[1].node,
+                  std::string("block element type ") + tritonName(dt) +
+                      " and value element type " +
+                      tritonName(v->type.dtype) + " mismatch");
+  FailureOr<std::vector<int64_t>> check =
+      boundaryCheck(g, a[3], p.bpRank(), rd.fn);
+  if (failed(check))
+    return failure();
+  FailureOr<Expanded> x = expand(g, p, *check, e);
+  if (failed(x))
+    return failure();
+  tile::StoreOp::create(g.b, l, x->ptr.value, v->value, x->mask);
+  return Val::none();
+}

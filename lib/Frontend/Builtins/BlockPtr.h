@@ -1,0 +1,27 @@
+//===- BlockPtr.h - Block pointers for tl.load / tl.store ------*- C++ -*-===//
+//
+// tl.make_block_ptr and tl.advance (BlockPtr.cpp) build a Val of kind
+// BlockPtr; tl.load / tl.store (Memory.cpp) hand such a pointer here, where
+// it becomes a pointer tensor and a boundary mask.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_LIB_FRONTEND_BUILTINS_BLOCKPTR_H
+#define KILN_LIB_FRONTEND_BUILTINS_BLOCKPTR_H
+
+#include "Registry.h"
+
+namespace kiln::fe {
+
+/// tl.make_block_ptr(base, shape, strides, offsets, block_shape, order).
+mlir::FailureOr<Val> makeBlockPtrBuiltin(BuiltinCall &call);
+/// tl.advance(base, offsets).
+mlir::FailureOr<Val> advanceBuiltin(BuiltinCall &call);
+
+/// tl.load through a block pointer; `a` is bound to tl.load's parameters.
+mlir::FailureOr<Val> loadBlockPtr(BuiltinCall &call);
+/// tl.store through a block pointer; `a` is bound to tl.store's parameters.
+mlir::FailureOr<Val> storeBlockPtr(BuiltinCall &call);
+
+} // namespace kiln::fe
+
+#endif
