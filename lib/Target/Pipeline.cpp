@@ -7,6 +7,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -155,7 +156,12 @@ llvm::Expected<CompiledKernel> compileKernel(llvm::StringRef source,
                                              llvm::StringRef filename,
                                              const KernelSpec &spec,
                                              const CompileOptions &options) {
-  CompileSession session(source, filename);
+  auto owned = std::make_unique<CompileSession>(source, filename);
+  auto teardown = llvm::make_scope_exit([&] {
+    if (options.skipTeardown)
+      (void)owned.release();
+  });
+  CompileSession &session = *owned;
   MLIRContext &ctx = session.ctx;
   llvm::SourceMgr &sourceMgr = session.sourceMgr;
   const std::string &rendered = session.rendered;
@@ -177,6 +183,10 @@ llvm::Expected<CompiledKernel> compileKernel(llvm::StringRef source,
   OwningOpRef<ModuleOp> module = compileToTile(ctx, sourceMgr, spec);
   if (!module)
     return diagnosticsError(rendered, "frontend failed");
+  auto leakModule = llvm::make_scope_exit([&] {
+    if (options.skipTeardown)
+      (void)module.release();
+  });
   result.stageMillis.push_back({Stage::Tile, millisSince(start)});
   if (options.onStage)
     options.onStage(Stage::Tile, printModule(*module));
@@ -190,7 +200,12 @@ llvm::Expected<CompiledKernel> compileTileModule(llvm::StringRef source,
                                                  llvm::StringRef filename,
                                                  const TileModuleSpec &spec,
                                                  const CompileOptions &options) {
-  CompileSession session(source, filename);
+  auto owned = std::make_unique<CompileSession>(source, filename);
+  auto teardown = llvm::make_scope_exit([&] {
+    if (options.skipTeardown)
+      (void)owned.release();
+  });
+  CompileSession &session = *owned;
   MLIRContext &ctx = session.ctx;
   // The source line under each diagnostic shows the op; the generic form of
   // the whole op (a module, for module-level errors) would only add noise.
@@ -207,6 +222,10 @@ llvm::Expected<CompiledKernel> compileTileModule(llvm::StringRef source,
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&ctx));
   if (!module)
     return diagnosticsError(rendered, "parsing failed");
+  auto leakModule = llvm::make_scope_exit([&] {
+    if (options.skipTeardown)
+      (void)module.release();
+  });
   std::optional<KernelSpec> kernelSpec = tileModuleSpec(*module, spec);
   if (!kernelSpec)
     return diagnosticsError(rendered, "not a kernel module");

@@ -52,6 +52,11 @@ struct CompileOptions {
   Stage stopAfter = Stage::PTX;
   /// Called with each stage's printed form when set (for --dump-dir/--emit).
   std::function<void(Stage, llvm::StringRef text)> onStage;
+  /// The process exits right after this compile (ln-compile): the MLIR
+  /// context, the modules and the LLVM context are leaked instead of freed.
+  /// Freeing them walks every op, type, instruction and dialect once more
+  /// for nothing (about 3 M instructions for a LayerNorm kernel).
+  bool skipTeardown = false;
 };
 
 struct CompiledKernel {
