@@ -56,7 +56,8 @@ llvm::Error optimizeLLVMIR(llvm::Module &module, llvm::StringRef arch,
 /// NVPTX code generation passes Kiln skips (by their argument names): they
 /// cost time and leave the PTX of every LayerNorm and corpus kernel unchanged
 /// (docs/backend.md, *Compile latency*).
-inline constexpr const char *kSkippedCodeGenPasses[] = {"nary-reassociate"};
+inline constexpr const char *kSkippedCodeGenPasses[] = {"nary-reassociate",
+                                                       "consthoist"};
 /// A code generation pass NVPTX adds three times; Kiln runs it once.
 inline constexpr const char *kCodeGenRunOnce = "early-cse";
 
