@@ -259,7 +259,7 @@ llvm::Expected<std::string> emitPTX(llvm::Module &module, llvm::StringRef arch,
     return tm.takeError();
   CodeGenPassGate gate;
   module.getContext().setOptPassGate(gate);
-  auto restore = llvm::make_scope_exit(
+  llvm::scope_exit restore(
       [&] { module.getContext().setOptPassGate(llvm::getGlobalPassGate()); });
   llvm::SmallString<0> buffer;
   llvm::raw_svector_ostream os(buffer);

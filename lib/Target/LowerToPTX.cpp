@@ -199,8 +199,8 @@ llvm::Expected<CompiledKernel> lowerTileToPTX(ModuleOp module, const KernelSpec 
       translateToLLVMIR(module, *llvmCtx, spec.arch);
   if (!llvmModule)
     return stageError(Stage::LLVMIR, llvm::toString(llvmModule.takeError()));
-  auto teardown = llvm::make_scope_exit([&] {
-    if (options.skipTeardown) {
+  llvm::scope_exit teardown([&] {
+    if (skipsTeardown(options)) {
       (void)llvmModule->release();
       (void)llvmCtx.release();
     }

@@ -138,6 +138,17 @@ struct CompileSession {
 };
 } // namespace
 
+bool skipsTeardown(const CompileOptions &options) {
+#if defined(__SANITIZE_ADDRESS__)
+  return false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  return false;
+#endif
+#endif
+  return options.skipTeardown;
+}
+
 const char *stageName(Stage s) {
   for (auto [stage, name] : kStageNames)
     if (stage == s)
@@ -157,8 +168,8 @@ llvm::Expected<CompiledKernel> compileKernel(llvm::StringRef source,
                                              const KernelSpec &spec,
                                              const CompileOptions &options) {
   auto owned = std::make_unique<CompileSession>(source, filename);
-  auto teardown = llvm::make_scope_exit([&] {
-    if (options.skipTeardown)
+  llvm::scope_exit teardown([&] {
+    if (skipsTeardown(options))
       (void)owned.release();
   });
   CompileSession &session = *owned;
@@ -183,8 +194,8 @@ llvm::Expected<CompiledKernel> compileKernel(llvm::StringRef source,
   OwningOpRef<ModuleOp> module = compileToTile(ctx, sourceMgr, spec);
   if (!module)
     return diagnosticsError(rendered, "frontend failed");
-  auto leakModule = llvm::make_scope_exit([&] {
-    if (options.skipTeardown)
+  llvm::scope_exit leakModule([&] {
+    if (skipsTeardown(options))
       (void)module.release();
   });
   result.stageMillis.push_back({Stage::Tile, millisSince(start)});
@@ -201,8 +212,8 @@ llvm::Expected<CompiledKernel> compileTileModule(llvm::StringRef source,
                                                  const TileModuleSpec &spec,
                                                  const CompileOptions &options) {
   auto owned = std::make_unique<CompileSession>(source, filename);
-  auto teardown = llvm::make_scope_exit([&] {
-    if (options.skipTeardown)
+  llvm::scope_exit teardown([&] {
+    if (skipsTeardown(options))
       (void)owned.release();
   });
   CompileSession &session = *owned;
@@ -222,8 +233,8 @@ llvm::Expected<CompiledKernel> compileTileModule(llvm::StringRef source,
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&ctx));
   if (!module)
     return diagnosticsError(rendered, "parsing failed");
-  auto leakModule = llvm::make_scope_exit([&] {
-    if (options.skipTeardown)
+  llvm::scope_exit leakModule([&] {
+    if (skipsTeardown(options))
       (void)module.release();
   });
   std::optional<KernelSpec> kernelSpec = tileModuleSpec(*module, spec);

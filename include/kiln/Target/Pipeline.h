@@ -59,6 +59,10 @@ struct CompileOptions {
   bool skipTeardown = false;
 };
 
+/// Whether `options.skipTeardown` takes effect: not in an AddressSanitizer
+/// build (KILN_SANITIZE), whose leak checker would report the leaked contexts.
+bool skipsTeardown(const CompileOptions &options);
+
 struct CompiledKernel {
   KernelInfo info;
   std::string ptx;
