@@ -56,9 +56,19 @@ endforeach()
 # ones shrinks a stripped tool from ~68 MB to ~45 MB, which matters for what
 # travels to the GPU machine. (Identical-code folding would save 6 MB more but
 # can merge functions whose addresses LLVM compares, so it stays off.)
+#
+# Executables are linked as position-dependent (-no-pie): a PIE of this size
+# starts with ~72 000 relative relocations (1 M instructions in the dynamic
+# loader and ~170 copy-on-write page faults on .data.rel.ro and the GOT) in
+# every process, a measurable part of a ~20 ms ln-compile run
+# (docs/performance.md, "Compile latency"). Shared objects stay PIC.
 function(kiln_static_link target)
   target_link_options(${target} PRIVATE -static-libstdc++ -static-libgcc
                       -Wl,--gc-sections)
+  get_target_property(_kiln_type ${target} TYPE)
+  if(_kiln_type STREQUAL "EXECUTABLE")
+    target_link_options(${target} PRIVATE -no-pie)
+  endif()
   if(KILN_LINKER_FLAG)
     target_link_options(${target} PRIVATE ${KILN_LINKER_FLAG})
   endif()

@@ -12,9 +12,13 @@
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/OptBisect.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/IR/PassInstrumentation.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/TargetSelect.h"
@@ -113,6 +117,26 @@ llvm::Expected<llvm::TargetMachine *> getTargetMachine(llvm::StringRef arch) {
   cache[arch.str()] = std::move(tm);
   return result;
 }
+/// NVPTX's code generation pipeline (TargetPassConfig) adds IR passes that
+/// have no switch. Most of them call `skipFunction`, which asks the context's
+/// pass gate: this gate skips those that never change Kiln's PTX
+/// (kSkippedCodeGenPasses) and records the ones that run, for tests.
+class CodeGenPassGate : public llvm::OptPassGate {
+public:
+  bool shouldRunPass(llvm::StringRef pass, llvm::StringRef) const override {
+    if (llvm::is_contained(kSkippedCodeGenPasses, pass))
+      return false;
+    // NVPTX runs EarlyCSE three times: after SLSR (needed: it merges the
+    // expressions SLSR rewrote), after NaryReassociate (skipped above) and
+    // before the load/store vectorizer. Only the first changes Kiln's PTX.
+    if (pass == kCodeGenRunOnce && llvm::is_contained(ran, pass))
+      return false;
+    ran.push_back(pass.str());
+    return true;
+  }
+  bool isEnabled() const override { return true; }
+  mutable std::vector<std::string> ran;
+};
 } // namespace
 
 void registerLLVMTranslations(mlir::DialectRegistry &registry) {
@@ -191,7 +215,8 @@ translateToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &ctx,
   return llvmModule;
 }
 
-llvm::Error optimizeLLVMIR(llvm::Module &module, llvm::StringRef arch) {
+llvm::Error optimizeLLVMIR(llvm::Module &module, llvm::StringRef arch,
+                           std::vector<std::string> *trace) {
   llvm::Expected<llvm::TargetMachine *> tm = getTargetMachine(arch);
   if (!tm)
     return tm.takeError();
@@ -199,7 +224,16 @@ llvm::Error optimizeLLVMIR(llvm::Module &module, llvm::StringRef arch) {
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder builder(*tm);
+  llvm::PassInstrumentationCallbacks callbacks;
+  if (trace)
+    callbacks.registerBeforeNonSkippedPassCallback(
+        [trace](llvm::StringRef pass, llvm::Any) {
+          // Pass managers and adaptors only run the passes they hold.
+          if (!pass.contains("PassManager") && !pass.contains("Adaptor"))
+            trace->push_back(pass.str());
+        });
+  llvm::PassBuilder builder(*tm, llvm::PipelineTuningOptions(), std::nullopt,
+                            trace ? &callbacks : nullptr);
   builder.registerModuleAnalyses(mam);
   builder.registerCGSCCAnalyses(cgam);
   builder.registerFunctionAnalyses(fam);
@@ -218,10 +252,15 @@ llvm::Error optimizeLLVMIR(llvm::Module &module, llvm::StringRef arch) {
   return llvm::Error::success();
 }
 
-llvm::Expected<std::string> emitPTX(llvm::Module &module, llvm::StringRef arch) {
+llvm::Expected<std::string> emitPTX(llvm::Module &module, llvm::StringRef arch,
+                                    std::vector<std::string> *trace) {
   llvm::Expected<llvm::TargetMachine *> tm = getTargetMachine(arch);
   if (!tm)
     return tm.takeError();
+  CodeGenPassGate gate;
+  module.getContext().setOptPassGate(gate);
+  llvm::scope_exit restore(
+      [&] { module.getContext().setOptPassGate(llvm::getGlobalPassGate()); });
   llvm::SmallString<0> buffer;
   llvm::raw_svector_ostream os(buffer);
   llvm::legacy::PassManager passes;
@@ -229,6 +268,8 @@ llvm::Expected<std::string> emitPTX(llvm::Module &module, llvm::StringRef arch) 
                                  llvm::CodeGenFileType::AssemblyFile))
     return error("the NVPTX target cannot emit assembly");
   passes.run(module);
+  if (trace)
+    *trace = std::move(gate.ran);
   return std::string(buffer.str());
 }
 

@@ -20,6 +20,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
@@ -193,11 +194,17 @@ llvm::Expected<CompiledKernel> lowerTileToPTX(ModuleOp module, const KernelSpec 
     return result;
 
   clock.start();
-  llvm::LLVMContext llvmCtx;
+  auto llvmCtx = std::make_unique<llvm::LLVMContext>();
   llvm::Expected<std::unique_ptr<llvm::Module>> llvmModule =
-      translateToLLVMIR(module, llvmCtx, spec.arch);
+      translateToLLVMIR(module, *llvmCtx, spec.arch);
   if (!llvmModule)
     return stageError(Stage::LLVMIR, llvm::toString(llvmModule.takeError()));
+  llvm::scope_exit teardown([&] {
+    if (skipsTeardown(options)) {
+      (void)llvmModule->release();
+      (void)llvmCtx.release();
+    }
+  });
   if (llvm::Error err = optimizeLLVMIR(**llvmModule, spec.arch))
     return stageError(Stage::LLVMIR, llvm::toString(std::move(err)));
   clock.done(Stage::LLVMIR, [&] {

@@ -7,6 +7,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -137,6 +138,17 @@ struct CompileSession {
 };
 } // namespace
 
+bool skipsTeardown(const CompileOptions &options) {
+#if defined(__SANITIZE_ADDRESS__)
+  return false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  return false;
+#endif
+#endif
+  return options.skipTeardown;
+}
+
 const char *stageName(Stage s) {
   for (auto [stage, name] : kStageNames)
     if (stage == s)
@@ -155,7 +167,12 @@ llvm::Expected<CompiledKernel> compileKernel(llvm::StringRef source,
                                              llvm::StringRef filename,
                                              const KernelSpec &spec,
                                              const CompileOptions &options) {
-  CompileSession session(source, filename);
+  auto owned = std::make_unique<CompileSession>(source, filename);
+  llvm::scope_exit teardown([&] {
+    if (skipsTeardown(options))
+      (void)owned.release();
+  });
+  CompileSession &session = *owned;
   MLIRContext &ctx = session.ctx;
   llvm::SourceMgr &sourceMgr = session.sourceMgr;
   const std::string &rendered = session.rendered;
@@ -177,6 +194,10 @@ llvm::Expected<CompiledKernel> compileKernel(llvm::StringRef source,
   OwningOpRef<ModuleOp> module = compileToTile(ctx, sourceMgr, spec);
   if (!module)
     return diagnosticsError(rendered, "frontend failed");
+  llvm::scope_exit leakModule([&] {
+    if (skipsTeardown(options))
+      (void)module.release();
+  });
   result.stageMillis.push_back({Stage::Tile, millisSince(start)});
   if (options.onStage)
     options.onStage(Stage::Tile, printModule(*module));
@@ -190,7 +211,12 @@ llvm::Expected<CompiledKernel> compileTileModule(llvm::StringRef source,
                                                  llvm::StringRef filename,
                                                  const TileModuleSpec &spec,
                                                  const CompileOptions &options) {
-  CompileSession session(source, filename);
+  auto owned = std::make_unique<CompileSession>(source, filename);
+  llvm::scope_exit teardown([&] {
+    if (skipsTeardown(options))
+      (void)owned.release();
+  });
+  CompileSession &session = *owned;
   MLIRContext &ctx = session.ctx;
   // The source line under each diagnostic shows the op; the generic form of
   // the whole op (a module, for module-level errors) would only add noise.
@@ -207,6 +233,10 @@ llvm::Expected<CompiledKernel> compileTileModule(llvm::StringRef source,
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&ctx));
   if (!module)
     return diagnosticsError(rendered, "parsing failed");
+  llvm::scope_exit leakModule([&] {
+    if (skipsTeardown(options))
+      (void)module.release();
+  });
   std::optional<KernelSpec> kernelSpec = tileModuleSpec(*module, spec);
   if (!kernelSpec)
     return diagnosticsError(rendered, "not a kernel module");

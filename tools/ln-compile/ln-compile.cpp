@@ -149,6 +149,9 @@ bool runPipeline(const Options &o, CompileFn compile, llvm::StringRef knownName,
   std::vector<std::pair<Stage, std::string>> dumps;
   CompileOptions copts;
   copts.stopAfter = o.emit;
+  // One process, one compile (or the three built-in kernels): freeing the
+  // contexts before exit would only cost time (docs/backend.md).
+  copts.skipTeardown = !o.split;
   // Only ask for stage texts when they are needed: printing them costs time
   // that --time would otherwise report as compile time.
   if (o.dumpDir || o.emit != Stage::PTX)

@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace llvm {
 class LLVMContext;
@@ -49,10 +50,22 @@ translateToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &ctx,
                   llvm::StringRef arch);
 
 /// Runs Kiln's LLVM IR pass pipeline (kOptPipeline) tuned for `arch` ("sm_90").
-llvm::Error optimizeLLVMIR(llvm::Module &module, llvm::StringRef arch);
+/// With `trace`, also returns the names of the passes that ran, in order.
+llvm::Error optimizeLLVMIR(llvm::Module &module, llvm::StringRef arch,
+                           std::vector<std::string> *trace = nullptr);
 
-/// Compiles optimized LLVM IR to PTX text.
-llvm::Expected<std::string> emitPTX(llvm::Module &module, llvm::StringRef arch);
+/// NVPTX code generation passes Kiln skips (by their argument names): they
+/// cost time and leave the PTX of every LayerNorm and corpus kernel unchanged
+/// (docs/backend.md, *Compile latency*).
+inline constexpr const char *kSkippedCodeGenPasses[] = {"nary-reassociate",
+                                                       "consthoist"};
+/// A code generation pass NVPTX adds three times; Kiln runs it once.
+inline constexpr const char *kCodeGenRunOnce = "early-cse";
+
+/// Compiles optimized LLVM IR to PTX text. With `trace`, also returns the
+/// names of the gated code generation passes that ran, in order.
+llvm::Expected<std::string> emitPTX(llvm::Module &module, llvm::StringRef arch,
+                                    std::vector<std::string> *trace = nullptr);
 
 } // namespace kiln
 

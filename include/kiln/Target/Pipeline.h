@@ -52,7 +52,16 @@ struct CompileOptions {
   Stage stopAfter = Stage::PTX;
   /// Called with each stage's printed form when set (for --dump-dir/--emit).
   std::function<void(Stage, llvm::StringRef text)> onStage;
+  /// The process exits right after this compile (ln-compile): the MLIR
+  /// context, the modules and the LLVM context are leaked instead of freed.
+  /// Freeing them walks every op, type, instruction and dialect once more
+  /// for nothing (about 3 M instructions for a LayerNorm kernel).
+  bool skipTeardown = false;
 };
+
+/// Whether `options.skipTeardown` takes effect: not in an AddressSanitizer
+/// build (KILN_SANITIZE), whose leak checker would report the leaked contexts.
+bool skipsTeardown(const CompileOptions &options);
 
 struct CompiledKernel {
   KernelInfo info;
