@@ -25,7 +25,7 @@ using How = IRGen::GlobalDef::How;
 
 static bool isTritonModule(llvm::StringRef m) {
   return m == "triton" || m == "triton.language" ||
-         m == "triton.language.math";
+         m == "triton.language.math" || m.starts_with("triton.language.extra");
 }
 
 /// `if __name__ == "__main__":`, the script entry point.

@@ -202,6 +202,7 @@ LogicalResult TileToLLVMPass::distribute(ModuleOp module, const LoweringState &s
   populateScanPatterns(converter, state, patterns);
   populateConvertLayoutPatterns(converter, state, patterns);
   populatePrintPatterns(converter, state, patterns);
+  populateMathOpPatterns(converter, patterns);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns, target);
   populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
   populateReturnOpTypeConversionPattern(patterns, converter);

@@ -7,6 +7,7 @@
 // builtin's parameter list.
 //
 //===----------------------------------------------------------------------===//
+#include "Libdevice.h"
 #include "Registry.h"
 
 #include "kiln/Dialect/Tile/IR/Tile.h"
@@ -48,13 +49,6 @@ static const char *const kTLUnsupported[] = {"dot",
                                              "full_like",
                                              "ravel",
                                              "swizzle2d",
-                                             "clamp",
-                                             "sigmoid",
-                                             "erf",
-                                             "div_rn",
-                                             "sqrt_rn",
-                                             "fdiv",
-                                             "inline_asm_elementwise",
                                              "device_assert",
                                              "static_print",
                                              "gather",
@@ -64,16 +58,12 @@ static const char *const kTLUnsupported[] = {"dot",
                                              "assume",
                                              "topk",
                                              "map_elementwise",
-                                             "extra",
                                              "zeros_like_",
                                              "split",
                                              "abs_",
                                              "philox_impl",
                                              "fp8e4nv"};
 
-static const char *const kMathUnsupported[] = {
-    "erf",   "div_rn", "sqrt_rn", "fdiv", "tanh",
-    "sigmoid", "isnan", "isinf", "pow",  "exp10"};
 
 static std::optional<DType> tlDType(llvm::StringRef n) {
   return llvm::StringSwitch<std::optional<DType>>(n)
@@ -138,6 +128,10 @@ int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out) {
       out = Val::named(Val::Kind::Module, "triton.language.math");
       return 0;
     }
+    if (attr == "extra") {
+      out = Val::named(Val::Kind::Module, "triton.language.extra");
+      return 0;
+    }
     if (attr == "PropagateNan") {
       out = Val::named(Val::Kind::Module, "triton.language.PropagateNan");
       return 0;
@@ -156,8 +150,35 @@ int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out) {
       out = Val::named(Val::Kind::Builtin, "tl." + attr.str());
       return 0;
     }
-    if (contains(kMathUnsupported, attr))
-      return 1;
+    // Triton 2.x kept libdevice in tl.math (tl.math.tanh): still accepted.
+    if (findLibdevice(attr)) {
+      out = Val::named(Val::Kind::Builtin, "libdevice." + attr.str());
+      return 0;
+    }
+    return 2;
+  }
+  // triton.language.extra[.cuda].libdevice: Triton's libdevice wrappers.
+  if (mod == "triton.language.extra") {
+    if (attr == "libdevice" || attr == "cuda") {
+      out = Val::named(Val::Kind::Module, mod.str() + "." + attr.str());
+      return 0;
+    }
+    return attr == "hip" ? 1 : 2;
+  }
+  if (mod == "triton.language.extra.cuda") {
+    if (attr == "libdevice") {
+      out = Val::named(Val::Kind::Module, mod.str() + "." + attr.str());
+      return 0;
+    }
+    // Other cuda extras (globaltimer, smid, convert_custom_float8, ...).
+    return 1;
+  }
+  if (mod == "triton.language.extra.libdevice" ||
+      mod == "triton.language.extra.cuda.libdevice") {
+    if (findLibdevice(attr)) {
+      out = Val::named(Val::Kind::Builtin, "libdevice." + attr.str());
+      return 0;
+    }
     return 2;
   }
   if (mod == "triton.language.PropagateNan") {

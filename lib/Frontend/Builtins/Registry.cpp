@@ -8,7 +8,8 @@ const BuiltinDef *kiln::fe::findBuiltin(llvm::StringRef name) {
   for (llvm::ArrayRef<BuiltinDef> family :
        {memoryBuiltins(), atomicBuiltins(), creationBuiltins(), mathBuiltins(),
         reductionBuiltins(), shapeBuiltins(), debugBuiltins(),
-        compileTimeBuiltins(), randomBuiltins(), scanBuiltins()})
+        compileTimeBuiltins(), randomBuiltins(), scanBuiltins(),
+        libdeviceBuiltins()})
     for (const BuiltinDef &d : family)
       if (name == d.name)
         return &d;
