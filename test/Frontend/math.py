@@ -10,6 +10,8 @@
 # RUN:   --emit=tile | FileCheck %s --check-prefix=LIB
 # RUN: ln-compile %s --kernel f64math --signature '*fp64' -D BLOCK=128 \
 # RUN:   --emit=tile | FileCheck %s --check-prefix=F64
+# RUN: ln-compile %s --kernel scalars --signature '*fp32' -D BLOCK=128 --emit=tile \
+# RUN:   | FileCheck %s --check-prefix=SCALAR
 import triton
 import triton.language as tl
 import triton.language.extra.libdevice as ld2
@@ -129,3 +131,18 @@ def f64math(D, BLOCK: tl.constexpr):
 # F64: math.sin %{{.*}} : tensor<128xf64>
 # F64: math.erf %{{.*}} : tensor<128xf64>
 # F64: math.sqrt %{{.*}} : tensor<128xf64>
+
+
+# Dtype-call scalars (Triton's dtype.__call__): a constant of that dtype, or
+# a conversion of a tensor.
+@triton.jit
+def scalars(X, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    m = tl.full([BLOCK], tl.float32(-float("inf")), tl.float32)
+    x = tl.load(X + offs)
+    tl.store(X + offs, tl.maximum(m, x) + tl.int8(3) + tl.float16(x))
+
+# SCALAR-LABEL: func.func @scalars(
+# SCALAR: arith.constant dense<0xFF800000> : tensor<128xf32>
+# SCALAR: arith.constant 3 : i8
+# SCALAR: arith.truncf %{{.*}} : tensor<128xf32> to tensor<128xf16>
