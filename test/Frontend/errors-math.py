@@ -360,3 +360,36 @@ def k(X, H, I, BLOCK: tl.constexpr):
     i = tl.load(I + offs)
     # expected-error @+1 {{`is_pure` of `tl.inline_asm_elementwise` must be a constexpr bool, got tensor<128xi32>}}
     y = tl.inline_asm_elementwise("mov.b32 $0, $1;", "=r,r", [i], dtype=tl.int32, is_pure=i, pack=1)
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, H, I, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    q = tl.load(X + offs).to(tl.float8e5)
+    # expected-error @+1 {{cannot apply `+`: arithmetic on fp8e5 is not supported; convert with .to(tl.float32) first}}
+    y = q + 1.0
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, H, I, BLOCK: tl.constexpr):
+    x = tl.load(X)
+    # expected-error @+1 {{fp_downcast_rounding="rtz" to fp8e4nv is not supported (fp8 conversions round to nearest even)}}
+    y = x.to(tl.float8e4nv, fp_downcast_rounding="rtz")
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, H, I, BLOCK: tl.constexpr):
+    # expected-error @+1 {{`tl.float8e4b15` is not supported (Kiln's dtypes: int1, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, bfloat16, float32, float64, float8e4nv, float8e5)}}
+    y = tl.float8e4b15

@@ -31,7 +31,7 @@ LD_BINARY = ["pow", "atan2", "hypot", "fmod", "copysign", "fdim", "nextafter", "
 # Expected ULP distance Kiln vs Triton: 0 everywhere (same PTX instruction or the same libdevice
 # function); a nonzero bound here would be a finding to record in docs/language.md.
 ULP = {}
-FP8 = False
+FP8 = True
 
 
 def special_values(dt):
@@ -177,8 +177,7 @@ def cases(results):
              lambda: [float_input("fp32", 18, -1.5, 1.5).nan_to_num(0.0), empty("i8"), N], [1],
              dict(BLOCK=BLOCK), exact)
 
-    # fp8 round trips (sm_89+): the stored fp8 bytes and the value read back, bitwise. Kiln's
-    # fp8 support is on the branch math-fp8 (not yet built and tested): enable with it.
+    # fp8 round trips (sm_89+): the stored fp8 bytes and the value read back, bitwise.
     if FP8 and torch.cuda.get_device_capability() >= (8, 9):
         for f8 in ("fp8e4nv", "fp8e5"):
             for s in ("fp32", "fp16", "bf16"):

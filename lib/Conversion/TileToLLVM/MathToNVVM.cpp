@@ -157,6 +157,95 @@ struct TruncFTowardZero : ConvertOpToLLVMPattern<arith::TruncFOp> {
   }
 };
 
+/// The SM number of the module's target (`tile.arch` = "sm_90" -> 90).
+unsigned targetSM(Operation *op) {
+  auto module = op->getParentOfType<ModuleOp>();
+  unsigned sm = 90;
+  if (auto arch = module ? module->getAttrOfType<StringAttr>("tile.arch")
+                         : StringAttr())
+    StringRef(arch.getValue()).drop_front(3).consumeInteger(10, sm);
+  return sm;
+}
+
+bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
+const char *fp8Name(Type t) {
+  return isa<Float8E4M3FNType>(t) ? "fp8e4nv" : "fp8e5";
+}
+
+/// fp32 -> fp8 (`cvt.rn.satfinite.e4m3x2.f32` / `e5m2x2`, two lanes of the
+/// same value, low byte kept) and fp8 -> fp16 (`cvt.rn.f16x2.e4m3x2`, low
+/// lane), as Triton converts on sm_89+ (the frontend routes other float
+/// types through these two). Below sm_89 an error names the kernel line.
+struct TruncFToFp8 : ConvertOpToLLVMPattern<arith::TruncFOp> {
+  TruncFToFp8(LLVMTypeConverter &tc) : ConvertOpToLLVMPattern(tc, /*benefit=*/20) {}
+  LogicalResult matchAndRewrite(arith::TruncFOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type dst = op.getType();
+    if (!isFp8(dst))
+      return failure();
+    Type srcType = op.getIn().getType();
+    if (!isa<FloatType>(srcType) || isFp8(srcType))
+      return op.emitOpError("converts to fp8 from fp16, bf16, fp32 or fp64 only");
+    if (unsigned sm = targetSM(op); sm < 89)
+      return op.emitOpError() << "converting fp32 to " << fp8Name(dst)
+                              << " needs sm_89 or newer (cvt.rn.satfinite."
+                              << (isa<Float8E4M3FNType>(dst) ? "e4m3x2" : "e5m2x2")
+                              << ".f32); the target is sm_" << sm;
+    Location loc = op.getLoc();
+    // Folding may leave fp16/bf16 (exact in fp32) or fp64 sources here.
+    Value x = adaptor.getIn();
+    Type f32 = rewriter.getF32Type();
+    if (srcType.getIntOrFloatBitWidth() < 32)
+      x = LLVM::FPExtOp::create(rewriter, loc, f32, x);
+    else if (srcType.isF64())
+      x = LLVM::FPTruncOp::create(rewriter, loc, f32, x);
+    Value pair = callIntrinsic(rewriter, loc,
+                               isa<Float8E4M3FNType>(dst) ? "llvm.nvvm.ff.to.e4m3x2.rn"
+                                                          : "llvm.nvvm.ff.to.e5m2x2.rn",
+                               rewriter.getI16Type(), {x, x});
+    rewriter.replaceOp(op, LLVM::TruncOp::create(rewriter, loc, rewriter.getI8Type(), pair));
+    return success();
+  }
+};
+
+struct ExtFFromFp8 : ConvertOpToLLVMPattern<arith::ExtFOp> {
+  ExtFFromFp8(LLVMTypeConverter &tc) : ConvertOpToLLVMPattern(tc, /*benefit=*/20) {}
+  LogicalResult matchAndRewrite(arith::ExtFOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type src = op.getIn().getType();
+    if (!isFp8(src))
+      return failure();
+    Type dstType = op.getType();
+    if (!isa<FloatType>(dstType) || isFp8(dstType))
+      return op.emitOpError("converts from fp8 to fp16, bf16, fp32 or fp64 only");
+    if (unsigned sm = targetSM(op); sm < 89)
+      return op.emitOpError() << "converting " << fp8Name(src)
+                              << " to fp16 needs sm_89 or newer (cvt.rn.f16x2."
+                              << (isa<Float8E4M3FNType>(src) ? "e4m3x2" : "e5m2x2")
+                              << "); the target is sm_" << sm;
+    Location loc = op.getLoc();
+    Value bits = LLVM::ZExtOp::create(rewriter, loc, rewriter.getI16Type(), adaptor.getIn());
+    Type v2h = VectorType::get(2, rewriter.getF16Type());
+    Value pair = callIntrinsic(rewriter, loc,
+                               isa<Float8E4M3FNType>(src) ? "llvm.nvvm.e4m3x2.to.f16x2.rn"
+                                                          : "llvm.nvvm.e5m2x2.to.f16x2.rn",
+                               v2h, {bits});
+    Value half = LLVM::ExtractElementOp::create(
+        rewriter, loc, pair,
+        LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
+                                 rewriter.getI32IntegerAttr(0)));
+    // fp8 values are exact in fp16 and in every wider float.
+    if (dstType.isBF16()) {
+      half = LLVM::FPExtOp::create(rewriter, loc, rewriter.getF32Type(), half);
+      half = LLVM::FPTruncOp::create(rewriter, loc, dstType, half);
+    } else if (!dstType.isF16()) {
+      half = LLVM::FPExtOp::create(rewriter, loc, dstType, half);
+    }
+    rewriter.replaceOp(op, half);
+    return success();
+  }
+};
+
 /// arith.mului_extended on scalars: `mul.lo` and `mul.hi` (tl.umulhi and the
 /// Philox rounds), instead of a widened multiply and shift.
 struct MulUIExtendedToNVVM : ConvertOpToLLVMPattern<arith::MulUIExtendedOp> {
@@ -185,7 +274,7 @@ void populateMathToNVVMPatterns(LLVMTypeConverter &converter,
   using B = OpBuilder;
   using L = Location;
   auto f32 = [](B &b) { return b.getF32Type(); };
-  patterns.add<MulUIExtendedToNVVM, TruncFTowardZero>(converter);
+  patterns.add<MulUIExtendedToNVVM, TruncFTowardZero, TruncFToFp8, ExtFFromFp8>(converter);
   auto constant = [](B &b, L loc, double v) -> Value {
     return LLVM::ConstantOp::create(b, loc, b.getF32Type(), b.getF32FloatAttr(v));
   };

@@ -205,6 +205,11 @@ static FailureOr<Val> castBuiltin(BuiltinCall &call) {
                     std::string("fp_downcast_rounding should be set only for "
                                 "truncating fp conversions; this converts ") +
                         tritonName(s) + " to " + tritonName(*d));
+    if (*r == "rtz" && (*d == DType::F8E4M3 || *d == DType::F8E5M2))
+      return g.fail(a[2].node, std::string("fp_downcast_rounding=\"rtz\" to ") +
+                                   tritonName(*d) +
+                                   " is not supported (fp8 conversions round "
+                                   "to nearest even)");
     if (*r == "rtz")
       return truncateTowardZero(g, a[0].v, *d, e);
   }

@@ -80,12 +80,13 @@ static std::optional<DType> tlDType(llvm::StringRef n) {
       .Case("bfloat16", DType::BF16)
       .Case("float32", DType::F32)
       .Case("float64", DType::F64)
+      .Case("float8e4nv", DType::F8E4M3)
+      .Case("float8e5", DType::F8E5M2)
       .Default(std::nullopt);
 }
 
 static bool isUnsupportedDType(llvm::StringRef n) {
   return llvm::StringSwitch<bool>(n)
-      .Cases({"float8e4nv", "float8e5"}, true)
       .Cases({"float8e4b15", "float8e4b8", "float8e5b16", "void"}, true)
       .Default(false);
 }
@@ -204,7 +205,7 @@ FailureOr<Val> IRGen::attributeOfModule(const Val &mod,
                          "` is not supported (Kiln's dtypes: "
                          "int1, int8, int16, int32, int64, uint8, "
                          "uint16, uint32, uint64, float16, bfloat16, "
-                         "float32, float64)");
+                         "float32, float64, float8e4nv, float8e5)");
     return fail(e, "`" + text(e) + "` is not supported");
   default:
     return fail(e, "unknown attribute `" + text(e) + "`");
