@@ -342,6 +342,17 @@ FailureOr<Val> IRGen::call(const Val &callee, const CallArgs &args,
   }
   case Val::Kind::Function:
     return callFunction(callee.fn, args, e);
+  case Val::Kind::DType:
+    // `tl.float32(-float("inf"))`: a scalar of that dtype (Triton's
+    // dtype.__call__); a runtime value is converted.
+    if (!callee.dtPtr && args.pos.size() == 1 && args.kw.empty() &&
+        (args.pos[0].isNumber() || args.pos[0].isRuntime()))
+      return args.pos[0].isNumber() ? constant(args.pos[0], callee.dt, e)
+                                    : cast(args.pos[0], callee.dt, e);
+    if (!callee.dtPtr)
+      return fail(e, "`" + text(e->func) +
+                         "(...)` takes one number or tensor");
+    [[fallthrough]];
   default:
     return fail(e->func, "`" + text(e->func) + "` is not callable (it is " +
                              typeName(callee) + ")");

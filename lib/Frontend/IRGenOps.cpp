@@ -108,6 +108,27 @@ FailureOr<Val> IRGen::cast(const Val &in, DType d, const Node *where) {
   TType outT = v.type.withDType(d);
   mlir::Type out = withElement(&ctx, v.type, d);
   auto make = [&](mlir::Value x) { return Val::runtime(x, outT); };
+  // fp8 converts only to and from fp32 (then onwards), fp8 -> fp16 directly:
+  // the lowering has cvt forms for exactly these (sm_89+).
+  auto isFp8 = [](DType t) { return t == DType::F8E4M3 || t == DType::F8E5M2; };
+  if (isFp8(s) && d != DType::F16 && d != DType::F32) {
+    FailureOr<Val> mid = cast(v, DType::F32, where);
+    if (failed(mid))
+      return failure();
+    return cast(*mid, d, where);
+  }
+  if (isFp8(d) && s != DType::F32) {
+    FailureOr<Val> mid = cast(v, DType::F32, where);
+    if (failed(mid))
+      return failure();
+    return cast(*mid, d, where);
+  }
+  if (isFp8(s) && d == DType::F32) {
+    FailureOr<Val> mid = cast(v, DType::F16, where);
+    if (failed(mid))
+      return failure();
+    return cast(*mid, d, where);
+  }
   // fp16/bf16 to anything but fp32 goes through fp32, as in Triton.
   if ((s == DType::F16 || s == DType::BF16) && d != DType::F32) {
     FailureOr<Val> mid = cast(v, DType::F32, where);

@@ -22,6 +22,7 @@ constexpr DTypeInfo kDTypes[] = {
     {DType::F32, "fp32", 4, true}, {DType::F64, "fp64", 8, true},
     {DType::U8, "u8", 1, false},   {DType::U16, "u16", 2, false},
     {DType::U64, "u64", 8, false},
+    {DType::F8E4M3, "fp8e4nv", 1, true}, {DType::F8E5M2, "fp8e5", 1, true},
 };
 const DTypeInfo &info(DType t) { return kDTypes[static_cast<int>(t)]; }
 
@@ -30,7 +31,7 @@ std::string typeList() {
   static constexpr DType kOrder[] = {
       DType::I1, DType::I8,  DType::I16, DType::I32,  DType::I64,
       DType::U8, DType::U16, DType::U32, DType::U64,  DType::F16,
-      DType::BF16, DType::F32, DType::F64};
+      DType::BF16, DType::F32, DType::F64, DType::F8E4M3, DType::F8E5M2};
   std::string s;
   for (DType d : kOrder)
     s += (s.empty() ? "" : ", ") + std::string(info(d).name);

@@ -39,6 +39,10 @@ mlir::Type kiln::fe::toMLIR(mlir::MLIRContext *ctx, DType d) {
     return mlir::Float32Type::get(ctx);
   case DType::F64:
     return mlir::Float64Type::get(ctx);
+  case DType::F8E4M3:
+    return mlir::Float8E4M3FNType::get(ctx);
+  case DType::F8E5M2:
+    return mlir::Float8E5M2Type::get(ctx);
   }
   return {};
 }
@@ -97,6 +101,10 @@ const char *kiln::fe::tritonName(DType d) {
     return "fp32";
   case DType::F64:
     return "fp64";
+  case DType::F8E4M3:
+    return "fp8e4nv";
+  case DType::F8E5M2:
+    return "fp8e5";
   }
   return "?";
 }
@@ -120,6 +128,8 @@ unsigned kiln::fe::bitWidth(DType d) {
     return 1;
   case DType::I8:
   case DType::U8:
+  case DType::F8E4M3:
+  case DType::F8E5M2:
     return 8;
   case DType::I16:
   case DType::U16:
@@ -161,6 +171,19 @@ DType kiln::fe::integerPromote(DType a, DType b) {
 std::optional<DType> kiln::fe::computationType(DType a, bool aIsConst, DType b,
                                                bool bIsConst, bool divOrMod,
                                                std::string &why) {
+  // fp8 takes part only next to an fp32/fp64 value (there is no fp8
+  // arithmetic): it is converted to that type.
+  bool a8 = a == DType::F8E4M3 || a == DType::F8E5M2;
+  bool b8 = b == DType::F8E4M3 || b == DType::F8E5M2;
+  if (a8 || b8) {
+    DType other = a8 ? b : a;
+    bool otherConst = a8 ? bIsConst : aIsConst;
+    if (!otherConst && (other == DType::F32 || other == DType::F64))
+      return other;
+    why = std::string("arithmetic on ") + tritonName(a8 ? a : b) +
+          " is not supported; convert with .to(tl.float32) first";
+    return std::nullopt;
+  }
   // A constant of a lower or equal kind does not take part in promotion.
   if (aIsConst != bIsConst) {
     DType c = aIsConst ? a : b, t = aIsConst ? b : a;
@@ -172,6 +195,7 @@ std::optional<DType> kiln::fe::computationType(DType a, bool aIsConst, DType b,
   }
   if (a == DType::F64 || b == DType::F64)
     return DType::F64;
+
   if (a == DType::F32 || b == DType::F32)
     return DType::F32;
   if (a == DType::F16 || b == DType::F16)

@@ -75,6 +75,10 @@ static const char *tlDTypeName(DType d) {
     return "tl.float32";
   case DType::F64:
     return "tl.float64";
+  case DType::F8E4M3:
+    return "tl.float8e4nv";
+  case DType::F8E5M2:
+    return "tl.float8e5";
   }
   return "?";
 }

@@ -52,6 +52,10 @@ std::optional<DType> dtypeOf(Type t) {
     return DType::F32;
   if (t.isF64())
     return DType::F64;
+  if (isa<Float8E4M3FNType>(t))
+    return DType::F8E4M3;
+  if (isa<Float8E5M2Type>(t))
+    return DType::F8E5M2;
   if (t.isInteger(1))
     return DType::I1;
   if (t.isInteger(8))

@@ -33,7 +33,7 @@ module attributes {tile.arch = "sm_75"} {
 #b = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
 module attributes {tile.num_warps = 1 : i32} {
   func.func @exp_f64(%x: f64, %p: !tile.ptr<f64>) {
-    // expected-error @+1 {{'math.exp' op f64 transcendental functions are not supported (Kiln links no libdevice)}}
+    // expected-error @+1 {{'math.exp' op on fp64 calls libdevice's `__nv_exp`, but libdevice.10.bc was not found}}
     %e = math.exp %x : f64
     tile.store %p, %e : !tile.ptr<f64>
     return

@@ -436,5 +436,5 @@ import triton.language as tl
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
     x = tl.load(X)
-    # expected-error @+1 {{`fp_downcast_rounding="rtz"` is not supported (only "rtne")}}
-    y = x.to(tl.float16, fp_downcast_rounding="rtz")
+    # expected-error @+1 {{invalid rounding mode `rtu`; supported rounding modes are 'rtne' and 'rtz'}}
+    y = x.to(tl.float16, fp_downcast_rounding="rtu")

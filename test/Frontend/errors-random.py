@@ -150,8 +150,8 @@ import triton.language as tl
 
 @triton.jit
 def k(X, seed, f, h, l):
-    # expected-error @+1 {{`tl.math.erf` is not supported}}
-    x = tl.math.cos(f) + tl.math.floor(f) + tl.math.erf(f)
+    # expected-error @+1 {{unknown attribute `tl.math.erff`}}
+    x = tl.math.cos(f) + tl.math.floor(f) + tl.math.erff(f)
 
 # -----
 import triton

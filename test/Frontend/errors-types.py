@@ -39,8 +39,8 @@ import triton.language as tl
 
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
-    # expected-error @+1 {{`tl.float8e5` is not supported (Kiln's dtypes: int1, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, bfloat16, float32, float64)}}
-    x = tl.zeros([BLOCK], dtype=tl.float8e5)
+    # expected-error @+1 {{`tl.float8e4b15` is not supported (Kiln's dtypes: int1, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, bfloat16, float32, float64, float8e4nv, float8e5)}}
+    x = tl.zeros([BLOCK], dtype=tl.float8e4b15)
 
 # -----
 import triton

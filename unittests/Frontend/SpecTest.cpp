@@ -74,7 +74,7 @@ TEST(Spec, ErrorsNameTheEntry) {
   EXPECT_EQ(errorOf("*fp16,fp31"),
             "signature entry 2 `fp31`: unknown type `fp31` (expected *T, T, "
             "T:16 or a constexpr literal, with T one of i1, i8, i16, i32, "
-            "i64, u8, u16, u32, u64, fp16, bf16, fp32, fp64)");
+            "i64, u8, u16, u32, u64, fp16, bf16, fp32, fp64, fp8e4nv, fp8e5)");
   EXPECT_EQ(errorOf("*fp16,,i32"), "signature entry 2 ``: empty entry");
   EXPECT_EQ(errorOf("i32:3"),
             "signature entry 1 `i32:3`: `:3` is not a divisibility (expected "
@@ -85,7 +85,7 @@ TEST(Spec, ErrorsNameTheEntry) {
   EXPECT_EQ(errorOf("**fp16"),
             "signature entry 1 `**fp16`: unknown type `*fp16` (expected *T, "
             "T, T:16 or a constexpr literal, with T one of i1, i8, i16, i32, "
-            "i64, u8, u16, u32, u64, fp16, bf16, fp32, fp64)");
+            "i64, u8, u16, u32, u64, fp16, bf16, fp32, fp64, fp8e4nv, fp8e5)");
 }
 
 TEST(Spec, ConstexprDefinitions) {

@@ -21,7 +21,11 @@ namespace kiln {
 
 /// Scalar element types of the Triton language that Kiln supports.
 /// New members go last: tables are indexed by the enumerator's value.
-enum class DType { I1, I8, I16, I32, I64, U32, F16, BF16, F32, F64, U8, U16, U64 };
+enum class DType {
+  I1, I8, I16, I32, I64, U32, F16, BF16, F32, F64, U8, U16, U64,
+  F8E4M3, ///< Triton's float8e4nv (OCP e4m3, finite only): MLIR f8E4M3FN
+  F8E5M2, ///< Triton's float8e5 (OCP e5m2): MLIR f8E5M2
+};
 
 /// Triton AOT spelling ("i32", "fp16", "bf16", ...), and the reverse.
 const char *dtypeName(DType t);

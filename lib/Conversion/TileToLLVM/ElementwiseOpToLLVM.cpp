@@ -224,6 +224,9 @@ struct AddPtrLowering : OpConversionPattern<AddPtrOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Type pointee = getTypeConverter()->convertType(
         mlir::getElementTypeOrSelf(getPointeeType(op.getPtr().getType())));
+    // fp8 is not an LLVM type: step over i8.
+    if (isa<FloatType>(pointee) && !LLVM::isCompatibleType(pointee))
+      pointee = IntegerType::get(getContext(), pointee.getIntOrFloatBitWidth());
     auto ptrType = LLVM::LLVMPointerType::get(getContext(), kGlobalSpace);
     SmallVector<Value> values;
     for (unsigned i = 0; i < adaptor.getPtr().size(); ++i)

@@ -79,6 +79,10 @@ void populateHistogramPatterns(TileTypeConverter &converter, const LoweringState
 void populateAssertPatterns(TileTypeConverter &converter,
                             const LoweringState &state,
                             mlir::RewritePatternSet &patterns);
+/// tile.precise_divf / precise_sqrt / extern_elementwise /
+/// inline_asm_elementwise (MathOpToLLVM.cpp).
+void populateMathOpPatterns(TileTypeConverter &converter,
+                            mlir::RewritePatternSet &patterns);
 /// Phase 3: scalar math with the precision Triton uses on NVIDIA GPUs.
 void populateMathToNVVMPatterns(mlir::LLVMTypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);

@@ -14,14 +14,19 @@
 //   sin(x), cos(x)   __nv_sinf, __nv_cosf (libdevice)  libdevice's code
 //   umulhi (i32/i64) llvm.nvvm.mulhi.{ui,ull}          mul.hi.u32 / u64
 //
+//   erf(x)           __nv_erff (libdevice)             libdevice's code
+//   truncf rtz       cvt.rz.{f16,bf16}.f32, cvt.rz.f32.f64 (fp_downcast_rounding)
+//
 // log, sin and cos call libdevice, as Triton does, when the pipeline found
 // libdevice.10.bc (module attribute `tile.libdevice`; see findLibdevice in
 // lib/Target/LLVMToPTX.cpp). Without it, log is lg2.approx scaled (about 2
 // ulp more error near 1) and sin/cos are the hardware approximations
-// (absolute error below 2^-20.5 for |x| <= 100 pi, per the PTX ISA).
-// f16/bf16 operands are computed in f32 and rounded back (as Triton's
-// frontend promotes them). f64 division and sqrt are IEEE (div.rn.f64,
-// sqrt.rn.f64); f64 transcendentals need libdevice and are rejected.
+// (absolute error below 2^-20.5 for |x| <= 100 pi, per the PTX ISA); erf
+// has no approximation and needs libdevice. f16/bf16 operands are computed
+// in f32 and rounded back (as Triton's frontend promotes them). f64 division
+// and sqrt are IEEE (div.rn.f64, sqrt.rn.f64); f64 exp/exp2/log/log2/sin/
+// cos/erf/rsqrt call libdevice's double functions (__nv_exp, ...), as
+// Triton's libdevice patterns do, and are an error without libdevice.
 //
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
@@ -41,53 +46,73 @@ Value callIntrinsic(OpBuilder &b, Location loc, StringRef name, Type result,
       .getResult(0);
 }
 
-/// `fn(x)` from libdevice (e.g. `__nv_logf`) when the pipeline found
-/// libdevice and recorded it as the module attribute `tile.libdevice`: this is
-/// how Triton lowers log, sin and cos, so results match it bit for bit (the
-/// bitcode is linked after translation, lib/Target/LLVMToPTX.cpp). Without
-/// it, `fallback` (the hardware approximation).
-Value libdeviceOr(OpBuilder &b, Location loc, StringRef fn, Value x,
-                  llvm::function_ref<Value()> fallback) {
+bool hasLibdevice(OpBuilder &b) {
   auto module =
       b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
-  if (!module || !module->hasAttr("tile.libdevice"))
-    return fallback();
-  Type f32 = b.getF32Type();
+  return module && module->hasAttr("tile.libdevice");
+}
+
+/// `fn(x)` from libdevice (e.g. `__nv_logf`): the bitcode is linked after
+/// translation (lib/Target/LLVMToPTX.cpp). Only when hasLibdevice().
+Value callLibdevice(OpBuilder &b, Location loc, StringRef fn, Value x) {
+  auto module =
+      b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
+  Type t = x.getType();
   auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(fn);
   if (!func) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(module.getBody());
-    func = LLVM::LLVMFuncOp::create(b, loc, fn,
-                                    LLVM::LLVMFunctionType::get(f32, {f32}));
+    func = LLVM::LLVMFuncOp::create(b, loc, fn, LLVM::LLVMFunctionType::get(t, {t}));
   }
   return LLVM::CallOp::create(b, loc, func, ValueRange{x}).getResult();
 }
 
-/// Computes `f32Body` on f32 operands; f16/bf16 go through f32.
+/// libdevice's `fn` when the pipeline found libdevice (this is how Triton
+/// lowers log, sin and cos, so results match it bit for bit), else
+/// `fallback` (the hardware approximation; null: none).
+Value libdeviceOr(OpBuilder &b, Location loc, StringRef fn, Value x,
+                  llvm::function_ref<Value()> fallback) {
+  if (!hasLibdevice(b))
+    return fallback ? fallback() : Value();
+  return callLibdevice(b, loc, fn, x);
+}
+
+/// Computes `f32Body` on f32 operands; f16/bf16 go through f32. f64 calls
+/// libdevice's `f64Function` (none: the default IEEE lowering).
 template <typename OpT>
 struct F32MathPattern : ConvertOpToLLVMPattern<OpT> {
   using Body = std::function<Value(OpBuilder &, Location, ValueRange)>;
-  F32MathPattern(LLVMTypeConverter &tc, Body body, bool rejectF64)
+  F32MathPattern(LLVMTypeConverter &tc, Body body, StringRef f64Function)
       : ConvertOpToLLVMPattern<OpT>(tc, /*benefit=*/10), body(std::move(body)),
-        rejectF64(rejectF64) {}
+        f64Function(f64Function) {}
 
   LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Type type = op.getType();
     if (!isa<FloatType>(type))
       return failure();
-    if (type.isF64()) {
-      if (rejectF64)
-        return op.emitOpError("f64 transcendental functions are not supported "
-                              "(Kiln links no libdevice)");
-      return failure(); // The default IEEE lowering.
-    }
     Location loc = op.getLoc();
+    if (type.isF64()) {
+      if (f64Function.empty())
+        return failure(); // The default IEEE lowering.
+      if (!hasLibdevice(rewriter))
+        return op.emitOpError()
+               << "on fp64 calls libdevice's `" << f64Function
+               << "`, but libdevice.10.bc was not found (set KILN_LIBDEVICE "
+                  "to its path, or CUDA_HOME to a CUDA toolkit)";
+      rewriter.replaceOp(op, callLibdevice(rewriter, loc, f64Function,
+                                           adaptor.getOperands()[0]));
+      return success();
+    }
     Type f32 = rewriter.getF32Type();
     SmallVector<Value> args;
     for (Value v : adaptor.getOperands())
       args.push_back(type.isF32() ? v : LLVM::FPExtOp::create(rewriter, loc, f32, v));
     Value result = body(rewriter, loc, args);
+    if (!result)
+      return op.emitOpError()
+             << "calls libdevice, but libdevice.10.bc was not found (set "
+                "KILN_LIBDEVICE to its path, or CUDA_HOME to a CUDA toolkit)";
     if (!type.isF32())
       result = LLVM::FPTruncOp::create(rewriter, loc, type, result);
     rewriter.replaceOp(op, result);
@@ -95,7 +120,130 @@ struct F32MathPattern : ConvertOpToLLVMPattern<OpT> {
   }
 
   Body body;
-  bool rejectF64;
+  std::string f64Function;
+};
+
+/// arith.truncf with roundingmode = toward_zero (fp_downcast_rounding="rtz"):
+/// `cvt.rz`, as Triton's FpToFp lowering.
+struct TruncFTowardZero : ConvertOpToLLVMPattern<arith::TruncFOp> {
+  TruncFTowardZero(LLVMTypeConverter &tc)
+      : ConvertOpToLLVMPattern(tc, /*benefit=*/10) {}
+
+  LogicalResult matchAndRewrite(arith::TruncFOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    std::optional<arith::RoundingMode> mode = op.getRoundingmode();
+    if (!mode || *mode == arith::RoundingMode::to_nearest_even)
+      return failure();
+    Type src = op.getIn().getType(), dst = op.getType();
+    if (*mode != arith::RoundingMode::toward_zero ||
+        !(src.isF32() || src.isF64()) ||
+        !(dst.isF16() || dst.isBF16() || dst.isF32()))
+      return op.emitOpError("unsupported rounding mode for this conversion");
+    auto name = [](Type t) {
+      return t.isF16() ? "f16" : t.isBF16() ? "bf16" : t.isF32() ? "f32" : "f64";
+    };
+    auto reg = [](Type t) {
+      return t.isF64() ? "d" : t.isF32() ? "f" : "h";
+    };
+    std::string text = std::string("cvt.rz.") + name(dst) + "." + name(src) + " $0, $1;";
+    std::string constraints = std::string("=") + reg(dst) + "," + reg(src);
+    Type out = dst.isF32() ? dst : rewriter.getI16Type();
+    Value r = inlinePtx(rewriter, op.getLoc(), {out}, {adaptor.getIn()}, text,
+                        constraints, /*hasSideEffects=*/false)[0];
+    if (out != dst)
+      r = LLVM::BitcastOp::create(rewriter, op.getLoc(), dst, r);
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+};
+
+/// The SM number of the module's target (`tile.arch` = "sm_90" -> 90).
+unsigned targetSM(Operation *op) {
+  auto module = op->getParentOfType<ModuleOp>();
+  unsigned sm = 90;
+  if (auto arch = module ? module->getAttrOfType<StringAttr>("tile.arch")
+                         : StringAttr())
+    StringRef(arch.getValue()).drop_front(3).consumeInteger(10, sm);
+  return sm;
+}
+
+bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
+const char *fp8Name(Type t) {
+  return isa<Float8E4M3FNType>(t) ? "fp8e4nv" : "fp8e5";
+}
+
+/// fp32 -> fp8 (`cvt.rn.satfinite.e4m3x2.f32` / `e5m2x2`, two lanes of the
+/// same value, low byte kept) and fp8 -> fp16 (`cvt.rn.f16x2.e4m3x2`, low
+/// lane), as Triton converts on sm_89+ (the frontend routes other float
+/// types through these two). Below sm_89 an error names the kernel line.
+struct TruncFToFp8 : ConvertOpToLLVMPattern<arith::TruncFOp> {
+  TruncFToFp8(LLVMTypeConverter &tc) : ConvertOpToLLVMPattern(tc, /*benefit=*/20) {}
+  LogicalResult matchAndRewrite(arith::TruncFOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type dst = op.getType();
+    if (!isFp8(dst))
+      return failure();
+    Type srcType = op.getIn().getType();
+    if (!isa<FloatType>(srcType) || isFp8(srcType))
+      return op.emitOpError("converts to fp8 from fp16, bf16, fp32 or fp64 only");
+    if (unsigned sm = targetSM(op); sm < 89)
+      return op.emitOpError() << "converting fp32 to " << fp8Name(dst)
+                              << " needs sm_89 or newer (cvt.rn.satfinite."
+                              << (isa<Float8E4M3FNType>(dst) ? "e4m3x2" : "e5m2x2")
+                              << ".f32); the target is sm_" << sm;
+    Location loc = op.getLoc();
+    // Folding may leave fp16/bf16 (exact in fp32) or fp64 sources here.
+    Value x = adaptor.getIn();
+    Type f32 = rewriter.getF32Type();
+    if (srcType.getIntOrFloatBitWidth() < 32)
+      x = LLVM::FPExtOp::create(rewriter, loc, f32, x);
+    else if (srcType.isF64())
+      x = LLVM::FPTruncOp::create(rewriter, loc, f32, x);
+    Value pair = callIntrinsic(rewriter, loc,
+                               isa<Float8E4M3FNType>(dst) ? "llvm.nvvm.ff.to.e4m3x2.rn"
+                                                          : "llvm.nvvm.ff.to.e5m2x2.rn",
+                               rewriter.getI16Type(), {x, x});
+    rewriter.replaceOp(op, LLVM::TruncOp::create(rewriter, loc, rewriter.getI8Type(), pair));
+    return success();
+  }
+};
+
+struct ExtFFromFp8 : ConvertOpToLLVMPattern<arith::ExtFOp> {
+  ExtFFromFp8(LLVMTypeConverter &tc) : ConvertOpToLLVMPattern(tc, /*benefit=*/20) {}
+  LogicalResult matchAndRewrite(arith::ExtFOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type src = op.getIn().getType();
+    if (!isFp8(src))
+      return failure();
+    Type dstType = op.getType();
+    if (!isa<FloatType>(dstType) || isFp8(dstType))
+      return op.emitOpError("converts from fp8 to fp16, bf16, fp32 or fp64 only");
+    if (unsigned sm = targetSM(op); sm < 89)
+      return op.emitOpError() << "converting " << fp8Name(src)
+                              << " to fp16 needs sm_89 or newer (cvt.rn.f16x2."
+                              << (isa<Float8E4M3FNType>(src) ? "e4m3x2" : "e5m2x2")
+                              << "); the target is sm_" << sm;
+    Location loc = op.getLoc();
+    Value bits = LLVM::ZExtOp::create(rewriter, loc, rewriter.getI16Type(), adaptor.getIn());
+    Type v2h = VectorType::get(2, rewriter.getF16Type());
+    Value pair = callIntrinsic(rewriter, loc,
+                               isa<Float8E4M3FNType>(src) ? "llvm.nvvm.e4m3x2.to.f16x2.rn"
+                                                          : "llvm.nvvm.e5m2x2.to.f16x2.rn",
+                               v2h, {bits});
+    Value half = LLVM::ExtractElementOp::create(
+        rewriter, loc, pair,
+        LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
+                                 rewriter.getI32IntegerAttr(0)));
+    // fp8 values are exact in fp16 and in every wider float.
+    if (dstType.isBF16()) {
+      half = LLVM::FPExtOp::create(rewriter, loc, rewriter.getF32Type(), half);
+      half = LLVM::FPTruncOp::create(rewriter, loc, dstType, half);
+    } else if (!dstType.isF16()) {
+      half = LLVM::FPExtOp::create(rewriter, loc, dstType, half);
+    }
+    rewriter.replaceOp(op, half);
+    return success();
+  }
 };
 
 /// arith.mului_extended on scalars: `mul.lo` and `mul.hi` (tl.umulhi and the
@@ -126,7 +274,7 @@ void populateMathToNVVMPatterns(LLVMTypeConverter &converter,
   using B = OpBuilder;
   using L = Location;
   auto f32 = [](B &b) { return b.getF32Type(); };
-  patterns.add<MulUIExtendedToNVVM>(converter);
+  patterns.add<MulUIExtendedToNVVM, TruncFTowardZero, TruncFToFp8, ExtFFromFp8>(converter);
   auto constant = [](B &b, L loc, double v) -> Value {
     return LLVM::ConstantOp::create(b, loc, b.getF32Type(), b.getF32FloatAttr(v));
   };
@@ -135,26 +283,26 @@ void populateMathToNVVMPatterns(LLVMTypeConverter &converter,
       [=](B &b, L loc, ValueRange a) {
         return callIntrinsic(b, loc, "llvm.nvvm.div.full", f32(b), a);
       },
-      /*rejectF64=*/false);
+      "");
   patterns.add<F32MathPattern<math::RsqrtOp>>(
       converter,
       [=](B &b, L loc, ValueRange a) {
         return callIntrinsic(b, loc, "llvm.nvvm.rsqrt.approx.f", f32(b), a);
       },
-      false);
+      "");
   patterns.add<F32MathPattern<math::ExpOp>>(
       converter,
       [=](B &b, L loc, ValueRange a) {
         Value x = LLVM::FMulOp::create(b, loc, a[0], constant(b, loc, 1.4426950408889634));
         return callIntrinsic(b, loc, "llvm.nvvm.ex2.approx.f32", f32(b), x);
       },
-      true);
+      "__nv_exp");
   patterns.add<F32MathPattern<math::Exp2Op>>(
       converter,
       [=](B &b, L loc, ValueRange a) {
         return callIntrinsic(b, loc, "llvm.nvvm.ex2.approx.f32", f32(b), a);
       },
-      true);
+      "__nv_exp2");
   patterns.add<F32MathPattern<math::LogOp>>(
       converter,
       [=](B &b, L loc, ValueRange a) {
@@ -165,13 +313,13 @@ void populateMathToNVVMPatterns(LLVMTypeConverter &converter,
               .getResult();
         });
       },
-      true);
+      "__nv_log");
   patterns.add<F32MathPattern<math::Log2Op>>(
       converter,
       [=](B &b, L loc, ValueRange a) {
         return callIntrinsic(b, loc, "llvm.nvvm.lg2.approx.f", f32(b), a);
       },
-      true);
+      "__nv_log2");
   patterns.add<F32MathPattern<math::SinOp>>(
       converter,
       [=](B &b, L loc, ValueRange a) {
@@ -179,7 +327,7 @@ void populateMathToNVVMPatterns(LLVMTypeConverter &converter,
           return callIntrinsic(b, loc, "llvm.nvvm.sin.approx.f", f32(b), a);
         });
       },
-      true);
+      "__nv_sin");
   patterns.add<F32MathPattern<math::CosOp>>(
       converter,
       [=](B &b, L loc, ValueRange a) {
@@ -187,14 +335,20 @@ void populateMathToNVVMPatterns(LLVMTypeConverter &converter,
           return callIntrinsic(b, loc, "llvm.nvvm.cos.approx.f", f32(b), a);
         });
       },
-      true);
+      "__nv_cos");
+  patterns.add<F32MathPattern<math::ErfOp>>(
+      converter,
+      [=](B &b, L loc, ValueRange a) {
+        return libdeviceOr(b, loc, "__nv_erff", a[0], nullptr);
+      },
+      "__nv_erf");
   patterns.add<F32MathPattern<math::SqrtOp>>(
       converter,
       [=](B &b, L loc, ValueRange a) {
         // tl.sqrt is Triton's fast square root (tl.sqrt_rn the IEEE one).
         return callIntrinsic(b, loc, "llvm.nvvm.sqrt.approx.ftz.f", f32(b), a);
       },
-      false);
+      "");
 }
 
 } // namespace kiln::lowering

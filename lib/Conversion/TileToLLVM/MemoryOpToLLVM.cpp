@@ -55,7 +55,9 @@ struct Access {
   std::string ptxType() const { return "b" + std::to_string(wordBits); }
   /// Elements that are their own bits' width (not i1 or pointers).
   bool direct() const {
-    return !isa<LLVM::LLVMPointerType>(elemType) && !elemType.isInteger(1);
+    // fp8 (not an LLVM type) moves as i8 bits.
+    return !isa<LLVM::LLVMPointerType>(elemType) && !elemType.isInteger(1) &&
+           LLVM::isCompatibleType(elemType);
   }
   std::string vecSuffix() const {
     return numWords > 1 ? ".v" + std::to_string(numWords) : "";

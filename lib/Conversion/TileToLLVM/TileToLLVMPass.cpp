@@ -210,6 +210,7 @@ LogicalResult TileToLLVMPass::distribute(ModuleOp module, const LoweringState &s
   populateConvertLayoutPatterns(converter, state, patterns);
   populateShapePatterns(converter, state, patterns);
   populatePrintPatterns(converter, state, patterns);
+  populateMathOpPatterns(converter, patterns);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns, target);
   populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
   populateReturnOpTypeConversionPattern(patterns, converter);

@@ -149,6 +149,8 @@ Value toBits(OpBuilder &b, Location loc, Value v) {
     return v;
   if (t.isInteger(1))
     return LLVM::ZExtOp::create(b, loc, bitsType, v);
+  if (!LLVM::isCompatibleType(t)) // fp8: arith until the LLVM type conversion
+    return arith::BitcastOp::create(b, loc, bitsType, v);
   return LLVM::BitcastOp::create(b, loc, bitsType, v);
 }
 
@@ -159,6 +161,8 @@ Value fromBits(OpBuilder &b, Location loc, Value bits, Type elem) {
     return bits;
   if (elem.isInteger(1))
     return LLVM::TruncOp::create(b, loc, elem, bits);
+  if (!LLVM::isCompatibleType(elem)) // fp8
+    return arith::BitcastOp::create(b, loc, elem, bits);
   return LLVM::BitcastOp::create(b, loc, elem, bits);
 }
 

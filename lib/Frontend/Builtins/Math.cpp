@@ -1,7 +1,7 @@
 //===- Math.cpp - Elementwise math, selection and conversions -------------===//
 //
-// sqrt/exp/log/sin/cos/floor/ceil (fp32 and fp64 only, as in Triton), abs,
-// maximum /
+// sqrt/exp/log/sin/cos/floor/ceil/erf (fp32 and fp64 only, as in Triton),
+// sqrt_rn / div_rn (fp32 only), fdiv, sigmoid, clamp, abs, maximum /
 // minimum, fma, where, umulhi and tl.cast / x.to(...).
 //
 //===----------------------------------------------------------------------===//
@@ -76,6 +76,8 @@ static FailureOr<Val> unaryMathBuiltin(BuiltinCall &call) {
     v = math::FloorOp::create(g.b, l, x->value);
   else if (name == "tl.ceil")
     v = math::CeilOp::create(g.b, l, x->value);
+  else if (name == "tl.erf")
+    v = math::ErfOp::create(g.b, l, x->value);
   else
     v = math::LogOp::create(g.b, l, x->value);
   return Val::runtime(v, x->type);
@@ -152,6 +154,23 @@ static FailureOr<Val> fmaBuiltin(BuiltinCall &call) {
                       x.type);
 }
 
+/// fp32/fp64 -> narrower float rounded toward zero: arith.truncf with
+/// roundingmode = toward_zero (MathToNVVM.cpp emits `cvt.rz`).
+static FailureOr<Val> truncateTowardZero(IRGen &g, const Val &v, DType d,
+                                         const ast::Node *where) {
+  DType s = v.type.dtype;
+  if (s != DType::F32 && s != DType::F64)
+    return g.fail(where, std::string("fp_downcast_rounding=\"rtz\" converts "
+                                     "fp32 or fp64, got ") +
+                             tritonName(s));
+  auto mode = arith::RoundingModeAttr::get(&g.ctx,
+                                           arith::RoundingMode::toward_zero);
+  mlir::Value r = arith::TruncFOp::create(
+      g.b, g.loc(where), toMLIR(&g.ctx, v.type.withDType(d)), v.value, mode,
+      arith::FastMathFlagsAttr());
+  return Val::runtime(r, v.type.withDType(d));
+}
+
 static FailureOr<Val> castBuiltin(BuiltinCall &call) {
   auto &[g, rd, a, e, l, args] = call;
   if (!a[0].v.isRuntime())
@@ -174,9 +193,25 @@ static FailureOr<Val> castBuiltin(BuiltinCall &call) {
     FailureOr<std::string> r = rd.constStr(a[2], "fp_downcast_rounding");
     if (failed(r))
       return failure();
-    if (*r != "rtne")
-      return g.fail(a[2].node, "`fp_downcast_rounding=\"" + *r +
-                                   "\"` is not supported (only \"rtne\")");
+    if (*r != "rtne" && *r != "rtz")
+      return g.fail(a[2].node, "invalid rounding mode `" + *r +
+                                   "`; supported rounding modes are "
+                                   "'rtne' and 'rtz'");
+    DType s = a[0].v.type.dtype;
+    if (s == *d)
+      return a[0].v;
+    if (!isFloat(s) || !isFloat(*d) || bitWidth(*d) >= bitWidth(s))
+      return g.fail(a[2].node,
+                    std::string("fp_downcast_rounding should be set only for "
+                                "truncating fp conversions; this converts ") +
+                        tritonName(s) + " to " + tritonName(*d));
+    if (*r == "rtz" && (*d == DType::F8E4M3 || *d == DType::F8E5M2))
+      return g.fail(a[2].node, std::string("fp_downcast_rounding=\"rtz\" to ") +
+                                   tritonName(*d) +
+                                   " is not supported (fp8 conversions round "
+                                   "to nearest even)");
+    if (*r == "rtz")
+      return truncateTowardZero(g, a[0].v, *d, e);
   }
   return g.cast(a[0].v, *d, e);
 }
@@ -230,6 +265,136 @@ static FailureOr<Val> umulhiBuiltin(BuiltinCall &c) {
   return umulhi(c.g, c.a[0].v, c.a[1].v, c.e, c.rd.fn);
 }
 
+/// Triton's _check_dtype: every tensor argument (Python numbers are not
+/// checked) has one of the listed dtypes.
+static LogicalResult checkFloatArgs(BuiltinCall &c, bool allowF64) {
+  for (const Arg &a : c.a) {
+    if (!a.given || !a.v.isRuntime())
+      continue;
+    DType d = a.v.type.dtype;
+    if (!a.v.type.isPtr && (d == DType::F32 || (allowF64 && d == DType::F64)))
+      continue;
+    return c.g.fail(a.node, "`" + c.rd.fn + "` expects " +
+                                (allowF64 ? "fp32 or fp64" : "fp32") +
+                                " values, got " + c.g.typeName(a.v) +
+                                " (convert with .to(tl.float32))");
+  }
+  return success();
+}
+
+/// tl.div_rn: IEEE division of fp32 values.
+static FailureOr<Val> divRnBuiltin(BuiltinCall &c) {
+  if (failed(checkFloatArgs(c, /*allowF64=*/false)))
+    return failure();
+  Val x = c.a[0].v, y = c.a[1].v;
+  if (failed(c.g.binaryTypeCheck(x, y, false, false, true, false, c.e,
+                                 c.rd.fn)))
+    return failure();
+  if (x.type.dtype != DType::F32)
+    return c.g.fail(c.e, "`" + c.rd.fn + "` expects fp32 values, got " +
+                             c.g.typeName(x));
+  return Val::runtime(
+      tile::PreciseDivFOp::create(c.g.b, c.loc, x.value, y.value), x.type);
+}
+
+/// tl.sqrt_rn: IEEE square root of fp32 values.
+static FailureOr<Val> sqrtRnBuiltin(BuiltinCall &c) {
+  if (failed(checkFloatArgs(c, /*allowF64=*/false)))
+    return failure();
+  FailureOr<Val> x = c.rd.value(c.a[0], "x");
+  if (failed(x))
+    return failure();
+  if (x->type.dtype != DType::F32)
+    return c.g.fail(c.a[0].node, "`" + c.rd.fn + "` expects fp32 values, got " +
+                                     c.g.typeName(*x));
+  return Val::runtime(tile::PreciseSqrtOp::create(c.g.b, c.loc, x->value),
+                      x->type);
+}
+
+/// tl.fdiv(x, y, ieee_rounding=False): `x / y` of two floats. Triton 3.6
+/// reads ieee_rounding but emits the same division either way.
+static FailureOr<Val> fdivBuiltin(BuiltinCall &c) {
+  if (!c.rd.isNone(c.a[2]) && failed(c.rd.constBool(c.a[2], "ieee_rounding")))
+    return failure();
+  std::vector<Val> xy;
+  for (unsigned k = 0; k < 2; ++k) {
+    FailureOr<Val> v = c.rd.value(c.a[k], k ? "y" : "x");
+    if (failed(v))
+      return failure();
+    if (v->type.isPtr || !isFloat(v->type.dtype))
+      return c.g.fail(c.a[k].node, "both operands of `" + c.rd.fn +
+                                       "` must have floating scalar type, "
+                                       "got " +
+                                       c.g.typeName(*v));
+    xy.push_back(*v);
+  }
+  if (failed(c.g.binaryTypeCheck(xy[0], xy[1], false, false, true,
+                                 /*divOrMod=*/true, c.e, c.rd.fn)))
+    return failure();
+  return Val::runtime(
+      arith::DivFOp::create(c.g.b, c.loc, xy[0].value, xy[1].value),
+      xy[0].type);
+}
+
+/// tl.sigmoid(x) = 1 / (1 + exp(-x)), as Triton's standard library writes it
+/// (so fp32 / fp64 only, through tl.exp's check).
+static FailureOr<Val> sigmoidBuiltin(BuiltinCall &c) {
+  FailureOr<Val> x = c.rd.value(c.a[0], "x");
+  if (failed(x))
+    return failure();
+  DType d = x->type.dtype;
+  if (x->type.isPtr || (d != DType::F32 && d != DType::F64))
+    return c.g.fail(c.a[0].node, "`" + c.rd.fn +
+                                     "` expects fp32 or fp64 values, got " +
+                                     c.g.typeName(*x) +
+                                     " (convert with .to(tl.float32))");
+  FailureOr<Val> neg = c.g.unary(ast::UnaryOpKind::Minus, *x, c.e);
+  if (failed(neg))
+    return failure();
+  FailureOr<Val> ex = callWith(c.g, "tl.exp", {*neg}, c.e);
+  if (failed(ex))
+    return failure();
+  FailureOr<Val> den = c.g.binary(ast::BinOpKind::Add, Val::integer(1), *ex, c.e);
+  if (failed(den))
+    return failure();
+  return c.g.binary(ast::BinOpKind::Div, Val::integer(1), *den, c.e);
+}
+
+/// tl.clamp(x, min, max, propagate_nan=NONE): min(max(x, min), max) on
+/// floats, with NaN-propagating min/max when propagate_nan=ALL.
+static FailureOr<Val> clampBuiltin(BuiltinCall &c) {
+  IRGen &g = c.g;
+  bool nanAll = false;
+  if (!c.rd.isNone(c.a[3])) {
+    if (c.a[3].v.kind != Val::Kind::Str)
+      return g.fail(c.a[3].node, "`propagate_nan` must be "
+                                 "tl.PropagateNan.ALL or NONE");
+    nanAll = c.a[3].v.s == "ALL";
+  }
+  Val x = c.a[0].v, lo = c.a[1].v, hi = c.a[2].v;
+  if (failed(g.binaryTypeCheck(lo, hi, false, false, true, false, c.e, c.rd.fn)) ||
+      failed(g.binaryTypeCheck(x, lo, false, false, true, false, c.e, c.rd.fn)) ||
+      failed(g.binaryTypeCheck(x, hi, false, false, true, false, c.e, c.rd.fn)))
+    return failure();
+  if (x.type.isPtr || !isFloat(x.type.dtype))
+    return g.fail(c.e, "`" + c.rd.fn + "` supports only floating-point "
+                                       "values, got " +
+                           g.typeName(x));
+  // x was broadcast against max last: lo may still need x's shape.
+  if (failed(g.broadcastPair(x, lo, c.e, c.rd.fn)))
+    return failure();
+  mlir::Value v;
+  if (nanAll)
+    v = arith::MinimumFOp::create(
+        g.b, c.loc, arith::MaximumFOp::create(g.b, c.loc, x.value, lo.value),
+        hi.value);
+  else
+    v = arith::MinNumFOp::create(
+        g.b, c.loc, arith::MaxNumFOp::create(g.b, c.loc, x.value, lo.value),
+        hi.value);
+  return Val::runtime(v, x.type);
+}
+
 llvm::ArrayRef<BuiltinDef> kiln::fe::mathBuiltins() {
   static const BuiltinDef defs[] = {
       {"where", {"condition", "x", "y"}, false, false, whereBuiltin},
@@ -261,6 +426,21 @@ llvm::ArrayRef<BuiltinDef> kiln::fe::mathBuiltins() {
       {"sin", {"x"}, true, true, sinBuiltin},
       {"cos", {"x"}, true, true, cosBuiltin},
       {"umulhi", {"x", "y"}, false, true, umulhiBuiltin},
+      {"erf", {"x"}, true, true, unaryMathBuiltin},
+      {"div_rn", {"x", "y"}, false, true, divRnBuiltin},
+      {"sqrt_rn", {"x"}, true, true, sqrtRnBuiltin},
+      {"fdiv", {"x", "y", "ieee_rounding=False"}, false, true, fdivBuiltin},
+      {"sigmoid", {"x"}, true, false, sigmoidBuiltin},
+      {"inline_asm_elementwise",
+       {"asm", "constraints", "args", "dtype", "is_pure", "pack"},
+       false,
+       false,
+       inlineAsmBuiltin},
+      {"clamp",
+       {"x", "min", "max", "propagate_nan=None"},
+       false,
+       false,
+       clampBuiltin},
   };
   return defs;
 }

@@ -7,6 +7,7 @@
 // builtin's parameter list.
 //
 //===----------------------------------------------------------------------===//
+#include "Libdevice.h"
 #include "Registry.h"
 
 #include "kiln/Dialect/Tile/IR/Tile.h"
@@ -30,26 +31,15 @@ static const char *const kTLUnsupported[] = {"dot",
                                              "make_tensor_descriptor",
                                              "load_tensor_descriptor",
                                              "store_tensor_descriptor",
-                                             "clamp",
-                                             "sigmoid",
-                                             "erf",
-                                             "div_rn",
-                                             "sqrt_rn",
-                                             "fdiv",
-                                             "inline_asm_elementwise",
                                              "tensor",
                                              "block_type",
                                              "pointer_type",
                                              "assume",
                                              "map_elementwise",
-                                             "extra",
                                              "zeros_like_",
                                              "abs_",
                                              "fp8e4nv"};
 
-static const char *const kMathUnsupported[] = {
-    "erf",   "div_rn", "sqrt_rn", "fdiv", "tanh",
-    "sigmoid", "isnan", "isinf", "pow",  "exp10"};
 
 static std::optional<DType> tlDType(llvm::StringRef n) {
   return llvm::StringSwitch<std::optional<DType>>(n)
@@ -66,12 +56,13 @@ static std::optional<DType> tlDType(llvm::StringRef n) {
       .Case("bfloat16", DType::BF16)
       .Case("float32", DType::F32)
       .Case("float64", DType::F64)
+      .Case("float8e4nv", DType::F8E4M3)
+      .Case("float8e5", DType::F8E5M2)
       .Default(std::nullopt);
 }
 
 static bool isUnsupportedDType(llvm::StringRef n) {
   return llvm::StringSwitch<bool>(n)
-      .Cases({"float8e4nv", "float8e5"}, true)
       .Cases({"float8e4b15", "float8e4b8", "float8e5b16", "void"}, true)
       .Default(false);
 }
@@ -114,6 +105,10 @@ int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out) {
       out = Val::named(Val::Kind::Module, "triton.language.math");
       return 0;
     }
+    if (attr == "extra") {
+      out = Val::named(Val::Kind::Module, "triton.language.extra");
+      return 0;
+    }
     if (attr == "PropagateNan") {
       out = Val::named(Val::Kind::Module, "triton.language.PropagateNan");
       return 0;
@@ -132,8 +127,35 @@ int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out) {
       out = Val::named(Val::Kind::Builtin, "tl." + attr.str());
       return 0;
     }
-    if (contains(kMathUnsupported, attr))
-      return 1;
+    // Triton 2.x kept libdevice in tl.math (tl.math.tanh): still accepted.
+    if (findLibdevice(attr)) {
+      out = Val::named(Val::Kind::Builtin, "libdevice." + attr.str());
+      return 0;
+    }
+    return 2;
+  }
+  // triton.language.extra[.cuda].libdevice: Triton's libdevice wrappers.
+  if (mod == "triton.language.extra") {
+    if (attr == "libdevice" || attr == "cuda") {
+      out = Val::named(Val::Kind::Module, mod.str() + "." + attr.str());
+      return 0;
+    }
+    return attr == "hip" ? 1 : 2;
+  }
+  if (mod == "triton.language.extra.cuda") {
+    if (attr == "libdevice") {
+      out = Val::named(Val::Kind::Module, mod.str() + "." + attr.str());
+      return 0;
+    }
+    // Other cuda extras (globaltimer, smid, convert_custom_float8, ...).
+    return 1;
+  }
+  if (mod == "triton.language.extra.libdevice" ||
+      mod == "triton.language.extra.cuda.libdevice") {
+    if (findLibdevice(attr)) {
+      out = Val::named(Val::Kind::Builtin, "libdevice." + attr.str());
+      return 0;
+    }
     return 2;
   }
   if (mod == "triton.language.PropagateNan") {
@@ -159,7 +181,7 @@ FailureOr<Val> IRGen::attributeOfModule(const Val &mod,
                          "` is not supported (Kiln's dtypes: "
                          "int1, int8, int16, int32, int64, uint8, "
                          "uint16, uint32, uint64, float16, bfloat16, "
-                         "float32, float64)");
+                         "float32, float64, float8e4nv, float8e5)");
     return fail(e, "`" + text(e) + "` is not supported");
   default:
     return fail(e, "unknown attribute `" + text(e) + "`");

@@ -50,6 +50,8 @@ llvm::ArrayRef<BuiltinDef> compileTimeBuiltins();
 llvm::ArrayRef<BuiltinDef> randomBuiltins();
 llvm::ArrayRef<BuiltinDef> scanBuiltins();
 llvm::ArrayRef<BuiltinDef> sortGatherBuiltins();
+/// `libdevice.<name>`: Triton's libdevice wrappers (Libdevice.cpp).
+llvm::ArrayRef<BuiltinDef> libdeviceBuiltins();
 
 /// The entry named `name` (no `tl.` prefix), or null.
 const BuiltinDef *findBuiltin(llvm::StringRef name);
@@ -76,6 +78,9 @@ mlir::FailureOr<mlir::Value> prepareMask(IRGen &g, ArgReader &rd, const Arg &a,
 /// the pointee type as Triton does implicitly (Memory.cpp).
 mlir::FailureOr<Val> prepareValue(IRGen &g, ArgReader &rd, const Arg &a,
                                   const Val &ptr, llvm::StringRef what);
+
+/// tl.inline_asm_elementwise (InlineAsm.cpp).
+mlir::FailureOr<Val> inlineAsmBuiltin(BuiltinCall &c);
 
 /// The high half of the unsigned product of two integers of the same
 /// (promoted) type, as Triton's tl.umulhi.

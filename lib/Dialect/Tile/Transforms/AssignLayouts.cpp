@@ -358,6 +358,8 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
   bool elementwise =
       isa<AddPtrOp, WhereOp, LoadOp, StoreOp, AtomicCASOp, AtomicRMWOp,
           MultipleOfOp, MaxContiguousOp, ScanOp, SortOp>(op) ||
+      isa<PreciseDivFOp, PreciseSqrtOp, ExternElementwiseOp,
+          InlineAsmElementwiseOp>(op) || // math ops (MathOpToLLVM.cpp)
       ((isa<arith::ArithDialect, math::MathDialect>(op->getDialect())) &&
        OpTrait::hasElementwiseMappableTraits(op));
   if (!elementwise)

@@ -69,7 +69,8 @@ Value rematerialize(Value v, Attribute layout, PatternRewriter *rewriter,
       return {};
     operandLayouts.push_back(
         SliceLayoutAttr::get(def->getContext(), expand.getAxis(), blocked));
-  } else if (isa<AddPtrOp, WhereOp>(def) ||
+  } else if (isa<AddPtrOp, WhereOp, PreciseDivFOp, PreciseSqrtOp,
+                 ExternElementwiseOp>(def) ||
              (isa<arith::ArithDialect, math::MathDialect>(def->getDialect()) &&
               OpTrait::hasElementwiseMappableTraits(def))) {
     for (Value operand : def->getOperands())

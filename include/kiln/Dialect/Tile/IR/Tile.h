@@ -30,6 +30,19 @@ mlir::Type getElementTypeOrSelf(mlir::Type type);
 /// Compute capability named by the enclosing module's `tile.arch` ("sm_90"
 /// -> 90); sm_90 when the module names none, nullopt when it is malformed.
 std::optional<unsigned> getTargetComputeCapability(mlir::Operation *op);
+
+/// Width in bits of one register of an inline-assembly operand of element
+/// type `elem` when `pack` elements go to one instance: narrow elements share
+/// a 32-bit register (Triton's packing), pointers are 64 bits.
+unsigned inlineAsmRegisterBits(mlir::Type elem, unsigned pack);
+/// Registers per operand of one inline-assembly instance.
+unsigned inlineAsmRegisterCount(mlir::Type elem, unsigned pack);
+/// Checks an NVPTX inline-assembly constraint string (`=r,r,l`) against the
+/// register widths of the outputs and inputs; the reason when it does not fit.
+std::optional<std::string>
+checkInlineAsmConstraints(llvm::StringRef constraints,
+                          llvm::ArrayRef<unsigned> outputBits,
+                          llvm::ArrayRef<unsigned> inputBits);
 } // namespace kiln::tile
 
 #define GET_OP_CLASSES

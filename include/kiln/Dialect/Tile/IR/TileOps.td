@@ -7,6 +7,7 @@ include "kiln/Dialect/Tile/IR/TileAttrs.td"
 include "mlir/IR/OpBase.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
 
 class Tile_Op<string mnemonic, list<Trait> traits = []>
     : Op<Tile_Dialect, mnemonic, traits>;
@@ -607,6 +608,88 @@ def Tile_AssertOp : Tile_Op<"assert", [MemoryEffects<[MemWrite]>]> {
   }];
   let arguments = (ins Tile_BoolLike:$condition, StrAttr:$message);
   let assemblyFormat = "$condition `,` $message attr-dict `:` type($condition)";
+}
+
+//===----------------------------------------------------------------------===//
+// Math: IEEE division / square root, library calls, inline assembly
+//===----------------------------------------------------------------------===//
+
+def Tile_PreciseDivFOp : Tile_Op<"precise_divf", [Pure, Elementwise,
+    SameOperandsAndResultType]> {
+  let summary = "division rounded to nearest even (tl.div_rn)";
+  let description = [{
+    IEEE division (`div.rn`), unlike `arith.divf`, which Kiln lowers to the
+    faster `div.full.f32` as Triton does for `/`.
+
+    ```mlir
+    %q = tile.precise_divf %x, %y : tensor<128xf32>
+    ```
+  }];
+  let arguments = (ins Tile_NumericLike:$x, Tile_NumericLike:$y);
+  let results = (outs Tile_NumericLike:$result);
+  let assemblyFormat = "$x `,` $y attr-dict `:` type($result)";
+}
+
+def Tile_PreciseSqrtOp : Tile_Op<"precise_sqrt", [Pure, Elementwise,
+    SameOperandsAndResultType]> {
+  let summary = "square root rounded to nearest even (tl.sqrt_rn)";
+  let description = [{
+    IEEE square root (`sqrt.rn`), unlike `math.sqrt` (tl.sqrt), which is
+    `sqrt.approx.ftz.f32` as in Triton.
+
+    ```mlir
+    %r = tile.precise_sqrt %x : tensor<128xf32>
+    ```
+  }];
+  let arguments = (ins Tile_NumericLike:$x);
+  let results = (outs Tile_NumericLike:$result);
+  let assemblyFormat = "$x attr-dict `:` type($result)";
+}
+
+def Tile_ExternElementwiseOp : Tile_Op<"extern_elementwise", [Pure,
+    Elementwise, SameOperandsAndResultShape]> {
+  let summary = "elementwise call of a device library function";
+  let description = [{
+    `tl.extra.cuda.libdevice.tanh(x)`: one call of `symbol` (a libdevice
+    `__nv_*` function, linked from libdevice.10.bc) per element. The
+    operands are scalars or tensors of one shape, already of the function's
+    parameter types.
+
+    ```mlir
+    %t = tile.extern_elementwise "__nv_tanhf"(%x) : (tensor<128xf32>) -> tensor<128xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Tile_NumericLike>:$srcs, StrAttr:$symbol);
+  let results = (outs Tile_NumericLike:$result);
+  let assemblyFormat = [{
+    $symbol `(` $srcs `)` attr-dict `:` functional-type($srcs, $result)
+  }];
+}
+
+def Tile_InlineAsmElementwiseOp : Tile_Op<"inline_asm_elementwise", [
+    Elementwise, DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "PTX inline assembly applied elementwise (tl.inline_asm_elementwise)";
+  let description = [{
+    Runs `asm` once per `packed_element` elements the thread owns, with
+    `constraints` in LLVM's inline-assembly syntax (outputs first). With
+    more than one element per instance, operands narrower than 32 bits are
+    packed into 32-bit registers and results unpacked, as in Triton. Not
+    `pure`: the assembly may read or write memory and is never removed.
+
+    ```mlir
+    %y = tile.inline_asm_elementwise "shf.l.wrap.b32 $0, $1, $2, $3;",
+           "=r,r,r,r" (%x, %x, %s) {packed_element = 1 : i32, pure = true}
+           : (tensor<128xi32>, tensor<128xi32>, tensor<128xi32>) -> tensor<128xi32>
+    ```
+  }];
+  let arguments = (ins Variadic<Tile_Value>:$args, StrAttr:$asm_string,
+                       StrAttr:$constraints, BoolAttr:$pure,
+                       I32Attr:$packed_element);
+  let results = (outs Variadic<Tile_NumericLike>:$results);
+  let assemblyFormat = [{
+    $asm_string `,` $constraints `(` $args `)` attr-dict `:` functional-type($args, $results)
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // KILN_TILE_OPS

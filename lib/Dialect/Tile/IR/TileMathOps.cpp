@@ -1,0 +1,132 @@
+//===- TileMathOps.cpp - Verifiers of the math / inline-asm ops -----------===//
+#include "kiln/Dialect/Tile/IR/Tile.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace kiln::tile;
+
+unsigned kiln::tile::inlineAsmRegisterBits(Type elem, unsigned pack) {
+  unsigned bits = elem.isIntOrFloat() ? elem.getIntOrFloatBitWidth() : 64;
+  unsigned perReg = std::min(std::max(32 / bits, 1u), pack);
+  return bits * perReg;
+}
+
+unsigned kiln::tile::inlineAsmRegisterCount(Type elem, unsigned pack) {
+  unsigned bits = elem.isIntOrFloat() ? elem.getIntOrFloatBitWidth() : 64;
+  unsigned perReg = std::min(std::max(32 / bits, 1u), pack);
+  return pack / perReg;
+}
+
+/// Register width of an NVPTX constraint letter (0: unknown).
+static unsigned constraintBits(char c) {
+  switch (c) {
+  case 'b': return 1;
+  case 'c': return 8;
+  case 'h': return 16;
+  case 'r': case 'f': return 32;
+  case 'l': case 'd': return 64;
+  default: return 0;
+  }
+}
+
+std::optional<std::string>
+kiln::tile::checkInlineAsmConstraints(llvm::StringRef constraints,
+                                      llvm::ArrayRef<unsigned> outputBits,
+                                      llvm::ArrayRef<unsigned> inputBits) {
+  llvm::SmallVector<llvm::StringRef> parts;
+  if (!constraints.empty())
+    constraints.split(parts, ',');
+  unsigned outs = 0, ins = 0;
+  for (llvm::StringRef p : parts) {
+    llvm::StringRef c = p.trim();
+    if (c.starts_with("~{") && c.ends_with("}"))
+      continue; // a clobber
+    bool isOut = c.consume_front("=");
+    if (isOut)
+      c.consume_front("&");
+    unsigned index = isOut ? outs : ins;
+    if (!isOut && !c.empty() && llvm::all_of(c, llvm::isDigit)) {
+      unsigned tied = 0;
+      if (c.getAsInteger(10, tied) || tied >= outputBits.size())
+        return "constraint `" + p.str() + "` ties input " +
+               std::to_string(index) + " to output " + c.str() +
+               ", which does not exist";
+      if (ins < inputBits.size() && inputBits[ins] != outputBits[tied])
+        return "constraint `" + p.str() + "` ties a " +
+               std::to_string(inputBits[ins]) + "-bit input to a " +
+               std::to_string(outputBits[tied]) + "-bit output";
+      ++ins;
+      continue;
+    }
+    if (!isOut && c == "n") { // an immediate
+      ++ins;
+      continue;
+    }
+    if (c.size() != 1 || !constraintBits(c[0]))
+      return "unknown constraint `" + p.str() +
+             "` (NVPTX registers: b, c, h, r, l, f, d; `n` immediates, "
+             "digits tie to an output, `~{...}` clobbers)";
+    unsigned bits = constraintBits(c[0]);
+    llvm::ArrayRef<unsigned> list = isOut ? outputBits : inputBits;
+    if (index < list.size() && list[index] != bits)
+      return "constraint `" + p.str() + "` is a " + std::to_string(bits) +
+             "-bit register but " + (isOut ? "output " : "input ") +
+             std::to_string(index) + " is " + std::to_string(list[index]) +
+             " bits";
+    ++(isOut ? outs : ins);
+  }
+  if (outs != outputBits.size())
+    return "the constraints name " + std::to_string(outs) + " output" +
+           (outs == 1 ? "" : "s") + " but the assembly has " +
+           std::to_string(outputBits.size()) + " output register" +
+           (outputBits.size() == 1 ? "" : "s");
+  if (ins != inputBits.size())
+    return "the constraints name " + std::to_string(ins) + " input" +
+           (ins == 1 ? "" : "s") + " but the assembly has " +
+           std::to_string(inputBits.size()) + " input register" +
+           (inputBits.size() == 1 ? "" : "s");
+  return std::nullopt;
+}
+
+void InlineAsmElementwiseOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (getPure())
+    return;
+  effects.emplace_back(MemoryEffects::Write::get());
+  effects.emplace_back(MemoryEffects::Read::get());
+}
+
+LogicalResult InlineAsmElementwiseOp::verify() {
+  int32_t pack = getPackedElement();
+  if (pack < 1)
+    return emitOpError() << "packed_element must be positive, got " << pack;
+  std::optional<ArrayRef<int64_t>> shape;
+  for (Type t : llvm::concat<Type>(getArgs().getTypes(), getResultTypes())) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    if (!tensor)
+      continue;
+    if (shape && *shape != tensor.getShape())
+      return emitOpError("operands and results must have one shape");
+    shape = tensor.getShape();
+    if (tensor.getNumElements() % pack != 0)
+      return emitOpError() << "the number of elements (" << tensor.getNumElements()
+                           << ") must be a multiple of packed_element (" << pack
+                           << ")";
+  }
+  if (!shape && pack != 1)
+    return emitOpError("scalar operands need packed_element = 1");
+  SmallVector<unsigned> outs, ins;
+  for (Type t : getResultTypes())
+    outs.append(inlineAsmRegisterCount(getElementTypeOrSelf(t), pack),
+                inlineAsmRegisterBits(getElementTypeOrSelf(t), pack));
+  for (Type t : getArgs().getTypes())
+    ins.append(inlineAsmRegisterCount(getElementTypeOrSelf(t), pack),
+               inlineAsmRegisterBits(getElementTypeOrSelf(t), pack));
+  if (std::optional<std::string> why =
+          checkInlineAsmConstraints(getConstraints(), outs, ins))
+    return emitOpError() << *why;
+  return success();
+}
