@@ -85,6 +85,8 @@ typedef enum kiln_dtype {
   KILN_DTYPE_U8 = 10,  /* u8 (when the compiler supports it) */
   KILN_DTYPE_U16 = 11, /* u16 (idem) */
   KILN_DTYPE_U64 = 12, /* u64 (idem) */
+  KILN_DTYPE_F8E4NV = 13, /* fp8e4nv: OCP e4m3 (torch.float8_e4m3fn), sm_89+ */
+  KILN_DTYPE_F8E5 = 14,   /* fp8e5: OCP e5m2 (torch.float8_e5m2), sm_89+ */
 } kiln_dtype;
 
 /* "fp16" for KILN_DTYPE_F16 ...; NULL for a value out of range or a type

@@ -30,7 +30,8 @@ namespace {
 /// kiln_dtype values by Triton name, in enumerator order.
 constexpr const char *kDTypeNames[] = {"i1",   "i8",   "i16", "i32", "i64",
                                        "u32",  "fp16", "bf16", "fp32",
-                                       "fp64", "u8",   "u16", "u64"};
+                                       "fp64", "u8",   "u16", "u64",
+                                       "fp8e4nv", "fp8e5"};
 constexpr int kNumDTypes = int(std::size(kDTypeNames));
 } // namespace
 
@@ -116,7 +117,9 @@ kiln_status kiln_dtype_parse(const char *name, int *dtype) {
       {"float16", KILN_DTYPE_F16},
       {"half", KILN_DTYPE_F16},     {"bfloat16", KILN_DTYPE_BF16},
       {"float32", KILN_DTYPE_F32},  {"float", KILN_DTYPE_F32},
-      {"float64", KILN_DTYPE_F64},  {"double", KILN_DTYPE_F64}};
+      {"float64", KILN_DTYPE_F64},  {"double", KILN_DTYPE_F64},
+      {"float8e4nv", KILN_DTYPE_F8E4NV}, {"float8_e4m3fn", KILN_DTYPE_F8E4NV},
+      {"float8e5", KILN_DTYPE_F8E5},     {"float8_e5m2", KILN_DTYPE_F8E5}};
   int found = -1;
   for (const auto &[alias, t] : aliases)
     if (std::strcmp(alias, name) == 0)

@@ -34,6 +34,7 @@ _DTYPE_NAMES = {
     "float16": "fp16", "half": "fp16",
     "bfloat16": "bf16", "float32": "fp32", "float": "fp32",
     "float64": "fp64", "double": "fp64",
+    "float8_e4m3fn": "fp8e4nv", "float8_e5m2": "fp8e5",
 }
 _DTYPE_NAMES.update({k: k for k in _lib.DTYPES})
 # Only what this libkiln's compiler supports (u8/u16/u64 came later).
@@ -45,7 +46,7 @@ _TYPESTRS = {"b1": "i1", "i1": "i8", "i2": "i16", "i4": "i32", "i8": "i64",
 _TYPESTRS = {k: v for k, v in _TYPESTRS.items() if v in _lib.SUPPORTED}
 _ELEMENT_BYTES = {"i1": 1, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "u32": 4,
                   "u8": 1, "u16": 2, "u64": 8, "fp16": 2, "bf16": 2,
-                  "fp32": 4, "fp64": 8}
+                  "fp32": 4, "fp64": 8, "fp8e4nv": 1, "fp8e5": 1}
 
 _dtype_cache = {}
 

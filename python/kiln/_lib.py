@@ -23,7 +23,7 @@ ARG_FLOAT32, ARG_FLOAT64, ARG_BOOL, ARG_NONE = 5, 6, 7, 8
 # kiln_dtype
 DTYPES = {"i1": 0, "i8": 1, "i16": 2, "i32": 3, "i64": 4, "u32": 5,
           "fp16": 6, "bf16": 7, "fp32": 8, "fp64": 9, "u8": 10, "u16": 11,
-          "u64": 12}
+          "u64": 12, "fp8e4nv": 13, "fp8e5": 14}
 
 PACKED_HEADER = "<IIIIQ"  # grid x, y, z, reserved, stream
 
