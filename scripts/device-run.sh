@@ -147,8 +147,11 @@ if [ -n "$sanitize" ]; then
     case "$tool" in memcheck|racecheck|synccheck|initcheck) ;;
       *) say "sanitize: unknown tool '$tool'"; status=1; continue ;; esac
     csargs=(--tool "$tool" --error-exitcode 1 --print-limit 20)
-    [ "$tool" = memcheck ] && csargs+=(--leak-check full)
-    run_step "san-$tool-layernorm" "$cs" "${csargs[@]}" "$bin/RuntimeGpuTests" --gtest_filter="$ln_filter"
+    lnargs=("${csargs[@]}")
+    # Leak checks on the C++ tests only: under Python, PyTorch's caching
+    # allocator keeps its 2 MB blocks to the end of the process by design.
+    [ "$tool" = memcheck ] && lnargs+=(--leak-check full)
+    run_step "san-$tool-layernorm" "$cs" "${lnargs[@]}" "$bin/RuntimeGpuTests" --gtest_filter="$ln_filter"
     if [ -f "$corpus" ]; then
       # Kiln's kernels only: torch's own kernels are not what is checked here.
       run_step "san-$tool-corpus" env KILN_DEBUG=1 scripts/kiln-pytest-env.sh \
