@@ -10,7 +10,7 @@
 //   exp(x)           ex2.approx(x * log2(e))           ex2.approx.f32
 //   exp2(x)          llvm.nvvm.ex2.approx              ex2.approx.f32
 //   log(x)           __nv_logf (libdevice)             libdevice's code
-//   log2(x)          llvm.nvvm.lg2.approx.f            lg2.approx.f32
+//   log2(x)          __nv_log2f (libdevice)            libdevice's code
 //   sin(x), cos(x)   __nv_sinf, __nv_cosf (libdevice)  libdevice's code
 //   umulhi (i32/i64) llvm.nvvm.mulhi.{ui,ull}          mul.hi.u32 / u64
 //
@@ -317,7 +317,9 @@ void populateMathToNVVMPatterns(LLVMTypeConverter &converter,
   patterns.add<F32MathPattern<math::Log2Op>>(
       converter,
       [=](B &b, L loc, ValueRange a) {
-        return callIntrinsic(b, loc, "llvm.nvvm.lg2.approx.f", f32(b), a);
+        return libdeviceOr(b, loc, "__nv_log2f", a[0], [&] {
+          return callIntrinsic(b, loc, "llvm.nvvm.lg2.approx.f", f32(b), a);
+        });
       },
       "__nv_log2");
   patterns.add<F32MathPattern<math::SinOp>>(
