@@ -284,10 +284,32 @@ void populateMathToNVVMPatterns(LLVMTypeConverter &converter,
         return callIntrinsic(b, loc, "llvm.nvvm.div.full", f32(b), a);
       },
       "");
+  // rsqrt, floor and ceil through libdevice as Triton 3.6 lowers them: with
+  // the ftz reflection its code is rsqrt.approx.ftz / cvt.rmi.ftz /
+  // cvt.rpi.ftz, which flush subnormal inputs (the non-ftz instructions gave
+  // different results on them). fp64 rsqrt is __nv_rsqrt, not 1/sqrt.rn.
   patterns.add<F32MathPattern<math::RsqrtOp>>(
       converter,
       [=](B &b, L loc, ValueRange a) {
-        return callIntrinsic(b, loc, "llvm.nvvm.rsqrt.approx.f", f32(b), a);
+        return libdeviceOr(b, loc, "__nv_rsqrtf", a[0], [&] {
+          return callIntrinsic(b, loc, "llvm.nvvm.rsqrt.approx.f", f32(b), a);
+        });
+      },
+      "__nv_rsqrt");
+  patterns.add<F32MathPattern<math::FloorOp>>(
+      converter,
+      [=](B &b, L loc, ValueRange a) {
+        return libdeviceOr(b, loc, "__nv_floorf", a[0], [&]() -> Value {
+          return LLVM::FFloorOp::create(b, loc, a[0]).getResult();
+        });
+      },
+      "");
+  patterns.add<F32MathPattern<math::CeilOp>>(
+      converter,
+      [=](B &b, L loc, ValueRange a) {
+        return libdeviceOr(b, loc, "__nv_ceilf", a[0], [&]() -> Value {
+          return LLVM::FCeilOp::create(b, loc, a[0]).getResult();
+        });
       },
       "");
   patterns.add<F32MathPattern<math::ExpOp>>(
