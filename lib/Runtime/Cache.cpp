@@ -3,6 +3,7 @@
 #include "RuntimeError.h"
 #include "kiln/Target/LLVMToPTX.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Chrono.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -369,9 +370,17 @@ kiln::rt::compileCached(const CompileRequest &req, DiskCache &cache,
                         const CompileFunction &compile, PrepareStats *stats) {
   auto t0 = std::chrono::steady_clock::now();
   CacheKeyInputs inputs{kilnBuildVersion(), req.sourceHash.str(), req.spec};
-  // log/sin/cos compile to libdevice calls only where it is installed.
-  if (findLibdevice())
-    inputs.options = "ptx libdevice";
+  // log/sin/cos/erf/... compile to libdevice's code only where it is
+  // installed, and libdevice builds differ in the last bit of some functions:
+  // the key names the file (path, size, modification time), so pointing
+  // KILN_LIBDEVICE at another build never reuses the first one's PTX.
+  if (std::optional<std::string> libdevice = findLibdevice()) {
+    inputs.options = "ptx libdevice " + *libdevice;
+    llvm::sys::fs::file_status status;
+    if (!llvm::sys::fs::status(*libdevice, status))
+      inputs.options += " " + std::to_string(status.getSize()) + " " +
+                        std::to_string(llvm::sys::toTimeT(status.getLastModificationTime()));
+  }
   std::string key = cacheKey(inputs);
   PrepareStats local;
   PrepareStats &st = stats ? *stats : local;

@@ -266,6 +266,36 @@ TEST(CompileCache, MissThenDiskHitThenMemoryHit) {
   EXPECT_EQ(countFiles(dir.str()), 1);
 }
 
+TEST(CompileCache, AnotherLibdeviceFileIsAnotherKey) {
+  // libdevice builds differ in the last bit of some functions: PTX compiled
+  // against one must not be reused when KILN_LIBDEVICE names another.
+  TempDir dir;
+  DiskCache cache({true, dir.str(), false});
+  FakeCompiler fake;
+  std::string source = "@triton.jit\ndef _layer_norm_fwd_fused(): pass\n";
+  CompileRequest req{source, "layer_norm.py", sha256Hex(source), sampleSpec()};
+  std::string a = dir.str() + "/a.bc", b = dir.str() + "/b.bc";
+  writeFile(a, "one libdevice");
+  writeFile(b, "another libdevice build");
+  PrepareStats st;
+  std::string keyA, keyB;
+  {
+    ScopedEnv env("KILN_LIBDEVICE", a.c_str());
+    clearMemoryCaches();
+    ASSERT_TRUE(bool(compileCached(req, cache, fake.fn(), &st)));
+    keyA = st.key;
+  }
+  {
+    ScopedEnv env("KILN_LIBDEVICE", b.c_str());
+    clearMemoryCaches();
+    ASSERT_TRUE(bool(compileCached(req, cache, fake.fn(), &st)));
+    keyB = st.key;
+    EXPECT_EQ(st.ptxFrom, PrepareStats::From::Compiler);
+  }
+  EXPECT_NE(keyA, keyB);
+  EXPECT_EQ(fake.calls, 2);
+}
+
 TEST(CompileCache, CorruptOrTruncatedEntriesAreRecompiled) {
   TempDir dir;
   DiskCache cache({true, dir.str(), false});
