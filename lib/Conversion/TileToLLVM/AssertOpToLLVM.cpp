@@ -23,41 +23,12 @@ namespace kiln::lowering {
 namespace {
 
 LLVM::LLVMFuncOp getAssertFail(ModuleOp module, OpBuilder &b) {
-  if (auto f = module.lookupSymbol<LLVM::LLVMFuncOp>("__assertfail"))
-    return f;
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(module.getBody());
   MLIRContext *ctx = b.getContext();
   auto ptr = LLVM::LLVMPointerType::get(ctx);
   auto type = LLVM::LLVMFunctionType::get(
       LLVM::LLVMVoidType::get(ctx),
       {ptr, ptr, IntegerType::get(ctx, 32), ptr, IntegerType::get(ctx, 64)});
-  return LLVM::LLVMFuncOp::create(b, module.getLoc(), "__assertfail", type);
-}
-
-/// The address of a private NUL-terminated constant holding `text`.
-Value stringConstant(ModuleOp module, OpBuilder &b, Location loc,
-                     StringRef text) {
-  std::string data = text.str();
-  data.push_back('\0');
-  MLIRContext *ctx = b.getContext();
-  auto arrayType =
-      LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), data.size());
-  std::string name;
-  for (unsigned i = 0;; ++i) {
-    name = "kiln_assert_" + std::to_string(i);
-    if (!module.lookupSymbol(name))
-      break;
-  }
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(module.getBody());
-    LLVM::GlobalOp::create(b, loc, arrayType, /*isConstant=*/true,
-                           LLVM::Linkage::Internal, name,
-                           b.getStringAttr(data));
-  }
-  return LLVM::AddressOfOp::create(b, loc, LLVM::LLVMPointerType::get(ctx),
-                                   name);
+  return getOrInsertFunction(module, b, module.getLoc(), "__assertfail", type);
 }
 
 /// The first file:line position inside `loc` (inlined helpers and fused
@@ -102,9 +73,9 @@ struct AssertLowering : OpConversionPattern<AssertOp> {
     std::string function = func.getName().str();
     LLVM::LLVMFuncOp assertFail = getAssertFail(module, rewriter);
     scf::IfOp::create(rewriter, loc, anyFalse, [&](OpBuilder &b, Location l) {
-      Value msg = stringConstant(module, b, l, op.getMessage());
-      Value fileStr = stringConstant(module, b, l, file);
-      Value funcStr = stringConstant(module, b, l, function);
+      Value msg = stringConstant(module, b, l, op.getMessage(), "kiln_assert_");
+      Value fileStr = stringConstant(module, b, l, file, "kiln_assert_");
+      Value funcStr = stringConstant(module, b, l, function, "kiln_assert_");
       Value lineVal = i32Const(b, l, line);
       Value charSize = LLVM::ConstantOp::create(b, l, b.getI64Type(),
                                                 b.getI64IntegerAttr(1));

@@ -133,6 +133,16 @@ mlir::Value toBits(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);
 mlir::Value fromBits(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bits,
                      mlir::Type elem);
 
+/// The module's declaration of external function `name`, added at the top
+/// of the module on first use.
+mlir::LLVM::LLVMFuncOp getOrInsertFunction(mlir::ModuleOp module, mlir::OpBuilder &b,
+                                           mlir::Location loc, llvm::StringRef name,
+                                           mlir::LLVM::LLVMFunctionType type);
+/// The address of a new private NUL-terminated constant holding `text`,
+/// named `<prefix><n>` with the first free n.
+mlir::Value stringConstant(mlir::ModuleOp module, mlir::OpBuilder &b, mlir::Location loc,
+                           llvm::StringRef text, llvm::StringRef prefix);
+
 /// Inline PTX with `$n` operands: results first, then `inputs`. Returns the
 /// results (unpacked from the struct LLVM uses for several outputs).
 llvm::SmallVector<mlir::Value>

@@ -58,12 +58,7 @@ Value callLibdevice(OpBuilder &b, Location loc, StringRef fn, Value x) {
   auto module =
       b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
   Type t = x.getType();
-  auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(fn);
-  if (!func) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(module.getBody());
-    func = LLVM::LLVMFuncOp::create(b, loc, fn, LLVM::LLVMFunctionType::get(t, {t}));
-  }
+  auto func = getOrInsertFunction(module, b, loc, fn, LLVM::LLVMFunctionType::get(t, {t}));
   return LLVM::CallOp::create(b, loc, func, ValueRange{x}).getResult();
 }
 

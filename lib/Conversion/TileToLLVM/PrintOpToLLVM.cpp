@@ -24,35 +24,10 @@ namespace kiln::lowering {
 namespace {
 
 LLVM::LLVMFuncOp getVprintf(ModuleOp module, OpBuilder &b) {
-  if (auto f = module.lookupSymbol<LLVM::LLVMFuncOp>("vprintf"))
-    return f;
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(module.getBody());
   MLIRContext *ctx = b.getContext();
   auto ptr = LLVM::LLVMPointerType::get(ctx);
   auto type = LLVM::LLVMFunctionType::get(IntegerType::get(ctx, 32), {ptr, ptr});
-  return LLVM::LLVMFuncOp::create(b, module.getLoc(), "vprintf", type);
-}
-
-/// A private constant holding `text` NUL-terminated; returns its address.
-Value formatString(ModuleOp module, OpBuilder &b, Location loc, StringRef text) {
-  std::string data = text.str();
-  data.push_back('\0');
-  MLIRContext *ctx = b.getContext();
-  auto arrayType = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), data.size());
-  std::string name;
-  for (unsigned i = 0;; ++i) {
-    name = "kiln_fmt_" + std::to_string(i);
-    if (!module.lookupSymbol(name))
-      break;
-  }
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(module.getBody());
-    LLVM::GlobalOp::create(b, loc, arrayType, /*isConstant=*/true,
-                           LLVM::Linkage::Internal, name, b.getStringAttr(data));
-  }
-  return LLVM::AddressOfOp::create(b, loc, LLVM::LLVMPointerType::get(ctx), name);
+  return getOrInsertFunction(module, b, module.getLoc(), "vprintf", type);
 }
 
 /// Value promoted for varargs and its printf conversion. `hex` prints the
@@ -144,7 +119,7 @@ struct PrintLowering : OpConversionPattern<PrintOp> {
                                          ArrayRef<LLVM::GEPArg>{0, int32_t(i)});
         LLVM::StoreOp::create(b, loc, f, slot);
       }
-      Value fmt = formatString(module, b, loc, format);
+      Value fmt = stringConstant(module, b, loc, format, "kiln_fmt_");
       LLVM::CallOp::create(b, loc, vprintf, ValueRange{fmt, buffer});
     };
 

@@ -34,6 +34,36 @@ const LoweringState::ThreadIds &LoweringState::idsFor(Operation *op) const {
 
 void barrier(OpBuilder &b, Location loc) { NVVM::Barrier0Op::create(b, loc); }
 
+LLVM::LLVMFuncOp getOrInsertFunction(ModuleOp module, OpBuilder &b, Location loc,
+                                     StringRef name, LLVM::LLVMFunctionType type) {
+  if (auto f = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    return f;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  return LLVM::LLVMFuncOp::create(b, loc, name, type);
+}
+
+Value stringConstant(ModuleOp module, OpBuilder &b, Location loc, StringRef text,
+                     StringRef prefix) {
+  std::string data = text.str();
+  data.push_back('\0');
+  MLIRContext *ctx = b.getContext();
+  auto arrayType = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), data.size());
+  std::string name;
+  for (unsigned i = 0;; ++i) {
+    name = (prefix + llvm::Twine(i)).str();
+    if (!module.lookupSymbol(name))
+      break;
+  }
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    LLVM::GlobalOp::create(b, loc, arrayType, /*isConstant=*/true, LLVM::Linkage::Internal,
+                           name, b.getStringAttr(data));
+  }
+  return LLVM::AddressOfOp::create(b, loc, LLVM::LLVMPointerType::get(ctx), name);
+}
+
 Value sharedPtr(OpBuilder &b, Location loc, Value byteOffset) {
   auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), kSharedSpace);
   Value base = LLVM::AddressOfOp::create(b, loc, ptrType, kSharedSymbol);
