@@ -19,8 +19,10 @@ Method: inputs as the tutorial (x = -2.3 + 0.5 randn, w, b = rand, dy = 0.1 rand
 timing, every column's outputs are checked against an fp32 torch reference (max error relative to
 max |ref|: 2e-2 fp16, 6e-2 bf16, 2e-4 fp32). Kiln must pass; another column within 25x is timed
 and flagged ("loose" in the JSON: the tutorial sums dw/db in the input dtype), else not timed. Each
-timed repetition zeroes a 256 MB buffer first (L2 flush) and is bracketed by CUDA events; the
-result is the median over the repetitions after warm-up.
+timed repetition zeroes a 256 MB buffer first (L2 flush), queues a ~50 us GPU sleep (so that the
+host has queued the call before the start event runs: device time, not host launch overhead;
+--host-time leaves it out) and is bracketed by CUDA events; the result is the median over the
+repetitions after warm-up.
 
 Run on the device from the repository root (libkiln.so built in build/lib):
   python3 bench/layernorm_best.py --out bench-out [--quick] [--max-seconds 420]
@@ -60,6 +62,7 @@ except ImportError as _e:
     _import_error = _e
 
 KERNELS = os.path.join(ROOT, "examples", "layernorm", "layer_norm_fast.py")
+SPLIT_KERNELS = os.path.join(ROOT, "examples", "layernorm", "layer_norm_split.py")
 DTYPES = {"fp16": torch.float16, "bf16": torch.bfloat16, "fp32": torch.float32}
 ALL_N = [512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144]
 ALL_M = [4096, 65536]
@@ -92,19 +95,21 @@ def kiln_module():
         import kiln
     except Exception as e:  # noqa: BLE001
         raise Skip(f"the kiln package does not load: {e}")
-    return kiln.jit(KERNELS)
+    return kiln.jit(KERNELS), kiln.jit(SPLIT_KERNELS)
 
 
 def kiln_column(args):
-    return ours_column(kiln_module())
+    return ours_column(*kiln_module())
 
 
 def ours_triton_column(args):
-    return ours_column(load_file_module("layer_norm_fast_triton", KERNELS))
+    return ours_column(load_file_module("layer_norm_fast_triton", KERNELS),
+                       load_file_module("layer_norm_split_triton", SPLIT_KERNELS))
 
 
-def ours_column(module, tune_fwd=None, tune_bwd=None):
-    norm = lh.FastNorm(module, tune_fwd=tune_fwd, tune_bwd=tune_bwd)
+def ours_column(module, split_module=None, tune_fwd=None, tune_bwd=None):
+    norm = lh.FastNorm(module, tune_fwd=tune_fwd, tune_bwd=tune_bwd,
+                       split_module=split_module)
 
     def fwd(x, w, b):
         r = norm.forward(x, w, b, EPS)
@@ -271,6 +276,14 @@ def loose_enough(errs, dtype):
     return all(v <= 25 * lh.tolerance(dtype) for v in errs.values())
 
 
+# Cycles of the GPU sleep queued before each timed call (~50 us at 1.98 GHz):
+# the start event runs after it, by which time the host has queued the
+# call's launches, so the time is the device's, not the host's launch path
+# (Python launch overhead is measured elsewhere). 0 (--host-time): no sleep,
+# as triton.testing.do_bench times.
+SLEEP_CYCLES = 100_000
+
+
 def time_it(fn, flush, warmup, reps, max_s):
     for _ in range(warmup):
         fn()
@@ -280,6 +293,8 @@ def time_it(fn, flush, warmup, reps, max_s):
     for _ in range(reps):
         flush.zero_()
         s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        if SLEEP_CYCLES:
+            torch.cuda._sleep(SLEEP_CYCLES)
         s.record()
         fn()
         e.record()
@@ -291,9 +306,15 @@ def time_it(fn, flush, warmup, reps, max_s):
 
 
 def tune_candidates(mode, M, N, sms):
-    """Launch-parameter variants around the heuristic's choice (--tune)."""
+    """Launch-parameter variants around the heuristic's choice (--tune): rows
+    per tile, warps, the pipelined kernels (pipe), chunk lengths, programs per
+    SM, the split-row forward."""
     block = lh.next_pow2(N)
     out = []
+
+    def add(cfg):
+        if cfg not in out:
+            out.append(cfg)
     if mode == "fwd":
         name, consts, warps, _ = lh.plan_forward(M, N)
         if name == "_norm_fwd":
@@ -301,17 +322,28 @@ def tune_candidates(mode, M, N, sms):
             for rows in sorted({max(1, r // 2), r, min(lh.MAX_ROWS, 2 * r)}):
                 for wp in sorted({max(1, warps // 2), warps, min(32, warps * 2)}):
                     if rows * block <= 65536 and rows * block >= 32 * wp:
-                        out.append({"rows": rows, "warps": wp})
+                        add({"rows": rows, "warps": wp})
+            for pipe in (1, 2, 4):
+                for wp in sorted({max(4, warps // 2), warps}):
+                    if r * block >= 32 * wp:
+                        add({"rows": r, "warps": wp, "pipe": pipe})
             if block >= 8192:  # the looped variants on rows that still fit
-                out += [{"chunk": 4096, "warps": 8}, {"split": 4096, "warps": 8}]
+                for chunk, wp in ((2048, 4), (4096, 8), (8192, 16)):
+                    add({"chunk": chunk, "warps": wp})
+                    add({"chunk": chunk, "warps": wp, "pipe": 1})
+                add({"split": 4096, "warps": 8})
         else:
-            for chunk in (4096, 8192, 16384):
-                for wp in (8, 16, 32):
-                    if chunk >= 32 * wp * 4:
-                        out.append({"chunk": chunk, "warps": wp})
+            for chunk, wp in ((2048, 4), (4096, 4), (4096, 8), (8192, 8), (8192, 16),
+                              (16384, 16), (16384, 32)):
+                add({"chunk": chunk, "warps": wp})
+                add({"chunk": chunk, "warps": wp, "pipe": 1})
+            if block <= 32768:  # the whole row in registers (32 per thread)
+                add({"rows": 1, "warps": 32})
+                add({"rows": 1, "warps": 32, "pipe": 1})
             # The experimental split-row forward (_norm_fwd_split).
-            out += [{"split": 4096, "warps": 8}, {"split": 8192, "warps": 16},
-                    {"split": 16384, "warps": 32}]
+            add({"split": 4096, "warps": 8})
+            add({"split": 8192, "warps": 16})
+            add({"split": 16384, "warps": 32})
         return out, "fwd"
     plan = lh.plan_backward(M, N, sms)
     if plan["variant"] == "rows":
@@ -319,33 +351,46 @@ def tune_candidates(mode, M, N, sms):
         for rows in sorted({max(1, r // 2), r, min(lh.MAX_ROWS, 2 * r)}):
             for wp in sorted({max(1, warps // 2), warps, min(32, warps * 2)}):
                 if rows * block <= 32768 and rows * block >= 32 * wp:
-                    out.append({"rows": rows, "warps": wp})
+                    add({"rows": rows, "warps": wp})
         for per_sm in (1, 2, 4):
-            out.append({"per_sm": per_sm})
+            add({"per_sm": per_sm})
+        for wp in sorted({max(4, warps // 2), warps}):
+            for per_sm in (1, 2):
+                add({"warps": wp, "per_sm": per_sm, "pipe": 1})
+        if r > 1:
+            add({"rows": r // 2, "warps": max(4, warps // 2), "per_sm": 2, "pipe": 1})
+    if plan["variant"] != "rows" or block >= 8192:
+        # The experimental cooperative backward (_norm_bwd_coop).
+        for chunk, wp in ((2048, 8), (4096, 16), (8192, 32)):
+            if lh.cdiv(N, chunk) <= sms // 2:
+                add({"coop": chunk, "warps": wp})
+    if plan["variant"] == "rows":
+        pass
     elif plan["variant"] == "cols":
         for chunk in (4096, 8192):
             for wp in (16, 32):
                 for per_sm in (1, 2):
                     if chunk >= 32 * wp * 4:
-                        out.append({"chunk": chunk, "warps": wp, "per_sm": per_sm})
-        out.append({"no_columns": True})
+                        add({"chunk": chunk, "warps": wp, "per_sm": per_sm})
+        add({"no_columns": True})
     else:
         for chunk in (512, 1024, 2048):
             for wp in (8, 16):
                 for per_sm in (1, 2):
-                    out.append({"chunk": chunk, "warps": wp, "per_sm": per_sm})
+                    add({"chunk": chunk, "warps": wp, "per_sm": per_sm})
     return out, "bwd"
 
 
 def run_tune(mode, x, w, b, dy, ref, flush, warmup, reps, nbytes):
     """Times Kiln with each candidate; returns [(config, GB/s or error)]."""
-    module = kiln_module()
+    module, split_module = kiln_module()
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     M, N = x.shape
     cands, which = tune_candidates(mode, M, N, sms)
     results = []
     for cfg in cands:
-        fns = ours_column(module, **({"tune_fwd": cfg} if which == "fwd" else {"tune_bwd": cfg}))
+        fns = ours_column(module, split_module,
+                          **({"tune_fwd": cfg} if which == "fwd" else {"tune_bwd": cfg}))
         try:
             ok, errs = check_column(fns, mode, x, w, b, dy, ref)
             if not ok:
@@ -362,8 +407,9 @@ def run_tune(mode, x, w, b, dy, ref, flush, warmup, reps, nbytes):
 def shape_fits(M, N, dtype, mode):
     es = torch.tensor([], dtype=dtype).element_size()
     x = M * N * es
-    # x, y, dy, dx, grads inside autograd columns, plus 1 GB of slack.
-    need = x * (3 if mode == "fwd" else 7) + (1 << 30)
+    # x, y, dy, dx, the reference's y and dx, autograd copies, plus 1 GB of slack
+    # (65536 x 65536 fp16 fwd+bwd ran out of memory at 7 |x|).
+    need = x * (4 if mode == "fwd" else 10) + (1 << 30)
     free, _ = torch.cuda.mem_get_info()
     return need <= free, need
 
@@ -376,7 +422,7 @@ def main():
     ap.add_argument("--dtype", default="fp16,bf16,fp32")
     ap.add_argument("--mode", default="fwd,fwdbwd")
     ap.add_argument("--M", default=",".join(map(str, ALL_M)))
-    ap.add_argument("--N", default=",".join(map(str, ALL_N)))
+    ap.add_argument("--N", default=None, help="default: 512 to 262144 (--quick: 5 of them)")
     ap.add_argument("--columns", default="kiln,tutorial,torch,compiled,flash")
     ap.add_argument("--ours-under-triton", action="store_true")
     ap.add_argument("--quick", action="store_true",
@@ -391,7 +437,15 @@ def main():
     ap.add_argument("--tune", action="store_true",
                     help="also time Kiln with launch parameters around the heuristic's "
                          "(fwd mode: forward parameters; fwdbwd: backward ones)")
+    ap.add_argument("--host-time", action="store_true",
+                    help="time from the host's call (no GPU sleep queued first): small "
+                         "shapes then include the launch path's overhead")
+    ap.add_argument("--reps", default=None,
+                    help="WARMUP,REPS (default 5,25; --quick 2,5)")
     a = ap.parse_args()
+    global SLEEP_CYCLES
+    if a.host_time:
+        SLEEP_CYCLES = 0
     os.makedirs(a.out, exist_ok=True)
     jpath = os.path.join(a.out, f"layernorm_best{('-' + a.tag) if a.tag else ''}.json")
     rows = json.load(open(jpath)) if os.path.exists(jpath) else []
@@ -414,10 +468,12 @@ def main():
     dtypes = a.dtype.split(",")
     modes = a.mode.split(",")
     Ms = [int(v) for v in a.M.split(",")]
-    Ns = [int(v) for v in a.N.split(",")]
-    if a.quick:
-        Ns = [n for n in Ns if n in (1024, 4096, 16384, 65536, 262144)] or Ns
+    Ns = [int(v) for v in a.N.split(",")] if a.N else ALL_N
+    if a.quick and not a.N:
+        Ns = [n for n in Ns if n in (1024, 4096, 16384, 65536, 262144)]
     warmup, reps = (2, 5) if a.quick else (5, 25)
+    if a.reps:
+        warmup, reps = (int(v) for v in a.reps.split(","))
     cols = a.columns.split(",") + (["ours_triton"] if a.ours_under_triton else [])
     columns = {}
     for c in cols:

@@ -37,7 +37,7 @@ def cdiv(a, b):
 
 
 # Largest row the one-pass kernels hold in registers, in elements.
-FWD_ONE_PASS_MAX = 16384
+FWD_ONE_PASS_MAX = 32768
 BWD_ONE_PASS_MAX = 8192
 # Elements per program tile: enough bytes in flight for small rows.
 FWD_TILE = 4096
@@ -46,20 +46,34 @@ FWD_CHUNK = 4096
 FWD_LONG_CHUNK = 16384
 FWD_SMALL_CHUNK_MAX = 32768
 BWD_CHUNK = 1024
-BWD_COLUMNS_MAX = 32768
+BWD_COLUMNS_MAX = 16384
 MAX_ROWS = 128
+# The pipelined kernels (LayerNormPlan.cpp's kFwdPipeMinBlock etc.).
+FWD_PIPE_BLOCK = 16384
+FWD_PIPE_WARPS = 16
+FWD_PIPE_PER_SM = 1
+FWD_CHUNKED_PIPELINED = False
+BWD_PIPE_MAX_BLOCK = 4096
+BWD_PIPE_TILE = 2048
 
 
-def plan_forward(M, N, tune=None):
+def plan_forward(M, N, tune=None, sms=132):
     """(kernel, constexprs, num_warps, grid) of the forward. `tune` (bench
-    --tune) may override rows, warps and, for chunked rows, chunk."""
+    --tune) may override rows, warps, pipe (one pass: the persistent pipelined
+    kernel with pipe programs per SM, 0: _norm_fwd; chunked: the pipelined
+    chunked kernel) and chunk (the chunked kernels, also for short rows)."""
     tune = tune or {}
     block = next_pow2(N)
-    if block <= FWD_ONE_PASS_MAX and "chunk" not in tune:
+    if (block <= FWD_ONE_PASS_MAX or "rows" in tune) and "chunk" not in tune:
         rows = min(max(1, FWD_TILE // block), MAX_ROWS, next_pow2(max(M, 1)))
         rows = tune.get("rows", rows)
         tile = rows * block
-        warps = tune.get("warps", min(max(tile // 512, 4), 32))  # 16 per thread
+        pipe = tune.get("pipe", FWD_PIPE_PER_SM if block == FWD_PIPE_BLOCK else 0)
+        warps = min(max(tile // 512, 4), 32 if block >= 32768 else 8)  # 16 per thread
+        warps = tune.get("warps", FWD_PIPE_WARPS if block == FWD_PIPE_BLOCK else warps)
+        if pipe:
+            return ("_norm_fwd_pipelined", dict(BLOCK_N=block, ROWS=rows), warps,
+                    (max(1, min(cdiv(M, rows), int(pipe * sms))),))
         return "_norm_fwd", dict(BLOCK_N=block, ROWS=rows), warps, (cdiv(M, rows),)
     if N <= FWD_SMALL_CHUNK_MAX:
         chunk, warps = FWD_CHUNK, 8
@@ -67,26 +81,40 @@ def plan_forward(M, N, tune=None):
         chunk, warps = FWD_LONG_CHUNK, 32
     chunk = tune.get("chunk", chunk)
     warps = tune.get("warps", warps)
-    return "_norm_fwd_chunked", dict(BLOCK_N=chunk, ROWS=1), warps, (M,)
+    pipe = tune.get("pipe", FWD_CHUNKED_PIPELINED)
+    name = "_norm_fwd_chunked_pipelined" if pipe else "_norm_fwd_chunked"
+    return name, dict(BLOCK_N=chunk, ROWS=1), warps, (M,)
 
 
 def plan_backward(M, N, sms, tune=None, second_output=False):
     """Dict: variant ('rows', 'cols' or 'chunked'), constexprs, num_warps,
     programs (partial rows), rows_per_program, grid, and the reduction's
     parameters. `tune` may override rows, warps, chunk, per_sm (programs per
-    SM) and no_columns (the chunked variant where 'cols' would run)."""
+    SM), pipe (rows: _norm_bwd_pipelined), coop (the experimental
+    _norm_bwd_coop with that chunk length) and no_columns (the chunked variant
+    where 'cols' would run)."""
     tune = tune or {}
     block = next_pow2(N)
     if block <= BWD_ONE_PASS_MAX:
-        rows = min(max(1, BWD_TILE // block), MAX_ROWS, next_pow2(max(M, 1)))
+        pipelined = tune.get("pipe", block <= BWD_PIPE_MAX_BLOCK)
+        tile = BWD_PIPE_TILE if pipelined else BWD_TILE
+        rows = min(max(1, tile // block), MAX_ROWS, next_pow2(max(M, 1)))
         rows = tune.get("rows", rows)
         tile = rows * block
         warps = tune.get("warps", min(max(tile // 256, 4), 32))  # 8 per thread
-        per_sm = tune.get("per_sm", 2 if warps <= 16 else 1)
+        per_sm = tune.get("per_sm", (2 if warps <= 8 else 1) if pipelined
+                          else (2 if warps <= 16 else 1))
         p = min(cdiv(M, rows), int(sms * per_sm))
         chunks = 1
         variant = "rows"
         grid = None
+    elif tune.get("coop"):
+        # Experimental _norm_bwd_coop: chunk programs per row group.
+        rows, block = 1, tune["coop"]
+        warps = tune.get("warps", 16)
+        chunks = cdiv(N, block)
+        p = min(M, max(1, int(sms * tune.get("per_sm", 1)) // chunks))
+        variant = "coop"
     elif N <= BWD_COLUMNS_MAX and not tune.get("no_columns"):
         rows = 1
         block = tune.get("chunk", 4096 if second_output else 8192)
@@ -103,9 +131,12 @@ def plan_backward(M, N, sms, tune=None, second_output=False):
     p = max(p, 1)
     rpp = cdiv(cdiv(max(M, 1), p), rows) * rows
     p = max(1, cdiv(M, rpp))
-    grid = {"rows": (p,), "cols": (chunks, p), "chunked": (p, chunks)}[variant]
+    grid = {"rows": (p,), "cols": (chunks, p), "chunked": (p, chunks),
+            "coop": (chunks * p,)}[variant]
     red_n = min(256, max(32, next_pow2(N) // 128))
     return dict(variant=variant, consts=dict(BLOCK_N=block, ROWS=rows),
+                pipelined=(bool(tune.get("pipe", next_pow2(N) <= BWD_PIPE_MAX_BLOCK))
+                           and variant == "rows"),
                 num_warps=warps, programs=p, rows_per_program=rpp, grid=grid,
                 reduce=dict(BLOCK_P=16, BLOCK_N=red_n), reduce_grid=(cdiv(N, red_n),))
 
@@ -114,8 +145,10 @@ class FastNorm:
     """LayerNorm / RMSNorm forward and backward with every option of the
     kernels. Tensors are 2-D [M, N] with unit column stride."""
 
-    def __init__(self, module, sms=None, tune_fwd=None, tune_bwd=None):
+    def __init__(self, module, sms=None, tune_fwd=None, tune_bwd=None, split_module=None):
         self.k = module
+        # layer_norm_split.py's kernels (split forward, cooperative backward).
+        self.s = split_module if split_module is not None else module
         self.sms = sms or torch.cuda.get_device_properties(0).multi_processor_count
         self.tune_fwd, self.tune_bwd = tune_fwd, tune_bwd
 
@@ -138,13 +171,13 @@ class FastNorm:
             splits = cdiv(N, split)
             stats = torch.empty((M * splits * 2,), dtype=torch.float32, device=x.device)
             sync = torch.zeros((M + 1,), dtype=torch.int32, device=x.device)
-            self.k._norm_fwd_split[(M * splits,)](
+            self.s._norm_fwd_split[(M * splits,)](
                 x, y, w, b if b is not None else x, mean, rstd, stats, sync[1:], sync[:1],
                 x.stride(0), y.stride(0), M, N, splits, eps,
                 BLOCK_N=split, SPLITS_P2=next_pow2(splits), IS_RMS=rms,
                 HAS_BIAS=b is not None, num_warps=self.tune_fwd.get("warps", 8))
             return dict(y=y, y1=y1, residual_out=res_out, mean=mean, rstd=rstd)
-        name, consts, warps, grid = plan_forward(M, N, self.tune_fwd)
+        name, consts, warps, grid = plan_forward(M, N, self.tune_fwd, self.sms)
         d = x  # stands in for pointers a switch turns off
         getattr(self.k, name)[grid](
             x, y, w, b if b is not None else d,
@@ -191,8 +224,19 @@ class FastNorm:
                 dres_in if dres_in is not None else d,
                 rowscale if rowscale is not None else mean, mean, rstd]
         if M > 0:
-            if plan["variant"] in ("rows", "cols"):
-                kernel = self.k._norm_bwd if plan["variant"] == "rows" else self.k._norm_bwd_cols
+            if plan["variant"] == "coop":
+                chunks = cdiv(N, plan["consts"]["BLOCK_N"])
+                stats = torch.empty((M * chunks * 2,), **f32)
+                sync = torch.zeros((M + 1,), dtype=torch.int32, device=x.device)
+                self.s._norm_bwd_coop[plan["grid"]](
+                    *head, *parts, stats, sync[1:], sync[:1], *tail,
+                    num_warps=plan["num_warps"], CHUNKS_P2=next_pow2(chunks),
+                    **plan["consts"], **flags)
+            elif plan["variant"] in ("rows", "cols"):
+                kernel = {"rows": self.k._norm_bwd, "cols": self.k._norm_bwd_cols}[
+                    plan["variant"]]
+                if plan["variant"] == "rows" and plan.get("pipelined"):
+                    kernel = self.k._norm_bwd_pipelined
                 kernel[plan["grid"]](
                     *head, *parts, *tail, num_warps=plan["num_warps"],
                     **plan["consts"], **flags)
@@ -225,8 +269,20 @@ class FastNorm:
 
 def reference(x, w, b, eps, dy=None, *, rms=False, residual=None,
               dropout_mask=None, dropout_p=0.0, rowscale=None, w1=None,
-              b1=None, dy1=None, dresidual=None):
-    """fp64 PyTorch reference of the whole fused computation, by autograd."""
+              b1=None, dy1=None, dresidual=None, stored_dtype=None):
+    """fp64 PyTorch reference of the whole fused computation, by autograd.
+
+    stored_dtype: the dtype residual_out is stored in, when the kernels
+    store it: they normalise that rounded value (as unfused PyTorch would
+    normalise `x + residual` computed in that dtype), so the reference does
+    too (rounding passes the gradient straight through).
+
+    With dy, also returns dx_floor / dresidual_in_floor: the absolute error
+    fp32 arithmetic may leave in dx = rstd * (g - (xhat * c1 + c2)), a few
+    fp32 ulps of its largest term. dx is a difference of those terms, which
+    cancel completely when a row has (almost) no variance (N = 1: dx = 0
+    exactly, while rstd = 1/sqrt(eps) ~ 316 scales the rounding of g), so an
+    error relative to max |dx| alone cannot hold there."""
     xd = x.double().requires_grad_(dy is not None)
     ws = [t.double().requires_grad_(dy is not None) if t is not None else None
           for t in (w, b, w1, b1)]
@@ -239,6 +295,8 @@ def reference(x, w, b, eps, dy=None, *, rms=False, residual=None,
         h = torch.where(dropout_mask, h / (1 - dropout_p), torch.zeros_like(h))
     if rd is not None:
         h = h + rd
+    if stored_dtype is not None and stored_dtype != torch.float64:
+        h = h + (h.detach().to(stored_dtype).double() - h.detach())
     pre = h
     if rms:
         rstd = torch.rsqrt((h * h).mean(1, keepdim=True) + eps)
@@ -273,7 +331,24 @@ def reference(x, w, b, eps, dy=None, *, rms=False, residual=None,
         out[n] = t
     if rd is not None:
         out["dresidual_in"] = g[-1]
+    with torch.no_grad():
+        gy = dy.double() * ws[0] + (dy1.double() * ws[2] if y1 is not None else 0)
+        xh = xhat.detach()
+        c1 = (xh * gy).mean(1, keepdim=True)
+        c2 = 0 if rms else gy.mean(1, keepdim=True)
+        terms = rstd.detach() * (gy.abs() + (xh * c1).abs() + abs(c2))
+        out["dresidual_in_floor"] = FP32_FLOOR_ULPS * 2.0 ** -24 * terms.max().item()
+        post = torch.ones_like(terms)
+        if dropout_mask is not None:
+            post = post * dropout_mask.double() / (1 - dropout_p)
+        if rowscale is not None:
+            post = post * rowscale.double()[:, None]
+        out["dx_floor"] = FP32_FLOOR_ULPS * 2.0 ** -24 * (terms * post).max().item()
     return out
+
+
+# fp32 ulps of dx's largest term allowed as absolute error (reference()).
+FP32_FLOOR_ULPS = 32
 
 
 def dropout_keep_mask(residual_out, residual):
@@ -288,9 +363,19 @@ def tolerance(dtype):
     return {torch.float16: 2e-2, torch.bfloat16: 6e-2, torch.float32: 2e-4}[dtype]
 
 
-def max_rel_err(got, want):
-    """max |got - want| / (max |want| + 1e-6), in fp64."""
+def max_rel_err(got, want, floor=0.0, tol=None):
+    """max |got - want| / (max |want| + 1e-6), in fp64. With an absolute
+    error floor (reference()'s dx_floor), the denominator grows by floor /
+    tol, so that the result is <= tol exactly when every error is within
+    tol * (max |want| + 1e-6) + floor (plus half the output dtype's smallest
+    subnormal when tol is given)."""
+    if got.dtype.is_floating_point and tol:
+        # Storage: below the smallest normal the spacing is absolute (fp16:
+        # 2^-24), so a correctly rounded output may be half of it away.
+        fi = torch.finfo(got.dtype)
+        floor += 0.5 * fi.tiny * fi.eps
     g, w = got.double(), want.double()
     if not torch.isfinite(g).all():
         return math.inf
-    return ((g - w).abs().max() / (w.abs().max() + 1e-6)).item()
+    extra = floor / tol if floor and tol else 0.0
+    return ((g - w).abs().max() / (w.abs().max() + 1e-6 + extra)).item()

@@ -14,6 +14,8 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace kiln::fuzz {
 
@@ -22,23 +24,65 @@ inline bool looksLikePointer(llvm::StringRef name) {
          (name.size() == 1 && name[0] >= 'A' && name[0] <= 'Z');
 }
 
+/// The name of the first top-level `def` after a decorator line mentioning
+/// `jit`, found textually (no lexing): a guess that saves the frontend a
+/// whole parse and module resolution per input.
+inline std::optional<llvm::StringRef> guessFirstKernel(llvm::StringRef source) {
+  bool afterJit = false;
+  while (!source.empty()) {
+    auto [line, rest] = source.split('\n');
+    source = rest;
+    if (line.starts_with("@")) {
+      afterJit |= line.contains("jit");
+    } else if (afterJit && line.consume_front("def ")) {
+      llvm::StringRef name = line.take_until([](char c) { return c == '('; }).trim();
+      if (!name.empty() && name.size() < line.size())
+        return name;
+      return std::nullopt;
+    } else if (!line.trim().empty() && !line.trim().starts_with("#")) {
+      afterJit = false;
+    }
+  }
+  return std::nullopt;
+}
+
 /// The spec of the first kernel of `source`, or nullopt when the frontend
 /// rejects the module level already (that path is still exercised).
+/// listKernelParameters goes straight to the guessed kernel; listKernels
+/// (the same parse and resolution, then a different query) runs when the
+/// guess finds nothing or names no kernel.
 inline std::optional<KernelSpec> deriveSpec(llvm::StringRef source,
                                             llvm::StringRef filename) {
-  auto kernels = listKernels(source, filename);
-  if (!kernels) {
-    llvm::consumeError(kernels.takeError());
-    return std::nullopt;
-  }
-  if (kernels->empty())
-    return std::nullopt;
   KernelSpec spec;
-  spec.kernelName = kernels->front();
-  auto params = listKernelParameters(source, filename, spec.kernelName);
+  std::optional<std::vector<KernelParameter>> params;
+  if (std::optional<llvm::StringRef> guess = guessFirstKernel(source)) {
+    spec.kernelName = guess->str();
+    auto listed = listKernelParameters(source, filename, spec.kernelName);
+    if (listed) {
+      params = std::move(*listed);
+    } else {
+      // Not a kernel after all ("cannot read the kernels of ..."): ask
+      // listKernels. Any other error is the module's (syntax, resolution).
+      std::string message = llvm::toString(listed.takeError());
+      if (!llvm::StringRef(message).starts_with("cannot read the kernels of"))
+        return std::nullopt;
+    }
+  }
   if (!params) {
-    llvm::consumeError(params.takeError());
-    return std::nullopt;
+    auto kernels = listKernels(source, filename);
+    if (!kernels) {
+      llvm::consumeError(kernels.takeError());
+      return std::nullopt;
+    }
+    if (kernels->empty())
+      return std::nullopt;
+    spec.kernelName = kernels->front();
+    auto listed = listKernelParameters(source, filename, spec.kernelName);
+    if (!listed) {
+      llvm::consumeError(listed.takeError());
+      return std::nullopt;
+    }
+    params = std::move(*listed);
   }
   for (const KernelParameter &p : *params) {
     ParamSpec ps;

@@ -10,7 +10,9 @@ Forward, per row (all arithmetic in fp32):
                                               tl.rand(seed, row * N + col) > p,
                                               kept values scaled by 1/(1-p))
     x' = x' + residual                       (HAS_RES)
-    residual_out = x'                        (STORE_RES_OUT)
+    residual_out = x'                        (STORE_RES_OUT; x' then takes
+                                              the stored value, rounded to
+                                              residual_out's dtype)
     xhat = (x' - mean) * rstd                (IS_RMS: xhat = x' * rstd with
                                               rstd = 1/sqrt(mean(x'^2) + eps))
     y  = xhat * w  + b                       (b only with HAS_BIAS)
@@ -58,6 +60,17 @@ def _pre_norm(x, rows, cols, mask, RES, ROWSCALE, stride_res, M, N,
 
 
 @triton.jit
+def _as_stored(x, RES_OUT):
+    # x rounded as residual_out stores it. The forward normalises that value,
+    # as `residual_out = x + residual; layer_norm(residual_out)` would, because
+    # the backward reads residual_out back: both then see the same x'. (With
+    # the unrounded x', a row of near-zero variance, e.g. N = 1, got
+    # xhat = (round(x') - mean) * rstd ~ ulp * 1/sqrt(eps) in the backward
+    # instead of 0.)
+    return x.to(RES_OUT.dtype.element_ty).to(tl.float32)
+
+
+@triton.jit
 def _norm_fwd(
     X, Y, W, B, RES, RES_OUT, ROWSCALE, W1, B1, Y1, MEAN, RSTD,
     stride_x, stride_y, stride_res, stride_res_out,
@@ -82,6 +95,7 @@ def _norm_fwd(
                       dropout_p, seed, HAS_RES, HAS_DROPOUT, HAS_ROWSCALE)
     if STORE_RES_OUT:
         tl.store(RES_OUT + r64 * stride_res_out + cols[None, :], x, mask=mask)
+        x = _as_stored(x, RES_OUT)
     if IS_RMS:
         xc = x
     else:
@@ -105,6 +119,71 @@ def _norm_fwd(
             b1 = tl.load(B1 + cols, mask=cmask).to(tl.float32)
             y1 += b1[None, :]
         tl.store(Y1 + r64 * stride_y + cols[None, :], y1, mask=mask)
+
+
+@triton.jit
+def _norm_fwd_pipelined(
+    X, Y, W, B, RES, RES_OUT, ROWSCALE, W1, B1, Y1, MEAN, RSTD,
+    stride_x, stride_y, stride_res, stride_res_out,
+    M, N, eps, dropout_p, seed,
+    BLOCK_N: tl.constexpr, ROWS: tl.constexpr, IS_RMS: tl.constexpr,
+    HAS_BIAS: tl.constexpr, HAS_RES: tl.constexpr,
+    STORE_RES_OUT: tl.constexpr, HAS_DROPOUT: tl.constexpr,
+    HAS_ROWSCALE: tl.constexpr, HAS_W1: tl.constexpr, HAS_B1: tl.constexpr,
+):
+    """_norm_fwd's tiles (ROWS whole rows, N <= BLOCK_N), persistent: program
+    p handles tiles p, p + G, p + 2G, ... (G = the grid) and issues the loads
+    of x for its next tile before it reduces the current one, so DRAM keeps
+    streaming through the reductions and stores (with one 32-warp program per
+    SM, _norm_fwd leaves DRAM idle while it reduces). w and b are re-read per
+    tile (L1/L2) rather than held: registers are the limit.
+    Grid: (min(cdiv(M, ROWS), k * SMs),)."""
+    cols = tl.arange(0, BLOCK_N)
+    cmask = cols < N
+    G = tl.num_programs(0)
+    rows = tl.program_id(0) * ROWS + tl.arange(0, ROWS)
+    nxt = tl.load(X + rows.to(tl.int64)[:, None] * stride_x + cols[None, :],
+                  mask=(rows < M)[:, None] & cmask[None, :], other=0.)
+    for t in range(tl.program_id(0), tl.cdiv(M, ROWS), G):
+        rows = t * ROWS + tl.arange(0, ROWS)
+        rmask = rows < M
+        mask = rmask[:, None] & cmask[None, :]
+        r64 = rows.to(tl.int64)[:, None]
+        x = nxt.to(tl.float32)
+        after = rows + G * ROWS
+        nxt = tl.load(X + after.to(tl.int64)[:, None] * stride_x +
+                      cols[None, :], mask=(after < M)[:, None] & cmask[None, :],
+                      other=0.)
+        if HAS_ROWSCALE or HAS_DROPOUT or HAS_RES:
+            x = _pre_norm(x, rows, cols, mask, RES, ROWSCALE, stride_res, M, N,
+                          dropout_p, seed, HAS_RES, HAS_DROPOUT, HAS_ROWSCALE)
+        if STORE_RES_OUT:
+            tl.store(RES_OUT + r64 * stride_res_out + cols[None, :], x,
+                     mask=mask)
+            x = _as_stored(x, RES_OUT)
+        if IS_RMS:
+            xc = x
+        else:
+            mean = tl.sum(x, axis=1) / N
+            tl.store(MEAN + rows, mean, mask=rmask)
+            xc = tl.where(mask, x - mean[:, None], 0.)
+        var = tl.sum(xc * xc, axis=1) / N
+        rstd = 1 / tl.sqrt(var + eps)
+        tl.store(RSTD + rows, rstd, mask=rmask)
+        xhat = xc * rstd[:, None]
+        w = tl.load(W + cols, mask=cmask).to(tl.float32)
+        y = xhat * w[None, :]
+        if HAS_BIAS:
+            b = tl.load(B + cols, mask=cmask).to(tl.float32)
+            y += b[None, :]
+        tl.store(Y + r64 * stride_y + cols[None, :], y, mask=mask)
+        if HAS_W1:
+            w1 = tl.load(W1 + cols, mask=cmask).to(tl.float32)
+            y1 = xhat * w1[None, :]
+            if HAS_B1:
+                b1 = tl.load(B1 + cols, mask=cmask).to(tl.float32)
+                y1 += b1[None, :]
+            tl.store(Y1 + r64 * stride_y + cols[None, :], y1, mask=mask)
 
 
 @triton.jit
@@ -147,6 +226,7 @@ def _norm_fwd_chunked(
         if STORE_RES_OUT:
             tl.store(RES_OUT + r64 * stride_res_out + cols[None, :], x,
                      mask=mask)
+            x = _as_stored(x, RES_OUT)
         d = tl.where(mask, x - shift, 0.)
         acc += d
         acc2 += d * d
@@ -193,71 +273,97 @@ def _norm_fwd_chunked(
 
 
 @triton.jit
-def _norm_fwd_split(
-    X, Y, W, B, MEAN, RSTD, STATS, ARRIVED, TICKET,
-    stride_x, stride_y, M, N, splits, eps,
-    BLOCK_N: tl.constexpr, SPLITS_P2: tl.constexpr, IS_RMS: tl.constexpr,
-    HAS_BIAS: tl.constexpr,
+def _norm_fwd_chunked_pipelined(
+    X, Y, W, B, RES, RES_OUT, ROWSCALE, W1, B1, Y1, MEAN, RSTD,
+    stride_x, stride_y, stride_res, stride_res_out,
+    M, N, eps, dropout_p, seed,
+    BLOCK_N: tl.constexpr, ROWS: tl.constexpr, IS_RMS: tl.constexpr,
+    HAS_BIAS: tl.constexpr, HAS_RES: tl.constexpr,
+    STORE_RES_OUT: tl.constexpr, HAS_DROPOUT: tl.constexpr,
+    HAS_ROWSCALE: tl.constexpr, HAS_W1: tl.constexpr, HAS_B1: tl.constexpr,
 ):
-    """Experimental (bench --tune only; plain LayerNorm / RMSNorm): rows of
-    many tiles read once. `splits` = cdiv(N, BLOCK_N) programs share a row,
-    each holding its BLOCK_N columns in registers; they exchange per-split
-    statistics (mean and M2, combined by Chan's formula in split order:
-    deterministic) through STATS (fp32 [M, splits, 2]) and wait for each
-    other on ARRIVED[row] (int32 [M], zeroed). Programs take their (row,
-    split) from a ticket (TICKET: one int32, zeroed) in the order they
-    start, so the programs a row waits for have all started or can start:
-    no deadlock while `splits` programs fit on the GPU at once. Every
-    exchange goes through atomics (L2), never a stale L1 line.
-    Grid: (M * splits,)."""
-    ticket = tl.atomic_add(TICKET, 1)
-    row = ticket // splits
-    s = ticket % splits
-    cols = s * BLOCK_N + tl.arange(0, BLOCK_N)
-    mask = cols < N
-    r64 = row.to(tl.int64)
-    x = tl.load(X + r64 * stride_x + cols, mask=mask, other=0.).to(tl.float32)
-    count = tl.minimum(N - s * BLOCK_N, BLOCK_N).to(tl.float32)
-    if IS_RMS:
-        first = tl.sum(x * x, axis=0)
-        second = tl.sum(x * 0., axis=0)
-    else:
-        first = tl.sum(x, axis=0) / count
-        d = tl.where(mask, x - first, 0.)
-        second = tl.sum(d * d, axis=0)
-    slot = STATS + (r64 * splits + s) * 2
-    tl.atomic_xchg(slot, first)
-    tl.atomic_xchg(slot + 1, second)
-    tl.atomic_add(ARRIVED + row, 1)
-    # Bounded: should the programs of a row ever not fit on the GPU together,
-    # the row comes out wrong (the bench's check reports it), not a hang.
-    tries = 0
-    while (tl.atomic_add(ARRIVED + row, 0) < splits) & (tries < 4194304):
-        tries += 1
-    k = tl.arange(0, SPLITS_P2)
-    kmask = k < splits
-    base = STATS + r64 * splits * 2 + k * 2
-    firsts = tl.where(kmask, tl.atomic_add(base, 0., mask=kmask), 0.)
-    seconds = tl.where(kmask, tl.atomic_add(base + 1, 0., mask=kmask), 0.)
-    counts = tl.where(kmask, tl.minimum(N - k * BLOCK_N, BLOCK_N).to(tl.float32),
-                      0.)
+    """_norm_fwd_chunked (same parameters and grid) with each pass loading
+    its next chunk before it works on the current one: two chunks in flight
+    per program, so fewer programs (less of L2 taken by rows between their
+    two passes) keep DRAM as busy."""
+    row = tl.program_id(0)
+    rows = row + tl.arange(0, 1)
+    r64 = rows.to(tl.int64)[:, None]
+    span = tl.arange(0, BLOCK_N)
+    shift = 0.
+    if not IS_RMS:
+        first = tl.load(X + r64 * stride_x).to(tl.float32)
+        if HAS_ROWSCALE or HAS_DROPOUT or HAS_RES:
+            c0 = tl.arange(0, 1)
+            first = _pre_norm(first, rows, c0, rows[:, None] < M, RES,
+                              ROWSCALE, stride_res, M, N, dropout_p, seed,
+                              HAS_RES, HAS_DROPOUT, HAS_ROWSCALE)
+        shift = tl.sum(tl.sum(first, axis=1), axis=0)
+    acc = tl.zeros([1, BLOCK_N], dtype=tl.float32)
+    acc2 = tl.zeros([1, BLOCK_N], dtype=tl.float32)
+    nxt = tl.load(X + r64 * stride_x + span[None, :],
+                  mask=(span < N)[None, :], other=0.)
+    for off in range(0, N, BLOCK_N):
+        cols = off + span
+        mask = (cols < N)[None, :]
+        x = nxt.to(tl.float32)
+        ncols = cols + BLOCK_N
+        nxt = tl.load(X + r64 * stride_x + ncols[None, :],
+                      mask=(ncols < N)[None, :], other=0.)
+        if HAS_ROWSCALE or HAS_DROPOUT or HAS_RES:
+            x = _pre_norm(x, rows, cols, mask, RES, ROWSCALE, stride_res, M, N,
+                          dropout_p, seed, HAS_RES, HAS_DROPOUT, HAS_ROWSCALE)
+        if STORE_RES_OUT:
+            tl.store(RES_OUT + r64 * stride_res_out + cols[None, :], x,
+                     mask=mask)
+            x = _as_stored(x, RES_OUT)
+        d = tl.where(mask, x - shift, 0.)
+        acc += d
+        acc2 += d * d
+    s1 = tl.sum(tl.sum(acc, axis=1), axis=0) / N
+    s2 = tl.sum(tl.sum(acc2, axis=1), axis=0) / N
     if IS_RMS:
         mean = 0.
-        var = tl.sum(firsts, axis=0) / N
+        var = s2
     else:
-        mean = tl.sum(counts * firsts, axis=0) / N
-        dm = firsts - mean
-        var = (tl.sum(seconds, axis=0) + tl.sum(counts * dm * dm, axis=0)) / N
+        mean = shift + s1
+        var = tl.maximum(s2 - s1 * s1, 0.)
+        tl.store(MEAN + row, mean)
     rstd = 1 / tl.sqrt(var + eps)
-    if s == 0:
-        if not IS_RMS:
-            tl.store(MEAN + row, mean)
-        tl.store(RSTD + row, rstd)
-    w = tl.load(W + cols, mask=mask).to(tl.float32)
-    y = (x - mean) * rstd * w
-    if HAS_BIAS:
-        y += tl.load(B + cols, mask=mask).to(tl.float32)
-    tl.store(Y + r64 * stride_y + cols, y, mask=mask)
+    tl.store(RSTD + row, rstd)
+    # Pass 2 walks the chunks backwards (the last ones read are still in L2).
+    # Pre-norm options read residual_out back (written in pass 1).
+    if STORE_RES_OUT:
+        SRC = RES_OUT
+        src_stride = stride_res_out
+    else:
+        SRC = X
+        src_stride = stride_x
+    last = (tl.cdiv(N, BLOCK_N) - 1) * BLOCK_N
+    nxt = tl.load(SRC + r64 * src_stride + (last + span)[None, :],
+                  mask=((last + span) < N)[None, :], other=0.)
+    for i in range(0, tl.cdiv(N, BLOCK_N)):
+        cols = last - i * BLOCK_N + span
+        cmask = cols < N
+        mask = cmask[None, :]
+        x = nxt.to(tl.float32)
+        pcols = cols - BLOCK_N
+        nxt = tl.load(SRC + r64 * src_stride + pcols[None, :],
+                      mask=(pcols >= 0)[None, :], other=0.)
+        xhat = (x - mean) * rstd
+        w = tl.load(W + cols, mask=cmask).to(tl.float32)
+        y = xhat * w[None, :]
+        if HAS_BIAS:
+            b = tl.load(B + cols, mask=cmask).to(tl.float32)
+            y += b[None, :]
+        tl.store(Y + r64 * stride_y + cols[None, :], y, mask=mask)
+        if HAS_W1:
+            w1 = tl.load(W1 + cols, mask=cmask).to(tl.float32)
+            y1 = xhat * w1[None, :]
+            if HAS_B1:
+                b1 = tl.load(B1 + cols, mask=cmask).to(tl.float32)
+                y1 += b1[None, :]
+            tl.store(Y1 + r64 * stride_y + cols[None, :], y1, mask=mask)
 
 
 @triton.jit
@@ -349,6 +455,90 @@ def _norm_bwd(
                           STORE_DRES_IN, HAS_DROPOUT, HAS_ROWSCALE)
         tl.store(DX + r64 * stride_dx + cols[None, :], dx, mask=mask)
     part = pid * N + cols
+    tl.store(DW_PART + part, tl.sum(dw, axis=0), mask=cmask)
+    if HAS_BIAS:
+        tl.store(DB_PART + part, tl.sum(db, axis=0), mask=cmask)
+    if HAS_W1:
+        tl.store(DW1_PART + part, tl.sum(dw1, axis=0), mask=cmask)
+        if HAS_B1:
+            tl.store(DB1_PART + part, tl.sum(db1, axis=0), mask=cmask)
+
+
+@triton.jit
+def _norm_bwd_pipelined(
+    X, W, B, DY, DX, W1, DY1, DRES, DRES_IN, ROWSCALE, MEAN, RSTD,
+    DW_PART, DB_PART, DW1_PART, DB1_PART,
+    stride_x, stride_dy, stride_dx, stride_dres, stride_dres_in,
+    M, N, rows_per_program, dropout_p, seed,
+    BLOCK_N: tl.constexpr, ROWS: tl.constexpr, IS_RMS: tl.constexpr,
+    HAS_BIAS: tl.constexpr, HAS_DRES: tl.constexpr,
+    STORE_DRES_IN: tl.constexpr, HAS_DROPOUT: tl.constexpr,
+    HAS_ROWSCALE: tl.constexpr, HAS_W1: tl.constexpr, HAS_B1: tl.constexpr,
+):
+    """_norm_bwd (same parameters, grid and partial rows), with x and dy of
+    the next ROWS rows loaded before the current rows' reductions: two tiles
+    of each in flight per program, so DRAM keeps streaming while the program
+    reduces and stores. w is re-read per tile (L1) instead of held."""
+    pid = tl.program_id(0)
+    cols = tl.arange(0, BLOCK_N)
+    cmask = cols < N
+    dw = tl.zeros([ROWS, BLOCK_N], dtype=tl.float32)
+    db = tl.zeros([ROWS, BLOCK_N], dtype=tl.float32)
+    dw1 = tl.zeros([ROWS, BLOCK_N], dtype=tl.float32)
+    db1 = tl.zeros([ROWS, BLOCK_N], dtype=tl.float32)
+    row_start = pid * rows_per_program
+    row_end = tl.minimum(row_start + rows_per_program, M)
+    rows = row_start + tl.arange(0, ROWS)
+    first = (rows < row_end)[:, None] & cmask[None, :]
+    x_next = tl.load(X + rows.to(tl.int64)[:, None] * stride_x + cols[None, :],
+                     mask=first, other=0.)
+    dy_next = tl.load(DY + rows.to(tl.int64)[:, None] * stride_dy +
+                      cols[None, :], mask=first, other=0.)
+    for r0 in range(row_start, row_end, ROWS):
+        rows = r0 + tl.arange(0, ROWS)
+        rmask = rows < row_end
+        mask = rmask[:, None] & cmask[None, :]
+        r64 = rows.to(tl.int64)[:, None]
+        x = x_next.to(tl.float32)
+        dy = dy_next.to(tl.float32)
+        after = rows + ROWS
+        amask = (after < row_end)[:, None] & cmask[None, :]
+        a64 = after.to(tl.int64)[:, None]
+        x_next = tl.load(X + a64 * stride_x + cols[None, :], mask=amask,
+                         other=0.)
+        dy_next = tl.load(DY + a64 * stride_dy + cols[None, :], mask=amask,
+                          other=0.)
+        rstd = tl.load(RSTD + rows, mask=rmask, other=0.)
+        if IS_RMS:
+            xhat = x * rstd[:, None]
+        else:
+            mean = tl.load(MEAN + rows, mask=rmask, other=0.)
+            xhat = tl.where(mask, (x - mean[:, None]) * rstd[:, None], 0.)
+        w = tl.load(W + cols, mask=cmask).to(tl.float32)
+        g = dy * w[None, :]
+        dw += dy * xhat
+        if HAS_BIAS:
+            db += dy
+        if HAS_W1:
+            dy1 = tl.load(DY1 + r64 * stride_dy + cols[None, :], mask=mask,
+                          other=0.).to(tl.float32)
+            w1 = tl.load(W1 + cols, mask=cmask).to(tl.float32)
+            g += dy1 * w1[None, :]
+            dw1 += dy1 * xhat
+            if HAS_B1:
+                db1 += dy1
+        c1 = tl.sum(xhat * g, axis=1) / N
+        if IS_RMS:
+            dx = (g - xhat * c1[:, None]) * rstd[:, None]
+        else:
+            c2 = tl.sum(g, axis=1) / N
+            dx = (g - (xhat * c1[:, None] + c2[:, None])) * rstd[:, None]
+        if HAS_DRES or STORE_DRES_IN or HAS_DROPOUT or HAS_ROWSCALE:
+            dx = _dx_post(dx, rows, cols, mask, DRES, DRES_IN, ROWSCALE,
+                          stride_dres, stride_dres_in, M, N, dropout_p, seed,
+                          HAS_DRES, STORE_DRES_IN, HAS_DROPOUT, HAS_ROWSCALE)
+        tl.store(DX + r64 * stride_dx + cols[None, :], dx, mask=mask)
+    part = pid.to(tl.int64) * N + cols
     tl.store(DW_PART + part, tl.sum(dw, axis=0), mask=cmask)
     if HAS_BIAS:
         tl.store(DB_PART + part, tl.sum(db, axis=0), mask=cmask)

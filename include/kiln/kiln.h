@@ -200,6 +200,10 @@ typedef enum kiln_arg_kind {
   KILN_ARG_BOOL = 7,    /* value.i (0 or 1) */
   KILN_ARG_NONE = 8,    /* Python's None: the parameter becomes a
                          * constexpr None and takes no argument slot */
+  KILN_ARG_INT_NOSPEC = 9, /* value.i, typed as Python's int (i32 if it
+                            * fits), never specialized on its value: no
+                            * `:16`, not the constexpr 1 (Triton's
+                            * do_not_specialize) */
 } kiln_arg_kind;
 
 /* One argument for each non-constexpr parameter, in order. 24 bytes. */

@@ -1,6 +1,7 @@
 //===- DistributedLayout.cpp - Bit-level form of tile layouts -------------===//
 #include "kiln/Analysis/DistributedLayout.h"
 
+#include "kiln/Analysis/MmaLayout.h"
 #include "kiln/Dialect/Tile/IR/Tile.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -158,6 +159,10 @@ std::optional<DistributedLayout>
 kiln::getDistributedLayout(ArrayRef<int64_t> shape, Attribute encoding) {
   if (auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(encoding))
     return fromBlocked(shape, blocked);
+  if (auto mma = dyn_cast_or_null<MmaLayoutAttr>(encoding))
+    return mmaDistributedLayout(shape, mma);
+  if (auto dotOp = dyn_cast_or_null<DotOperandLayoutAttr>(encoding))
+    return dotOperandDistributedLayout(shape, dotOp);
   auto slice = dyn_cast_or_null<SliceLayoutAttr>(encoding);
   if (!slice || slice.getDim() > shape.size())
     return std::nullopt;
@@ -192,6 +197,14 @@ kiln::getDistributedLayout(RankedTensorType type) {
 unsigned kiln::getNumWarps(Attribute encoding) {
   if (auto slice = dyn_cast_or_null<SliceLayoutAttr>(encoding))
     encoding = slice.getParent();
+  if (auto dotOp = dyn_cast_or_null<DotOperandLayoutAttr>(encoding))
+    encoding = dotOp.getParent();
+  if (auto mma = dyn_cast_or_null<MmaLayoutAttr>(encoding)) {
+    unsigned n = 1;
+    for (unsigned w : mma.getWarpsPerCTA())
+      n *= w;
+    return n;
+  }
   auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(encoding);
   if (!blocked)
     return 0;

@@ -154,6 +154,9 @@ kiln_status kiln::capi::convertArgs(const kiln_kernel *kernel,
     case KILN_ARG_INT:
       out.push_back(rt::Arg::integer(a.value.i));
       break;
+    case KILN_ARG_INT_NOSPEC:
+      out.push_back(rt::Arg::integer(a.value.i).withoutSpecialization());
+      break;
     case KILN_ARG_INT32:
       if (a.value.i < INT32_MIN || a.value.i > INT32_MAX)
         return argError(kernel, i,
@@ -180,8 +183,9 @@ kiln_status kiln::capi::convertArgs(const kiln_kernel *kernel,
       break;
     case KILN_ARG_BOOL:
       // The runtime has no i1 argument: a bool travels as an i32 0/1, which
-      // the kernel's truth tests read the same way.
-      out.push_back(rt::Arg::i32(a.value.i ? 1 : 0));
+      // the kernel's truth tests read the same way. Never specialized on its
+      // value (Triton types bools u1): True is not the constant 1.
+      out.push_back(rt::Arg::i32(a.value.i ? 1 : 0).withoutSpecialization());
       break;
     case KILN_ARG_NONE:
       out.push_back(rt::Arg::none());

@@ -34,6 +34,8 @@ struct kiln_launcher {
   MetaText meta;
   std::vector<Slot> slots;
   std::vector<DType> dtypes; ///< Pointee types of pointer slots.
+  /// Integer slots never specialized on their value (do_not_specialize).
+  std::vector<bool> unspecialized;
   kiln_options options;
   /// Serializes launches: the stream is set in `options` for each one.
   std::mutex mutex;
@@ -72,6 +74,7 @@ kiln_status kiln_kernel_bind(kiln_kernel *kernel, const kiln_arg *prototype,
         slot = a.dtype() == DType::F32 ? Slot::F32 : Slot::F64;
       l->slots.push_back(slot);
       l->dtypes.push_back(a.dtype());
+      l->unspecialized.push_back(prototype[i].kind == KILN_ARG_INT_NOSPEC);
     }
     *out = l.release();
     return KILN_OK;
@@ -121,10 +124,14 @@ kiln_status kiln_launcher_launch(kiln_launcher *launcher, const void *packed,
                         " does not fit the i32 this launcher was bound for");
       }
       args.push_back(rt::Arg::i32(int32_t(v)));
+      if (launcher->unspecialized[i])
+        args.back() = args.back().withoutSpecialization();
       break;
     }
     case Slot::I64:
       args.push_back(rt::Arg::i64(int64_t(bits)));
+      if (launcher->unspecialized[i])
+        args.back() = args.back().withoutSpecialization();
       break;
     case Slot::F32:
       args.push_back(rt::Arg::f32(float(f)));
@@ -133,7 +140,7 @@ kiln_status kiln_launcher_launch(kiln_launcher *launcher, const void *packed,
       args.push_back(rt::Arg::f64(f));
       break;
     case Slot::Bool:
-      args.push_back(rt::Arg::i32(bits ? 1 : 0));
+      args.push_back(rt::Arg::i32(bits ? 1 : 0).withoutSpecialization());
       break;
     }
   }

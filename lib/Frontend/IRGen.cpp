@@ -551,14 +551,25 @@ mlir::OwningOpRef<mlir::ModuleOp> IRGen::compile(const KernelSpec &sp) {
           b.getNamedAttr(p.name, b.getStringAttr("None")));
       continue;
     }
-    if (entry->kind == ParamSpec::Kind::Constexpr)
-      return (void)fail(p.range.begin,
-                        "parameter `" + p.name +
-                            "` is not tl.constexpr, so its "
-                            "signature entry must be a type such "
-                            "as i32 or *fp16 (or none), not `" +
-                            entry->constexprValue + "`"),
-             nullptr;
+    // An integer literal (`1`, or `i32:1`): the argument is that constant,
+    // as Triton specializes an integer equal to 1 (and as its AOT signatures
+    // pass constants); the kernel has no such parameter.
+    if (entry->kind == ParamSpec::Kind::Constexpr) {
+      std::optional<Val> pv = parseConstexprText(entry->constexprValue);
+      if (!pv || pv->kind != Val::Kind::Int)
+        return (void)fail(p.range.begin,
+                          "parameter `" + p.name +
+                              "` is not tl.constexpr, so its "
+                              "signature entry must be a type such "
+                              "as i32 or *fp16, none, or an integer "
+                              "constant such as 1, not `" +
+                              entry->constexprValue + "`"),
+               nullptr;
+      st.scope[p.name] = Binding{*pv, p.range.begin};
+      constexprTexts.push_back(b.getNamedAttr(
+          p.name, b.getStringAttr(llvm::StringRef(entry->constexprValue).trim())));
+      continue;
+    }
     TType t{entry->dtype, entry->kind == ParamSpec::Kind::Pointer, {}};
     argTypes.push_back(toMLIR(&ctx, t));
     runtimeParams.emplace_back(p.name, t);

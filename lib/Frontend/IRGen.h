@@ -262,6 +262,10 @@ public:
   unsigned inlineDepth = 0;
   /// Statements generated so far: a budget against code explosion.
   uint64_t stmtBudget = 0;
+  /// How many more times (this one included) the innermost enclosing
+  /// `tl.static_range` body will be generated: a lower bound that lets a
+  /// nest over the budget fail after one iteration instead of at the end.
+  uint64_t staticRepeats = 1;
   bool hadError = false;
   /// Active eval/genStmt/inlining frames: bounded so that no input can
   /// exhaust the (enlarged, see Frontend.cpp) stack.

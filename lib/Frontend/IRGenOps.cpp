@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "BuiltinArgs.h"
+#include "Builtins/Registry.h"
 
 #include "kiln/Dialect/Tile/IR/Tile.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -108,9 +109,13 @@ FailureOr<Val> IRGen::cast(const Val &in, DType d, const Node *where) {
   TType outT = v.type.withDType(d);
   mlir::Type out = withElement(&ctx, v.type, d);
   auto make = [&](mlir::Value x) { return Val::runtime(x, outT); };
-  // fp8 converts only to and from fp32 (then onwards), fp8 -> fp16 directly:
+  // fp8 converts only to and from fp32 (then onwards), fp8 -> fp16/bf16 directly:
   // the lowering has cvt forms for exactly these (sm_89+).
   auto isFp8 = [](DType t) { return t == DType::F8E4M3 || t == DType::F8E5M2; };
+  // fp8 -> bf16 directly: the lowering converts as Triton does (through
+  // fp16 with cvt.bf16.f16 on sm_90+).
+  if (isFp8(s) && d == DType::BF16)
+    return make(arith::ExtFOp::create(b, l, out, v.value));
   if (isFp8(s) && d != DType::F16 && d != DType::F32) {
     FailureOr<Val> mid = cast(v, DType::F32, where);
     if (failed(mid))
@@ -483,7 +488,7 @@ FailureOr<Val> IRGen::binary(BinOpKind op, const Val &lIn, const Val &rIn,
   if (!lIn.isRuntime() && !rIn.isRuntime())
     return foldConstBinary(op, lIn, rIn, where);
   if (op == BinOpKind::MatMul)
-    return fail(where, "`@` (matrix multiplication) is not supported");
+    return matmulOperator(*this, lIn, rIn, where);
   if (op == BinOpKind::Pow)
     return fail(where, "`**` is only supported on constexprs");
   Val l = lIn, r = rIn;

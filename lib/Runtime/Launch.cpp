@@ -161,9 +161,17 @@ llvm::Expected<KernelSpec> kiln::rt::deriveSpec(
       ps.divisibility = a.pointer() % 16 == 0 ? 16 : 1;
       break;
     case Arg::Kind::Int:
+      if (a.isSpecializedOne()) {
+        // Triton's rule: an integer equal to 1 is the constexpr 1, so a unit
+        // stride folds away and the axis analysis sees contiguity.
+        ps.kind = ParamSpec::Kind::Constexpr;
+        ps.constexprValue = "1";
+        break;
+      }
       ps.kind = ParamSpec::Kind::Scalar;
       ps.dtype = a.dtype();
-      ps.divisibility = a.intValue() % 16 == 0 ? 16 : 1;
+      ps.divisibility =
+          a.specializable() && a.intValue() % 16 == 0 ? 16 : 1;
       break;
     case Arg::Kind::Float:
       ps.kind = ParamSpec::Kind::Scalar;
@@ -203,14 +211,24 @@ bool fitsInteger(int64_t v, DType t) {
 }
 } // namespace
 
+namespace {
+/// Arguments the specialization turned into constexprs (None, and the
+/// integer 1 for kernels specialized from their arguments): the compiled
+/// kernel has no parameter for them.
+bool specializedAway(const Arg &a, bool onesAreConstant) {
+  return a.isNone() || (onesAreConstant && a.isSpecializedOne());
+}
+} // namespace
+
 llvm::Error kiln::rt::validateLaunch(const KernelInfo &info,
                                      llvm::ArrayRef<Arg> args,
                                      const Grid &grid,
-                                     const DeviceLimits &limits) {
+                                     const DeviceLimits &limits,
+                                     bool onesAreConstant) {
   const std::string &k = info.name;
   size_t passed = 0;
   for (const Arg &a : args)
-    passed += !a.isNone();
+    passed += !specializedAway(a, onesAreConstant);
   if (passed != info.params.size()) {
     std::vector<std::string> names;
     for (const auto &p : info.params)
@@ -218,7 +236,7 @@ llvm::Error kiln::rt::validateLaunch(const KernelInfo &info,
     return argumentCountError(k, names, passed);
   }
   for (size_t i = 0, argIndex = 0; i < info.params.size(); ++i, ++argIndex) {
-    while (args[argIndex].isNone())
+    while (specializedAway(args[argIndex], onesAreConstant))
       ++argIndex; // Specialized away: the kernel has no such parameter.
     const KernelInfo::Param &p = info.params[i];
     const ParamSpec &s = p.spec;
@@ -234,6 +252,12 @@ llvm::Error kiln::rt::validateLaunch(const KernelInfo &info,
                          ", got " + pointerText(a.dtype()));
       if (a.pointer() == 0)
         return makeError(where() + ": null device pointer");
+      // Every access through it would fault (misaligned address) and leave
+      // the context unusable.
+      if (unsigned elem = dtypeBytes(s.dtype); a.pointer() % elem != 0)
+        return makeError(llvm::formatv(
+            "{0}: {1} is not aligned to its {2}-byte elements ({3})", where(),
+            hexPtr(a.pointer()), elem, dtypeName(s.dtype)));
       if (s.divisibility > 1 && a.pointer() % s.divisibility != 0)
         return makeError(llvm::formatv(
             "{0}: the kernel was compiled for a {1}-byte aligned pointer but "
@@ -284,10 +308,11 @@ llvm::Error kiln::rt::validateLaunch(const KernelInfo &info,
   return llvm::Error::success();
 }
 
-PackedArgs::PackedArgs(const KernelInfo &info, llvm::ArrayRef<Arg> args)
+PackedArgs::PackedArgs(const KernelInfo &info, llvm::ArrayRef<Arg> args,
+                       bool onesAreConstant)
     : storage_(info.params.size()), pointers_(info.params.size()) {
   for (size_t i = 0, argIndex = 0; i < info.params.size(); ++i, ++argIndex) {
-    while (args[argIndex].isNone())
+    while (specializedAway(args[argIndex], onesAreConstant))
       ++argIndex;
     const Arg &a = args[argIndex];
     const ParamSpec &s = info.params[i].spec;

@@ -20,8 +20,8 @@ extern const char kilnLayerNormFastSourceBytes[];
 
 namespace kiln::rt {
 struct NormKernelSet {
-  std::optional<Kernel> fwd, fwdChunked, bwd, bwdCols, bwdRowStats, bwdChunked,
-      bwdReduce;
+  std::optional<Kernel> fwd, fwdPipelined, fwdChunked, fwdChunkedPipelined,
+      bwd, bwdPipelined, bwdCols, bwdRowStats, bwdChunked, bwdReduce;
 };
 } // namespace kiln::rt
 
@@ -68,6 +68,18 @@ llvm::Error sameStride(const DeviceMatrix &a, const char *an,
                                  "has {3}; the kernels address them with one "
                                  "stride",
                                  an, a.stride, bn, b.stride));
+}
+
+/// The optional second matrix `m` (y1, dy1) when `enabled`: M x N of dtype
+/// `t`, with the row stride of the first one (`first`), which it shares.
+llvm::Error checkSecondMat(bool enabled, const DeviceMatrix &m, const char *name,
+                           const DeviceMatrix &first, const char *firstName,
+                           int64_t rows, int64_t cols, DType t) {
+  if (!enabled)
+    return llvm::Error::success();
+  if (auto err = checkMat(m, name, rows, cols, t))
+    return err;
+  return sameStride(m, name, first, firstName);
 }
 
 /// Runs checks in order; the first failure wins.
@@ -154,11 +166,7 @@ llvm::Error LayerNorm::normForward(const NormForwardArgs &a,
           },
           [&]() -> llvm::Error { return checkMat(a.y, "y", M, N, t); },
           [&]() -> llvm::Error {
-            if (!o.secondOutput)
-              return llvm::Error::success();
-            if (auto err = checkMat(a.y1, "y1", M, N, t))
-              return err;
-            return sameStride(a.y1, "y1", a.y, "y");
+            return checkSecondMat(o.secondOutput, a.y1, "y1", a.y, "y", M, N, t);
           },
           [&]() -> llvm::Error {
             return writesRes ? checkMat(a.residualOut, "residualOut", M, N, t)
@@ -210,8 +218,10 @@ llvm::Error LayerNorm::normForward(const NormForwardArgs &a,
                                               {"HAS_ROWSCALE", o.rowScale},
                                               {"HAS_W1", o.secondOutput},
                                               {"HAS_B1", o.secondBias}};
-  Kernel &k =
-      p.forward == NormPlan::Variant::Rows ? *fast_->fwd : *fast_->fwdChunked;
+  const bool rows = p.forward == NormPlan::Variant::Rows;
+  Kernel &k = p.fwdPipelined
+                  ? (rows ? *fast_->fwdPipelined : *fast_->fwdChunkedPipelined)
+                  : (rows ? *fast_->fwd : *fast_->fwdChunked);
   return context(
       k.launch(Grid(p.fwdGrid), args,
                options(device_->index(), stream, p.fwdWarps, std::move(cx))),
@@ -243,11 +253,8 @@ llvm::Error LayerNorm::normBackward(const NormBackwardArgs &a,
                                   : llvm::Error::success();
           },
           [&]() -> llvm::Error {
-            if (!o.secondOutput)
-              return llvm::Error::success();
-            if (auto err = checkMat(a.dy1, "dy1", M, N, t))
-              return err;
-            return sameStride(a.dy1, "dy1", a.dy, "dy");
+            return checkSecondMat(o.secondOutput, a.dy1, "dy1", a.dy, "dy", M, N,
+                                  t);
           },
           [&]() -> llvm::Error {
             return hasDres ? checkMat(a.dresidual, "dresidual", M, N, t)
@@ -352,7 +359,7 @@ llvm::Error LayerNorm::normBackward(const NormBackwardArgs &a,
         {"HAS_ROWSCALE", o.rowScale},
         {"HAS_W1", o.secondOutput},
         {"HAS_B1", o.secondBias}};
-    Kernel *k = fast_->bwd ? &*fast_->bwd : nullptr;
+    Kernel *k = p.bwdPipelined ? &*fast_->bwdPipelined : &*fast_->bwd;
     Grid grid(p.programs);
     if (p.backward == NormPlan::Variant::Chunked) {
       k = &*fast_->bwdChunked;
@@ -400,8 +407,11 @@ loadNormKernels(const Module &module) {
   auto set = std::make_shared<NormKernelSet>();
   std::pair<std::optional<Kernel> *, const char *> names[] = {
       {&set->fwd, "_norm_fwd"},
+      {&set->fwdPipelined, "_norm_fwd_pipelined"},
       {&set->fwdChunked, "_norm_fwd_chunked"},
+      {&set->fwdChunkedPipelined, "_norm_fwd_chunked_pipelined"},
       {&set->bwd, "_norm_bwd"},
+      {&set->bwdPipelined, "_norm_bwd_pipelined"},
       {&set->bwdCols, "_norm_bwd_cols"},
       {&set->bwdRowStats, "_norm_bwd_row_stats"},
       {&set->bwdChunked, "_norm_bwd_chunked"},

@@ -19,11 +19,11 @@ namespace {
 /// Longest row (elements) the one-pass kernels keep in registers: the
 /// forward holds x (16 fp32 per thread at 32 warps), the backward x, dy and
 /// the dw/db accumulators (8 per thread at 32 warps without spilling).
-constexpr int64_t kFwdOnePassMax = 16384;
+constexpr int64_t kFwdOnePassMax = 32768;
 constexpr int64_t kBwdOnePassMax = 8192;
 /// Rows up to this use the Columns backward (each column chunk's program
 /// re-reads the row for its statistics, from L2: at most 4 chunks).
-constexpr int64_t kBwdColumnsMax = 32768;
+constexpr int64_t kBwdColumnsMax = 16384;
 /// Elements per program tile for short rows: ROWS = tile / BLOCK_N rows.
 constexpr int64_t kFwdTile = 4096;
 constexpr int64_t kBwdTile = 4096;
@@ -38,6 +38,20 @@ constexpr unsigned kFwdLongChunk = 16384;
 constexpr int64_t kFwdSmallChunkMax = 32768;
 constexpr unsigned kBwdChunk = 1024;
 constexpr unsigned kBwdChunkRows = 4;
+/// The software-pipelined kernels (docs/layernorm.md, "Pipelining"): the
+/// one-pass forward from this BLOCK_N on (persistent, kFwdPipePerSM
+/// programs per SM), the chunked forward always when kFwdChunkedPipelined,
+/// the one-pass backward from kBwdPipeMinBlock on.
+/// Measured on the H100 (fp16, M = 65536, docs/layernorm.md): pipelining
+/// wins for the 16384-element forward (16 warps: 2064 -> 2891 GB/s) and the
+/// backward up to 4096 (fwd+bwd 1871 -> 2321 at 1024, 1920 -> 2721 at 2048,
+/// 2340 -> 2671 at 4096); it loses for shorter forward rows and at 8192.
+constexpr int64_t kFwdPipeBlock = 16384;
+constexpr unsigned kFwdPipeWarps = 16;
+constexpr int64_t kFwdPipePerSM = 1;
+constexpr bool kFwdChunkedPipelined = false;
+constexpr int64_t kBwdPipeMaxBlock = 4096;
+constexpr int64_t kBwdPipeTile = 2048;
 /// Largest tile (ROWS * BLOCK_N) an override may ask for.
 constexpr int64_t kMaxTile = 65536;
 
@@ -148,8 +162,17 @@ llvm::Expected<NormPlan> kiln::rt::planNorm(int64_t M, int64_t N, DType dtype,
       return err;
     p.fwdBlockN = unsigned(block);
     p.fwdRows = unsigned(rows);
-    p.fwdWarps = unsigned(std::clamp<int64_t>(rows * block / 512, 4, 32));
+    // 16 elements per thread up to 8 warps, then more per thread (measured:
+    // 8192 at 8 warps 3027 GB/s, at 16 warps 2659); 32768 takes 32 warps.
+    p.fwdWarps = unsigned(std::clamp<int64_t>(rows * block / 512, 4,
+                                              block >= 32768 ? 32 : 8));
     p.fwdGrid = uint32_t(cdiv(M, rows));
+    if (block == kFwdPipeBlock) {
+      p.fwdPipelined = true;
+      p.fwdWarps = kFwdPipeWarps;
+      p.fwdGrid = uint32_t(std::max<int64_t>(
+          1, std::min(cdiv(M, rows), kFwdPipePerSM * sms)));
+    }
   } else {
     p.forward = NormPlan::Variant::Chunked;
     bool small = N <= kFwdSmallChunkMax;
@@ -157,6 +180,7 @@ llvm::Expected<NormPlan> kiln::rt::planNorm(int64_t M, int64_t N, DType dtype,
     p.fwdRows = 1;
     p.fwdWarps = small ? 8 : 32;
     p.fwdGrid = uint32_t(M);
+    p.fwdPipelined = kFwdChunkedPipelined;
   }
   if (o.numWarps)
     p.fwdWarps = o.numWarps;
@@ -171,16 +195,20 @@ llvm::Expected<NormPlan> kiln::rt::planNorm(int64_t M, int64_t N, DType dtype,
   int64_t rowsPerTile;
   if (block <= kBwdOnePassMax) {
     p.backward = NormPlan::Variant::Rows;
-    rowsPerTile =
-        o.rowsPerTile
-            ? int64_t(o.rowsPerTile)
-            : std::min(std::max<int64_t>(1, kBwdTile / block), rowCap);
+    // Pipelined up to kBwdPipeMaxBlock with ~2048-element tiles (two of x
+    // and dy in flight), 8 per thread, two programs per SM up to 8 warps.
+    p.bwdPipelined = block <= kBwdPipeMaxBlock;
+    int64_t tile = p.bwdPipelined ? kBwdPipeTile : kBwdTile;
+    rowsPerTile = o.rowsPerTile
+                      ? int64_t(o.rowsPerTile)
+                      : std::min(std::max<int64_t>(1, tile / block), rowCap);
     if (auto err = checkTile(rowsPerTile, block))
       return err;
     p.bwdBlockN = unsigned(block);
     p.bwdWarps =
         unsigned(std::clamp<int64_t>(rowsPerTile * block / 256, 4, 32));
-    int64_t perSM = p.bwdWarps <= 16 ? 2 : 1;
+    int64_t perSM = p.bwdPipelined ? (p.bwdWarps <= 8 ? 2 : 1)
+                                   : (p.bwdWarps <= 16 ? 2 : 1);
     p.programs = uint32_t(std::min(cdiv(M, rowsPerTile), sms * perSM));
     p.columnChunks = 1;
   } else if (N <= kBwdColumnsMax && !o.noColumnsBackward) {

@@ -126,9 +126,10 @@ public:
   bool shouldRunPass(llvm::StringRef pass, llvm::StringRef) const override {
     if (llvm::is_contained(kSkippedCodeGenPasses, pass))
       return false;
-    // NVPTX runs EarlyCSE three times: after SLSR (needed: it merges the
-    // expressions SLSR rewrote), after NaryReassociate (skipped above) and
-    // before the load/store vectorizer. Only the first changes Kiln's PTX.
+    // NVPTX runs EarlyCSE three times: after SLSR (skipped, but this run is
+    // still needed: it merges the address expressions that
+    // separate-const-offset-from-gep split), after NaryReassociate (skipped)
+    // and before the load/store vectorizer. Only the first changes the PTX.
     if (pass == kCodeGenRunOnce && llvm::is_contained(ran, pass))
       return false;
     ran.push_back(pass.str());

@@ -205,6 +205,37 @@ class LaunchTest(unittest.TestCase):
         with self.assertRaisesRegex(AssertionError, "slow path"):
             k[(1,)](self.x, self.y, self.out, 10, BLOCK=128)  # a miss
 
+    def test_int_equal_to_one_is_a_constexpr(self):
+        # Triton's rule, on the hit path too: n == 1 launches the variant
+        # compiled with the constexpr 1 (no `n` parameter), n == 2 the other.
+        k = triton.jit(kernels.add_kernel.fn)
+        for n in (2, 1, 2, 1):
+            k[(1,)](self.x, self.y, self.out, n, BLOCK=64)
+            self.assertEqual(launches()[-1]["params"],
+                             [0x10000, 0x20000, 0x30000] +
+                             ([n] if n != 1 else []))
+        self.assertEqual(len(k._cache), 1)  # one launcher: libkiln keys it
+
+    def test_do_not_specialize_keeps_ints_runtime(self):
+        # Triton's do_not_specialize: n == 1 stays a runtime argument.
+        k = triton.jit(kernels.add_kernel.fn, do_not_specialize=["n"])
+        for n in (1, 16, 1):
+            k[(1,)](self.x, self.y, self.out, n, BLOCK=64)
+            self.assertEqual(launches()[-1]["params"],
+                             [0x10000, 0x20000, 0x30000, n])
+
+    def test_extern_libs_option(self):
+        # Tutorial 07 passes libdevice's path; Kiln links its own libdevice.
+        k = triton.jit(kernels.add_kernel.fn)
+        k[(1,)](self.x, self.y, self.out, 16, BLOCK=64,
+                extern_libs={"libdevice": "/nonexistent/libdevice.10.bc"})
+        self.assertEqual(launches()[-1]["params"][3], 16)
+        with self.assertRaisesRegex(kiln.LaunchError,
+                                    "extern_libs \\['ocml'\\]: Kiln "
+                                    "links only libdevice"):
+            k[(1,)](self.x, self.y, self.out, 16, BLOCK=64,
+                    extern_libs={"ocml": "x.bc"})
+
     def test_none_is_a_constexpr_and_defaults_apply(self):
         k = kernels.bias_kernel
         k[(1,)](self.out, None, 2.0, 16, BLOCK=64)

@@ -159,7 +159,11 @@ class LaunchTest(unittest.TestCase):
         k = self.mod.scale_kernel
         k[(1,)](self.out, fractions.Fraction(1, 4), MyInt(48), 1, BLOCK=64)
         p = last_launch()["params"]
-        self.assertEqual(p[1:4], [f32_bits(0.25), 48, 1])
+        # The int flag equal to 1 is the constexpr 1: not passed.
+        self.assertEqual(p[1:], [f32_bits(0.25), 48])
+        k[(1,)](self.out, fractions.Fraction(1, 4), MyInt(48), 2, BLOCK=64)
+        p = last_launch()["params"]
+        self.assertEqual(p[1:], [f32_bits(0.25), 48, 2])
 
     def test_jit_of_a_function(self):
         # What a @triton.jit object looks like: the def, kept in `.fn`.
@@ -266,6 +270,22 @@ class SpecializationTest(unittest.TestCase):
         self.assertEqual(self.types(x, x, x, 2 ** 31)[3], "i64:16")
         self.assertEqual(self.types(x, x, x, -2 ** 31)[3], "i32:16")
         self.assertEqual(self.types(x, x, x, 2 ** 31 + 1)[3], "i64")
+
+    def test_int_equal_to_one_is_a_constexpr(self):
+        # Triton's rule: an int equal to 1 becomes the constexpr 1 (part of
+        # the key, like :16); the kernel has no such parameter. Bools are
+        # never specialized on their value.
+        x = FakeTensor(0x10000)
+        c = self.k.compile(x, x, x, 1, BLOCK=64)
+        self.assertEqual([p["name"] for p in c.info["params"]],
+                         ["x_ptr", "y_ptr", "out_ptr"])
+        self.assertEqual(c.info["constexprs"],
+                         {"BLOCK": "64", "SCALE": "2", "n": "1"})
+        self.assertEqual(self.types(x, x, x, 2)[3], "i32")
+        self.assertEqual(self.types(x, x, x, 0)[3], "i32:16")
+        self.assertEqual(self.types(x, x, x, -1)[3], "i32")
+        self.assertEqual(self.types(x, x, x, True)[3], "i32")
+        self.assertEqual(self.types(x, x, x, False)[3], "i32")
 
     def test_dtypes(self):
         h = FakeTensor(0x10000, dtype="torch.float16", element_size=2)

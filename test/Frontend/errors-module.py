@@ -34,13 +34,13 @@ def k(X, Y, N, BLOCK: tl.constexpr):
 
 # -----
 import triton
-from triton.language import dot
+from triton.language import dot_scaled
 
 
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
-    # expected-error @+1 {{`triton.language.dot` is not supported (imported at}}
-    dot(X, X)
+    # expected-error @+1 {{`triton.language.dot_scaled` is not supported (imported at}}
+    dot_scaled(X, X)
 
 # -----
 # expected-error @-1 {{kernel `k` not found in within split at}}

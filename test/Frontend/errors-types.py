@@ -29,8 +29,8 @@ import triton.language as tl
 
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
-    # expected-error @+1 {{`tl.dot` is not supported}}
-    x = tl.dot(X, X)
+    # expected-error @+1 {{`tl.dot_scaled` is not supported}}
+    x = tl.dot_scaled(X, X)
 
 # -----
 import triton
@@ -160,7 +160,7 @@ import triton.language as tl
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
     x = tl.load(X)
-    # expected-error @+1 {{`@` (matrix multiplication) is not supported}}
+    # expected-error @+1 {{`@` expects tensors of numbers, got f32}}
     y = x @ x
 
 # -----

@@ -1,6 +1,6 @@
 # Math builtins with Triton 3.6's dtype rules and lowering: erf/sigmoid on
 # fp32/fp64, div_rn/sqrt_rn IEEE (tile.precise_*), fdiv as `/`, clamp as
-# min(max(x, lo), hi) (NaN-propagating with PropagateNan.ALL), and the
+# min(max(x, lo), hi) or Triton's min.xorsign.abs for clamp(x, -c, c) (NaN-propagating with PropagateNan.ALL), and the
 # libdevice wrappers under every import spelling real kernels use.
 # RUN: ln-compile %s --kernel builtins --signature '*fp32,*fp32,*i32' -D BLOCK=128 \
 # RUN:   --emit=tile | FileCheck %s --check-prefix=TILE
@@ -53,8 +53,8 @@ def builtins(X, Y, I, BLOCK: tl.constexpr):
 # TILE: tile.precise_sqrt %[[X]] : tensor<128xf32>
 # TILE: tile.precise_sqrt %[[X]] : tensor<128xf32>
 # TILE: arith.divf %[[X]], %[[Y]] : tensor<128xf32>
-# TILE: %[[MX:[^ ]+]] = arith.maxnumf %[[X]], %{{.*}} : tensor<128xf32>
-# TILE: arith.minnumf %[[MX]], %{{.*}} : tensor<128xf32>
+# clamp(x, -c, c) on sm_90: Triton's clip pattern (triton-parity.test)
+# TILE: tile.inline_asm_elementwise "min.xorsign.abs.f32 $0, $1, $2;", "=f,f,f"(%[[X]], %{{.*}})
 # TILE: %[[MX2:[^ ]+]] = arith.maximumf %[[X]], %[[Y]] : tensor<128xf32>
 # TILE: arith.minimumf %[[MX2]], %{{.*}} : tensor<128xf32>
 # TILE: math.fma %[[X]], %[[Y]], %{{.*}} : tensor<128xf32>

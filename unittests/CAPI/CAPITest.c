@@ -167,6 +167,22 @@ static void testCompile(void) {
   CHECK_CONTAINS(info, "\"i64\"");
   kiln_free(info);
 
+  /* n = 1 is the constexpr 1 (Triton's rule): no `n` parameter. */
+  addArgs(args, 0x10000, 0x20000, 0x30000, 1);
+  CHECK_OK(kiln_kernel_compile(k, args, 4, o, NULL, &info));
+  CHECK_CONTAINS(info, "\"n\":\"1\"");
+  CHECK(strstr(info, "\"name\":\"n\"") == NULL);
+  kiln_free(info);
+  /* KILN_ARG_INT_NOSPEC (do_not_specialize): n stays a plain i32. */
+  args[3].kind = KILN_ARG_INT_NOSPEC;
+  CHECK_OK(kiln_kernel_compile(k, args, 4, o, NULL, &info));
+  CHECK_CONTAINS(info, "\"name\":\"n\"");
+  kiln_free(info);
+  args[3].value.i = 32;
+  CHECK_OK(kiln_kernel_compile(k, args, 4, o, NULL, &info));
+  CHECK(strstr(info, "i32:16") == NULL);
+  kiln_free(info);
+
   kiln_options_destroy(o);
   kiln_kernel_destroy(k);
 }

@@ -118,6 +118,14 @@ TEST_F(BadLaunch, CompiledKernelArguments) {
                              0),
             0u)
       << misaligned;
+  // Not even aligned to its elements: rejected whatever the specialization.
+  a = good();
+  a[0] = Arg::ptr(buf->ptr() + 2, DType::F32);
+  std::string unaligned = fails(k, Grid(1), a);
+  EXPECT_NE(unaligned.find("argument #1 `X`: 0x"), std::string::npos) << unaligned;
+  EXPECT_NE(unaligned.find(" is not aligned to its 4-byte elements (fp32)"),
+            std::string::npos)
+      << unaligned;
   a = good();
   a[1] = Arg::ptr(buf->ptr(), DType::F32);
   EXPECT_EQ(fails(k, Grid(1), a).rfind(

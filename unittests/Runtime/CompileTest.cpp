@@ -104,8 +104,13 @@ TEST(CompileThroughRuntime, EveryLayerNormTestSpecialization) {
         EXPECT_EQ(info.name, c.kernel);
         EXPECT_EQ(info.numWarps, c.options.numWarps);
         EXPECT_NE((*ck)->ptx.find(".entry " + info.name), std::string::npos);
-        // The compiled entry takes exactly what the runtime passes.
-        EXPECT_EQ(errorText(validateLaunch(info, c.args, c.grid, {})), "");
+        // The compiled entry takes exactly what the runtime passes (integers
+        // equal to 1, e.g. N = stride = 1, were specialized as constexprs).
+        EXPECT_EQ(errorText(validateLaunch(info, c.args, c.grid, {},
+                                           /*onesAreConstant=*/true)),
+                  "");
+        if (s.N == 1)
+          EXPECT_EQ(info.constexprs.count("N"), 1u);
       }
     }
   }

@@ -104,25 +104,25 @@ TEST_F(FakeDriver, FusedLayerNormLaunchSequence) {
                                                 floatBitsOf(1e-5f),
                                                 floatBitsOf(0.f),
                                                 0}));
-  // Backward: 75 programs of 4 rows (16 warps), then dw and db reduced
-  // from the 75 partial rows (BLOCK_N 32: 32 programs).
-  EXPECT_EQ(l[1].kernel, "_norm_bwd");
-  EXPECT_EQ(l[1].grid[0], 75u);
-  EXPECT_EQ(l[1].block[0], 512u);
+  // Backward (pipelined): 150 programs of 2 rows (8 warps), then dw and db
+  // reduced from the 150 partial rows (BLOCK_N 32: 32 programs).
+  EXPECT_EQ(l[1].kernel, "_norm_bwd_pipelined");
+  EXPECT_EQ(l[1].grid[0], 150u);
+  EXPECT_EQ(l[1].block[0], 256u);
   const uint64_t part = ws.partials.ptr(),
-                 region = 300032; // 75*1000*4, 256-aligned
+                 region = 600064; // 150*1000*4, 256-aligned
   ASSERT_EQ(l[1].params.size(), 26u);
   EXPECT_EQ(l[1].params[12], part);
   EXPECT_EQ(l[1].params[13], part + region);
-  EXPECT_EQ(l[1].params[23], 4u); // rows per program
+  EXPECT_EQ(l[1].params[23], 2u); // rows per program
   for (int i : {2, 3}) {
     EXPECT_EQ(l[i].kernel, "_norm_bwd_reduce");
     EXPECT_EQ(l[i].grid[0], 32u);
     EXPECT_EQ(l[i].block[0], 128u);
   }
-  EXPECT_EQ(l[2].params, (std::vector<uint64_t>{part, op.b.dw.ptr, 75, 1000}));
+  EXPECT_EQ(l[2].params, (std::vector<uint64_t>{part, op.b.dw.ptr, 150, 1000}));
   EXPECT_EQ(l[3].params,
-            (std::vector<uint64_t>{part + region, op.b.db.ptr, 75, 1000}));
+            (std::vector<uint64_t>{part + region, op.b.db.ptr, 150, 1000}));
   // No memsets: the partial rows are written whole, never accumulated into.
   EXPECT_EQ(memsets().size(), 0u);
 
@@ -161,7 +161,7 @@ TEST_F(FakeDriver, FusedNormEveryVariantCompilesAndLaunches) {
   allRms.bias = false;
   for (DType t : {DType::F16, DType::BF16, DType::F32}) {
     for (Shape s : {Shape{1, 1}, Shape{3, 777}, Shape{7, 3000}, Shape{64, 512},
-                    Shape{5, 16385}, Shape{300, 20000}, Shape{4, 65537},
+                    Shape{600, 4096}, Shape{300, 16384}, Shape{5, 16385}, Shape{300, 20000}, Shape{4, 65537},
                     Shape{3, 100000}, Shape{2, 262144}}) {
       for (const NormOptions &o : {NormOptions{}, rms, all, allRms}) {
         SCOPED_TRACE(std::string(dtypeName(t)) + " " + std::to_string(s.M) +
@@ -179,11 +179,13 @@ TEST_F(FakeDriver, FusedNormEveryVariantCompilesAndLaunches) {
         std::vector<std::string> names;
         for (const Launch &k : l)
           names.push_back(k.kernel);
-        std::vector<std::string> want = {p.forward == NormPlan::Variant::Rows
-                                             ? "_norm_fwd"
-                                             : "_norm_fwd_chunked"};
+        std::string fwd = p.forward == NormPlan::Variant::Rows
+                              ? "_norm_fwd"
+                              : "_norm_fwd_chunked";
+        std::vector<std::string> want = {p.fwdPipelined ? fwd + "_pipelined"
+                                                        : fwd};
         if (p.backward == NormPlan::Variant::Rows) {
-          want.push_back("_norm_bwd");
+          want.push_back(p.bwdPipelined ? "_norm_bwd_pipelined" : "_norm_bwd");
         } else if (p.backward == NormPlan::Variant::Columns) {
           want.push_back("_norm_bwd_cols");
         } else {

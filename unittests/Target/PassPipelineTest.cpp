@@ -97,7 +97,7 @@ TEST(PassPipelineTest, CodeGenSkipsTheGatedPasses) {
   EXPECT_EQ(join(ran),
             "NVPTX Image Optimizer,sroa,nvptx-lower-alloca,infer-address-spaces,"
             "separate-const-offset-from-gep,Speculatively execute instructions,"
-            "slsr,early-cse,mergeicmps,expand-memcmp,"
+            "early-cse,mergeicmps,expand-memcmp,"
             "partially-inline-libcalls,load-store-vectorizer,sroa,"
             "nvptx-lower-unreachable,codegenprepare,nvptx-isel,"
             "early-tailduplication,opt-phis,stack-coloring,dead-mi-elimination,"

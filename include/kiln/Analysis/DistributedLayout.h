@@ -65,7 +65,7 @@ struct DistributedLayout {
 };
 
 /// The distributed form of a ranked tensor type whose encoding is a
-/// #tile.blocked or #tile.slice layout. Fails (returns std::nullopt) for
+/// #tile.blocked, #tile.slice, #tile.mma or #tile.dot_op layout. Fails (returns std::nullopt) for
 /// other encodings or non-power-of-two shapes.
 std::optional<DistributedLayout> getDistributedLayout(mlir::RankedTensorType type);
 std::optional<DistributedLayout> getDistributedLayout(llvm::ArrayRef<int64_t> shape,

@@ -5,10 +5,14 @@
 // kernel's specialization the way Triton's JIT does:
 //   * pointer  -> `*<dtype>`, plus `:16` when the address is 16-byte aligned;
 //   * integer  -> `i32` when it fits in 32 bits, else `i64`, plus `:16` when
-//                 the value is divisible by 16;
+//                 the value is divisible by 16; an integer equal to 1 becomes
+//                 the constexpr 1 (signature entry `1`): the compiled kernel
+//                 has no such parameter and the 1 folds (a unit stride makes
+//                 the axis contiguous);
 //   * float    -> `fp32` (or `fp64` when passed as such);
 //   * constexprs by name, num_warps, and the device's arch.
-// Unlike Triton, an integer equal to 1 is not turned into a constant.
+// Arguments marked withoutSpecialization() (bools, Triton's
+// do_not_specialize) get neither `:16` nor the constant 1.
 // Before launching, arguments are checked against the compiled kernel's
 // parameters (KernelInfo); every failure names the parameter.
 //
@@ -57,8 +61,22 @@ public:
   static Arg f32(float v) { return Arg(Kind::Float, DType::F32, 0, 0, v); }
   static Arg f64(double v) { return Arg(Kind::Float, DType::F64, 0, 0, v); }
 
+  /// The same argument, never specialized on its value (no `:16`, not the
+  /// constant 1): bools (Triton types them u1) and do_not_specialize.
+  Arg withoutSpecialization() const {
+    Arg a = *this;
+    a.specialize_ = false;
+    return a;
+  }
+
   Kind kind() const { return kind_; }
   DType dtype() const { return dtype_; }
+  bool specializable() const { return specialize_; }
+  /// An integer equal to 1 that the specialization makes the constexpr 1
+  /// (Triton's rule): such an argument is not passed to the kernel.
+  bool isSpecializedOne() const {
+    return kind_ == Kind::Int && int_ == 1 && specialize_;
+  }
   CUdeviceptr pointer() const { return ptr_; }
   int64_t intValue() const { return int_; }
   double floatValue() const { return float_; }
@@ -78,6 +96,7 @@ private:
   int64_t int_;
   double float_;
   uint64_t bytes_ = 0;
+  bool specialize_ = true;
 };
 
 /// Grid size in programs along x, y, z. A zero dimension launches nothing,
@@ -123,18 +142,24 @@ llvm::Expected<KernelSpec> deriveSpec(llvm::StringRef kernelName,
 /// Checks a launch against a compiled kernel: argument count, kinds, dtypes,
 /// null pointers, the alignment/divisibility the code was specialized for,
 /// integer range, grid, block size and shared memory against `limits`.
-/// Arg::none() arguments are skipped: the kernel has no such parameter.
+/// Arg::none() arguments are skipped: the kernel has no such parameter; so are
+/// integers equal to 1 when `onesAreConstant` (the kernel was specialized from
+/// these arguments by deriveSpec, which makes them the constexpr 1; false for
+/// code compiled elsewhere with an explicit signature).
 llvm::Error validateLaunch(const KernelInfo &info, llvm::ArrayRef<Arg> args,
-                           const Grid &grid, const DeviceLimits &limits);
+                           const Grid &grid, const DeviceLimits &limits,
+                           bool onesAreConstant = false);
 
 /// Packs `args` as the kernel's parameter values (pointers as 64-bit device
 /// addresses, scalars converted to the parameter's type; None arguments
-/// dropped). Call after validateLaunch.
+/// dropped, and integers equal to 1 when `onesAreConstant`, as in
+/// validateLaunch). Call after validateLaunch.
 /// Lives on the launching stack frame: kernels of up to 16 parameters pack
 /// without a heap allocation. Not movable (the pointers point into it).
 class PackedArgs {
 public:
-  PackedArgs(const KernelInfo &info, llvm::ArrayRef<Arg> args);
+  PackedArgs(const KernelInfo &info, llvm::ArrayRef<Arg> args,
+             bool onesAreConstant = false);
   PackedArgs(const PackedArgs &) = delete;
   PackedArgs &operator=(const PackedArgs &) = delete;
   void **data() { return pointers_.data(); }

@@ -137,12 +137,18 @@ struct NormPlan {
   Variant forward = Variant::Rows;
   unsigned fwdBlockN = 0, fwdRows = 1, fwdWarps = 4;
   uint32_t fwdGrid = 0;
+  // The software-pipelined kernels (the next tile or chunk loaded before
+  // the current one is reduced): `_norm_fwd_pipelined` (Rows; persistent,
+  // fwdGrid programs walk the tiles) or `_norm_fwd_chunked_pipelined`.
+  bool fwdPipelined = false;
   // Backward: `_norm_bwd` (Rows), 2-D `_norm_bwd_cols` (Columns: grid
   // (columnChunks, programs)) or `_norm_bwd_row_stats` + 2-D
   // `_norm_bwd_chunked` (Chunked: grid (programs, columnChunks));
   // programs = partial rows, each owning rowsPerProgram consecutive rows;
   // then `_norm_bwd_reduce` per gradient.
   Variant backward = Variant::Rows;
+  // Rows only: `_norm_bwd_pipelined` (same grid and partial rows).
+  bool bwdPipelined = false;
   unsigned bwdBlockN = 0, bwdRows = 1, bwdWarps = 4;
   uint32_t programs = 0, columnChunks = 1;
   int64_t rowsPerProgram = 0;

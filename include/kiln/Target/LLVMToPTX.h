@@ -56,9 +56,11 @@ llvm::Error optimizeLLVMIR(llvm::Module &module, llvm::StringRef arch,
 
 /// NVPTX code generation passes Kiln skips (by their argument names): they
 /// cost time and leave the PTX of every LayerNorm and corpus kernel unchanged
-/// (docs/backend.md, *Compile latency*).
+/// (nary-reassociate, consthoist), or leave ptxas' SASS unchanged for every
+/// LayerNorm kernel and the same in total over the corpus (slsr: a twelfth
+/// of the forward kernel's compile; docs/backend.md, *Compile latency*).
 inline constexpr const char *kSkippedCodeGenPasses[] = {"nary-reassociate",
-                                                       "consthoist"};
+                                                       "consthoist", "slsr"};
 /// A code generation pass NVPTX adds three times; Kiln runs it once.
 inline constexpr const char *kCodeGenRunOnce = "early-cse";
 

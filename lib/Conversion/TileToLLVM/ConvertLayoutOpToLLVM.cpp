@@ -172,9 +172,11 @@ SmallVector<Value> exchangeThroughShared(OpBuilder &b, Location loc,
       }
       auto vecType = VectorType::get({int64_t(plan.writeVec)}, bitsType);
       Value vec = LLVM::UndefOp::create(w, loc, vecType);
-      for (unsigned k = 0; k < plan.writeVec; ++k)
+      for (unsigned k = 0; k < plan.writeVec; ++k) {
+        Value index = i32Const(w, loc, k); // before the bits: a fixed op order
         vec = LLVM::InsertElementOp::create(w, loc, vec, toBits(w, loc, values[r + k]),
-                                            i32Const(w, loc, k));
+                                            index);
+      }
       LLVM::StoreOp::create(w, loc, vec, ptr, bytes * plan.writeVec);
     }
   };

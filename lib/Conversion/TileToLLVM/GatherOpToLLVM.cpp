@@ -50,11 +50,11 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
     // The scratch may still be read by an earlier op.
     barrier(rewriter, loc);
     SmallVector<Value> srcCoords = threadCoords(rewriter, loc, *s, ids.lane, ids.warp);
-    for (auto [r, v] : llvm::enumerate(adaptor.getSrc()))
-      LLVM::StoreOp::create(rewriter, loc, toBits(rewriter, loc, v),
-                            address(linearize(rewriter, loc, srcCoords,
-                                              s->regOffset(r), s->shape)),
-                            bytes);
+    for (auto [r, v] : llvm::enumerate(adaptor.getSrc())) {
+      // Address first, then the bits: a fixed op order.
+      Value ptr = address(linearize(rewriter, loc, srcCoords, s->regOffset(r), s->shape));
+      LLVM::StoreOp::create(rewriter, loc, toBits(rewriter, loc, v), ptr, bytes);
+    }
     barrier(rewriter, loc);
 
     SmallVector<Value> coords = threadCoords(rewriter, loc, *res, ids.lane, ids.warp);

@@ -52,7 +52,8 @@ struct HistogramLowering : OpConversionPattern<HistogramOp> {
       Value bin = arith::AddIOp::create(rewriter, loc, ids.tid,
                                         i32Const(rewriter, loc, k * threads));
       bin = arith::AndIOp::create(rewriter, loc, bin, i32Const(rewriter, loc, numBins - 1));
-      LLVM::StoreOp::create(rewriter, loc, i32Const(rewriter, loc, 0), binPtr(bin), 4);
+      Value ptr = binPtr(bin); // before the zero: a fixed op order
+      LLVM::StoreOp::create(rewriter, loc, i32Const(rewriter, loc, 0), ptr, 4);
     }
     barrier(rewriter, loc);
 

@@ -74,6 +74,37 @@ void populateGatherPatterns(TileTypeConverter &converter, const LoweringState &s
                             mlir::RewritePatternSet &patterns);
 void populateHistogramPatterns(TileTypeConverter &converter, const LoweringState &state,
                                mlir::RewritePatternSet &patterns);
+/// tile.dot: mma.sync or FMA on operands in #tile.dot_op layouts
+/// (DotOpToLLVM.cpp).
+void populateDotPatterns(TileTypeConverter &converter, const LoweringState &state,
+                         mlir::RewritePatternSet &patterns);
+/// A 16-bit dot operand written to swizzled shared memory (DotOperandToLLVM.cpp),
+/// ready for ldmatrix: the buffer's geometry and the per-lane address parts.
+struct StagedOperand {
+  int64_t rowLen, perPhase, maxPhase;
+  bool isA;
+  int64_t byteBase;
+  llvm::SmallVector<mlir::Value> warpBase; ///< warp offset in the fragment layout
+  mlir::Value laneRow, matLow, matHigh;
+};
+/// Writes `values` (laid out as `src`, M x K for A, K x N for B) to the
+/// scratch at `byteBase` (no barriers); `fragments` is the operand's
+/// #tile.dot_op layout (kWidth 2), whose warp offsets the reads use.
+StagedOperand stageOperand(mlir::OpBuilder &b, mlir::Location loc,
+                           const LoweringState::ThreadIds &ids,
+                           const DistributedLayout &src, llvm::ArrayRef<mlir::Value> values,
+                           const DistributedLayout &fragments, bool isA, int64_t byteBase);
+/// The mma.sync fragment registers (A: 4 from ldmatrix.x4; B: 2 from
+/// ldmatrix.x2.trans) of the tile at thread-relative origin (row0, col0).
+llvm::SmallVector<mlir::Value> loadFragment(mlir::OpBuilder &b, mlir::Location loc,
+                                            const StagedOperand &s, int64_t row0,
+                                            int64_t col0);
+/// Scratch bytes of a tile.dot that stages its own operands (0 if it does not).
+unsigned getDotScratchBytes(tile::DotOp op);
+/// tile.convert_layout into f16/bf16 #tile.dot_op layouts: swizzled shared
+/// memory and ldmatrix (DotOperandToLLVM.cpp; added by populateDotPatterns).
+void populateDotOperandPatterns(TileTypeConverter &converter, const LoweringState &state,
+                                mlir::RewritePatternSet &patterns);
 /// tile.assert through CUDA's __assertfail (AssertOpToLLVM.cpp; populated
 /// by populatePrintPatterns).
 void populateAssertPatterns(TileTypeConverter &converter,

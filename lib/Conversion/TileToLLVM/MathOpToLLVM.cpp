@@ -189,10 +189,11 @@ struct InlineAsmLowering : OpConversionPattern<InlineAsmElementwiseOp> {
             continue;
           }
           Value vec = LLVM::UndefOp::create(rewriter, loc, reg);
-          for (unsigned k = 0; k < perReg; ++k)
+          for (unsigned k = 0; k < perReg; ++k) {
+            Value index = i32Const(rewriter, loc, k); // a fixed op order
             vec = LLVM::InsertElementOp::create(rewriter, loc, vec,
-                                                element(base + j + k),
-                                                i32Const(rewriter, loc, k));
+                                                element(base + j + k), index);
+          }
           inputs.push_back(vec);
         }
       }

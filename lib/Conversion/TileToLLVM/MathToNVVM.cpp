@@ -229,14 +229,42 @@ struct ExtFFromFp8 : ConvertOpToLLVMPattern<arith::ExtFOp> {
         rewriter, loc, pair,
         LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
                                  rewriter.getI32IntegerAttr(0)));
-    // fp8 values are exact in fp16 and in every wider float.
-    if (dstType.isBF16()) {
+    // fp8 values are exact in fp16 and in every wider float. To bf16 on
+    // sm_90+ with `cvt.bf16.f16`, as Triton 3.6 does: NaN payloads come out
+    // as its do (through fp32 they differed for one fp8e5 NaN).
+    if (dstType.isBF16() && targetSM(op) >= 90) {
+      Type i16 = rewriter.getI16Type();
+      Value in = LLVM::BitcastOp::create(rewriter, loc, i16, half);
+      Value out = inlinePtx(rewriter, loc, {i16}, {in},
+                                  "cvt.bf16.f16 $0, $1;", "=h,h",
+                                  /*hasSideEffects=*/false)[0];
+      half = LLVM::BitcastOp::create(rewriter, loc, dstType, out);
+    } else if (dstType.isBF16()) {
       half = LLVM::FPExtOp::create(rewriter, loc, rewriter.getF32Type(), half);
       half = LLVM::FPTruncOp::create(rewriter, loc, dstType, half);
     } else if (!dstType.isF16()) {
       half = LLVM::FPExtOp::create(rewriter, loc, dstType, half);
     }
     rewriter.replaceOp(op, half);
+    return success();
+  }
+};
+
+/// fp16 math.absf as `abs.f16`, the instruction Triton 3.6's LLVM selects on
+/// sm_53+ (LLVM 22 clears the sign bit with and.b16 instead; abs.f16 returns
+/// a canonical NaN for NaN inputs, so one element differed from Triton).
+struct AbsF16ToPtx : ConvertOpToLLVMPattern<math::AbsFOp> {
+  AbsF16ToPtx(LLVMTypeConverter &tc) : ConvertOpToLLVMPattern(tc, /*benefit=*/20) {}
+  LogicalResult matchAndRewrite(math::AbsFOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (!op.getType().isF16())
+      return failure();
+    Location loc = op.getLoc();
+    Type i16 = rewriter.getI16Type();
+    Value in = LLVM::BitcastOp::create(rewriter, loc, i16, adaptor.getOperand());
+    Value out = inlinePtx(rewriter, loc, {i16}, {in}, "abs.f16 $0, $1;",
+                                "=h,h", /*hasSideEffects=*/false)[0];
+    rewriter.replaceOp(op, LLVM::BitcastOp::create(rewriter, loc, op.getType(), out));
     return success();
   }
 };
@@ -269,7 +297,8 @@ void populateMathToNVVMPatterns(LLVMTypeConverter &converter,
   using B = OpBuilder;
   using L = Location;
   auto f32 = [](B &b) { return b.getF32Type(); };
-  patterns.add<MulUIExtendedToNVVM, TruncFTowardZero, TruncFToFp8, ExtFFromFp8>(converter);
+  patterns.add<MulUIExtendedToNVVM, TruncFTowardZero, TruncFToFp8, ExtFFromFp8,
+               AbsF16ToPtx>(converter);
   auto constant = [](B &b, L loc, double v) -> Value {
     return LLVM::ConstantOp::create(b, loc, b.getF32Type(), b.getF32FloatAttr(v));
   };

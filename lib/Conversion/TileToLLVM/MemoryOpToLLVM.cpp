@@ -119,9 +119,10 @@ Value packInto(OpBuilder &b, Location loc, const Access &a, ArrayRef<Value> elem
   } else {
     packed = LLVM::UndefOp::create(
         b, loc, VectorType::get({(int64_t)elems.size()}, laneType));
-    for (auto [i, e] : llvm::enumerate(elems))
-      packed = LLVM::InsertElementOp::create(b, loc, packed, lane(e),
-                                             i32Const(b, loc, i));
+    for (auto [i, e] : llvm::enumerate(elems)) {
+      Value index = i32Const(b, loc, i); // before the lane: a fixed op order
+      packed = LLVM::InsertElementOp::create(b, loc, packed, lane(e), index);
+    }
   }
   return packed.getType() == type ? packed
                                   : LLVM::BitcastOp::create(b, loc, type, packed);
@@ -415,8 +416,8 @@ LogicalResult lowerAtomic(Operation *op, const LoweringState::ThreadIds &ids,
     unsigned bytes = bitsType.getIntOrFloatBitWidth() / 8;
     scf::IfOp::create(rewriter, loc, isThread0(rewriter, loc, ids),
                       [&](OpBuilder &b, Location l) {
-                        LLVM::StoreOp::create(b, l, toBits(b, l, old),
-                                              sharedPtr(b, l, Value()), bytes);
+                        Value ptr = sharedPtr(b, l, Value()); // a fixed op order
+                        LLVM::StoreOp::create(b, l, toBits(b, l, old), ptr, bytes);
                         scf::YieldOp::create(b, l);
                       });
     barrier(rewriter, loc);

@@ -131,12 +131,13 @@ reduceAlongAxis(Operation *op, ArrayRef<ValueRange> vals, const LoweringState &s
     if (!(laneMask & (1u << bit)))
       continue;
     Value upper;
-    if (orderLanes)
-      upper = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::ne,
-          arith::AndIOp::create(rewriter, loc, state.idsFor(op).lane,
-                                i32Const(rewriter, loc, 1u << bit)),
-          i32Const(rewriter, loc, 0));
+    if (orderLanes) {
+      // Named locals: a fixed op order whatever the compiler.
+      Value zero = i32Const(rewriter, loc, 0);
+      Value laneBit = arith::AndIOp::create(rewriter, loc, state.idsFor(op).lane,
+                                            i32Const(rewriter, loc, 1u << bit));
+      upper = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne, laneBit, zero);
+    }
     for (Tuple &t : partial) {
       Tuple other;
       for (Value v : t)
@@ -195,9 +196,10 @@ reduceAlongAxis(Operation *op, ArrayRef<ValueRange> vals, const LoweringState &s
                                          laneBits, i32Const(rewriter, loc, 0));
     scf::IfOp::create(rewriter, loc, writer, [&](OpBuilder &b, Location l) {
       for (auto [key, t] : llvm::zip(keys, partial))
-        for (unsigned k = 0; k < numOperands; ++k)
-          LLVM::StoreOp::create(b, l, toBits(b, l, t[k]), address(b, group, key, k),
-                                cw->elemBytes[k]);
+        for (unsigned k = 0; k < numOperands; ++k) {
+          Value ptr = address(b, group, key, k); // before the bits: a fixed op order
+          LLVM::StoreOp::create(b, l, toBits(b, l, t[k]), ptr, cw->elemBytes[k]);
+        }
       scf::YieldOp::create(b, l);
     });
     barrier(rewriter, loc);
@@ -310,6 +312,8 @@ unsigned getScratchBytes(Operation *op) {
   };
   if (auto cvt = dyn_cast<ConvertLayoutOp>(op))
     return getConvertLayoutScratchBytes(cvt);
+  if (auto dot = dyn_cast<DotOp>(op))
+    return getDotScratchBytes(dot);
   if (unsigned bytes = getShapeScratchBytes(op))
     return bytes;
   if (isa<AtomicCASOp, AtomicRMWOp>(op)) {

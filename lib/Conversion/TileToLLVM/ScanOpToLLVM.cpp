@@ -142,10 +142,10 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
       // elements come after the partner's in scan order.
       SmallVector<Tuple> partner(s->numRegs());
       Value id = sb.source == BitSource::Lane ? lane : warp;
-      Value bit = arith::AndIOp::create(
-          rewriter, loc,
-          arith::ShRUIOp::create(rewriter, loc, id, i32Const(rewriter, loc, sb.bit)),
-          i32Const(rewriter, loc, 1));
+      Value one = i32Const(rewriter, loc, 1); // named locals: a fixed op order
+      Value shifted =
+          arith::ShRUIOp::create(rewriter, loc, id, i32Const(rewriter, loc, sb.bit));
+      Value bit = arith::AndIOp::create(rewriter, loc, shifted, one);
       Value isLater = arith::CmpIOp::create(
           rewriter, loc,
           reverse ? arith::CmpIPredicate::eq : arith::CmpIPredicate::ne, bit,
@@ -178,9 +178,11 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
         // Copies (replicated lanes/warps) store identical bits: harmless.
         barrier(rewriter, loc);
         for (unsigned r = 0; r < s->numRegs(); ++r)
-          for (unsigned k = 0; k < numOperands; ++k)
-            LLVM::StoreOp::create(rewriter, loc, toBits(rewriter, loc, total[r][k]),
-                                  address(index[r], k), plan.elemBytes[k]);
+          for (unsigned k = 0; k < numOperands; ++k) {
+            Value ptr = address(index[r], k); // before the bits: a fixed op order
+            LLVM::StoreOp::create(rewriter, loc, toBits(rewriter, loc, total[r][k]), ptr,
+                                  plan.elemBytes[k]);
+          }
         barrier(rewriter, loc);
         for (unsigned r = 0; r < s->numRegs(); ++r) {
           Value other = arith::XOrIOp::create(
@@ -203,9 +205,12 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
         if (last)
           continue;
         Tuple &t = newTotals[{total[r][0], partner[r][0]}];
-        if (t.empty())
-          t = selectTuple(rewriter, loc, isLater, combine(partner[r], total[r]),
-                          combine(total[r], partner[r]));
+        if (t.empty()) {
+          // Named locals: a fixed op order whatever the compiler.
+          Tuple ownFirst = combine(total[r], partner[r]);
+          Tuple partnerFirst = combine(partner[r], total[r]);
+          t = selectTuple(rewriter, loc, isLater, partnerFirst, ownFirst);
+        }
         total[r] = t;
       }
     }

@@ -143,9 +143,10 @@ struct SortLowering : OpConversionPattern<SortOp> {
               index.push_back(linearize(rewriter, loc, coords, s->regOffset(r), s->shape));
           // The scratch may still be read by the previous step.
           barrier(rewriter, loc);
-          for (unsigned r = 0; r < numRegs; ++r)
-            LLVM::StoreOp::create(rewriter, loc, toBits(rewriter, loc, vals[r]),
-                                  address(index[r]), bytes);
+          for (unsigned r = 0; r < numRegs; ++r) {
+            Value ptr = address(index[r]); // before the bits: a fixed op order
+            LLVM::StoreOp::create(rewriter, loc, toBits(rewriter, loc, vals[r]), ptr, bytes);
+          }
           barrier(rewriter, loc);
           for (unsigned r = 0; r < numRegs; ++r) {
             // The sorted dimension is the last one: stride 1.

@@ -79,6 +79,17 @@ int64_t peakLiveElementsPerThread(ModuleOp module, unsigned threads) {
   return peak;
 }
 
+/// Each tensor op produces every element a thread owns, but a vector access
+/// uses only the first of each group (and masks or offsets may go unused):
+/// erase what nothing uses. Users precede definitions in the reverse walk, so
+/// whole chains go in one sweep.
+void eraseDeadOps(ModuleOp module) {
+  module.walk<WalkOrder::PostOrder, ReverseIterator>([](Operation *op) {
+    if (isOpTriviallyDead(op))
+      op->erase();
+  });
+}
+
 struct TileToLLVMPass : kiln::impl::TileToLLVMBase<TileToLLVMPass> {
   using TileToLLVMBase::TileToLLVMBase;
 
@@ -93,8 +104,10 @@ struct TileToLLVMPass : kiln::impl::TileToLLVMBase<TileToLLVMPass> {
       return signalPassFailure();
     bool capRegisters = peakLiveElementsPerThread(module, 32 * state.numWarps) <=
                         kMaxLiveElementsPerThreadForCap;
-    if (failed(distribute(module, state)) ||
-        failed(lowerToLLVM(module, capRegisters)))
+    if (failed(distribute(module, state)))
+      return signalPassFailure();
+    eraseDeadOps(module);
+    if (failed(lowerToLLVM(module, capRegisters)))
       return signalPassFailure();
   }
 };
@@ -208,6 +221,7 @@ LogicalResult TileToLLVMPass::distribute(ModuleOp module, const LoweringState &s
   populateGatherPatterns(converter, state, patterns);
   populateHistogramPatterns(converter, state, patterns);
   populateConvertLayoutPatterns(converter, state, patterns);
+  populateDotPatterns(converter, state, patterns);
   populateShapePatterns(converter, state, patterns);
   populatePrintPatterns(converter, state, patterns);
   populateMathOpPatterns(converter, patterns);
@@ -264,13 +278,8 @@ LogicalResult TileToLLVMPass::lowerToLLVM(ModuleOp module, bool capRegisters) {
   if (!remaining.empty())
     return remaining.front().emitOpError("could not be reconciled after lowering");
 
-  // Each tensor op produced every owned element, but vector accesses use
-  // only the first of each group: drop the rest now, it is cheaper here than
-  // in LLVM (users precede definitions in the reverse walk, so chains go too).
-  module.walk<WalkOrder::PostOrder, ReverseIterator>([](Operation *op) {
-    if (isOpTriviallyDead(op))
-      op->erase();
-  });
+  // Casts reconciled away can leave their operands' producers unused.
+  eraseDeadOps(module);
 
   // Kernel entry points: every defined function.
   unsigned numWarps = 4;

@@ -254,9 +254,12 @@ SmallVector<Value> inlineCombiner(OpBuilder &b, Region &combiner, ValueRange acc
 }
 
 static Value shfl32(OpBuilder &b, Location loc, Value v, unsigned laneMask) {
-  return NVVM::ShflOp::create(b, loc, v.getType(), i32Const(b, loc, -1), v,
-                              i32Const(b, loc, laneMask),
-                              i32Const(b, loc, kWarpSize - 1),
+  // Named locals: the constants' order must not depend on the compiler's
+  // argument evaluation order (lit tests check it).
+  Value clamp = i32Const(b, loc, kWarpSize - 1);
+  Value distance = i32Const(b, loc, laneMask);
+  Value allLanes = i32Const(b, loc, -1);
+  return NVVM::ShflOp::create(b, loc, v.getType(), allLanes, v, distance, clamp,
                               NVVM::ShflKind::bfly, UnitAttr());
 }
 

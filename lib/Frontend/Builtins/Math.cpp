@@ -10,6 +10,7 @@
 #include "kiln/Dialect/Tile/IR/Tile.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace kiln;
 using namespace kiln::fe;
@@ -360,6 +361,56 @@ static FailureOr<Val> sigmoidBuiltin(BuiltinCall &c) {
   return c.g.binary(ast::BinOpKind::Div, Val::integer(1), *den, c.e);
 }
 
+/// Triton 3.6 on sm_90+ lowers clamp(x, -limit, limit) of fp32/fp16 as
+/// `min{.NaN}.xorsign.abs(x, limit)`: |result| = min(|x|, |limit|) with the
+/// sign of x XOR limit's. That differs from min(max(x, lo), hi) for a
+/// negative limit and for NaN/signed-zero inputs, so Kiln emits the same
+/// instruction for the same two patterns: `lo` is the negation of the very
+/// value `hi` is (`-z`, Triton's `0 - z`), or both are constants with
+/// lo == -hi.
+static std::optional<mlir::Value> symmetricClip(IRGen &g, BuiltinCall &c,
+                                                const Val &x, const Val &lo,
+                                                const Val &hi,
+                                                const Val &loArg,
+                                                const Val &hiArg,
+                                                bool nanAll) {
+  llvm::StringRef arch = g.spec.arch;
+  unsigned sm = 0;
+  if (!arch.consume_front("sm_") || arch.take_while(llvm::isDigit)
+                                        .getAsInteger(10, sm) ||
+      sm < 90)
+    return std::nullopt;
+  DType d = x.type.dtype;
+  if (d != DType::F32 && d != DType::F16)
+    return std::nullopt;
+  bool pattern = false;
+  if (auto neg = lo.value.getDefiningOp<arith::NegFOp>())
+    pattern = neg.getOperand() == hi.value;
+  else if (auto sub = lo.value.getDefiningOp<arith::SubFOp>()) {
+    mlir::FloatAttr zero;
+    pattern = sub.getRhs() == hi.value &&
+              mlir::matchPattern(sub.getLhs(), mlir::m_Constant(&zero)) &&
+              zero.getValueAsDouble() == 0.0;
+  } else if (loArg.isNumber() && hiArg.isNumber()) {
+    auto num = [](const Val &v) {
+      return v.kind == Val::Kind::Float ? v.f : double(v.i);
+    };
+    pattern = num(loArg) == -num(hiArg);
+  }
+  if (!pattern)
+    return std::nullopt;
+  std::string asmText = std::string("min") + (nanAll ? ".NaN" : "") +
+                        ".xorsign.abs." + (d == DType::F32 ? "f32" : "f16") +
+                        " $0, $1, $2;";
+  const char *constraints = d == DType::F32 ? "=f,f,f" : "=h,h,h";
+  auto op = tile::InlineAsmElementwiseOp::create(
+      g.b, c.loc, mlir::TypeRange{x.value.getType()},
+      mlir::ValueRange{x.value, hi.value}, g.b.getStringAttr(asmText),
+      g.b.getStringAttr(constraints), g.b.getBoolAttr(true),
+      g.b.getI32IntegerAttr(1));
+  return op.getResult(0);
+}
+
 /// tl.clamp(x, min, max, propagate_nan=NONE): min(max(x, min), max) on
 /// floats, with NaN-propagating min/max when propagate_nan=ALL.
 static FailureOr<Val> clampBuiltin(BuiltinCall &c) {
@@ -383,6 +434,9 @@ static FailureOr<Val> clampBuiltin(BuiltinCall &c) {
   // x was broadcast against max last: lo may still need x's shape.
   if (failed(g.broadcastPair(x, lo, c.e, c.rd.fn)))
     return failure();
+  if (std::optional<mlir::Value> clip =
+          symmetricClip(g, c, x, lo, hi, c.a[1].v, c.a[2].v, nanAll))
+    return Val::runtime(*clip, x.type);
   mlir::Value v;
   if (nanAll)
     v = arith::MinimumFOp::create(

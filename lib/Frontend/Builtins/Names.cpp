@@ -2,8 +2,8 @@
 //
 // Resolves attributes of the `triton`, `triton.language` and
 // `triton.language.math` modules: the registry's builtins and dtypes, then
-// the Triton names Kiln knows but does not implement ("`tl.dot` is not
-// supported"), else an unknown attribute. Binds call arguments to a
+// the Triton names Kiln knows but does not implement ("`tl.dot_scaled` is
+// not supported"), else an unknown attribute. Binds call arguments to a
 // builtin's parameter list.
 //
 //===----------------------------------------------------------------------===//
@@ -26,8 +26,7 @@ using namespace kiln::ast;
 //===----------------------------------------------------------------------===//
 
 /// Triton builtins that Kiln knows about but does not implement.
-static const char *const kTLUnsupported[] = {"dot",
-                                             "dot_scaled",
+static const char *const kTLUnsupported[] = {"dot_scaled",
                                              "make_tensor_descriptor",
                                              "load_tensor_descriptor",
                                              "store_tensor_descriptor",

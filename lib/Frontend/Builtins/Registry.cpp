@@ -9,7 +9,7 @@ const BuiltinDef *kiln::fe::findBuiltin(llvm::StringRef name) {
        {memoryBuiltins(), atomicBuiltins(), creationBuiltins(), mathBuiltins(),
         reductionBuiltins(), shapeBuiltins(), debugBuiltins(),
         compileTimeBuiltins(), randomBuiltins(), scanBuiltins(),
-        sortGatherBuiltins(), libdeviceBuiltins()})
+        sortGatherBuiltins(), libdeviceBuiltins(), dotBuiltins()})
     for (const BuiltinDef &d : family)
       if (name == d.name)
         return &d;

@@ -50,6 +50,11 @@ llvm::ArrayRef<BuiltinDef> compileTimeBuiltins();
 llvm::ArrayRef<BuiltinDef> randomBuiltins();
 llvm::ArrayRef<BuiltinDef> scanBuiltins();
 llvm::ArrayRef<BuiltinDef> sortGatherBuiltins();
+/// tl.dot (Dot.cpp).
+llvm::ArrayRef<BuiltinDef> dotBuiltins();
+/// `a @ b`: tl.dot(a, b) with Triton's defaults (Dot.cpp).
+mlir::FailureOr<Val> matmulOperator(IRGen &g, const Val &lhs, const Val &rhs,
+                                    const ast::Node *where);
 /// `libdevice.<name>`: Triton's libdevice wrappers (Libdevice.cpp).
 llvm::ArrayRef<BuiltinDef> libdeviceBuiltins();
 

@@ -11,10 +11,19 @@
 // sized from its tensors' shapes, its memory accesses' element widths and
 // the axis analysis.
 //
+// tl.dot pins its terms: the accumulator and result get a fixed #tile.mma
+// layout (free variables such as a zero-initialized, loop-carried
+// accumulator join it, so the K loop never converts it), the operands fixed
+// #tile.dot_op layouts that nothing else joins (their loads stay coalesced
+// and a conversion stages them through shared memory).
+//
 //===----------------------------------------------------------------------===//
 #include "kiln/Analysis/AxisInfo.h"
 #include "kiln/Analysis/DistributedLayout.h"
+#include "kiln/Analysis/MmaLayout.h"
 #include "kiln/Dialect/Tile/Transforms/Passes.h"
+
+#include "BlockedLayouts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -45,6 +54,13 @@ public:
         {int(nodes.size()), false, 0, -1, rank, blockedOnly || fastDim >= 0, fastDim});
     return nodes.size() - 1;
   }
+  /// A term whose layout is given (tl.dot's #tile.mma / #tile.dot_op).
+  int newFixed(unsigned rank, Attribute layout) {
+    int n = newVar(rank);
+    nodes[n].fixed = layout;
+    return n;
+  }
+  Attribute fixedLayout(int n) { return nodes[find(n)].fixed; }
   int newSlice(unsigned dim, int parent) {
     nodes.push_back({int(nodes.size()), true, dim, parent,
                      nodes[parent].rank - 1, false, -1});
@@ -70,6 +86,14 @@ public:
     const Node &x = nodes[a], &y = nodes[b];
     if (x.rank != y.rank)
       return false;
+    if (x.fixed || y.fixed) {
+      const Node &other = x.fixed ? y : x;
+      if (other.fixed || other.isSlice)
+        return x.fixed == y.fixed;
+      // Only the accumulator layout takes in free variables.
+      return isa<MmaLayoutAttr>(x.fixed ? x.fixed : y.fixed) &&
+             !other.blockedOnly && other.fastDim < 0;
+    }
     if (!x.isSlice && !y.isSlice)
       return x.fastDim < 0 || y.fastDim < 0 || x.fastDim == y.fastDim;
     if (!x.isSlice)
@@ -85,7 +109,9 @@ public:
     if (a == b)
       return;
     Node &x = nodes[a], &y = nodes[b];
-    if (!x.isSlice) {
+    if (x.fixed) { // A fixed term stays the root.
+      y.parent = a;
+    } else if (!x.isSlice) {
       y.blockedOnly |= x.blockedOnly;
       if (y.fastDim < 0)
         y.fastDim = x.fastDim;
@@ -109,6 +135,7 @@ private:
     unsigned rank;
     bool blockedOnly;
     int fastDim;
+    Attribute fixed = {};
   };
   std::vector<Node> nodes;
 };
@@ -149,6 +176,7 @@ private:
   void constrain(OpOperand &operand, int target);
   LogicalResult visit(Operation *op);
   LogicalResult visitYield(Operation *terminator);
+  void visitDot(DotOp dot);
   LogicalResult materialize();
   /// Root variable of a node and the shape of `v` seen from that root
   /// (size-1 dimensions inserted for each slice level).
@@ -308,7 +336,7 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
     if (!isTensor(result))
       return success(); // Reducing to a scalar works from any layout.
     int srcNode = nodeOf(src.get());
-    if (terms.isSlice(srcNode)) {
+    if (terms.isSlice(srcNode) || terms.fixedLayout(srcNode)) {
       // A slice of a slice is not a layout Kiln has: reduce a blocked copy.
       int blocked = terms.newVar(rankOf(src.get()), /*blockedOnly=*/true);
       for (OpOperand &operand : op->getOpOperands())
@@ -327,6 +355,10 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
   }
   if (isa<PrintOp, AssertOp>(op)) // take any layout
     return success();
+  if (auto dot = dyn_cast<DotOp>(op)) {
+    visitDot(dot);
+    return success();
+  }
   // tile.gather / tile.histogram stage their sources through shared memory,
   // so those keep any layout; a gather is laid out like its index.
   if (auto gather = dyn_cast<GatherOp>(op)) {
@@ -395,6 +427,29 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
   return success();
 }
 
+void LayoutAssigner::visitDot(DotOp dot) {
+  MLIRContext *ctx = dot.getContext();
+  auto resultType = cast<RankedTensorType>(dot.getType());
+  SmallVector<unsigned, 2> warps = chooseMmaWarps(
+      resultType.getDimSize(0), resultType.getDimSize(1), numWarps);
+  auto mma = MmaLayoutAttr::get(ctx, /*version=*/2, warps);
+  unsigned kWidth = dotKWidth(dot.getA().getType().getElementType(),
+                              dot.getInputPrecision());
+  int acc = terms.newFixed(2, mma);
+  // f16/bf16 operands keep their layouts: the dot stages them through shared
+  // memory itself and loads each K step with ldmatrix (DotOpToLLVM.cpp).
+  Type elem = dot.getA().getType().getElementType();
+  if (kWidth != 2 || !(elem.isF16() || elem.isBF16())) {
+    constrain(dot->getOpOperand(0),
+              terms.newFixed(2, DotOperandLayoutAttr::get(ctx, 0, mma, kWidth)));
+    constrain(dot->getOpOperand(1),
+              terms.newFixed(2, DotOperandLayoutAttr::get(ctx, 1, mma, kWidth)));
+  }
+  constrain(dot->getOpOperand(2), acc);
+  setNode(dot.getResult(), acc);
+  tensorValues.push_back(dot.getResult());
+}
+
 int LayoutAssigner::rootOf(int node, SmallVectorImpl<int64_t> *shape,
                            SmallVectorImpl<unsigned> *dimMap) {
   int n = terms.find(node);
@@ -411,60 +466,10 @@ int LayoutAssigner::rootOf(int node, SmallVectorImpl<int64_t> *shape,
   return n;
 }
 
-/// Blocked layout for `shape` with `order[0]` fastest, `vec` elements per
-/// thread along it when there is enough data, lanes then warps filling the
-/// dimensions from fastest to slowest; leftovers replicate on the slowest.
-/// With `reduced` dimensions (reduced inside a loop), warps first take the
-/// other dimensions, so that those reductions stay within warps, as long as
-/// each warp still reads at least 64 contiguous bytes along the fast one.
-BlockedLayoutAttr makeBlocked(MLIRContext *ctx, ArrayRef<int64_t> shape,
-                              ArrayRef<unsigned> order, unsigned vec,
-                              unsigned numWarps, ArrayRef<unsigned> reduced,
-                              unsigned elemBits) {
-  unsigned rank = shape.size();
-  int64_t numel = 1;
-  for (int64_t s : shape)
-    numel *= s;
-  SmallVector<unsigned> spt(rank, 1), tpw(rank, 1), wpc(rank, 1);
-  int64_t perThread = std::max<int64_t>(1, numel / (int64_t(kWarpSize) * numWarps));
-  spt[order[0]] = std::max<int64_t>(
-      1, std::min<int64_t>({int64_t(vec), shape[order[0]], perThread}));
-  unsigned warps = numWarps;
-  bool keepWarpsOff = !reduced.empty() && reduced.size() < rank;
-  if (keepWarpsOff) {
-    for (unsigned d : order) {
-      if (llvm::is_contained(reduced, d))
-        continue;
-      int64_t perWarp = spt[d]; // Elements a warp must keep along d.
-      if (d == order[0])
-        perWarp *= std::max<int64_t>(1, 512 / (int64_t(spt[d]) * elemBits));
-      unsigned w = std::min<int64_t>(warps, std::max<int64_t>(1, shape[d] / perWarp));
-      wpc[d] = w;
-      warps /= w;
-    }
-  }
-  unsigned lanes = kWarpSize;
-  for (unsigned d : order) {
-    unsigned t = std::min<int64_t>(
-        lanes, std::max<int64_t>(1, shape[d] / (int64_t(spt[d]) * wpc[d])));
-    tpw[d] = t;
-    lanes /= t;
-  }
-  tpw[order.back()] *= lanes;
-  for (unsigned d : order) {
-    if (keepWarpsOff && !llvm::is_contained(reduced, d))
-      continue;
-    unsigned w = std::min<int64_t>(
-        warps, std::max<int64_t>(1, shape[d] / (int64_t(spt[d]) * tpw[d])));
-    wpc[d] *= w;
-    warps /= w;
-  }
-  wpc[order.back()] *= warps;
-  return BlockedLayoutAttr::get(ctx, spt, tpw, wpc, order);
-}
-
 Attribute LayoutAssigner::layoutFor(int node) {
   int n = terms.find(node);
+  if (Attribute fixed = terms.fixedLayout(n))
+    return fixed;
   if (!terms.isSlice(n))
     return blockedOf.lookup(n);
   auto parent = dyn_cast_or_null<BlockedLayoutAttr>(layoutFor(terms.sliceParent(n)));
@@ -506,78 +511,6 @@ unsigned LayoutAssigner::chooseVectorWidth(ArrayRef<Access> accesses,
   if (!voted) // No access runs along the fast dimension: registers only.
     return registersOnly;
   return std::min(widest, writeCap);
-}
-
-/// The layout a shape op's result gets when it is free to choose: the one
-/// that keeps every element in its thread (null when there is none).
-static BlockedLayoutAttr derivedLayout(Operation *op, BlockedLayoutAttr src) {
-  MLIRContext *ctx = op->getContext();
-  SmallVector<unsigned> spt(src.getSizePerThread()), tpw(src.getThreadsPerWarp()),
-      wpc(src.getWarpsPerCTA()), order(src.getOrder());
-  if (auto trans = dyn_cast<TransOp>(op)) {
-    ArrayRef<int32_t> perm = trans.getOrder();
-    SmallVector<unsigned> inv(perm.size()), s2, t2, w2, o2;
-    for (auto [i, d] : llvm::enumerate(perm)) {
-      inv[d] = i;
-      s2.push_back(spt[d]), t2.push_back(tpw[d]), w2.push_back(wpc[d]);
-    }
-    for (unsigned d : order)
-      o2.push_back(inv[d]);
-    return BlockedLayoutAttr::get(ctx, s2, t2, w2, o2);
-  }
-  if (isa<JoinOp>(op)) {
-    unsigned minor = spt.size();
-    spt.push_back(2), tpw.push_back(1), wpc.push_back(1);
-    order.insert(order.begin(), minor);
-    return BlockedLayoutAttr::get(ctx, spt, tpw, wpc, order);
-  }
-  if (isa<SplitOp>(op)) {
-    unsigned minor = spt.size() - 1;
-    if (order[0] != minor || spt[minor] != 2 || tpw[minor] != 1 || wpc[minor] != 1)
-      return {};
-    spt.pop_back(), tpw.pop_back(), wpc.pop_back();
-    order.erase(order.begin());
-    return BlockedLayoutAttr::get(ctx, spt, tpw, wpc, order);
-  }
-  if (isa<CatOp>(op))
-    return src;
-  if (isa<ReshapeOp>(op)) {
-    // The operand's layout seen in the result's coordinates (row-major
-    // index bits are kept), when a blocked layout can hold it.
-    auto srcType = cast<RankedTensorType>(op->getOperand(0).getType());
-    auto dstType = cast<RankedTensorType>(op->getResult(0).getType());
-    std::optional<DistributedLayout> s =
-        getDistributedLayout(srcType.getShape(), src);
-    if (!s)
-      return {};
-    auto strides = [](ArrayRef<int64_t> shape) {
-      SmallVector<int64_t> st(shape.size(), 1);
-      for (int d = int(shape.size()) - 2; d >= 0; --d)
-        st[d] = st[d + 1] * shape[d + 1];
-      return st;
-    };
-    SmallVector<int64_t> srcStrides = strides(srcType.getShape()),
-                         dstStrides = strides(dstType.getShape());
-    auto toDst = [&](const DistributedLayout::Coord &c) {
-      int64_t lin = 0;
-      for (unsigned d = 0; d < c.size(); ++d)
-        lin += c[d] * srcStrides[d];
-      DistributedLayout::Coord out(dstType.getRank(), 0);
-      for (unsigned d = 0; d < out.size(); ++d)
-        out[d] = (lin / dstStrides[d]) % dstType.getDimSize(d);
-      return out;
-    };
-    DistributedLayout mapped;
-    mapped.shape.assign(dstType.getShape().begin(), dstType.getShape().end());
-    for (auto &c : s->regBases)
-      mapped.regBases.push_back(toDst(c));
-    for (auto &c : s->laneBases)
-      mapped.laneBases.push_back(toDst(c));
-    for (auto &c : s->warpBases)
-      mapped.warpBases.push_back(toDst(c));
-    return dyn_cast_or_null<BlockedLayoutAttr>(toBlockedLayout(ctx, mapped));
-  }
-  return {};
 }
 
 void LayoutAssigner::deriveShapeResults(
@@ -689,6 +622,8 @@ LogicalResult LayoutAssigner::materialize() {
       info.reducedDims.push_back(dimMap[axisDim]);
   }
   for (auto &[root, info] : vars) {
+    if (terms.fixedLayout(root))
+      continue;
     unsigned rank = info.shape.size();
     unsigned fast = info.fastDim >= 0 ? info.fastDim : rank - 1;
     SmallVector<unsigned> order{fast};

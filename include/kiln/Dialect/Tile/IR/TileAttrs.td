@@ -56,4 +56,62 @@ def Tile_RMWKind : I32EnumAttr<"RMWKind", "atomic read-modify-write operation", 
 }
 def Tile_RMWKindAttr : EnumAttr<Tile_Dialect, Tile_RMWKind, "rmw_kind">;
 
+//===----------------------------------------------------------------------===//
+// Matrix products (tl.dot): accumulator and operand layouts of mma.sync
+//===----------------------------------------------------------------------===//
+
+def Tile_MmaLayoutAttr : Tile_Attr<"MmaLayout", "mma"> {
+  let summary = "accumulator layout of warp-level mma.sync (m16n8) tiles";
+  let description = [{
+    The distribution of a 2-D `tile.dot` result as the `mma.sync.m16n8kK`
+    instructions of Ampere and Hopper leave it in registers. Each warp owns
+    16x8 tiles: lane `l` holds rows `l/4` and `l/4 + 8` and columns
+    `2*(l%4)` and `2*(l%4)+1` of a tile. The `warpsPerCTA` warps tile the
+    result with 16-row by 8-column steps (row-major warp ids), and each
+    warp repeats its tile over the rest of the tensor (columns first).
+    `version = 2` is the only version so far (mma.sync; Hopper's wgmma
+    would be 3). Example: `#tile.mma<version = 2, warpsPerCTA = [2, 2]>`.
+  }];
+  let parameters = (ins "unsigned":$version,
+                        ArrayRefParameter<"unsigned">:$warpsPerCTA);
+  let assemblyFormat = [{
+    `<` `version` `=` $version `,` `warpsPerCTA` `=` `[` $warpsPerCTA `]` `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
+def Tile_DotOperandLayoutAttr : Tile_Attr<"DotOperandLayout", "dot_op"> {
+  let summary = "register layout of an mma.sync operand (A: opIdx 0, B: 1)";
+  let description = [{
+    The fragment of operand A (`opIdx = 0`, M x K) or B (`opIdx = 1`,
+    K x N) that `mma.sync` reads for an accumulator in layout `parent`.
+    `kWidth` is the number of consecutive K elements one 32-bit register
+    packs: 1 for tf32, 2 for f16/bf16 and fp8 (fp8 is converted exactly to
+    f16 in registers: PTX 8.1 has no fp8 mma.sync), 4 for i8. Every warp holds
+    the rows (A) or columns (B) of its accumulator tiles over all of K, so
+    warps that differ only along the other dimension hold copies.
+    `kWidth = 0` is the operand of the FMA path (fp32 "ieee" and fp64):
+    each thread holds, for every row (A) or column (B) of the accumulator
+    elements it owns, the whole K extent.
+    Example: `#tile.dot_op<opIdx = 0, parent = #tile.mma<version = 2,
+    warpsPerCTA = [4, 1]>, kWidth = 2>`.
+  }];
+  let parameters = (ins "unsigned":$opIdx, "MmaLayoutAttr":$parent,
+                        "unsigned":$kWidth);
+  let assemblyFormat = [{
+    `<` `opIdx` `=` $opIdx `,` `parent` `=` $parent `,` `kWidth` `=` $kWidth `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
+def Tile_InputPrecision : I32EnumAttr<"InputPrecision",
+    "how a tile.dot of f32 operands multiplies", [
+    I32EnumAttrCase<"tf32", 0>, I32EnumAttrCase<"tf32x3", 1>,
+    I32EnumAttrCase<"ieee", 2>]> {
+  let cppNamespace = "::kiln::tile";
+  let genSpecializedAttr = 0;
+}
+def Tile_InputPrecisionAttr : EnumAttr<Tile_Dialect, Tile_InputPrecision,
+                                       "input_precision">;
+
 #endif // KILN_TILE_ATTRS

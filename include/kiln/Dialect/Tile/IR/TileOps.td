@@ -531,6 +531,44 @@ def Tile_HistogramOp : Tile_Op<"histogram", [Pure]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Matrix products (tl.dot)
+//===----------------------------------------------------------------------===//
+
+def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["c", "d"]>]> {
+  let summary = "matrix product with accumulation: d = a x b + c";
+  let description = [{
+    `tl.dot(a, b, acc)`: `a` is M x K, `b` is K x N, `c` and the result are
+    M x N. Operand and accumulator element types: f16 or bf16 with an f32
+    accumulator (f16 also with an f16 one), f32 (`inputPrecision` tf32,
+    tf32x3 or ieee) with f32, f64 with f64, i8 with i32, and 8-bit floats
+    (f8E4M3FN, f8E5M2, mixed) with f32. M, N and K are powers of two
+    of at least 16 (K at least 32 for 8-bit operands). After layout
+    assignment `c` and the result carry a `#tile.mma` layout and `a`, `b`
+    the matching `#tile.dot_op` layouts, except f16/bf16 operands, which
+    may keep any distributed layouts (both alike): the lowering then stages
+    them through shared memory and ldmatrix itself. `maxNumImpreciseAcc` is Triton's
+    hint for fp8 accumulation on Hopper (kept, not used by mma.sync).
+
+    ```mlir
+    %d = tile.dot %a, %b, %c : tensor<128x32xf16>, tensor<32x64xf16> -> tensor<128x64xf32>
+    %e = tile.dot %x, %y, %z {inputPrecision = #tile<input_precision ieee>}
+        : tensor<32x16xf32>, tensor<16x32xf32> -> tensor<32x32xf32>
+    ```
+  }];
+  let arguments = (ins RankedTensorOf<[AnyFloat, AnySignlessInteger]>:$a,
+                       RankedTensorOf<[AnyFloat, AnySignlessInteger]>:$b,
+                       RankedTensorOf<[AnyFloat, AnySignlessInteger]>:$c,
+                       DefaultValuedAttr<Tile_InputPrecisionAttr,
+                           "::kiln::tile::InputPrecision::tf32">:$inputPrecision,
+                       DefaultValuedAttr<I32Attr, "0">:$maxNumImpreciseAcc);
+  let results = (outs RankedTensorOf<[AnyFloat, AnySignlessInteger]>:$d);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `->` type($d)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Synchronization, hints and debugging
 //===----------------------------------------------------------------------===//
 

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Time Triton's matmul tutorial kernel (examples/matmul/matmul.py, the same file) under
+Triton 3.6 and Kiln: fp16, M = N = K = 4096 and 8192, each of the tutorial's CUDA autotune
+configs, then the best config of each compiler. Every (compiler, config) result is checked
+against torch.matmul first (output poisoned with NaN before the launch); a wrong result is
+reported and not timed.
+
+    python3 bench/matmul_bench.py [--sizes 4096,8192] [--json OUT.json] [--quick]
+
+Times: triton.testing.do_bench (median ms); TFLOP/s = 2 M N K / time.
+"""
+import argparse
+import importlib.util
+import json
+import os
+import sys
+
+import torch
+import triton
+from triton.testing import do_bench
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+import kiln  # noqa: E402
+
+PATH = os.path.join(ROOT, "examples", "matmul", "matmul.py")
+
+# The tutorial's get_cuda_autotune_config() (fp16 part):
+# (BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, num_stages, num_warps)
+CONFIGS = [
+    (128, 256, 64, 8, 3, 8),
+    (64, 256, 32, 8, 4, 4),
+    (128, 128, 32, 8, 4, 4),
+    (128, 64, 32, 8, 4, 4),
+    (64, 128, 32, 8, 4, 4),
+    (128, 32, 32, 8, 4, 4),
+    (64, 32, 32, 8, 5, 2),
+    (32, 64, 32, 8, 5, 2),
+]
+
+
+def load_triton_kernel():
+    spec = importlib.util.spec_from_file_location("matmul_example", PATH)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.matmul_kernel
+
+
+def launcher(kernel, a, b, c, cfg):
+    bm, bn, bk, group, stages, warps = cfg
+    M, K = a.shape
+    N = b.shape[1]
+    grid = (triton.cdiv(M, bm) * triton.cdiv(N, bn),)
+
+    def run():
+        kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                     c.stride(0), c.stride(1), BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn,
+                     BLOCK_SIZE_K=bk, GROUP_SIZE_M=group, ACTIVATION="",
+                     num_warps=warps, num_stages=stages)
+    return run
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", default="4096,8192")
+    ap.add_argument("--json")
+    ap.add_argument("--quick", action="store_true", help="first three configs only")
+    args = ap.parse_args()
+    kernels = {"triton": load_triton_kernel(), "kiln": kiln.jit(PATH).matmul_kernel}
+    configs = CONFIGS[:3] if args.quick else CONFIGS
+    rows = []
+    for size in (int(s) for s in args.sizes.split(",")):
+        torch.manual_seed(0)
+        a = torch.randn((size, size), device="cuda", dtype=torch.float16)
+        b = torch.randn((size, size), device="cuda", dtype=torch.float16)
+        ref = torch.matmul(a, b)
+        flops = 2.0 * size ** 3
+        for cfg in configs:
+            for who, kernel in kernels.items():
+                c = torch.empty((size, size), device="cuda", dtype=torch.float16)
+                row = dict(size=size, compiler=who, config=list(cfg))
+                try:
+                    run = launcher(kernel, a, b, c, cfg)
+                    c.fill_(float("nan"))
+                    run()
+                    torch.cuda.synchronize()
+                    ok = torch.allclose(c.float(), ref.float(), rtol=1e-2, atol=1e-1)
+                    row["correct"] = bool(ok)
+                    if not ok:
+                        row["max_abs_err"] = (c.float() - ref.float()).abs().nan_to_num(
+                            float("inf")).max().item()
+                    else:
+                        ms = do_bench(run, warmup=25, rep=100)
+                        row["ms"] = ms
+                        row["tflops"] = flops / ms * 1e-9
+                except Exception as e:  # a failing config is a result, not a stop
+                    row["error"] = f"{type(e).__name__}: {str(e)[:300]}"
+                rows.append(row)
+                print(json.dumps(row), flush=True)
+    print()
+    print("size   compiler  best TFLOP/s  config (BM, BN, BK, GROUP_M, stages, warps)")
+    for size in sorted({r["size"] for r in rows}):
+        best = {}
+        for r in rows:
+            if r["size"] == size and "tflops" in r:
+                if r["compiler"] not in best or r["tflops"] > best[r["compiler"]]["tflops"]:
+                    best[r["compiler"]] = r
+        for who in ("triton", "kiln"):
+            if who in best:
+                print(f"{size:5d}  {who:8s}  {best[who]['tflops']:12.1f}  {best[who]['config']}")
+            else:
+                print(f"{size:5d}  {who:8s}  {'-':>12s}  (no correct config)")
+        if "triton" in best and "kiln" in best:
+            print(f"       kiln / triton = {best['kiln']['tflops'] / best['triton']['tflops']:.2f}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

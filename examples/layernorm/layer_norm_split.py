@@ -1,0 +1,207 @@
+"""Row-split LayerNorm kernels (experimental; bench --tune and the device check only).
+
+Several programs share one row, each holding its columns in registers, and
+exchange per-chunk statistics through global atomics, so x (and dy) are read
+once at any N. Programs take their (row group, chunk) from a ticket in start
+order, so only the newest group can be incomplete (no deadlock while one
+group fits on the GPU), and every wait is bounded (a wrong row, never a hang).
+Valid Triton; the host side is bench/layernorm_host.py (`split`, `coop`).
+_dx_post is examples/layernorm/layer_norm_fast.py's (a file is one module).
+"""
+import triton
+import triton.language as tl
+
+@triton.jit
+def _dx_post(dx, rows, cols, mask, DRES, DRES_IN, ROWSCALE, stride_dres,
+             stride_dres_in, M, N, dropout_p, seed, HAS_DRES: tl.constexpr,
+             STORE_DRES_IN: tl.constexpr, HAS_DROPOUT: tl.constexpr,
+             HAS_ROWSCALE: tl.constexpr):
+    # dx: fp32 [ROWS, BLOCK_N], the gradient of the pre-norm x'; returns the
+    # gradient of the kernel's x input.
+    if HAS_DRES:
+        dr = tl.load(DRES + rows.to(tl.int64)[:, None] * stride_dres +
+                     cols[None, :], mask=mask, other=0.)
+        dx += dr.to(tl.float32)
+    if STORE_DRES_IN:
+        tl.store(DRES_IN + rows.to(tl.int64)[:, None] * stride_dres_in +
+                 cols[None, :], dx, mask=mask)
+    if HAS_DROPOUT:
+        keep = tl.rand(seed, rows[:, None] * N + cols[None, :]) > dropout_p
+        dx = tl.where(keep, dx / (1.0 - dropout_p), 0.)
+    if HAS_ROWSCALE:
+        scale = tl.load(ROWSCALE + rows, mask=rows < M, other=1.)
+        dx = dx * scale.to(tl.float32)[:, None]
+    return dx
+
+
+@triton.jit
+def _norm_fwd_split(
+    X, Y, W, B, MEAN, RSTD, STATS, ARRIVED, TICKET,
+    stride_x, stride_y, M, N, splits, eps,
+    BLOCK_N: tl.constexpr, SPLITS_P2: tl.constexpr, IS_RMS: tl.constexpr,
+    HAS_BIAS: tl.constexpr,
+):
+    """Experimental (bench --tune only; plain LayerNorm / RMSNorm): rows of
+    many tiles read once. `splits` = cdiv(N, BLOCK_N) programs share a row,
+    each holding its BLOCK_N columns in registers; they exchange per-split
+    statistics (mean and M2, combined by Chan's formula in split order:
+    deterministic) through STATS (fp32 [M, splits, 2]) and wait for each
+    other on ARRIVED[row] (int32 [M], zeroed). Programs take their (row,
+    split) from a ticket (TICKET: one int32, zeroed) in the order they
+    start, so the programs a row waits for have all started or can start:
+    no deadlock while `splits` programs fit on the GPU at once. Every
+    exchange goes through atomics (L2), never a stale L1 line.
+    Grid: (M * splits,)."""
+    ticket = tl.atomic_add(TICKET, 1)
+    row = ticket // splits
+    s = ticket % splits
+    cols = s * BLOCK_N + tl.arange(0, BLOCK_N)
+    mask = cols < N
+    r64 = row.to(tl.int64)
+    x = tl.load(X + r64 * stride_x + cols, mask=mask, other=0.).to(tl.float32)
+    count = tl.minimum(N - s * BLOCK_N, BLOCK_N).to(tl.float32)
+    if IS_RMS:
+        first = tl.sum(x * x, axis=0)
+        second = tl.sum(x * 0., axis=0)
+    else:
+        first = tl.sum(x, axis=0) / count
+        d = tl.where(mask, x - first, 0.)
+        second = tl.sum(d * d, axis=0)
+    slot = STATS + (r64 * splits + s) * 2
+    tl.atomic_xchg(slot, first)
+    tl.atomic_xchg(slot + 1, second)
+    tl.atomic_add(ARRIVED + row, 1)
+    # Bounded: should the programs of a row ever not fit on the GPU together,
+    # the row comes out wrong (the bench's check reports it), not a hang.
+    tries = 0
+    while (tl.atomic_add(ARRIVED + row, 0) < splits) & (tries < 4194304):
+        tries += 1
+    k = tl.arange(0, SPLITS_P2)
+    kmask = k < splits
+    base = STATS + r64 * splits * 2 + k * 2
+    firsts = tl.where(kmask, tl.atomic_add(base, 0., mask=kmask), 0.)
+    seconds = tl.where(kmask, tl.atomic_add(base + 1, 0., mask=kmask), 0.)
+    counts = tl.where(kmask, tl.minimum(N - k * BLOCK_N, BLOCK_N).to(tl.float32),
+                      0.)
+    if IS_RMS:
+        mean = 0.
+        var = tl.sum(firsts, axis=0) / N
+    else:
+        mean = tl.sum(counts * firsts, axis=0) / N
+        dm = firsts - mean
+        var = (tl.sum(seconds, axis=0) + tl.sum(counts * dm * dm, axis=0)) / N
+    rstd = 1 / tl.sqrt(var + eps)
+    if s == 0:
+        if not IS_RMS:
+            tl.store(MEAN + row, mean)
+        tl.store(RSTD + row, rstd)
+    w = tl.load(W + cols, mask=mask).to(tl.float32)
+    y = (x - mean) * rstd * w
+    if HAS_BIAS:
+        y += tl.load(B + cols, mask=mask).to(tl.float32)
+    tl.store(Y + r64 * stride_y + cols, y, mask=mask)
+
+
+@triton.jit
+def _norm_bwd_coop(
+    X, W, B, DY, DX, W1, DY1, DRES, DRES_IN, ROWSCALE, MEAN, RSTD,
+    DW_PART, DB_PART, DW1_PART, DB1_PART, STATS, COUNT, TICKET,
+    stride_x, stride_dy, stride_dx, stride_dres, stride_dres_in,
+    M, N, rows_per_program, dropout_p, seed,
+    BLOCK_N: tl.constexpr, ROWS: tl.constexpr, IS_RMS: tl.constexpr,
+    HAS_BIAS: tl.constexpr, HAS_DRES: tl.constexpr,
+    STORE_DRES_IN: tl.constexpr, HAS_DROPOUT: tl.constexpr,
+    HAS_ROWSCALE: tl.constexpr, HAS_W1: tl.constexpr, HAS_B1: tl.constexpr,
+    CHUNKS_P2: tl.constexpr,
+):
+    """Experimental (bench --tune): rows of many tiles with x and dy read
+    once. The chunks = cdiv(N, BLOCK_N) programs of a group own one column
+    chunk each of the same contiguous row block; per row each computes its
+    chunk's sums of xhat * g and g, publishes them in STATS (fp32
+    [M, chunks, 2]) and waits until COUNT[row] (int32 [M], zeroed) says all
+    chunks did, then adds the chunks' sums in chunk order (deterministic)
+    and writes dx of its chunk; dw/db of the chunk stay in registers. The
+    next row's x and dy are loaded before the wait. Programs take (group,
+    chunk) from a ticket (TICKET: int32, zeroed) in start order, so only the
+    newest group can be incomplete: no deadlock while one group (chunks
+    programs) fits on the GPU. The spin is bounded (a wrong row, never a
+    hang). ROWS is unused. Grid: (chunks * programs,)."""
+    chunks = tl.cdiv(N, BLOCK_N)
+    ticket = tl.atomic_add(TICKET, 1)
+    chunk = ticket % chunks
+    pid = ticket // chunks
+    cols = chunk * BLOCK_N + tl.arange(0, BLOCK_N)
+    cmask = cols < N
+    mask = cmask[None, :]
+    dw = tl.zeros([1, BLOCK_N], dtype=tl.float32)
+    db = tl.zeros([1, BLOCK_N], dtype=tl.float32)
+    dw1 = tl.zeros([1, BLOCK_N], dtype=tl.float32)
+    db1 = tl.zeros([1, BLOCK_N], dtype=tl.float32)
+    row_start = pid * rows_per_program
+    row_end = tl.minimum(row_start + rows_per_program, M)
+    first = mask & (row_start < row_end)
+    x_next = tl.load(X + row_start.to(tl.int64) * stride_x + cols[None, :],
+                     mask=first, other=0.)
+    dy_next = tl.load(DY + row_start.to(tl.int64) * stride_dy + cols[None, :],
+                      mask=first, other=0.)
+    k = tl.arange(0, CHUNKS_P2)
+    kmask = k < chunks
+    for r in range(row_start, row_end):
+        rows = r + tl.arange(0, 1)
+        r64 = rows.to(tl.int64)[:, None]
+        x = x_next.to(tl.float32)
+        dy = dy_next.to(tl.float32)
+        amask = mask & (r + 1 < row_end)
+        x_next = tl.load(X + (r + 1).to(tl.int64) * stride_x + cols[None, :],
+                         mask=amask, other=0.)
+        dy_next = tl.load(DY + (r + 1).to(tl.int64) * stride_dy +
+                          cols[None, :], mask=amask, other=0.)
+        rstd = tl.load(RSTD + rows)
+        if IS_RMS:
+            xhat = x * rstd[:, None]
+        else:
+            mean = tl.load(MEAN + rows)
+            xhat = tl.where(mask, (x - mean[:, None]) * rstd[:, None], 0.)
+        w = tl.load(W + cols, mask=cmask, other=0.).to(tl.float32)
+        g = dy * w[None, :]
+        dw += dy * xhat
+        if HAS_BIAS:
+            db += dy
+        if HAS_W1:
+            dy1 = tl.load(DY1 + r64 * stride_dy + cols[None, :], mask=mask,
+                          other=0.).to(tl.float32)
+            w1 = tl.load(W1 + cols, mask=cmask, other=0.).to(tl.float32)
+            g += dy1 * w1[None, :]
+            dw1 += dy1 * xhat
+            if HAS_B1:
+                db1 += dy1
+        slot = STATS + (r.to(tl.int64) * chunks + chunk) * 2
+        tl.atomic_xchg(slot, tl.sum(tl.sum(xhat * g, axis=1), axis=0))
+        tl.atomic_xchg(slot + 1, tl.sum(tl.sum(g, axis=1), axis=0))
+        tl.atomic_add(COUNT + r, 1)
+        tries = 0
+        while (tl.atomic_add(COUNT + r, 0) < chunks) & (tries < 4194304):
+            tries += 1
+        base = STATS + r.to(tl.int64) * chunks * 2 + k * 2
+        c1 = tl.sum(tl.where(kmask, tl.atomic_add(base, 0., mask=kmask), 0.),
+                    axis=0) / N
+        if IS_RMS:
+            dx = (g - xhat * c1) * rstd[:, None]
+        else:
+            c2 = tl.sum(tl.where(kmask, tl.atomic_add(base + 1, 0.,
+                                                      mask=kmask), 0.),
+                        axis=0) / N
+            dx = (g - (xhat * c1 + c2)) * rstd[:, None]
+        if HAS_DRES or STORE_DRES_IN or HAS_DROPOUT or HAS_ROWSCALE:
+            dx = _dx_post(dx, rows, cols, mask, DRES, DRES_IN, ROWSCALE,
+                          stride_dres, stride_dres_in, M, N, dropout_p, seed,
+                          HAS_DRES, STORE_DRES_IN, HAS_DROPOUT, HAS_ROWSCALE)
+        tl.store(DX + r64 * stride_dx + cols[None, :], dx, mask=mask)
+    part = pid.to(tl.int64) * N + cols
+    tl.store(DW_PART + part, tl.sum(dw, axis=0), mask=cmask)
+    if HAS_BIAS:
+        tl.store(DB_PART + part, tl.sum(db, axis=0), mask=cmask)
+    if HAS_W1:
+        tl.store(DW1_PART + part, tl.sum(dw1, axis=0), mask=cmask)
+        if HAS_B1:
+            tl.store(DB1_PART + part, tl.sum(db1, axis=0), mask=cmask)

@@ -1,0 +1,233 @@
+//===- DotOperandToLLVM.cpp - Operands to mma.sync fragments via ldmatrix -===//
+//
+// tile.convert_layout into a 16-bit #tile.dot_op layout (kWidth = 2: f16 /
+// bf16) stages the tile through shared memory in the layout ldmatrix reads
+// best, instead of the generic exchange:
+//  - A (M x K) is stored row-major with K innermost, B (K x N) with N
+//    innermost, in 16-byte chunks of 8 elements;
+//  - chunk c of row r is stored at chunk position c ^ ((r / perPhase) %
+//    maxPhase), perPhase = max(1, 128 / rowBytes), maxPhase = min(chunks per
+//    row, 8 / perPhase): the 8 rows one ldmatrix phase reads (one chunk
+//    each) land in 8 distinct 16-byte bank groups, so reads are free of bank
+//    conflicts, and whole chunks stay contiguous, so every thread still
+//    writes its source vectors (up to 16 bytes) in one st.shared;
+//  - each warp then reads its A fragments with ldmatrix.x4 (one 16x16 tile
+//    per instruction: rows 0-7 / 8-15, K 0-7 / 8-15) and its B fragments
+//    with ldmatrix.x2.trans (K 0-7 / 8-15 of one 8-column tile; .trans
+//    gives each lane the K pairs of its column).
+// Other conversions into dot operands (tf32, int8, fp8, FMA) keep the
+// generic exchange (ConvertLayoutOpToLLVM.cpp); its buffer is never smaller
+// than this one (padding only adds), so the scratch size stays right.
+//
+//===----------------------------------------------------------------------===//
+#include "Lowering.h"
+
+#include "kiln/Analysis/MmaLayout.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace kiln;
+using namespace kiln::tile;
+
+namespace kiln::lowering {
+namespace {
+using Coord = DistributedLayout::Coord;
+
+/// The swizzled row-major buffer of one operand tile.
+struct SwizzledTile {
+  int64_t rows, rowLen; // rowLen: elements of the innermost dimension
+  unsigned innerDim;    // tensor dimension stored innermost
+  int64_t perPhase, maxPhase;
+
+  SwizzledTile(int64_t rowLen, int64_t perPhase, int64_t maxPhase)
+      : rows(0), rowLen(rowLen), innerDim(1), perPhase(perPhase), maxPhase(maxPhase) {}
+  SwizzledTile(ArrayRef<int64_t> shape, unsigned innerDim) : innerDim(innerDim) {
+    rows = shape[1 - innerDim];
+    rowLen = shape[innerDim];
+    ChunkSwizzle swizzle = ChunkSwizzle::forRow(rowLen, /*elemBytes=*/2);
+    perPhase = swizzle.perPhase;
+    maxPhase = swizzle.maxPhase;
+  }
+
+  /// Element offset (i32) of (row, col) where col is along the inner
+  /// dimension; `col % 8` must be the offset within its chunk.
+  Value offset(OpBuilder &b, Location loc, Value row, Value col) const {
+    Value chunk = arith::ShRUIOp::create(b, loc, col, i32Const(b, loc, 3));
+    Value within = arith::AndIOp::create(b, loc, col, i32Const(b, loc, 7));
+    Value phase = arith::RemUIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, row, i32Const(b, loc, perPhase)),
+        i32Const(b, loc, maxPhase));
+    Value swizzled = arith::XOrIOp::create(b, loc, chunk, phase);
+    Value rowStart = arith::MulIOp::create(b, loc, row, i32Const(b, loc, rowLen));
+    return arith::AddIOp::create(
+        b, loc, rowStart,
+        arith::AddIOp::create(
+            b, loc, arith::ShLIOp::create(b, loc, swizzled, i32Const(b, loc, 3)), within));
+  }
+};
+
+/// 32-bit shared-memory address of element `offset` (2-byte elements) of a
+/// tile starting `byteBase` bytes into the scratch area.
+Value sharedAddress32(OpBuilder &b, Location loc, Value offset, int64_t byteBase) {
+  Value bytes = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, offset, i32Const(b, loc, 2)),
+      i32Const(b, loc, byteBase));
+  return LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), sharedPtr(b, loc, bytes));
+}
+} // namespace
+
+StagedOperand stageOperand(OpBuilder &b, Location loc, const LoweringState::ThreadIds &ids,
+                           const DistributedLayout &src, ArrayRef<Value> values,
+                           const DistributedLayout &fragments, bool isA, int64_t byteBase) {
+  ArrayRef<int64_t> shape = src.shape;
+  SwizzledTile tile(shape, /*innerDim=*/1);
+  Type i16 = b.getI16Type();
+  // Writes: every first copy stores its runs along the inner dimension.
+  unsigned vec = std::min(8u, src.contiguousRegsAlong(1));
+  auto write = [&](OpBuilder &w) {
+    SmallVector<Value> base = threadCoords(w, loc, src, ids.lane, ids.warp);
+    for (unsigned r = 0; r < src.numRegs(); r += vec) {
+      Coord off = src.regOffset(r);
+      Value row = arith::AddIOp::create(w, loc, base[0], i32Const(w, loc, off[0]));
+      Value col = arith::AddIOp::create(w, loc, base[1], i32Const(w, loc, off[1]));
+      Value bytes = arith::AddIOp::create(
+          w, loc,
+          arith::MulIOp::create(w, loc, tile.offset(w, loc, row, col), i32Const(w, loc, 2)),
+          i32Const(w, loc, byteBase));
+      Value ptr = sharedPtr(w, loc, bytes);
+      if (vec == 1) {
+        LLVM::StoreOp::create(w, loc, toBits(w, loc, values[r]), ptr, 2);
+        continue;
+      }
+      auto vecType = VectorType::get({int64_t(vec)}, i16);
+      Value v = LLVM::UndefOp::create(w, loc, vecType);
+      for (unsigned k = 0; k < vec; ++k)
+        v = LLVM::InsertElementOp::create(w, loc, v, toBits(w, loc, values[r + k]),
+                                          i32Const(w, loc, k));
+      LLVM::StoreOp::create(w, loc, v, ptr, 2 * vec);
+    }
+  };
+  if (Value owner = isFirstCopy(b, loc, src, ids.lane, ids.warp)) {
+    scf::IfOp::create(b, loc, owner, [&](OpBuilder &w, Location l) {
+      write(w);
+      scf::YieldOp::create(w, l);
+    });
+  } else {
+    write(b);
+  }
+  // Per lane: the warp's offset in the fragment layout (lane part zero) and
+  // the row of the 8x8 matrix the lane addresses.
+  StagedOperand s{tile.rowLen, tile.perPhase, tile.maxPhase, isA, byteBase, {}, {}, {}, {}};
+  s.warpBase = threadCoords(b, loc, fragments, i32Const(b, loc, 0), ids.warp);
+  s.laneRow = arith::AndIOp::create(b, loc, ids.lane, i32Const(b, loc, 7));
+  Value matrix = arith::ShRUIOp::create(b, loc, ids.lane, i32Const(b, loc, 3)); // 0..3
+  s.matLow = arith::AndIOp::create(b, loc, matrix, i32Const(b, loc, 1));
+  s.matHigh = arith::ShRUIOp::create(b, loc, matrix, i32Const(b, loc, 1));
+  return s;
+}
+
+SmallVector<Value> loadFragment(OpBuilder &b, Location loc, const StagedOperand &s,
+                                int64_t row0, int64_t col0) {
+  SwizzledTile tile(s.rowLen, s.perPhase, s.maxPhase);
+  Type i32 = b.getI32Type();
+  Value eight = i32Const(b, loc, 8);
+  // Lane l addresses row (l % 8) + 8 * (matrix & 1) of the tile at (row0,
+  // col0); A's matrices 2 and 3 are the next K chunk.
+  Value row = arith::AddIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, s.warpBase[0], i32Const(b, loc, row0)),
+      arith::AddIOp::create(b, loc, s.laneRow, arith::MulIOp::create(b, loc, s.matLow, eight)));
+  Value col = arith::AddIOp::create(b, loc, s.warpBase[1], i32Const(b, loc, col0));
+  if (s.isA)
+    col = arith::AddIOp::create(b, loc, col, arith::MulIOp::create(b, loc, s.matHigh, eight));
+  Value addr = sharedAddress32(b, loc, tile.offset(b, loc, row, col), s.byteBase);
+  if (s.isA)
+    return inlinePtx(b, loc, {i32, i32, i32, i32}, {addr},
+                     "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0, $1, $2, $3}, [$4];",
+                     "=r,=r,=r,=r,r", /*hasSideEffects=*/true);
+  return inlinePtx(b, loc, {i32, i32}, {addr},
+                   "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {$0, $1}, [$2];", "=r,=r,r",
+                   /*hasSideEffects=*/true);
+}
+
+namespace {
+struct LdmatrixOperandLowering : OpConversionPattern<ConvertLayoutOp> {
+  LdmatrixOperandLowering(TypeConverter &tc, MLIRContext *ctx, const LoweringState &state)
+      : OpConversionPattern(tc, ctx, /*benefit=*/2), state(state) {}
+  const LoweringState &state;
+
+  LogicalResult matchAndRewrite(ConvertLayoutOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto dstType = cast<RankedTensorType>(op.getType());
+    auto dotOp = dyn_cast_or_null<DotOperandLayoutAttr>(dstType.getEncoding());
+    Type elem = dstType.getElementType();
+    if (!dotOp || dotOp.getKWidth() != 2 || !(elem.isF16() || elem.isBF16()))
+      return rewriter.notifyMatchFailure(op, "not a 16-bit mma.sync operand");
+    std::optional<DistributedLayout> src = getDistributedLayout(op.getSrc().getType());
+    std::optional<DistributedLayout> dst = getDistributedLayout(dstType);
+    if (!src || !dst)
+      return rewriter.notifyMatchFailure(op, "tensor without a layout");
+    // Register renaming needs no scratch (and gets none): leave it to the
+    // generic conversion.
+    if (src->sameThreadMapping(*dst))
+      return rewriter.notifyMatchFailure(op, "no data moves between threads");
+    bool isA = dotOp.getOpIdx() == 0;
+    if (dstType.getDimSize(0) < 16 || dstType.getDimSize(1) < 16)
+      return rewriter.notifyMatchFailure(op, "tile smaller than one fragment");
+
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    SmallVector<Value> values(adaptor.getSrc().begin(), adaptor.getSrc().end());
+    barrier(b, loc); // an earlier user of the scratch may still read it
+    StagedOperand staged =
+        stageOperand(b, loc, state.idsFor(op), *src, values, *dst, isA, /*byteBase=*/0);
+    barrier(b, loc);
+
+    SmallVector<Value> out(dst->numRegs());
+    auto unpack = [&](Value reg, unsigned r0, unsigned r1) {
+      auto halves = VectorType::get({2}, b.getI16Type());
+      Value v = LLVM::BitcastOp::create(b, loc, halves, reg);
+      out[r0] = fromBits(b, loc, LLVM::ExtractElementOp::create(b, loc, v, i32Const(b, loc, 0)), elem);
+      out[r1] = fromBits(b, loc, LLVM::ExtractElementOp::create(b, loc, v, i32Const(b, loc, 1)), elem);
+    };
+    auto regOf = [&](int64_t r, int64_t c) -> FailureOr<unsigned> {
+      std::optional<unsigned> reg = dst->findReg(Coord{r, c});
+      if (!reg)
+        return op.emitOpError("internal error: no register of the dot operand holds (")
+               << r << ", " << c << ")";
+      return *reg;
+    };
+    for (unsigned r = 0; r < dst->numRegs(); ++r) {
+      Coord o = dst->regOffset(r);
+      // Fragment origins: A 16x16 tiles, B 16 (K) x 8 tiles.
+      if ((o[0] & 15) || (o[1] & (isA ? 15 : 7)))
+        continue;
+      SmallVector<Value> regs = loadFragment(b, loc, staged, o[0], o[1]);
+      for (auto [j, reg] : llvm::enumerate(regs)) {
+        // A: register j = rows +8*(j&1), K +8*(j>>1); B: K +8*j.
+        int64_t rr = isA ? o[0] + (j & 1) * 8 : o[0] + 8 * j;
+        int64_t cc = isA ? o[1] + (j >> 1) * 8 : o[1];
+        FailureOr<unsigned> lo = regOf(rr, cc);
+        FailureOr<unsigned> hi = isA ? regOf(rr, cc + 1) : regOf(rr + 1, cc);
+        if (failed(lo) || failed(hi))
+          return failure();
+        unpack(reg, *lo, *hi);
+      }
+    }
+    for (Value v : out)
+      if (!v)
+        return op.emitOpError("internal error: a dot operand register was not loaded");
+    rewriter.replaceOpWithMultiple(op, {out});
+    return success();
+  }
+};
+} // namespace
+
+void populateDotOperandPatterns(TileTypeConverter &converter, const LoweringState &state,
+                                RewritePatternSet &patterns) {
+  patterns.add<LdmatrixOperandLowering>(converter, patterns.getContext(), state);
+}
+
+} // namespace kiln::lowering

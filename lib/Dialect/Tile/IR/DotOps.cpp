@@ -1,0 +1,109 @@
+//===- DotOps.cpp - tile.dot and the #tile.mma / #tile.dot_op layouts -----===//
+#include "kiln/Dialect/Tile/IR/Tile.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace kiln::tile;
+
+LogicalResult MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                    unsigned version, ArrayRef<unsigned> warpsPerCTA) {
+  if (version != 2)
+    return emitError() << "mma layout version must be 2 (mma.sync), got " << version;
+  if (warpsPerCTA.size() != 2)
+    return emitError() << "mma layout warpsPerCTA must have 2 entries, got "
+                       << warpsPerCTA.size();
+  for (unsigned w : warpsPerCTA)
+    if (w == 0 || !llvm::isPowerOf2_32(w))
+      return emitError() << "mma layout warpsPerCTA entries must be powers of "
+                            "two, got "
+                         << w;
+  return success();
+}
+
+LogicalResult
+DotOperandLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                             unsigned opIdx, MmaLayoutAttr parent, unsigned kWidth) {
+  if (opIdx > 1)
+    return emitError() << "dot operand opIdx must be 0 (A) or 1 (B), got " << opIdx;
+  if (kWidth != 0 && kWidth != 1 && kWidth != 2 && kWidth != 4)
+    return emitError() << "dot operand kWidth must be 0 (FMA), 1, 2 or 4, got "
+                       << kWidth;
+  return success();
+}
+
+namespace {
+bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
+
+/// Elements per 32-bit mma.sync register for these operands (0: FMA).
+unsigned expectedKWidth(Type elem, InputPrecision precision) {
+  if (elem.isF64() || (elem.isF32() && precision == InputPrecision::ieee))
+    return 0;
+  if (isFp8(elem)) // converted to f16 in registers (see DotOpToLLVM.cpp)
+    return 2;
+  return 32 / elem.getIntOrFloatBitWidth();
+}
+} // namespace
+
+LogicalResult DotOp::verify() {
+  auto a = cast<RankedTensorType>(getA().getType());
+  auto b = cast<RankedTensorType>(getB().getType());
+  auto c = cast<RankedTensorType>(getC().getType());
+  if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
+    return emitOpError("operands must be 2-D, got ")
+           << a << ", " << b << " and " << c;
+  int64_t m = a.getDimSize(0), k = a.getDimSize(1), n = b.getDimSize(1);
+  if (b.getDimSize(0) != k || c.getDimSize(0) != m || c.getDimSize(1) != n)
+    return emitOpError("expects an M x K times K x N product into M x N, got ")
+           << a << " x " << b << " -> " << c;
+  Type ea = a.getElementType(), eb = b.getElementType(), ec = c.getElementType();
+  bool fp8 = isFp8(ea) && isFp8(eb);
+  if (!fp8 && ea != eb)
+    return emitOpError("operands must have one element type (or both be fp8), got ")
+           << ea << " and " << eb;
+  bool accOk = false;
+  if (ea.isF16())
+    accOk = ec.isF32() || ec.isF16();
+  else if (fp8)
+    accOk = ec.isF32();
+  else if (ea.isBF16() || ea.isF32())
+    accOk = ec.isF32();
+  else if (ea.isF64())
+    accOk = ec.isF64();
+  else if (ea.isInteger(8))
+    accOk = ec.isInteger(32);
+  else
+    return emitOpError("operands must be f16, bf16, f32, f64, i8 or fp8, got ") << ea;
+  if (!accOk)
+    return emitOpError("accumulator type ") << ec << " does not fit operands of " << ea;
+  int64_t minK = ea.getIntOrFloatBitWidth() == 8 ? 32 : 16;
+  for (int64_t d : {m, n, k})
+    if (!llvm::isPowerOf2_64(d))
+      return emitOpError("M, N and K must be powers of two, got ")
+             << m << ", " << n << ", " << k;
+  if (m < 16 || n < 16 || k < minK)
+    return emitOpError("needs M >= 16, N >= 16 and K >= ")
+           << minK << ", got " << m << ", " << n << ", " << k;
+
+  // Layouts: none yet, or the accumulator's mma layout and its operands'.
+  Attribute ca = c.getEncoding(), aa = a.getEncoding(), ba = b.getEncoding();
+  if (!ca && !aa && !ba)
+    return success();
+  auto mma = dyn_cast_or_null<MmaLayoutAttr>(ca);
+  auto opA = dyn_cast_or_null<DotOperandLayoutAttr>(aa);
+  auto opB = dyn_cast_or_null<DotOperandLayoutAttr>(ba);
+  // f16/bf16 operands may keep other layouts: the dot stages them itself.
+  if (mma && (ea.isF16() || ea.isBF16()) && aa && ba && !opA && !opB)
+    return success();
+  if (!mma || !opA || !opB)
+    return emitOpError("accumulator must have a #tile.mma layout and the "
+                       "operands #tile.dot_op layouts of it (f16/bf16 operands: "
+                       "#tile.dot_op or other layouts, both alike)");
+  unsigned kw = expectedKWidth(ea, getInputPrecision());
+  if (opA.getOpIdx() != 0 || opB.getOpIdx() != 1 || opA.getParent() != mma ||
+      opB.getParent() != mma || opA.getKWidth() != kw || opB.getKWidth() != kw)
+    return emitOpError("operand layouts must be #tile.dot_op<opIdx = 0 / 1, "
+                       "parent = ")
+           << mma << ", kWidth = " << kw << ">, got " << aa << " and " << ba;
+  return success();
+}

@@ -1,0 +1,213 @@
+//===- Dot.cpp - tl.dot and the `@` operator ------------------------------===//
+//
+// Triton 3.6's checks and result types for matrix products: operands of one
+// dtype (any two fp8 types may mix), int8 -> int32, fp32 and bf16 -> fp32,
+// fp64 -> fp64, fp16 / fp8 -> out_dtype; f32 products multiply as tf32
+// unless input_precision (or allow_tf32=False) says otherwise. Generates one
+// tile.dot whose accumulator is `acc` or zeros.
+//
+//===----------------------------------------------------------------------===//
+#include "Registry.h"
+
+#include "kiln/Dialect/Tile/IR/Tile.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace kiln;
+using namespace kiln::fe;
+namespace arith = mlir::arith;
+
+namespace {
+bool isFp8(DType d) { return d == DType::F8E4M3 || d == DType::F8E5M2; }
+
+/// Compute capability of "sm_89" (0 when unreadable: no arch check).
+unsigned archNumber(llvm::StringRef arch) {
+  unsigned cc = 0;
+  if (arch.consume_front("sm_"))
+    (void)arch.getAsInteger(10, cc);
+  return cc;
+}
+
+mlir::FailureOr<Val> dotImpl(IRGen &g, const Val &lhs, const ast::Node *lhsNode,
+                             const Val &rhs, const ast::Node *rhsNode,
+                             const Arg *accArg, std::optional<std::string> precisionArg,
+                             const Arg *allowTf32Arg, const Arg *impreciseArg,
+                             DType outDType, const ast::Node *call,
+                             llvm::StringRef fn) {
+  for (auto [v, node] : {std::pair{&lhs, lhsNode}, std::pair{&rhs, rhsNode}})
+    if (!v->isRuntime() || !v->type.isTensor() || v->type.isPtr)
+      return g.fail(node, "`" + fn + "` expects tensors of numbers, got " +
+                              g.typeName(*v));
+  DType da = lhs.type.dtype, db = rhs.type.dtype;
+  bool fp8 = isFp8(da) && isFp8(db);
+  if (!fp8) {
+    auto allowed = [](DType d) {
+      return d == DType::I8 || d == DType::U8 || d == DType::F16 ||
+             d == DType::BF16 || d == DType::F32 || d == DType::F64;
+    };
+    for (auto [d, node, which] : {std::tuple{da, lhsNode, "first"},
+                                  std::tuple{db, rhsNode, "second"}})
+      if (!allowed(d))
+        return g.fail(node, std::string("`") + fn.str() + "` does not support " +
+                                which + " operands of dtype " + tritonName(d) +
+                                " (expected int8, float16, bfloat16, float32, "
+                                "float64 or fp8)");
+    if (da != db)
+      return g.fail(call, "both operands of `" + fn + "` must have the same dtype, got " +
+                              tritonName(da) + " and " + tritonName(db));
+  }
+
+  // input_precision: tf32 by default, ieee when allow_tf32=False.
+  std::string precision = "tf32";
+  bool allowGiven = allowTf32Arg && allowTf32Arg->given &&
+                    allowTf32Arg->v.kind != Val::Kind::None;
+  if (precisionArg && allowGiven)
+    return g.fail(call, "only one of `input_precision` and `allow_tf32` of `" + fn +
+                            "` can be specified");
+  if (precisionArg) {
+    precision = llvm::StringRef(*precisionArg).lower();
+    if (precision != "tf32" && precision != "tf32x3" && precision != "ieee")
+      return g.fail(call, "`input_precision` of `" + fn +
+                              "` must be one of 'tf32', 'tf32x3', 'ieee', got '" +
+                              *precisionArg + "'");
+  } else if (allowGiven) {
+    if (!allowTf32Arg->v.isConstexpr())
+      return g.fail(allowTf32Arg->node, "`allow_tf32` of `" + fn +
+                                            "` must be a constexpr bool, got " +
+                                            g.typeName(allowTf32Arg->v));
+    precision = allowTf32Arg->v.truthy() ? "tf32" : "ieee";
+  }
+
+  llvm::ArrayRef<int64_t> sa = lhs.type.shape, sb = rhs.type.shape;
+  if (!((sa.size() == 2 && sb.size() == 2) || (sa.size() == 3 && sb.size() == 3)))
+    return g.fail(call, "both operands of `" + fn + "` must be 2-D or both 3-D, got " +
+                            shapeStr(sa) + " and " + shapeStr(sb));
+  if (sa.back() != sb[sb.size() - 2])
+    return g.fail(call, "operands of `" + fn + "` with shapes " + shapeStr(sa) +
+                            " and " + shapeStr(sb) +
+                            " are not compatible: the last dimension of the first (" +
+                            std::to_string(sa.back()) +
+                            ") must equal the second-to-last of the second (" +
+                            std::to_string(sb[sb.size() - 2]) + ")");
+  int64_t m = sa[sa.size() - 2], k = sa.back(), n = sb.back();
+  int64_t minK = bitWidth(da) == 8 ? 32 : 16;
+  if (m < 16 || n < 16 || k < minK)
+    return g.fail(call, "operands of `" + fn + "` must have M >= 16, N >= 16 and K >= " +
+                            std::to_string(minK) + ", got M = " + std::to_string(m) +
+                            ", N = " + std::to_string(n) + ", K = " + std::to_string(k));
+  if (sa.size() == 3)
+    return g.fail(call, "3-D (batched) `" + fn +
+                            "` is not supported yet: compute one 2-D product per "
+                            "batch entry (see examples/matmul/batched_matmul.py)");
+
+  DType ret;
+  if (isIntDType(da)) {
+    if (da != DType::I8)
+      return g.fail(call, "`" + fn + "` supports only int8 integer operands, got " +
+                              tritonName(da));
+    ret = DType::I32;
+  } else if (outDType == DType::BF16) {
+    return g.fail(call, "out_dtype=bfloat16 of `" + fn +
+                            "` is unsupported: use out_dtype=float32 or float16 and "
+                            "cast with `.to(tl.bfloat16)`");
+  } else if (da == DType::F32 || da == DType::BF16) {
+    ret = DType::F32;
+  } else if (da == DType::F64) {
+    ret = DType::F64;
+  } else {
+    if (outDType != DType::F16 && outDType != DType::F32)
+      return g.fail(call, std::string("out_dtype of `") + fn.str() +
+                              "` on float16 / fp8 operands must be float16 or "
+                              "float32, got " + tritonName(outDType));
+    ret = outDType;
+  }
+  if (fp8) {
+    unsigned cc = archNumber(g.spec.arch);
+    if (cc && cc < 89)
+      return g.fail(call, "`" + fn + "` on fp8 operands needs sm_89 or newer, the "
+                                     "target is " + g.spec.arch);
+    if (ret == DType::F16)
+      return g.fail(call, "`" + fn + "` on fp8 operands with out_dtype=float16 is not "
+                                     "supported yet: use float32 and cast");
+  }
+
+  int64_t maxImprecise = 0;
+  if (impreciseArg && impreciseArg->given &&
+      impreciseArg->v.kind != Val::Kind::None) {
+    if (impreciseArg->v.kind != Val::Kind::Int)
+      return g.fail(impreciseArg->node, "`max_num_imprecise_acc` of `" + fn +
+                                            "` must be a constexpr integer, got " +
+                                            g.typeName(impreciseArg->v));
+    maxImprecise = impreciseArg->v.i;
+    if (fp8 && maxImprecise > k)
+      return g.fail(impreciseArg->node,
+                    "max_num_imprecise_acc (" + std::to_string(maxImprecise) +
+                        ") of `" + fn + "` must be <= K (" + std::to_string(k) + ")");
+  }
+
+  TType retType{ret, false, {m, n}};
+  mlir::Location l = g.loc(call);
+  mlir::Value acc;
+  if (accArg && accArg->given && accArg->v.kind != Val::Kind::None) {
+    const Val &a = accArg->v;
+    if (!a.isRuntime() || a.type.isPtr || a.type.shape != retType.shape ||
+        a.type.dtype != outDType || a.type.dtype != ret)
+      return g.fail(accArg->node,
+                    "`acc` of `" + fn + "` must be a tensor of shape " +
+                        shapeStr(retType.shape) + " and dtype " + tritonName(ret) +
+                        (outDType != ret ? std::string(" (pass out_dtype=") +
+                                               tritonName(ret) + ")"
+                                         : std::string()) +
+                        ", got " + g.typeName(a));
+    acc = a.value;
+  } else {
+    mlir::Type elem = toMLIR(&g.ctx, ret);
+    mlir::TypedAttr zero =
+        isIntDType(ret) ? mlir::TypedAttr(g.b.getIntegerAttr(elem, 0))
+                        : mlir::TypedAttr(g.b.getFloatAttr(elem, 0.0));
+    auto type = mlir::RankedTensorType::get({m, n}, elem);
+    acc = arith::ConstantOp::create(g.b, l, mlir::DenseElementsAttr::get(type, zero));
+  }
+  tile::InputPrecision p = precision == "ieee"     ? tile::InputPrecision::ieee
+                           : precision == "tf32x3" ? tile::InputPrecision::tf32x3
+                                                   : tile::InputPrecision::tf32;
+  auto dot = tile::DotOp::create(g.b, l, lhs.value, rhs.value, acc, p,
+                                 int32_t(maxImprecise));
+  return Val::runtime(dot.getResult(), retType);
+}
+
+mlir::FailureOr<Val> dotBuiltin(BuiltinCall &c) {
+  std::optional<std::string> precision;
+  if (!c.rd.isNone(c.a[3])) {
+    mlir::FailureOr<std::string> s = c.rd.constStr(c.a[3], "input_precision");
+    if (failed(s))
+      return mlir::failure();
+    precision = *s;
+  }
+  DType out = DType::F32;
+  if (!c.rd.isNone(c.a[6])) {
+    mlir::FailureOr<DType> d = c.rd.dtype(c.a[6], "out_dtype");
+    if (failed(d))
+      return mlir::failure();
+    out = *d;
+  }
+  return dotImpl(c.g, c.a[0].v, c.a[0].node, c.a[1].v, c.a[1].node, &c.a[2],
+                 precision, &c.a[4], &c.a[5], out, c.e, "tl.dot");
+}
+} // namespace
+
+mlir::FailureOr<Val> kiln::fe::matmulOperator(IRGen &g, const Val &lhs,
+                                              const Val &rhs,
+                                              const ast::Node *where) {
+  return dotImpl(g, lhs, where, rhs, where, nullptr, std::nullopt, nullptr, nullptr,
+                 DType::F32, where, "@");
+}
+
+llvm::ArrayRef<BuiltinDef> kiln::fe::dotBuiltins() {
+  static const BuiltinDef defs[] = {
+      {"dot",
+       {"input", "other", "acc=None", "input_precision=None", "allow_tf32=None",
+        "max_num_imprecise_acc=None", "out_dtype=float32"},
+       false, false, dotBuiltin, false},
+  };
+  return defs;
+}

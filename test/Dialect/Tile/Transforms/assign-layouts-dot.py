@@ -1,0 +1,71 @@
+# Layouts of tl.dot (ln-compile --emit=tile-layout runs the frontend and the
+# layout assignment).
+# RUN: ln-compile %s --kernel kloop --signature '*fp16,*fp16,*fp16,i32' --emit=tile-layout \
+# RUN:   | FileCheck %s --check-prefix=LOOP
+# RUN: ln-compile %s --kernel kloop --signature '*fp32,*fp32,*fp16,i32' --emit=tile-layout \
+# RUN:   | FileCheck %s --check-prefix=TF32
+# RUN: ln-compile %s --kernel rowmax --signature '*fp32,*fp32' --num-warps 8 --emit=tile-layout \
+# RUN:   | FileCheck %s --check-prefix=ROWMAX
+import triton
+import triton.language as tl
+
+# The dot result and its accumulator get the mma layout (4 warps on a
+# 128x128 result: 2 x 2); the zero accumulator carried by the K loop joins
+# it, so no iteration converts it. f16 operands keep the coalesced blocked
+# layouts of their loads: tile.dot stages them through shared memory itself.
+# The epilogue converts the result once, for the store.
+# LOOP-DAG: #[[MMA:.*]] = #tile.mma<version = 2, warpsPerCTA = [2, 2]>
+# LOOP-LABEL: func.func @kloop
+# LOOP: %[[ZERO:[a-z0-9_]+]] = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #[[MMA]]>
+# LOOP: scf.for {{.*}} iter_args({{.*}}%[[ACC:[a-z0-9_]+]] = %[[ZERO]],{{.*}} -> ({{.*}}tensor<128x128xf32, #[[MMA]]>
+# LOOP-NOT: tile.convert_layout
+# LOOP:   %[[A:[0-9]+]] = tile.load {{.*}} : tensor<128x32x!tile.ptr<f16>, #blocked{{[0-9]*}}>
+# LOOP:   %[[B:[0-9]+]] = tile.load {{.*}} : tensor<32x128x!tile.ptr<f16>, #blocked{{[0-9]*}}>
+# LOOP:   %[[D:[0-9]+]] = tile.dot %[[A]], %[[B]], %[[ACC]] : tensor<128x32xf16, #blocked{{[0-9]*}}>, tensor<32x128xf16, #blocked{{[0-9]*}}> -> tensor<128x128xf32, #[[MMA]]>
+# LOOP-NOT: tile.convert_layout
+# LOOP:   scf.yield {{.*}}%[[D]], {{.*}}tensor<128x128xf32, #[[MMA]]>
+# LOOP: arith.truncf {{.*}} : tensor<128x128xf32, #[[MMA]]> to tensor<128x128xf16, #[[MMA]]>
+# LOOP: tile.convert_layout {{.*}} : tensor<128x128xf16, #[[MMA]]> -> tensor<128x128xf16, #blocked
+# LOOP: tile.store
+# Other operand types convert into #tile.dot_op layouts (bf16 would stage
+# like f16; tf32 uses the generic exchange):
+# TF32-DAG: #[[MMA:.*]] = #tile.mma<version = 2, warpsPerCTA = [2, 2]>
+# TF32-DAG: #[[OPA:.*]] = #tile.dot_op<opIdx = 0, parent = #[[MMA]], kWidth = 1>
+# TF32-DAG: #[[OPB:.*]] = #tile.dot_op<opIdx = 1, parent = #[[MMA]], kWidth = 1>
+# TF32: %[[CA:[0-9]+]] = tile.convert_layout {{.*}} -> tensor<128x32xf32, #[[OPA]]>
+# TF32: %[[CB:[0-9]+]] = tile.convert_layout {{.*}} -> tensor<32x128xf32, #[[OPB]]>
+# TF32: tile.dot %[[CA]], %[[CB]], {{.*}} -> tensor<128x128xf32, #[[MMA]]>
+
+
+@triton.jit
+def kloop(A, B, C, K):
+    rm = tl.arange(0, 128)
+    rk = tl.arange(0, 32)
+    a_ptrs = A + rm[:, None] * 32 + rk[None, :]
+    b_ptrs = B + rk[:, None] * 128 + rm[None, :]
+    acc = tl.zeros((128, 128), dtype=tl.float32)
+    for k in range(0, K, 32):
+        a = tl.load(a_ptrs)
+        b = tl.load(b_ptrs)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += 32
+        b_ptrs += 32 * 128
+    tl.store(C + rm[:, None] * 128 + rm[None, :], acc.to(tl.float16))
+
+# A reduction of a dot result (attention's row maximum) reduces a blocked
+# copy: Kiln has no slices of mma layouts. fp32 "ieee" operands take the FMA
+# operand layouts (kWidth = 0); 8 warps on a 64x64 result split 4 x 2.
+# ROWMAX-DAG: #[[MMA8:.*]] = #tile.mma<version = 2, warpsPerCTA = [4, 2]>
+# ROWMAX-DAG: #tile.dot_op<opIdx = 0, parent = #[[MMA8]], kWidth = 0>
+# ROWMAX-LABEL: func.func @rowmax
+# ROWMAX: %[[D:[0-9]+]] = tile.dot {{.*}} -> tensor<64x64xf32, #[[MMA8]]>
+# ROWMAX: %[[CVT:[0-9]+]] = tile.convert_layout %[[D]] : tensor<64x64xf32, #[[MMA8]]> -> tensor<64x64xf32, #blocked
+# ROWMAX: tile.max %[[CVT]]
+
+
+@triton.jit
+def rowmax(X, O):
+    r = tl.arange(0, 64)
+    x = tl.load(X + r[:, None] * 64 + r[None, :])
+    d = tl.dot(x, x, input_precision="ieee")
+    tl.store(O + r, tl.max(d, axis=1))

@@ -1,0 +1,74 @@
+// RUN: kiln-opt %s --split-input-file --verify-diagnostics
+
+func.func @rank(%a: tensor<2x16x16xf16>, %c: tensor<2x16x16xf32>) {
+  // expected-error @+1 {{'tile.dot' op operands must be 2-D, got 'tensor<2x16x16xf16>', 'tensor<2x16x16xf16>' and 'tensor<2x16x16xf32>'}}
+  %0 = tile.dot %a, %a, %c : tensor<2x16x16xf16>, tensor<2x16x16xf16> -> tensor<2x16x16xf32>
+  return
+}
+
+// -----
+
+func.func @shapes(%a: tensor<16x32xf16>, %b: tensor<16x16xf16>, %c: tensor<16x16xf32>) {
+  // expected-error @+1 {{'tile.dot' op expects an M x K times K x N product into M x N, got 'tensor<16x32xf16>' x 'tensor<16x16xf16>' -> 'tensor<16x16xf32>'}}
+  %0 = tile.dot %a, %b, %c : tensor<16x32xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @mixed(%a: tensor<16x16xf16>, %b: tensor<16x16xbf16>, %c: tensor<16x16xf32>) {
+  // expected-error @+1 {{'tile.dot' op operands must have one element type (or both be fp8), got 'f16' and 'bf16'}}
+  %0 = tile.dot %a, %b, %c : tensor<16x16xf16>, tensor<16x16xbf16> -> tensor<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @acc(%a: tensor<32x32xi8>, %c: tensor<32x32xf32>) {
+  // expected-error @+1 {{'tile.dot' op accumulator type 'f32' does not fit operands of 'i8'}}
+  %0 = tile.dot %a, %a, %c : tensor<32x32xi8>, tensor<32x32xi8> -> tensor<32x32xf32>
+  return
+}
+
+// -----
+
+func.func @small(%a: tensor<16x16xi8>, %c: tensor<16x16xi32>) {
+  // expected-error @+1 {{'tile.dot' op needs M >= 16, N >= 16 and K >= 32, got 16, 16, 16}}
+  %0 = tile.dot %a, %a, %c : tensor<16x16xi8>, tensor<16x16xi8> -> tensor<16x16xi32>
+  return
+}
+
+// -----
+
+#mma = #tile.mma<version = 2, warpsPerCTA = [2, 2]>
+#opA = #tile.dot_op<opIdx = 0, parent = #mma, kWidth = 4>
+#opB = #tile.dot_op<opIdx = 1, parent = #mma, kWidth = 2>
+func.func @kwidth(%a: tensor<32x32xf16, #opA>, %b: tensor<32x32xf16, #opB>, %c: tensor<32x32xf32, #mma>) {
+  // expected-error @+1 {{'tile.dot' op operand layouts must be #tile.dot_op<opIdx = 0 / 1, parent = #tile.mma<version = 2, warpsPerCTA = [2, 2]>, kWidth = 2>, got #tile.dot_op<opIdx = 0, parent = <version = 2, warpsPerCTA = [2, 2]>, kWidth = 4> and #tile.dot_op<opIdx = 1, parent = <version = 2, warpsPerCTA = [2, 2]>, kWidth = 2>}}
+  %0 = tile.dot %a, %b, %c : tensor<32x32xf16, #opA>, tensor<32x32xf16, #opB> -> tensor<32x32xf32, #mma>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{mma layout warpsPerCTA entries must be powers of two, got 3}}
+func.func @warps(%c: tensor<32x32xf32, #tile.mma<version = 2, warpsPerCTA = [3, 1]>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{mma layout version must be 2 (mma.sync), got 3}}
+func.func @version(%c: tensor<32x32xf32, #tile.mma<version = 3, warpsPerCTA = [4, 1]>>) {
+  return
+}
+
+// -----
+
+#mma = #tile.mma<version = 2, warpsPerCTA = [2, 2]>
+#bl = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+func.func @tf32_blocked(%a: tensor<32x32xf32, #bl>, %c: tensor<32x32xf32, #mma>) {
+  // expected-error @+1 {{'tile.dot' op accumulator must have a #tile.mma layout and the operands #tile.dot_op layouts of it (f16/bf16 operands: #tile.dot_op or other layouts, both alike)}}
+  %0 = tile.dot %a, %a, %c : tensor<32x32xf32, #bl>, tensor<32x32xf32, #bl> -> tensor<32x32xf32, #mma>
+  return
+}

@@ -1,0 +1,268 @@
+"""tl.dot (test/gpu/dot_kernels.py, examples/matmul/): Kiln against Triton 3.6 and against
+torch.matmul, with the tolerances of Triton's own test_dot (test_core.py): rtol 1e-2 with
+atol 1e-3 for fp16 / fp32 ieee products accumulated in fp32, atol 1e-2 when the inputs or
+the output are rounded harder (tf32, bf16, fp16 output, fp8), exact for int8."""
+import math
+import os
+
+import torch
+
+from kcompare import DEV, HERE, ROOT, run_case, gen
+
+KERNELS = os.path.join(HERE, "dot_kernels.py")
+MATMUL = os.path.join(ROOT, "examples", "matmul", "matmul.py")
+BMM = os.path.join(ROOT, "examples", "matmul", "batched_matmul.py")
+ATTN = os.path.join(ROOT, "examples", "matmul", "attention_fwd.py")
+
+TORCH = {"fp16": torch.float16, "bf16": torch.bfloat16, "fp32": torch.float32,
+         "fp64": torch.float64, "i8": torch.int8, "i32": torch.int32,
+         "fp8e4nv": torch.float8_e4m3fn, "fp8e5": torch.float8_e5m2}
+
+
+def rand(t, shape, seed):
+    g = gen(seed)
+    if t == "i8":
+        return torch.randint(-8, 8, shape, device=DEV, generator=g, dtype=torch.int8)
+    x = torch.randn(shape, device=DEV, generator=g, dtype=torch.float32)
+    return x.to(TORCH[t])
+
+
+def tolerance(t_in, t_out, precision):
+    if t_in == "i8":
+        return None  # exact
+    if t_in == "bf16" or t_out == "fp16" or t_in.startswith("fp8") or \
+            (t_in == "fp32" and precision == "tf32"):
+        return 1e-2, 1e-2
+    return 1e-2, 1e-3
+
+
+def against(ref_fn, rtol_atol):
+    """A check comparing Kiln with Triton and both with torch's result `ref_fn()`."""
+    def check(ks, ts):
+        ref = ref_fn()
+        details = []
+        for who, outs in (("kiln", ks), ("triton", ts)):
+            got = outs[0]
+            if rtol_atol is None:
+                if not torch.equal(got.to(torch.int64), ref.to(torch.int64)):
+                    n = (got.to(torch.int64) != ref.to(torch.int64)).sum().item()
+                    return False, f"{who}: {n} of {ref.numel()} differ from torch"
+                continue
+            rtol, atol = rtol_atol
+            g64, r64 = got.double(), ref.double()
+            if torch.isnan(g64).any():
+                return False, f"{who}: NaN in the output (unwritten elements?)"
+            err = (g64 - r64).abs().max().item()
+            if not torch.allclose(g64, r64, rtol=rtol, atol=atol):
+                return False, f"{who}: max abs err {err:.3g} vs torch (rtol {rtol}, atol {atol})"
+            details.append(f"{who} {err:.2g}")
+        if rtol_atol is not None:
+            k64, t64 = ks[0].double(), ts[0].double()
+            if not torch.allclose(k64, t64, rtol=rtol_atol[0], atol=rtol_atol[1]):
+                return False, "kiln vs triton: max abs err %.3g" % (k64 - t64).abs().max().item()
+        return True, "max abs err vs torch: " + (", ".join(details) or "exact")
+    return check
+
+
+def block_case(results, t_in, t_out, bm, bn, bk, precision="tf32", has_acc=0, epilogue=0,
+               trans_b=0, num_warps=4):
+    name = (f"dot_block {t_in}->{t_out} {bm}x{bn}x{bk} {precision} acc={has_acc} "
+            f"epilogue={epilogue} trans_b={trans_b} warps={num_warps}")
+    seed = bm * 7 + bn * 3 + bk + epilogue
+
+    def make():
+        a = rand(t_in, (bm, bk), seed)
+        b = rand(t_in, (bn, bk) if trans_b else (bk, bn), seed + 1)
+        acc = rand(t_out, (bm, bn), seed + 2) if t_out != "i32" else \
+            torch.randint(-100, 100, (bm, bn), device=DEV, generator=gen(seed + 2),
+                          dtype=torch.int32)
+        c = torch.empty((bm, bn), device=DEV, dtype=TORCH[t_out])
+        return [a, b, c, acc]
+
+    def reference():
+        a, b, _, acc = make()
+        wide = torch.float64 if t_in in ("fp32", "fp64") and precision != "tf32" else \
+            torch.float32
+        if t_in == "i8":
+            wide = torch.int64
+        bb = b.t() if trans_b else b
+        c = a.to(wide) @ bb.to(wide) if t_in != "i8" else \
+            (a.to(torch.float64) @ bb.to(torch.float64)).to(torch.int64)
+        if has_acc:
+            c = c + acc.to(c.dtype)
+        if t_out == "fp16":
+            c = c.to(torch.float16).to(torch.float32)
+        if epilogue == 1:
+            c = torch.where(c >= 0, c, 0.01 * c)
+        elif epilogue == 2:
+            c = c * 2 + c.sum(dim=1, keepdim=True)
+        elif epilogue == 3:
+            c = c + a[:, :1].to(c.dtype)
+        return c.to(TORCH[t_out])
+
+    tol = tolerance(t_in, t_out, precision)
+    if epilogue == 2 and tol is not None:  # row sums add up bn rounded products
+        tol = (tol[0], tol[1] * bn)
+    run_case(results, name, KERNELS, "dot_block", (1,), make, [2],
+             dict(BM=bm, BN=bn, BK=bk, PRECISION=precision, HAS_ACC=has_acc,
+                  EPILOGUE=epilogue, TRANS_B=trans_b, num_warps=num_warps),
+             against(reference, tol))
+
+
+def kloop_case(results, m, n, k, bm, bn, bk, num_warps=4):
+    def make():
+        a = rand("fp16", (m, k), 11)
+        b = rand("fp16", (k, n), 12)
+        return [a, b, torch.empty((m, n), device=DEV, dtype=torch.float32), m, n, k]
+
+    def reference():
+        a, b = make()[:2]
+        return a.float() @ b.float()
+
+    run_case(results, f"dot_kloop fp16 {m}x{n}x{k} blocks {bm}x{bn}x{bk} warps={num_warps}",
+             KERNELS, "dot_kloop", (triton_cdiv(m, bm), triton_cdiv(n, bn)), make, [2],
+             dict(BM=bm, BN=bn, BK=bk, num_warps=num_warps),
+             against(reference, (1e-2, 1e-3)))
+
+
+def triton_cdiv(a, b):
+    return (a + b - 1) // b
+
+
+def tutorial_case(results, m, n, k, cfg, activation, dtype="fp16"):
+    bm, bn, bk, group, warps, stages = cfg
+
+    def make():
+        a = rand(dtype, (m, k), 21)
+        b = rand(dtype, (k, n), 22)
+        c = torch.empty((m, n), device=DEV, dtype=torch.float16)
+        return [a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                c.stride(0), c.stride(1)]
+
+    def reference():
+        a, b = make()[:2]
+        c = a.float() @ b.float()
+        if activation == "leaky_relu":
+            c = torch.where(c >= 0, c, 0.01 * c)
+        return c.to(torch.float16)
+
+    grid = (triton_cdiv(m, bm) * triton_cdiv(n, bn),)
+    run_case(results, f"tutorial matmul {dtype} {m}x{n}x{k} {cfg} act={activation!r}", MATMUL,
+             "matmul_kernel", grid, make, [2],
+             dict(BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk, GROUP_SIZE_M=group,
+                  ACTIVATION=activation, num_warps=warps, num_stages=stages),
+             against(reference, (1e-2, 1e-2)))
+
+
+def bmm_case(results, batch, m, n, k, t_in, t_out, bias, transposed_b=False):
+    bm, bn, bk = 32, 32, 32  # K >= 32 also suits int8
+
+    def make():
+        a = rand(t_in, (batch, m, k), 31)
+        b = rand(t_in, (batch, n, k), 32).transpose(1, 2) if transposed_b else \
+            rand(t_in, (batch, k, n), 32)
+        c = torch.empty((batch, m, n), device=DEV, dtype=TORCH[t_out])
+        bias_t = rand(t_in if t_in != "i8" else "i8", (batch, n), 33)
+        return [a, b, c, bias_t, m, n, k, *a.stride(), *b.stride(), *c.stride()]
+
+    def reference():
+        a, b, _, bias_t = make()[:4]
+        if t_in == "i8":
+            c = (a.double() @ b.double()).to(torch.int64)
+            if bias:
+                c = c + bias_t.to(torch.int64)[:, None, :]
+        else:
+            c = a.float() @ b.float()
+            if bias:
+                c = c + bias_t.float()[:, None, :]
+        return c.to(TORCH[t_out])
+
+    grid = (triton_cdiv(m, bm), triton_cdiv(n, bn), batch)
+    run_case(results, f"batched matmul {t_in}->{t_out} {batch}x{m}x{n}x{k} bias={bias} "
+             f"b_transposed={transposed_b}", BMM, "bmm_kernel", grid, make, [2],
+             dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, HAS_BIAS=int(bias)),
+             against(reference, tolerance(t_in, t_out, "tf32")))
+
+
+def attention_case(results, seq, d, block_n, causal):
+    def make():
+        q, k, v = (rand("fp16", (seq, d), 40 + i) for i in range(3))
+        return [q, k, v, torch.empty((seq, d), device=DEV, dtype=torch.float32)]
+
+    def reference():
+        q, k, v = make()[:3]
+        return torch.nn.functional.scaled_dot_product_attention(
+            q.float()[None, None], k.float()[None, None], v.float()[None, None],
+            is_causal=bool(causal))[0, 0]
+
+    run_case(results, f"attention_block fp16 seq={seq} d={d} block_n={block_n} causal={causal}",
+             KERNELS, "attention_block", (1,), make, [3],
+             dict(SEQ=seq, D=d, BLOCK_N=block_n, CAUSAL=causal),
+             against(reference, (1e-2, 1e-2)))
+
+
+def attention_fwd_case(results, z, h, n_ctx, d, bm, bn, causal, num_warps):
+    scale = 1.0 / math.sqrt(d)
+
+    def make():
+        q, k, v = (rand("fp16", (z, h, n_ctx, d), 50 + i) for i in range(3))
+        o = torch.empty_like(q)
+        return [q, k, v, scale, o, *q.stride(), *k.stride(), *v.stride(), *o.stride(), h, n_ctx]
+
+    def reference():
+        q, k, v = make()[:3]
+        return torch.nn.functional.scaled_dot_product_attention(
+            q.float(), k.float(), v.float(), is_causal=bool(causal), scale=scale).half()
+
+    run_case(results, f"attention forward fp16 Z={z} H={h} N_CTX={n_ctx} D={d} "
+             f"blocks {bm}x{bn} causal={causal} warps={num_warps}", ATTN, "attn_fwd",
+             (triton_cdiv(n_ctx, bm), z * h), make, [4],
+             dict(HEAD_DIM=d, BLOCK_M=bm, BLOCK_N=bn, CAUSAL=causal, num_warps=num_warps),
+             against(reference, (1e-2, 1e-2)))
+
+
+def cases(results):
+    # Shapes and warp splits: single instruction tiles up to repeated tiles per warp.
+    for bm, bn, bk, warps in [(16, 16, 16, 1), (16, 16, 16, 4), (32, 32, 16, 4), (64, 64, 32, 4),
+                              (128, 64, 32, 4), (64, 128, 64, 8), (128, 128, 32, 4),
+                              (16, 64, 32, 2)]:
+        block_case(results, "fp16", "fp32", bm, bn, bk, num_warps=warps)
+    block_case(results, "fp16", "fp16", 64, 64, 32)
+    block_case(results, "fp16", "fp16", 32, 32, 32, has_acc=1)
+    block_case(results, "bf16", "fp32", 64, 32, 32)
+    block_case(results, "bf16", "fp32", 32, 64, 64, has_acc=1, epilogue=1)
+    for precision in ("tf32", "tf32x3", "ieee"):
+        block_case(results, "fp32", "fp32", 32, 32, 16, precision=precision)
+        block_case(results, "fp32", "fp32", 64, 32, 32, precision=precision, has_acc=1)
+    block_case(results, "fp64", "fp64", 32, 16, 16, precision="ieee")
+    block_case(results, "i8", "i32", 32, 32, 32)
+    block_case(results, "i8", "i32", 64, 64, 64, has_acc=1, epilogue=3)
+    block_case(results, "fp8e4nv", "fp32", 32, 32, 32)
+    block_case(results, "fp8e5", "fp32", 64, 32, 64, has_acc=1)
+    # Epilogues on the mma layout: elementwise, a row reduction, a broadcast bias; B transposed.
+    for epilogue in (1, 2, 3):
+        block_case(results, "fp16", "fp32", 64, 64, 32, has_acc=1, epilogue=epilogue)
+    block_case(results, "fp16", "fp32", 64, 32, 64, trans_b=1)
+    # K loops with masked edges.
+    for m, n, k in [(64, 64, 64), (100, 70, 90), (256, 192, 512)]:
+        kloop_case(results, m, n, k, 64, 64, 32)
+    kloop_case(results, 128, 128, 256, 128, 128, 32, num_warps=8)
+    # The tutorial kernel with some of its configs (BM, BN, BK, GROUP_M, warps, stages).
+    for cfg in [(128, 256, 64, 8, 8, 3), (64, 256, 32, 8, 4, 4), (128, 128, 32, 8, 4, 4),
+                (128, 64, 32, 8, 4, 4), (64, 32, 32, 8, 4, 5), (32, 64, 32, 8, 2, 5)]:
+        tutorial_case(results, 512, 512, 512, cfg, "")
+    tutorial_case(results, 333, 517, 129, (64, 64, 32, 8, 4, 4), "leaky_relu")
+    tutorial_case(results, 1024, 1024, 1024, (128, 128, 64, 8, 8, 3), "leaky_relu")
+    # Batched / strided.
+    bmm_case(results, 3, 64, 64, 64, "fp16", "fp16", False)
+    bmm_case(results, 4, 50, 70, 90, "fp16", "fp32", True, transposed_b=True)
+    bmm_case(results, 2, 64, 32, 64, "i8", "i32", True)
+    bmm_case(results, 2, 48, 48, 80, "fp32", "fp32", False)
+    # Attention's inner loop: dot -> row max/sum -> exp2 -> dot.
+    for seq, d, bn, causal in [(64, 64, 32, 0), (64, 64, 32, 1), (128, 64, 64, 1), (32, 16, 16, 0)]:
+        attention_case(results, seq, d, bn, causal)
+    # The fused attention forward (examples/matmul/attention_fwd.py) against SDPA.
+    for causal in (0, 1):
+        attention_fwd_case(results, 2, 3, 200, 64, 64, 32, causal, 4)
+        attention_fwd_case(results, 1, 4, 1024, 64, 128, 64, causal, 8)
+        attention_fwd_case(results, 2, 2, 256, 128, 64, 64, causal, 4)

@@ -1,0 +1,103 @@
+"""tl.dot kernels for the Kiln-vs-Triton comparison (test/gpu/cases_dot.py).
+
+Valid Triton; no host code. Signatures (all tensors contiguous, row-major):
+  dot_block(A, B, C, ACC, BM, BN, BK, PRECISION, HAS_ACC, EPILOGUE, TRANS_B)
+      one program: C[BM, BN] = epilogue(A[BM, BK] @ B[BK, BN] (+ ACC)), the
+      product in C's element type (out_dtype = C's dtype; int32 for int8).
+      TRANS_B: B is stored N x K and transposed with tl.trans.
+      EPILOGUE: 0 none, 1 leaky ReLU, 2 c*2 + row sums (a reduction of the
+      product), 3 bias: c + A's first column broadcast along N.
+      grid (1,)
+  dot_kloop(A, B, C, M, N, K, BM, BN, BK)
+      C = A @ B for M x K and K x N fp16 (any M, N, K: masked edges), fp32
+      accumulator carried through the K loop, C fp32.
+      grid (cdiv(M, BM), cdiv(N, BN))
+  attention_block(Q, K, V, O, SEQ, D, BLOCK_N, CAUSAL)
+      one program: O[SEQ, D] = softmax(Q K^T / sqrt(D)) V for fp16 Q, K, V of
+      SEQ x D, online softmax over key blocks of BLOCK_N (the fused attention
+      forward's inner loop; CAUSAL masks keys after the query). O fp32.
+      grid (1,)
+"""
+import triton
+import triton.language as tl
+
+# Every kernel compiles to PTX (no GPU needed).
+# RUN: ln-compile %s --kernel dot_block --signature '*fp16,*fp16,*fp32,*fp32' -D BM=64 -D BN=64 -D BK=32 -D PRECISION='"tf32"' -D HAS_ACC=1 -D EPILOGUE=2 -D TRANS_B=1 --emit=ptx -o /dev/null
+# RUN: ln-compile %s --kernel dot_block --signature '*fp32,*fp32,*fp32,*fp32' -D BM=32 -D BN=32 -D BK=16 -D PRECISION='"tf32x3"' -D HAS_ACC=0 -D EPILOGUE=1 -D TRANS_B=0 --emit=ptx -o /dev/null
+# RUN: ln-compile %s --kernel dot_block --signature '*i8,*i8,*i32,*i32' -D BM=32 -D BN=64 -D BK=64 -D PRECISION='"tf32"' -D HAS_ACC=1 -D EPILOGUE=3 -D TRANS_B=0 --emit=ptx -o /dev/null
+# RUN: ln-compile %s --kernel dot_kloop --signature '*fp16,*fp16,*fp32,i32,i32,i32' -D BM=64 -D BN=64 -D BK=32 --emit=ptx -o /dev/null
+# The examples the family also runs (examples/matmul/):
+# RUN: ln-compile %S/../../examples/matmul/matmul.py --kernel matmul_kernel --signature '*fp16,*fp16,*fp16,i32,i32,i32,i32,i32,i32,i32,i32,i32' -D BLOCK_SIZE_M=64 -D BLOCK_SIZE_N=64 -D BLOCK_SIZE_K=32 -D GROUP_SIZE_M=8 -D 'ACTIVATION="leaky_relu"' --emit=ptx -o /dev/null
+# RUN: ln-compile %S/../../examples/matmul/batched_matmul.py --kernel bmm_kernel --signature '*fp32,*fp32,*fp32,*fp32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32' -D BLOCK_M=32 -D BLOCK_N=32 -D BLOCK_K=32 -D HAS_BIAS=0 --emit=ptx -o /dev/null
+# RUN: ln-compile %S/../../examples/matmul/attention_fwd.py --kernel attn_fwd --signature '*fp16,*fp16,*fp16,fp32,*fp16,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32' -D HEAD_DIM=64 -D BLOCK_M=128 -D BLOCK_N=64 -D CAUSAL=1 --num-warps 8 --emit=ptx -o /dev/null
+# RUN: ln-compile %s --kernel attention_block --signature '*fp16,*fp16,*fp16,*fp32' -D SEQ=64 -D D=64 -D BLOCK_N=32 -D CAUSAL=1 --emit=ptx -o /dev/null
+
+
+@triton.jit
+def dot_block(A, B, C, ACC, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+              PRECISION: tl.constexpr, HAS_ACC: tl.constexpr, EPILOGUE: tl.constexpr,
+              TRANS_B: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a = tl.load(A + rm[:, None] * BK + rk[None, :])
+    if TRANS_B:
+        b = tl.trans(tl.load(B + rn[:, None] * BK + rk[None, :]))
+    else:
+        b = tl.load(B + rk[:, None] * BN + rn[None, :])
+    out_ty = C.dtype.element_ty
+    if HAS_ACC:
+        acc = tl.load(ACC + rm[:, None] * BN + rn[None, :])
+        c = tl.dot(a, b, acc, input_precision=PRECISION, out_dtype=out_ty)
+    else:
+        c = tl.dot(a, b, input_precision=PRECISION, out_dtype=out_ty)
+    if EPILOGUE == 1:
+        c = tl.where(c >= 0, c, 0.01 * c)
+    if EPILOGUE == 2:
+        c = c * 2 + tl.sum(c, axis=1)[:, None]
+    if EPILOGUE == 3:
+        first = tl.load(A + rm * BK).to(out_ty)
+        c = c + first[:, None]
+    tl.store(C + rm[:, None] * BN + rn[None, :], c)
+
+
+@triton.jit
+def dot_kloop(A, B, C, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k0 in range(0, K, BK):
+        a = tl.load(A + rm[:, None] * K + (k0 + rk)[None, :],
+                    mask=(rm[:, None] < M) & ((k0 + rk)[None, :] < K), other=0.0)
+        b = tl.load(B + (k0 + rk)[:, None] * N + rn[None, :],
+                    mask=((k0 + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc)
+    tl.store(C + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def attention_block(Q, K, V, O, SEQ: tl.constexpr, D: tl.constexpr, BLOCK_N: tl.constexpr,
+                    CAUSAL: tl.constexpr):
+    rq = tl.arange(0, SEQ)
+    rd = tl.arange(0, D)
+    rn = tl.arange(0, BLOCK_N)
+    q = tl.load(Q + rq[:, None] * D + rd[None, :])
+    m_i = tl.zeros((SEQ,), dtype=tl.float32) - float("inf")
+    l_i = tl.zeros((SEQ,), dtype=tl.float32)
+    acc = tl.zeros((SEQ, D), dtype=tl.float32)
+    scale = 1.44269504 / (D ** 0.5)  # log2(e) / sqrt(D): softmax through exp2
+    for start in range(0, SEQ, BLOCK_N):
+        keys = start + rn
+        kt = tl.load(K + keys[None, :] * D + rd[:, None])  # D x BLOCK_N
+        qk = tl.dot(q, kt) * scale
+        if CAUSAL:
+            qk = tl.where(rq[:, None] >= keys[None, :], qk, float("-inf"))
+        m_new = tl.maximum(m_i, tl.max(qk, 1))
+        p = tl.math.exp2(qk - m_new[:, None])
+        alpha = tl.math.exp2(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = tl.load(V + keys[:, None] * D + rd[None, :])
+        acc = acc * alpha[:, None] + tl.dot(p.to(tl.float16), v)
+        m_i = m_new
+    tl.store(O + rq[:, None] * D + rd[None, :], acc / l_i[:, None])
