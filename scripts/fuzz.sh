@@ -6,7 +6,8 @@
 # Exits non-zero on any finding. Usage: scripts/fuzz.sh [SECONDS] [TARGET...]
 # Environment: FUZZ_BUILD (build dir), FUZZ_JOBS (build jobs, default 2),
 # FUZZ_NICE=1 to run everything under `nice -n 19`, FUZZ_TIMEOUT (seconds
-# per input that count as a hang, default 2).
+# per input that count as a hang, default 2), FUZZ_SEED (libFuzzer's -seed;
+# unset or 0 picks a random one, CI fixes it so a run can be replayed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
@@ -55,6 +56,22 @@ dict_for() {
   esac
 }
 
+# A --split-input-file test (parts separated by `# -----` lines) becomes one
+# seed per part: as a whole file only its first kernel would be compiled, and
+# every mutant would carry the other parts' cost (docs/reliability.md).
+split_seed() {
+  local f=$1 dir=$2 base
+  base=$(basename "$f")
+  if grep -qE '^(#|//) -----' "$f"; then
+    [ -e "$dir/${base%.*}-0.${base##*.}" ] && return 0
+    awk -v out="$dir/${base%.*}" -v ext="${base##*.}" \
+      'BEGIN { n = 0 } /^(#|\/\/) -----/ { close(out "-" n "." ext); n++; next }
+       { print > (out "-" n "." ext) }' "$f"
+  else
+    cp -n "$f" "$dir/"
+  fi
+}
+
 # allow_user_poisoning=0: see fuzz/AsanOptions.cpp.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-allow_user_poisoning=0:detect_leaks=1:abort_on_error=1:symbolize=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
@@ -64,12 +81,16 @@ for t in "${targets[@]}"; do
   corpus=$corpus_root/$t
   mkdir -p "$corpus"
   for d in $(seed_dirs "$t"); do
-    [ -d "$d" ] && find "$d" -type f -name "$(seed_glob "$t")" -exec cp -n {} "$corpus/" \;
+    [ -d "$d" ] || continue
+    find "$d" -type f -name "$(seed_glob "$t")" -print0 | while IFS= read -r -d '' f; do
+      split_seed "$f" "$corpus"
+    done
   done
   dict=$(dict_for "$t")
   args=(-max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-2}" -rss_limit_mb=2560 -detect_leaks=1
         -max_len=8192 -print_final_stats=1 -artifact_prefix="$findings/$t-")
   [ -n "$dict" ] && args+=(-dict="$dict")
+  [ -n "${FUZZ_SEED:-}" ] && args+=(-seed="$FUZZ_SEED")
   log=$corpus_root/$t.log
   echo "== fuzz $t for ${seconds}s (log: $log)"
   rc=0
@@ -80,7 +101,13 @@ for t in "${targets[@]}"; do
   if [ $rc -ne 0 ]; then
     status=1
     summary+=("$t: FINDING (exit $rc) after $execs executions; see $log and $findings/")
-    grep -E 'ERROR|SUMMARY|kiln fuzz|runtime error|Test unit written' "$log" | head -8 || true
+    grep -E 'ERROR|SUMMARY|kiln fuzz|runtime error|Test unit written|round trip' "$log" | head -8 || true
+    # The input itself, so a CI log alone is enough to reproduce the finding.
+    unit=$(grep -o 'Test unit written to [^ ]*' "$log" | head -1 | sed 's/^Test unit written to //')
+    if [ -n "$unit" ] && [ -f "$unit" ]; then
+      echo "input ($(wc -c <"$unit") bytes, base64):"
+      head -c 4096 "$unit" | base64
+    fi
   else
     summary+=("$t: ${seconds}s, $execs executions, $rate exec/s, corpus $size")
   fi

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "IRGen.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "IRGenSCF.h"
 
 #include <map>
@@ -524,16 +525,27 @@ LogicalResult IRGen::genStaticFor(const ForStmt *s, const CallArgs &args,
                           " iterations (the limit is " +
                           std::to_string(kMaxStaticUnroll) + ")");
   auto *target = llvm::cast<NameExpr>(s->target);
+  const uint64_t repeats = staticRepeats;
+  llvm::scope_exit restore([&] {
+    staticRepeats = repeats;
+    --fs->loopDepth;
+  });
   ++fs->loopDepth;
   for (int64_t k = 0; k < trips; ++k) {
     fs->scope[target->id] =
         Binding{Val::integer(lb + k * step), target->range.begin};
-    if (failed(genBlock(s->body))) {
-      --fs->loopDepth;
+    // Each generation of the body takes at least one statement: once the
+    // ones still to come exceed the budget, say so now (under ASan a
+    // 4000 x 4000 nest took seconds to reach the budget one by one).
+    __int128 toCome = (__int128)(trips - k) + ((__int128)repeats - 1) * trips;
+    staticRepeats = uint64_t(std::min<__int128>(toCome, kMaxStatements + 1));
+    if (k == 1 && stmtBudget + toCome > kMaxStatements && !s->body.empty())
+      return fail(s->body.front(), "kernel too large: more than " +
+                                       std::to_string(kMaxStatements) +
+                                       " statements after inlining and unrolling");
+    if (failed(genBlock(s->body)))
       return failure();
-    }
   }
-  --fs->loopDepth;
   return success();
 }
 

@@ -159,6 +159,15 @@ static llvm::Expected<ParamSpec> parseEntry(llvm::StringRef text,
     if (!isPtr && isFloat(*dt))
       return fail("divisibility applies to pointers and integers, not to `" +
                   typeText.trim() + "`");
+    // `i32:1` is Triton's AOT spelling of an integer equal to 1, which its
+    // JIT specializes as the constexpr 1: the same entry as a literal `1`,
+    // whatever the integer type (so both spellings share one cache key).
+    if (!isPtr && div == 1) {
+      ParamSpec one;
+      one.kind = ParamSpec::Kind::Constexpr;
+      one.constexprValue = "1";
+      return one;
+    }
     p.divisibility = div;
   }
   return p;

@@ -26,7 +26,12 @@ const char *tlDTypeName(DType t) {
   case DType::I16: return "tl.int16";
   case DType::I32: return "tl.int32";
   case DType::I64: return "tl.int64";
+  case DType::U8: return "tl.uint8";
+  case DType::U16: return "tl.uint16";
   case DType::U32: return "tl.uint32";
+  case DType::U64: return "tl.uint64";
+  case DType::F8E4M3: return "tl.float8e4nv";
+  case DType::F8E5M2: return "tl.float8e5";
   case DType::F16: return "tl.float16";
   case DType::BF16: return "tl.bfloat16";
   case DType::F32: return "tl.float32";
@@ -37,7 +42,9 @@ const char *tlDTypeName(DType t) {
 
 std::optional<DType> dtypeFromTL(llvm::StringRef name) {
   for (DType t : {DType::I1, DType::I8, DType::I16, DType::I32, DType::I64,
-                  DType::U32, DType::F16, DType::BF16, DType::F32, DType::F64})
+                  DType::U8, DType::U16, DType::U32, DType::U64, DType::F16,
+                  DType::BF16, DType::F32, DType::F64, DType::F8E4M3,
+                  DType::F8E5M2})
     if (name == tlDTypeName(t))
       return t;
   return std::nullopt;

@@ -30,14 +30,29 @@ struct Module::State {
   }
 };
 
-/// One specialization loaded into one device's primary context. Never freed:
-/// handles may still hold a pointer when the memory caches are cleared.
+/// One specialization loaded into one device's primary context, shared by
+/// the loaded-kernel registry and the tables of the Kernel handles that
+/// launched it. clearMemoryCaches() starts a new generation; the last owner
+/// of an older one (a table or registry entry replaced later) unloads it.
 struct LoadedKernel {
+  LoadedKernel(Device *device, CUmodule module, CUfunction function,
+               std::shared_ptr<const CompiledKernel> compiled,
+               unsigned generation)
+      : device(device), module(module), function(function),
+        compiled(std::move(compiled)), generation(generation) {}
+  LoadedKernel(const LoadedKernel &) = delete;
+  LoadedKernel &operator=(const LoadedKernel &) = delete;
+  ~LoadedKernel();
+
   Device *device = nullptr;
   CUmodule module = nullptr;
   CUfunction function = nullptr;
   std::shared_ptr<const CompiledKernel> compiled;
   unsigned generation = 0;
+  /// Compiled from source for a deriveSpec specialization, which makes
+  /// integer arguments equal to 1 constexprs (not passed); false for
+  /// precompiled code, whose signature is the caller's.
+  bool onesAreConstant = false;
 };
 
 struct Kernel::State {
@@ -49,7 +64,7 @@ struct Kernel::State {
   std::mutex mutex;
   unsigned generation = 0;
   /// Launch signature -> loaded kernel, one entry per variant launched.
-  llvm::StringMap<LoadedKernel *> table;
+  llvm::StringMap<std::shared_ptr<LoadedKernel>> table;
   /// Decorator layers; null for undecorated kernels (the fast path).
   std::shared_ptr<const KernelLayers> layers;
   std::unique_ptr<Autotuner> tuner; ///< With @triton.autotune only.

@@ -2,6 +2,7 @@
 #include "kiln/Runtime/Module.h"
 #include "KernelState.h"
 #include "RuntimeError.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -25,7 +26,7 @@ double msSince(std::chrono::steady_clock::time_point t0) {
 
 struct LoadedRegistry {
   std::mutex mutex;
-  std::map<std::string, LoadedKernel *> byKey;
+  std::map<std::string, std::shared_ptr<LoadedKernel>> byKey;
 };
 LoadedRegistry &registry() {
   static auto *r = new LoadedRegistry();
@@ -99,10 +100,15 @@ void launchSignature(llvm::ArrayRef<Arg> args, const LaunchOptions &options,
   for (const Arg &a : args) {
     s += char('a' + int(a.kind()));
     s += char('A' + int(a.dtype()));
+    // Value classes the specialization depends on: 16-divisible, the
+    // integer 1 (a constexpr), neither, or not specialized on its value.
     bool div16 = a.kind() == Arg::Kind::Pointer ? a.pointer() % 16 == 0
                  : a.kind() == Arg::Kind::Int   ? a.intValue() % 16 == 0
                                                 : false;
-    s += div16 ? '1' : '0';
+    s += !a.specializable()     ? 'n'
+         : a.isSpecializedOne() ? '2'
+         : div16                ? '1'
+                                : '0';
   }
   for (const auto &[name, value] : options.constexprs) {
     s += '|';
@@ -138,7 +144,7 @@ llvm::Expected<CUmodule> loadCubin(const Device &dev, llvm::StringRef cubin,
 
 /// Loads `ck` on `dev`: cubin from the disk cache or the driver's JIT, then
 /// the function and its shared-memory setup.
-llvm::Expected<LoadedKernel *>
+llvm::Expected<std::shared_ptr<LoadedKernel>>
 loadOnDevice(Device &dev, std::shared_ptr<const CompiledKernel> ck,
              llvm::StringRef key, DiskCache *cache, PrepareStats &st) {
   const Driver &drv = dev.driver();
@@ -182,6 +188,13 @@ loadOnDevice(Device &dev, std::shared_ptr<const CompiledKernel> ck,
     mod = *m;
   }
 
+  // A kernel that cannot run (too much shared memory, ...) must not keep its
+  // module loaded: each failed launch would leak one (LeakSanitizer, with
+  // the stand-in driver).
+  llvm::scope_exit unloadOnError([&] {
+    if (mod)
+      drv.cuModuleUnload(mod);
+  });
   CUfunction fn = nullptr;
   if (auto err = drv.check(drv.cuModuleGetFunction(&fn, mod, info.name.c_str()),
                            "cuModuleGetFunction(`" + info.name + "`)"))
@@ -224,9 +237,9 @@ loadOnDevice(Device &dev, std::shared_ptr<const CompiledKernel> ck,
   st.loadMs = msSince(t0) - st.jitMs;
   st.loadedModule = true;
 
-  auto *lk = new LoadedKernel{&dev, mod, fn, std::move(ck),
-                              memoryCacheGeneration()};
-  return lk;
+  unloadOnError.release();
+  return std::make_shared<LoadedKernel>(&dev, mod, fn, std::move(ck),
+                                        memoryCacheGeneration());
 }
 } // namespace
 
@@ -322,7 +335,15 @@ Kernel::compileFor(llvm::StringRef arch, llvm::ArrayRef<Arg> args,
                        s.module->cache, s.module->compile, stats);
 }
 
-llvm::Expected<LoadedKernel *> Kernel::resolve(llvm::ArrayRef<Arg> args,
+LoadedKernel::~LoadedKernel() {
+  // Kernels launched from it may still run: unloading waits for them.
+  if (!module)
+    return;
+  llvm::consumeError(device->synchronize());
+  device->driver().cuModuleUnload(module);
+}
+
+llvm::Expected<std::shared_ptr<LoadedKernel>> Kernel::resolve(llvm::ArrayRef<Arg> args,
                                                const LaunchOptions &options,
                                                PrepareStats *stats) {
   State &s = *state_;
@@ -370,7 +391,7 @@ llvm::Expected<LoadedKernel *> Kernel::resolve(llvm::ArrayRef<Arg> args,
   }
 
   std::string regKey = std::to_string(dev->index()) + ":" + key;
-  LoadedKernel *lk = nullptr;
+  std::shared_ptr<LoadedKernel> lk;
   {
     LoadedRegistry &reg = registry();
     std::lock_guard<std::mutex> rlock(reg.mutex);
@@ -382,6 +403,7 @@ llvm::Expected<LoadedKernel *> Kernel::resolve(llvm::ArrayRef<Arg> args,
       if (!loaded)
         return loaded.takeError();
       lk = *loaded;
+      lk->onesAreConstant = !fixed;
       reg.byKey[regKey] = lk;
     }
   }
@@ -413,17 +435,25 @@ llvm::Error Kernel::launch(const Grid &grid, llvm::ArrayRef<Arg> args,
 llvm::Error Kernel::launchLoaded(LoadedKernel &lk, const Grid &grid,
                                  llvm::ArrayRef<Arg> args, CUstream stream) {
   const KernelInfo &info = lk.compiled->info;
-  if (auto err = validateLaunch(info, args, grid, lk.device->limits()))
+  bool onesAreConstant = lk.onesAreConstant;
+  if (auto err = validateLaunch(info, args, grid, lk.device->limits(),
+                                onesAreConstant))
     return err;
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return llvm::Error::success(); // Nothing to run, as in Triton.
-  PackedArgs packed(info, args);
+  PackedArgs packed(info, args, onesAreConstant);
   if (auto err = lk.device->makeCurrent())
     return err;
   const Driver &drv = lk.device->driver();
   // A stream of another context would make cuLaunchKernel fail with a
   // bare CUDA_ERROR_INVALID_HANDLE (or run in the wrong context): name it.
-  if (stream && drv.cuStreamGetCtx) {
+  // The stream that last passed on this thread and device is not asked
+  // again: torch launches on the same current stream call after call, and
+  // the query is a driver call on every launch's path.
+  thread_local const Device *checkedDevice = nullptr;
+  thread_local CUstream checkedStream = nullptr;
+  if (stream && drv.cuStreamGetCtx &&
+      !(stream == checkedStream && lk.device == checkedDevice)) {
     CUcontext streamCtx = nullptr;
     CUresult r = drv.cuStreamGetCtx(stream, &streamCtx);
     if (r != cu::SUCCESS)
@@ -436,6 +466,8 @@ llvm::Error Kernel::launchLoaded(LoadedKernel &lk, const Grid &grid,
           "context than device {1}'s primary context, where the kernel is "
           "loaded",
           info.name, lk.device->index()));
+    checkedDevice = lk.device;
+    checkedStream = stream;
   }
   CUresult r = drv.cuLaunchKernel(lk.function, grid.x, grid.y, grid.z,
                                   info.numWarps * 32, 1, 1, info.sharedBytes,

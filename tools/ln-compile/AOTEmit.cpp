@@ -77,6 +77,9 @@ std::string pointeeType(DType t) {
     return "float";
   case DType::F64:
     return "double";
+  case DType::F8E4M3:
+  case DType::F8E5M2:
+    return "void"; // No C++ fp8 type to name.
   }
   return "void";
 }
@@ -327,7 +330,7 @@ llvm::Expected<std::string> kiln::cli::runPtxas(llvm::StringRef ptxas,
     if (std::error_code ec =
             llvm::sys::fs::createTemporaryFile("kiln-aot", ext, *path))
       return makeError("cannot create a temporary file: " + ec.message());
-  auto cleanup = llvm::make_scope_exit([&] {
+  llvm::scope_exit cleanup([&] {
     for (auto *p : {&in, &out, &log})
       llvm::sys::fs::remove(*p);
   });

@@ -50,6 +50,25 @@ TEST(Spec, RoundTrips) {
   EXPECT_TRUE(parseSignature("")->empty());
 }
 
+TEST(Spec, IntegerEqualToOneIsTheConstexprOne) {
+  // `T:1` for any integer T is the entry a literal `1` gives, dtype and all,
+  // so it prints as `1` and parses back equal (a libFuzzer finding: `i64:1`
+  // kept its dtype and failed the round trip).
+  auto one = parseSignature("1");
+  ASSERT_TRUE(static_cast<bool>(one));
+  for (const char *text : {"i32:1", "i64:1", "u8:1", "i1:1", " i16 : 1 "}) {
+    auto r = parseSignature(text);
+    ASSERT_TRUE(static_cast<bool>(r)) << text;
+    EXPECT_EQ(*r, *one) << text;
+    EXPECT_EQ((*r)[0].toString(), "1") << text;
+  }
+  // Pointers keep their type: `*i32:1` is a pointer with no known alignment.
+  auto ptr = parseSignature("*i64:1");
+  ASSERT_TRUE(static_cast<bool>(ptr));
+  EXPECT_EQ((*ptr)[0].kind, ParamSpec::Kind::Pointer);
+  EXPECT_EQ((*ptr)[0].toString(), "*i64");
+}
+
 TEST(Spec, NoneEntries) {
   // `none` (Triton's AOT spelling) and `None` pass None for any parameter:
   // a constexpr None, printed back as `None`.

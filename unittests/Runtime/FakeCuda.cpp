@@ -422,7 +422,11 @@ CUresult cuModuleGetFunction(void **fn, void *mod, const char *name) {
   return OK;
 }
 CUresult cuModuleUnload(void *mod) {
-  delete static_cast<Module *>(mod);
+  count("cuModuleUnload");
+  auto *m = static_cast<Module *>(mod);
+  for (auto &entry : m->functions) // the module owns its functions
+    delete entry.second;
+  delete m;
   return OK;
 }
 CUresult cuFuncGetAttribute(int *v, int attr, void *fn) {

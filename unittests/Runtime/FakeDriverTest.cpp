@@ -285,12 +285,17 @@ TEST_F(FakeDriver, CubinsAreCachedOnDiskAndBadOnesRebuilt) {
   EXPECT_EQ(st.ptxFrom, PrepareStats::From::Compiler);
   EXPECT_FALSE(st.cubinFromDisk);
   int links = fake().calls("cuLinkCreate");
+  int unloads = fake().calls("cuModuleUnload");
 
   clearMemoryCaches();
   ASSERT_TRUE(bool(k.prepare(args, o, &st)));
   EXPECT_EQ(st.ptxFrom, PrepareStats::From::Disk);
   EXPECT_TRUE(st.cubinFromDisk);
   EXPECT_EQ(fake().calls("cuLinkCreate"), links); // No JIT this time.
+  // The previous generation's loaded kernel had no owner left once the new
+  // one replaced it: its module is unloaded (and its memory freed, which
+  // LeakSanitizer checks in CI's sanitizer step).
+  EXPECT_EQ(fake().calls("cuModuleUnload"), unloads + 1);
 
   // Find the cubin entry; replace it with a well-formed entry the driver
   // refuses, then with a truncated one: both are rebuilt by the JIT.

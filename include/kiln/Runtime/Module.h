@@ -124,7 +124,7 @@ public:
 
 private:
   explicit Kernel(std::shared_ptr<State> s) : state_(std::move(s)) {}
-  llvm::Expected<LoadedKernel *> resolve(llvm::ArrayRef<Arg> args,
+  llvm::Expected<std::shared_ptr<LoadedKernel>> resolve(llvm::ArrayRef<Arg> args,
                                          const LaunchOptions &options,
                                          PrepareStats *stats);
   static llvm::Error launchLoaded(LoadedKernel &lk, const Grid &grid,

@@ -31,11 +31,23 @@ from kiln.errors import CompilationError, KilnError, LaunchError, check
 __kiln__ = True
 
 _partial = functools.partial
+
+
+def _unhashable(params, values, error):
+    """Names the constexpr whose value cannot key the cache."""
+    for p, v in zip(params, values):
+        if p.is_constexpr:
+            try:
+                hash(v)
+            except TypeError:
+                return "constexpr `%s`: a value of type %s is not hashable" % (
+                    p.name, type(v).__name__)
+    return "a constexpr value is not hashable (%s)" % error
 _SCALARS = frozenset((int, float, bool, type(None)))
 # Launch options a kernel call accepts besides its parameters.
 _OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg",
             "enable_fp_fusion", "launch_cooperative_grid", "launch_pdl",
-            "debug", "sanitize_overflow", "warmup", "grid")
+            "debug", "sanitize_overflow", "warmup", "grid", "extern_libs")
 
 
 class KernelParam:
@@ -259,8 +271,15 @@ class JITFunction(KernelInterface):
                         ["num_warps", "num_stages"])
         params = ["_k_grid", "/"] + sig + (["*"] + extra if extra else []) + \
             ["**_k_kw"]
+        # Surplus positionals land in *_k_extra rather than in Python's own
+        # TypeError, which would count the grid as a parameter.
+        ns["_k_too_many"] = self._too_many_positional
+        run_params = ["_k_grid", "/"] + sig + ["*_k_extra"] + extra + \
+            ["**_k_kw"]
         src = (
             "def %(fn)s(%(params)s):\n"
+            "    if _k_extra:\n"
+            "        raise _k_too_many(len(_k_extra))\n"
             "    try:\n"
             "        _k_e = _k_cache[(%(key)s,)]\n"
             "    except Exception:\n"
@@ -271,7 +290,7 @@ class JITFunction(KernelInterface):
             "        return _k_slow(_k_grid, %(values)s, num_warps, "
             "num_stages, _k_kw)\n"
             "    return _k_e(_k_grid%(comma)s%(allp)s)\n") % {
-                "fn": self.__name__, "params": ", ".join(params),
+                "fn": self.__name__, "params": ", ".join(run_params),
                 "key": key, "values": values, "allp": allp,
                 "comma": ", " if allp else ""}
         exec(compile(src, "<kiln launch of %s>" % self.__name__, "exec"), ns)
@@ -297,6 +316,20 @@ class JITFunction(KernelInterface):
                  if o not in self.arg_names]
         return self._keyfn(*values, *extra)
 
+    def _too_many_positional(self, surplus):
+        """Python's own message for a call with `surplus` positionals past
+        the kernel's parameters (Triton's binder raises it the same way)."""
+        total = len(self.params)
+        required = sum(1 for p in self.params if not p.has_default)
+        given = total + surplus
+        if required == total:
+            takes = "%d positional argument%s" % (total,
+                                                 "" if total == 1 else "s")
+        else:
+            takes = "from %d to %d positional arguments" % (required, total)
+        return TypeError("%s() takes %s but %d %s given" % (
+            self.__name__, takes, given, "was" if given == 1 else "were"))
+
     def _first_run(self, grid, *args, **kwargs):
         self._run = self._generated_run()
         return self._run(grid, *args, **kwargs)
@@ -311,6 +344,15 @@ class JITFunction(KernelInterface):
         for name in ("maxnreg", "enable_fp_fusion", "debug",
                      "sanitize_overflow", "launch_pdl"):
             kw.pop(name, None)
+        # Tutorial 07's extern_libs={'libdevice': path}: Kiln links one
+        # libdevice per process (KILN_LIBDEVICE, else the toolkit's or
+        # Triton's copy), read at its first compile; other libraries are
+        # not supported.
+        libs = kw.pop("extern_libs", None) or {}
+        unknown = [name for name in libs if name != "libdevice"]
+        if unknown:
+            raise LaunchError("kernel `%s`: extern_libs %s: Kiln links only "
+                              "libdevice" % (self.__name__, unknown))
         if kw.pop("launch_cooperative_grid", False):
             raise LaunchError("kernel `%s`: launch_cooperative_grid is not "
                               "supported by Kiln" % self.__name__)
@@ -334,8 +376,8 @@ class JITFunction(KernelInterface):
             key = self._key_of(values, num_warps, num_stages)
             hash(key)
         except TypeError as e:
-            raise TypeError("kernel `%s`: a constexpr value is not hashable "
-                            "(%s)" % (self.__name__, e)) from None
+            raise TypeError("kernel `%s`: %s" % (
+                self.__name__, _unhashable(self.params, values, e))) from None
         except AttributeError:
             key = None  # e.g. __cuda_array_interface__ objects
         if key is None:
@@ -417,6 +459,11 @@ class JITFunction(KernelInterface):
         t0 = time.perf_counter()
         try:
             protos = kernel._prototype(described)
+            # do_not_specialize: no `:16`, no constant 1 for those ints.
+            runtime = [p for p in self.params if not p.is_constexpr]
+            for i, (p, d) in enumerate(zip(runtime, described)):
+                if p.do_not_specialize and d[0] in ("i", "l"):
+                    protos[i].kind = _lib.ARG_INT_NOSPEC
             handle = ctypes.c_void_p()
             check(_lib.kernel_bind(kernel._handle, protos, len(described),
                                    opts, ctypes.byref(handle)), LaunchError)
