@@ -122,6 +122,8 @@ public:
   mlir::FailureOr<Val> evalImpl(const ast::Expr *e);
   mlir::FailureOr<Val> evalName(const ast::NameExpr *e);
   mlir::FailureOr<Val> evalAttribute(const ast::AttributeExpr *e);
+  mlir::FailureOr<Val> descriptorAttribute(const Val &desc,
+                                           const ast::AttributeExpr *e);
   mlir::FailureOr<Val> evalCall(const ast::CallExpr *e);
   mlir::FailureOr<Val> evalSubscript(const ast::SubscriptExpr *e);
   mlir::FailureOr<Val> evalBoolOp(const ast::BoolOpExpr *e);

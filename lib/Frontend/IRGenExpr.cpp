@@ -274,6 +274,8 @@ FailureOr<Val> IRGen::evalAttribute(const AttributeExpr *e) {
     return fail(e->attrRange.begin, "unknown attribute `" + a +
                                         "` of a tensor (" + typeName(v) + ")");
   }
+  if (v.kind == Val::Kind::BlockPtr && v.descriptor)
+    return descriptorAttribute(v, e);
   if (v.kind == Val::Kind::DType) {
     if (a == "element_ty") {
       if (!v.dtPtr)
@@ -293,6 +295,40 @@ FailureOr<Val> IRGen::evalAttribute(const AttributeExpr *e) {
   }
   return fail(e->attrRange.begin, "unknown attribute `" + text(e) + "` (" +
                                       typeName(v) + " has no attributes)");
+}
+
+/// `desc.<attr>` of a tensor descriptor (Triton's tensor_descriptor).
+FailureOr<Val> IRGen::descriptorAttribute(const Val &v,
+                                          const AttributeExpr *e) {
+  const std::string &a = e->attr;
+  if (a == "load")
+    return Val::method("tl.load_tensor_descriptor", v);
+  if (a == "store")
+    return Val::method("tl.store_tensor_descriptor", v);
+  if (a == "atomic_add" || a == "atomic_min" || a == "atomic_max" ||
+      a == "atomic_and" || a == "atomic_or" || a == "atomic_xor")
+    return Val::method("tl.tensor_descriptor." + a, v);
+  if (a == "dtype")
+    return Val::dtype(v.bpBase().type.dtype);
+  if (a == "block_shape") {
+    std::vector<Val> dims;
+    for (int64_t d : v.blockShape)
+      dims.push_back(Val::integer(d));
+    return Val::tuple(std::move(dims));
+  }
+  if (a == "shape" || a == "strides") {
+    std::vector<Val> dims;
+    for (size_t d = 0; d < v.bpRank(); ++d)
+      dims.push_back(a == "shape" ? v.bpShape(d) : v.bpStride(d));
+    return Val::tuple(std::move(dims));
+  }
+  if (a == "gather" || a == "scatter")
+    return fail(e->attrRange.begin,
+                "`desc." + a +
+                    "` (a Blackwell TMA gather/scatter) is not supported");
+  return fail(e->attrRange.begin, "unknown attribute `" + a +
+                                      "` of a tensor descriptor (" +
+                                      typeName(v) + ")");
 }
 
 FailureOr<Val> IRGen::evalArgs(const CallExpr *e, CallArgs &out) {

@@ -33,7 +33,8 @@ bool Val::sameAs(const Val &o) const {
   case Kind::Method:
     return s == o.s && self && o.self && self->sameAs(*o.self);
   case Kind::BlockPtr:
-    if (blockShape != o.blockShape || order != o.order)
+    if (blockShape != o.blockShape || order != o.order ||
+        descriptor != o.descriptor || s != o.s)
       return false;
     [[fallthrough]];
   case Kind::Tuple:
@@ -130,7 +131,7 @@ std::string Val::repr() const {
   case Kind::Runtime:
     return "a runtime value";
   case Kind::BlockPtr:
-    return "a block pointer";
+    return descriptor ? "a tensor descriptor" : "a block pointer";
   case Kind::Undef:
     return "an undefined value";
   }
@@ -161,7 +162,7 @@ std::string IRGen::typeName(const Val &v) const {
     std::string shape;
     for (size_t k = 0; k < v.blockShape.size(); ++k)
       shape += (k ? ", " : "") + std::to_string(v.blockShape[k]);
-    return "block pointer to " +
+    return (v.descriptor ? "tensor descriptor of " : "block pointer to ") +
            std::string(tlDTypeName(v.bpBase().type.dtype)) + " [" + shape +
            "]";
   }

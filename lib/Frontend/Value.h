@@ -53,10 +53,15 @@ struct Val {
   kiln::DType dt = kiln::DType::I32; ///< DType
   bool dtPtr = false;                ///< DType: pointer to `dt`
   /// Tuple: the elements. BlockPtr: the runtime scalars `base` (a scalar
-  /// pointer), then shape[r] (i64), strides[r] (i64), offsets[r] (i32).
+  /// pointer), then shape[r] (i64), strides[r] (i64), offsets[r] (i32);
+  /// a tensor descriptor has no offsets.
   std::vector<Val> elems;
   /// BlockPtr: the constexpr block shape (powers of two) and order.
   std::vector<int64_t> blockShape, order;
+  /// BlockPtr: a tensor descriptor (tl.make_tensor_descriptor), whose
+  /// padding option ("zero" or "nan") is in `s`. Loops, ifs and helper
+  /// calls carry it as they carry a block pointer: by its scalars.
+  bool descriptor = false;
   const ast::FunctionDef *fn = nullptr;
   std::shared_ptr<Val> self; ///< Method receiver
 
@@ -136,6 +141,16 @@ struct Val {
     r.order = std::move(order);
     return r;
   }
+  static Val tensorDesc(std::vector<Val> scalars, std::vector<int64_t> block,
+                        std::string padding) {
+    std::vector<int64_t> order;
+    for (size_t d = block.size(); d-- > 0;)
+      order.push_back(int64_t(d));
+    Val r = blockPtr(std::move(scalars), std::move(block), std::move(order));
+    r.descriptor = true;
+    r.s = std::move(padding);
+    return r;
+  }
 
   //===--- BlockPtr accessors ---------------------------------------------===//
   size_t bpRank() const { return blockShape.size(); }
@@ -149,6 +164,7 @@ struct Val {
   bool sameBlockPtrType(const Val &o) const {
     return kind == Kind::BlockPtr && o.kind == Kind::BlockPtr &&
            blockShape == o.blockShape && order == o.order &&
+           descriptor == o.descriptor && s == o.s &&
            elems.size() == o.elems.size() &&
            elems[0].type == o.elems[0].type;
   }

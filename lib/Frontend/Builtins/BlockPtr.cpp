@@ -1,4 +1,4 @@
-//===- BlockPtr.cpp - tl.make_block_ptr, tl.advance, block loads/stores ---===//
+//===- BlockPtr.cpp - Block pointers and tensor descriptors ---------------===//
 //
 // Triton 3.6's block pointers, expanded in the frontend: a block pointer is
 // its scalars (base; shape and strides as i64; offsets as i32) plus the
@@ -177,7 +177,7 @@ FailureOr<Val> kiln::fe::makeBlockPtrBuiltin(BuiltinCall &call) {
 FailureOr<Val> kiln::fe::advanceBuiltin(BuiltinCall &call) {
   auto &[g, rd, a, e, l, args] = call;
 
-  if (a[0].v.kind != Val::Kind::BlockPtr)
+  if (a[0].v.kind != Val::Kind::BlockPtr || a[0].v.descriptor)
     return g.fail(a[0].node, "`" + rd.fn +
                                  "` expects a block pointer (from "
                                  "`tl.make_block_ptr`), got " +
@@ -312,6 +312,10 @@ static FailureOr<Expanded> expand(IRGen &g, const Val &p,
 FailureOr<Val> kiln::fe::loadBlockPtr(BuiltinCall &call) {
   auto &[g, rd, a, e, l, args] = call;
   const Val &p = a[0].v;
+  if (p.descriptor)
+    return g.fail(a[0].node, "`" + rd.fn +
+                                 "` cannot load through a tensor descriptor; "
+                                 "use `desc.load(offsets)`");
   if (!rd.isNone(a[1]) || !rd.isNone(a[2]))
     return g.fail(a[!rd.isNone(a[1]) ? 1 : 2].node,
                   "`mask` and `other` cannot be given when loading through a "
@@ -359,6 +363,10 @@ FailureOr<Val> kiln::fe::loadBlockPtr(BuiltinCall &call) {
 FailureOr<Val> kiln::fe::storeBlockPtr(BuiltinCall &call) {
   auto &[g, rd, a, e, l, args] = call;
   const Val &p = a[0].v;
+  if (p.descriptor)
+    return g.fail(a[0].node, "`" + rd.fn +
+                                 "` cannot store through a tensor descriptor; "
+                                 "use `desc.store(offsets, value)`");
   if (!rd.isNone(a[2]))
     return g.fail(a[2].node, "`mask` cannot be given when storing through a "
                              "block pointer (use `boundary_check`)");
@@ -394,5 +402,261 @@ FailureOr<Val> kiln::fe::storeBlockPtr(BuiltinCall &call) {
   if (failed(x))
     return failure();
   tile::StoreOp::create(g.b, l, x->ptr.value, v->value, x->mask);
+  return Val::none();
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor descriptors
+//===----------------------------------------------------------------------===//
+//
+// Triton 3.6's tensor descriptors (TMA on Hopper) with the same expansion: a
+// descriptor is a BlockPtr Val with `descriptor` set, holding base, shape[r]
+// (i32, as Triton types them) and strides[r] (i64), and the constexpr block
+// shape; no offsets. An access at `offsets` is the block-pointer access at
+// those offsets with every dimension boundary-checked, which is what a TMA
+// copy does: elements outside [0, shape) read as the padding (zero or NaN)
+// and are not written. Kiln emits vector accesses, not TMA copies.
+
+namespace {
+/// An integer scalar of a descriptor's shape (i32) or strides (i64).
+static FailureOr<Val> descScalar(IRGen &g, const Val &v, DType want,
+                                 const Node *where, llvm::StringRef fn,
+                                 llvm::StringRef what) {
+  if (v.kind == Val::Kind::Int || v.kind == Val::Kind::Bool)
+    return g.constantInt(v.i, want);
+  if (!v.isRuntime() || v.type.isTensor() || v.type.isPtr ||
+      !isIntDType(v.type.dtype) || v.type.dtype == DType::I1)
+    return g.fail(where, "`" + what + "` of `" + fn +
+                             "` must hold integer scalars, got " +
+                             g.typeName(v));
+  return v.type.dtype == want ? FailureOr<Val>(v) : g.cast(v, want, where);
+}
+
+/// The descriptor argument of a descriptor access, checked.
+static FailureOr<Val> descriptorArg(IRGen &g, const Arg &a,
+                                    llvm::StringRef fn) {
+  if (a.v.kind != Val::Kind::BlockPtr || !a.v.descriptor)
+    return g.fail(a.node, "`" + fn +
+                              "` expects a tensor descriptor (from "
+                              "`tl.make_tensor_descriptor`), got " +
+                              g.typeName(a.v));
+  return a.v;
+}
+
+/// The descriptor as a block pointer at `offsets`: the pointer tensor of its
+/// block and the in-bounds mask of every dimension.
+static FailureOr<Expanded> descriptorBlock(IRGen &g, const Val &desc,
+                                           const Arg &offsets,
+                                           llvm::StringRef fn,
+                                           const CallExpr *e) {
+  size_t rank = desc.bpRank();
+  size_t given = listOf(offsets.v).size();
+  if (given != rank)
+    return g.fail(offsets.node, "expected " + std::to_string(rank) +
+                                    " offsets, but got " +
+                                    std::to_string(given));
+  FailureOr<std::vector<Val>> offs = readOffsets(g, offsets, rank, fn);
+  if (failed(offs))
+    return failure();
+  Val p = Val::blockPtr(desc.elems, desc.blockShape, desc.order);
+  p.elems.insert(p.elems.end(), offs->begin(), offs->end());
+  std::vector<int64_t> all;
+  for (size_t d = 0; d < rank; ++d)
+    all.push_back(int64_t(d));
+  return expand(g, p, all, e);
+}
+
+/// The value of a descriptor store or atomic: a tensor of the block shape.
+static FailureOr<Val> descriptorValue(IRGen &g, ArgReader &rd, const Arg &a,
+                                      const Val &desc, llvm::StringRef fn) {
+  FailureOr<Val> v = rd.value(a, "value");
+  if (failed(v))
+    return failure();
+  llvm::ArrayRef<int64_t> block(desc.blockShape);
+  if (v->type.isPtr)
+    return g.fail(a.node, "`value` of `" + fn + "` cannot be a pointer (" +
+                              g.typeName(*v) + ")");
+  if (!v->type.isTensor() ||
+      llvm::ArrayRef<int64_t>(v->type.shape) != block)
+    return g.fail(a.node, "`value` of `" + fn + "` must have the block shape " +
+                              shapeStr(block) + ", got " + g.typeName(*v));
+  return v;
+}
+} // namespace
+
+FailureOr<Val> kiln::fe::makeTensorDescriptorBuiltin(BuiltinCall &call) {
+  auto &[g, rd, a, e, l, args] = call;
+  llvm::StringRef fn = rd.fn;
+  std::vector<Val> shape = listOf(a[1].v), strides = listOf(a[2].v);
+  size_t rank = shape.size();
+  if (rank < 1 || rank > 5)
+    return g.fail(a[1].node, "Expected 1 <= ndim <= 5 but got " +
+                                 std::to_string(rank) + " dimensions");
+  if (strides.size() != rank)
+    return g.fail(a[2].node, "Expected " + std::to_string(rank) +
+                                 " strides but got " +
+                                 std::to_string(strides.size()));
+  FailureOr<std::vector<int64_t>> block =
+      constInts(g, a[3], fn, "block_shape");
+  if (failed(block))
+    return failure();
+  if (block->size() != rank)
+    return g.fail(a[3].node, "Expected block_shape to have " +
+                                 std::to_string(rank) +
+                                 " dimensions but got " +
+                                 std::to_string(block->size()));
+  const Val &base = a[0].v;
+  if (!base.isRuntime() || !base.type.isPtr || base.type.isTensor())
+    return g.fail(a[0].node, "`base` of `" + fn +
+                                 "` must be a scalar pointer, got " +
+                                 g.typeName(base));
+  DType dt = base.type.dtype;
+  int64_t elemBytes = bitWidth(dt) / 8, last = block->back();
+  if (last * elemBytes < 16)
+    return g.fail(a[3].node,
+                  "Descriptor block shape must have at least 16 bytes in the "
+                  "last dimension, but got " +
+                      std::to_string(last) + " * " +
+                      std::to_string(elemBytes) + " = " +
+                      std::to_string(last * elemBytes) + " bytes");
+  const Val &lastStride = strides.back();
+  if (lastStride.kind != Val::Kind::Int || lastStride.i != 1)
+    return g.fail(a[2].node,
+                  "Tensor descriptor last dim must be 1 but got " +
+                      (lastStride.kind == Val::Kind::Int
+                           ? std::to_string(lastStride.i)
+                           : g.typeName(lastStride) +
+                                 " (the last stride must be the constant 1)"));
+  int64_t numel = 1;
+  for (size_t k = 0; k < rank; ++k) {
+    int64_t d = (*block)[k];
+    if (d <= 0 || (d & (d - 1)) != 0)
+      return g.fail(a[3].node, "block_shape element " + std::to_string(k) +
+                                   " of `" + fn + "` is " + std::to_string(d) +
+                                   ", which is not a power of two");
+    numel *= d;
+    if (numel > kMaxTensorNumel)
+      return g.fail(a[3].node, "block of " + std::to_string(numel) +
+                                   "+ elements exceeds the maximum tensor "
+                                   "size of " +
+                                   std::to_string(kMaxTensorNumel));
+  }
+  std::string padding = "zero";
+  if (a[4].given) {
+    FailureOr<std::string> s = rd.constStr(a[4], "padding_option");
+    if (failed(s))
+      return failure();
+    padding = *s;
+    if (padding != "zero" && padding != "nan")
+      return g.fail(a[4].node, "unknown padding option `" + padding +
+                                   "` (expected \"zero\" or \"nan\")");
+    if (padding == "nan" && !isFloat(dt))
+      return g.fail(a[4].node, "Padding option `nan` is not supported for "
+                               "integer blocks");
+  }
+  std::vector<Val> scalars{base};
+  for (int part = 0; part < 2; ++part)
+    for (const Val &v : part == 0 ? shape : strides) {
+      FailureOr<Val> s =
+          descScalar(g, v, part == 0 ? DType::I32 : DType::I64,
+                     a[1 + part].node, fn, part == 0 ? "shape" : "strides");
+      if (failed(s))
+        return failure();
+      scalars.push_back(*s);
+    }
+  return Val::tensorDesc(std::move(scalars), std::move(*block),
+                         std::move(padding));
+}
+
+FailureOr<Val> kiln::fe::loadTensorDescriptorBuiltin(BuiltinCall &call) {
+  auto &[g, rd, a, e, l, args] = call;
+  FailureOr<Val> desc = descriptorArg(g, a[0], rd.fn);
+  if (failed(desc))
+    return failure();
+  for (int k : {2, 3})
+    if (a[k].given && failed(rd.constStr(a[k], k == 2 ? "cache_modifier"
+                                                      : "eviction_policy")))
+      return failure();
+  FailureOr<Expanded> x = descriptorBlock(g, *desc, a[1], rd.fn, e);
+  if (failed(x))
+    return failure();
+  DType dt = desc->bpBase().type.dtype;
+  TType t = x->ptr.type.withDType(dt);
+  Val pad = desc->s == "nan" ? Val::flt(std::nan(""))
+            : isFloat(dt)    ? Val::flt(0)
+                             : Val::integer(0);
+  FailureOr<Val> c = g.constant(pad, dt, e);
+  if (failed(c))
+    return failure();
+  FailureOr<Val> other = g.broadcastTo(*c, t.shape, e, "padding");
+  if (failed(other))
+    return failure();
+  return Val::runtime(tile::LoadOp::create(g.b, l, toMLIR(&g.ctx, t),
+                                           x->ptr.value, x->mask,
+                                           other->value),
+                      t);
+}
+
+FailureOr<Val> kiln::fe::storeTensorDescriptorBuiltin(BuiltinCall &call) {
+  auto &[g, rd, a, e, l, args] = call;
+  FailureOr<Val> desc = descriptorArg(g, a[0], rd.fn);
+  if (failed(desc))
+    return failure();
+  FailureOr<Val> v = descriptorValue(g, rd, a[2], *desc, rd.fn);
+  if (failed(v))
+    return failure();
+  DType dt = desc->bpBase().type.dtype;
+  if (v->type.dtype != dt) { // Triton casts to the descriptor's type.
+    v = g.cast(*v, dt, a[2].node);
+    if (failed(v))
+      return failure();
+  }
+  FailureOr<Expanded> x = descriptorBlock(g, *desc, a[1], rd.fn, e);
+  if (failed(x))
+    return failure();
+  tile::StoreOp::create(g.b, l, x->ptr.value, v->value, x->mask);
+  return Val::none();
+}
+
+FailureOr<Val> kiln::fe::descriptorAtomicBuiltin(BuiltinCall &call) {
+  auto &[g, rd, a, e, l, args] = call;
+  llvm::StringRef op = llvm::StringRef(rd.fn).rsplit('.').second;
+  FailureOr<Val> desc = descriptorArg(g, a[0], rd.fn);
+  if (failed(desc))
+    return failure();
+  FailureOr<Val> v = descriptorValue(g, rd, a[2], *desc, rd.fn);
+  if (failed(v))
+    return failure();
+  // Triton's dtype sets for descriptor reductions.
+  DType dt = desc->bpBase().type.dtype;
+  bool ok;
+  if (op == "atomic_add")
+    ok = llvm::is_contained({DType::U32, DType::I32, DType::U64, DType::F32,
+                             DType::F16, DType::BF16},
+                            dt);
+  else if (op == "atomic_min" || op == "atomic_max")
+    ok = llvm::is_contained({DType::U32, DType::I32, DType::U64, DType::I64,
+                             DType::F16, DType::BF16},
+                            dt);
+  else
+    ok = llvm::is_contained({DType::U32, DType::I32, DType::U64, DType::I64},
+                            dt);
+  if (!ok)
+    return g.fail(a[0].node, "`" + op + "` of a tensor descriptor does not "
+                                        "support " +
+                                 Val::dtype(dt).repr());
+  if ((op == "atomic_min" || op == "atomic_max") &&
+      (dt == DType::F16 || dt == DType::BF16))
+    return g.fail(a[0].node, "`" + op + "` of a " + Val::dtype(dt).repr() +
+                                 " tensor descriptor (a TMA reduction) is not "
+                                 "supported by Kiln yet");
+  FailureOr<Expanded> x = descriptorBlock(g, *desc, a[1], rd.fn, e);
+  if (failed(x))
+    return failure();
+  TType maskType{DType::I1, false, x->ptr.type.shape};
+  FailureOr<Val> r = callWith(g, ("tl." + op).str(),
+                              {x->ptr, *v, Val::runtime(x->mask, maskType)}, e);
+  if (failed(r))
+    return failure();
   return Val::none();
 }

@@ -2,7 +2,8 @@
 //
 // tl.make_block_ptr and tl.advance (BlockPtr.cpp) build a Val of kind
 // BlockPtr; tl.load / tl.store (Memory.cpp) hand such a pointer here, where
-// it becomes a pointer tensor and a boundary mask.
+// it becomes a pointer tensor and a boundary mask. Tensor descriptors are
+// BlockPtr Vals too (`descriptor` set), accessed through their own builtins.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_LIB_FRONTEND_BUILTINS_BLOCKPTR_H
@@ -21,6 +22,18 @@ mlir::FailureOr<Val> advanceBuiltin(BuiltinCall &call);
 mlir::FailureOr<Val> loadBlockPtr(BuiltinCall &call);
 /// tl.store through a block pointer; `a` is bound to tl.store's parameters.
 mlir::FailureOr<Val> storeBlockPtr(BuiltinCall &call);
+
+/// tl.make_tensor_descriptor(base, shape, strides, block_shape,
+/// padding_option="zero").
+mlir::FailureOr<Val> makeTensorDescriptorBuiltin(BuiltinCall &call);
+/// tl.load_tensor_descriptor(desc, offsets) and `desc.load(offsets)`.
+mlir::FailureOr<Val> loadTensorDescriptorBuiltin(BuiltinCall &call);
+/// tl.store_tensor_descriptor(desc, offsets, value), `desc.store(...)`.
+mlir::FailureOr<Val> storeTensorDescriptorBuiltin(BuiltinCall &call);
+/// `desc.atomic_<op>(offsets, value)` (registered as
+/// `tensor_descriptor.atomic_<op>`): tl.atomic_<op> on the block, masked to
+/// the tensor's bounds.
+mlir::FailureOr<Val> descriptorAtomicBuiltin(BuiltinCall &call);
 
 } // namespace kiln::fe
 

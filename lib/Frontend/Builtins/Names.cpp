@@ -27,9 +27,6 @@ using namespace kiln::ast;
 
 /// Triton builtins that Kiln knows about but does not implement.
 static const char *const kTLUnsupported[] = {"dot_scaled",
-                                             "make_tensor_descriptor",
-                                             "load_tensor_descriptor",
-                                             "store_tensor_descriptor",
                                              "tensor",
                                              "block_type",
                                              "pointer_type",

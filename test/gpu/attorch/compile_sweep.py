@@ -70,13 +70,20 @@ def constexpr_value(name, default):
 
 
 def kernel_names(path):
+    """The launched kernels: @triton.jit functions with pointer parameters
+    that no other function of the file calls (a called one is a helper,
+    whose parameters may be block pointers a launch cannot pass; it is
+    compiled through its caller)."""
     src = re.sub(r"#[^\n]*", "", open(path).read())
     names = []
     for m in re.finditer(r"@triton\.jit[^\n]*\n(?:@[^\n]*\n)*def (\w+)\((.*?)\):",
                          src, re.S):
         params = m.group(2)
-        if any(POINTERS.search(q.split(":")[0].split("=")[0].strip())
-               for q in params.split(",")):
+        called = re.search(r"(?<![\w.])%s\s*\(" % m.group(1),
+                           src[:m.start()] + src[m.end():])
+        if not called and any(POINTERS.search(
+                q.split(":")[0].split("=")[0].strip())
+                for q in params.split(",")):
             names.append(m.group(1))
     return names
 

@@ -1,0 +1,106 @@
+# Tensor descriptors (tl.make_tensor_descriptor): base, i32 shape and i64
+# strides as scalars; desc.load / desc.store at `offsets` are the block
+# accesses with every dimension bounds-checked (a TMA copy's semantics:
+# zero or NaN padding, out-of-bounds elements not written), lowered to
+# vector accesses. Descriptors pass through helpers and loops.
+# RUN: ln-compile %s --kernel copy2d --signature '*fp16:16,*fp16:16,i32,i32,i64' \
+# RUN:   -D BM=16 -D BN=32 --emit=tile | FileCheck %s --check-prefix=COPY
+# RUN: ln-compile %s --kernel loop_sum --signature '*fp32:16,*fp32:16,i32,i32' \
+# RUN:   -D BM=16 -D BN=32 --emit=tile | FileCheck %s --check-prefix=LOOP
+# RUN: ln-compile %s --kernel attrs --signature '*bf16:16,*i32:16,i32' \
+# RUN:   -D B=64 --emit=tile | FileCheck %s --check-prefix=ATTRS
+# RUN: ln-compile %s --kernel attrs --signature '*bf16:16,*i32:16,i32' \
+# RUN:   -D B=64 --emit=tile 2>&1 >/dev/null | FileCheck %s --check-prefix=PRINT
+# RUN: ln-compile %s --kernel atomics --signature '*i32:16,*fp32:16,i32' \
+# RUN:   -D B=64 --emit=tile | FileCheck %s --check-prefix=ATOM
+# RUN: ln-compile %s --kernel copy2d --signature '*fp16:16,*fp16:16,i32:16,i32:16,i64:16' \
+# RUN:   -D BM=16 -D BN=32 --emit=ptx | FileCheck %s --check-prefix=PTX
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def copy2d(in_ptr, out_ptr, M, N, stride_m, BM: tl.constexpr, BN: tl.constexpr):
+    src = tl.make_tensor_descriptor(in_ptr, shape=[M, N], strides=[stride_m, 1],
+                                    block_shape=[BM, BN], padding_option="nan")
+    dst = tl.make_tensor_descriptor(out_ptr, [M, N], [stride_m, 1], [BM, BN])
+    m = tl.program_id(0) * BM
+    x = src.load([m, 0])
+    tl.store_tensor_descriptor(dst, [m, 0], x.to(tl.float32) + 1)
+
+
+# COPY-LABEL: func.func @copy2d
+# The row index of the load, checked against M (an i32 shape, widened).
+# COPY: %[[ROWS:.*]] = arith.addi %{{.*}}, %{{.*}} : tensor<16xi64>
+# COPY: %[[ROW:.*]] = tile.expand_dims %[[ROWS]], 1 : tensor<16xi64> -> tensor<16x1xi64>
+# COPY: arith.cmpi sge, %[[ROW]], %{{.*}} : tensor<16x1xi64>
+# COPY: %[[M:.*]] = arith.extsi %arg2 : i32 to i64
+# COPY: %[[MS:.*]] = tile.splat %[[M]] : i64 -> tensor<16x1xi64>
+# COPY: arith.cmpi slt, %[[ROW]], %[[MS]] : tensor<16x1xi64>
+# NaN padding where the block leaves the tensor.
+# COPY: %[[NAN:.*]] = arith.constant dense<0x7E00> : tensor<16x32xf16>
+# COPY: tile.load %{{.*}}, mask %{{.*}}, other %[[NAN]] : tensor<16x32x!tile.ptr<f16>>
+# The stored fp32 value is cast to the descriptor's fp16, then stored masked.
+# COPY: arith.truncf %{{.*}} : tensor<16x32xf32> to tensor<16x32xf16>
+# COPY: tile.store %{{.*}}, %{{.*}}, mask %{{.*}} : tensor<16x32x!tile.ptr<f16>>
+
+# PTX-LABEL: .entry copy2d
+# PTX: ld.global.v2.b32
+# PTX: st.global.v2.b32
+
+
+@triton.jit
+def _row_block(desc, r, BN: tl.constexpr):
+    return desc.load([r, 0])
+
+
+@triton.jit
+def loop_sum(in_ptr, out_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    src = tl.make_tensor_descriptor(in_ptr, [M, N], [N, 1], [BM, BN])
+    acc = tl.zeros([BM, BN], dtype=tl.float32)
+    for r in range(0, M, BM):
+        acc += _row_block(src, r, BN)
+    out = tl.make_tensor_descriptor(out_ptr, [BM, BN], [BN, 1], [BM, BN])
+    out.store([0, 0], acc)
+
+
+# LOOP-LABEL: func.func @loop_sum
+# LOOP: scf.for
+# LOOP: tile.load %{{.*}}, mask %{{.*}}, other %{{.*}} : tensor<16x32x!tile.ptr<f32>>
+# LOOP: scf.yield
+# LOOP: tile.store
+
+
+@triton.jit
+def attrs(x_ptr, out_ptr, n, B: tl.constexpr):
+    d = tl.make_tensor_descriptor(x_ptr, [n], [1], [B])
+    tl.static_assert(d.block_shape[0] == B)
+    tl.static_assert(d.dtype == tl.bfloat16)
+    tl.store(out_ptr, d.shape[0])
+    tl.store(out_ptr + 1, d.strides[0])
+    tl.static_print("desc", d)
+
+
+# PRINT: desc tensor descriptor of tl.bfloat16 [64]
+# ATTRS-LABEL: func.func @attrs
+# ATTRS: tile.store %arg1, %arg2 : !tile.ptr<i32>
+# The stride (the constant 1, as i64) narrowed to the pointee type.
+# ATTRS: arith.trunci %{{.*}} : i64 to i32
+
+
+@triton.jit
+def atomics(cnt_ptr, acc_ptr, n, B: tl.constexpr):
+    c = tl.make_tensor_descriptor(cnt_ptr, [n], [1], [B])
+    a = tl.make_tensor_descriptor(acc_ptr, [n], [1], [B])
+    ones = tl.full([B], 1, tl.int32)
+    c.atomic_add([tl.program_id(0) * B], ones)
+    c.atomic_max([0], ones)
+    c.atomic_xor([0], ones)
+    a.atomic_add([0], ones.to(tl.float32))
+
+
+# ATOM-LABEL: func.func @atomics
+# ATOM: tile.atomic_rmw add %{{.*}}, %{{.*}}, mask %{{.*}} : tensor<64x!tile.ptr<i32>>
+# ATOM: tile.atomic_rmw max %{{.*}}, %{{.*}}, mask %{{.*}} : tensor<64x!tile.ptr<i32>>
+# ATOM: tile.atomic_rmw xor %{{.*}}, %{{.*}}, mask %{{.*}} : tensor<64x!tile.ptr<i32>>
+# ATOM: tile.atomic_rmw add %{{.*}}, %{{.*}}, mask %{{.*}} : tensor<64x!tile.ptr<f32>>
