@@ -8,21 +8,26 @@
 #
 #   desc_copy  (X *T, Y *T, M i32, N i32, sx i64, sy i64)  -D BM -D BN -D NAN
 #       grid (cdiv(M, BM) + 1, cdiv(N, BN) + 1): Y[M, N] = X[M, N] * 2 where
-#       the extra row/column of programs only touch out-of-bounds blocks;
-#       Out-of-bounds elements are padding (NaN with NAN=1) and not stored.
+#       the extra row/column of programs only touch out-of-bounds blocks.
+#       Out-of-bounds elements are not stored. (Triton's TMA store on the
+#       H100 does write the columns up to the next 16-byte boundary of the
+#       row, e.g. columns 77-79 of a 77-wide fp32 tensor: cases_desc.py
+#       compares [M, N] with Triton and checks Kiln leaves the rest alone.)
 #   desc_tiles (X *T, Out *T, M i32, N i32, sx i64)  -D BM -D BN -D NAN
 #       grid (cdiv(M, BM), cdiv(N, BN)); Out is dense [grid0*BM, grid1*BN]:
 #       every tile loaded through the descriptor, padding included, is
-#       stored whole with tl.store (so the padding is compared too).
-#   desc_rowsum (X *fp32, Out *fp32, M i32, K i32, sx i64)  -D BM -D BK
+#       stored whole with tl.store (so the padding is compared too; a TMA
+#       load's NaN is 0x7FF7 in each 16-bit half, and Kiln's is the same).
+#   desc_rowsum (X *i32, Out *i32, M i32, K i32, sx i64)  -D BM -D BK
 #       grid (cdiv(M, BM),); Out[M] = row sums of X[M, K], the descriptor
-#       passed to a @triton.jit helper inside a `for` loop.
+#       passed to a @triton.jit helper inside a `for` loop (integers: the
+#       sums are exact whatever the order).
 #   desc_hist  (Idx *i32, Cnt *i32, n i32, bins i32)  -D B
 #       grid (cdiv(n, B),); Cnt[bins] += 1 at each Idx (desc.atomic_add on a
 #       rank-1 descriptor of the counters, one block per program at 0).
 # RUN: ln-compile %s --kernel desc_copy --signature '*fp16,*fp16,i32,i32,i64,i64' -D BM=16 -D BN=32 -D NAN=1 --emit=ptx | FileCheck %s --check-prefix=CP
 # RUN: ln-compile %s --kernel desc_tiles --signature '*fp32,*fp32,i32,i32,i64' -D BM=16 -D BN=32 -D NAN=0 --emit=ptx | FileCheck %s --check-prefix=TL
-# RUN: ln-compile %s --kernel desc_rowsum --signature '*fp32,*fp32,i32,i32,i64' -D BM=32 -D BK=64 --emit=ptx | FileCheck %s --check-prefix=RS
+# RUN: ln-compile %s --kernel desc_rowsum --signature '*i32,*i32,i32,i32,i64' -D BM=32 -D BK=64 --emit=ptx | FileCheck %s --check-prefix=RS
 # RUN: ln-compile %s --kernel desc_hist --signature '*i32,*i32,i32,i32' -D B=128 --emit=ptx | FileCheck %s --check-prefix=HI
 # CP: .entry desc_copy
 # TL: .entry desc_tiles
@@ -67,7 +72,7 @@ def _tile(desc, r, k):
 def desc_rowsum(X, Out, M, K, sx, BM: tl.constexpr, BK: tl.constexpr):
     x = tl.make_tensor_descriptor(X, [M, K], [sx, 1], [BM, BK])
     r = tl.program_id(0) * BM
-    acc = tl.zeros([BM], dtype=tl.float32)
+    acc = tl.zeros([BM], dtype=tl.int32)
     for k in range(0, K, BK):
         acc += tl.sum(_tile(x, r, k), axis=1)
     out = tl.make_tensor_descriptor(Out, [M], [1], [BM])

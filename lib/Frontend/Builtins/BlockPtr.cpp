@@ -582,18 +582,33 @@ FailureOr<Val> kiln::fe::loadTensorDescriptorBuiltin(BuiltinCall &call) {
     return failure();
   DType dt = desc->bpBase().type.dtype;
   TType t = x->ptr.type.withDType(dt);
-  Val pad = desc->s == "nan" ? Val::flt(std::nan(""))
-            : isFloat(dt)    ? Val::flt(0)
-                             : Val::integer(0);
-  FailureOr<Val> c = g.constant(pad, dt, e);
-  if (failed(c))
-    return failure();
-  FailureOr<Val> other = g.broadcastTo(*c, t.shape, e, "padding");
-  if (failed(other))
-    return failure();
+  mlir::Value other;
+  auto tensorType = llvm::cast<mlir::RankedTensorType>(toMLIR(&g.ctx, t));
+  auto floatType = llvm::dyn_cast<mlir::FloatType>(tensorType.getElementType());
+  if (desc->s == "nan" && floatType && floatType.getWidth() >= 16) {
+    // The NaN a TMA load fills in (measured on the H100): 0x7FF7 in every
+    // 16-bit half of the element, so fp32 padding is 0x7FF77FF7.
+    unsigned width = floatType.getWidth();
+    llvm::APInt bits(width, 0);
+    for (unsigned k = 0; k < width; k += 16)
+      bits.insertBits(llvm::APInt(16, 0x7FF7), k);
+    llvm::APFloat nan(floatType.getFloatSemantics(), bits);
+    other = mlir::arith::ConstantOp::create(
+        g.b, l, mlir::DenseElementsAttr::get(tensorType, nan));
+  } else {
+    Val pad = desc->s == "nan" ? Val::flt(std::nan(""))
+              : isFloat(dt)    ? Val::flt(0)
+                               : Val::integer(0);
+    FailureOr<Val> c = g.constant(pad, dt, e);
+    if (failed(c))
+      return failure();
+    FailureOr<Val> o = g.broadcastTo(*c, t.shape, e, "padding");
+    if (failed(o))
+      return failure();
+    other = o->value;
+  }
   return Val::runtime(tile::LoadOp::create(g.b, l, toMLIR(&g.ctx, t),
-                                           x->ptr.value, x->mask,
-                                           other->value),
+                                           x->ptr.value, x->mask, other),
                       t);
 }
 
