@@ -472,6 +472,9 @@ mlir::OwningOpRef<mlir::ModuleOp> IRGen::compile(const KernelSpec &sp) {
   llvm::SmallVector<mlir::Type> argTypes;
   llvm::SmallVector<std::pair<std::string, TType>> runtimeParams;
   llvm::SmallVector<unsigned> divisibility;
+  // Tensor-descriptor parameters: their entry and first function argument
+  // (base, then rank i32 shapes, then rank - 1 i64 strides).
+  llvm::SmallVector<std::pair<const ParamSpec *, size_t>> descriptors;
   // Each constexpr's specialized value as text, for the backend's KernelInfo.
   llvm::SmallVector<mlir::NamedAttribute> constexprTexts;
   size_t sigIdx = 0;
@@ -570,6 +573,38 @@ mlir::OwningOpRef<mlir::ModuleOp> IRGen::compile(const KernelSpec &sp) {
           p.name, b.getStringAttr(llvm::StringRef(entry->constexprValue).trim())));
       continue;
     }
+    if (entry->kind == ParamSpec::Kind::TensorDesc) {
+      // A host TensorDescriptor: 16-byte aligned base (Triton asserts it),
+      // shapes, and strides whose every element but the last (1, a
+      // constant) is a multiple of 16 bytes, also asserted by Triton.
+      size_t rank = entry->blockShape.size();
+      unsigned elemBytes = std::max(1u, bitWidth(entry->dtype) / 8);
+      if (entry->blockShape.back() * elemBytes < 16)
+        return (void)fail(p.range.begin,
+                          "signature entry " + std::to_string(sigIdx) +
+                              " (`" + entry->toString() +
+                              "`): a descriptor block must have at least 16 "
+                              "bytes in its last dimension"),
+               nullptr;
+      descriptors.emplace_back(entry, runtimeParams.size());
+      TType pt{entry->dtype, true, {}};
+      argTypes.push_back(toMLIR(&ctx, pt));
+      runtimeParams.emplace_back(p.name, pt);
+      divisibility.push_back(16);
+      for (size_t d = 0; d < rank; ++d) {
+        TType it{DType::I32, false, {}};
+        argTypes.push_back(toMLIR(&ctx, it));
+        runtimeParams.emplace_back(p.name + ".shape" + std::to_string(d), it);
+        divisibility.push_back(1);
+      }
+      for (size_t d = 0; d + 1 < rank; ++d) {
+        TType it{DType::I64, false, {}};
+        argTypes.push_back(toMLIR(&ctx, it));
+        runtimeParams.emplace_back(p.name + ".stride" + std::to_string(d), it);
+        divisibility.push_back(std::max(1u, 16 / elemBytes));
+      }
+      continue;
+    }
     TType t{entry->dtype, entry->kind == ParamSpec::Kind::Pointer, {}};
     argTypes.push_back(toMLIR(&ctx, t));
     runtimeParams.emplace_back(p.name, t);
@@ -586,14 +621,27 @@ mlir::OwningOpRef<mlir::ModuleOp> IRGen::compile(const KernelSpec &sp) {
     if (divisibility[k] > 1)
       func.setArgAttr(k, "tile.divisibility",
                       b.getI32IntegerAttr(divisibility[k]));
-    const Param &p = *llvm::find_if(fn->params, [&](const Param &q) {
+    auto p = llvm::find_if(fn->params, [&](const Param &q) {
       return q.name == runtimeParams[k].first;
     });
-    st.scope[p.name] = Binding{
+    if (p == fn->params.end())
+      continue; // A descriptor's shape or stride, bound below.
+    st.scope[p->name] = Binding{
         Val::runtime(entryBlock->getArgument(k), runtimeParams[k].second),
-        p.range.begin};
+        p->range.begin};
   }
   b.setInsertionPointToStart(entryBlock);
+  for (auto [entry, first] : descriptors) {
+    size_t rank = entry->blockShape.size();
+    Binding &bound = st.scope[runtimeParams[first].first];
+    std::vector<Val> scalars{bound.v};
+    for (size_t k = 1; k < 2 * rank; ++k)
+      scalars.push_back(Val::runtime(entryBlock->getArgument(first + k),
+                                     runtimeParams[first + k].second));
+    scalars.push_back(constantInt(1, DType::I64)); // the last stride
+    bound.v = Val::tensorDesc(std::move(scalars), entry->blockShape,
+                              entry->nanPadding ? "nan" : "zero");
+  }
   fs = &st;
   LogicalResult r = genBlock(fn->body);
   fs = nullptr;

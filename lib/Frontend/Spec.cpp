@@ -88,6 +88,12 @@ std::string ParamSpec::toString() const {
   switch (kind) {
   case Kind::Constexpr:
     return constexprValue;
+  case Kind::TensorDesc: {
+    std::string s = std::string("tensordesc<") + dtypeName(dtype) + "[";
+    for (size_t k = 0; k < blockShape.size(); ++k)
+      s += (k ? "," : "") + std::to_string(blockShape[k]);
+    return s + "]" + (nanPadding ? ",nan" : "") + ">";
+  }
   case Kind::Pointer:
   case Kind::Scalar: {
     std::string s = kind == Kind::Pointer ? "*" : "";
@@ -126,6 +132,51 @@ static llvm::Expected<ParamSpec> parseEntry(llvm::StringRef text,
     return fail("empty entry");
   ParamSpec p;
   llvm::StringRef body = text;
+  if (body.consume_front("tensordesc<")) {
+    // tensordesc<T[b0,b1,...]> with an optional `,nan` / `,zero` padding.
+    auto bad = [&](const llvm::Twine &why) {
+      return fail(why + " (expected tensordesc<T[B0,B1,...]>, e.g. "
+                        "tensordesc<fp16[64,64]>)");
+    };
+    if (!body.consume_back(">"))
+      return bad("missing `>`");
+    auto [typeText, rest] = body.split('[');
+    std::optional<DType> dt = parseDTypeName(typeText.trim());
+    if (!dt)
+      return bad("unknown element type `" + typeText.trim() + "`");
+    auto [dims, tail] = rest.split(']');
+    if (!rest.contains(']'))
+      return bad("missing `]`");
+    tail = tail.trim();
+    if (tail.consume_front(",")) {
+      tail = tail.trim();
+      if (tail == "nan")
+        p.nanPadding = true;
+      else if (tail != "zero")
+        return bad("unknown padding `" + tail + "`");
+    } else if (!tail.empty()) {
+      return bad("unexpected `" + tail + "`");
+    }
+    if (p.nanPadding && !isFloat(*dt))
+      return fail("NaN padding needs a floating-point element type, not " +
+                  typeText.trim());
+    llvm::SmallVector<llvm::StringRef> parts;
+    dims.split(parts, ',');
+    for (llvm::StringRef d : parts) {
+      int64_t v = 0;
+      if (d.trim().getAsInteger(10, v) || v <= 0 || (v & (v - 1)) != 0 ||
+          v > (1 << 20))
+        return bad("block dimension `" + d.trim() +
+                   "` is not a power of two");
+      p.blockShape.push_back(v);
+    }
+    if (p.blockShape.size() > 5)
+      return bad("rank " + llvm::Twine(p.blockShape.size()) +
+                 " is above 5");
+    p.kind = ParamSpec::Kind::TensorDesc;
+    p.dtype = *dt;
+    return p;
+  }
   bool isPtr = body.consume_front("*");
   // `none` (Triton's AOT spelling) and `None`: the argument is None, which
   // specializes any parameter to the constexpr None.
@@ -179,8 +230,26 @@ kiln::parseSignature(std::string_view textView) {
   std::vector<ParamSpec> out;
   if (text.trim().empty())
     return out;
+  // Commas inside `tensordesc<T[64,64]>` do not separate entries.
   llvm::SmallVector<llvm::StringRef> parts;
-  text.split(parts, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/true);
+  int depth = 0;
+  size_t start = 0;
+  char quote = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (quote) { // A string constexpr may hold any of these characters.
+      quote = c == quote ? 0 : quote;
+      continue;
+    }
+    if (c == '"' || c == '\'')
+      quote = c;
+    depth += (c == '<' || c == '[') - (c == '>' || c == ']');
+    if (c == ',' && depth <= 0) {
+      parts.push_back(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push_back(text.substr(start));
   unsigned index = 0;
   for (llvm::StringRef part : parts) {
     ++index;

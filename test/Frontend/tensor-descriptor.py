@@ -15,6 +15,12 @@
 # RUN:   -D B=64 --emit=tile | FileCheck %s --check-prefix=ATOM
 # RUN: ln-compile %s --kernel copy2d --signature '*fp16:16,*fp16:16,i32:16,i32:16,i64:16' \
 # RUN:   -D BM=16 -D BN=32 --emit=ptx | FileCheck %s --check-prefix=PTX
+# A host TensorDescriptor parameter (`tensordesc<T[B...]>` in the signature):
+# the kernel takes its base (16-byte aligned), i32 shapes and the i64
+# strides but the last (the constant 1; the others multiples of 16 bytes).
+# RUN: ln-compile %s --kernel host_desc \
+# RUN:   --signature 'tensordesc<fp16[32, 64]>,tensordesc<fp32[32,64],nan>,i32' \
+# RUN:   -D BM=32 --emit=tile | FileCheck %s --check-prefix=HOST
 import triton
 import triton.language as tl
 
@@ -105,3 +111,22 @@ def atomics(cnt_ptr, acc_ptr, n, B: tl.constexpr):
 # ATOM: tile.atomic_rmw max %{{.*}}, %{{.*}}, mask %{{.*}} : tensor<64x!tile.ptr<i32>>
 # ATOM: tile.atomic_rmw xor %{{.*}}, %{{.*}}, mask %{{.*}} : tensor<64x!tile.ptr<i32>>
 # ATOM: tile.atomic_rmw add %{{.*}}, %{{.*}}, mask %{{.*}} : tensor<64x!tile.ptr<f32>>
+
+
+@triton.jit
+def host_desc(x_desc, y_desc, n, BM: tl.constexpr):
+    m = tl.program_id(0) * BM
+    y_desc.store([m, 0], x_desc.load([m, 0]))
+
+
+# HOST-LABEL: func.func @host_desc(
+# HOST-SAME: %arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32, tile.name = "x_desc"},
+# HOST-SAME: %arg1: i32 {tile.name = "x_desc.shape0"}, %arg2: i32 {tile.name = "x_desc.shape1"},
+# HOST-SAME: %arg3: i64 {tile.divisibility = 8 : i32, tile.name = "x_desc.stride0"},
+# HOST-SAME: %arg4: !tile.ptr<f32> {tile.divisibility = 16 : i32, tile.name = "y_desc"},
+# HOST-SAME: %arg7: i64 {tile.divisibility = 4 : i32, tile.name = "y_desc.stride0"},
+# HOST-SAME: %arg8: i32 {tile.name = "n"})
+# The load's padding is zero (x_desc); the stored fp16 block becomes fp32.
+# HOST: tile.load %{{.*}}, mask %{{.*}}, other %{{.*}} : tensor<32x64x!tile.ptr<f16>>
+# HOST: arith.extf %{{.*}} : tensor<32x64xf16> to tensor<32x64xf32>
+# HOST: tile.store

@@ -2,6 +2,7 @@
 #include "AOTEmit.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
+#include <algorithm>
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -45,7 +46,12 @@ bool isCppKeyword(llvm::StringRef s) {
 /// The C++ name of kernel parameter `name` (Python identifiers may be C++
 /// keywords, e.g. `new`).
 std::string cppParamName(llvm::StringRef name) {
-  return isCppKeyword(name) ? (name + "_").str() : name.str();
+  if (isCppKeyword(name))
+    return (name + "_").str();
+  // A tensor descriptor's parts are `desc.shape0`, `desc.stride0`.
+  std::string s = name.str();
+  std::replace(s.begin(), s.end(), '.', '_');
+  return s;
 }
 
 /// Element type of a pointer parameter; `void` for dtypes without one.

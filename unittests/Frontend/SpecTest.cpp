@@ -69,6 +69,45 @@ TEST(Spec, IntegerEqualToOneIsTheConstexprOne) {
   EXPECT_EQ((*ptr)[0].toString(), "*i64");
 }
 
+TEST(Spec, TensorDescriptors) {
+  // Triton's spelling (with its ", " inside the list), padding, and the
+  // commas inside `<...>` not separating entries.
+  auto r = parseSignature("tensordesc<fp16[64, 32]>,*fp32:16,"
+                          "tensordesc<bf16[128],nan>,tensordesc<i8[2,4,16],zero>,"
+                          "'a,b'");
+  ASSERT_TRUE(static_cast<bool>(r)) << llvm::toString(r.takeError());
+  ASSERT_EQ(r->size(), 5u);
+  EXPECT_EQ((*r)[0].kind, ParamSpec::Kind::TensorDesc);
+  EXPECT_EQ((*r)[0].dtype, DType::F16);
+  EXPECT_EQ((*r)[0].blockShape, (std::vector<int64_t>{64, 32}));
+  EXPECT_FALSE((*r)[0].nanPadding);
+  EXPECT_TRUE((*r)[2].nanPadding);
+  EXPECT_EQ((*r)[3].blockShape, (std::vector<int64_t>{2, 4, 16}));
+  EXPECT_EQ((*r)[4].constexprValue, "'a,b'");
+  std::string joined;
+  for (const ParamSpec &p : *r)
+    joined += (joined.empty() ? "" : ",") + p.toString();
+  EXPECT_EQ(joined, "tensordesc<fp16[64,32]>,*fp32:16,tensordesc<bf16[128],nan>,"
+                    "tensordesc<i8[2,4,16]>,'a,b'");
+  auto again = parseSignature(joined);
+  ASSERT_TRUE(static_cast<bool>(again));
+  EXPECT_EQ(*again, *r);
+
+  for (auto [text, message] : std::vector<std::pair<const char *, const char *>>{
+           {"tensordesc<fp16[64,32]", "signature entry 1 `tensordesc<fp16[64,32]`: missing `>`"},
+           {"tensordesc<fp17[64]>", "unknown element type `fp17`"},
+           {"tensordesc<fp16[48]>", "block dimension `48` is not a power of two"},
+           {"tensordesc<fp16[]>", "block dimension `` is not a power of two"},
+           {"tensordesc<i32[64],nan>", "NaN padding needs a floating-point element type, not i32"},
+           {"tensordesc<fp16[64],inf>", "unknown padding `inf`"},
+           {"tensordesc<fp16[2,2,2,2,2,16]>", "rank 6 is above 5"}}) {
+    auto bad = parseSignature(text);
+    ASSERT_FALSE(static_cast<bool>(bad)) << text;
+    EXPECT_NE(llvm::toString(bad.takeError()).find(message), std::string::npos)
+        << text << " should say: " << message;
+  }
+}
+
 TEST(Spec, NoneEntries) {
   // `none` (Triton's AOT spelling) and `None` pass None for any parameter:
   // a constexpr None, printed back as `None`.

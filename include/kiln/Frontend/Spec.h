@@ -37,7 +37,7 @@ bool isFloat(DType t);
 /// One positional signature entry, e.g. `*fp16:16`, `i32`, `i32:16`, `fp32`,
 /// or a literal for a constexpr parameter (`1024`, `True`).
 struct ParamSpec {
-  enum class Kind { Pointer, Scalar, Constexpr };
+  enum class Kind { Pointer, Scalar, Constexpr, TensorDesc };
   Kind kind = Kind::Scalar;
   DType dtype = DType::I32; ///< Pointee type for pointers, value type otherwise.
   /// `:16` on a pointer: the address is 16-byte aligned; on an integer: the
@@ -45,6 +45,12 @@ struct ParamSpec {
   unsigned divisibility = 1;
   /// Literal text of a constexpr given inline in the signature.
   std::string constexprValue;
+  /// TensorDesc (`tensordesc<fp16[64,64]>`, Triton's spelling; `,nan` before
+  /// the `>` for NaN padding): a host tensor descriptor of `dtype` elements
+  /// with this block shape. The kernel receives its base pointer (16-byte
+  /// aligned), shape (i32 each) and strides (i64 each, the last one 1).
+  std::vector<int64_t> blockShape;
+  bool nanPadding = false;
 
   bool operator==(const ParamSpec &) const = default;
   /// Canonical AOT spelling; parseSignature(toString()) round-trips.

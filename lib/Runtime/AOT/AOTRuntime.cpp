@@ -45,7 +45,12 @@ struct Loaded {
 };
 
 std::mutex loadedMutex;
-std::map<std::pair<const KernelDescriptor *, CUcontext>, Loaded> loadedKernels;
+// Loaded modules stay for the life of the process, and so does this map:
+// destroyed at exit (a global), it would drop the only references to them
+// before LeakSanitizer looks, and a launch from another static destructor
+// would find it gone.
+auto &loadedKernels =
+    *new std::map<std::pair<const KernelDescriptor *, CUcontext>, Loaded>();
 
 /// The context a launch on `stream` runs in, made current; `dev` is set
 /// when it is device 0's primary context, made here.
