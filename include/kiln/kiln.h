@@ -204,6 +204,13 @@ typedef enum kiln_arg_kind {
                             * fits), never specialized on its value: no
                             * `:16`, not the constexpr 1 (Triton's
                             * do_not_specialize) */
+  KILN_ARG_TENSORDESC = 10, /* a host tensor descriptor for a parameter the
+                             * kernel reads with desc.load(...): value.ptr
+                             * its base (16-byte aligned), dtype its
+                             * elements, byte_size kiln_tensordesc_bits();
+                             * then its rank shapes and rank - 1 strides
+                             * (elements; the last stride is 1) as
+                             * KILN_ARG_INT_NOSPEC arguments */
 } kiln_arg_kind;
 
 /* One argument for each non-constexpr parameter, in order. 24 bytes. */
@@ -229,6 +236,19 @@ static inline kiln_arg kiln_arg_ptr(uint64_t ptr, kiln_dtype dtype,
   a.value.ptr = ptr;
   a.byte_size = byte_size;
   return a;
+}
+/* The block shape (rank 1..5, powers of two up to 2^20) and padding of a
+ * KILN_ARG_TENSORDESC header, packed into its byte_size. */
+static inline uint64_t kiln_tensordesc_bits(const int64_t *block, int rank,
+                                            int nan_padding) {
+  uint64_t bits = (uint64_t)rank | (nan_padding ? 8u : 0u);
+  for (int d = 0; d < rank; ++d) {
+    uint64_t log2 = 0;
+    while (((int64_t)1 << log2) < block[d])
+      ++log2;
+    bits |= log2 << (4 + 5 * d);
+  }
+  return bits;
 }
 static inline kiln_arg kiln_arg_scalar_(kiln_arg_kind kind) {
   kiln_arg a;

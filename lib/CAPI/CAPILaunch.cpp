@@ -190,6 +190,17 @@ kiln_status kiln::capi::convertArgs(const kiln_kernel *kernel,
     case KILN_ARG_NONE:
       out.push_back(rt::Arg::none());
       break;
+    case KILN_ARG_TENSORDESC: {
+      auto t = toDType(a.dtype);
+      unsigned rank = unsigned(a.byte_size & 7);
+      if (!t || rank < 1 || rank > 5)
+        return argError(kernel, i,
+                        "tensor descriptor with unknown dtype " +
+                            std::to_string(a.dtype) + " or rank " +
+                            std::to_string(rank));
+      out.push_back(rt::Arg::tensorDescFromBits(a.value.ptr, *t, a.byte_size));
+      break;
+    }
     default:
       return argError(kernel, i,
                       "unknown argument kind " + std::to_string(a.kind));

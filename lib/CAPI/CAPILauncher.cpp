@@ -15,7 +15,7 @@ using namespace kiln::capi;
 
 namespace {
 /// What a bound argument becomes; the value comes with each launch.
-enum class Slot : uint8_t { Pointer, I32, I64, F32, F64, Bool, None };
+enum class Slot : uint8_t { Pointer, I32, I64, F32, F64, Bool, None, TensorDesc };
 
 uint64_t load64(const unsigned char *p) {
   uint64_t v;
@@ -66,6 +66,8 @@ kiln_status kiln_kernel_bind(kiln_kernel *kernel, const kiln_arg *prototype,
       Slot slot = Slot::Pointer;
       if (prototype[i].kind == KILN_ARG_BOOL)
         slot = Slot::Bool;
+      else if (a.kind() == rt::Arg::Kind::TensorDesc)
+        slot = Slot::TensorDesc;
       else if (a.isNone())
         slot = Slot::None;
       else if (a.kind() == rt::Arg::Kind::Int)
@@ -112,6 +114,10 @@ kiln_status kiln_launcher_launch(kiln_launcher *launcher, const void *packed,
       break;
     case Slot::None:
       args.push_back(rt::Arg::none());
+      break;
+    case Slot::TensorDesc: // base, then the block/padding bits
+      args.push_back(rt::Arg::tensorDescFromBits(bits, launcher->dtypes[i],
+                                                 load64(a + 8)));
       break;
     case Slot::I32: {
       auto v = int64_t(bits);

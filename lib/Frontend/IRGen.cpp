@@ -270,6 +270,17 @@ static LogicalResult readJitDebug(IRGen &g, const FunctionDef *fn) {
 // Calls of @triton.jit functions
 //===----------------------------------------------------------------------===//
 
+/// `@triton.jit(noinline=True)`.
+static bool isNoinline(const ast::FunctionDef *fn) {
+  for (const ast::Expr *d : fn->decorators)
+    if (auto *c = llvm::dyn_cast<ast::CallExpr>(d))
+      for (const ast::Keyword &k : c->keywords)
+        if (k.name == "noinline")
+          if (auto *v = llvm::dyn_cast<ast::ConstExpr>(k.value))
+            return v->which == ast::ConstExpr::Which::True;
+  return false;
+}
+
 FailureOr<Val> IRGen::callFunction(const FunctionDef *fn, const CallArgs &args,
                                    const Node *call) {
   if (IRGen *owner = ownerOf(*this, fn); owner && owner != this)
@@ -334,10 +345,15 @@ FailureOr<Val> IRGen::callFunction(const FunctionDef *fn, const CallArgs &args,
         return failure();
       bound[k] = *d;
     }
-    if (isConstexprParam(p) && !bound[k]->isConstexpr())
-      return fail(nodes[k], "argument `" + p.name + "` of `" + fn->name +
-                                "` is tl.constexpr but got " +
-                                typeName(*bound[k]));
+    // Triton inlines helpers, so a `tl.constexpr` annotation on a helper's
+    // parameter does not stop a runtime value (the fused-attention tutorial
+    // passes `offs_m` tensors that way); only a noinline function needs
+    // constexpr arguments there.
+    if (isConstexprParam(p) && !bound[k]->isConstexpr() && isNoinline(fn))
+      return fail(nodes[k], "`" + fn->name +
+                                "` is marked noinline, but was called with "
+                                "non-constexpr argument `" +
+                                p.name + "` (" + typeName(*bound[k]) + ")");
     if (bound[k]->kind == Val::Kind::Undef)
       return failure();
     st.scope[p.name] = Binding{*bound[k], p.range.begin};

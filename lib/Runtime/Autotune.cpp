@@ -54,6 +54,7 @@ std::optional<DType> dtypeFromTL(llvm::StringRef name) {
 LaunchValue kiln::rt::launchValueOf(const Arg &arg) {
   switch (arg.kind()) {
   case Arg::Kind::Pointer:
+  case Arg::Kind::TensorDesc: // its base, as far as decorators look
     return LaunchValue::pointer(arg.dtype(), arg.pointer());
   case Arg::Kind::Int:
     return LaunchValue::integer(arg.intValue());

@@ -60,8 +60,59 @@ std::string Arg::describe() const {
   }
   case Kind::None:
     return "None";
+  case Kind::TensorDesc: {
+    std::string block;
+    for (int64_t d : descriptorBlock())
+      block += (block.empty() ? "" : ",") + std::to_string(d);
+    return "tensor descriptor of " + std::string(dtypeName(dtype_)) + "[" +
+           block + "] (" + hexPtr(ptr_) + ")";
+  }
   }
   return "?";
+}
+
+Arg Arg::tensorDescHeader(CUdeviceptr base, DType elem,
+                          llvm::ArrayRef<int64_t> block, bool nanPadding) {
+  uint64_t bits = uint64_t(block.size()) | uint64_t(nanPadding) << 3;
+  for (size_t d = 0; d < block.size(); ++d)
+    bits |= uint64_t(llvm::Log2_64(uint64_t(block[d]))) << (4 + 5 * d);
+  return tensorDescFromBits(base, elem, bits);
+}
+
+std::vector<int64_t> Arg::descriptorBlock() const {
+  std::vector<int64_t> block;
+  for (unsigned d = 0; d < descriptorRank(); ++d)
+    block.push_back(int64_t(1) << ((uint64_t(int_) >> (4 + 5 * d)) & 31));
+  return block;
+}
+
+llvm::Expected<std::vector<Arg>>
+Arg::tensorDescArgs(CUdeviceptr base, DType elem, llvm::ArrayRef<int64_t> shape,
+                    llvm::ArrayRef<int64_t> strides,
+                    llvm::ArrayRef<int64_t> block, bool nanPadding) {
+  size_t rank = block.size();
+  if (rank < 1 || rank > 5 || shape.size() != rank || strides.size() != rank)
+    return makeError(llvm::formatv(
+        "tensor descriptor: shape, strides and block_shape must have the "
+        "same rank in 1..5 (got {0}, {1}, {2})",
+        shape.size(), strides.size(), rank));
+  for (int64_t b : block)
+    if (b <= 0 || (b & (b - 1)) || b > (1 << 20))
+      return makeError(llvm::formatv(
+          "tensor descriptor: block dimension {0} is not a power of two", b));
+  if (strides.back() != 1)
+    return makeError(llvm::formatv(
+        "tensor descriptor: the last stride must be 1, got {0}",
+        strides.back()));
+  if (nanPadding && !isFloat(elem))
+    return makeError("tensor descriptor: NaN padding needs a floating-point "
+                     "element type");
+  std::vector<Arg> out{tensorDescHeader(base, elem, block, nanPadding)};
+  for (int64_t s : shape)
+    out.push_back(Arg::i32(int32_t(s)).withoutSpecialization());
+  for (size_t d = 0; d + 1 < rank; ++d)
+    out.push_back(Arg::i64(strides[d]).withoutSpecialization());
+  return out;
 }
 
 ConstexprValue::ConstexprValue(double v) {
@@ -93,8 +144,12 @@ llvm::Expected<KernelSpec> kiln::rt::deriveSpec(
   for (const KernelParameter &p : params)
     (p.isConstexpr ? constexprNames : runtimeNames).push_back(p.name);
 
-  if (args.size() != runtimeNames.size())
-    return argumentCountError(kernelName, runtimeNames, args.size());
+  // A tensor descriptor's shapes and strides follow its header.
+  size_t given = 0;
+  for (size_t i = 0; i < args.size(); i += 1 + args[i].descriptorParts())
+    ++given;
+  if (given != runtimeNames.size())
+    return argumentCountError(kernelName, runtimeNames, given);
   if (!isPow2(options.numWarps) || options.numWarps > 32)
     return makeError(llvm::formatv(
         "kernel `{0}`: num_warps = {1} is not a power of two in 1..32",
@@ -178,6 +233,41 @@ llvm::Expected<KernelSpec> kiln::rt::deriveSpec(
       ps.dtype = a.dtype();
       ps.divisibility = 1;
       break;
+    case Arg::Kind::TensorDesc: {
+      // Triton's TensorDescriptor asserts these on the host.
+      if (a.pointer() == 0 || a.pointer() % 16 != 0)
+        return makeError(llvm::formatv(
+            "kernel `{0}`: {1}: the descriptor's base {2} is not 16-byte "
+            "aligned",
+            kernelName, argName(argIndex, p.name), hexPtr(a.pointer())));
+      unsigned parts = a.descriptorParts();
+      if (argIndex + parts >= args.size())
+        return makeError(llvm::formatv(
+            "kernel `{0}`: {1}: a tensor descriptor of rank {2} needs its {3} "
+            "shape and stride arguments after it",
+            kernelName, argName(argIndex, p.name), a.descriptorRank(), parts));
+      for (unsigned k = 1; k <= parts; ++k)
+        if (args[argIndex + k].kind() != Arg::Kind::Int)
+          return makeError(llvm::formatv(
+              "kernel `{0}`: {1}: part {2} of the tensor descriptor (a shape "
+              "or stride) is {3}, not an integer",
+              kernelName, argName(argIndex, p.name), k,
+              args[argIndex + k].describe()));
+      unsigned elemBytes = std::max(1u, dtypeBytes(a.dtype()));
+      for (unsigned d = 0; d + 1 < a.descriptorRank(); ++d)
+        if (int64_t s = args[argIndex + a.descriptorRank() + 1 + d].intValue();
+            (s * elemBytes) % 16 != 0)
+          return makeError(llvm::formatv(
+              "kernel `{0}`: {1}: the descriptor's stride {2} ({3} elements) "
+              "is not a multiple of 16 bytes",
+              kernelName, argName(argIndex, p.name), d, s));
+      ps.kind = ParamSpec::Kind::TensorDesc;
+      ps.dtype = a.dtype();
+      ps.blockShape = a.descriptorBlock();
+      ps.nanPadding = a.descriptorNanPadding();
+      argIndex += parts;
+      break;
+    }
     }
     spec.signature.push_back(ps);
     ++argIndex;
@@ -244,7 +334,8 @@ llvm::Error kiln::rt::validateLaunch(const KernelInfo &info,
     // Built only on failure: this loop runs on every launch.
     auto where = [&] { return "kernel `" + k + "`: " + argName(argIndex, p.name); };
     if (s.kind == ParamSpec::Kind::Pointer) {
-      if (a.kind() != Arg::Kind::Pointer)
+      // A descriptor's header is its base pointer's argument.
+      if (a.kind() != Arg::Kind::Pointer && a.kind() != Arg::Kind::TensorDesc)
         return makeError(where() + ": expected " + pointerText(s.dtype) +
                          ", got " + a.describe());
       if (a.dtype() != s.dtype)

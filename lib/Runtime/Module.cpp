@@ -109,6 +109,8 @@ void launchSignature(llvm::ArrayRef<Arg> args, const LaunchOptions &options,
          : a.isSpecializedOne() ? '2'
          : div16                ? '1'
                                 : '0';
+    if (a.kind() == Arg::Kind::TensorDesc) // block shape and padding
+      number((long long)a.descriptorBits());
   }
   for (const auto &[name, value] : options.constexprs) {
     s += '|';

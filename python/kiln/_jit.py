@@ -117,8 +117,50 @@ def _find_stream(device):
     return raw(max(device, 0))
 
 
+def _is_descriptor(a):
+    """A host tensor descriptor (triton.tools.tensor_descriptor's)."""
+    return hasattr(a, "block_shape") and hasattr(a, "base")
+
+
+def _descriptor_bits(block, nan):
+    """kiln_tensordesc_bits: the block shape and padding, packed."""
+    bits = len(block) | (8 if nan else 0)
+    for d, b in enumerate(block):
+        bits |= (int(b).bit_length() - 1) << (4 + 5 * d)
+    return bits
+
+
+def _describe_descriptor(where, a):
+    """A descriptor's described entry: code ("td", dtype name, block, nan),
+    the pack format of its header and parts, and (base, bits, parts)."""
+    block = tuple(int(b) for b in a.block_shape)
+    shape, strides = list(a.shape), list(a.strides)
+    rank = len(block)
+    if not (1 <= rank <= 5) or len(shape) != rank or len(strides) != rank:
+        raise LaunchError("%s: tensor descriptor shape, strides and "
+                          "block_shape must have one rank in 1..5 (got %d, "
+                          "%d, %d)" % (where, len(shape), len(strides), rank))
+    if any(b <= 0 or b & (b - 1) or b > 1 << 20 for b in block):
+        raise LaunchError("%s: tensor descriptor block_shape %r is not made "
+                          "of powers of two" % (where, list(block)))
+    if int(strides[-1]) != 1:
+        raise LaunchError("%s: tensor descriptor's last stride must be 1, "
+                          "got %d" % (where, strides[-1]))
+    name = _kiln_dtype(a.base.dtype)
+    if name is None:
+        raise LaunchError("%s: tensor descriptor dtype %s is not supported" %
+                          (where, a.base.dtype))
+    nan = getattr(a, "padding", "zero") == "nan"
+    parts = [int(s) for s in shape] + [int(s) for s in strides[:-1]]
+    fmt = "QQ" + "qQ" * (len(parts) - 1) + "q"
+    return (("td", name, block, nan), fmt,
+            (a.base.data_ptr(), _descriptor_bits(block, nan), parts), 0)
+
+
 def _device_index(a):
     """CUDA device ordinal of a tensor-like, -1 on the host."""
+    if _is_descriptor(a):
+        a = a.base
     get = getattr(a, "get_device", None)
     if get is not None:
         return get()
@@ -283,6 +325,10 @@ class Kernel:
                 out.append(("f", "d", a, 0))
             elif a is None:
                 out.append(("n", "Q", 0, 0))
+            elif _is_descriptor(a):
+                out.append(_describe_descriptor(
+                    "kernel `%s`: argument #%d `%s`" %
+                    (self.name, i + 1, self.arg_names[i]), a))
             else:
                 out.append(self._describe_pointer(i, a, with_sizes))
         return out
@@ -360,9 +406,28 @@ class Kernel:
             raise
 
     @staticmethod
+    def _proto_count(described):
+        """kiln_args per described entry: a descriptor is its header, its
+        shapes and its strides but the last."""
+        return [1 + len(d[2][2]) if type(d[0]) is tuple else 1
+                for d in described]
+
+    @staticmethod
     def _prototype(described):
-        protos = (_lib.Arg * max(1, len(described)))()
-        for p, (code, _, value, size) in zip(protos, described):
+        counts = Kernel._proto_count(described)
+        protos = (_lib.Arg * max(1, sum(counts)))()
+        at = 0
+        for n, (code, _, value, size) in zip(counts, described):
+            p = protos[at]
+            if type(code) is tuple:  # a tensor descriptor
+                p.kind, p.dtype = _lib.ARG_TENSORDESC, _lib.DTYPES[code[1]]
+                p.value.ptr, p.byte_size = value[0], value[1]
+                for k, part in enumerate(value[2]):
+                    protos[at + 1 + k].kind = _lib.ARG_INT_NOSPEC
+                    protos[at + 1 + k].value.i = part
+                at += n
+                continue
+            at += 1
             if code == "b":
                 p.kind, p.value.i = _lib.ARG_BOOL, value
             elif code in ("i", "l"):
@@ -388,7 +453,8 @@ class Kernel:
         try:
             protos = self._prototype(described)
             handle = ctypes.c_void_p()
-            check(_lib.kernel_bind(self._handle, protos, len(described), opts,
+            nargs = len(protos) if described else 0
+            check(_lib.kernel_bind(self._handle, protos, nargs, opts,
                                    ctypes.byref(handle)), LaunchError)
         finally:
             _lib.options_destroy(opts)
@@ -437,6 +503,15 @@ class Kernel:
             elif hasattr(a, "data_ptr"):
                 _tensor_types.add(t)  # next time through the branch above
                 return self.run(grid, args, kwargs)
+            elif _is_descriptor(a):
+                code, _, (base, bits, parts), _ = _describe_descriptor(
+                    "kernel `%s`" % self.name, a)
+                key.append(code)
+                values += (base, bits)
+                for part in parts:
+                    values += (part, 0)
+                if device is None:
+                    device = _device_index(a)
             else:
                 return self._run_slow(grid, args, kwargs)
         if device is None:
@@ -537,7 +612,8 @@ class Kernel:
                 opts, _raw_stream(device) if _raw_stream
                 else _find_stream(device))
             status = _lib.kernel_launch_grid_fn(
-                self._handle, c_callback, None, protos, len(described), opts)
+                self._handle, c_callback, None, protos,
+                len(protos) if described else 0, opts)
         finally:
             _lib.options_destroy(opts)
         if failure:
@@ -558,7 +634,8 @@ class Kernel:
             check(_lib.options_set_arch(opts, arch.encode()), LaunchError)
             protos = self._prototype(described)
             ptx, info = ctypes.c_void_p(), ctypes.c_void_p()
-            check(_lib.kernel_compile(self._handle, protos, len(described),
+            nargs = len(protos) if described else 0
+            check(_lib.kernel_compile(self._handle, protos, nargs,
                                       opts, ctypes.byref(ptx),
                                       ctypes.byref(info)), LaunchError)
         finally:

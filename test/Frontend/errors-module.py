@@ -208,14 +208,14 @@ import triton
 import triton.language as tl
 
 
-@triton.jit
+@triton.jit(noinline=True)
 def f(x, B: tl.constexpr):
     return x + B
 
 
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
-    # expected-error @+1 {{argument `B` of `f` is tl.constexpr but got i32}}
+    # expected-error @+1 {{`f` is marked noinline, but was called with non-constexpr argument `B` (i32)}}
     w = f(N, N)
 
 # -----

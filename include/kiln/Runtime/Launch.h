@@ -37,7 +37,7 @@ namespace kiln::rt {
 /// One launch argument.
 class Arg {
 public:
-  enum class Kind { Pointer, Int, Float, None };
+  enum class Kind { Pointer, Int, Float, None, TensorDesc };
 
   /// A device pointer to elements of `elem`. `bytes`, when known, is the size
   /// of the buffer behind it: the autotuner needs it to zero
@@ -61,6 +61,34 @@ public:
   static Arg f32(float v) { return Arg(Kind::Float, DType::F32, 0, 0, v); }
   static Arg f64(double v) { return Arg(Kind::Float, DType::F64, 0, 0, v); }
 
+  /// A host tensor descriptor (Triton's TensorDescriptor) for a parameter
+  /// the kernel reads with `desc.load(...)`: this header (base pointer,
+  /// element type, block shape and padding) followed by `rank` shapes and
+  /// `rank - 1` strides as unspecialized Int arguments (the last stride is
+  /// 1); tensorDescArgs builds the whole group. The block shape (powers of
+  /// two up to 2^20, rank 1..5) is packed into the header.
+  static Arg tensorDescHeader(CUdeviceptr base, DType elem,
+                              llvm::ArrayRef<int64_t> block, bool nanPadding);
+  /// The header and its shape and stride arguments; an error when the
+  /// ranks differ, the last stride is not 1 or the block is not valid.
+  static llvm::Expected<std::vector<Arg>>
+  tensorDescArgs(CUdeviceptr base, DType elem, llvm::ArrayRef<int64_t> shape,
+                 llvm::ArrayRef<int64_t> strides, llvm::ArrayRef<int64_t> block,
+                 bool nanPadding);
+  /// TensorDesc headers: the packed block shape and padding, as
+  /// tensorDescHeader got them (also the C API's kiln_arg byte_size).
+  uint64_t descriptorBits() const { return uint64_t(int_); }
+  static Arg tensorDescFromBits(CUdeviceptr base, DType elem, uint64_t bits) {
+    return Arg(Kind::TensorDesc, elem, base, int64_t(bits), 0);
+  }
+  unsigned descriptorRank() const { return unsigned(int_ & 7); }
+  bool descriptorNanPadding() const { return (int_ >> 3) & 1; }
+  std::vector<int64_t> descriptorBlock() const;
+  /// Arguments that follow this one as its parts (TensorDesc: 2 * rank - 1).
+  unsigned descriptorParts() const {
+    return kind_ == Kind::TensorDesc ? 2 * descriptorRank() - 1 : 0;
+  }
+
   /// The same argument, never specialized on its value (no `:16`, not the
   /// constant 1): bools (Triton types them u1) and do_not_specialize.
   Arg withoutSpecialization() const {
@@ -77,6 +105,7 @@ public:
   bool isSpecializedOne() const {
     return kind_ == Kind::Int && int_ == 1 && specialize_;
   }
+  /// Pointers, and the base of a TensorDesc header.
   CUdeviceptr pointer() const { return ptr_; }
   int64_t intValue() const { return int_; }
   double floatValue() const { return float_; }

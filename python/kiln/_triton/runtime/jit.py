@@ -461,11 +461,15 @@ class JITFunction(KernelInterface):
             protos = kernel._prototype(described)
             # do_not_specialize: no `:16`, no constant 1 for those ints.
             runtime = [p for p in self.params if not p.is_constexpr]
-            for i, (p, d) in enumerate(zip(runtime, described)):
+            at = 0
+            for p, d, n in zip(runtime, described,
+                               kernel._proto_count(described)):
                 if p.do_not_specialize and d[0] in ("i", "l"):
-                    protos[i].kind = _lib.ARG_INT_NOSPEC
+                    protos[at].kind = _lib.ARG_INT_NOSPEC
+                at += n
             handle = ctypes.c_void_p()
-            check(_lib.kernel_bind(kernel._handle, protos, len(described),
+            nargs = len(protos) if described else 0
+            check(_lib.kernel_bind(kernel._handle, protos, nargs,
                                    opts, ctypes.byref(handle)), LaunchError)
         finally:
             _lib.options_destroy(opts)
@@ -524,6 +528,15 @@ class JITFunction(KernelInterface):
                 vals.append("%s, 0" % name)
             elif code == "b":
                 vals.append("1 if %s else 0, 0" % name)
+            elif type(code) is tuple:  # a tensor descriptor
+                _, _, block, nan = code
+                rank = len(block)
+                parts = ["%s.shape[%d], 0" % (name, k) for k in range(rank)]
+                parts += ["%s.strides[%d], 0" % (name, k)
+                          for k in range(rank - 1)]
+                vals.append("%s.base.data_ptr(), %d, %s" % (
+                    name, _kjit._descriptor_bits(block, nan),
+                    ", ".join(parts)))
             elif isinstance(code, str) and code.startswith("cai:"):
                 vals.append("%s.__cuda_array_interface__['data'][0], 0"
                             % name)
@@ -650,7 +663,8 @@ class JITFunction(KernelInterface):
             check(_lib.options_set_arch(opts, arch.encode()), LaunchError)
             protos = kernel._prototype(described)
             ptx, info = ctypes.c_void_p(), ctypes.c_void_p()
-            check(_lib.kernel_compile(kernel._handle, protos, len(described),
+            nargs = len(protos) if described else 0
+            check(_lib.kernel_compile(kernel._handle, protos, nargs,
                                       opts, ctypes.byref(ptx),
                                       ctypes.byref(info)), LaunchError)
         finally:

@@ -1,6 +1,7 @@
 """`triton.tools.tensor_descriptor.TensorDescriptor`: the host object that
-describes a tensor for TMA loads. Kiln's compiler does not take descriptor
-arguments yet: launching with one raises LaunchError naming the parameter."""
+describes a tensor for TMA loads. Passed to a kernel it specializes the
+parameter as `tensordesc<T[block]>`; the kernel receives the base, shapes and
+strides (Kiln reads through it with masked vector accesses, not TMA)."""
 from dataclasses import dataclass
 from typing import Any, List
 
@@ -27,6 +28,14 @@ class TensorDescriptor:
         if self.padding not in ("zero", "nan"):
             raise ValueError("Illegal value for padding: %r" %
                              (self.padding,))
+
+    @property
+    def dtype(self):
+        """What the launch key reads of an argument (a tensor's dtype): the
+        element type, block shape and padding, which select the compiled
+        variant. (Triton's class has no such attribute.)"""
+        return ("tensordesc", self.base.dtype, tuple(self.block_shape),
+                self.padding)
 
     @staticmethod
     def from_tensor(tensor, block_shape, padding="zero"):

@@ -1,0 +1,83 @@
+"""Host tensor descriptors through Kiln's drop-in `triton` (stand-in driver
+and tensors; no GPU, no torch): TensorDescriptor arguments specialize by
+dtype, block shape and padding, and launch the base, shapes and strides.
+The kernel is dropin/descriptors.py."""
+import ctypes
+import os
+import unittest
+
+from kilntest_common import FakeTensor
+
+import kiln
+
+kiln.install()
+
+from triton.tools.tensor_descriptor import TensorDescriptor  # noqa: E402
+
+from dropin import descriptors  # noqa: E402
+
+_fake = ctypes.CDLL(os.environ["KILN_FAKE_CUDA"])
+
+
+def last_params():
+    i = _fake.kilnFakeLaunchCount() - 1
+    name = ctypes.create_string_buffer(128)
+    dims = (ctypes.c_uint * 7)()
+    stream = ctypes.c_void_p()
+    params = (ctypes.c_uint64 * 32)()
+    n = _fake.kilnFakeLaunch(i, name, 128, dims, ctypes.byref(stream),
+                             params, 32)
+    return list(params[:n])
+
+
+def f16(ptr):
+    return FakeTensor(ptr, "torch.float16", 100 * 72, None, 2)
+
+
+class DescriptorLaunchTest(unittest.TestCase):
+    def test_launch_passes_base_shapes_and_strides(self):
+        k = descriptors.scale_desc
+        x = TensorDescriptor(f16(0x100000), [100, 70], [72, 1], [32, 64])
+        y = TensorDescriptor(f16(0x200000), [100, 70], [72, 1], [32, 64],
+                             padding="nan")
+        before = _fake.kilnFakeLaunchCount()
+        k[(4,)](x, y, 5, BM=32)
+        self.assertEqual(last_params(), [0x100000, 100, 70, 72,
+                                         0x200000, 100, 70, 72, 5])
+        # The hit path: other shapes and strides, same specialization.
+        x.shape, x.strides = [50, 64], [64, 1]
+        k[(2,)](x, y, 7, BM=32)
+        self.assertEqual(last_params(), [0x100000, 50, 64, 64,
+                                         0x200000, 100, 70, 72, 7])
+        # Another block shape (as an autotuner's pre_hook sets it) is
+        # another variant, and launches too.
+        x.block_shape = [16, 64]
+        y.block_shape = [16, 64]
+        k[(4,)](x, y, 5, BM=16)
+        self.assertEqual(_fake.kilnFakeLaunchCount(), before + 3)
+        self.assertEqual(last_params()[:4], [0x100000, 50, 64, 64])
+
+    def test_bad_descriptors(self):
+        k = descriptors.scale_desc
+        y = TensorDescriptor(f16(0x200000), [100, 70], [72, 1], [32, 64])
+        x = TensorDescriptor(f16(0x100000), [100, 70], [72, 1], [32, 48])
+        with self.assertRaises(kiln.LaunchError) as cm:
+            k[(1,)](x, y, 5, BM=32)
+        self.assertEqual(str(cm.exception),
+                         "kernel `scale_desc`: argument #1 `x_desc`: tensor "
+                         "descriptor block_shape [32, 48] is not made of "
+                         "powers of two")
+        x = TensorDescriptor(f16(0x100008), [100, 70], [72, 1], [32, 64])
+        with self.assertRaises(kiln.LaunchError) as cm:
+            k[(1,)](x, y, 5, BM=32)
+        self.assertIn("the descriptor's base 0x100008 is not 16-byte "
+                      "aligned", str(cm.exception))
+        x = TensorDescriptor(f16(0x100000), [100, 70], [70, 1], [32, 64])
+        with self.assertRaises(kiln.LaunchError) as cm:
+            k[(1,)](x, y, 5, BM=32)
+        self.assertIn("stride 0 (70 elements) is not a multiple of 16 bytes",
+                      str(cm.exception))
+
+
+if __name__ == "__main__":
+    unittest.main()
