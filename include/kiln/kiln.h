@@ -237,11 +237,16 @@ static inline kiln_arg kiln_arg_ptr(uint64_t ptr, kiln_dtype dtype,
   a.byte_size = byte_size;
   return a;
 }
-/* The block shape (rank 1..5, powers of two up to 2^20) and padding of a
- * KILN_ARG_TENSORDESC header, packed into its byte_size. */
-static inline uint64_t kiln_tensordesc_bits(const int64_t *block, int rank,
+/* The block shape (rank 1..5, powers of two up to 2^20), padding and shape
+ * (its entries divisible by 16 specialize the kernel, as an integer's :16)
+ * of a KILN_ARG_TENSORDESC header, packed into its byte_size. */
+static inline uint64_t kiln_tensordesc_bits(const int64_t *block,
+                                            const int64_t *shape, int rank,
                                             int nan_padding) {
   uint64_t bits = (uint64_t)rank | (nan_padding ? 8u : 0u);
+  for (int d = 0; d < rank; ++d)
+    if (shape[d] % 16 == 0)
+      bits |= (uint64_t)1 << (29 + d);
   for (int d = 0; d < rank; ++d) {
     uint64_t log2 = 0;
     while (((int64_t)1 << log2) < block[d])

@@ -611,7 +611,9 @@ mlir::OwningOpRef<mlir::ModuleOp> IRGen::compile(const KernelSpec &sp) {
         TType it{DType::I32, false, {}};
         argTypes.push_back(toMLIR(&ctx, it));
         runtimeParams.emplace_back(p.name + ".shape" + std::to_string(d), it);
-        divisibility.push_back(1);
+        divisibility.push_back(d < entry->shapeDivisibility.size()
+                                   ? entry->shapeDivisibility[d]
+                                   : 1);
       }
       for (size_t d = 0; d + 1 < rank; ++d) {
         TType it{DType::I64, false, {}};

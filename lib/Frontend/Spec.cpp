@@ -92,7 +92,15 @@ std::string ParamSpec::toString() const {
     std::string s = std::string("tensordesc<") + dtypeName(dtype) + "[";
     for (size_t k = 0; k < blockShape.size(); ++k)
       s += (k ? "," : "") + std::to_string(blockShape[k]);
-    return s + "]" + (nanPadding ? ",nan" : "") + ">";
+    s += "]";
+    if (nanPadding)
+      s += ",nan";
+    if (llvm::any_of(shapeDivisibility, [](unsigned d) { return d > 1; })) {
+      s += ",div=";
+      for (size_t k = 0; k < shapeDivisibility.size(); ++k)
+        s += (k ? "x" : "") + std::to_string(shapeDivisibility[k]);
+    }
+    return s + ">";
   }
   case Kind::Pointer:
   case Kind::Scalar: {
@@ -148,14 +156,20 @@ static llvm::Expected<ParamSpec> parseEntry(llvm::StringRef text,
     if (!rest.contains(']'))
       return bad("missing `]`");
     tail = tail.trim();
-    if (tail.consume_front(",")) {
-      tail = tail.trim();
-      if (tail == "nan")
-        p.nanPadding = true;
-      else if (tail != "zero")
-        return bad("unknown padding `" + tail + "`");
-    } else if (!tail.empty()) {
+    llvm::StringRef divText;
+    if (!tail.empty() && !tail.consume_front(","))
       return bad("unexpected `" + tail + "`");
+    llvm::SmallVector<llvm::StringRef> items;
+    if (!tail.empty())
+      tail.split(items, ',');
+    for (llvm::StringRef item : items) {
+      item = item.trim();
+      if (item == "nan")
+        p.nanPadding = true;
+      else if (item.consume_front("div="))
+        divText = item;
+      else if (item != "zero")
+        return bad("unknown padding `" + item + "`");
     }
     if (p.nanPadding && !isFloat(*dt))
       return fail("NaN padding needs a floating-point element type, not " +
@@ -173,6 +187,22 @@ static llvm::Expected<ParamSpec> parseEntry(llvm::StringRef text,
     if (p.blockShape.size() > 5)
       return bad("rank " + llvm::Twine(p.blockShape.size()) +
                  " is above 5");
+    if (!divText.empty()) {
+      llvm::SmallVector<llvm::StringRef> divs;
+      divText.split(divs, 'x');
+      if (divs.size() != p.blockShape.size())
+        return bad("`div=" + divText + "` has " + llvm::Twine(divs.size()) +
+                   " entries for rank " + llvm::Twine(p.blockShape.size()));
+      for (llvm::StringRef d : divs) {
+        unsigned v = 0;
+        if (d.trim().getAsInteger(10, v) || (v != 1 && v != 16))
+          return bad("shape divisibility `" + d.trim() +
+                     "` is not 1 or 16");
+        p.shapeDivisibility.push_back(v);
+      }
+      if (llvm::all_of(p.shapeDivisibility, [](unsigned v) { return v == 1; }))
+        p.shapeDivisibility.clear(); // the same entry as no `div=`
+    }
     p.kind = ParamSpec::Kind::TensorDesc;
     p.dtype = *dt;
     return p;

@@ -72,8 +72,10 @@ std::string Arg::describe() const {
 }
 
 Arg Arg::tensorDescHeader(CUdeviceptr base, DType elem,
-                          llvm::ArrayRef<int64_t> block, bool nanPadding) {
-  uint64_t bits = uint64_t(block.size()) | uint64_t(nanPadding) << 3;
+                          llvm::ArrayRef<int64_t> block, bool nanPadding,
+                          unsigned shapeDiv16) {
+  uint64_t bits = uint64_t(block.size()) | uint64_t(nanPadding) << 3 |
+                  uint64_t(shapeDiv16 & 31) << 29;
   for (size_t d = 0; d < block.size(); ++d)
     bits |= uint64_t(llvm::Log2_64(uint64_t(block[d]))) << (4 + 5 * d);
   return tensorDescFromBits(base, elem, bits);
@@ -107,7 +109,10 @@ Arg::tensorDescArgs(CUdeviceptr base, DType elem, llvm::ArrayRef<int64_t> shape,
   if (nanPadding && !isFloat(elem))
     return makeError("tensor descriptor: NaN padding needs a floating-point "
                      "element type");
-  std::vector<Arg> out{tensorDescHeader(base, elem, block, nanPadding)};
+  unsigned div16 = 0;
+  for (size_t d = 0; d < rank; ++d)
+    div16 |= unsigned(shape[d] % 16 == 0) << d;
+  std::vector<Arg> out{tensorDescHeader(base, elem, block, nanPadding, div16)};
   for (int64_t s : shape)
     out.push_back(Arg::i32(int32_t(s)).withoutSpecialization());
   for (size_t d = 0; d + 1 < rank; ++d)
@@ -265,6 +270,10 @@ llvm::Expected<KernelSpec> kiln::rt::deriveSpec(
       ps.dtype = a.dtype();
       ps.blockShape = a.descriptorBlock();
       ps.nanPadding = a.descriptorNanPadding();
+      for (unsigned d = 0; d < a.descriptorRank(); ++d)
+        ps.shapeDivisibility.push_back(a.descriptorShapeDiv16(d) ? 16 : 1);
+      if (llvm::all_of(ps.shapeDivisibility, [](unsigned v) { return v == 1; }))
+        ps.shapeDivisibility.clear();
       argIndex += parts;
       break;
     }

@@ -122,9 +122,13 @@ def _is_descriptor(a):
     return hasattr(a, "block_shape") and hasattr(a, "base")
 
 
-def _descriptor_bits(block, nan):
-    """kiln_tensordesc_bits: the block shape and padding, packed."""
+def _descriptor_bits(block, nan, div16=()):
+    """kiln_tensordesc_bits: the block shape, padding and which shape
+    entries are divisible by 16, packed."""
     bits = len(block) | (8 if nan else 0)
+    for d, divisible in enumerate(div16):
+        if divisible:
+            bits |= 1 << (29 + d)
     for d, b in enumerate(block):
         bits |= (int(b).bit_length() - 1) << (4 + 5 * d)
     return bits
@@ -151,10 +155,12 @@ def _describe_descriptor(where, a):
         raise LaunchError("%s: tensor descriptor dtype %s is not supported" %
                           (where, a.base.dtype))
     nan = getattr(a, "padding", "zero") == "nan"
+    div16 = tuple(int(s) % 16 == 0 for s in shape)
     parts = [int(s) for s in shape] + [int(s) for s in strides[:-1]]
     fmt = "QQ" + "qQ" * (len(parts) - 1) + "q"
-    return (("td", name, block, nan), fmt,
-            (a.base.data_ptr(), _descriptor_bits(block, nan), parts), 0)
+    return (("td", name, block, nan, div16), fmt,
+            (a.base.data_ptr(), _descriptor_bits(block, nan, div16), parts),
+            0)
 
 
 def _device_index(a):

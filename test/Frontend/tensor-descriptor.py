@@ -21,6 +21,11 @@
 # RUN: ln-compile %s --kernel host_desc \
 # RUN:   --signature 'tensordesc<fp16[32, 64]>,tensordesc<fp32[32,64],nan>,i32' \
 # RUN:   -D BM=32 --emit=tile | FileCheck %s --check-prefix=HOST
+# With the last shape entry known divisible by 16 (`div=`), the column mask
+# allows 128-bit accesses.
+# RUN: ln-compile %s --kernel host_desc \
+# RUN:   --signature 'tensordesc<fp16[32,64],div=1x16>,tensordesc<fp32[32,64],div=1x16>,i32' \
+# RUN:   -D BM=32 --emit=ptx | FileCheck %s --check-prefix=HOSTV
 import triton
 import triton.language as tl
 
@@ -130,3 +135,6 @@ def host_desc(x_desc, y_desc, n, BM: tl.constexpr):
 # HOST: tile.load %{{.*}}, mask %{{.*}}, other %{{.*}} : tensor<32x64x!tile.ptr<f16>>
 # HOST: arith.extf %{{.*}} : tensor<32x64xf16> to tensor<32x64xf32>
 # HOST: tile.store
+# HOSTV-LABEL: .entry host_desc
+# HOSTV: ld.global.v{{[24]}}.b32
+# HOSTV: st.global.v4.b32

@@ -93,6 +93,15 @@ TEST(Spec, TensorDescriptors) {
   ASSERT_TRUE(static_cast<bool>(again));
   EXPECT_EQ(*again, *r);
 
+  // Kiln's shape-divisibility extension; all-1 is the plain entry.
+  auto div = parseSignature("tensordesc<fp16[64,64],nan,div=1x16>,"
+                            "tensordesc<fp16[64,64],div=1x1>");
+  ASSERT_TRUE(static_cast<bool>(div)) << llvm::toString(div.takeError());
+  EXPECT_EQ((*div)[0].shapeDivisibility, (std::vector<unsigned>{1, 16}));
+  EXPECT_EQ((*div)[0].toString(), "tensordesc<fp16[64,64],nan,div=1x16>");
+  EXPECT_TRUE((*div)[1].shapeDivisibility.empty());
+  EXPECT_EQ((*div)[1].toString(), "tensordesc<fp16[64,64]>");
+
   for (auto [text, message] : std::vector<std::pair<const char *, const char *>>{
            {"tensordesc<fp16[64,32]", "signature entry 1 `tensordesc<fp16[64,32]`: missing `>`"},
            {"tensordesc<fp17[64]>", "unknown element type `fp17`"},
@@ -100,7 +109,9 @@ TEST(Spec, TensorDescriptors) {
            {"tensordesc<fp16[]>", "block dimension `` is not a power of two"},
            {"tensordesc<i32[64],nan>", "NaN padding needs a floating-point element type, not i32"},
            {"tensordesc<fp16[64],inf>", "unknown padding `inf`"},
-           {"tensordesc<fp16[2,2,2,2,2,16]>", "rank 6 is above 5"}}) {
+           {"tensordesc<fp16[2,2,2,2,2,16]>", "rank 6 is above 5"},
+           {"tensordesc<fp16[64,64],div=16>", "`div=16` has 1 entries for rank 2"},
+           {"tensordesc<fp16[64,64],div=16x8>", "shape divisibility `8` is not 1 or 16"}}) {
     auto bad = parseSignature(text);
     ASSERT_FALSE(static_cast<bool>(bad)) << text;
     EXPECT_NE(llvm::toString(bad.takeError()).find(message), std::string::npos)

@@ -90,6 +90,18 @@ TEST_F(TensorDescFake, LaunchPassesBaseShapesAndStrides) {
   auto again = k.prepare(other, o, &st);
   ASSERT_TRUE(bool(again)) << llvm::toString(again.takeError());
   EXPECT_NE(st.ptxFrom, PrepareStats::From::Memory);
+
+  // Shapes divisible by 16 specialize like an integer's `:16`.
+  auto wide = Arg::tensorDescArgs(buf->ptr(), DType::F16, {64, 64}, {72, 1},
+                                  {32, 64}, false);
+  ASSERT_TRUE(bool(wide));
+  std::vector<Arg> aligned = concat(*wide, desc(65536, {32, 64}),
+                                    Arg::integer(5));
+  auto div = k.prepare(aligned, o, &st);
+  ASSERT_TRUE(bool(div)) << llvm::toString(div.takeError());
+  EXPECT_EQ(div->info.params[1].spec.toString(), "i32:16");
+  EXPECT_EQ(div->info.params[2].spec.toString(), "i32:16");
+  EXPECT_EQ(div->info.params[5].spec.toString(), "i32");
 }
 
 TEST_F(TensorDescFake, BadDescriptorsAreNamed) {

@@ -51,6 +51,10 @@ struct ParamSpec {
   /// aligned), shape (i32 each) and strides (i64 each, the last one 1).
   std::vector<int64_t> blockShape;
   bool nanPadding = false;
+  /// TensorDesc: per dimension, 16 when the shape is divisible by 16
+  /// (Kiln's extension `,div=1x16` before the `>`; a mask on that dimension
+  /// then allows vector accesses), else 1. Empty means all 1.
+  std::vector<unsigned> shapeDivisibility;
 
   bool operator==(const ParamSpec &) const = default;
   /// Canonical AOT spelling; parseSignature(toString()) round-trips.

@@ -67,8 +67,11 @@ public:
   /// `rank - 1` strides as unspecialized Int arguments (the last stride is
   /// 1); tensorDescArgs builds the whole group. The block shape (powers of
   /// two up to 2^20, rank 1..5) is packed into the header.
+  /// `shapeDiv16` has bit d set when shape[d] is divisible by 16 (the
+  /// kernel is specialized on it, as on an integer's `:16`).
   static Arg tensorDescHeader(CUdeviceptr base, DType elem,
-                              llvm::ArrayRef<int64_t> block, bool nanPadding);
+                              llvm::ArrayRef<int64_t> block, bool nanPadding,
+                              unsigned shapeDiv16 = 0);
   /// The header and its shape and stride arguments; an error when the
   /// ranks differ, the last stride is not 1 or the block is not valid.
   static llvm::Expected<std::vector<Arg>>
@@ -84,6 +87,9 @@ public:
   unsigned descriptorRank() const { return unsigned(int_ & 7); }
   bool descriptorNanPadding() const { return (int_ >> 3) & 1; }
   std::vector<int64_t> descriptorBlock() const;
+  bool descriptorShapeDiv16(unsigned d) const {
+    return (uint64_t(int_) >> (29 + d)) & 1;
+  }
   /// Arguments that follow this one as its parts (TensorDesc: 2 * rank - 1).
   unsigned descriptorParts() const {
     return kind_ == Kind::TensorDesc ? 2 * descriptorRank() - 1 : 0;

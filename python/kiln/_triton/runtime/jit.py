@@ -531,13 +531,13 @@ class JITFunction(KernelInterface):
             elif code == "b":
                 vals.append("1 if %s else 0, 0" % name)
             elif type(code) is tuple:  # a tensor descriptor
-                _, _, block, nan = code
+                _, _, block, nan, div16 = code
                 rank = len(block)
                 parts = ["%s.shape[%d], 0" % (name, k) for k in range(rank)]
                 parts += ["%s.strides[%d], 0" % (name, k)
                           for k in range(rank - 1)]
                 vals.append("%s.base.data_ptr(), %d, %s" % (
-                    name, _kjit._descriptor_bits(block, nan),
+                    name, _kjit._descriptor_bits(block, nan, div16),
                     ", ".join(parts)))
             elif isinstance(code, str) and code.startswith("cai:"):
                 vals.append("%s.__cuda_array_interface__['data'][0], 0"

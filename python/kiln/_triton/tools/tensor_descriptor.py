@@ -32,10 +32,11 @@ class TensorDescriptor:
     @property
     def dtype(self):
         """What the launch key reads of an argument (a tensor's dtype): the
-        element type, block shape and padding, which select the compiled
-        variant. (Triton's class has no such attribute.)"""
+        element type, block shape, padding and which shape entries are
+        divisible by 16, which select the compiled variant. (Triton's class
+        has no such attribute.)"""
         return ("tensordesc", self.base.dtype, tuple(self.block_shape),
-                self.padding)
+                self.padding, tuple(s % 16 == 0 for s in self.shape))
 
     @staticmethod
     def from_tensor(tensor, block_shape, padding="zero"):
