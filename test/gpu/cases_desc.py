@@ -84,6 +84,41 @@ def cases(results):
                  [1], dict(BM=32, BK=64), exact)
     for n, bins in ((1000, 100), (128, 128), (5, 7)):
         hist(results, path, n, bins)
+    # Host TensorDescriptor parameters (Triton's class on both sides: Kiln
+    # reads base, shape, strides, block_shape and padding from it).
+    from triton.tools.tensor_descriptor import TensorDescriptor
+    for T in ("fp32", "fp16", "bf16"):
+        for M, N in ((50, 77), (64, 96)):
+            sx = cdiv(N + 3, 8) * 8
+            for nan in (False, True):
+                def make(T=T, M=M, N=N, sx=sx, nan=nan):
+                    x = rand(T, (M, sx), 7)
+                    y = torch.empty((M + 2, sx + 8), dtype=TORCH[T], device=DEV)
+                    kcompare.poison(y)
+                    xd = TensorDescriptor(x, [M, N], [sx, 1], [BM, BN],
+                                          padding="nan" if nan else "zero")
+                    yd = TensorDescriptor(y, [M, N], [sx + 8, 1], [BM, BN])
+                    return [xd, yd, y]
+                host_desc(results, path, f"host_copy {T} {M}x{N} nan={nan}",
+                          (cdiv(M, BM) + 1, cdiv(N, BN) + 1), make, M, N,
+                          dict(BM=BM, BN=BN))
+
+
+def host_desc(results, path, name, grid, make, M, N, meta):
+    """host_copy under both: [M, N] bitwise equal, Kiln's rest untouched."""
+    try:
+        tmod, kmod = triton_module(path)
+        got = {}
+        for who, mod in (("triton", tmod), ("kiln", kmod)):
+            xd, yd, y = make()
+            mod.host_copy[grid](xd, yd, **meta)
+            torch.cuda.synchronize()
+            got[who] = y.clone()
+        ok, detail = inside_untouched(M, N)([got["kiln"]], [got["triton"]])
+    except Exception as e:
+        traceback.print_exc()
+        ok, detail = False, f"{type(e).__name__}: {str(e)[:300]}"
+    results.append((name, ok, detail))
 
 
 def hist(results, path, n, bins):

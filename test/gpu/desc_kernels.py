@@ -22,6 +22,9 @@
 #       grid (cdiv(M, BM),); Out[M] = row sums of X[M, K], the descriptor
 #       passed to a @triton.jit helper inside a `for` loop (integers: the
 #       sums are exact whatever the order).
+#   host_copy  (x_desc tensordesc<T[BM,BN]>, y_desc tensordesc<T[BM,BN]>)
+#       -D BM -D BN: host TensorDescriptor parameters; grid (cdiv(M, BM) + 1,
+#       cdiv(N, BN) + 1): y = x * 2 block by block, as desc_copy.
 #   desc_hist  (Idx *i32, Cnt *i32, n i32, bins i32)  -D B
 #       grid (cdiv(n, B),); Cnt[bins] += 1 at each Idx (desc.atomic_add on a
 #       rank-1 descriptor of the counters, one block per program at 0).
@@ -32,7 +35,9 @@
 # CP: .entry desc_copy
 # TL: .entry desc_tiles
 # RS: .entry desc_rowsum
+# RUN: ln-compile %s --kernel host_copy --signature 'tensordesc<fp16[16,32],nan>,tensordesc<fp16[16,32]>' -D BM=16 -D BN=32 --emit=ptx | FileCheck %s --check-prefix=HC
 # HI: .entry desc_hist
+# HC: .entry host_copy
 # HI: atom.global
 import triton
 import triton.language as tl
@@ -88,3 +93,10 @@ def desc_hist(Idx, Cnt, n, bins, B: tl.constexpr):
     # masked by the descriptor's bounds.
     ones = tl.where(tl.arange(0, B)[:, None] == idx[None, :], 1, 0)
     c.atomic_add([0], tl.sum(ones, axis=1).to(tl.int32))
+
+
+@triton.jit
+def host_copy(x_desc, y_desc, BM: tl.constexpr, BN: tl.constexpr):
+    m = tl.program_id(0) * BM
+    n = tl.program_id(1) * BN
+    y_desc.store([m, n], x_desc.load([m, n]) * 2)
