@@ -113,8 +113,14 @@ Arg::tensorDescArgs(CUdeviceptr base, DType elem, llvm::ArrayRef<int64_t> shape,
   for (size_t d = 0; d < rank; ++d)
     div16 |= unsigned(shape[d] % 16 == 0) << d;
   std::vector<Arg> out{tensorDescHeader(base, elem, block, nanPadding, div16)};
-  for (int64_t s : shape)
+  for (int64_t s : shape) {
+    if (s < 0 || s > INT32_MAX)
+      return makeError(llvm::formatv(
+          "tensor descriptor: shape entry {0} is not in [0, 2^31) (descriptor "
+          "shapes are int32, as in Triton)",
+          s));
     out.push_back(Arg::i32(int32_t(s)).withoutSpecialization());
+  }
   for (size_t d = 0; d + 1 < rank; ++d)
     out.push_back(Arg::i64(strides[d]).withoutSpecialization());
   return out;
@@ -183,6 +189,9 @@ llvm::Expected<KernelSpec> kiln::rt::deriveSpec(
   if (const char *d = std::getenv("KILN_DEBUG"))
     spec.debug = *d && std::string_view(d) != "0";
   size_t argIndex = 0;
+  // The parameter's position among the runtime ones, for messages: a
+  // descriptor takes several arguments but is one parameter.
+  size_t runtimeIndex = 0;
   for (const KernelParameter &p : params) {
     ParamSpec ps;
     if (p.isConstexpr) {
@@ -215,7 +224,8 @@ llvm::Expected<KernelSpec> kiln::rt::deriveSpec(
       if (a.pointer() == 0)
         return makeError(llvm::formatv("kernel `{0}`: {1} is a null device "
                                        "pointer",
-                                       kernelName, argName(argIndex, p.name)));
+                                       kernelName,
+                                       argName(runtimeIndex, p.name)));
       ps.kind = ParamSpec::Kind::Pointer;
       ps.dtype = a.dtype();
       ps.divisibility = a.pointer() % 16 == 0 ? 16 : 1;
@@ -244,19 +254,20 @@ llvm::Expected<KernelSpec> kiln::rt::deriveSpec(
         return makeError(llvm::formatv(
             "kernel `{0}`: {1}: the descriptor's base {2} is not 16-byte "
             "aligned",
-            kernelName, argName(argIndex, p.name), hexPtr(a.pointer())));
+            kernelName, argName(runtimeIndex, p.name), hexPtr(a.pointer())));
       unsigned parts = a.descriptorParts();
       if (argIndex + parts >= args.size())
         return makeError(llvm::formatv(
             "kernel `{0}`: {1}: a tensor descriptor of rank {2} needs its {3} "
             "shape and stride arguments after it",
-            kernelName, argName(argIndex, p.name), a.descriptorRank(), parts));
+            kernelName, argName(runtimeIndex, p.name), a.descriptorRank(),
+            parts));
       for (unsigned k = 1; k <= parts; ++k)
         if (args[argIndex + k].kind() != Arg::Kind::Int)
           return makeError(llvm::formatv(
               "kernel `{0}`: {1}: part {2} of the tensor descriptor (a shape "
               "or stride) is {3}, not an integer",
-              kernelName, argName(argIndex, p.name), k,
+              kernelName, argName(runtimeIndex, p.name), k,
               args[argIndex + k].describe()));
       unsigned elemBytes = std::max(1u, dtypeBytes(a.dtype()));
       for (unsigned d = 0; d + 1 < a.descriptorRank(); ++d)
@@ -265,7 +276,7 @@ llvm::Expected<KernelSpec> kiln::rt::deriveSpec(
           return makeError(llvm::formatv(
               "kernel `{0}`: {1}: the descriptor's stride {2} ({3} elements) "
               "is not a multiple of 16 bytes",
-              kernelName, argName(argIndex, p.name), d, s));
+              kernelName, argName(runtimeIndex, p.name), d, s));
       ps.kind = ParamSpec::Kind::TensorDesc;
       ps.dtype = a.dtype();
       ps.blockShape = a.descriptorBlock();
@@ -280,6 +291,7 @@ llvm::Expected<KernelSpec> kiln::rt::deriveSpec(
     }
     spec.signature.push_back(ps);
     ++argIndex;
+    ++runtimeIndex;
   }
   return spec;
 }
