@@ -143,7 +143,11 @@ int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out) {
       out = Val::named(Val::Kind::Module, mod.str() + "." + attr.str());
       return 0;
     }
-    // Other cuda extras (globaltimer, smid, convert_custom_float8, ...).
+    if (findBuiltin(("cuda." + attr).str())) {
+      out = Val::named(Val::Kind::Builtin, "tl.cuda." + attr.str());
+      return 0;
+    }
+    // Other cuda extras (convert_custom_float8_sm70/sm80, ...).
     return 1;
   }
   if (mod == "triton.language.extra.libdevice" ||

@@ -52,6 +52,8 @@ llvm::ArrayRef<BuiltinDef> scanBuiltins();
 llvm::ArrayRef<BuiltinDef> sortGatherBuiltins();
 /// tl.dot (Dot.cpp).
 llvm::ArrayRef<BuiltinDef> dotBuiltins();
+/// `tl.extra.cuda` helpers, registered as `cuda.<name>` (CudaExtras.cpp).
+llvm::ArrayRef<BuiltinDef> cudaExtraBuiltins();
 /// `a @ b`: tl.dot(a, b) with Triton's defaults (Dot.cpp).
 mlir::FailureOr<Val> matmulOperator(IRGen &g, const Val &lhs, const Val &rhs,
                                     const ast::Node *where);
