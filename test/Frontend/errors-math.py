@@ -238,8 +238,8 @@ def k(X, H, I, BLOCK: tl.constexpr):
     x = tl.load(X + offs)
     h = tl.load(H + offs)
     i = tl.load(I + offs)
-    # expected-error @+1 {{`tl.extra.cuda.smid` is not supported}}
-    y = tl.extra.cuda.smid()
+    # expected-error @+1 {{`tl.extra.cuda.convert_custom_float8_sm80` is not supported}}
+    y = tl.extra.cuda.convert_custom_float8_sm80(x, tl.float8e4b15)
 
 # -----
 import triton
