@@ -309,6 +309,25 @@ static FailureOr<Expanded> expand(IRGen &g, const Val &p,
 }
 } // namespace
 
+namespace {
+/// The `other` of a padded load: NaN for "nan", else 0, in the block's shape.
+static FailureOr<mlir::Value> paddingTensor(IRGen &g, llvm::StringRef padding,
+                                            DType dt,
+                                            llvm::ArrayRef<int64_t> shape,
+                                            const CallExpr *e) {
+  Val pad = padding == "nan" ? Val::flt(std::nan(""))
+            : isFloat(dt)    ? Val::flt(0)
+                             : Val::integer(0);
+  FailureOr<Val> c = g.constant(pad, dt, e);
+  if (failed(c))
+    return failure();
+  FailureOr<Val> o = g.broadcastTo(*c, shape, e, "padding");
+  if (failed(o))
+    return failure();
+  return o->value;
+}
+} // namespace
+
 FailureOr<Val> kiln::fe::loadBlockPtr(BuiltinCall &call) {
   auto &[g, rd, a, e, l, args] = call;
   const Val &p = a[0].v;
@@ -344,16 +363,10 @@ FailureOr<Val> kiln::fe::loadBlockPtr(BuiltinCall &call) {
   mlir::Value other;
   TType t = x->ptr.type.withDType(dt);
   if (x->mask && !padding.empty()) {
-    Val pad = padding == "nan" ? Val::flt(std::nan(""))
-              : isFloat(dt)    ? Val::flt(0)
-                               : Val::integer(0);
-    FailureOr<Val> c = g.constant(pad, dt, e);
-    if (failed(c))
-      return failure();
-    FailureOr<Val> o = g.broadcastTo(*c, t.shape, e, "padding");
+    FailureOr<mlir::Value> o = paddingTensor(g, padding, dt, t.shape, e);
     if (failed(o))
       return failure();
-    other = o->value;
+    other = *o;
   }
   return Val::runtime(tile::LoadOp::create(g.b, l, toMLIR(&g.ctx, t),
                                            x->ptr.value, x->mask, other),
@@ -596,16 +609,10 @@ FailureOr<Val> kiln::fe::loadTensorDescriptorBuiltin(BuiltinCall &call) {
     other = mlir::arith::ConstantOp::create(
         g.b, l, mlir::DenseElementsAttr::get(tensorType, nan));
   } else {
-    Val pad = desc->s == "nan" ? Val::flt(std::nan(""))
-              : isFloat(dt)    ? Val::flt(0)
-                               : Val::integer(0);
-    FailureOr<Val> c = g.constant(pad, dt, e);
-    if (failed(c))
-      return failure();
-    FailureOr<Val> o = g.broadcastTo(*c, t.shape, e, "padding");
+    FailureOr<mlir::Value> o = paddingTensor(g, desc->s, dt, t.shape, e);
     if (failed(o))
       return failure();
-    other = o->value;
+    other = *o;
   }
   return Val::runtime(tile::LoadOp::create(g.b, l, toMLIR(&g.ctx, t),
                                            x->ptr.value, x->mask, other),
