@@ -13,6 +13,10 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/OptBisect.h"
@@ -253,11 +257,68 @@ llvm::Error optimizeLLVMIR(llvm::Module &module, llvm::StringRef arch,
   return llvm::Error::success();
 }
 
+namespace {
+/// fabs of f16/bf16 values (scalar or vector) as a sign-bit clear in inline
+/// PTX. NVPTX selects abs.f16/abs.bf16, which return a canonical NaN for a NaN
+/// input; Triton 3.6 clears the sign bit (and.b32 0x7FFF7FFF on packed halves)
+/// and keeps the payload, also where fabs came from folding
+/// fptrunc(fabs(fpext x)). A plain IR `and` would be folded back into fabs by
+/// InstCombine or the DAG combiner, hence the asm.
+void clearHalfSignBitsInAsm(llvm::Module &module) {
+  llvm::SmallVector<llvm::IntrinsicInst *> calls;
+  for (llvm::Function &function : module)
+    for (llvm::Instruction &inst : llvm::instructions(function))
+      if (auto *call = llvm::dyn_cast<llvm::IntrinsicInst>(&inst))
+        if (call->getIntrinsicID() == llvm::Intrinsic::fabs &&
+            call->getType()->getScalarType()->is16bitFPTy())
+          calls.push_back(call);
+  if (calls.empty())
+    return;
+  llvm::LLVMContext &ctx = module.getContext();
+  llvm::Type *i16 = llvm::Type::getInt16Ty(ctx);
+  llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
+  llvm::InlineAsm *and16 = llvm::InlineAsm::get(
+      llvm::FunctionType::get(i16, {i16}, false), "and.b16 $0, $1, 0x7FFF;", "=h,h",
+      /*hasSideEffects=*/false);
+  llvm::InlineAsm *and32 = llvm::InlineAsm::get(
+      llvm::FunctionType::get(i32, {i32}, false), "and.b32 $0, $1, 0x7FFF7FFF;", "=r,r",
+      /*hasSideEffects=*/false);
+  for (llvm::IntrinsicInst *call : calls) {
+    llvm::IRBuilder<> b(call);
+    llvm::Type *type = call->getType();
+    llvm::Value *in = call->getArgOperand(0);
+    llvm::Value *out;
+    auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(type);
+    if (!vector) {
+      out = b.CreateCall(and16, {b.CreateBitCast(in, i16)});
+    } else {
+      // Pairs of halves share one 32-bit register, as Triton's packed form.
+      unsigned n = vector->getNumElements();
+      bool pairs = n % 2 == 0;
+      llvm::Type *lane = pairs ? i32 : i16;
+      unsigned lanes = pairs ? n / 2 : n;
+      auto *laneVector = llvm::FixedVectorType::get(lane, lanes);
+      llvm::Value *bits = b.CreateBitCast(in, laneVector);
+      llvm::Value *result = llvm::PoisonValue::get(laneVector);
+      for (unsigned k = 0; k < lanes; ++k) {
+        llvm::Value *element = b.CreateExtractElement(bits, k);
+        result = b.CreateInsertElement(
+            result, b.CreateCall(pairs ? and32 : and16, {element}), k);
+      }
+      out = result;
+    }
+    call->replaceAllUsesWith(b.CreateBitCast(out, type));
+    call->eraseFromParent();
+  }
+}
+} // namespace
+
 llvm::Expected<std::string> emitPTX(llvm::Module &module, llvm::StringRef arch,
                                     std::vector<std::string> *trace) {
   llvm::Expected<llvm::TargetMachine *> tm = getTargetMachine(arch);
   if (!tm)
     return tm.takeError();
+  clearHalfSignBitsInAsm(module);
   CodeGenPassGate gate;
   module.getContext().setOptPassGate(gate);
   llvm::scope_exit restore(

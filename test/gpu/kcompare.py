@@ -61,11 +61,20 @@ def bits(t):
                   torch.int16 if t.element_size() == 2 else torch.uint8)
 
 
+def first_diffs(k, t, diff, limit=4):
+    """' (index: kiln 0x.. triton 0x..; ...)' for the first differing elements, bits in hex."""
+    kb, tb = bits(k).flatten(), bits(t).flatten()
+    mask = (1 << (8 * k.element_size())) - 1
+    shown = [f"{j}: kiln {int(kb[j]) & mask:#x} triton {int(tb[j]) & mask:#x}"
+             for j in diff[:limit].tolist()]
+    return " (" + "; ".join(shown) + ")"
+
+
 def exact(ks, ts):
     for i, (k, t) in enumerate(zip(ks, ts)):
         if not torch.equal(bits(k), bits(t)):
-            n = (bits(k) != bits(t)).sum().item()
-            return False, f"output {i}: {n} of {t.numel()} differ"
+            diff = (bits(k) != bits(t)).flatten().nonzero().flatten()
+            return False, f"output {i}: {diff.numel()} of {t.numel()} differ" + first_diffs(k, t, diff)
     return True, "bitwise equal"
 
 

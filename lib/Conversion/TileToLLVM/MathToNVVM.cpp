@@ -250,25 +250,6 @@ struct ExtFFromFp8 : ConvertOpToLLVMPattern<arith::ExtFOp> {
   }
 };
 
-/// fp16 math.absf as `abs.f16`, the instruction Triton 3.6's LLVM selects on
-/// sm_53+ (LLVM 22 clears the sign bit with and.b16 instead; abs.f16 returns
-/// a canonical NaN for NaN inputs, so one element differed from Triton).
-struct AbsF16ToPtx : ConvertOpToLLVMPattern<math::AbsFOp> {
-  AbsF16ToPtx(LLVMTypeConverter &tc) : ConvertOpToLLVMPattern(tc, /*benefit=*/20) {}
-  LogicalResult matchAndRewrite(math::AbsFOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    if (!op.getType().isF16())
-      return failure();
-    Location loc = op.getLoc();
-    Type i16 = rewriter.getI16Type();
-    Value in = LLVM::BitcastOp::create(rewriter, loc, i16, adaptor.getOperand());
-    Value out = inlinePtx(rewriter, loc, {i16}, {in}, "abs.f16 $0, $1;",
-                                "=h,h", /*hasSideEffects=*/false)[0];
-    rewriter.replaceOp(op, LLVM::BitcastOp::create(rewriter, loc, op.getType(), out));
-    return success();
-  }
-};
-
 /// arith.mului_extended on scalars: `mul.lo` and `mul.hi` (tl.umulhi and the
 /// Philox rounds), instead of a widened multiply and shift.
 struct MulUIExtendedToNVVM : ConvertOpToLLVMPattern<arith::MulUIExtendedOp> {
@@ -297,8 +278,7 @@ void populateMathToNVVMPatterns(LLVMTypeConverter &converter,
   using B = OpBuilder;
   using L = Location;
   auto f32 = [](B &b) { return b.getF32Type(); };
-  patterns.add<MulUIExtendedToNVVM, TruncFTowardZero, TruncFToFp8, ExtFFromFp8,
-               AbsF16ToPtx>(converter);
+  patterns.add<MulUIExtendedToNVVM, TruncFTowardZero, TruncFToFp8, ExtFFromFp8>(converter);
   auto constant = [](B &b, L loc, double v) -> Value {
     return LLVM::ConstantOp::create(b, loc, b.getF32Type(), b.getF32FloatAttr(v));
   };

@@ -9,6 +9,13 @@ def abs_kernel(X, Y, BLOCK: tl.constexpr):
 
 
 @triton.jit
+def abs_upcast_kernel(X, Y, BLOCK: tl.constexpr):
+    # LLVM folds fptrunc(fabs(fpext x)) to an fp16 fabs: still a sign-bit clear.
+    offs = tl.arange(0, BLOCK)
+    tl.store(Y + offs, tl.abs(tl.load(X + offs).to(tl.float32)))
+
+
+@triton.jit
 def clip_kernel(X, Z, Y, BLOCK: tl.constexpr, MODE: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     x = tl.load(X + offs)
