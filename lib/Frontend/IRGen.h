@@ -179,6 +179,8 @@ public:
   //===--- Builtins (Builtins/*.cpp) -------------------------------------===//
   mlir::FailureOr<Val> attributeOfModule(const Val &mod,
                                          const ast::AttributeExpr *e);
+  mlir::FailureOr<Val> isinstanceOf(const Val &obj, const Val &cls,
+                                    const ast::Node *clsNode);
   mlir::FailureOr<Val> callBuiltin(llvm::StringRef name, const CallArgs &args,
                                    const ast::CallExpr *e);
   /// The `tl.*` builtins: the registry in Builtins/Registry.cpp.

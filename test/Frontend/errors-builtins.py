@@ -375,8 +375,38 @@ import triton.language as tl
 
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
-    # expected-error @+1 {{Python builtin `isinstance` is not supported in kernels}}
-    f = isinstance(N, int)
+    # expected-error @+1 {{isinstance() arg 2 must be a type or a tuple of types, got constexpr int 3}}
+    f = isinstance(N, 3)
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{`tl.tensor` is a type: kernels can only test values against it with isinstance()}}
+    t = tl.tensor(N)
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{`tl.assume` of a condition that is false}}
+    tl.assume(BLOCK < 0)
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{`tl.assume` expects a boolean condition, got}}
+    tl.assume(N + 1)
 
 # -----
 import triton

@@ -57,6 +57,23 @@ static FailureOr<Val> static_assertBuiltin(BuiltinCall &call) {
   return Val::none();
 }
 
+/// tl.assume(cond): a promise that `cond` holds, which Triton hands to LLVM
+/// (llvm.assume) to simplify index arithmetic. Kiln checks the condition is a
+/// boolean and does not use the promise yet; a constexpr False is refused.
+static FailureOr<Val> assumeBuiltin(BuiltinCall &call) {
+  auto &[g, rd, a, e, l, args] = call;
+  const Val &c = a[0].v;
+  if (c.isConstexpr()) {
+    if (!c.truthy())
+      return g.fail(a[0].node, "`tl.assume` of a condition that is false");
+    return Val::none();
+  }
+  if (!c.isRuntime() || c.type.isPtr || c.type.dtype != DType::I1)
+    return g.fail(a[0].node, "`tl.assume` expects a boolean condition, got " +
+                                 g.typeName(c));
+  return Val::none();
+}
+
 static FailureOr<Val> hintBuiltin(BuiltinCall &call) {
   auto &[g, rd, a, e, l, args] = call;
   llvm::StringRef name = rd.fn;
@@ -108,6 +125,7 @@ llvm::ArrayRef<BuiltinDef> kiln::fe::compileTimeBuiltins() {
        static_assertBuiltin,
        false},
       {"multiple_of", {"input", "values"}, false, false, hintBuiltin, false},
+      {"assume", {"cond"}, false, false, assumeBuiltin, false},
       {"max_contiguous", {"input", "values"}, false, false, hintBuiltin, false},
   };
   return defs;

@@ -27,10 +27,6 @@ using namespace kiln::ast;
 
 /// Triton builtins that Kiln knows about but does not implement.
 static const char *const kTLUnsupported[] = {"dot_scaled",
-                                             "tensor",
-                                             "block_type",
-                                             "pointer_type",
-                                             "assume",
                                              "map_elementwise",
                                              "zeros_like_",
                                              "abs_",
@@ -62,6 +58,16 @@ static bool isUnsupportedDType(llvm::StringRef n) {
       .Cases({"float8e4b15", "float8e4b8", "float8e5b16", "void"}, true)
       .Default(false);
 }
+
+namespace kiln::fe {
+/// Triton's classes that kernels name only as `isinstance`'s second argument.
+bool isTLTypeName(llvm::StringRef n) {
+  return llvm::StringSwitch<bool>(n)
+      .Cases({"tensor", "tensor_descriptor", "tensor_descriptor_base", "dtype"}, true)
+      .Cases({"pointer_type", "block_type", "tuple"}, true)
+      .Default(false);
+}
+} // namespace kiln::fe
 
 static bool contains(llvm::ArrayRef<const char *> list, llvm::StringRef n) {
   return llvm::any_of(list, [&](const char *s) { return n == s; });
@@ -109,7 +115,7 @@ int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out) {
       out = Val::named(Val::Kind::Module, "triton.language.PropagateNan");
       return 0;
     }
-    if (findBuiltin(attr)) {
+    if (findBuiltin(attr) || isTLTypeName(attr)) {
       out = Val::named(Val::Kind::Builtin, "tl." + attr.str());
       return 0;
     }

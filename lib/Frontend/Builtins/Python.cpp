@@ -19,6 +19,47 @@ using namespace kiln::fe;
 using namespace kiln::ast;
 
 
+/// isinstance() in a kernel, at compile time, on the values Triton's code
+/// generator passes it (constexprs unwrapped: `isinstance(BLOCK, int)` holds,
+/// `isinstance(BLOCK, tl.constexpr)` does not).
+FailureOr<Val> IRGen::isinstanceOf(const Val &obj, const Val &cls,
+                                   const Node *clsNode) {
+  if (cls.kind == Val::Kind::Tuple) {
+    for (const Val &c : cls.elems) {
+      FailureOr<Val> r = isinstanceOf(obj, c, clsNode);
+      if (failed(r))
+        return failure();
+      if (r->truthy())
+        return *r;
+    }
+    return Val::boolean(false);
+  }
+  if (cls.kind != Val::Kind::Builtin)
+    return fail(clsNode, "isinstance() arg 2 must be a type or a tuple of "
+                         "types, got " + typeName(cls));
+  llvm::StringRef c = cls.s;
+  bool descriptor = obj.kind == Val::Kind::BlockPtr && obj.descriptor;
+  std::optional<bool> r =
+      llvm::StringSwitch<std::optional<bool>>(c)
+          .Case("int", obj.kind == Val::Kind::Int || obj.kind == Val::Kind::Bool)
+          .Case("float", obj.kind == Val::Kind::Float)
+          .Case("bool", obj.kind == Val::Kind::Bool)
+          .Case("str", obj.kind == Val::Kind::Str)
+          .Cases({"tuple", "list", "tl.tuple"}, obj.kind == Val::Kind::Tuple)
+          // Block pointers are tensors of pointers to blocks in Triton.
+          .Case("tl.tensor", obj.isRuntime() || (obj.kind == Val::Kind::BlockPtr &&
+                                                 !obj.descriptor))
+          .Cases({"tl.tensor_descriptor", "tl.tensor_descriptor_base"}, descriptor)
+          .Case("tl.dtype", obj.kind == Val::Kind::DType)
+          .Case("tl.pointer_type", obj.kind == Val::Kind::DType && obj.dtPtr)
+          .Cases({"tl.block_type", "tl.constexpr"}, false)
+          .Default(std::nullopt);
+  if (!r)
+    return fail(clsNode, "isinstance() against `" + c.str() +
+                             "` is not supported in kernels");
+  return Val::boolean(*r);
+}
+
 FailureOr<Val> IRGen::callBuiltin(llvm::StringRef name, const CallArgs &args,
                                   const CallExpr *e) {
   llvm::SmallVector<Arg, 8> a;
@@ -130,6 +171,15 @@ FailureOr<Val> IRGen::callBuiltin(llvm::StringRef name, const CallArgs &args,
   }
   if (name == "print")
     return callBuiltin("tl.device_print", args, e);
+  if (name == "isinstance") {
+    if (failed(bind({"obj", "class_or_tuple"})))
+      return failure();
+    return isinstanceOf(a[0].v, a[1].v, a[1].node);
+  }
+  if (llvm::StringRef bare = name; bare.consume_front("tl.") && isTLTypeName(bare))
+    return fail(e, "`" + name +
+                       "` is a type: kernels can only test values against it "
+                       "with isinstance()");
   if (name.starts_with("dtype.")) {
     const Val &d = args.pos[0];
     llvm::StringRef q = name.drop_front(6);
@@ -149,7 +199,7 @@ FailureOr<Val> IRGen::callBuiltin(llvm::StringRef name, const CallArgs &args,
     return Val::boolean(r);
   }
   if (llvm::StringSwitch<bool>(name)
-          .Cases({"isinstance", "getattr", "setattr", "hasattr", "type"}, true)
+          .Cases({"getattr", "setattr", "hasattr", "type"}, true)
           .Cases({"list", "tuple", "dict", "set", "str", "zip", "enumerate"},
                  true)
           .Cases({"sum", "round", "map", "filter", "sorted", "reversed"}, true)

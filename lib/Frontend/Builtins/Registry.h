@@ -63,6 +63,10 @@ llvm::ArrayRef<BuiltinDef> libdeviceBuiltins();
 /// The entry named `name` (no `tl.` prefix), or null.
 const BuiltinDef *findBuiltin(llvm::StringRef name);
 
+/// `tl.tensor`, `tl.tensor_descriptor`, ...: classes a kernel can only name
+/// as `isinstance`'s second argument (Names.cpp).
+bool isTLTypeName(llvm::StringRef name);
+
 /// Binds `args` to `def`'s parameters and runs its handler; messages name
 /// the builtin as `calledAs` (`tl.cast`, or `to` for `x.to(...)`).
 mlir::FailureOr<Val> callRegistered(IRGen &g, const BuiltinDef &def,
