@@ -468,3 +468,46 @@ def k(X, Y, N, BLOCK: tl.constexpr):
     x = tl.load(X)
     # expected-error @+1 {{invalid rounding mode `rtu`; supported rounding modes are 'rtne' and 'rtz'}}
     y = x.to(tl.float16, fp_downcast_rounding="rtu")
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def one_arg(x):
+    return x
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    x = tl.load(X + tl.arange(0, BLOCK))
+    # expected-error @+1 {{`one_arg` must take 2 arguments (`pack` scalars per tensor), it takes 1}}
+    y = tl.map_elementwise(one_arg, x, pack=2)
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def two_args(x, y):
+    return x + y
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    x = tl.load(X + tl.arange(0, BLOCK))
+    # expected-error @+1 {{the number of elements (128) is not a multiple of `pack` (3)}}
+    y = tl.map_elementwise(two_args, x, x, pack=3)
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    x = tl.load(X + tl.arange(0, BLOCK))
+    # expected-error @+1 {{`scalar_fn` of `tl.map_elementwise` must be a @triton.jit function, got}}
+    y = tl.map_elementwise(x, x)

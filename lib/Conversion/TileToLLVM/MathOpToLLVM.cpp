@@ -18,6 +18,7 @@
 #include "Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
@@ -229,12 +230,45 @@ struct InlineAsmLowering : OpConversionPattern<InlineAsmElementwiseOp> {
   }
 };
 
+/// tile.map_elementwise: the body inlined once per group of `pack` elements
+/// a thread owns. When a thread owns fewer than `pack` (or not a multiple),
+/// the missing slots repeat the group's first element (a valid input, unlike
+/// zero for an integer division) and their results are dropped.
+struct MapElementwiseLowering : OpConversionPattern<MapElementwiseOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(MapElementwiseOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    unsigned pack = op.getPack();
+    unsigned n = registerCount(getTypeConverter(), op.getSrcs()[0].getType());
+    if (!n)
+      return rewriter.notifyMatchFailure(op, "operand without a layout");
+    Block &body = op.getBody().front();
+    Operation *yield = body.getTerminator();
+    SmallVector<SmallVector<Value>> results(op.getNumResults());
+    for (unsigned base = 0; base < n; base += pack) {
+      IRMapping mapping;
+      for (auto [i, values] : llvm::enumerate(adaptor.getSrcs()))
+        for (unsigned j = 0; j < pack; ++j) {
+          unsigned element = base + j < n ? base + j : base;
+          mapping.map(body.getArgument(i * pack + j), nthValue(values, element));
+        }
+      for (Operation &inner : body.without_terminator())
+        rewriter.clone(inner, mapping);
+      for (unsigned r = 0; r < op.getNumResults(); ++r)
+        for (unsigned j = 0; j < pack && base + j < n; ++j)
+          results[r].push_back(mapping.lookupOrDefault(yield->getOperand(r * pack + j)));
+    }
+    rewriter.replaceOpWithMultiple(op, results);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateMathOpPatterns(TileTypeConverter &converter,
                             RewritePatternSet &patterns) {
   patterns.add<PreciseDivFLowering, PreciseSqrtLowering, ExternElementwiseLowering,
-               InlineAsmLowering>(converter, patterns.getContext());
+               InlineAsmLowering, MapElementwiseLowering>(converter, patterns.getContext());
 }
 
 } // namespace kiln::lowering

@@ -490,6 +490,7 @@ llvm::ArrayRef<BuiltinDef> kiln::fe::mathBuiltins() {
        false,
        false,
        inlineAsmBuiltin},
+      {"map_elementwise", {}, false, false, mapElementwiseBuiltin, true},
       {"clamp",
        {"x", "min", "max", "propagate_nan=None"},
        false,

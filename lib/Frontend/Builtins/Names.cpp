@@ -27,7 +27,6 @@ using namespace kiln::ast;
 
 /// Triton builtins that Kiln knows about but does not implement.
 static const char *const kTLUnsupported[] = {"dot_scaled",
-                                             "map_elementwise",
                                              "zeros_like_",
                                              "abs_",
                                              "fp8e4nv"};

@@ -92,6 +92,8 @@ mlir::FailureOr<Val> prepareValue(IRGen &g, ArgReader &rd, const Arg &a,
 
 /// tl.inline_asm_elementwise (InlineAsm.cpp).
 mlir::FailureOr<Val> inlineAsmBuiltin(BuiltinCall &c);
+/// tl.map_elementwise (MapElementwise.cpp).
+mlir::FailureOr<Val> mapElementwiseBuiltin(BuiltinCall &c);
 
 /// The high half of the unsigned product of two integers of the same
 /// (promoted) type, as Triton's tl.umulhi.

@@ -403,6 +403,6 @@ func.func @scan_axis(%x: tensor<16x4xf32>) {
 // -----
 
 func.func @yield_outside(%a: f32) {
-  // expected-error @+1 {{'tile.yield' op expects parent op to be one of 'tile.reduce, tile.scan'}}
+  // expected-error @+1 {{'tile.yield' op expects parent op to be one of 'tile.reduce, tile.scan, tile.map_elementwise'}}
   tile.yield %a : f32
 }

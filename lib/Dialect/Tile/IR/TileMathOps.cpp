@@ -130,3 +130,39 @@ LogicalResult InlineAsmElementwiseOp::verify() {
     return emitOpError() << *why;
   return success();
 }
+
+LogicalResult MapElementwiseOp::verifyRegions() {
+  int64_t pack = getPack();
+  if (pack < 1)
+    return emitOpError() << "pack must be positive, got " << pack;
+  if (getSrcs().empty())
+    return emitOpError("needs at least one operand");
+  auto shapeOf = [](Type t) { return cast<RankedTensorType>(t).getShape(); };
+  ArrayRef<int64_t> shape = shapeOf(getSrcs()[0].getType());
+  for (Type t : llvm::concat<const Type>(getSrcs().getTypes(), getResultTypes()))
+    if (shapeOf(t) != shape)
+      return emitOpError("operands and results must have one shape");
+  int64_t numel = cast<RankedTensorType>(getSrcs()[0].getType()).getNumElements();
+  if (numel % pack != 0)
+    return emitOpError() << "the number of elements (" << numel
+                         << ") must be a multiple of pack (" << pack << ")";
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getSrcs().size() * pack)
+    return emitOpError() << "body takes " << body.getNumArguments()
+                         << " arguments, expected " << getSrcs().size() * pack
+                         << " (pack scalars per operand)";
+  for (auto [k, arg] : llvm::enumerate(body.getArguments()))
+    if (arg.getType() != getElementTypeOrSelf(getSrcs()[k / pack].getType()))
+      return emitOpError() << "body argument " << k << " has type " << arg.getType()
+                           << ", expected the element type of operand " << k / pack;
+  Operation *yield = body.getTerminator();
+  if (yield->getNumOperands() != getNumResults() * pack)
+    return emitOpError() << "body yields " << yield->getNumOperands()
+                         << " values, expected " << getNumResults() * pack
+                         << " (pack scalars per result)";
+  for (auto [k, v] : llvm::enumerate(yield->getOperands()))
+    if (v.getType() != getElementTypeOrSelf(getResultTypes()[k / pack]))
+      return emitOpError() << "body yields " << v.getType() << " as value " << k
+                           << ", expected the element type of result " << k / pack;
+  return success();
+}

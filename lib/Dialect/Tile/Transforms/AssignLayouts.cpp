@@ -391,7 +391,7 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
       isa<AddPtrOp, WhereOp, LoadOp, StoreOp, AtomicCASOp, AtomicRMWOp,
           MultipleOfOp, MaxContiguousOp, ScanOp, SortOp>(op) ||
       isa<PreciseDivFOp, PreciseSqrtOp, ExternElementwiseOp,
-          InlineAsmElementwiseOp>(op) || // math ops (MathOpToLLVM.cpp)
+          InlineAsmElementwiseOp, MapElementwiseOp>(op) || // MathOpToLLVM.cpp
       ((isa<arith::ArithDialect, math::MathDialect>(op->getDialect())) &&
        OpTrait::hasElementwiseMappableTraits(op));
   if (!elementwise)

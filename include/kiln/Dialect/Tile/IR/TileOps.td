@@ -419,8 +419,8 @@ def Tile_ScanOp : Tile_Op<"scan", [RecursiveMemoryEffects, RecursivelySpeculatab
 }
 
 def Tile_YieldOp : Tile_Op<"yield", [Pure, Terminator, ReturnLike,
-    ParentOneOf<["ReduceOp", "ScanOp"]>]> {
-  let summary = "values a reduce or scan combiner produces";
+    ParentOneOf<["ReduceOp", "ScanOp", "MapElementwiseOp"]>]> {
+  let summary = "values a combiner or a map_elementwise body produces";
   let description = [{
     ```mlir
     tile.yield %s : f32
@@ -728,6 +728,43 @@ def Tile_InlineAsmElementwiseOp : Tile_Op<"inline_asm_elementwise", [
     $asm_string `,` $constraints `(` $args `)` attr-dict `:` functional-type($args, $results)
   }];
   let hasVerifier = 1;
+}
+
+def Tile_MapElementwiseOp : Tile_Op<"map_elementwise", [RecursiveMemoryEffects,
+    RecursivelySpeculatable]> {
+  let summary = "a scalar function applied to every element (tl.map_elementwise)";
+  let description = [{
+    Runs the body once per `pack` elements of its operands, which have one
+    shape: the block takes `pack` scalars of each operand in turn (operand 0's
+    `pack` elements first) and yields `pack` scalars of each result in turn.
+    Unlike elementwise arithmetic, the body may branch and loop per element
+    (scf ops on scalars), so only the taken side of a branch runs. The
+    lowering inlines the body for each group of `pack` elements a thread
+    owns; results take the operands' layout.
+
+    ```mlir
+    %y = tile.map_elementwise(%x) pack = 1 : (tensor<128xf32>) -> tensor<128xf32> {
+    ^bb0(%v: f32):
+      %c0 = arith.constant 0.0 : f32
+      %pos = arith.cmpf ogt, %v, %c0 : f32
+      %r = scf.if %pos -> (f32) {
+        scf.yield %v : f32
+      } else {
+        %e = math.exp %v : f32
+        scf.yield %e : f32
+      }
+      tile.yield %r : f32
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<RankedTensorOf<[AnySignlessInteger, AnyFloat]>>:$srcs,
+                       I32Attr:$pack);
+  let results = (outs Variadic<RankedTensorOf<[AnySignlessInteger, AnyFloat]>>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `(` $srcs `)` `pack` `=` $pack attr-dict `:` functional-type($srcs, results) $body
+  }];
+  let hasRegionVerifier = 1;
 }
 
 #endif // KILN_TILE_OPS
