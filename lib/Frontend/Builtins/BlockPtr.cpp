@@ -101,6 +101,25 @@ static FailureOr<std::vector<int64_t>> constInts(IRGen &g, const Arg &a,
 
 } // namespace
 
+/// A block shape of powers of two within the maximum tensor size (block
+/// pointers and tensor descriptors check it alike, as Triton does).
+static LogicalResult checkBlockShape(IRGen &g, llvm::ArrayRef<int64_t> block,
+                                     const ast::Node *where, llvm::StringRef fn) {
+  int64_t numel = 1;
+  for (auto [k, d] : llvm::enumerate(block)) {
+    if (d <= 0 || (d & (d - 1)) != 0)
+      return g.fail(where, "block_shape element " + std::to_string(k) + " of `" +
+                               fn + "` is " + std::to_string(d) +
+                               ", which is not a power of two");
+    numel *= d;
+    if (numel > kMaxTensorNumel)
+      return g.fail(where, "block of " + std::to_string(numel) +
+                               "+ elements exceeds the maximum tensor size of " +
+                               std::to_string(kMaxTensorNumel));
+  }
+  return success();
+}
+
 FailureOr<Val> kiln::fe::makeBlockPtrBuiltin(BuiltinCall &call) {
   auto &[g, rd, a, e, l, args] = call;
   llvm::StringRef fn = rd.fn;
@@ -117,20 +136,8 @@ FailureOr<Val> kiln::fe::makeBlockPtrBuiltin(BuiltinCall &call) {
       constInts(g, a[4], fn, "block_shape");
   if (failed(block))
     return failure();
-  int64_t numel = 1;
-  for (size_t k = 0; k < block->size(); ++k) {
-    int64_t d = (*block)[k];
-    if (d <= 0 || (d & (d - 1)) != 0)
-      return g.fail(a[4].node, "block_shape element " + std::to_string(k) +
-                                   " of `" + fn + "` is " + std::to_string(d) +
-                                   ", which is not a power of two");
-    numel *= d;
-    if (numel > kMaxTensorNumel)
-      return g.fail(a[4].node, "block of " + std::to_string(numel) +
-                                   "+ elements exceeds the maximum tensor "
-                                   "size of " +
-                                   std::to_string(kMaxTensorNumel));
-  }
+  if (failed(checkBlockShape(g, *block, a[4].node, fn)))
+    return failure();
   size_t rank = block->size();
   if (rank == 0)
     return g.fail(a[4].node, "`block_shape` of `" + fn + "` is empty");
@@ -540,20 +547,8 @@ FailureOr<Val> kiln::fe::makeTensorDescriptorBuiltin(BuiltinCall &call) {
                            ? std::to_string(lastStride.i)
                            : g.typeName(lastStride) +
                                  " (the last stride must be the constant 1)"));
-  int64_t numel = 1;
-  for (size_t k = 0; k < rank; ++k) {
-    int64_t d = (*block)[k];
-    if (d <= 0 || (d & (d - 1)) != 0)
-      return g.fail(a[3].node, "block_shape element " + std::to_string(k) +
-                                   " of `" + fn + "` is " + std::to_string(d) +
-                                   ", which is not a power of two");
-    numel *= d;
-    if (numel > kMaxTensorNumel)
-      return g.fail(a[3].node, "block of " + std::to_string(numel) +
-                                   "+ elements exceeds the maximum tensor "
-                                   "size of " +
-                                   std::to_string(kMaxTensorNumel));
-  }
+  if (failed(checkBlockShape(g, *block, a[3].node, fn)))
+    return failure();
   std::string padding = "zero";
   if (a[4].given) {
     FailureOr<std::string> s = rd.constStr(a[4], "padding_option");
