@@ -157,6 +157,30 @@ AxisInfo remInfo(const AxisInfo &x, int64_t c) {
   return AxisInfo(contig, div, constancy, value);
 }
 
+/// x % n for a divisor known by its facts only (`(pid * B + arange) % N` with
+/// N specialized as divisible by 16, Triton's matmul tutorial): along d, n is
+/// uniform over aligned runs of constancy(n)[d] and each element divisible by
+/// elementDivisibility(n)[d], so aligned runs of x of a length dividing both
+/// never cross a multiple of n, as for a constant divisor.
+AxisInfo remByUniformInfo(const AxisInfo &x, const AxisInfo &n) {
+  unsigned rank = x.rank();
+  Vec contig(rank), div(rank), constancy(rank);
+  for (unsigned d = 0; d < rank; ++d) {
+    int64_t nDiv = n.elementDivisibility(d);
+    int64_t nRun = n.getConstancy(d);
+    constancy[d] = gcd(x.getConstancy(d), nRun);
+    if (x.getContiguity(d) > 1) {
+      int64_t k = gcd(gcd(gcd(x.getContiguity(d), x.getDivisibility(d)), nDiv), nRun);
+      contig[d] = k;
+      div[d] = k;
+    } else {
+      contig[d] = 1;
+      div[d] = gcd(x.getDivisibility(d), nDiv);
+    }
+  }
+  return AxisInfo(contig, div, constancy, std::nullopt);
+}
+
 /// Facts holding for any elementwise function of the operands: equal inputs
 /// give equal outputs.
 AxisInfo elementwiseInfo(ArrayRef<const AxisInfo *> ops, unsigned rank) {
@@ -445,6 +469,8 @@ AxisInfoAnalysis::visitOperation(Operation *op,
           .Case<arith::RemSIOp, arith::RemUIOp>([&](auto) -> std::optional<AxisInfo> {
             if (auto c = ops[1]->getConstant(); c && *c > 0)
               return remInfo(*ops[0], *c);
+            if (ops[0]->rank() == ops[1]->rank())
+              return remByUniformInfo(*ops[0], *ops[1]);
             return elementwiseInfo(ops, std::max(rank, 1u));
           })
           .Case<arith::ShRSIOp, arith::ShRUIOp>([&](auto) -> std::optional<AxisInfo> {

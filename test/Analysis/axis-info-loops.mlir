@@ -148,6 +148,36 @@ func.func @div_rem(%k: i32 {tile.divisibility = 64 : i32}) {
   return
 }
 
+// Remainder by a runtime divisor known only by its facts, Triton's matmul
+// tutorial's `(pid_n * BLOCK_N + arange) % N` with N specialized as divisible
+// by 16: aligned runs of 16 never cross a multiple of N (as for a constant
+// divisor), so the pointers stay 16-element contiguous; a divisor that is
+// not uniform over the runs (a tensor that varies) gives nothing.
+func.func @rem_runtime(%pid: i32 {tile.divisibility = 1 : i32},
+                       %N: i32 {tile.divisibility = 16 : i32}, %M: i32) {
+  // expected-remark @below {{contiguity = [1], divisibility = [256], constancy = [1], constant = 256}}
+  %c256 = arith.constant 256 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [256], constancy = [1]}}
+  %base = arith.muli %pid, %c256 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [256], constancy = [256]}}
+  %bt = tile.splat %base : i32 -> tensor<256xi32>
+  // expected-remark @below {{contiguity = [256], divisibility = [1073741824], constancy = [1]}}
+  %ar = tile.arange 0 to 256 : tensor<256xi32>
+  // expected-remark @below {{contiguity = [256], divisibility = [256], constancy = [1]}}
+  %offs = arith.addi %bt, %ar : tensor<256xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [256]}}
+  %Nt = tile.splat %N : i32 -> tensor<256xi32>
+  // expected-remark @below {{contiguity = [16], divisibility = [16], constancy = [1]}}
+  %r = arith.remsi %offs, %Nt : tensor<256xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [256]}}
+  %Mt = tile.splat %M : i32 -> tensor<256xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %rm = arith.remsi %offs, %Mt : tensor<256xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %rv = arith.remsi %offs, %ar : tensor<256xi32>
+  return
+}
+
 // -----
 
 // Casts keep the facts; select/where keep what both sides share.
