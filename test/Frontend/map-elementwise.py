@@ -5,7 +5,7 @@
 # RUN: ln-compile %s --kernel selu_k --signature '*fp32:16,*fp32:16,*fp32:16,i32' -D BLOCK=256 --emit=tile | FileCheck %s --check-prefix=SELU
 # RUN: ln-compile %s --kernel selu_k --signature '*fp32:16,*fp32:16,*fp32:16,i32' -D BLOCK=256 | FileCheck %s --check-prefix=SELU-PTX
 # RUN: ln-compile %s --kernel steps_k --signature '*i32:16,*i32:16,i32' -D BLOCK=128 --emit=tile | FileCheck %s --check-prefix=LOOP
-# RUN: ln-compile %s --kernel pairs_k --signature '*fp16:16,*fp32:16,*fp16:16,*fp32:16' -D BLOCK=64 --emit=tile | FileCheck %s --check-prefix=PAIRS
+# RUN: ln-compile %s --kernel pairs_k --signature '*fp16:16,*fp32:16,*fp16:16,*fp32:16' -D BLOCK=1024 --emit=tile | FileCheck %s --check-prefix=PAIRS
 import triton
 import triton.language as tl
 
@@ -58,17 +58,19 @@ def steps_k(X, Y, N, BLOCK: tl.constexpr):
 
 
 @triton.jit
-def swap_and_mix(a0, a1, b0, b1):
-    # pack=2: both elements of each tensor, results in order (s0, s1, d0, d1).
-    return a1, a0, b0 + b1, b0 - b1
+def scale_and_shift(a0, a1, b0, b1):
+    # pack=2: two elements of each tensor, results in order (s0, s1, d0, d1).
+    # Which two elements share a call is the layout's choice (Triton: two
+    # registers of one thread), so each slot is computed on its own.
+    return a0 * 2, a1 * 2, b0 + 1.0, b1 + 1.0
 
 
-# PAIRS: tile.map_elementwise(%{{.*}}, %{{.*}}) pack = 2 : (tensor<64xf16>, tensor<64xf32>) -> (tensor<64xf16>, tensor<64xf32>)
+# PAIRS: tile.map_elementwise(%{{.*}}, %{{.*}}) pack = 2 : (tensor<1024xf16>, tensor<1024xf32>) -> (tensor<1024xf16>, tensor<1024xf32>)
 # PAIRS-NEXT: ^bb0(%{{.*}}: f16, %{{.*}}: f16, %{{.*}}: f32, %{{.*}}: f32):
 # PAIRS: tile.yield %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : f16, f16, f32, f32
 @triton.jit
 def pairs_k(X, Z, Y, W, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
-    s, d = tl.map_elementwise(swap_and_mix, tl.load(X + offs), tl.load(Z + offs), pack=2)
+    s, d = tl.map_elementwise(scale_and_shift, tl.load(X + offs), tl.load(Z + offs), pack=2)
     tl.store(Y + offs, s)
     tl.store(W + offs, d)

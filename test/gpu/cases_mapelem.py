@@ -25,8 +25,8 @@ def cases(results):
              [1], dict(BLOCK=128), exact)
     run_case(results, "map_elementwise pack=2, fp16 and fp32, two results", PATH, "pairs_k",
              (1,),
-             lambda: [torch.randn(64, device=DEV, generator=gen(3)).half(),
-                      torch.randn(64, device=DEV, generator=gen(4)),
-                      torch.empty(64, device=DEV, dtype=torch.float16),
-                      torch.empty(64, device=DEV)],
-             [2, 3], dict(BLOCK=64), exact)
+             lambda: [torch.randn(1024, device=DEV, generator=gen(3)).half(),
+                      torch.randn(1024, device=DEV, generator=gen(4)),
+                      torch.empty(1024, device=DEV, dtype=torch.float16),
+                      torch.empty(1024, device=DEV)],
+             [2, 3], dict(BLOCK=1024), exact)
