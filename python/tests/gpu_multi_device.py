@@ -22,19 +22,9 @@ import threading
 
 import torch
 
+from kilntest_common import ADD_SOURCE  # add_kernel: x + y * SCALE
+
 SOURCE_NAME = "multi_device_add.py"
-SOURCE = '''import triton
-import triton.language as tl
-
-
-@triton.jit
-def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    mask = offs < n
-    x = tl.load(x_ptr + offs, mask=mask)
-    y = tl.load(y_ptr + offs, mask=mask)
-    tl.store(out_ptr + offs, x + y, mask=mask)
-'''
 
 
 def load_kernel(dropin):
@@ -42,7 +32,7 @@ def load_kernel(dropin):
     import tempfile
     d = tempfile.mkdtemp()
     with open(os.path.join(d, SOURCE_NAME), "w") as f:
-        f.write(SOURCE)
+        f.write(ADD_SOURCE)
     if dropin:
         sys.path.insert(0, d)
         import multi_device_add  # the drop-in `triton` compiles it
@@ -71,7 +61,7 @@ def main(argv):
         x = torch.rand(n, device=dev)
         y = torch.rand(n, device=dev)
         out = torch.full((n,), float("nan"), device=dev)
-        add[grid](x, y, out, n, BLOCK=block)
+        add[grid](x, y, out, n, BLOCK=block, SCALE=1)
         return x, y, out
 
     # 1. device 1, device 0, interleaved.
@@ -96,7 +86,7 @@ def main(argv):
         out = torch.empty(n, device="cuda:1")
         torch.cuda._sleep(20_000_000)  # queue a long kernel on the side stream
         x.fill_(2.0)                   # ... then the value the launch must see
-        add[grid](x, y, out, n, BLOCK=block)
+        add[grid](x, y, out, n, BLOCK=block, SCALE=1)
     side.synchronize()
     check("launch ordered on device 1's current (side) stream",
           bool((out == 3.0).all()), "out[0] = %g" % out[0].item())

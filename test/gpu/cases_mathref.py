@@ -15,6 +15,7 @@ import os
 
 import torch
 
+from cases_math import ordered
 from kcompare import DEV, HERE, gen, triton_module
 
 PATH = os.path.join(HERE, "math_kernels.py")
@@ -137,15 +138,12 @@ def uniform(t, seed, lo, hi):
         TYPES[t])
 
 
-def ordered(x):
-    """Float bits as integers that order like the values, so ULP distance is a difference."""
-    if x.dtype == torch.float64:
-        i = x.view(torch.int64)
-        lo = torch.iinfo(torch.int64).min
-    else:
-        i = x.view(torch.int32).to(torch.int64)
-        lo = -(1 << 31)
-    return torch.where(i < 0, lo - i, i)
+def ulp_gaps(got, ref):
+    """Per-element ULP distance of finite values (int64; a wrapped difference, farther than
+    int64 can count, is the int64 maximum)."""
+    a, b = ordered(got), ordered(ref)
+    d = torch.maximum(a, b) - torch.minimum(a, b)
+    return torch.where(d < 0, torch.iinfo(torch.int64).max, d)
 
 
 def ulp_distance(got, ref):
@@ -159,10 +157,7 @@ def ulp_distance(got, ref):
     keep = ~(gn | gi | ri)
     if not keep.any():
         return 0, None
-    a, b = ordered(got[keep]), ordered(ref[keep])
-    d = torch.maximum(a, b) - torch.minimum(a, b)
-    d = torch.where(d < 0, torch.iinfo(torch.int64).max, d)  # wrapped: farther than int64
-    return int(d.max().item()), None
+    return int(ulp_gaps(got[keep], ref[keep]).max().item()), None
 
 
 def worst_element(x, got, ref):
@@ -170,10 +165,7 @@ def worst_element(x, got, ref):
     keep = torch.isfinite(got) & torch.isfinite(ref)
     if not keep.any():
         return ""
-    a, b = ordered(got[keep]), ordered(ref[keep])
-    d = torch.maximum(a, b) - torch.minimum(a, b)
-    d = torch.where(d < 0, torch.iinfo(torch.int64).max, d)
-    j = int(d.argmax())
+    j = int(ulp_gaps(got[keep], ref[keep]).argmax())
     return (f" at x={x[keep][j].item()!r}: got {got[keep][j].item()!r}, "
             f"PyTorch {ref[keep][j].item()!r}")
 

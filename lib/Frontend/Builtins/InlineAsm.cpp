@@ -62,20 +62,10 @@ FailureOr<Val> kiln::fe::inlineAsmBuiltin(BuiltinCall &c) {
   }
   llvm::SmallVector<int64_t, 2> shape;
   if (!args.empty()) {
-    Val common = args[0];
-    for (Val &v : args) {
-      Val x = v;
-      if (failed(g.binaryTypeCheck(x, common, true, true, false, false, c.e,
-                                   c.rd.fn)))
-        return failure();
-    }
-    for (Val &v : args) {
-      Val other = common;
-      if (failed(g.binaryTypeCheck(v, other, true, true, false, false, c.e,
-                                   c.rd.fn)))
-        return failure();
-    }
-    shape = common.type.shape;
+    if (failed(broadcastTogether(g, args, /*allowPtr=*/true, /*arith=*/false, c.e,
+                                 c.rd.fn)))
+      return failure();
+    shape = args[0].type.shape;
   }
   int64_t numel = 1;
   for (int64_t d : shape)

@@ -58,20 +58,8 @@ FailureOr<Val> libdeviceBuiltin(BuiltinCall &c) {
   const LibdeviceOverload *o = match(*fn, args);
   // Broadcast everything to one shape; promote only when no overload
   // matches the dtypes as given.
-  bool arith = !o;
-  Val common = args[0];
-  for (Val &v : args) {
-    Val x = v;
-    if (failed(g.binaryTypeCheck(x, common, false, false, arith, false, c.e,
-                                 name)))
-      return failure();
-  }
-  for (Val &v : args) {
-    Val other = common;
-    if (failed(g.binaryTypeCheck(v, other, false, false, arith, false, c.e,
-                                 name)))
-      return failure();
-  }
+  if (failed(broadcastTogether(g, args, /*allowPtr=*/false, /*arith=*/!o, c.e, name)))
+    return failure();
   if (!o)
     o = match(*fn, args);
   if (!o) {

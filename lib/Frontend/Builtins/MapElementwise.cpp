@@ -51,18 +51,9 @@ FailureOr<Val> kiln::fe::mapElementwiseBuiltin(BuiltinCall &c) {
                                           g.typeName(v));
     inputs.push_back(v);
   }
-  Val common = inputs[0];
-  for (Val &v : inputs) {
-    Val x = v;
-    if (failed(g.binaryTypeCheck(x, common, true, true, false, false, c.e, fn)))
-      return failure();
-  }
-  for (Val &v : inputs) {
-    Val other = common;
-    if (failed(g.binaryTypeCheck(v, other, true, true, false, false, c.e, fn)))
-      return failure();
-  }
-  llvm::SmallVector<int64_t, 2> shape = common.type.shape;
+  if (failed(broadcastTogether(g, inputs, /*allowPtr=*/false, /*arith=*/false, c.e, fn)))
+    return failure();
+  llvm::SmallVector<int64_t, 2> shape = inputs[0].type.shape;
   if (shape.empty())
     return g.fail(c.e, std::string("`") + fn + "` needs at least one tensor argument");
   int64_t numel = 1;

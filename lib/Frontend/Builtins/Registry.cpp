@@ -46,3 +46,25 @@ FailureOr<Val> kiln::fe::callWith(IRGen &g, llvm::StringRef name,
   args.pos = std::move(pos);
   return g.callBuiltin(name, args, e);
 }
+
+mlir::LogicalResult kiln::fe::broadcastTogether(IRGen &g, std::vector<Val> &vals,
+                                                bool allowPtr, bool arith,
+                                                const ast::Node *where,
+                                                llvm::StringRef fn) {
+  if (vals.empty())
+    return mlir::success();
+  Val common = vals[0];
+  for (const Val &v : vals) {
+    Val x = v;
+    if (mlir::failed(g.binaryTypeCheck(x, common, allowPtr, allowPtr, arith, false,
+                                       where, fn)))
+      return mlir::failure();
+  }
+  for (Val &v : vals) {
+    Val other = common;
+    if (mlir::failed(g.binaryTypeCheck(v, other, allowPtr, allowPtr, arith, false,
+                                       where, fn)))
+      return mlir::failure();
+  }
+  return mlir::success();
+}

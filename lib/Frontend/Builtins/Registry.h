@@ -90,6 +90,14 @@ mlir::FailureOr<mlir::Value> prepareMask(IRGen &g, ArgReader &rd, const Arg &a,
 mlir::FailureOr<Val> prepareValue(IRGen &g, ArgReader &rd, const Arg &a,
                                   const Val &ptr, llvm::StringRef what);
 
+/// Broadcasts `vals` to one common shape in place, as Triton's elementwise
+/// builtins do (binaryTypeCheck against a running common value, then each
+/// value against the result); `arith` also promotes the dtypes together,
+/// `allowPtr` admits pointers (Registry.cpp).
+mlir::LogicalResult broadcastTogether(IRGen &g, std::vector<Val> &vals, bool allowPtr,
+                                      bool arith, const ast::Node *where,
+                                      llvm::StringRef fn);
+
 /// tl.inline_asm_elementwise (InlineAsm.cpp).
 mlir::FailureOr<Val> inlineAsmBuiltin(BuiltinCall &c);
 /// tl.map_elementwise (MapElementwise.cpp).
