@@ -182,7 +182,7 @@ kiln_status kiln_options_set_num_stages(kiln_options *options,
     return fail(KILN_ERROR_INVALID_ARGUMENT,
                 "num_stages = " + std::to_string(numStages) +
                     " is not in 1..16");
-  options->numStages = numStages;
+  options->launch.numStages = numStages;
   return KILN_OK;
 }
 

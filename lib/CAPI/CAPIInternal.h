@@ -11,7 +11,6 @@
 
 struct kiln_options {
   kiln::rt::LaunchOptions launch;
-  unsigned numStages = 3;
   std::string arch; ///< Empty: the device's (compile-only: sm_90).
 };
 

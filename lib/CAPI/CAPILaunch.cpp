@@ -51,7 +51,7 @@ MetaMap buildMeta(const rt::Kernel &kernel, const kiln_options &o) {
   for (const auto &[name, value] : o.launch.constexprs)
     meta.emplace(name, value.text());
   meta["num_warps"] = std::to_string(o.launch.numWarps);
-  meta["num_stages"] = std::to_string(o.numStages);
+  meta["num_stages"] = std::to_string(o.launch.numStages);
   return meta;
 }
 
@@ -90,7 +90,7 @@ kiln_status launchChecked(kiln_kernel *kernel, const rt::Grid &grid,
   if (!kernel->kernel.layers())
     meta = launchMeta(kernel->kernel, o);
   return launchAndRecord(kernel, kernel->kernel, grid, args, launch,
-                         o.numStages, meta);
+                         o.launch.numStages, meta);
 }
 } // namespace
 
@@ -255,7 +255,7 @@ kiln_status kiln_kernel_launch_grid_fn(kiln_kernel *kernel,
       for (const auto &[name, value] : launchMeta)
         if (auto literal = rt::literalOf(value))
           meta.values[name] = *literal;
-      meta.values.emplace("num_stages", std::to_string(o.numStages));
+      meta.values.emplace("num_stages", std::to_string(o.launch.numStages));
       for (const auto &entry : meta.values)
         meta.order.push_back(&entry);
       kiln_grid grid = {1, 1, 1};
@@ -282,7 +282,7 @@ kiln_status kiln_kernel_launch_grid_fn(kiln_kernel *kernel,
       return fail(std::move(err), KILN_ERROR_LAUNCH);
     recordLastMeta(kernel,
                    std::make_shared<const std::string>(metaText(configMeta(
-                       kernel->kernel, lastMetaSeen, o.numStages))));
+                       kernel->kernel, lastMetaSeen, o.launch.numStages))));
     return KILN_OK;
   } catch (const std::exception &e) {
     return fail(KILN_ERROR_LAUNCH, std::string("launch: ") + e.what());

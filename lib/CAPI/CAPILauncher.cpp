@@ -156,7 +156,7 @@ kiln_status kiln_launcher_launch(kiln_launcher *launcher, const void *packed,
     return launchAndRecord(launcher->origin, launcher->kernel,
                            rt::Grid(grid[0], grid[1], grid[2]), args,
                            launcher->options.launch,
-                           launcher->options.numStages, launcher->meta);
+                           launcher->options.launch.numStages, launcher->meta);
   } catch (const std::exception &e) {
     return fail(KILN_ERROR_LAUNCH, std::string("launch: ") + e.what());
   }

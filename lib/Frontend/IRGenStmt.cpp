@@ -410,6 +410,7 @@ LogicalResult IRGen::genFor(const ForStmt *s) {
     return genStaticFor(s, args, call);
 
   llvm::SmallVector<Arg, 8> a;
+  std::optional<int64_t> numStages; // tl.range(..., num_stages=N)
   if (callee->s == "range") {
     if (!args.kw.empty())
       return fail(args.kwNodes[0], "`range` does not take keyword arguments");
@@ -426,6 +427,15 @@ LogicalResult IRGen::genFor(const ForStmt *s) {
                          "warp_specialize=False", "disable_licm=False"},
                         args, call, a)))
       return failure();
+    const Arg &stages = a[3];
+    if (stages.given && stages.v.kind != Val::Kind::None) {
+      if (stages.v.kind != Val::Kind::Int || stages.v.i < 1 || stages.v.i > 16)
+        return fail(stages.node,
+                    "`num_stages` must be an integer constant from 1 to 16, got " +
+                        (stages.v.kind == Val::Kind::Int ? std::to_string(stages.v.i)
+                                                         : typeName(stages.v)));
+      numStages = stages.v.i;
+    }
     a.resize(a[2].given ? 3 : a[1].given ? 2 : 1);
   }
   Arg lbA{Val::integer(0), call, true}, ubA, stepA{Val::integer(1), call, true};
@@ -475,6 +485,8 @@ LogicalResult IRGen::genFor(const ForStmt *s) {
   auto forOp =
       mlir::scf::ForOp::create(b, loc(s), bounds[0], bounds[1], bounds[2],
                                lv->inits(), nullptr, isUnsigned(ivType));
+  if (numStages)
+    forOp->setAttr("tile.num_stages", b.getI32IntegerAttr(int32_t(*numStages)));
   Scope before = fs->scope;
   {
     mlir::OpBuilder::InsertionGuard g(b);

@@ -124,7 +124,8 @@ std::string KernelSpec::toString() const {
     s += (first ? "" : ",") + k + "=" + v;
     first = false;
   }
-  s += "]num_warps=" + std::to_string(numWarps) + ",arch=" + arch;
+  s += "]num_warps=" + std::to_string(numWarps) +
+       ",num_stages=" + std::to_string(numStages) + ",arch=" + arch;
   if (debug)
     s += ",debug";
   return s;

@@ -75,6 +75,7 @@ llvm::Error applyConfig(const Kernel::State &s, const AutotuneConfig &c,
     meta[name] = launchValueFromLiteral(literal);
   }
   opts.numWarps = c.numWarps;
+  opts.numStages = c.numStages;
   meta["num_warps"] = LaunchValue::integer(c.numWarps);
   meta["num_stages"] = LaunchValue::integer(c.numStages);
   return llvm::Error::success();
@@ -97,8 +98,7 @@ llvm::Error applyHeuristics(const Kernel::State &s, LaunchOptions &opts,
             "kernel `{0}`: heuristics set `{1}` to {2}, not a positive "
             "integer",
             s.name, name, literalOf(value).value_or("a pointer")));
-      if (name == "num_warps")
-        opts.numWarps = unsigned(value.i);
+      (name == "num_warps" ? opts.numWarps : opts.numStages) = unsigned(value.i);
       continue;
     }
     const KernelParameter *p = findParam(s.params, name);

@@ -137,6 +137,7 @@ std::string kiln::rt::cacheKeyText(const CacheKeyInputs &in) {
     first = false;
   }
   os << "\nnum-warps " << in.spec.numWarps << "\n";
+  os << "num-stages " << in.spec.numStages << "\n";
   os << "arch " << in.spec.arch << "\n";
   if (in.spec.debug) // only then: keys of non-debug builds stay as they were
     os << "debug 1\n";

@@ -184,6 +184,7 @@ llvm::Expected<KernelSpec> kiln::rt::deriveSpec(
   KernelSpec spec;
   spec.kernelName = kernelName.str();
   spec.numWarps = options.numWarps;
+  spec.numStages = options.numStages;
   spec.arch = arch.str();
   // KILN_DEBUG=1 (like TRITON_DEBUG=1) compiles device assertions in.
   if (const char *d = std::getenv("KILN_DEBUG"))

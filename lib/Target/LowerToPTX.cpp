@@ -155,6 +155,7 @@ llvm::Expected<CompiledKernel> lowerTileToPTX(ModuleOp module, const KernelSpec 
   info.params = std::move(*params);
   Builder b(ctx);
   module->setAttr("tile.num_warps", b.getI32IntegerAttr(spec.numWarps));
+  module->setAttr("tile.num_stages", b.getI32IntegerAttr(spec.numStages));
   module->setAttr("tile.arch", b.getStringAttr(spec.arch));
   if (std::optional<std::string> libdevice = findLibdevice())
     module->setAttr("tile.libdevice", b.getStringAttr(*libdevice));
@@ -174,6 +175,7 @@ llvm::Expected<CompiledKernel> lowerTileToPTX(ModuleOp module, const KernelSpec 
     pm.addPass(tile::createTileAssignLayouts());
     pm.addPass(tile::createTileRemoveLayoutConversions());
     pm.addPass(createCSEPass());
+    pm.addPass(tile::createTilePipelineLoops());
     if (failed(pm.run(module)))
       return stageError(Stage::TileLayout, "layout assignment failed");
   }

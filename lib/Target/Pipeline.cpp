@@ -106,6 +106,17 @@ std::optional<KernelSpec> tileModuleSpec(ModuleOp module, const TileModuleSpec &
     }
     result.numWarps = unsigned(v);
   }
+  if (spec.numStages) {
+    result.numStages = *spec.numStages;
+  } else if (Attribute a = module->getAttr("tile.num_stages")) {
+    auto n = dyn_cast<IntegerAttr>(a);
+    int64_t v = n ? n.getInt() : 0;
+    if (v < 1 || v > 16) {
+      emitError(module.getLoc()) << "tile.num_stages must be 1 to 16, got " << a;
+      return std::nullopt;
+    }
+    result.numStages = unsigned(v);
+  }
   if (spec.arch) {
     result.arch = *spec.arch;
   } else if (Attribute a = module->getAttr("tile.arch")) {

@@ -29,7 +29,7 @@ def misc(X, Y, N, BLOCK: tl.constexpr = 32):
     limit = max(min(BLOCK, 16), 8) * SCALE
     tl.store(Y + offs, y + limit, mask=offs < min(N, limit))
 
-# CHECK: module attributes {tile.arch = "sm_80", tile.constexprs = {BLOCK = "32"}, tile.num_warps = 1 : i32}
+# CHECK: module attributes {tile.arch = "sm_80", tile.constexprs = {BLOCK = "32"}, tile.num_stages = 3 : i32, tile.num_warps = 1 : i32}
 # CHECK-LABEL: func.func @misc(
 # CHECK: %[[R:[^ ]+]] = tile.arange 0 to 32 : tensor<32xi32>
 # CHECK: %[[M16:[^ ]+]] = tile.multiple_of %[[R]], [16] : tensor<32xi32>

@@ -158,6 +158,28 @@ import triton.language as tl
 
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{`num_stages` must be an integer constant from 1 to 16, got 0}}
+    for i in tl.range(0, N, num_stages=0):
+        pass
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{`num_stages` must be an integer constant from 1 to 16, got i32}}
+    for i in tl.range(0, N, num_stages=N):
+        pass
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
     # expected-error @+1 {{`tl.static_range` would unroll 100000 iterations (the limit is 4096)}}
     for i in tl.static_range(100000):
         pass

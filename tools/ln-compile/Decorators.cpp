@@ -116,6 +116,7 @@ bool cli::applyDecorators(llvm::StringRef source, llvm::StringRef filename,
                      " conflicts with --config " + llvm::Twine(*config) +
                      " (num_warps: " + llvm::Twine(chosen->numWarps) + ")");
     spec.numWarps = chosen->numWarps;
+    spec.numStages = chosen->numStages;
     for (const auto &[name, text] : chosen->constexprs) {
       auto it = spec.constexprs.find(name);
       if (it != spec.constexprs.end() && it->second != text)

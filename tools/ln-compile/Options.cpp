@@ -31,7 +31,8 @@ heuristics, writing NAME.ptx and NAME.json for each into -o DIR (default
 kiln-out/). A FILE ending in .mlir holds a tile-dialect module (as kiln-opt
 reads, e.g. an --emit=tile output): its one func.func is compiled from the
 tile-layout stage on, with num_warps and arch from the module attributes
-tile.num_warps and tile.arch unless --num-warps / --arch are given.
+tile.num_warps, tile.num_stages and tile.arch unless --num-warps /
+--num-stages / --arch are given.
 FILE `-` reads Triton source from stdin (named <stdin> in diagnostics).
 
 EXIT CODES:
@@ -60,6 +61,8 @@ OPTIONS:
                            values and its num_warps the warp count (a
                            different explicit -D or --num-warps is an error)
   --num-warps N            warps per program: 1, 2, 4, 8, 16 or 32 (default 4)
+  --num-stages N           buffers of the software-pipelined K loops feeding
+                           tl.dot, 1 to 16 (default 3; 1: no pipelining)
   --arch ARCH[,ARCH...]    sm_80, sm_86, sm_89 or sm_90 (default sm_90);
                            several only with the AOT emits
   --emit STAGE             ast, tile, tile-layout, llvm-dialect, llvm or ptx
@@ -181,6 +184,14 @@ std::optional<int> kiln::cli::parseArgs(int argc, char **argv, Options &o) {
         return usageError("--num-warps: expected 1, 2, 4, 8, 16 or 32, got `" +
                           *v + "`");
       o.numWarps = n;
+    } else if (a == "--num-stages") {
+      auto v = value("--num-stages");
+      if (!v)
+        return cli::kExitUsage;
+      unsigned n = 0;
+      if (llvm::StringRef(*v).getAsInteger(10, n) || n == 0 || n > 16)
+        return usageError("--num-stages: expected 1 to 16, got `" + *v + "`");
+      o.numStages = n;
     } else if (a == "--config") {
       auto v = value("--config");
       if (!v)

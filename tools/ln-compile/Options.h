@@ -18,6 +18,7 @@ struct Options {
   std::vector<std::string> defines;
   std::vector<std::string> includeDirs; ///< -I DIR
   std::optional<unsigned> numWarps; ///< default 4
+  std::optional<unsigned> numStages; ///< default 3
   std::optional<unsigned> config;   ///< --config N
   bool listConfigs = false;
   std::optional<std::string> arch; ///< default sm_90

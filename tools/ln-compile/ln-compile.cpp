@@ -58,6 +58,7 @@ std::optional<KernelSpec> specFromFlags(const Options &o) {
   KernelSpec spec;
   spec.kernelName = *o.kernel;
   spec.numWarps = o.numWarps.value_or(4);
+  spec.numStages = o.numStages.value_or(3);
   spec.arch = o.arch.value_or("sm_90");
   const char *envDebug = std::getenv("KILN_DEBUG");
   spec.debug = o.debug || (envDebug && *envDebug && std::string_view(envDebug) != "0");
@@ -282,6 +283,7 @@ std::optional<int> tileInputSpec(const Options &o, TileModuleSpec &spec) {
                     "llvm, ptx)");
   spec.kernelName = o.kernel;
   spec.numWarps = o.numWarps;
+  spec.numStages = o.numStages;
   spec.arch = o.arch;
   return std::nullopt;
 }
@@ -496,11 +498,12 @@ int runBuiltin(const Options &o) {
                       "--kernel _layer_norm_fwd_fused --signature ...)");
   if (o.output && *o.output == "-")
     return usageError("-o -: without FILE, -o names the output directory");
-  if (o.signature || !o.defines.empty() || o.numWarps || o.verify ||
+  if (o.signature || !o.defines.empty() || o.numWarps || o.numStages || o.verify ||
       o.split || o.config || o.listConfigs)
     return usageError(std::string(o.signature          ? "--signature"
                                 : !o.defines.empty() ? "-D"
                                 : o.numWarps         ? "--num-warps"
+                                : o.numStages        ? "--num-stages"
                                 : o.verify           ? "--verify-diagnostics"
                                 : o.split            ? "--split-input-file"
                                 : o.config           ? "--config"

@@ -199,7 +199,7 @@ TEST(Spec, KernelSpecToStringIsStable) {
   s.constexprs = {{"B", "128"}, {"A", "True"}};
   s.numWarps = 8;
   EXPECT_EQ(s.toString(),
-            "k(*fp16:16,i32)[A=True,B=128]num_warps=8,arch=sm_90");
+            "k(*fp16:16,i32)[A=True,B=128]num_warps=8,num_stages=3,arch=sm_90");
 }
 
 } // namespace

@@ -146,6 +146,7 @@ TEST(CacheKey, CanonicalTextIsStable) {
                 "i32:16;i32;fp32;8192\n"
                 "constexprs BLOCK_SIZE=8192\n"
                 "num-warps 8\n"
+                "num-stages 3\n"
                 "arch sm_90\n"
                 "options ptx\n");
   EXPECT_EQ(cacheKey(sampleInputs()), sha256Hex(cacheKeyText(sampleInputs())));

@@ -68,6 +68,9 @@ struct KernelSpec {
   /// Constexpr name -> literal text ("1024", "True", "1e-5").
   std::map<std::string, std::string> constexprs;
   unsigned numWarps = 4;
+  /// Buffers of the software-pipelined loops that feed tl.dot (Triton's
+  /// num_stages; 1 turns pipelining off). Part of the cache key.
+  unsigned numStages = 3;
   std::string arch = "sm_90";
   /// Debug build (Triton's `debug=True`): tl.device_assert and runtime
   /// `assert` statements are compiled in instead of out. Part of the cache

@@ -160,6 +160,8 @@ private:
 
 struct LaunchOptions {
   unsigned numWarps = 4;
+  /// Software-pipelining depth of loops feeding tl.dot (Triton's num_stages).
+  unsigned numStages = 3;
   std::map<std::string, ConstexprValue> constexprs;
   CUstream stream = nullptr; ///< The primary context's default stream if null.
   int device = 0;

@@ -91,6 +91,7 @@ struct TileModuleSpec {
   /// If set, the module's one func.func must have this name.
   std::optional<std::string> kernelName;
   std::optional<unsigned> numWarps;
+  std::optional<unsigned> numStages; ///< else tile.num_stages, default 3
   std::optional<std::string> arch;
 };
 

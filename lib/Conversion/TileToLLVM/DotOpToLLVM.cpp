@@ -81,11 +81,17 @@ struct DotLowering : OpConversionPattern<DotOp> {
         return rewriter.notifyMatchFailure(op, "no fragment layouts");
       Location loc = op.getLoc();
       const LoweringState::ThreadIds &ids = state.idsFor(op);
-      barrier(rewriter, loc); // an earlier user of the scratch may still read it
-      ops.stagedA = stageOperand(rewriter, loc, ids, *a, ops.aVals, *fragA, true, 0);
-      ops.stagedB = stageOperand(rewriter, loc, ids, *b, ops.bVals, *fragB, false,
-                                 aType.getNumElements() * 2);
-      barrier(rewriter, loc);
+      auto slotA = op.getA().getDefiningOp<LocalLoadOp>();
+      auto slotB = op.getB().getDefiningOp<LocalLoadOp>();
+      if (!slotA || !slotB)
+        barrier(rewriter, loc); // an earlier user of the scratch may still read it
+      ops.stagedA = slotA ? fromSlot(rewriter, op, slotA, *fragA, true)
+                          : stageOperand(rewriter, loc, ids, *a, ops.aVals, *fragA, true, 0);
+      ops.stagedB = slotB ? fromSlot(rewriter, op, slotB, *fragB, false)
+                          : stageOperand(rewriter, loc, ids, *b, ops.bVals, *fragB, false,
+                                         aType.getNumElements() * 2);
+      if (!slotA || !slotB)
+        barrier(rewriter, loc);
     }
     LogicalResult done =
         opA && opA.getKWidth() == 0
@@ -95,6 +101,20 @@ struct DotLowering : OpConversionPattern<DotOp> {
       return failure();
     rewriter.replaceOpWithMultiple(op, {acc});
     return success();
+  }
+
+  /// An operand a software-pipelined loop left in a !tile.smem slot
+  /// (swizzled as the staging above): ldmatrix reads it there.
+  StagedOperand fromSlot(ConversionPatternRewriter &rewriter, DotOp op, LocalLoadOp slot,
+                         const DistributedLayout &fragments, bool isA) const {
+    Location loc = op.getLoc();
+    SharedMemoryType type = slot.getBuffer().getType();
+    int64_t base = state.localAllocOffset.lookup(slot.getBuffer().getDefiningOp());
+    Value index = rewriter.getRemappedValue(slot.getSlot());
+    Value bytes = arith::MulIOp::create(rewriter, loc, index,
+                                        i32Const(rewriter, loc, type.getSlotBytes()));
+    return describeStaged(rewriter, loc, state.idsFor(op), type.getSlotShape()[1], fragments,
+                          isA, base, bytes);
   }
 
   struct Operands {
@@ -333,6 +353,8 @@ unsigned getDotScratchBytes(DotOp op) {
   if (!isa_and_nonnull<MmaLayoutAttr>(op.getC().getType().getEncoding()) ||
       isa_and_nonnull<DotOperandLayoutAttr>(a.getEncoding()))
     return 0;
+  if (op.getA().getDefiningOp<LocalLoadOp>() && op.getB().getDefiningOp<LocalLoadOp>())
+    return 0; // both read from pipelined slots
   return unsigned((a.getNumElements() + b.getNumElements()) * 2);
 }
 

@@ -33,57 +33,58 @@ using namespace kiln;
 using namespace kiln::tile;
 
 namespace kiln::lowering {
-namespace {
 using Coord = DistributedLayout::Coord;
 
-/// The swizzled row-major buffer of one operand tile.
-struct SwizzledTile {
-  int64_t rows, rowLen; // rowLen: elements of the innermost dimension
-  unsigned innerDim;    // tensor dimension stored innermost
-  int64_t perPhase, maxPhase;
+SwizzledTile::SwizzledTile(int64_t rowLen) : rowLen(rowLen) {
+  ChunkSwizzle swizzle = ChunkSwizzle::forRow(rowLen, /*elemBytes=*/2);
+  perPhase = swizzle.perPhase;
+  maxPhase = swizzle.maxPhase;
+}
 
-  SwizzledTile(int64_t rowLen, int64_t perPhase, int64_t maxPhase)
-      : rows(0), rowLen(rowLen), innerDim(1), perPhase(perPhase), maxPhase(maxPhase) {}
-  SwizzledTile(ArrayRef<int64_t> shape, unsigned innerDim) : innerDim(innerDim) {
-    rows = shape[1 - innerDim];
-    rowLen = shape[innerDim];
-    ChunkSwizzle swizzle = ChunkSwizzle::forRow(rowLen, /*elemBytes=*/2);
-    perPhase = swizzle.perPhase;
-    maxPhase = swizzle.maxPhase;
-  }
-
-  /// Element offset (i32) of (row, col) where col is along the inner
-  /// dimension; `col % 8` must be the offset within its chunk.
-  Value offset(OpBuilder &b, Location loc, Value row, Value col) const {
-    Value chunk = arith::ShRUIOp::create(b, loc, col, i32Const(b, loc, 3));
-    Value within = arith::AndIOp::create(b, loc, col, i32Const(b, loc, 7));
-    Value phase = arith::RemUIOp::create(
-        b, loc, arith::DivUIOp::create(b, loc, row, i32Const(b, loc, perPhase)),
-        i32Const(b, loc, maxPhase));
-    Value swizzled = arith::XOrIOp::create(b, loc, chunk, phase);
-    Value rowStart = arith::MulIOp::create(b, loc, row, i32Const(b, loc, rowLen));
-    return arith::AddIOp::create(
-        b, loc, rowStart,
-        arith::AddIOp::create(
-            b, loc, arith::ShLIOp::create(b, loc, swizzled, i32Const(b, loc, 3)), within));
-  }
-};
-
-/// 32-bit shared-memory address of element `offset` (2-byte elements) of a
-/// tile starting `byteBase` bytes into the scratch area.
-Value sharedAddress32(OpBuilder &b, Location loc, Value offset, int64_t byteBase) {
+Value sharedAddress32(OpBuilder &b, Location loc, Value offset, int64_t byteBase,
+                      Value dynamicBase) {
   Value bytes = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, offset, i32Const(b, loc, 2)),
       i32Const(b, loc, byteBase));
+  if (dynamicBase)
+    bytes = arith::AddIOp::create(b, loc, bytes, dynamicBase);
   return LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), sharedPtr(b, loc, bytes));
 }
-} // namespace
+
+Value SwizzledTile::offset(OpBuilder &b, Location loc, Value row, Value col) const {
+  Value chunk = arith::ShRUIOp::create(b, loc, col, i32Const(b, loc, 3));
+  Value within = arith::AndIOp::create(b, loc, col, i32Const(b, loc, 7));
+  Value phase = arith::RemUIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, row, i32Const(b, loc, perPhase)),
+      i32Const(b, loc, maxPhase));
+  Value swizzled = arith::XOrIOp::create(b, loc, chunk, phase);
+  Value rowStart = arith::MulIOp::create(b, loc, row, i32Const(b, loc, rowLen));
+  return arith::AddIOp::create(
+      b, loc, rowStart,
+      arith::AddIOp::create(b, loc, arith::ShLIOp::create(b, loc, swizzled, i32Const(b, loc, 3)),
+                            within));
+}
+
+StagedOperand describeStaged(OpBuilder &b, Location loc, const LoweringState::ThreadIds &ids,
+                             int64_t rowLen, const DistributedLayout &fragments, bool isA,
+                             int64_t byteBase, Value dynamicBase) {
+  // Per lane: the warp's offset in the fragment layout (lane part zero) and
+  // the row of the 8x8 matrix the lane addresses.
+  SwizzledTile tile(rowLen);
+  StagedOperand s{tile.rowLen, tile.perPhase, tile.maxPhase, isA, byteBase, dynamicBase,
+                  {}, {}, {}, {}};
+  s.warpBase = threadCoords(b, loc, fragments, i32Const(b, loc, 0), ids.warp);
+  s.laneRow = arith::AndIOp::create(b, loc, ids.lane, i32Const(b, loc, 7));
+  Value matrix = arith::ShRUIOp::create(b, loc, ids.lane, i32Const(b, loc, 3)); // 0..3
+  s.matLow = arith::AndIOp::create(b, loc, matrix, i32Const(b, loc, 1));
+  s.matHigh = arith::ShRUIOp::create(b, loc, matrix, i32Const(b, loc, 1));
+  return s;
+}
 
 StagedOperand stageOperand(OpBuilder &b, Location loc, const LoweringState::ThreadIds &ids,
                            const DistributedLayout &src, ArrayRef<Value> values,
                            const DistributedLayout &fragments, bool isA, int64_t byteBase) {
-  ArrayRef<int64_t> shape = src.shape;
-  SwizzledTile tile(shape, /*innerDim=*/1);
+  SwizzledTile tile(src.shape[1]);
   Type i16 = b.getI16Type();
   // Writes: every first copy stores its runs along the inner dimension.
   unsigned vec = std::min(8u, src.contiguousRegsAlong(1));
@@ -118,20 +119,12 @@ StagedOperand stageOperand(OpBuilder &b, Location loc, const LoweringState::Thre
   } else {
     write(b);
   }
-  // Per lane: the warp's offset in the fragment layout (lane part zero) and
-  // the row of the 8x8 matrix the lane addresses.
-  StagedOperand s{tile.rowLen, tile.perPhase, tile.maxPhase, isA, byteBase, {}, {}, {}, {}};
-  s.warpBase = threadCoords(b, loc, fragments, i32Const(b, loc, 0), ids.warp);
-  s.laneRow = arith::AndIOp::create(b, loc, ids.lane, i32Const(b, loc, 7));
-  Value matrix = arith::ShRUIOp::create(b, loc, ids.lane, i32Const(b, loc, 3)); // 0..3
-  s.matLow = arith::AndIOp::create(b, loc, matrix, i32Const(b, loc, 1));
-  s.matHigh = arith::ShRUIOp::create(b, loc, matrix, i32Const(b, loc, 1));
-  return s;
+  return describeStaged(b, loc, ids, tile.rowLen, fragments, isA, byteBase, Value());
 }
 
 SmallVector<Value> loadFragment(OpBuilder &b, Location loc, const StagedOperand &s,
                                 int64_t row0, int64_t col0) {
-  SwizzledTile tile(s.rowLen, s.perPhase, s.maxPhase);
+  SwizzledTile tile(s.rowLen);
   Type i32 = b.getI32Type();
   Value eight = i32Const(b, loc, 8);
   // Lane l addresses row (l % 8) + 8 * (matrix & 1) of the tile at (row0,
@@ -142,7 +135,7 @@ SmallVector<Value> loadFragment(OpBuilder &b, Location loc, const StagedOperand 
   Value col = arith::AddIOp::create(b, loc, s.warpBase[1], i32Const(b, loc, col0));
   if (s.isA)
     col = arith::AddIOp::create(b, loc, col, arith::MulIOp::create(b, loc, s.matHigh, eight));
-  Value addr = sharedAddress32(b, loc, tile.offset(b, loc, row, col), s.byteBase);
+  Value addr = sharedAddress32(b, loc, tile.offset(b, loc, row, col), s.byteBase, s.dynamicBase);
   if (s.isA)
     return inlinePtx(b, loc, {i32, i32, i32, i32}, {addr},
                      "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0, $1, $2, $3}, [$4];",

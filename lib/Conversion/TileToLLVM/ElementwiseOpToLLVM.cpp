@@ -25,6 +25,8 @@ TileTypeConverter::TileTypeConverter(MLIRContext *ctx) {
   addConversion([ctx](PtrType) -> Type {
     return LLVM::LLVMPointerType::get(ctx, kGlobalSpace);
   });
+  // A shared-memory buffer is its byte offset in the dynamic shared memory.
+  addConversion([ctx](SharedMemoryType) -> Type { return IntegerType::get(ctx, 32); });
   addConversion([this](RankedTensorType type, SmallVectorImpl<Type> &out)
                     -> std::optional<LogicalResult> {
     std::optional<DistributedLayout> layout = getDistributedLayout(type);

@@ -39,6 +39,8 @@ struct LoweringState {
     mlir::Value tid, lane, warp;
   };
   llvm::DenseMap<mlir::Operation *, ThreadIds> threadIds;
+  /// Byte offset of each tile.local_alloc in the dynamic shared memory.
+  llvm::DenseMap<mlir::Operation *, int64_t> localAllocOffset;
   /// The ids of the function containing `op`.
   const ThreadIds &idsFor(mlir::Operation *op) const;
 };
@@ -78,12 +80,24 @@ void populateHistogramPatterns(TileTypeConverter &converter, const LoweringState
 /// (DotOpToLLVM.cpp).
 void populateDotPatterns(TileTypeConverter &converter, const LoweringState &state,
                          mlir::RewritePatternSet &patterns);
-/// A 16-bit dot operand written to swizzled shared memory (DotOperandToLLVM.cpp),
+/// The swizzled row-major shared-memory tile of 16-bit elements that
+/// ldmatrix reads (dot operands, !tile.smem slots): 16-byte chunks, chunk c
+/// of row r at c ^ ((r / perPhase) % maxPhase) (kiln::ChunkSwizzle).
+struct SwizzledTile {
+  int64_t rowLen, perPhase, maxPhase; // rowLen: elements per row
+  explicit SwizzledTile(int64_t rowLen);
+  /// Element offset (i32) of (row, col); `col % 8` must be the offset
+  /// within its chunk.
+  mlir::Value offset(mlir::OpBuilder &b, mlir::Location loc, mlir::Value row,
+                     mlir::Value col) const;
+};
+/// A 16-bit dot operand in swizzled shared memory (DotOperandToLLVM.cpp),
 /// ready for ldmatrix: the buffer's geometry and the per-lane address parts.
 struct StagedOperand {
   int64_t rowLen, perPhase, maxPhase;
   bool isA;
   int64_t byteBase;
+  mlir::Value dynamicBase; ///< i32 bytes added to byteBase (a slot), or null
   llvm::SmallVector<mlir::Value> warpBase; ///< warp offset in the fragment layout
   mlir::Value laneRow, matLow, matHigh;
 };
@@ -94,6 +108,16 @@ StagedOperand stageOperand(mlir::OpBuilder &b, mlir::Location loc,
                            const LoweringState::ThreadIds &ids,
                            const DistributedLayout &src, llvm::ArrayRef<mlir::Value> values,
                            const DistributedLayout &fragments, bool isA, int64_t byteBase);
+/// An operand already in swizzled shared memory (a !tile.smem slot at
+/// `byteBase` + `dynamicBase` bytes, rows of `rowLen` elements).
+StagedOperand describeStaged(mlir::OpBuilder &b, mlir::Location loc,
+                             const LoweringState::ThreadIds &ids, int64_t rowLen,
+                             const DistributedLayout &fragments, bool isA, int64_t byteBase,
+                             mlir::Value dynamicBase);
+/// 32-bit shared-memory address of 2-byte element `offset` of a tile at
+/// `byteBase` (+ `dynamicBase` if set) bytes into the shared-memory array.
+mlir::Value sharedAddress32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value offset,
+                            int64_t byteBase, mlir::Value dynamicBase);
 /// The mma.sync fragment registers (A: 4 from ldmatrix.x4; B: 2 from
 /// ldmatrix.x2.trans) of the tile at thread-relative origin (row0, col0).
 llvm::SmallVector<mlir::Value> loadFragment(mlir::OpBuilder &b, mlir::Location loc,
@@ -105,6 +129,10 @@ unsigned getDotScratchBytes(tile::DotOp op);
 /// memory and ldmatrix (DotOperandToLLVM.cpp; added by populateDotPatterns).
 void populateDotOperandPatterns(TileTypeConverter &converter, const LoweringState &state,
                                 mlir::RewritePatternSet &patterns);
+/// tile.local_alloc / async_copy / async_commit / async_wait / local_load
+/// (AsyncCopyOpToLLVM.cpp).
+void populateAsyncCopyPatterns(TileTypeConverter &converter, const LoweringState &state,
+                               mlir::RewritePatternSet &patterns);
 /// tile.assert through CUDA's __assertfail (AssertOpToLLVM.cpp; populated
 /// by populatePrintPatterns).
 void populateAssertPatterns(TileTypeConverter &converter,

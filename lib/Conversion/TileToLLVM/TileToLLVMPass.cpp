@@ -163,6 +163,11 @@ LogicalResult TileToLLVMPass::prepare(ModuleOp module, LoweringState &state) {
       unsigned limit = ~0u;
       if (auto load = dyn_cast<tile::LoadOp>(op))
         ptr = load.getPtr(), mask = load.getMask();
+      else if (auto copy = dyn_cast<tile::AsyncCopyOp>(op)) {
+        // Runs along the slot's rows (the last dimension) only.
+        state.vectorWidth[op] = axis.getVectorWidth(copy.getPtr(), 1, copy.getMask());
+        return;
+      }
       else if (auto store = dyn_cast<tile::StoreOp>(op))
         ptr = store.getPtr(), mask = store.getMask();
       else if (auto rmw = dyn_cast<tile::AtomicRMWOp>(op))
@@ -195,6 +200,13 @@ LogicalResult TileToLLVMPass::prepare(ModuleOp module, LoweringState &state) {
   // One scratch area reused by every op: each use is fenced by barriers.
   unsigned shared = 0;
   module.walk([&](Operation *op) { shared = std::max(shared, getScratchBytes(op)); });
+  // Buffers of pipelined loops live for the whole kernel: after the scratch.
+  module.walk([&](tile::LocalAllocOp alloc) {
+    shared = llvm::alignTo(shared, 128);
+    state.localAllocOffset[alloc] = shared;
+    tile::SharedMemoryType type = alloc.getType();
+    shared += type.getNumSlots() * type.getSlotBytes();
+  });
   shared = llvm::alignTo(shared, 16);
   module->setAttr("tile.shared_bytes",
                   IntegerAttr::get(IntegerType::get(ctx, 32), shared));
@@ -222,6 +234,7 @@ LogicalResult TileToLLVMPass::distribute(ModuleOp module, const LoweringState &s
   populateHistogramPatterns(converter, state, patterns);
   populateConvertLayoutPatterns(converter, state, patterns);
   populateDotPatterns(converter, state, patterns);
+  populateAsyncCopyPatterns(converter, state, patterns);
   populateShapePatterns(converter, state, patterns);
   populatePrintPatterns(converter, state, patterns);
   populateMathOpPatterns(converter, patterns);

@@ -767,4 +767,6 @@ def Tile_MapElementwiseOp : Tile_Op<"map_elementwise", [RecursiveMemoryEffects,
   let hasRegionVerifier = 1;
 }
 
+include "kiln/Dialect/Tile/IR/TileAsyncOps.td"
+
 #endif // KILN_TILE_OPS

@@ -29,6 +29,34 @@ def Tile_Ptr : Type<CPred<"::llvm::isa<::kiln::tile::PtrType>($_self)">,
 def Tile_PtrTensor : RankedTensorOf<[Tile_Ptr]>;
 def Tile_PtrLike : AnyTypeOf<[Tile_Ptr, Tile_PtrTensor], "pointer or tensor of pointers">;
 
+def Tile_SharedMemoryType : Tile_Type<"SharedMemory", "smem"> {
+  let summary = "multi-buffered tile in shared memory (software pipelining)";
+  let description = [{
+    `!tile.smem<3x128x32xf16>` is shared memory for 3 slots of a 128 x 32
+    tile of 16-bit floats. Each slot is stored row-major along its last
+    dimension in 16-byte chunks of 8 elements; chunk `c` of row `r` sits at
+    chunk position `c ^ ((r / perPhase) % maxPhase)` with `perPhase =
+    max(1, 128 / rowBytes)` and `maxPhase = min(chunks per row, 8 /
+    perPhase)`: the swizzle under which ldmatrix reads the rows of one
+    phase from distinct banks. Made by `tile.local_alloc`; the lowering
+    places it after the scratch area of the kernel's dynamic shared memory.
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape, "::mlir::Type":$elementType);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Slots (the leading dimension).
+    int64_t getNumSlots() const { return getShape().front(); }
+    /// The shape of one slot.
+    ::llvm::ArrayRef<int64_t> getSlotShape() const { return getShape().drop_front(); }
+    /// Bytes of one slot.
+    int64_t getSlotBytes() const;
+  }];
+}
+
+def Tile_SharedMemory : Type<CPred<"::llvm::isa<::kiln::tile::SharedMemoryType>($_self)">,
+                             "shared-memory tile", "::kiln::tile::SharedMemoryType">;
+
 def Tile_Int : AnyTypeOf<[AnySignlessInteger]>;
 def Tile_IntLike : AnyTypeOf<[AnySignlessInteger, RankedTensorOf<[AnySignlessInteger]>],
                              "integer or tensor of integers">;

@@ -37,6 +37,35 @@ def TileRemoveLayoutConversions
   let dependentDialects = ["::kiln::tile::TileDialect"];
 }
 
+def TilePipelineLoops : Pass<"tile-pipeline-loops", "mlir::ModuleOp"> {
+  let summary = "software-pipeline the loads that feed tl.dot in scf.for loops";
+  let description = [{
+    A loop whose f16/bf16 `tile.load`s feed only `tile.dot` operands (the
+    matmul K loop) gets `num_stages` shared-memory slots per operand: the
+    loads of the first `num_stages - 1` iterations are started before the
+    loop (`tile.async_copy`, one `tile.async_commit` group per iteration),
+    and each iteration waits for its own group, starts the loads of the
+    iteration `num_stages - 1` ahead into the slot the previous iteration
+    has just read, and computes on its slot (`tile.local_load`), so the
+    global-memory latency overlaps `num_stages - 1` iterations of products.
+
+    `num_stages` is the loop's `tile.num_stages` attribute (`tl.range(...,
+    num_stages=)`), else the module's (the launch's `num_stages`), else 3;
+    fewer when the slots would not fit the target's shared memory; 1 leaves
+    the loop alone. A loop is left alone too when the pointers or masks of
+    those loads depend on anything but the induction variable, values from
+    outside the loop and loop-carried values updated only from those (as
+    `ptrs += BLOCK_K * stride`), when such a loop-carried value is used by
+    anything else, or when a load's `other` is not zero.
+  }];
+  let dependentDialects = ["::kiln::tile::TileDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+  let options = [
+    Option<"numStages", "num-stages", "unsigned", /*default=*/"0",
+           "buffers per pipelined load (0: the loop's or module's tile.num_stages, else 3)">
+  ];
+}
+
 def TileTestAxisInfo : Pass<"tile-test-axis-info", "mlir::ModuleOp"> {
   let summary = "print the axis analysis of every integer / pointer value as remarks";
   let description = [{

@@ -1,0 +1,103 @@
+//===- TileAsyncOps.td - Shared-memory buffers and async copies -*- tablegen -*-===//
+//
+// The ops --tile-pipeline-loops writes when it software-pipelines the loads
+// that feed tl.dot in a loop: the frontend never makes them. Included by
+// TileOps.td (one generated op list for the dialect).
+//
+//===----------------------------------------------------------------------===//
+
+//===----------------------------------------------------------------------===//
+// Shared-memory buffers and asynchronous copies (software pipelining)
+//===----------------------------------------------------------------------===//
+
+def Tile_LocalAllocOp : Tile_Op<"local_alloc", [MemoryEffects<[MemAlloc]>]> {
+  let summary = "allocate a multi-buffered shared-memory tile";
+  let description = [{
+    Shared memory for `numSlots` copies of one tile, live for the whole
+    kernel (the lowering gives each allocation its own bytes after the
+    scratch area that other ops reuse). See `!tile.smem` for the swizzled
+    layout of a slot.
+
+    ```mlir
+    %buf = tile.local_alloc : !tile.smem<3x128x32xf16>
+    ```
+  }];
+  let results = (outs Tile_SharedMemory:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def Tile_AsyncCopyOp : Tile_Op<"async_copy", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "start copying a tile from global memory into a shared-memory slot";
+  let description = [{
+    Every element `p[i, j]` of the pointer tensor is copied to element
+    `(i, j)` of slot `slot` of `buffer` without going through registers
+    (`cp.async`, in runs of 4, 8 or 16 bytes as the axis analysis proves
+    them contiguous and aligned; a synchronous load and store when it proves
+    nothing). Elements whose mask is false become zero. The copy is only
+    started: it belongs to the thread's current group (`tile.async_commit`)
+    and is visible to the program after a `tile.async_wait` that covers
+    its group.
+
+    ```mlir
+    tile.async_copy %ptrs, mask %m into %buf[%slot]
+        : tensor<128x32x!tile.ptr<f16>, #blocked> -> !tile.smem<3x128x32xf16>
+    ```
+  }];
+  let arguments = (ins Tile_PtrTensor:$ptr, Optional<RankedTensorOf<[I1]>>:$mask,
+                       Tile_SharedMemory:$buffer, I32:$slot);
+  let assemblyFormat = [{
+    $ptr (`,` `mask` $mask^)? `into` $buffer `[` $slot `]` attr-dict `:` type($ptr)
+    (`,` type($mask)^)? `->` type($buffer)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AsyncCommitOp : Tile_Op<"async_commit", [MemoryEffects<[MemWrite]>]> {
+  let summary = "close the thread's current group of asynchronous copies";
+  let description = [{
+    `cp.async.commit_group`: the copies started since the last commit form
+    one group that `tile.async_wait` counts. An empty group is allowed (the
+    pipelined loop commits one per iteration, so that the counts stay
+    uniform at its tail).
+
+    ```mlir
+    tile.async_commit
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_AsyncWaitOp : Tile_Op<"async_wait", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "wait for asynchronous copies, then synchronize the program";
+  let description = [{
+    Waits until at most `pending` of the thread's most recent copy groups
+    are still in flight (`cp.async.wait_group`), then synchronizes the
+    threads of the program (`bar.sync`), so that every thread's completed
+    copies are visible to all, and every read of a slot before the wait is
+    done before any copy started after it overwrites the slot.
+
+    ```mlir
+    tile.async_wait {pending = 1 : i32}
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntNonNegative]>:$pending);
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_LocalLoadOp : Tile_Op<"local_load", [MemoryEffects<[MemRead]>]> {
+  let summary = "read a tile from a shared-memory slot";
+  let description = [{
+    The tile in slot `slot` of `buffer`, in the result's layout. A
+    `tile.dot` whose operand is a `tile.local_load` reads its fragments
+    from the slot with `ldmatrix` right before the products that use them,
+    instead of through the result's registers.
+
+    ```mlir
+    %a = tile.local_load %buf[%slot] : !tile.smem<3x128x32xf16> -> tensor<128x32xf16, #blocked>
+    ```
+  }];
+  let arguments = (ins Tile_SharedMemory:$buffer, I32:$slot);
+  let results = (outs RankedTensorOf<[AnyFloat]>:$result);
+  let assemblyFormat = "$buffer `[` $slot `]` attr-dict `:` type($buffer) `->` type($result)";
+  let hasVerifier = 1;
+}

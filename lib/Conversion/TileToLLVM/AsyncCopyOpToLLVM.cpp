@@ -1,0 +1,207 @@
+//===- AsyncCopyOpToLLVM.cpp - !tile.smem slots and cp.async --------------===//
+//
+// The ops of a software-pipelined loop (--tile-pipeline-loops):
+//  - tile.local_alloc becomes its byte offset in the dynamic shared memory
+//    (an i32 constant; TileToLLVMPass places every allocation after the
+//    scratch area, which the other ops reuse);
+//  - tile.async_copy issues one cp.async per run of 2, 4 or 8 elements the
+//    axis analysis proves contiguous, aligned and equally masked (.cg for
+//    16 bytes, .ca below), a masked-off run copying 0 source bytes (zero
+//    fill); runs of one element are loaded and stored synchronously;
+//  - tile.async_commit / tile.async_wait are cp.async.commit_group and
+//    cp.async.wait_group N followed by bar.sync;
+//  - tile.local_load reads its tile with ld.shared (a tile.dot reading the
+//    slot directly leaves these loads unused, and LLVM deletes them).
+// A slot uses the swizzled layout of the dot's own operand staging
+// (SwizzledTile), so ldmatrix reads it free of bank conflicts.
+//
+//===----------------------------------------------------------------------===//
+#include "Lowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace kiln;
+using namespace kiln::tile;
+
+namespace kiln::lowering {
+namespace {
+
+/// Bytes from the start of the shared-memory array to slot `slot` of a
+/// buffer at `base` (both i32).
+Value slotBase(OpBuilder &b, Location loc, SharedMemoryType type, Value base, Value slot) {
+  return arith::AddIOp::create(
+      b, loc, base,
+      arith::MulIOp::create(b, loc, slot, i32Const(b, loc, type.getSlotBytes())));
+}
+
+/// Runs `body` in the first copy of each replicated element only.
+void inFirstCopy(OpBuilder &b, Location loc, const DistributedLayout &layout,
+                 const LoweringState::ThreadIds &ids, function_ref<void(OpBuilder &)> body) {
+  if (Value owner = isFirstCopy(b, loc, layout, ids.lane, ids.warp)) {
+    scf::IfOp::create(b, loc, owner, [&](OpBuilder &w, Location l) {
+      body(w);
+      scf::YieldOp::create(w, l);
+    });
+  } else {
+    body(b);
+  }
+}
+
+struct LocalAllocLowering : OpConversionPattern<LocalAllocOp> {
+  LocalAllocLowering(TypeConverter &tc, MLIRContext *ctx, const LoweringState &state)
+      : OpConversionPattern(tc, ctx), state(state) {}
+  const LoweringState &state;
+
+  LogicalResult matchAndRewrite(LocalAllocOp op, OneToNOpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto it = state.localAllocOffset.find(op);
+    if (it == state.localAllocOffset.end())
+      return op.emitOpError("internal error: no shared-memory offset was assigned");
+    rewriter.replaceOp(op, i32Const(rewriter, op.getLoc(), it->second));
+    return success();
+  }
+};
+
+struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
+  AsyncCopyLowering(TypeConverter &tc, MLIRContext *ctx, const LoweringState &state)
+      : OpConversionPattern(tc, ctx), state(state) {}
+  const LoweringState &state;
+
+  LogicalResult matchAndRewrite(AsyncCopyOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto ptrType = cast<RankedTensorType>(op.getPtr().getType());
+    std::optional<DistributedLayout> layout = getDistributedLayout(ptrType);
+    if (!layout)
+      return rewriter.notifyMatchFailure(op, "pointer tensor without a layout");
+    SharedMemoryType type = op.getBuffer().getType();
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    ValueRange ptrs = adaptor.getPtr(), masks = adaptor.getMask();
+    Value base = slotBase(b, loc, type, adaptor.getBuffer().front(), adaptor.getSlot().front());
+    SwizzledTile tile(type.getSlotShape()[1]);
+    // Runs along the row (the last dimension) that stay inside one chunk.
+    unsigned vec = std::min({8u, layout->contiguousRegsAlong(1),
+                             std::max(1u, state.vectorWidth.lookup(op))});
+    if (layout->numRegs() % vec)
+      vec = 1;
+    const LoweringState::ThreadIds &ids = state.idsFor(op);
+    Type i32 = b.getI32Type(), i16 = b.getI16Type();
+    inFirstCopy(b, loc, *layout, ids, [&](OpBuilder &w) {
+      SmallVector<Value> coords = threadCoords(w, loc, *layout, ids.lane, ids.warp);
+      for (unsigned r = 0; r < layout->numRegs(); r += vec) {
+        DistributedLayout::Coord off = layout->regOffset(r);
+        Value row = arith::AddIOp::create(w, loc, coords[0], i32Const(w, loc, off[0]));
+        Value col = arith::AddIOp::create(w, loc, coords[1], i32Const(w, loc, off[1]));
+        Value dst = sharedAddress32(w, loc, tile.offset(w, loc, row, col), 0, base);
+        Value mask = masks.empty() ? Value() : masks[r];
+        if (vec == 1) {
+          // cp.async moves at least 4 bytes: load and store this element.
+          std::string text = "{ .reg .pred p; setp.ne.b32 p, $2, 0; mov.b16 $0, 0; "
+                             "@p ld.global.b16 $0, [$1]; }";
+          Value pred = mask ? arith::ExtUIOp::create(w, loc, i32, mask).getResult()
+                            : i32Const(w, loc, 1);
+          Value bits = inlinePtx(w, loc, {i16}, {ptrs[r], pred}, text, "=h,l,r",
+                                 /*hasSideEffects=*/true)[0];
+          inlinePtx(w, loc, {}, {dst, bits}, "st.shared.b16 [$0], $1;", "r,h",
+                    /*hasSideEffects=*/true);
+          continue;
+        }
+        unsigned bytes = vec * 2;
+        std::string text = std::string("cp.async.") + (bytes == 16 ? "cg" : "ca") +
+                           ".shared.global [$0], [$1], " + std::to_string(bytes);
+        if (!mask) {
+          inlinePtx(w, loc, {}, {dst, ptrs[r]}, text + ";", "r,l", /*hasSideEffects=*/true);
+          continue;
+        }
+        Value srcBytes = arith::SelectOp::create(w, loc, mask, i32Const(w, loc, bytes),
+                                                 i32Const(w, loc, 0));
+        inlinePtx(w, loc, {}, {dst, ptrs[r], srcBytes}, text + ", $2;", "r,l,r",
+                  /*hasSideEffects=*/true);
+      }
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct AsyncCommitLowering : OpConversionPattern<AsyncCommitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(AsyncCommitOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    inlinePtx(rewriter, op.getLoc(), {}, {}, "cp.async.commit_group;", "",
+              /*hasSideEffects=*/true);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct AsyncWaitLowering : OpConversionPattern<AsyncWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(AsyncWaitOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    inlinePtx(rewriter, op.getLoc(), {}, {},
+              "cp.async.wait_group " + std::to_string(op.getPending()) + ";", "",
+              /*hasSideEffects=*/true);
+    barrier(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
+  LocalLoadLowering(TypeConverter &tc, MLIRContext *ctx, const LoweringState &state)
+      : OpConversionPattern(tc, ctx), state(state) {}
+  const LoweringState &state;
+
+  LogicalResult matchAndRewrite(LocalLoadOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto resultType = cast<RankedTensorType>(op.getType());
+    std::optional<DistributedLayout> layout = getDistributedLayout(resultType);
+    if (!layout)
+      return rewriter.notifyMatchFailure(op, "result without a layout");
+    SharedMemoryType type = op.getBuffer().getType();
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    Value base =
+        slotBase(b, loc, type, adaptor.getBuffer().front(), adaptor.getSlot().front());
+    SwizzledTile tile(type.getSlotShape()[1]);
+    unsigned vec = std::min(8u, layout->contiguousRegsAlong(1));
+    if (layout->numRegs() % vec)
+      vec = 1;
+    const LoweringState::ThreadIds &ids = state.idsFor(op);
+    Type elem = resultType.getElementType(), i16 = b.getI16Type();
+    SmallVector<Value> coords = threadCoords(b, loc, *layout, ids.lane, ids.warp);
+    SmallVector<Value> out(layout->numRegs());
+    for (unsigned r = 0; r < layout->numRegs(); r += vec) {
+      DistributedLayout::Coord off = layout->regOffset(r);
+      Value row = arith::AddIOp::create(b, loc, coords[0], i32Const(b, loc, off[0]));
+      Value col = arith::AddIOp::create(b, loc, coords[1], i32Const(b, loc, off[1]));
+      Value bytes = arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(b, loc, tile.offset(b, loc, row, col), i32Const(b, loc, 2)),
+          base);
+      Value ptr = sharedPtr(b, loc, bytes);
+      auto vecType = VectorType::get({int64_t(vec)}, i16);
+      Value v = LLVM::LoadOp::create(b, loc, vecType, ptr, /*alignment=*/2 * vec);
+      for (unsigned k = 0; k < vec; ++k)
+        out[r + k] = fromBits(
+            b, loc, LLVM::ExtractElementOp::create(b, loc, v, i32Const(b, loc, k)), elem);
+    }
+    rewriter.replaceOpWithMultiple(op, {out});
+    return success();
+  }
+};
+
+} // namespace
+
+void populateAsyncCopyPatterns(TileTypeConverter &converter, const LoweringState &state,
+                               RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<LocalAllocLowering, AsyncCopyLowering, LocalLoadLowering>(converter, ctx,
+                                                                         state);
+  patterns.add<AsyncCommitLowering, AsyncWaitLowering>(converter, ctx);
+}
+
+} // namespace kiln::lowering

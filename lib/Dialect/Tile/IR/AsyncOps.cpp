@@ -1,0 +1,88 @@
+//===- AsyncOps.cpp - !tile.smem and the shared-memory / async-copy ops ---===//
+#include "kiln/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/IR/DialectImplementation.h"
+
+using namespace mlir;
+using namespace kiln::tile;
+
+Type SharedMemoryType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elem;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false, /*withTrailingX=*/true) ||
+      parser.parseType(elem) || parser.parseGreater())
+    return {};
+  return parser.getChecked<SharedMemoryType>(parser.getContext(), ArrayRef<int64_t>(shape),
+                                             elem);
+}
+
+void SharedMemoryType::print(AsmPrinter &printer) const {
+  printer << "<";
+  for (int64_t d : getShape())
+    printer << d << "x";
+  printer << getElementType() << ">";
+}
+
+LogicalResult SharedMemoryType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                       ArrayRef<int64_t> shape, Type elementType) {
+  if (shape.size() != 3)
+    return emitError() << "!tile.smem needs 3 dimensions (slots x rows x columns), got "
+                       << shape.size();
+  for (int64_t d : shape)
+    if (d < 1)
+      return emitError() << "!tile.smem dimensions must be positive, got " << d;
+  if (!elementType.isF16() && !elementType.isBF16())
+    return emitError() << "!tile.smem holds f16 or bf16 (its swizzle is for 16-bit "
+                          "elements), got "
+                       << elementType;
+  if (shape[2] % 8)
+    return emitError() << "!tile.smem rows must be whole 16-byte chunks (a multiple of "
+                          "8 elements), got "
+                       << shape[2];
+  return success();
+}
+
+int64_t SharedMemoryType::getSlotBytes() const {
+  int64_t n = getElementType().getIntOrFloatBitWidth() / 8;
+  for (int64_t d : getSlotShape())
+    n *= d;
+  return n;
+}
+
+namespace {
+/// `tensor` (of `what`) has the slot shape of `buffer`.
+LogicalResult checkSlotShape(Operation *op, RankedTensorType tensor, SharedMemoryType buffer,
+                             StringRef what) {
+  if (tensor.getShape() != buffer.getSlotShape())
+    return op->emitOpError() << what << " shape [" << tensor.getShape()
+                             << "] differs from the slot shape [" << buffer.getSlotShape()
+                             << "] of " << buffer;
+  return success();
+}
+} // namespace
+
+LogicalResult AsyncCopyOp::verify() {
+  auto ptrs = cast<RankedTensorType>(getPtr().getType());
+  SharedMemoryType buffer = getBuffer().getType();
+  if (failed(checkSlotShape(*this, ptrs, buffer, "pointer tensor")))
+    return failure();
+  if (cast<RankedTensorType>(getPointeeType(ptrs)).getElementType() !=
+      buffer.getElementType())
+    return emitOpError() << "copies " << getPointeeType(ptrs) << " into "
+                         << buffer << ": the element types differ";
+  if (Value mask = getMask())
+    if (cast<RankedTensorType>(mask.getType()).getShape() != ptrs.getShape())
+      return emitOpError() << "mask shape differs from the pointer tensor's";
+  return success();
+}
+
+LogicalResult LocalLoadOp::verify() {
+  auto result = cast<RankedTensorType>(getType());
+  SharedMemoryType buffer = getBuffer().getType();
+  if (failed(checkSlotShape(*this, result, buffer, "result")))
+    return failure();
+  if (result.getElementType() != buffer.getElementType())
+    return emitOpError() << "reads " << result.getElementType() << " from " << buffer;
+  return success();
+}

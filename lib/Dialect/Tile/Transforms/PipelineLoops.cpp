@@ -1,0 +1,380 @@
+//===- PipelineLoops.cpp - Software-pipeline the loads feeding tl.dot -----===//
+//
+// The matmul K loop loads an A and a B tile and multiplies them; without
+// pipelining every iteration waits the full global-memory latency before
+// its products. This pass splits such a loop into two stages: stage 0, the
+// loads and the address / mask computations they need, runs
+// `numStages - 1` iterations ahead of stage 1, the rest. Stage 0's loads
+// become tile.async_copy into `numStages` shared-memory slots per operand
+// (cp.async: no registers held while in flight), and stage 1 reads its slot
+// with tile.local_load, which the dot lowering turns into ldmatrix:
+//
+//   prologue:  for j < numStages - 1: copy iteration j into slot j; commit
+//   loop i:    wait until iteration i's group has landed (+ barrier)
+//              copy iteration i + numStages - 1 into the slot read at i - 1
+//              commit; compute iteration i from slot i % numStages
+//   epilogue:  wait for everything (copies of iterations past the end are
+//              predicated off but still zero-fill their slots)
+//
+// Loop-carried values that only stage 0 uses (the pointer tensors advanced
+// by `ptrs += BLOCK_K * stride`) are carried `numStages - 1` iterations
+// ahead; the induction variable is offset instead. The transformation is
+// skipped, leaving the loop as it was, whenever that split is not clean.
+//
+//===----------------------------------------------------------------------===//
+#include "kiln/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace kiln::tile {
+#define GEN_PASS_DEF_TILEPIPELINELOOPS
+#include "kiln/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace kiln::tile
+
+using namespace mlir;
+using namespace kiln::tile;
+
+namespace {
+
+/// Shared memory the slots may use: the target's opt-in maximum per block
+/// less room for the scratch of the other ops (exchanges, reductions).
+int64_t slotBudgetBytes(Operation *op) {
+  std::optional<unsigned> cc = getTargetComputeCapability(op);
+  int64_t limit = !cc ? 48 * 1024
+                  : *cc >= 90 ? 227 * 1024
+                  : *cc == 80 ? 163 * 1024
+                  : *cc >= 86 ? 99 * 1024
+                              : 48 * 1024;
+  return limit - 32 * 1024;
+}
+
+unsigned requestedStages(scf::ForOp loop, unsigned option) {
+  if (option)
+    return option;
+  for (Operation *op = loop; op; op = op->getParentOp())
+    if (auto a = op->getAttrOfType<IntegerAttr>("tile.num_stages"))
+      return unsigned(std::max<int64_t>(a.getInt(), 1));
+  return 3;
+}
+
+bool isZeroConstant(Value v) {
+  Attribute attr;
+  if (!matchPattern(v, m_Constant(&attr)))
+    return false;
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    if (!dense.isSplat())
+      return false;
+    attr = dense.getSplatValue<Attribute>();
+  }
+  if (auto f = dyn_cast<FloatAttr>(attr))
+    return f.getValue().isZero() && !f.getValue().isNegative();
+  return false;
+}
+
+/// A load the pass may turn into async copies: an f16/bf16 2-D tile, in the
+/// loop's own block, whose only users are tl.dot operands that the dot
+/// stages itself (an #mma accumulator and operands not yet in #dot_op).
+bool isPipelinableLoad(LoadOp load, scf::ForOp loop) {
+  if (load->getBlock() != loop.getBody())
+    return false;
+  auto type = dyn_cast<RankedTensorType>(load.getType());
+  if (!type || type.getRank() != 2 || !(type.getElementType().isF16() ||
+                                        type.getElementType().isBF16()))
+    return false;
+  if (type.getDimSize(0) < 16 || type.getDimSize(1) < 16 || type.getDimSize(1) % 8)
+    return false;
+  if (load.getOther() && !isZeroConstant(load.getOther()))
+    return false;
+  if (load.getResult().use_empty())
+    return false;
+  for (OpOperand &use : load.getResult().getUses()) {
+    auto dot = dyn_cast<DotOp>(use.getOwner());
+    if (!dot || use.getOperandNumber() > 1)
+      return false;
+    if (!isa_and_nonnull<MmaLayoutAttr>(dot.getC().getType().getEncoding()) ||
+        isa_and_nonnull<DotOperandLayoutAttr>(type.getEncoding()))
+      return false;
+  }
+  return true;
+}
+
+/// The two stages of one loop, or failure when they do not split cleanly.
+struct StagePlan {
+  SmallVector<LoadOp> loads;
+  /// Stage 0: the ops (in body order) the loads' pointers and masks need.
+  llvm::SetVector<Operation *> stage0;
+  /// Iter-arg numbers carried ahead (their yields are computed by stage 0).
+  llvm::SmallSetVector<unsigned, 4> ahead;
+  /// Stage-0 results that depend on a carried-ahead iter arg: stage 1 must
+  /// not use them (it would see the values of a later iteration).
+  DenseSet<Value> aheadValues;
+};
+
+FailureOr<StagePlan> planStages(scf::ForOp loop) {
+  StagePlan plan;
+  Block *body = loop.getBody();
+  for (Operation &op : *body)
+    if (auto load = dyn_cast<LoadOp>(op); load && isPipelinableLoad(load, loop))
+      plan.loads.push_back(load);
+  if (plan.loads.empty())
+    return failure();
+
+  // Backward slice of the loads' addresses and masks inside the body, with
+  // the yields of the iter args it reaches.
+  SmallVector<Value> work;
+  for (LoadOp load : plan.loads) {
+    work.push_back(load.getPtr());
+    if (load.getMask())
+      work.push_back(load.getMask());
+  }
+  DenseSet<Operation *> inSlice;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner() != body || arg.getArgNumber() == 0)
+        continue; // defined outside, or the induction variable
+      unsigned k = arg.getArgNumber() - 1;
+      if (plan.ahead.insert(k))
+        work.push_back(body->getTerminator()->getOperand(k));
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (def->getBlock() != body) {
+      if (body->getParentOp()->isProperAncestor(def))
+        return failure(); // computed inside a nested region
+      continue;
+    }
+    if (!inSlice.insert(def).second)
+      continue;
+    if (!isPure(def) || def->getNumRegions() || isa<LoadOp>(def))
+      return failure();
+    llvm::append_range(work, def->getOperands());
+  }
+  for (Operation &op : *body)
+    if (inSlice.contains(&op))
+      plan.stage0.insert(&op);
+
+  // Which stage-0 values see the carried-ahead iter args.
+  for (unsigned k : plan.ahead)
+    plan.aheadValues.insert(loop.getRegionIterArgs()[k]);
+  for (Operation *op : plan.stage0)
+    if (llvm::any_of(op->getOperands(),
+                     [&](Value v) { return plan.aheadValues.contains(v); }))
+      for (Value r : op->getResults())
+        plan.aheadValues.insert(r);
+
+  // Stage 1 (and the code after the loop) must not see them.
+  DenseSet<Operation *> loadSet;
+  for (LoadOp load : plan.loads)
+    loadSet.insert(load);
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  for (Operation &op : body->without_terminator()) {
+    if (plan.stage0.contains(&op) || loadSet.contains(&op))
+      continue;
+    bool usesAhead = false;
+    op.walk([&](Operation *nested) {
+      for (Value v : nested->getOperands())
+        usesAhead |= plan.aheadValues.contains(v);
+    });
+    if (usesAhead)
+      return failure();
+  }
+  for (auto [k, v] : llvm::enumerate(yield.getOperands()))
+    if (!plan.ahead.contains(k) && plan.aheadValues.contains(v))
+      return failure();
+  for (unsigned k : plan.ahead)
+    if (!loop.getResult(k).use_empty())
+      return failure();
+  return plan;
+}
+
+Value constantLike(OpBuilder &b, Location loc, Type type, int64_t value) {
+  return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, value));
+}
+
+/// `iv + distance` and whether it is still inside the loop's range.
+std::pair<Value, Value> shiftedIv(OpBuilder &b, Location loc, scf::ForOp loop, Value iv,
+                                  Value distance) {
+  Value shifted = distance ? arith::AddIOp::create(b, loc, iv, distance).getResult() : iv;
+  auto pred = loop.getUnsignedCmp() ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt;
+  Value inRange = arith::CmpIOp::create(b, loc, pred, shifted, loop.getUpperBound());
+  return {shifted, inRange};
+}
+
+/// `n * step` of `loop` (null for 0), built at `b`'s insertion point.
+Value stepsOf(OpBuilder &b, Location loc, scf::ForOp loop, int64_t n) {
+  if (n == 0)
+    return Value();
+  Value step = loop.getStep();
+  return arith::MulIOp::create(b, loc, constantLike(b, loc, step.getType(), n), step);
+}
+
+/// Clones stage 0 under `map` (induction variable and carried-ahead iter
+/// args already mapped) and starts the copies of its loads into `slot`,
+/// predicated on `inRange`; then commits the group.
+void emitStage0(OpBuilder &b, Location loc, const StagePlan &plan, ArrayRef<Value> buffers,
+                IRMapping &map, Value slot, Value inRange) {
+  for (Operation *op : plan.stage0)
+    b.clone(*op, map);
+  for (auto [constLoad, buffer] : llvm::zip(plan.loads, buffers)) {
+    LoadOp load = constLoad;
+    auto ptrType = cast<RankedTensorType>(load.getPtr().getType());
+    auto maskType = RankedTensorType::get(ptrType.getShape(), b.getI1Type(),
+                                          ptrType.getEncoding());
+    Value mask = SplatOp::create(b, load.getLoc(), maskType, inRange);
+    if (Value m = load.getMask())
+      mask = arith::AndIOp::create(b, load.getLoc(), map.lookupOrDefault(m), mask);
+    AsyncCopyOp::create(b, load.getLoc(), map.lookupOrDefault(load.getPtr()), mask, buffer,
+                        slot);
+  }
+  AsyncCommitOp::create(b, loc);
+}
+
+/// Rewrites `loop` as described at the top of the file.
+void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
+  Location loc = loop.getLoc();
+  OpBuilder b(loop);
+  Type i32 = b.getI32Type();
+  Block *body = loop.getBody();
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+
+  SmallVector<Value> buffers;
+  for (LoadOp load : plan.loads) {
+    auto type = cast<RankedTensorType>(load.getType());
+    SmallVector<int64_t> shape{int64_t(stages)};
+    llvm::append_range(shape, type.getShape());
+    buffers.push_back(LocalAllocOp::create(
+        b, load.getLoc(), SharedMemoryType::get(b.getContext(), shape, type.getElementType())));
+  }
+
+  // Prologue: iterations 0 .. stages - 2, each into its own slot.
+  SmallVector<Value> ahead;
+  for (unsigned k : plan.ahead)
+    ahead.push_back(loop.getInitArgs()[k]);
+  for (unsigned j = 0; j + 1 < stages; ++j) {
+    IRMapping map;
+    auto [iv, inRange] =
+        shiftedIv(b, loc, loop, loop.getLowerBound(), stepsOf(b, loc, loop, j));
+    map.map(loop.getInductionVar(), iv);
+    for (auto [k, v] : llvm::zip(plan.ahead, ahead))
+      map.map(loop.getRegionIterArgs()[k], v);
+    emitStage0(b, loc, plan, buffers, map, constantLike(b, loc, i32, j), inRange);
+    for (auto [i, k] : llvm::enumerate(plan.ahead))
+      ahead[i] = map.lookupOrDefault(yield.getOperand(k));
+  }
+
+  // The new loop carries the other iter args, the carried-ahead ones, the
+  // slot to copy into and the slot to read.
+  SmallVector<unsigned> kept;
+  SmallVector<Value> inits;
+  for (unsigned k = 0; k < loop.getNumRegionIterArgs(); ++k)
+    if (!plan.ahead.contains(k)) {
+      kept.push_back(k);
+      inits.push_back(loop.getInitArgs()[k]);
+    }
+  llvm::append_range(inits, ahead);
+  inits.push_back(constantLike(b, loc, i32, stages - 1));
+  inits.push_back(constantLike(b, loc, i32, 0));
+  // Loop invariants, made once before the loop.
+  Value distance = stepsOf(b, loc, loop, stages - 1);
+  Value one = constantLike(b, loc, i32, 1), zero = constantLike(b, loc, i32, 0),
+        numSlots = constantLike(b, loc, i32, stages);
+  auto newLoop = scf::ForOp::create(b, loc, loop.getLowerBound(), loop.getUpperBound(),
+                                    loop.getStep(), inits, nullptr, loop.getUnsignedCmp());
+  newLoop->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
+  Block *newBody = newLoop.getBody();
+  ValueRange newArgs = newLoop.getRegionIterArgs();
+  Value copySlot = newArgs[newArgs.size() - 2], readSlot = newArgs.back();
+
+  b.setInsertionPointToStart(newBody);
+  AsyncWaitOp::create(b, loc, stages - 2);
+  // Stage 0 of iteration i + stages - 1.
+  IRMapping map0;
+  auto [ivAhead, inRange] = shiftedIv(b, loc, loop, newLoop.getInductionVar(), distance);
+  map0.map(loop.getInductionVar(), ivAhead);
+  for (auto [i, k] : llvm::enumerate(plan.ahead))
+    map0.map(loop.getRegionIterArgs()[k], newArgs[kept.size() + i]);
+  emitStage0(b, loc, plan, buffers, map0, copySlot, inRange);
+  // Stage 1 of iteration i: everything else, the loads read from the slot.
+  IRMapping map1;
+  map1.map(loop.getInductionVar(), newLoop.getInductionVar());
+  for (auto [i, k] : llvm::enumerate(kept))
+    map1.map(loop.getRegionIterArgs()[k], newArgs[i]);
+  for (Operation &op : body->without_terminator()) {
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      auto it = llvm::find(plan.loads, load);
+      if (it != plan.loads.end()) {
+        Value slotTile = LocalLoadOp::create(b, load.getLoc(), load.getType(),
+                                             buffers[it - plan.loads.begin()], readSlot);
+        map1.map(load.getResult(), slotTile);
+        continue;
+      }
+    }
+    if (plan.stage0.contains(&op) &&
+        llvm::any_of(op.getResults(), [&](Value r) { return plan.aheadValues.contains(r); }))
+      continue;
+    b.clone(op, map1);
+  }
+  auto next = [&](Value slot) {
+    Value n = arith::AddIOp::create(b, loc, slot, one);
+    Value wrap = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, n, numSlots);
+    return arith::SelectOp::create(b, loc, wrap, zero, n).getResult();
+  };
+  SmallVector<Value> yields;
+  for (unsigned k : kept)
+    yields.push_back(map1.lookupOrDefault(yield.getOperand(k)));
+  for (unsigned k : plan.ahead)
+    yields.push_back(map0.lookupOrDefault(yield.getOperand(k)));
+  yields.push_back(next(copySlot));
+  yields.push_back(next(readSlot));
+  scf::YieldOp::create(b, loc, yields);
+
+  // Nothing may still be writing the slots when the loop is left (or
+  // entered again: an outer loop).
+  b.setInsertionPointAfter(newLoop);
+  AsyncWaitOp::create(b, loc, 0);
+  for (auto [i, k] : llvm::enumerate(kept))
+    loop.getResult(k).replaceAllUsesWith(newLoop.getResult(i));
+  loop.erase();
+
+  // Stage-0 copies that stage 1 did not need.
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*newBody)))
+    if (isOpTriviallyDead(&op))
+      op.erase();
+}
+
+struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoopsPass> {
+  using TilePipelineLoopsBase::TilePipelineLoopsBase;
+
+  void runOnOperation() override {
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    for (scf::ForOp loop : loops) {
+      unsigned stages = requestedStages(loop, numStages);
+      if (stages < 2)
+        continue;
+      FailureOr<StagePlan> plan = planStages(loop);
+      if (failed(plan))
+        continue;
+      int64_t slotBytes = 0;
+      for (LoadOp load : plan->loads) {
+        auto type = cast<RankedTensorType>(load.getType());
+        slotBytes += type.getNumElements() * 2;
+      }
+      int64_t budget = slotBudgetBytes(loop);
+      while (stages >= 2 && int64_t(stages) * slotBytes > budget)
+        --stages;
+      if (stages < 2)
+        continue;
+      pipeline(loop, *plan, stages);
+    }
+  }
+};
+
+
+} // namespace

@@ -1,0 +1,147 @@
+# --tile-pipeline-loops (run by ln-compile after layout assignment, so seen in
+# the tile-layout stage): the loads feeding tl.dot in a K loop become async
+# copies num_stages - 1 iterations ahead into shared-memory slots.
+# RUN: ln-compile %s --kernel kloop --signature '*fp16:16,*fp16:16,*fp16:16,i32' \
+# RUN:   --emit=tile-layout | FileCheck %s --check-prefix=S3
+# RUN: ln-compile %s --kernel kloop --signature '*fp16:16,*fp16:16,*fp16:16,i32' \
+# RUN:   --num-stages 1 --emit=tile-layout | FileCheck %s --check-prefix=OFF
+# RUN: ln-compile %s --kernel staged --signature '*fp16:16,*fp16:16,*fp16:16,i32' \
+# RUN:   --num-stages 1 --emit=tile-layout | FileCheck %s --check-prefix=RANGE
+# RUN: ln-compile %s --kernel ptr_used --signature '*fp16:16,*fp16:16,*fp16:16,i32' \
+# RUN:   --emit=tile-layout | FileCheck %s --check-prefix=KEEP
+# RUN: ln-compile %s --kernel nonzero_other --signature '*fp16:16,*fp16:16,*fp16:16,i32' \
+# RUN:   --emit=tile-layout | FileCheck %s --check-prefix=OTHER
+# RUN: ln-compile %s --kernel kloop --signature '*fp16:16,*fp16:16,*fp16:16,i32:16' \
+# RUN:   --emit=ptx | FileCheck %s --check-prefix=PTX
+import triton
+import triton.language as tl
+
+# Three stages (the default): two slots are filled before the loop, one
+# group each; every iteration waits for its own group (1 may stay pending),
+# starts the copies two iterations ahead into the slot read last time, and
+# multiplies the tiles of its slot. The pointers are carried two iterations
+# ahead; K's tail is masked by the loads' masks and, past the end, by the
+# iteration's own range check.
+# S3-LABEL: func.func @kloop
+# S3: %[[BA:[0-9]+]] = tile.local_alloc : <3x128x32xf16>
+# S3: %[[BB:[0-9]+]] = tile.local_alloc : <3x32x128xf16>
+# S3: arith.cmpi slt, %c0_i32, %arg3 : i32
+# S3: tile.async_copy {{.*}} into %[[BA]][%c0_i32{{.*}}]
+# S3: tile.async_copy {{.*}} into %[[BB]][%c0_i32{{.*}}]
+# S3-NEXT: tile.async_commit
+# S3: tile.async_copy {{.*}} into %[[BA]][%c1_i32{{.*}}]
+# S3: tile.async_copy {{.*}} into %[[BB]][%c1_i32{{.*}}]
+# S3-NEXT: tile.async_commit
+# S3: scf.for %[[K:arg[0-9]+]] = {{.*}} iter_args(%[[ACC:arg[0-9]+]] = {{.*}}, %[[COPY:arg[0-9]+]] = %c2_i32, %[[READ:arg[0-9]+]] = %c0_i32{{.*}})
+# S3-NEXT: tile.async_wait {pending = 1 : i32}
+# S3-NEXT: %[[AHEAD:[0-9]+]] = arith.addi %[[K]], %{{.*}} : i32
+# S3-NEXT: arith.cmpi slt, %[[AHEAD]], %arg3 : i32
+# S3: tile.async_copy %arg{{[0-9]+}}, mask %{{[0-9]+}} into %[[BA]][%[[COPY]]]
+# S3: tile.async_copy %arg{{[0-9]+}}, mask %{{[0-9]+}} into %[[BB]][%[[COPY]]]
+# S3-NEXT: tile.async_commit
+# S3-NEXT: %[[A:[0-9]+]] = tile.local_load %[[BA]][%[[READ]]] : <3x128x32xf16> -> tensor<128x32xf16
+# S3-NEXT: %[[B:[0-9]+]] = tile.local_load %[[BB]][%[[READ]]] : <3x32x128xf16> -> tensor<32x128xf16
+# S3-NEXT: tile.dot %[[A]], %[[B]], %[[ACC]]
+# S3: scf.yield
+# S3: tile.async_wait {pending = 0 : i32}
+# S3-NOT: tile.load
+# S3: tile.store
+
+# OFF-LABEL: func.func @kloop
+# OFF-NOT: tile.async_copy
+# OFF: tile.load
+# OFF: tile.load
+# OFF: tile.dot
+
+# tl.range's num_stages wins over the launch's.
+# RANGE-LABEL: func.func @staged
+# RANGE: tile.local_alloc : <4x128x32xf16>
+# RANGE-COUNT-3: tile.async_commit
+# RANGE: tile.async_wait {pending = 2 : i32}
+
+# Left alone: a loop that also stores through a pointer it would carry ahead.
+# KEEP-NOT: tile.async_copy
+# KEEP: tile.load
+# KEEP: tile.dot
+
+# A load with a nonzero `other` stays a load (the copies zero-fill); the
+# other operand is still pipelined.
+# OTHER: tile.local_alloc : <3x32x128xf16>
+# OTHER-NOT: tile.local_alloc
+# OTHER: scf.for
+# OTHER: tile.async_copy {{.*}} -> <3x32x128xf16>
+# OTHER: tile.load {{.*}} : tensor<128x32x!tile.ptr<f16>
+# OTHER: tile.local_load {{.*}} -> tensor<32x128xf16
+
+# cp.async of 16-byte runs with the mask as the source size (zero fill) when
+# K is a multiple of 16 (a uniform mask per 8 elements); no register loads.
+# LLVM rotates the loop: its wait comes last in the block.
+# PTX-NOT: ld.global
+# PTX: cp.async.cg.shared.global [%r{{[0-9]+}}], [%rd{{[0-9]+}}], 16, %r{{[0-9]+}};
+# PTX: cp.async.commit_group;
+# PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+# PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+# PTX: cp.async.wait_group 1;
+# PTX-NEXT: // end inline asm
+# PTX-NEXT: bar.sync 0;
+# PTX: cp.async.wait_group 0;
+
+
+@triton.jit
+def kloop(A, B, C, K):
+    rm = tl.arange(0, 128)
+    rk = tl.arange(0, 32)
+    a_ptrs = A + rm[:, None] * 32 + rk[None, :]
+    b_ptrs = B + rk[:, None] * 128 + rm[None, :]
+    acc = tl.zeros((128, 128), dtype=tl.float32)
+    for k in range(0, K, 32):
+        a = tl.load(a_ptrs, mask=rk[None, :] < K - k, other=0.0)
+        b = tl.load(b_ptrs, mask=rk[:, None] < K - k, other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += 32
+        b_ptrs += 32 * 128
+    tl.store(C + rm[:, None] * 128 + rm[None, :], acc.to(tl.float16))
+
+
+@triton.jit
+def staged(A, B, C, K):
+    rm = tl.arange(0, 128)
+    rk = tl.arange(0, 32)
+    a_ptrs = A + rm[:, None] * 32 + rk[None, :]
+    b_ptrs = B + rk[:, None] * 128 + rm[None, :]
+    acc = tl.zeros((128, 128), dtype=tl.float32)
+    for k in tl.range(0, K, 32, num_stages=4):
+        acc = tl.dot(tl.load(a_ptrs), tl.load(b_ptrs), acc)
+        a_ptrs += 32
+        b_ptrs += 32 * 128
+    tl.store(C + rm[:, None] * 128 + rm[None, :], acc.to(tl.float16))
+
+
+@triton.jit
+def ptr_used(A, B, C, K):
+    rm = tl.arange(0, 128)
+    rk = tl.arange(0, 32)
+    a_ptrs = A + rm[:, None] * 32 + rk[None, :]
+    b_ptrs = B + rk[:, None] * 128 + rm[None, :]
+    acc = tl.zeros((128, 128), dtype=tl.float32)
+    for k in range(0, K, 32):
+        acc = tl.dot(tl.load(a_ptrs), tl.load(b_ptrs), acc)
+        tl.store(b_ptrs, tl.zeros((32, 128), dtype=tl.float16))
+        a_ptrs += 32
+        b_ptrs += 32 * 128
+    tl.store(C + rm[:, None] * 128 + rm[None, :], acc.to(tl.float16))
+
+
+@triton.jit
+def nonzero_other(A, B, C, K):
+    rm = tl.arange(0, 128)
+    rk = tl.arange(0, 32)
+    a_ptrs = A + rm[:, None] * 32 + rk[None, :]
+    b_ptrs = B + rk[:, None] * 128 + rm[None, :]
+    acc = tl.zeros((128, 128), dtype=tl.float32)
+    for k in range(0, K, 32):
+        a = tl.load(a_ptrs, mask=rk[None, :] < K - k, other=1.0)
+        acc = tl.dot(a, tl.load(b_ptrs), acc)
+        a_ptrs += 32
+        b_ptrs += 32 * 128
+    tl.store(C + rm[:, None] * 128 + rm[None, :], acc.to(tl.float16))

@@ -1,0 +1,26 @@
+// RUN: kiln-opt %s | kiln-opt | FileCheck %s
+
+// The shared-memory buffer type and the ops of software-pipelined loops
+// round-trip.
+// CHECK-LABEL: func.func @pipelined
+// CHECK: %[[BUF:.*]] = tile.local_alloc : <3x64x32xf16>
+// CHECK: tile.async_copy %arg0, mask %arg1 into %[[BUF]][%arg2] : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi1> -> <3x64x32xf16>
+// CHECK: tile.async_copy %arg0 into %[[BUF]][%arg2] : tensor<64x32x!tile.ptr<f16>> -> <3x64x32xf16>
+// CHECK: tile.async_commit
+// CHECK: tile.async_wait {pending = 1 : i32}
+// CHECK: tile.local_load %[[BUF]][%arg2] : <3x64x32xf16> -> tensor<64x32xf16>
+// CHECK: func.func @bf16(%arg0: !tile.smem<2x16x16xbf16>)
+func.func @pipelined(%p: tensor<64x32x!tile.ptr<f16>>, %m: tensor<64x32xi1>, %slot: i32)
+    -> tensor<64x32xf16> {
+  %buf = tile.local_alloc : !tile.smem<3x64x32xf16>
+  tile.async_copy %p, mask %m into %buf[%slot]
+      : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi1> -> !tile.smem<3x64x32xf16>
+  tile.async_copy %p into %buf[%slot] : tensor<64x32x!tile.ptr<f16>> -> !tile.smem<3x64x32xf16>
+  tile.async_commit
+  tile.async_wait {pending = 1 : i32}
+  %t = tile.local_load %buf[%slot] : !tile.smem<3x64x32xf16> -> tensor<64x32xf16>
+  return %t : tensor<64x32xf16>
+}
+func.func @bf16(%b: !tile.smem<2x16x16xbf16>) {
+  return
+}
