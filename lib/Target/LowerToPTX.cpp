@@ -200,9 +200,14 @@ llvm::Expected<CompiledKernel> lowerTileToPTX(ModuleOp module, const KernelSpec 
     return result;
 
   clock.start();
+  // Code with sm_90a-only instructions (wgmma) targets the "a" variant,
+  // which runs on that architecture only.
+  std::string target = spec.arch;
+  if (module->hasAttr("tile.arch_specific"))
+    target += "a";
   auto llvmCtx = std::make_unique<llvm::LLVMContext>();
   llvm::Expected<std::unique_ptr<llvm::Module>> llvmModule =
-      translateToLLVMIR(module, *llvmCtx, spec.arch);
+      translateToLLVMIR(module, *llvmCtx, target);
   if (!llvmModule)
     return stageError(Stage::LLVMIR, llvm::toString(llvmModule.takeError()));
   llvm::scope_exit teardown([&] {
@@ -211,7 +216,7 @@ llvm::Expected<CompiledKernel> lowerTileToPTX(ModuleOp module, const KernelSpec 
       (void)llvmCtx.release();
     }
   });
-  if (llvm::Error err = optimizeLLVMIR(**llvmModule, spec.arch))
+  if (llvm::Error err = optimizeLLVMIR(**llvmModule, target))
     return stageError(Stage::LLVMIR, llvm::toString(std::move(err)));
   clock.done(Stage::LLVMIR, [&] {
     std::string text;
@@ -223,7 +228,7 @@ llvm::Expected<CompiledKernel> lowerTileToPTX(ModuleOp module, const KernelSpec 
     return result;
 
   clock.start();
-  llvm::Expected<std::string> ptx = emitPTX(**llvmModule, spec.arch);
+  llvm::Expected<std::string> ptx = emitPTX(**llvmModule, target);
   if (!ptx)
     return stageError(Stage::PTX, llvm::toString(ptx.takeError()));
   result.ptx = std::move(*ptx);

@@ -80,7 +80,7 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
     OpBuilder &b = rewriter;
     ValueRange ptrs = adaptor.getPtr(), masks = adaptor.getMask();
     Value base = slotBase(b, loc, type, adaptor.getBuffer().front(), adaptor.getSlot().front());
-    SwizzledTile tile(type.getSlotShape()[1]);
+    SwizzledTile tile(type.getSlotShape()[0], type.getSlotShape()[1]);
     // Runs along the row (the last dimension) that stay inside one chunk.
     unsigned vec = std::min({8u, layout->contiguousRegsAlong(1),
                              std::max(1u, state.vectorWidth.lookup(op))});
@@ -138,12 +138,19 @@ struct AsyncCommitLowering : OpConversionPattern<AsyncCommitOp> {
 };
 
 struct AsyncWaitLowering : OpConversionPattern<AsyncWaitOp> {
-  using OpConversionPattern::OpConversionPattern;
+  AsyncWaitLowering(TypeConverter &tc, MLIRContext *ctx, const LoweringState &state)
+      : OpConversionPattern(tc, ctx), state(state) {}
+  const LoweringState &state;
   LogicalResult matchAndRewrite(AsyncWaitOp op, OpAdaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     inlinePtx(rewriter, op.getLoc(), {}, {},
               "cp.async.wait_group " + std::to_string(op.getPending()) + ";", "",
               /*hasSideEffects=*/true);
+    // wgmma reads shared memory through the async proxy: order the copies'
+    // (generic-proxy) writes before it.
+    if (state.computeCapability >= 90)
+      inlinePtx(rewriter, op.getLoc(), {}, {}, "fence.proxy.async.shared::cta;", "",
+                /*hasSideEffects=*/true);
     barrier(rewriter, op.getLoc());
     rewriter.eraseOp(op);
     return success();
@@ -166,7 +173,7 @@ struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
     OpBuilder &b = rewriter;
     Value base =
         slotBase(b, loc, type, adaptor.getBuffer().front(), adaptor.getSlot().front());
-    SwizzledTile tile(type.getSlotShape()[1]);
+    SwizzledTile tile(type.getSlotShape()[0], type.getSlotShape()[1]);
     unsigned vec = std::min(8u, layout->contiguousRegsAlong(1));
     if (layout->numRegs() % vec)
       vec = 1;
@@ -199,9 +206,9 @@ struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
 void populateAsyncCopyPatterns(TileTypeConverter &converter, const LoweringState &state,
                                RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<LocalAllocLowering, AsyncCopyLowering, LocalLoadLowering>(converter, ctx,
-                                                                         state);
-  patterns.add<AsyncCommitLowering, AsyncWaitLowering>(converter, ctx);
+  patterns.add<LocalAllocLowering, AsyncCopyLowering, LocalLoadLowering, AsyncWaitLowering>(
+      converter, ctx, state);
+  patterns.add<AsyncCommitLowering>(converter, ctx);
 }
 
 } // namespace kiln::lowering

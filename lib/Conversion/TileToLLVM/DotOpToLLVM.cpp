@@ -65,6 +65,12 @@ struct DotLowering : OpConversionPattern<DotOp> {
                             "is sm_")
              << state.computeCapability;
     SmallVector<Value> acc(adaptor.getC().begin(), adaptor.getC().end());
+    if (canUseWgmma(op, state.computeCapability)) {
+      if (failed(lowerWgmma(rewriter, op, state, *c, acc)))
+        return failure();
+      rewriter.replaceOpWithMultiple(op, {acc});
+      return success();
+    }
     Operands ops{SmallVector<Value>(adaptor.getA()), SmallVector<Value>(adaptor.getB()),
                  *a, *b, std::nullopt, std::nullopt};
     if (!opA) {
@@ -113,8 +119,8 @@ struct DotLowering : OpConversionPattern<DotOp> {
     Value index = rewriter.getRemappedValue(slot.getSlot());
     Value bytes = arith::MulIOp::create(rewriter, loc, index,
                                         i32Const(rewriter, loc, type.getSlotBytes()));
-    return describeStaged(rewriter, loc, state.idsFor(op), type.getSlotShape()[1], fragments,
-                          isA, base, bytes);
+    return describeStaged(rewriter, loc, state.idsFor(op), type.getSlotShape()[0],
+                          type.getSlotShape()[1], fragments, isA, base, bytes);
   }
 
   struct Operands {

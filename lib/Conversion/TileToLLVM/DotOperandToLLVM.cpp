@@ -4,10 +4,12 @@
 // bf16) stages the tile through shared memory in the layout ldmatrix reads
 // best, instead of the generic exchange:
 //  - A (M x K) is stored row-major with K innermost, B (K x N) with N
-//    innermost, in 16-byte chunks of 8 elements;
+//    innermost, in 16-byte chunks of 8 elements, rows cut into panels of at
+//    most 64 elements stored one after the other (SwizzledTile);
 //  - chunk c of row r is stored at chunk position c ^ ((r / perPhase) %
-//    maxPhase), perPhase = max(1, 128 / rowBytes), maxPhase = min(chunks per
-//    row, 8 / perPhase): the 8 rows one ldmatrix phase reads (one chunk
+//    maxPhase) in its panel, perPhase = max(1, 128 / panelBytes), maxPhase
+//    = min(chunks per panel row, 8 / perPhase) (the same as wgmma's
+//    128/64/32-byte swizzles): the 8 rows one ldmatrix phase reads (one chunk
 //    each) land in 8 distinct 16-byte bank groups, so reads are free of bank
 //    conflicts, and whole chunks stay contiguous, so every thread still
 //    writes its source vectors (up to 16 bytes) in one st.shared;
@@ -35,8 +37,9 @@ using namespace kiln::tile;
 namespace kiln::lowering {
 using Coord = DistributedLayout::Coord;
 
-SwizzledTile::SwizzledTile(int64_t rowLen) : rowLen(rowLen) {
-  ChunkSwizzle swizzle = ChunkSwizzle::forRow(rowLen, /*elemBytes=*/2);
+SwizzledTile::SwizzledTile(int64_t rows, int64_t rowLen)
+    : rows(rows), rowLen(rowLen), panelLen(std::min<int64_t>(rowLen, 64)) {
+  ChunkSwizzle swizzle = ChunkSwizzle::forRow(panelLen, /*elemBytes=*/2);
   perPhase = swizzle.perPhase;
   maxPhase = swizzle.maxPhase;
 }
@@ -52,13 +55,17 @@ Value sharedAddress32(OpBuilder &b, Location loc, Value offset, int64_t byteBase
 }
 
 Value SwizzledTile::offset(OpBuilder &b, Location loc, Value row, Value col) const {
-  Value chunk = arith::ShRUIOp::create(b, loc, col, i32Const(b, loc, 3));
+  Value panel = arith::DivUIOp::create(b, loc, col, i32Const(b, loc, panelLen));
+  Value inPanel = arith::RemUIOp::create(b, loc, col, i32Const(b, loc, panelLen));
+  Value chunk = arith::ShRUIOp::create(b, loc, inPanel, i32Const(b, loc, 3));
   Value within = arith::AndIOp::create(b, loc, col, i32Const(b, loc, 7));
   Value phase = arith::RemUIOp::create(
       b, loc, arith::DivUIOp::create(b, loc, row, i32Const(b, loc, perPhase)),
       i32Const(b, loc, maxPhase));
   Value swizzled = arith::XOrIOp::create(b, loc, chunk, phase);
-  Value rowStart = arith::MulIOp::create(b, loc, row, i32Const(b, loc, rowLen));
+  Value rowStart = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, row, i32Const(b, loc, panelLen)),
+      arith::MulIOp::create(b, loc, panel, i32Const(b, loc, rows * panelLen)));
   return arith::AddIOp::create(
       b, loc, rowStart,
       arith::AddIOp::create(b, loc, arith::ShLIOp::create(b, loc, swizzled, i32Const(b, loc, 3)),
@@ -66,13 +73,12 @@ Value SwizzledTile::offset(OpBuilder &b, Location loc, Value row, Value col) con
 }
 
 StagedOperand describeStaged(OpBuilder &b, Location loc, const LoweringState::ThreadIds &ids,
-                             int64_t rowLen, const DistributedLayout &fragments, bool isA,
+                             int64_t rows, int64_t rowLen, const DistributedLayout &fragments,
+                             bool isA,
                              int64_t byteBase, Value dynamicBase) {
   // Per lane: the warp's offset in the fragment layout (lane part zero) and
   // the row of the 8x8 matrix the lane addresses.
-  SwizzledTile tile(rowLen);
-  StagedOperand s{tile.rowLen, tile.perPhase, tile.maxPhase, isA, byteBase, dynamicBase,
-                  {}, {}, {}, {}};
+  StagedOperand s{rows, rowLen, isA, byteBase, dynamicBase, {}, {}, {}, {}};
   s.warpBase = threadCoords(b, loc, fragments, i32Const(b, loc, 0), ids.warp);
   s.laneRow = arith::AndIOp::create(b, loc, ids.lane, i32Const(b, loc, 7));
   Value matrix = arith::ShRUIOp::create(b, loc, ids.lane, i32Const(b, loc, 3)); // 0..3
@@ -84,7 +90,7 @@ StagedOperand describeStaged(OpBuilder &b, Location loc, const LoweringState::Th
 StagedOperand stageOperand(OpBuilder &b, Location loc, const LoweringState::ThreadIds &ids,
                            const DistributedLayout &src, ArrayRef<Value> values,
                            const DistributedLayout &fragments, bool isA, int64_t byteBase) {
-  SwizzledTile tile(src.shape[1]);
+  SwizzledTile tile(src.shape[0], src.shape[1]);
   Type i16 = b.getI16Type();
   // Writes: every first copy stores its runs along the inner dimension.
   unsigned vec = std::min(8u, src.contiguousRegsAlong(1));
@@ -119,12 +125,12 @@ StagedOperand stageOperand(OpBuilder &b, Location loc, const LoweringState::Thre
   } else {
     write(b);
   }
-  return describeStaged(b, loc, ids, tile.rowLen, fragments, isA, byteBase, Value());
+  return describeStaged(b, loc, ids, tile.rows, tile.rowLen, fragments, isA, byteBase, Value());
 }
 
 SmallVector<Value> loadFragment(OpBuilder &b, Location loc, const StagedOperand &s,
                                 int64_t row0, int64_t col0) {
-  SwizzledTile tile(s.rowLen);
+  SwizzledTile tile(s.rows, s.rowLen);
   Type i32 = b.getI32Type();
   Value eight = i32Const(b, loc, 8);
   // Lane l addresses row (l % 8) + 8 * (matrix & 1) of the tile at (row0,

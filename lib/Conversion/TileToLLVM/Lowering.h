@@ -80,12 +80,17 @@ void populateHistogramPatterns(TileTypeConverter &converter, const LoweringState
 /// (DotOpToLLVM.cpp).
 void populateDotPatterns(TileTypeConverter &converter, const LoweringState &state,
                          mlir::RewritePatternSet &patterns);
-/// The swizzled row-major shared-memory tile of 16-bit elements that
-/// ldmatrix reads (dot operands, !tile.smem slots): 16-byte chunks, chunk c
-/// of row r at c ^ ((r / perPhase) % maxPhase) (kiln::ChunkSwizzle).
+/// The swizzled shared-memory tile of 16-bit elements that ldmatrix and
+/// wgmma read (dot operands, !tile.smem slots): rows are cut into panels of
+/// at most 64 elements (128 bytes), stored one after the other (each `rows`
+/// x panel); inside a panel, chunk c (16 bytes) of row r sits at
+/// c ^ ((r / perPhase) % maxPhase) (kiln::ChunkSwizzle of the panel width):
+/// the 128/64/32-byte swizzles of wgmma's canonical layouts.
 struct SwizzledTile {
-  int64_t rowLen, perPhase, maxPhase; // rowLen: elements per row
-  explicit SwizzledTile(int64_t rowLen);
+  int64_t rows, rowLen, panelLen, perPhase, maxPhase; // lengths in elements
+  SwizzledTile(int64_t rows, int64_t rowLen);
+  /// Bytes of one panel (rows x panelLen elements).
+  int64_t panelBytes() const { return rows * panelLen * 2; }
   /// Element offset (i32) of (row, col); `col % 8` must be the offset
   /// within its chunk.
   mlir::Value offset(mlir::OpBuilder &b, mlir::Location loc, mlir::Value row,
@@ -94,7 +99,7 @@ struct SwizzledTile {
 /// A 16-bit dot operand in swizzled shared memory (DotOperandToLLVM.cpp),
 /// ready for ldmatrix: the buffer's geometry and the per-lane address parts.
 struct StagedOperand {
-  int64_t rowLen, perPhase, maxPhase;
+  int64_t rows, rowLen;
   bool isA;
   int64_t byteBase;
   mlir::Value dynamicBase; ///< i32 bytes added to byteBase (a slot), or null
@@ -109,9 +114,9 @@ StagedOperand stageOperand(mlir::OpBuilder &b, mlir::Location loc,
                            const DistributedLayout &src, llvm::ArrayRef<mlir::Value> values,
                            const DistributedLayout &fragments, bool isA, int64_t byteBase);
 /// An operand already in swizzled shared memory (a !tile.smem slot at
-/// `byteBase` + `dynamicBase` bytes, rows of `rowLen` elements).
+/// `byteBase` + `dynamicBase` bytes, `rows` x `rowLen` elements).
 StagedOperand describeStaged(mlir::OpBuilder &b, mlir::Location loc,
-                             const LoweringState::ThreadIds &ids, int64_t rowLen,
+                             const LoweringState::ThreadIds &ids, int64_t rows, int64_t rowLen,
                              const DistributedLayout &fragments, bool isA, int64_t byteBase,
                              mlir::Value dynamicBase);
 /// 32-bit shared-memory address of 2-byte element `offset` of a tile at
@@ -123,6 +128,14 @@ mlir::Value sharedAddress32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value 
 llvm::SmallVector<mlir::Value> loadFragment(mlir::OpBuilder &b, mlir::Location loc,
                                             const StagedOperand &s, int64_t row0,
                                             int64_t col0);
+/// Whether `op` runs as sm_90 wgmma (WgmmaToLLVM.cpp): f16/bf16 operands in
+/// pipelined slots, an f32 accumulator with all warps along M.
+bool canUseWgmma(tile::DotOp op, unsigned computeCapability);
+/// Lowers such a dot, updating `acc` (the accumulator's registers, laid out
+/// as `c`).
+mlir::LogicalResult lowerWgmma(mlir::ConversionPatternRewriter &rewriter, tile::DotOp op,
+                               const LoweringState &state, const DistributedLayout &c,
+                               llvm::SmallVector<mlir::Value> &acc);
 /// Scratch bytes of a tile.dot that stages its own operands (0 if it does not).
 unsigned getDotScratchBytes(tile::DotOp op);
 /// tile.convert_layout into f16/bf16 #tile.dot_op layouts: swizzled shared

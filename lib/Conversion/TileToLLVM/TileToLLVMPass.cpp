@@ -200,9 +200,17 @@ LogicalResult TileToLLVMPass::prepare(ModuleOp module, LoweringState &state) {
   // One scratch area reused by every op: each use is fenced by barriers.
   unsigned shared = 0;
   module.walk([&](Operation *op) { shared = std::max(shared, getScratchBytes(op)); });
+  // wgmma exists only in the architecture-specific sm_90a (lib/Target picks
+  // that target when the module says so).
+  bool wgmma = false;
+  module.walk([&](tile::DotOp dot) { wgmma |= canUseWgmma(dot, state.computeCapability); });
+  if (wgmma)
+    module->setAttr("tile.arch_specific", UnitAttr::get(ctx));
   // Buffers of pipelined loops live for the whole kernel: after the scratch.
   module.walk([&](tile::LocalAllocOp alloc) {
-    shared = llvm::alignTo(shared, 128);
+    // 1024 bytes: the period of the 128-byte swizzle, which wgmma applies
+    // to absolute shared addresses.
+    shared = llvm::alignTo(shared, 1024);
     state.localAllocOffset[alloc] = shared;
     tile::SharedMemoryType type = alloc.getType();
     shared += type.getNumSlots() * type.getSlotBytes();
@@ -215,7 +223,8 @@ LogicalResult TileToLLVMPass::prepare(ModuleOp module, LoweringState &state) {
     auto type = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), 0);
     LLVM::GlobalOp::create(b, module.getLoc(), type, /*isConstant=*/false,
                            LLVM::Linkage::External, kSharedSymbol, Attribute(),
-                           /*alignment=*/16, kSharedSpace);
+                           /*alignment=*/state.localAllocOffset.empty() ? 16 : 1024,
+                           kSharedSpace);
   }
   return success();
 }

@@ -427,11 +427,35 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
   return success();
 }
 
+/// Whether `dot` will likely run as sm_90 wgmma (lib/Conversion/TileToLLVM/
+/// WgmmaToLLVM.cpp), which needs all warps along M: f16/bf16 operands loaded
+/// in the dot's own loop (--tile-pipeline-loops then puts them in shared
+/// memory), an f32 accumulator, warp groups of 4 and whole 16-row blocks.
+static bool prefersWarpGroups(DotOp dot, unsigned numWarps) {
+  std::optional<unsigned> cc = getTargetComputeCapability(dot);
+  auto result = cast<RankedTensorType>(dot.getType());
+  Type elem = dot.getA().getType().getElementType();
+  if (!cc || *cc < 90 || numWarps % 4 || !result.getElementType().isF32() ||
+      !(elem.isF16() || elem.isBF16()))
+    return false;
+  int64_t m = result.getDimSize(0), n = result.getDimSize(1);
+  if (m % (16 * numWarps) || n % 8 || dot.getA().getType().getDimSize(1) % 16)
+    return false;
+  auto loadedHere = [&](Value v) {
+    auto load = v.getDefiningOp<LoadOp>();
+    return load && load->getBlock() == dot->getBlock() &&
+           isa_and_nonnull<scf::ForOp>(dot->getParentOp());
+  };
+  return loadedHere(dot.getA()) && loadedHere(dot.getB());
+}
+
 void LayoutAssigner::visitDot(DotOp dot) {
   MLIRContext *ctx = dot.getContext();
   auto resultType = cast<RankedTensorType>(dot.getType());
-  SmallVector<unsigned, 2> warps = chooseMmaWarps(
-      resultType.getDimSize(0), resultType.getDimSize(1), numWarps);
+  SmallVector<unsigned, 2> warps =
+      prefersWarpGroups(dot, numWarps)
+          ? SmallVector<unsigned, 2>{numWarps, 1}
+          : chooseMmaWarps(resultType.getDimSize(0), resultType.getDimSize(1), numWarps);
   auto mma = MmaLayoutAttr::get(ctx, /*version=*/2, warps);
   unsigned kWidth = dotKWidth(dot.getA().getType().getElementType(),
                               dot.getInputPrecision());

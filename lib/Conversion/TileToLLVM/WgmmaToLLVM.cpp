@@ -1,0 +1,212 @@
+//===- WgmmaToLLVM.cpp - tile.dot on sm_90 warp-group MMA (wgmma) ---------===//
+//
+// A tile.dot whose f16/bf16 operands both sit in software-pipelined
+// !tile.smem slots and whose f32 accumulator has all warps along M
+// (#tile.mma<warpsPerCTA = [W, 1]>, W a multiple of 4) runs as
+// wgmma.mma_async.m64nNk16 on sm_90: each group of 4 consecutive warps (a
+// warp group) owns 64 consecutive rows of every 16*W-row block, which is
+// exactly where the mma layout puts them, and a wgmma accumulator fragment
+// per warp is the mma.sync m16n8 one repeated over N, so the registers need
+// no shuffling. The operands are read by the tensor cores straight from the
+// slots through matrix descriptors:
+//  - A (M x K, K innermost) is "K-major": the slot's panels of up to 64
+//    elements per row with the 128/64/32-byte swizzle are wgmma's canonical
+//    swizzled layout; stride byte offset = 8 rows of a panel;
+//  - B (K x N, N innermost) is "N-major" (transposed): leading byte offset =
+//    one panel (64 columns x K rows), stride byte offset = 8 rows of a panel.
+// Each K step of 16 advances A's start address by 32 bytes (inside a panel)
+// and B's by 16 rows. The products of a dot form one wgmma group that is
+// waited for before the accumulator is used (the wait takes and returns the
+// accumulator, so nothing reads it early).
+//
+//===----------------------------------------------------------------------===//
+#include "Lowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace kiln;
+using namespace kiln::tile;
+
+namespace kiln::lowering {
+namespace {
+
+/// wgmma's swizzle mode field for a panel row of `bytes` bytes.
+std::optional<uint64_t> swizzleMode(int64_t bytes) {
+  switch (bytes) {
+  case 128:
+    return 1;
+  case 64:
+    return 2;
+  case 32:
+    return 3;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// The 64-bit matrix descriptor of the tile at shared address `addr` (i32).
+Value descriptor(OpBuilder &b, Location loc, Value addr, int64_t leadingBytes,
+                 int64_t strideBytes, uint64_t mode) {
+  Type i64 = b.getI64Type();
+  uint64_t fixed = (uint64_t((leadingBytes >> 4) & 0x3FFF) << 16) |
+                   (uint64_t((strideBytes >> 4) & 0x3FFF) << 32) | (mode << 62);
+  Value start = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, addr, i32Const(b, loc, 4)),
+      i32Const(b, loc, 0x3FFF));
+  Value wide = arith::ExtUIOp::create(b, loc, i64, start);
+  return arith::OrIOp::create(b, loc, wide,
+                              arith::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(fixed)));
+}
+
+/// Bytes from the shared-memory array's start to a slot (i32).
+Value slotAddress(OpBuilder &b, Location loc, const LoweringState &state, LocalLoadOp slot,
+                  Value index) {
+  SharedMemoryType type = slot.getBuffer().getType();
+  int64_t base = state.localAllocOffset.lookup(slot.getBuffer().getDefiningOp());
+  Value bytes = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, index, i32Const(b, loc, type.getSlotBytes())),
+      i32Const(b, loc, base));
+  return LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), sharedPtr(b, loc, bytes));
+}
+
+std::string operandList(unsigned first, unsigned n) {
+  SmallVector<std::string> parts;
+  for (unsigned i = 0; i < n; ++i)
+    parts.push_back("$" + std::to_string(first + i));
+  return "{" + llvm::join(parts, ", ") + "}";
+}
+
+/// `n` f32 registers passed through inline PTX `text` (tied in and out) with
+/// `extra` inputs after them ($n, $n+1, ...).
+SmallVector<Value> throughAsm(OpBuilder &b, Location loc, ArrayRef<Value> regs,
+                              ArrayRef<Value> extra, StringRef extraConstraints,
+                              const std::string &text) {
+  unsigned n = regs.size();
+  SmallVector<std::string> cons(n, "=f");
+  if (!extraConstraints.empty())
+    cons.push_back(extraConstraints.str());
+  for (unsigned i = 0; i < n; ++i)
+    cons.push_back(std::to_string(i));
+  SmallVector<Value> inputs(extra.begin(), extra.end());
+  inputs.append(regs.begin(), regs.end());
+  SmallVector<Type> types(n, b.getF32Type());
+  return inlinePtx(b, loc, types, inputs, text, llvm::join(cons, ","), /*hasSideEffects=*/true);
+}
+
+} // namespace
+
+bool canUseWgmma(DotOp op, unsigned computeCapability) {
+  if (computeCapability < 90)
+    return false;
+  auto slotA = op.getA().getDefiningOp<LocalLoadOp>();
+  auto slotB = op.getB().getDefiningOp<LocalLoadOp>();
+  auto cType = cast<RankedTensorType>(op.getC().getType());
+  auto mma = dyn_cast_or_null<MmaLayoutAttr>(cType.getEncoding());
+  if (!slotA || !slotB || !mma || !cType.getElementType().isF32())
+    return false;
+  Type elem = op.getA().getType().getElementType();
+  if (!(elem.isF16() || elem.isBF16()) || op.getB().getType().getElementType() != elem)
+    return false;
+  ArrayRef<unsigned> warps = mma.getWarpsPerCTA();
+  int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
+  int64_t k = op.getA().getType().getDimSize(1);
+  if (warps[1] != 1 || warps[0] % 4 || m % (16 * warps[0]) || k % 16)
+    return false;
+  if (n % 8 || (n > 256 && n % 256))
+    return false;
+  // Panel widths wgmma can describe (128/64/32-byte rows).
+  SwizzledTile a(m, k), b(k, n);
+  return swizzleMode(a.panelLen * 2) && swizzleMode(b.panelLen * 2);
+}
+
+LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
+                         const LoweringState &state, const DistributedLayout &c,
+                         SmallVector<Value> &acc) {
+  Location loc = op.getLoc();
+  OpBuilder &b = rewriter;
+  auto slotA = op.getA().getDefiningOp<LocalLoadOp>();
+  auto slotB = op.getB().getDefiningOp<LocalLoadOp>();
+  auto cType = cast<RankedTensorType>(op.getC().getType());
+  auto mma = cast<MmaLayoutAttr>(cType.getEncoding());
+  int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
+  int64_t k = op.getA().getType().getDimSize(1);
+  unsigned warpsM = mma.getWarpsPerCTA()[0];
+  SwizzledTile tileA(m, k), tileB(k, n);
+  uint64_t modeA = *swizzleMode(tileA.panelLen * 2), modeB = *swizzleMode(tileB.panelLen * 2);
+  std::string elem = op.getA().getType().getElementType().isF16() ? "f16" : "bf16";
+
+  Value addrA = slotAddress(b, loc, state, slotA, rewriter.getRemappedValue(slotA.getSlot()));
+  Value addrB = slotAddress(b, loc, state, slotB, rewriter.getRemappedValue(slotB.getSlot()));
+  // The warp group's first row: 16 * (warp rounded down to a multiple of 4).
+  Value warp = state.idsFor(op).warp;
+  Value groupRow = arith::MulIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, warp, i32Const(b, loc, ~3)), i32Const(b, loc, 16));
+  Value groupA = arith::AddIOp::create(
+      b, loc, addrA,
+      arith::MulIOp::create(b, loc, groupRow, i32Const(b, loc, tileA.panelLen * 2)));
+
+  // Accumulator registers per (M block, N chunk) in wgmma's order: for each
+  // 8 columns, (row, col), (row, col + 1), (row + 8, col), (row + 8, col + 1).
+  int64_t mBlocks = m / (16 * warpsM);
+  int64_t nInstr = std::min<int64_t>(n, 256);
+  SmallVector<SmallVector<unsigned>> regsOf; // [mBlock * nChunks + chunk]
+  for (int64_t mb = 0; mb < mBlocks; ++mb)
+    for (int64_t n0 = 0; n0 < n; n0 += nInstr) {
+      SmallVector<unsigned> regs;
+      for (int64_t col = n0; col < n0 + nInstr; col += 8)
+        for (auto [dr, dc] : {std::pair{0, 0}, {0, 1}, {8, 0}, {8, 1}}) {
+          std::optional<unsigned> r =
+              c.findReg(DistributedLayout::Coord{16 * warpsM * mb + dr, col + dc});
+          if (!r)
+            return op.emitOpError("internal error: wgmma accumulator element without register");
+          regs.push_back(*r);
+        }
+      regsOf.push_back(std::move(regs));
+    }
+
+  inlinePtx(b, loc, {}, {}, "wgmma.fence.sync.aligned;", "", /*hasSideEffects=*/true);
+  unsigned nAcc = nInstr / 2;
+  // scale-d (a predicate: accumulate), then A and B unscaled, A K-major (0),
+  // B N-major (1).
+  std::string text = "{ .reg .pred p; setp.ne.b32 p, $" + std::to_string(nAcc + 2) +
+                     ", 0; wgmma.mma_async.sync.aligned.m64n" + std::to_string(nInstr) +
+                     "k16.f32." + elem + "." + elem + " " + operandList(0, nAcc) + ", $" +
+                     std::to_string(nAcc) + ", $" + std::to_string(nAcc + 1) +
+                     ", p, 1, 1, 0, 1; }";
+  Value accumulate = i32Const(b, loc, 1);
+  for (int64_t kk = 0; kk < k; kk += 16) {
+    // A: K-major, the panel holding kk, 32 bytes per K step inside it.
+    int64_t offA = (kk / tileA.panelLen) * tileA.panelBytes() + (kk % tileA.panelLen) * 2;
+    // B: N-major, 16 rows per K step.
+    int64_t offB = kk * tileB.panelLen * 2;
+    for (int64_t mb = 0; mb < mBlocks; ++mb) {
+      int64_t rowOff = 16 * warpsM * mb * tileA.panelLen * 2;
+      Value a = arith::AddIOp::create(b, loc, groupA, i32Const(b, loc, offA + rowOff));
+      Value descA = descriptor(b, loc, a, /*leading=*/16, 8 * tileA.panelLen * 2, modeA);
+      for (int64_t chunk = 0; chunk * nInstr < n; ++chunk) {
+        int64_t panelOff = (chunk * nInstr / tileB.panelLen) * tileB.panelBytes();
+        Value bAddr = arith::AddIOp::create(b, loc, addrB, i32Const(b, loc, offB + panelOff));
+        Value descB = descriptor(b, loc, bAddr, tileB.panelBytes(), 8 * tileB.panelLen * 2, modeB);
+        SmallVector<unsigned> &regs = regsOf[mb * (n / nInstr) + chunk];
+        SmallVector<Value> in;
+        for (unsigned r : regs)
+          in.push_back(acc[r]);
+        SmallVector<Value> out =
+            throughAsm(b, loc, in, {descA, descB, accumulate}, "l,l,r", text);
+        for (auto [r, v] : llvm::zip(regs, out))
+          acc[r] = v;
+      }
+    }
+  }
+  inlinePtx(b, loc, {}, {}, "wgmma.commit_group.sync.aligned;", "", /*hasSideEffects=*/true);
+  // Wait, threading every accumulator register through the wait.
+  SmallVector<Value> all(acc.begin(), acc.end());
+  SmallVector<Value> waited = throughAsm(b, loc, all, {}, "", "wgmma.wait_group.sync.aligned 0;");
+  for (auto [i, v] : llvm::enumerate(waited))
+    acc[i] = v;
+  return success();
+}
+
+} // namespace kiln::lowering
