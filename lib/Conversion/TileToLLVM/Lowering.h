@@ -39,6 +39,8 @@ struct LoweringState {
     mlir::Value tid, lane, warp;
   };
   llvm::DenseMap<mlir::Operation *, ThreadIds> threadIds;
+  /// Some tile.dot runs as wgmma (the module targets sm_90a).
+  bool usesWgmma = false;
   /// Byte offset of each tile.local_alloc in the dynamic shared memory.
   llvm::DenseMap<mlir::Operation *, int64_t> localAllocOffset;
   /// The ids of the function containing `op`.
@@ -136,6 +138,9 @@ bool canUseWgmma(tile::DotOp op, unsigned computeCapability);
 mlir::LogicalResult lowerWgmma(mlir::ConversionPatternRewriter &rewriter, tile::DotOp op,
                                const LoweringState &state, const DistributedLayout &c,
                                llvm::SmallVector<mlir::Value> &acc);
+/// tile.dot_wait (WgmmaToLLVM.cpp).
+void populateWgmmaPatterns(TileTypeConverter &converter, const LoweringState &state,
+                           mlir::RewritePatternSet &patterns);
 /// Scratch bytes of a tile.dot that stages its own operands (0 if it does not).
 unsigned getDotScratchBytes(tile::DotOp op);
 /// tile.convert_layout into f16/bf16 #tile.dot_op layouts: swizzled shared

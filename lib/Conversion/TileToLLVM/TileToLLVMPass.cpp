@@ -102,8 +102,12 @@ struct TileToLLVMPass : kiln::impl::TileToLLVMBase<TileToLLVMPass> {
     LoweringState state;
     if (failed(prepare(module, state)))
       return signalPassFailure();
-    bool capRegisters = peakLiveElementsPerThread(module, 32 * state.numWarps) <=
-                        kMaxLiveElementsPerThreadForCap;
+    // Matrix products keep their accumulators and operand fragments in
+    // registers beyond what the live-element estimate sees: never capped.
+    bool hasDot = module.walk([](tile::DotOp) { return WalkResult::interrupt(); })
+                      .wasInterrupted();
+    bool capRegisters = !hasDot && peakLiveElementsPerThread(module, 32 * state.numWarps) <=
+                                       kMaxLiveElementsPerThreadForCap;
     if (failed(distribute(module, state)))
       return signalPassFailure();
     eraseDeadOps(module);
@@ -206,6 +210,7 @@ LogicalResult TileToLLVMPass::prepare(ModuleOp module, LoweringState &state) {
   module.walk([&](tile::DotOp dot) { wgmma |= canUseWgmma(dot, state.computeCapability); });
   if (wgmma)
     module->setAttr("tile.arch_specific", UnitAttr::get(ctx));
+  state.usesWgmma = wgmma;
   // Buffers of pipelined loops live for the whole kernel: after the scratch.
   module.walk([&](tile::LocalAllocOp alloc) {
     // 1024 bytes: the period of the 128-byte swizzle, which wgmma applies
@@ -244,6 +249,7 @@ LogicalResult TileToLLVMPass::distribute(ModuleOp module, const LoweringState &s
   populateConvertLayoutPatterns(converter, state, patterns);
   populateDotPatterns(converter, state, patterns);
   populateAsyncCopyPatterns(converter, state, patterns);
+  populateWgmmaPatterns(converter, state, patterns);
   populateShapePatterns(converter, state, patterns);
   populatePrintPatterns(converter, state, patterns);
   populateMathOpPatterns(converter, patterns);

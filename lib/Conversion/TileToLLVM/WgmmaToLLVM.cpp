@@ -201,12 +201,48 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
     }
   }
   inlinePtx(b, loc, {}, {}, "wgmma.commit_group.sync.aligned;", "", /*hasSideEffects=*/true);
-  // Wait, threading every accumulator register through the wait.
+  // Wait, threading every accumulator register through the wait. In a
+  // pipelined loop (tile.wgmma_pending = 1) only the previous iteration's
+  // group must be done (its slot is refilled next); tile.dot_wait after the
+  // loop waits for the last one.
+  int64_t pending = 0;
+  if (auto attr = op->getAttrOfType<IntegerAttr>("tile.wgmma_pending"))
+    pending = attr.getInt();
   SmallVector<Value> all(acc.begin(), acc.end());
-  SmallVector<Value> waited = throughAsm(b, loc, all, {}, "", "wgmma.wait_group.sync.aligned 0;");
+  SmallVector<Value> waited = throughAsm(
+      b, loc, all, {}, "", "wgmma.wait_group.sync.aligned " + std::to_string(pending) + ";");
   for (auto [i, v] : llvm::enumerate(waited))
     acc[i] = v;
   return success();
+}
+
+namespace {
+struct DotWaitLowering : OpConversionPattern<DotWaitOp> {
+  DotWaitLowering(TypeConverter &tc, MLIRContext *ctx, const LoweringState &state)
+      : OpConversionPattern(tc, ctx), state(state) {}
+  const LoweringState &state;
+
+  LogicalResult matchAndRewrite(DotWaitOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    SmallVector<SmallVector<Value>> results;
+    for (ValueRange regs : adaptor.getInputs()) {
+      SmallVector<Value> values(regs.begin(), regs.end());
+      bool allF32 = llvm::all_of(values, [](Value v) { return v.getType().isF32(); });
+      if (state.usesWgmma && allF32 && !values.empty())
+        values = throughAsm(rewriter, op.getLoc(), values, {}, "",
+                            "wgmma.wait_group.sync.aligned 0;");
+      results.push_back(std::move(values));
+    }
+    SmallVector<ValueRange> ranges(results.begin(), results.end());
+    rewriter.replaceOpWithMultiple(op, ranges);
+    return success();
+  }
+};
+} // namespace
+
+void populateWgmmaPatterns(TileTypeConverter &converter, const LoweringState &state,
+                           RewritePatternSet &patterns) {
+  patterns.add<DotWaitLowering>(converter, patterns.getContext(), state);
 }
 
 } // namespace kiln::lowering

@@ -10,6 +10,8 @@
 // CHECK: tile.async_wait {pending = 1 : i32}
 // CHECK: tile.local_load %[[BUF]][%arg2] : <3x64x32xf16> -> tensor<64x32xf16>
 // CHECK: func.func @bf16(%arg0: !tile.smem<2x16x16xbf16>)
+// CHECK-LABEL: func.func @dot_wait
+// CHECK: %{{.*}}:2 = tile.dot_wait %arg0, %arg1 : tensor<64x64xf32>, tensor<64x32xf32>
 func.func @pipelined(%p: tensor<64x32x!tile.ptr<f16>>, %m: tensor<64x32xi1>, %slot: i32)
     -> tensor<64x32xf16> {
   %buf = tile.local_alloc : !tile.smem<3x64x32xf16>
@@ -23,4 +25,8 @@ func.func @pipelined(%p: tensor<64x32x!tile.ptr<f16>>, %m: tensor<64x32xi1>, %sl
 }
 func.func @bf16(%b: !tile.smem<2x16x16xbf16>) {
   return
+}
+func.func @dot_wait(%a: tensor<64x64xf32>, %b: tensor<64x32xf32>) -> tensor<64x32xf32> {
+  %r:2 = tile.dot_wait %a, %b : tensor<64x64xf32>, tensor<64x32xf32>
+  return %r#1 : tensor<64x32xf32>
 }

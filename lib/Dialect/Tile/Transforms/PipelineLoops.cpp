@@ -90,6 +90,12 @@ bool isPipelinableLoad(LoadOp load, scf::ForOp loop) {
     return false;
   if (load.getOther() && !isZeroConstant(load.getOther()))
     return false;
+  // Copies move runs along the slot's rows; a load whose threads' runs go
+  // down the columns (a transposed operand) could only be copied element by
+  // element: leave it to the dot's own staging.
+  if (auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(type.getEncoding()))
+    if (blocked.getOrder()[0] != 1)
+      return false;
   if (load.getResult().use_empty())
     return false;
   for (OpOperand &use : load.getResult().getUses()) {
@@ -235,6 +241,25 @@ void emitStage0(OpBuilder &b, Location loc, const StagePlan &plan, ArrayRef<Valu
   AsyncCommitOp::create(b, loc);
 }
 
+/// Whether the loop's dots will run as sm_90 wgmma (WgmmaToLLVM.cpp): f32
+/// accumulators with all warps along M in warp groups of 4. Their products
+/// can then stay in flight into the next iteration.
+bool feedsWarpGroupDots(scf::ForOp loop, const StagePlan &plan) {
+  std::optional<unsigned> cc = getTargetComputeCapability(loop);
+  if (!cc || *cc < 90)
+    return false;
+  for (LoadOp load : plan.loads)
+    for (Operation *user : load->getUsers()) {
+      auto dot = cast<DotOp>(user);
+      auto c = cast<RankedTensorType>(dot.getC().getType());
+      auto mma = cast<MmaLayoutAttr>(c.getEncoding());
+      if (!c.getElementType().isF32() || mma.getWarpsPerCTA()[1] != 1 ||
+          mma.getWarpsPerCTA()[0] % 4)
+        return false;
+    }
+  return true;
+}
+
 /// Rewrites `loop` as described at the top of the file.
 void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
   Location loc = loop.getLoc();
@@ -242,6 +267,13 @@ void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
   Type i32 = b.getI32Type();
   Block *body = loop.getBody();
   auto yield = cast<scf::YieldOp>(body->getTerminator());
+  // Copies run `lead` iterations ahead. When the products are asynchronous
+  // (wgmma), an iteration's products may still read their slot during the
+  // next iteration: that one then computes first, waits for the previous
+  // iteration's products (each dot leaves only its own group in flight),
+  // synchronizes, and only then refills the previous iteration's slot.
+  bool asyncDots = feedsWarpGroupDots(loop, plan);
+  unsigned lead = stages - 1;
 
   SmallVector<Value> buffers;
   for (LoadOp load : plan.loads) {
@@ -256,7 +288,7 @@ void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
   SmallVector<Value> ahead;
   for (unsigned k : plan.ahead)
     ahead.push_back(loop.getInitArgs()[k]);
-  for (unsigned j = 0; j + 1 < stages; ++j) {
+  for (unsigned j = 0; j < lead; ++j) {
     IRMapping map;
     auto [iv, inRange] =
         shiftedIv(b, loc, loop, loop.getLowerBound(), stepsOf(b, loc, loop, j));
@@ -278,10 +310,10 @@ void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
       inits.push_back(loop.getInitArgs()[k]);
     }
   llvm::append_range(inits, ahead);
-  inits.push_back(constantLike(b, loc, i32, stages - 1));
+  inits.push_back(constantLike(b, loc, i32, lead));
   inits.push_back(constantLike(b, loc, i32, 0));
   // Loop invariants, made once before the loop.
-  Value distance = stepsOf(b, loc, loop, stages - 1);
+  Value distance = stepsOf(b, loc, loop, lead);
   Value one = constantLike(b, loc, i32, 1), zero = constantLike(b, loc, i32, 0),
         numSlots = constantLike(b, loc, i32, stages);
   auto newLoop = scf::ForOp::create(b, loc, loop.getLowerBound(), loop.getUpperBound(),
@@ -292,14 +324,18 @@ void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
   Value copySlot = newArgs[newArgs.size() - 2], readSlot = newArgs.back();
 
   b.setInsertionPointToStart(newBody);
-  AsyncWaitOp::create(b, loc, stages - 2);
-  // Stage 0 of iteration i + stages - 1.
+  AsyncWaitOp::create(b, loc, lead - 1);
+  // Stage 0 of iteration i + lead.
   IRMapping map0;
-  auto [ivAhead, inRange] = shiftedIv(b, loc, loop, newLoop.getInductionVar(), distance);
-  map0.map(loop.getInductionVar(), ivAhead);
-  for (auto [i, k] : llvm::enumerate(plan.ahead))
-    map0.map(loop.getRegionIterArgs()[k], newArgs[kept.size() + i]);
-  emitStage0(b, loc, plan, buffers, map0, copySlot, inRange);
+  auto startCopies = [&] {
+    auto [ivAhead, inRange] = shiftedIv(b, loc, loop, newLoop.getInductionVar(), distance);
+    map0.map(loop.getInductionVar(), ivAhead);
+    for (auto [i, k] : llvm::enumerate(plan.ahead))
+      map0.map(loop.getRegionIterArgs()[k], newArgs[kept.size() + i]);
+    emitStage0(b, loc, plan, buffers, map0, copySlot, inRange);
+  };
+  if (!asyncDots)
+    startCopies();
   // Stage 1 of iteration i: everything else, the loads read from the slot.
   IRMapping map1;
   map1.map(loop.getInductionVar(), newLoop.getInductionVar());
@@ -320,6 +356,10 @@ void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
       continue;
     b.clone(op, map1);
   }
+  if (asyncDots) {
+    BarrierOp::create(b, loc);
+    startCopies();
+  }
   auto next = [&](Value slot) {
     Value n = arith::AddIOp::create(b, loc, slot, one);
     Value wrap = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, n, numSlots);
@@ -338,8 +378,23 @@ void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
   // entered again: an outer loop).
   b.setInsertionPointAfter(newLoop);
   AsyncWaitOp::create(b, loc, 0);
+  SmallVector<Value> results(newLoop.getResults().take_front(kept.size()));
+  if (asyncDots) {
+    // Each dot waits only for the products before its own; the last ones
+    // are waited for when the loop's accumulators are read.
+    for (Operation &op : *newBody)
+      if (auto dot = dyn_cast<DotOp>(op); dot && dot.getA().getDefiningOp<LocalLoadOp>() &&
+                                          dot.getB().getDefiningOp<LocalLoadOp>())
+        dot->setAttr("tile.wgmma_pending", b.getI32IntegerAttr(1));
+    auto newYield = cast<scf::YieldOp>(newBody->getTerminator());
+    for (unsigned i = 0; i < kept.size(); ++i)
+      if (auto dot = newYield.getOperand(i).getDefiningOp<DotOp>();
+          dot && dot->hasAttr("tile.wgmma_pending"))
+        results[i] = DotWaitOp::create(b, loc, TypeRange{results[i].getType()}, ValueRange{results[i]})
+                         .getResult(0);
+  }
   for (auto [i, k] : llvm::enumerate(kept))
-    loop.getResult(k).replaceAllUsesWith(newLoop.getResult(i));
+    loop.getResult(k).replaceAllUsesWith(results[i]);
   loop.erase();
 
   // Stage-0 copies that stage 1 did not need.

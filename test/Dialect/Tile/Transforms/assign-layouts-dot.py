@@ -1,6 +1,6 @@
 # Layouts of tl.dot (ln-compile --emit=tile-layout runs the frontend and the
 # layout assignment).
-# RUN: ln-compile %s --kernel kloop --signature '*fp16,*fp16,*fp16,i32' --num-stages 1 --emit=tile-layout \
+# RUN: ln-compile %s --kernel kloop --signature '*fp16,*fp16,*fp16,i32' --num-stages 1 --arch sm_80 --emit=tile-layout \
 # RUN:   | FileCheck %s --check-prefix=LOOP
 # RUN: ln-compile %s --kernel kloop --signature '*fp32,*fp32,*fp16,i32' --emit=tile-layout \
 # RUN:   | FileCheck %s --check-prefix=TF32

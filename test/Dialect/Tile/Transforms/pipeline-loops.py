@@ -2,7 +2,11 @@
 # the tile-layout stage): the loads feeding tl.dot in a K loop become async
 # copies num_stages - 1 iterations ahead into shared-memory slots.
 # RUN: ln-compile %s --kernel kloop --signature '*fp16:16,*fp16:16,*fp16:16,i32' \
-# RUN:   --emit=tile-layout | FileCheck %s --check-prefix=S3
+# RUN:   --arch sm_80 --emit=tile-layout | FileCheck %s --check-prefix=S3
+# RUN: ln-compile %s --kernel kloop --signature '*fp16:16,*fp16:16,*fp16:16,i32' \
+# RUN:   --emit=tile-layout | FileCheck %s --check-prefix=W90
+# RUN: ln-compile %s --kernel kloop --signature '*fp16:16,*fp16:16,*fp16:16,i32:16' \
+# RUN:   --emit=ptx | FileCheck %s --check-prefix=W90PTX
 # RUN: ln-compile %s --kernel kloop --signature '*fp16:16,*fp16:16,*fp16:16,i32' \
 # RUN:   --num-stages 1 --emit=tile-layout | FileCheck %s --check-prefix=OFF
 # RUN: ln-compile %s --kernel staged --signature '*fp16:16,*fp16:16,*fp16:16,i32' \
@@ -12,7 +16,7 @@
 # RUN: ln-compile %s --kernel nonzero_other --signature '*fp16:16,*fp16:16,*fp16:16,i32' \
 # RUN:   --emit=tile-layout | FileCheck %s --check-prefix=OTHER
 # RUN: ln-compile %s --kernel kloop --signature '*fp16:16,*fp16:16,*fp16:16,i32:16' \
-# RUN:   --emit=ptx | FileCheck %s --check-prefix=PTX
+# RUN:   --arch sm_80 --emit=ptx | FileCheck %s --check-prefix=PTX
 import triton
 import triton.language as tl
 
@@ -47,6 +51,41 @@ import triton.language as tl
 # S3-NOT: tile.load
 # S3: tile.store
 
+# On sm_90 the products are wgmma (all 4 warps along M) and stay in flight
+# into the next iteration: each iteration computes first, then synchronizes
+# and refills the slot the previous iteration read; the accumulator the loop
+# yields is waited for after it.
+# W90-DAG: #[[MMA:.*]] = #tile.mma<version = 2, warpsPerCTA = [4, 1]>
+# W90-LABEL: func.func @kloop
+# W90: scf.for
+# W90-NEXT: tile.async_wait {pending = 1 : i32}
+# W90-NEXT: %[[A:[0-9]+]] = tile.local_load
+# W90-NEXT: %[[B:[0-9]+]] = tile.local_load
+# W90-NEXT: tile.dot %[[A]], %[[B]], %{{.*}} {tile.wgmma_pending = 1 : i32}
+# W90-NEXT: tile.barrier
+# W90: tile.async_copy
+# W90: tile.async_copy
+# W90-NEXT: tile.async_commit
+# W90: scf.yield
+# W90: tile.async_wait {pending = 0 : i32}
+# W90-NEXT: %[[ACC:[0-9]+]] = tile.dot_wait %{{[0-9]+}}#0 : tensor<128x128xf32, #[[MMA]]>
+# W90: arith.truncf %[[ACC]]
+
+# wgmma reads both slots through matrix descriptors; the module targets
+# sm_90a. Copies are ordered before wgmma by a proxy fence.
+# W90PTX: .target sm_90a
+# W90PTX: .extern .shared .align 1024 .b8 kiln_smem[];
+# W90PTX: cp.async.wait_group 1;
+# W90PTX: fence.proxy.async.shared::cta;
+# W90PTX: bar.sync 0;
+# W90PTX: wgmma.fence.sync.aligned;
+# W90PTX-COUNT-2: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+# W90PTX: wgmma.commit_group.sync.aligned;
+# W90PTX: wgmma.wait_group.sync.aligned 1;
+# W90PTX: wgmma.wait_group.sync.aligned 0;
+# W90PTX-NOT: mma.sync
+# W90PTX-NOT: ldmatrix
+
 # OFF-LABEL: func.func @kloop
 # OFF-NOT: tile.async_copy
 # OFF: tile.load
@@ -69,9 +108,10 @@ import triton.language as tl
 # OTHER: tile.local_alloc : <3x32x128xf16>
 # OTHER-NOT: tile.local_alloc
 # OTHER: scf.for
-# OTHER: tile.async_copy {{.*}} -> <3x32x128xf16>
-# OTHER: tile.load {{.*}} : tensor<128x32x!tile.ptr<f16>
-# OTHER: tile.local_load {{.*}} -> tensor<32x128xf16
+# OTHER-DAG: tile.async_copy {{.*}} -> <3x32x128xf16>
+# OTHER-DAG: tile.load {{.*}} : tensor<128x32x!tile.ptr<f16>
+# OTHER-DAG: tile.local_load {{.*}} -> tensor<32x128xf16
+# OTHER: scf.yield
 
 # cp.async of 16-byte runs with the mask as the source size (zero fill) when
 # K is a multiple of 16 (a uniform mask per 8 elements); no register loads.

@@ -101,3 +101,22 @@ def Tile_LocalLoadOp : Tile_Op<"local_load", [MemoryEffects<[MemRead]>]> {
   let assemblyFormat = "$buffer `[` $slot `]` attr-dict `:` type($buffer) `->` type($result)";
   let hasVerifier = 1;
 }
+
+def Tile_DotWaitOp : Tile_Op<"dot_wait", [MemoryEffects<[MemRead, MemWrite]>,
+                                          AllTypesMatch<["inputs", "outputs"]>]> {
+  let summary = "wait for the asynchronous tile.dot products still in flight";
+  let description = [{
+    A pipelined loop leaves the products of its last iteration in flight
+    (a `tile.dot` with `tile.wgmma_pending = 1` waits only for the groups
+    before its own): the accumulators the loop yields pass through this op
+    before anything reads them (`wgmma.wait_group 0` on sm_90; nothing
+    where the dots ran synchronously).
+
+    ```mlir
+    %acc = tile.dot_wait %loop#0 : tensor<128x128xf32, #mma>
+    ```
+  }];
+  let arguments = (ins Variadic<RankedTensorOf<[AnyFloat, AnySignlessInteger]>>:$inputs);
+  let results = (outs Variadic<RankedTensorOf<[AnyFloat, AnySignlessInteger]>>:$outputs);
+  let assemblyFormat = "$inputs attr-dict `:` type($inputs)";
+}
