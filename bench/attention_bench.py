@@ -7,6 +7,8 @@ is first checked against torch's scaled_dot_product_attention (output poisoned w
 wrong result is reported and not timed.
 
     python3 bench/attention_bench.py [--json OUT.json] [--quick]
+    python3 bench/attention_bench.py --profile   (one launch per compiler, for ncu:
+                                                  N_CTX 4096, HEAD_DIM 64, not causal, 128x64/3/8)
 
 Times: triton.testing.do_bench (median ms); TFLOP/s = 4 Z H N_CTX^2 HEAD_DIM (halved when
 causal) / time, as the tutorial counts.
@@ -54,8 +56,20 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--json")
     ap.add_argument("--quick", action="store_true", help="first two configs, N_CTX 4096 only")
+    ap.add_argument("--profile", action="store_true", help="one warm launch per compiler")
     args = ap.parse_args()
     kernels = {"triton": load_triton_kernel(), "kiln": kiln.jit(PATH).attn_fwd}
+    if args.profile:
+        q, k, v = (torch.randn((4, 32, 4096, 64), device="cuda", dtype=torch.float16)
+                   for _ in range(3))
+        for who, kernel in kernels.items():
+            run = launcher(kernel, q, k, v, torch.empty_like(q), 0.125, False, CONFIGS[0])
+            run()  # compile and warm up
+            torch.cuda.synchronize()
+            run()
+            torch.cuda.synchronize()
+            print(who, "launched")
+        return
     configs = CONFIGS[:2] if args.quick else CONFIGS
     shapes = [s for s in SHAPES if s[0] == 4096] if args.quick else SHAPES
     rows = []
