@@ -15,6 +15,12 @@ class LaunchError(KilnError):
     parameter), or the driver refused the launch."""
 
 
+class OutOfResourcesError(LaunchError):
+    """The kernel needs more shared memory (or threads) per block than the
+    device has, as Triton's OutOfResources: an autotuner skips such a
+    config."""
+
+
 class NoDriverError(LaunchError):
     """No CUDA driver could be loaded."""
 
@@ -31,6 +37,10 @@ def raise_status(status, message, default=KilnError):
         _lib.ERROR_NO_DRIVER: NoDriverError,
         _lib.ERROR_IO: FileNotFoundError,
     }.get(status, default)
+    # The runtime's resource check (validateLaunch) words it so.
+    if cls is LaunchError and "allows at most" in message and (
+            "of shared memory" in message or "threads" in message):
+        cls = OutOfResourcesError
     raise cls(message)
 
 

@@ -352,6 +352,34 @@ class DecoratorTest(unittest.TestCase):
             tuner.user_do_bench = lambda call: (call(), 1.0)[1]
             tuner[(1,)](x, out, 77, BLOCK=32)
 
+    def test_out_of_resources_skips_the_config(self):
+        # The runtime's resource refusal is Triton's OutOfResources (and
+        # still a kiln.LaunchError); the autotuner times such a config as inf.
+        from kiln import _lib
+        from kiln.errors import raise_status
+        message = ("kernel `matmul_kernel` needs 264192 bytes of shared memory (0 static + "
+                   "264192 dynamic); device 0 allows at most 232448 per block")
+        with self.assertRaises(triton.runtime.errors.OutOfResources) as cm:
+            raise_status(_lib.ERROR_LAUNCH, message)
+        self.assertIsInstance(cm.exception, kiln.LaunchError)
+        with self.assertRaises(kiln.LaunchError) as cm:
+            raise_status(_lib.ERROR_LAUNCH, "kernel `k`: argument #1 `x`: bad")
+        self.assertNotIsInstance(cm.exception, triton.runtime.errors.OutOfResources)
+        x, out = Tensor(0x10000), Tensor(0x20000)
+        k = triton.autotune(configs=kernels.block_configs(), key=["n"])(
+            triton.jit(kernels.tuned_copy.fn.fn))
+        times = iter([None, 2.0, 1.0])
+
+        def bench(call):
+            t = next(times)
+            if t is None:
+                raise_status(_lib.ERROR_LAUNCH, message)
+            return t
+        k.user_do_bench = bench
+        k[(1,)](x, out, 512)
+        self.assertEqual(k.best_config.kwargs, {"BLOCK": 256})
+        self.assertEqual(k.configs_timings[k.configs[0]], float("inf"))
+
     def test_restore_value_and_prune(self):
         x, out = Tensor(0x10000), Tensor(0x20000)
         pruned = []

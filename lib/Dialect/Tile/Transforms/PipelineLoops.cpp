@@ -28,6 +28,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -41,16 +42,37 @@ using namespace kiln::tile;
 
 namespace {
 
+/// Bytes of a tensor type's elements (pointers: 8).
+int64_t tensorBytes(Type type) {
+  auto tensor = cast<RankedTensorType>(type);
+  Type elem = tensor.getElementType();
+  int64_t bytes = isa<PtrType>(elem) ? 8 : std::max(1u, elem.getIntOrFloatBitWidth() / 8);
+  return tensor.getNumElements() * bytes;
+}
+
 /// Shared memory the slots may use: the target's opt-in maximum per block
-/// less room for the scratch of the other ops (exchanges, reductions).
-int64_t slotBudgetBytes(Operation *op) {
-  std::optional<unsigned> cc = getTargetComputeCapability(op);
+/// less the scratch the function's other ops will reuse (the lowering sizes
+/// it exactly; this errs high: layout exchanges with their padding, dots
+/// that stage their own operands, at least 16 KB for reductions and scans).
+int64_t slotBudgetBytes(scf::ForOp loop) {
+  std::optional<unsigned> cc = getTargetComputeCapability(loop);
   int64_t limit = !cc ? 48 * 1024
                   : *cc >= 90 ? 227 * 1024
                   : *cc == 80 ? 163 * 1024
                   : *cc >= 86 ? 99 * 1024
                               : 48 * 1024;
-  return limit - 32 * 1024;
+  int64_t scratch = 16 * 1024;
+  Operation *func = loop->getParentOfType<FunctionOpInterface>();
+  if (!func)
+    func = loop;
+  func->walk([&](Operation *op) {
+    if (auto cvt = dyn_cast<ConvertLayoutOp>(op))
+      scratch = std::max(scratch, tensorBytes(cvt.getType()) * 9 / 8);
+    else if (auto dot = dyn_cast<DotOp>(op))
+      scratch = std::max(scratch, tensorBytes(dot.getA().getType()) +
+                                      tensorBytes(dot.getB().getType()));
+  });
+  return limit - scratch;
 }
 
 unsigned requestedStages(scf::ForOp loop, unsigned option) {
