@@ -80,7 +80,7 @@ int cli::listConfigs(llvm::StringRef source, llvm::StringRef filename,
 
 bool cli::applyDecorators(llvm::StringRef source, llvm::StringRef filename,
                           KernelSpec &spec, std::optional<unsigned> config,
-                          bool explicitWarps, bool mustParse) {
+                          bool explicitWarps, bool explicitStages, bool mustParse) {
   // Without --config only heuristics change the specialization: skip the
   // extra parse for files that have none.
   if (!config && !source.contains("heuristics"))
@@ -115,6 +115,10 @@ bool cli::applyDecorators(llvm::StringRef source, llvm::StringRef filename,
       return cliFail("--num-warps " + llvm::Twine(spec.numWarps) +
                      " conflicts with --config " + llvm::Twine(*config) +
                      " (num_warps: " + llvm::Twine(chosen->numWarps) + ")");
+    if (explicitStages && spec.numStages != chosen->numStages)
+      return cliFail("--num-stages " + llvm::Twine(spec.numStages) +
+                     " conflicts with --config " + llvm::Twine(*config) +
+                     " (num_stages: " + llvm::Twine(chosen->numStages) + ")");
     spec.numWarps = chosen->numWarps;
     spec.numStages = chosen->numStages;
     for (const auto &[name, text] : chosen->constexprs) {

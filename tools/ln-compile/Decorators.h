@@ -16,8 +16,9 @@ int listConfigs(llvm::StringRef source, llvm::StringRef filename,
                 llvm::StringRef kernel, llvm::raw_ostream &os);
 
 /// Completes `spec` from the kernel's decorators: with `config`, that
-/// autotune config's kwargs become constexprs and its num_warps the warp
-/// count (`explicitWarps`: --num-warps was given; a conflict is an error);
+/// autotune config's kwargs become constexprs and its num_warps and
+/// num_stages the spec's (`explicitWarps` / `explicitStages`: --num-warps /
+/// --num-stages was given; a conflict is an error);
 /// heuristics are evaluated over what the signature and -D values know and
 /// their results become constexprs (a -D for a heuristic's name wins).
 /// -D values of non-constexpr parameters only feed heuristics and are
@@ -26,7 +27,7 @@ int listConfigs(llvm::StringRef source, llvm::StringRef filename,
 /// decorators cannot be read (else leave that to the compiler's diagnostics).
 bool applyDecorators(llvm::StringRef source, llvm::StringRef filename,
                      KernelSpec &spec, std::optional<unsigned> config,
-                     bool explicitWarps, bool mustParse);
+                     bool explicitWarps, bool explicitStages, bool mustParse);
 
 } // namespace kiln::cli
 

@@ -58,8 +58,9 @@ OPTIONS:
   --list-configs           print the @triton.autotune configs of --kernel,
                            numbered from 0 (Triton's Config text)
   --config N               compile autotune config N: its kwargs become -D
-                           values and its num_warps the warp count (a
-                           different explicit -D or --num-warps is an error)
+                           values, its num_warps and num_stages the warp
+                           count and pipelining depth (a different explicit
+                           -D, --num-warps or --num-stages is an error)
   --num-warps N            warps per program: 1, 2, 4, 8, 16 or 32 (default 4)
   --num-stages N           buffers of the software-pipelined K loops feeding
                            tl.dot, 1 to 16 (default 3; 1: no pipelining)

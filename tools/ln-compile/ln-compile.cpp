@@ -435,7 +435,7 @@ int runFile(const Options &o) {
     if (!o.split &&
         !cli::applyDecorators((*bufOrErr)->getBuffer(),
                               (*bufOrErr)->getBufferIdentifier(), spec,
-                              o.config, o.numWarps.has_value(),
+                              o.config, o.numWarps.has_value(), o.numStages.has_value(),
                               /*mustParse=*/o.config.has_value()))
       return 1;
   }
