@@ -31,14 +31,6 @@ namespace kiln::lowering {
 namespace {
 using Coord = DistributedLayout::Coord;
 
-/// "{$first, $first+1, ...}" for `n` consecutive inline-asm operands.
-std::string operandList(unsigned first, unsigned n) {
-  SmallVector<std::string> parts;
-  for (unsigned i = 0; i < n; ++i)
-    parts.push_back("$" + std::to_string(first + i));
-  return "{" + llvm::join(parts, ", ") + "}";
-}
-
 bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
 
 struct DotLowering : OpConversionPattern<DotOp> {
@@ -223,8 +215,8 @@ struct DotLowering : OpConversionPattern<DotOp> {
       types = "s32.s8.s8.s32";
     unsigned nAcc = f16Acc ? 2 : 4;
     std::string text = "mma.sync.aligned." + shape + ".row.col." + types + " " +
-                       operandList(0, nAcc) + ", " + operandList(nAcc, 4) + ", " +
-                       operandList(nAcc + 4, 2) + ", " + operandList(nAcc + 6, nAcc) +
+                       asmOperandList(0, nAcc) + ", " + asmOperandList(nAcc, 4) + ", " +
+                       asmOperandList(nAcc + 4, 2) + ", " + asmOperandList(nAcc + 6, nAcc) +
                        ";";
     std::string accOut = accElem.isF32() ? "=f" : "=r";
     std::string accIn = accElem.isF32() ? "f" : "r";

@@ -227,6 +227,10 @@ inlinePtx(mlir::OpBuilder &b, mlir::Location loc, mlir::TypeRange resultTypes,
           mlir::ValueRange inputs, llvm::StringRef text,
           llvm::StringRef constraints, bool hasSideEffects);
 
+/// "{$first, $first+1, ...}": `n` consecutive inline-asm operands as a PTX
+/// vector operand.
+std::string asmOperandList(unsigned first, unsigned n);
+
 /// Combines two values of a reduction kind (sum / max / min).
 enum class ReduceKind { Sum, Max, Min };
 mlir::Value combine(mlir::OpBuilder &b, mlir::Location loc, ReduceKind kind,

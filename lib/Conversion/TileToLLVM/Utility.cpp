@@ -1,6 +1,8 @@
 //===- Utility.cpp - IR building helpers for the tile lowering ------------===//
 #include "Lowering.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 #include "mlir/IR/IRMapping.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -194,6 +196,13 @@ Value fromBits(OpBuilder &b, Location loc, Value bits, Type elem) {
   if (!LLVM::isCompatibleType(elem)) // fp8
     return arith::BitcastOp::create(b, loc, elem, bits);
   return LLVM::BitcastOp::create(b, loc, elem, bits);
+}
+
+std::string asmOperandList(unsigned first, unsigned n) {
+  SmallVector<std::string> parts;
+  for (unsigned i = 0; i < n; ++i)
+    parts.push_back("$" + std::to_string(first + i));
+  return "{" + llvm::join(parts, ", ") + "}";
 }
 
 SmallVector<Value> inlinePtx(OpBuilder &b, Location loc, TypeRange resultTypes,

@@ -71,13 +71,6 @@ Value slotAddress(OpBuilder &b, Location loc, const LoweringState &state, LocalL
   return LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), sharedPtr(b, loc, bytes));
 }
 
-std::string operandList(unsigned first, unsigned n) {
-  SmallVector<std::string> parts;
-  for (unsigned i = 0; i < n; ++i)
-    parts.push_back("$" + std::to_string(first + i));
-  return "{" + llvm::join(parts, ", ") + "}";
-}
-
 /// `n` f32 registers passed through inline PTX `text` (tied in and out) with
 /// `extra` inputs after them ($n, $n+1, ...).
 SmallVector<Value> throughAsm(OpBuilder &b, Location loc, ArrayRef<Value> regs,
@@ -172,7 +165,7 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
   // B N-major (1).
   std::string text = "{ .reg .pred p; setp.ne.b32 p, $" + std::to_string(nAcc + 2) +
                      ", 0; wgmma.mma_async.sync.aligned.m64n" + std::to_string(nInstr) +
-                     "k16.f32." + elem + "." + elem + " " + operandList(0, nAcc) + ", $" +
+                     "k16.f32." + elem + "." + elem + " " + asmOperandList(0, nAcc) + ", $" +
                      std::to_string(nAcc) + ", $" + std::to_string(nAcc + 1) +
                      ", p, 1, 1, 0, 1; }";
   Value accumulate = i32Const(b, loc, 1);
