@@ -26,15 +26,21 @@ using namespace kiln;
 using namespace kiln::tile;
 
 namespace kiln::lowering {
-namespace {
 
-/// Bytes from the start of the shared-memory array to slot `slot` of a
-/// buffer at `base` (both i32).
-Value slotBase(OpBuilder &b, Location loc, SharedMemoryType type, Value base, Value slot) {
+Value slotByteOffset(OpBuilder &b, Location loc, SharedMemoryType type, Value base, Value slot) {
   return arith::AddIOp::create(
       b, loc, base,
       arith::MulIOp::create(b, loc, slot, i32Const(b, loc, type.getSlotBytes())));
 }
+
+Value slotByteOffset(ConversionPatternRewriter &rewriter, Location loc,
+                     const LoweringState &state, LocalLoadOp slot) {
+  int64_t base = state.localAllocOffset.lookup(slot.getBuffer().getDefiningOp());
+  return slotByteOffset(rewriter, loc, slot.getBuffer().getType(), i32Const(rewriter, loc, base),
+                        rewriter.getRemappedValue(slot.getSlot()));
+}
+
+namespace {
 
 /// Runs `body` in the first copy of each replicated element only.
 void inFirstCopy(OpBuilder &b, Location loc, const DistributedLayout &layout,
@@ -79,7 +85,7 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
     ValueRange ptrs = adaptor.getPtr(), masks = adaptor.getMask();
-    Value base = slotBase(b, loc, type, adaptor.getBuffer().front(), adaptor.getSlot().front());
+    Value base = slotByteOffset(b, loc, type, adaptor.getBuffer().front(), adaptor.getSlot().front());
     SwizzledTile tile(type.getSlotShape()[0], type.getSlotShape()[1]);
     // Runs along the row (the last dimension) that stay inside one chunk.
     unsigned vec = std::min({8u, layout->contiguousRegsAlong(1),
@@ -172,7 +178,7 @@ struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
     Value base =
-        slotBase(b, loc, type, adaptor.getBuffer().front(), adaptor.getSlot().front());
+        slotByteOffset(b, loc, type, adaptor.getBuffer().front(), adaptor.getSlot().front());
     SwizzledTile tile(type.getSlotShape()[0], type.getSlotShape()[1]);
     unsigned vec = std::min(8u, layout->contiguousRegsAlong(1));
     if (layout->numRegs() % vec)

@@ -107,12 +107,9 @@ struct DotLowering : OpConversionPattern<DotOp> {
                          const DistributedLayout &fragments, bool isA) const {
     Location loc = op.getLoc();
     SharedMemoryType type = slot.getBuffer().getType();
-    int64_t base = state.localAllocOffset.lookup(slot.getBuffer().getDefiningOp());
-    Value index = rewriter.getRemappedValue(slot.getSlot());
-    Value bytes = arith::MulIOp::create(rewriter, loc, index,
-                                        i32Const(rewriter, loc, type.getSlotBytes()));
     return describeStaged(rewriter, loc, state.idsFor(op), type.getSlotShape()[0],
-                          type.getSlotShape()[1], fragments, isA, base, bytes);
+                          type.getSlotShape()[1], fragments, isA, /*byteBase=*/0,
+                          slotByteOffset(rewriter, loc, state, slot));
   }
 
   struct Operands {

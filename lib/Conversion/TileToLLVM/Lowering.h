@@ -147,6 +147,14 @@ unsigned getDotScratchBytes(tile::DotOp op);
 /// memory and ldmatrix (DotOperandToLLVM.cpp; added by populateDotPatterns).
 void populateDotOperandPatterns(TileTypeConverter &converter, const LoweringState &state,
                                 mlir::RewritePatternSet &patterns);
+/// Bytes from the shared-memory array's start to slot `slot` of a
+/// !tile.smem buffer at byte `base` (i32 values).
+mlir::Value slotByteOffset(mlir::OpBuilder &b, mlir::Location loc, tile::SharedMemoryType type,
+                           mlir::Value base, mlir::Value slot);
+/// The same for the slot a tile.local_load reads, from a pattern that reads
+/// the slot itself instead of the local_load's registers (the dot, wgmma).
+mlir::Value slotByteOffset(mlir::ConversionPatternRewriter &rewriter, mlir::Location loc,
+                           const LoweringState &state, tile::LocalLoadOp slot);
 /// tile.local_alloc / async_copy / async_commit / async_wait / local_load
 /// (AsyncCopyOpToLLVM.cpp).
 void populateAsyncCopyPatterns(TileTypeConverter &converter, const LoweringState &state,

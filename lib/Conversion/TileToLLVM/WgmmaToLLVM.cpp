@@ -60,15 +60,12 @@ Value descriptor(OpBuilder &b, Location loc, Value addr, int64_t leadingBytes,
                               arith::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(fixed)));
 }
 
-/// Bytes from the shared-memory array's start to a slot (i32).
-Value slotAddress(OpBuilder &b, Location loc, const LoweringState &state, LocalLoadOp slot,
-                  Value index) {
-  SharedMemoryType type = slot.getBuffer().getType();
-  int64_t base = state.localAllocOffset.lookup(slot.getBuffer().getDefiningOp());
-  Value bytes = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, index, i32Const(b, loc, type.getSlotBytes())),
-      i32Const(b, loc, base));
-  return LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), sharedPtr(b, loc, bytes));
+/// The 32-bit shared address of the slot a tile.local_load reads.
+Value slotAddress(ConversionPatternRewriter &rewriter, Location loc, const LoweringState &state,
+                  LocalLoadOp slot) {
+  Value bytes = slotByteOffset(rewriter, loc, state, slot);
+  return LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI32Type(),
+                                  sharedPtr(rewriter, loc, bytes));
 }
 
 /// `n` f32 registers passed through inline PTX `text` (tied in and out) with
@@ -130,8 +127,8 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
   uint64_t modeA = *swizzleMode(tileA.panelLen * 2), modeB = *swizzleMode(tileB.panelLen * 2);
   std::string elem = op.getA().getType().getElementType().isF16() ? "f16" : "bf16";
 
-  Value addrA = slotAddress(b, loc, state, slotA, rewriter.getRemappedValue(slotA.getSlot()));
-  Value addrB = slotAddress(b, loc, state, slotB, rewriter.getRemappedValue(slotB.getSlot()));
+  Value addrA = slotAddress(rewriter, loc, state, slotA);
+  Value addrB = slotAddress(rewriter, loc, state, slotB);
   // The warp group's first row: 16 * (warp rounded down to a multiple of 4).
   Value warp = state.idsFor(op).warp;
   Value groupRow = arith::MulIOp::create(
