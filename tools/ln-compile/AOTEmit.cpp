@@ -347,7 +347,16 @@ llvm::Expected<std::string> kiln::cli::runPtxas(llvm::StringRef ptxas,
       return makeError("cannot write " + in + ": " + ec.message());
     os << ptx;
   }
-  std::string archFlag = ("--gpu-name=" + arch).str();
+  // The PTX's own target may be the architecture-specific variant (sm_90a
+  // when the kernel uses wgmma): ptxas must compile for that one.
+  std::string target = arch.str();
+  if (size_t at = ptx.find(".target "); at != llvm::StringRef::npos) {
+    llvm::StringRef named = ptx.drop_front(at + 8).take_until(
+        [](char c) { return c == ',' || c == '\n' || c == ' ' || c == '\r'; });
+    if (named.starts_with(arch))
+      target = named.str();
+  }
+  std::string archFlag = "--gpu-name=" + target;
   llvm::SmallVector<llvm::StringRef> args = {ptxas, archFlag, "-O3",
                                              "-o",  out,      in};
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, log, log};
