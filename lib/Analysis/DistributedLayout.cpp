@@ -171,7 +171,7 @@ kiln::getDistributedLayout(ArrayRef<int64_t> shape, Attribute encoding) {
   SmallVector<int64_t> parentShape(shape);
   parentShape.insert(parentShape.begin() + slice.getDim(), 1);
   std::optional<DistributedLayout> parent =
-      fromBlocked(parentShape, slice.getParent());
+      getDistributedLayout(parentShape, slice.getParent());
   if (!parent)
     return std::nullopt;
   DistributedLayout layout;

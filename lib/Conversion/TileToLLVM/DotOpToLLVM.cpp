@@ -65,11 +65,13 @@ struct DotLowering : OpConversionPattern<DotOp> {
     }
     Operands ops{SmallVector<Value>(adaptor.getA()), SmallVector<Value>(adaptor.getB()),
                  *a, *b, std::nullopt, std::nullopt};
-    if (!opA) {
+    auto opB = dyn_cast_or_null<DotOperandLayoutAttr>(bType.getEncoding());
+    if (!opA || !opB) {
       // f16/bf16 operands in their own layouts: the dot stages them in
       // swizzled shared memory (A at 0, B after it) and reads each K step's
       // fragments with ldmatrix right before its products, so only one K
-      // step of the operands is live next to the accumulator.
+      // step of the operands is live next to the accumulator. An A already
+      // in its fragments (computed from an accumulator) stays in registers.
       MLIRContext *ctx = op.getContext();
       auto fragA = getDistributedLayout(
           aType.getShape(), DotOperandLayoutAttr::get(ctx, 0, mma, 2));
@@ -81,14 +83,17 @@ struct DotLowering : OpConversionPattern<DotOp> {
       const LoweringState::ThreadIds &ids = state.idsFor(op);
       auto slotA = op.getA().getDefiningOp<LocalLoadOp>();
       auto slotB = op.getB().getDefiningOp<LocalLoadOp>();
-      if (!slotA || !slotB)
+      bool stageA = !opA && !slotA, stageB = !opB && !slotB;
+      if (stageA || stageB)
         barrier(rewriter, loc); // an earlier user of the scratch may still read it
-      ops.stagedA = slotA ? fromSlot(rewriter, op, slotA, *fragA, true)
-                          : stageOperand(rewriter, loc, ids, *a, ops.aVals, *fragA, true, 0);
-      ops.stagedB = slotB ? fromSlot(rewriter, op, slotB, *fragB, false)
-                          : stageOperand(rewriter, loc, ids, *b, ops.bVals, *fragB, false,
-                                         aType.getNumElements() * 2);
-      if (!slotA || !slotB)
+      if (!opA)
+        ops.stagedA = slotA ? fromSlot(rewriter, op, slotA, *fragA, true)
+                            : stageOperand(rewriter, loc, ids, *a, ops.aVals, *fragA, true, 0);
+      if (!opB)
+        ops.stagedB = slotB ? fromSlot(rewriter, op, slotB, *fragB, false)
+                            : stageOperand(rewriter, loc, ids, *b, ops.bVals, *fragB, false,
+                                           stageA ? aType.getNumElements() * 2 : 0);
+      if (stageA || stageB)
         barrier(rewriter, loc);
     }
     LogicalResult done =
@@ -237,9 +242,10 @@ struct DotLowering : OpConversionPattern<DotOp> {
       auto &cache = isA ? aFrags : bFrags;
       if (auto it = cache.find({mn, kk}); it != cache.end())
         return it->second;
-      if (ops.stagedA) {
-        SmallVector<Value> regs = isA ? loadFragment(b, loc, *ops.stagedA, mn, kk)
-                                      : loadFragment(b, loc, *ops.stagedB, kk, mn);
+      const std::optional<StagedOperand> &staged = isA ? ops.stagedA : ops.stagedB;
+      if (staged) {
+        SmallVector<Value> regs = isA ? loadFragment(b, loc, *staged, mn, kk)
+                                      : loadFragment(b, loc, *staged, kk, mn);
         SmallVector<Value, 8> frag(regs.begin(), regs.end());
         cache[{mn, kk}] = frag;
         return frag;
@@ -345,12 +351,17 @@ struct DotLowering : OpConversionPattern<DotOp> {
 unsigned getDotScratchBytes(DotOp op) {
   auto a = cast<RankedTensorType>(op.getA().getType());
   auto b = cast<RankedTensorType>(op.getB().getType());
-  if (!isa_and_nonnull<MmaLayoutAttr>(op.getC().getType().getEncoding()) ||
-      isa_and_nonnull<DotOperandLayoutAttr>(a.getEncoding()))
+  if (!isa_and_nonnull<MmaLayoutAttr>(op.getC().getType().getEncoding()))
     return 0;
-  if (op.getA().getDefiningOp<LocalLoadOp>() && op.getB().getDefiningOp<LocalLoadOp>())
-    return 0; // both read from pipelined slots
-  return unsigned((a.getNumElements() + b.getNumElements()) * 2);
+  // Operands in registers (#tile.dot_op) or in pipelined slots need none.
+  auto staged = [](Value v) {
+    return !isa_and_nonnull<DotOperandLayoutAttr>(
+               cast<RankedTensorType>(v.getType()).getEncoding()) &&
+           !v.getDefiningOp<LocalLoadOp>();
+  };
+  int64_t elements = (staged(op.getA()) ? a.getNumElements() : 0) +
+                     (staged(op.getB()) ? b.getNumElements() : 0);
+  return unsigned(elements * 2);
 }
 
 void populateDotPatterns(TileTypeConverter &converter, const LoweringState &state,

@@ -93,15 +93,18 @@ LogicalResult DotOp::verify() {
   auto opA = dyn_cast_or_null<DotOperandLayoutAttr>(aa);
   auto opB = dyn_cast_or_null<DotOperandLayoutAttr>(ba);
   // f16/bf16 operands may keep other layouts: the dot stages them itself.
-  if (mma && (ea.isF16() || ea.isBF16()) && aa && ba && !opA && !opB)
+  // A may also be in its fragments already (computed from an accumulator)
+  // with B staged.
+  bool half = ea.isF16() || ea.isBF16();
+  if (mma && half && aa && ba && !opA && !opB)
     return success();
-  if (!mma || !opA || !opB)
+  if (!mma || !opA || (!opB && !(half && ba)))
     return emitOpError("accumulator must have a #tile.mma layout and the "
                        "operands #tile.dot_op layouts of it (f16/bf16 operands: "
-                       "#tile.dot_op or other layouts, both alike)");
+                       "other layouts too, for A only when B has one)");
   unsigned kw = expectedKWidth(ea, getInputPrecision());
-  if (opA.getOpIdx() != 0 || opB.getOpIdx() != 1 || opA.getParent() != mma ||
-      opB.getParent() != mma || opA.getKWidth() != kw || opB.getKWidth() != kw)
+  if (opA.getOpIdx() != 0 || opA.getParent() != mma || opA.getKWidth() != kw ||
+      (opB && (opB.getOpIdx() != 1 || opB.getParent() != mma || opB.getKWidth() != kw)))
     return emitOpError("operand layouts must be #tile.dot_op<opIdx = 0 / 1, "
                        "parent = ")
            << mma << ", kWidth = " << kw << ">, got " << aa << " and " << ba;

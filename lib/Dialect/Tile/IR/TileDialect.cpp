@@ -66,6 +66,24 @@ Operation *TileDialect::materializeConstant(OpBuilder &builder, Attribute value,
 }
 
 LogicalResult
+SliceLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        unsigned dim, Attribute parent) {
+  unsigned rank;
+  if (auto blocked = dyn_cast<BlockedLayoutAttr>(parent))
+    rank = blocked.getSizePerThread().size();
+  else if (isa<MmaLayoutAttr>(parent))
+    rank = 2;
+  else
+    return emitError() << "slice parent must be a #tile.blocked or #tile.mma "
+                          "layout, got "
+                       << parent;
+  if (dim >= rank)
+    return emitError() << "slice dim " << dim << " is out of range for a rank-"
+                       << rank << " parent";
+  return success();
+}
+
+LogicalResult
 BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           ArrayRef<unsigned> sizePerThread,
                           ArrayRef<unsigned> threadsPerWarp,

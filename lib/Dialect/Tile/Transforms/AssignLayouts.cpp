@@ -24,6 +24,7 @@
 #include "kiln/Dialect/Tile/Transforms/Passes.h"
 
 #include "BlockedLayouts.h"
+#include "LayoutTerms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -42,103 +43,6 @@ using namespace kiln;
 using namespace kiln::tile;
 
 namespace {
-
-/// Union-find over layout terms.
-class LayoutTerms {
-public:
-  /// `fastDim` >= 0 pins the variable's fastest dimension: it never unifies
-  /// with a variable pinned to another one (each global access keeps the
-  /// layout its own pointers coalesce in).
-  int newVar(unsigned rank, bool blockedOnly = false, int fastDim = -1) {
-    nodes.push_back(
-        {int(nodes.size()), false, 0, -1, rank, blockedOnly || fastDim >= 0, fastDim});
-    return nodes.size() - 1;
-  }
-  /// A term whose layout is given (tl.dot's #tile.mma / #tile.dot_op).
-  int newFixed(unsigned rank, Attribute layout) {
-    int n = newVar(rank);
-    nodes[n].fixed = layout;
-    return n;
-  }
-  Attribute fixedLayout(int n) { return nodes[find(n)].fixed; }
-  int newSlice(unsigned dim, int parent) {
-    nodes.push_back({int(nodes.size()), true, dim, parent,
-                     nodes[parent].rank - 1, false, -1});
-    return nodes.size() - 1;
-  }
-  int find(int n) {
-    while (nodes[n].parent != n) {
-      nodes[n].parent = nodes[nodes[n].parent].parent;
-      n = nodes[n].parent;
-    }
-    return n;
-  }
-  bool isSlice(int n) { return nodes[find(n)].isSlice; }
-  unsigned sliceDim(int n) { return nodes[find(n)].dim; }
-  int sliceParent(int n) { return nodes[find(n)].sliceOf; }
-  void requireBlocked(int n) { nodes[find(n)].blockedOnly = true; }
-  int pinnedFastDim(int n) { return nodes[find(n)].fastDim; }
-
-  bool canUnify(int a, int b) {
-    a = find(a), b = find(b);
-    if (a == b)
-      return true;
-    const Node &x = nodes[a], &y = nodes[b];
-    if (x.rank != y.rank)
-      return false;
-    if (x.fixed || y.fixed) {
-      const Node &other = x.fixed ? y : x;
-      if (other.fixed || other.isSlice)
-        return x.fixed == y.fixed;
-      // Only the accumulator layout takes in free variables.
-      return isa<MmaLayoutAttr>(x.fixed ? x.fixed : y.fixed) &&
-             !other.blockedOnly && other.fastDim < 0;
-    }
-    if (!x.isSlice && !y.isSlice)
-      return x.fastDim < 0 || y.fastDim < 0 || x.fastDim == y.fastDim;
-    if (!x.isSlice)
-      return !x.blockedOnly;
-    if (!y.isSlice)
-      return !y.blockedOnly;
-    return x.dim == y.dim && canUnify(x.sliceOf, y.sliceOf);
-  }
-
-  /// Precondition: canUnify(a, b).
-  void unify(int a, int b) {
-    a = find(a), b = find(b);
-    if (a == b)
-      return;
-    Node &x = nodes[a], &y = nodes[b];
-    if (x.fixed) { // A fixed term stays the root.
-      y.parent = a;
-    } else if (!x.isSlice) {
-      y.blockedOnly |= x.blockedOnly;
-      if (y.fastDim < 0)
-        y.fastDim = x.fastDim;
-      x.parent = b;
-    } else if (!y.isSlice) {
-      x.blockedOnly |= y.blockedOnly;
-      y.parent = a;
-    } else {
-      int px = x.sliceOf, py = y.sliceOf;
-      x.parent = b;
-      unify(px, py);
-    }
-  }
-
-private:
-  struct Node {
-    int parent;
-    bool isSlice;
-    unsigned dim;
-    int sliceOf;
-    unsigned rank;
-    bool blockedOnly;
-    int fastDim;
-    Attribute fixed = {};
-  };
-  std::vector<Node> nodes;
-};
 
 /// What one blocked variable's tensors need.
 struct VarInfo {
@@ -320,7 +224,8 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
     return success();
   }
   if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
-    int result = terms.newVar(rankOf(expand.getResult()), /*blockedOnly=*/true);
+    int result = terms.newVar(rankOf(expand.getResult()));
+    terms.requireNotSlice(result);
     setNode(expand.getResult(), result);
     tensorValues.push_back(expand.getResult());
     constrain(expand->getOpOperand(0), terms.newSlice(expand.getAxis(), result));
@@ -336,14 +241,16 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
     if (!isTensor(result))
       return success(); // Reducing to a scalar works from any layout.
     int srcNode = nodeOf(src.get());
-    if (terms.isSlice(srcNode) || terms.fixedLayout(srcNode)) {
-      // A slice of a slice is not a layout Kiln has: reduce a blocked copy.
+    // A slice of a slice (or of an operand layout) is not a layout Kiln has:
+    // reduce a blocked copy. An accumulator is reduced where it is.
+    Attribute fixed = terms.fixedLayout(srcNode);
+    if (terms.isSlice(srcNode) || (fixed && !isa<MmaLayoutAttr>(fixed))) {
       int blocked = terms.newVar(rankOf(src.get()), /*blockedOnly=*/true);
       for (OpOperand &operand : op->getOpOperands())
         constrain(operand, blocked);
       srcNode = nodeOf(src.get());
     }
-    terms.requireBlocked(srcNode);
+    terms.requireNotSlice(srcNode);
     if (op->getParentOfType<scf::ForOp>() || op->getParentOfType<scf::WhileOp>())
       loopReductions.push_back({src.get(), axisDim});
     int slice = terms.newSlice(axisDim, srcNode);
@@ -398,7 +305,24 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
     return op->emitOpError("has tensor operands or results the layout "
                            "assignment does not know how to distribute");
   int target = -1;
-  if (auto pin = pinnedFast.find(op); pin != pinnedFast.end()) {
+  // Arithmetic on a tl.dot result stays in the accumulator layout: its other
+  // operands (masks, row statistics) convert, or are recomputed there by
+  // --tile-remove-layout-conversions, instead of the result converting.
+  // Memory accesses keep choosing by their own pointers.
+  bool computes = !isa<LoadOp, StoreOp, AtomicCASOp, AtomicRMWOp, ScanOp, SortOp>(op);
+  if (computes)
+    for (Value operand : op->getOperands())
+      if (isTensor(operand) && terms.isMmaRooted(nodeOf(operand))) {
+        target = nodeOf(operand);
+        break;
+      }
+  if (target >= 0) {
+    for (Value r : op->getResults())
+      if (isTensor(r)) {
+        setNode(r, target);
+        tensorValues.push_back(r);
+      }
+  } else if (auto pin = pinnedFast.find(op); pin != pinnedFast.end()) {
     target = terms.newVar(rankOf(op->getOperand(0)), /*blockedOnly=*/true,
                           pin->second);
     for (Value r : op->getResults()) {
@@ -415,15 +339,22 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
       else
         terms.unify(nodeOf(r), target);
     }
+  bool accessesMemory = isa<LoadOp, StoreOp, AtomicCASOp, AtomicRMWOp>(op);
   for (OpOperand &operand : op->getOpOperands()) {
     if (!isTensor(operand.get()))
       continue;
     if (target < 0) {
       target = nodeOf(operand.get()); // e.g. tile.store: no results.
+      // A global access keeps the coalesced layout of its pointers: a value
+      // stored from an accumulator converts, the pointers do not join it.
+      if (accessesMemory && !terms.isSlice(target) && !terms.fixedLayout(target))
+        terms.requireNoFixed(target);
       continue;
     }
     constrain(operand, target);
   }
+  if (accessesMemory && target >= 0 && !terms.isSlice(target) && !terms.fixedLayout(target))
+    terms.requireNoFixed(target);
   return success();
 }
 
@@ -449,20 +380,76 @@ static bool prefersWarpGroups(DotOp dot, unsigned numWarps) {
   return loadedHere(dot.getA()) && loadedHere(dot.getB());
 }
 
+/// Whether `v` (through arithmetic on it) is reduced along its rows, as
+/// attention's scores are for the running maximum and sum.
+static bool isRowReduced(Value v, unsigned depth = 8) {
+  for (Operation *user : v.getUsers()) {
+    if (isa<SumOp, MaxOp, MinOp, ReduceOp>(user))
+      if (user->getOperand(0) == v && user->getAttrOfType<IntegerAttr>("axis").getInt() == 1)
+        return true;
+    bool arithmetic = isa<WhereOp>(user) ||
+                      (isa<arith::ArithDialect, math::MathDialect>(user->getDialect()) &&
+                       OpTrait::hasElementwiseMappableTraits(user));
+    if (arithmetic && depth > 0 && user->getNumResults() == 1 &&
+        isRowReduced(user->getResult(0), depth - 1))
+      return true;
+  }
+  return false;
+}
+
+/// The tl.dot whose result `v` is computed from by arithmetic alone (P of
+/// attention's P @ V comes from the scores Q @ K^T), if any.
+static DotOp producingDot(Value v, unsigned depth = 8) {
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return {};
+  if (auto dot = dyn_cast<DotOp>(def))
+    return dot;
+  bool arithmetic = isa<WhereOp>(def) ||
+                    (isa<arith::ArithDialect, math::MathDialect>(def->getDialect()) &&
+                     OpTrait::hasElementwiseMappableTraits(def));
+  if (!arithmetic || depth == 0)
+    return {};
+  for (Value operand : def->getOperands())
+    if (isa<RankedTensorType>(operand.getType()))
+      if (DotOp dot = producingDot(operand, depth - 1))
+        return dot;
+  return {};
+}
+
 void LayoutAssigner::visitDot(DotOp dot) {
   MLIRContext *ctx = dot.getContext();
   auto resultType = cast<RankedTensorType>(dot.getType());
+  int64_t m = resultType.getDimSize(0), n = resultType.getDimSize(1);
   SmallVector<unsigned, 2> warps =
       prefersWarpGroups(dot, numWarps)
           ? SmallVector<unsigned, 2>{numWarps, 1}
-          : chooseMmaWarps(resultType.getDimSize(0), resultType.getDimSize(1), numWarps);
+          : chooseMmaWarps(m, n, numWarps);
+  // All warps along M when the rows are reduced (each warp then owns whole
+  // rows: no exchange between warps) or when A comes from a dot that did so
+  // (its accumulator registers are then already A's fragments).
+  bool rowsWhole = m % (int64_t(kMmaTileM) * numWarps) == 0;
+  DotOp producer = producingDot(dot.getA());
+  auto producerMma = producer ? dyn_cast_or_null<MmaLayoutAttr>(
+                                    terms.fixedLayout(nodeOf(producer.getResult())))
+                              : MmaLayoutAttr();
+  if (producerMma && producer.getType().getDimSize(0) == m)
+    warps.assign(producerMma.getWarpsPerCTA().begin(), producerMma.getWarpsPerCTA().end());
+  else if (rowsWhole && isRowReduced(dot.getResult()))
+    warps = {numWarps, 1};
   auto mma = MmaLayoutAttr::get(ctx, /*version=*/2, warps);
   unsigned kWidth = dotKWidth(dot.getA().getType().getElementType(),
                               dot.getInputPrecision());
   int acc = terms.newFixed(2, mma);
-  // f16/bf16 operands keep their layouts: the dot stages them through shared
-  // memory itself and loads each K step with ldmatrix (DotOpToLLVM.cpp).
   Type elem = dot.getA().getType().getElementType();
+  // An A computed from an accumulator in the same warps' rows (P of
+  // attention) goes to its fragments in registers, with no shared memory.
+  if (kWidth == 2 && (elem.isF16() || elem.isBF16()) && producerMma == mma &&
+      warps[1] == 1)
+    constrain(dot->getOpOperand(0),
+              terms.newFixed(2, DotOperandLayoutAttr::get(ctx, 0, mma, kWidth)));
+  // Other f16/bf16 operands keep their layouts: the dot stages them through
+  // shared memory itself and loads each K step with ldmatrix (DotOpToLLVM.cpp).
   if (kWidth != 2 || !(elem.isF16() || elem.isBF16())) {
     constrain(dot->getOpOperand(0),
               terms.newFixed(2, DotOperandLayoutAttr::get(ctx, 0, mma, kWidth)));
@@ -496,8 +483,8 @@ Attribute LayoutAssigner::layoutFor(int node) {
     return fixed;
   if (!terms.isSlice(n))
     return blockedOf.lookup(n);
-  auto parent = dyn_cast_or_null<BlockedLayoutAttr>(layoutFor(terms.sliceParent(n)));
-  if (!parent)
+  Attribute parent = layoutFor(terms.sliceParent(n));
+  if (!isa_and_nonnull<BlockedLayoutAttr, MmaLayoutAttr>(parent))
     return {};
   return SliceLayoutAttr::get(func.getContext(), terms.sliceDim(n), parent);
 }

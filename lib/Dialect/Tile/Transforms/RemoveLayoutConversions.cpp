@@ -64,11 +64,10 @@ Value rematerialize(Value v, Attribute layout, PatternRewriter *rewriter,
   } else if (isa<BroadcastOp>(def)) {
     operandLayouts.push_back(layout);
   } else if (auto expand = dyn_cast<ExpandDimsOp>(def)) {
-    auto blocked = dyn_cast<BlockedLayoutAttr>(layout);
-    if (!blocked)
+    if (!isa<BlockedLayoutAttr, MmaLayoutAttr>(layout))
       return {};
     operandLayouts.push_back(
-        SliceLayoutAttr::get(def->getContext(), expand.getAxis(), blocked));
+        SliceLayoutAttr::get(def->getContext(), expand.getAxis(), layout));
   } else if (isa<AddPtrOp, WhereOp, PreciseDivFOp, PreciseSqrtOp,
                  ExternElementwiseOp>(def) ||
              (isa<arith::ArithDialect, math::MathDialect>(def->getDialect()) &&

@@ -52,15 +52,19 @@ def kloop(A, B, C, K):
         b_ptrs += 32 * 128
     tl.store(C + rm[:, None] * 128 + rm[None, :], acc.to(tl.float16))
 
-# A reduction of a dot result (attention's row maximum) reduces a blocked
-# copy: Kiln has no slices of mma layouts. fp32 "ieee" operands take the FMA
-# operand layouts (kWidth = 0); 8 warps on a 64x64 result split 4 x 2.
+# A reduction of a dot result (attention's row maximum) reduces the
+# accumulator where it is: its result is a slice of the mma layout (only the
+# 64 row maxima convert, for the store's layout). fp32 "ieee" operands take
+# the FMA operand layouts (kWidth = 0); 8 warps on a 64x64 result split 4 x 2
+# (64 rows are too few for 8 warps of 16 whole rows).
 # ROWMAX-DAG: #[[MMA8:.*]] = #tile.mma<version = 2, warpsPerCTA = [4, 2]>
 # ROWMAX-DAG: #tile.dot_op<opIdx = 0, parent = #[[MMA8]], kWidth = 0>
+# ROWMAX-DAG: #[[ROWS:.*]] = #tile.slice<dim = 1, parent = #[[MMA8]]>
 # ROWMAX-LABEL: func.func @rowmax
 # ROWMAX: %[[D:[0-9]+]] = tile.dot {{.*}} -> tensor<64x64xf32, #[[MMA8]]>
-# ROWMAX: %[[CVT:[0-9]+]] = tile.convert_layout %[[D]] : tensor<64x64xf32, #[[MMA8]]> -> tensor<64x64xf32, #blocked
-# ROWMAX: tile.max %[[CVT]]
+# ROWMAX-NOT: tile.convert_layout %[[D]]
+# ROWMAX: %[[M:[0-9]+]] = tile.max %[[D]], 1 : tensor<64x64xf32, #[[MMA8]]> -> tensor<64xf32, #[[ROWS]]>
+# ROWMAX: tile.convert_layout %[[M]] : tensor<64xf32, #[[ROWS]]> -> tensor<64xf32, #slice
 
 
 @triton.jit

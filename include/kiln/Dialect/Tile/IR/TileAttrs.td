@@ -39,11 +39,15 @@ def Tile_SliceLayoutAttr : Tile_Attr<"SliceLayout", "slice"> {
     The result of reducing a tensor with layout `parent` along `dim` (and the
     operand of `tile.expand_dims` inserting `dim`): element i of the sliced
     tensor is held by the threads that held parent elements whose coordinates
-    agree with i on the other dimensions. Example:
-    `#tile.slice<dim = 1, parent = #tile.blocked<...>>`.
+    agree with i on the other dimensions. The parent is a `#tile.blocked`
+    layout or a `#tile.mma` accumulator layout: a row reduction of a
+    `tl.dot` result (attention's running maximum and sum) stays in the
+    threads that hold the rows, with no exchange through shared memory.
+    Example: `#tile.slice<dim = 1, parent = #tile.blocked<...>>`.
   }];
-  let parameters = (ins "unsigned":$dim, "BlockedLayoutAttr":$parent);
+  let parameters = (ins "unsigned":$dim, "Attribute":$parent);
   let assemblyFormat = "`<` `dim` `=` $dim `,` `parent` `=` $parent `>`";
+  let genVerifyDecl = 1;
 }
 
 def Tile_RMWKind : I32EnumAttr<"RMWKind", "atomic read-modify-write operation", [
