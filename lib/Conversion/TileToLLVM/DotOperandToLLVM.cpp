@@ -90,16 +90,21 @@ StagedOperand describeStaged(OpBuilder &b, Location loc, const LoweringState::Th
 StagedOperand stageOperand(OpBuilder &b, Location loc, const LoweringState::ThreadIds &ids,
                            const DistributedLayout &src, ArrayRef<Value> values,
                            const DistributedLayout &fragments, bool isA, int64_t byteBase) {
-  SwizzledTile tile(src.shape[0], src.shape[1]);
+  // B whose threads hold runs along K is stored transposed (N rows of K), so
+  // that those runs stay whole 16-byte stores.
+  bool kMajor = !isA && src.contiguousRegsAlong(0) > src.contiguousRegsAlong(1);
+  unsigned inner = kMajor ? 0 : 1;
+  SwizzledTile tile(src.shape[1 - inner], src.shape[inner]);
   Type i16 = b.getI16Type();
   // Writes: every first copy stores its runs along the inner dimension.
-  unsigned vec = std::min(8u, src.contiguousRegsAlong(1));
+  unsigned vec = std::min(8u, src.contiguousRegsAlong(inner));
   auto write = [&](OpBuilder &w) {
     SmallVector<Value> base = threadCoords(w, loc, src, ids.lane, ids.warp);
     for (unsigned r = 0; r < src.numRegs(); r += vec) {
       Coord off = src.regOffset(r);
-      Value row = arith::AddIOp::create(w, loc, base[0], i32Const(w, loc, off[0]));
-      Value col = arith::AddIOp::create(w, loc, base[1], i32Const(w, loc, off[1]));
+      Value row = arith::AddIOp::create(w, loc, base[1 - inner],
+                                        i32Const(w, loc, off[1 - inner]));
+      Value col = arith::AddIOp::create(w, loc, base[inner], i32Const(w, loc, off[inner]));
       Value bytes = arith::AddIOp::create(
           w, loc,
           arith::MulIOp::create(w, loc, tile.offset(w, loc, row, col), i32Const(w, loc, 2)),
@@ -125,7 +130,10 @@ StagedOperand stageOperand(OpBuilder &b, Location loc, const LoweringState::Thre
   } else {
     write(b);
   }
-  return describeStaged(b, loc, ids, tile.rows, tile.rowLen, fragments, isA, byteBase, Value());
+  StagedOperand staged =
+      describeStaged(b, loc, ids, tile.rows, tile.rowLen, fragments, isA, byteBase, Value());
+  staged.kMajor = kMajor;
+  return staged;
 }
 
 SmallVector<Value> loadFragment(OpBuilder &b, Location loc, const StagedOperand &s,
@@ -133,6 +141,20 @@ SmallVector<Value> loadFragment(OpBuilder &b, Location loc, const StagedOperand 
   SwizzledTile tile(s.rows, s.rowLen);
   Type i32 = b.getI32Type();
   Value eight = i32Const(b, loc, 8);
+  if (s.kMajor) {
+    // B (row0 = K, col0 = N) stored as N rows of K: lanes 0-7 address the 8
+    // columns' K 0-7, lanes 8-15 their K 8-15; each lane receives the K pair
+    // of its column, as .trans gives it from the N-major form.
+    Value n = arith::AddIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, s.warpBase[1], i32Const(b, loc, col0)), s.laneRow);
+    Value k = arith::AddIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, s.warpBase[0], i32Const(b, loc, row0)),
+        arith::MulIOp::create(b, loc, s.matLow, eight));
+    Value addr = sharedAddress32(b, loc, tile.offset(b, loc, n, k), s.byteBase, s.dynamicBase);
+    return inlinePtx(b, loc, {i32, i32}, {addr},
+                     "ldmatrix.sync.aligned.m8n8.x2.shared.b16 {$0, $1}, [$2];", "=r,=r,r",
+                     /*hasSideEffects=*/true);
+  }
   // Lane l addresses row (l % 8) + 8 * (matrix & 1) of the tile at (row0,
   // col0); A's matrices 2 and 3 are the next K chunk.
   Value row = arith::AddIOp::create(

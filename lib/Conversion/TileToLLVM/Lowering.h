@@ -107,6 +107,10 @@ struct StagedOperand {
   mlir::Value dynamicBase; ///< i32 bytes added to byteBase (a slot), or null
   llvm::SmallVector<mlir::Value> warpBase; ///< warp offset in the fragment layout
   mlir::Value laneRow, matLow, matHigh;
+  /// B stored transposed, N rows of K (a source whose threads hold runs
+  /// along K, as a K-contiguous load of K^T leaves them): its fragments are
+  /// read with ldmatrix without .trans.
+  bool kMajor = false;
 };
 /// Writes `values` (laid out as `src`, M x K for A, K x N for B) to the
 /// scratch at `byteBase` (no barriers); `fragments` is the operand's

@@ -65,14 +65,17 @@ int64_t slotBudgetBytes(scf::ForOp loop) {
   Operation *func = loop->getParentOfType<FunctionOpInterface>();
   if (!func)
     func = loop;
+  int64_t allocated = 0; // slots of loops pipelined before, invariant operands
   func->walk([&](Operation *op) {
-    if (auto cvt = dyn_cast<ConvertLayoutOp>(op))
+    if (auto alloc = dyn_cast<LocalAllocOp>(op))
+      allocated += alloc.getType().getNumSlots() * alloc.getType().getSlotBytes();
+    else if (auto cvt = dyn_cast<ConvertLayoutOp>(op))
       scratch = std::max(scratch, tensorBytes(cvt.getType()) * 9 / 8);
     else if (auto dot = dyn_cast<DotOp>(op))
       scratch = std::max(scratch, tensorBytes(dot.getA().getType()) +
                                       tensorBytes(dot.getB().getType()));
   });
-  return limit - scratch;
+  return limit - scratch - allocated;
 }
 
 unsigned requestedStages(scf::ForOp loop, unsigned option) {
@@ -101,9 +104,7 @@ bool isZeroConstant(Value v) {
 /// A load the pass may turn into async copies: an f16/bf16 2-D tile, in the
 /// loop's own block, whose only users are tl.dot operands that the dot
 /// stages itself (an #mma accumulator and operands not yet in #dot_op).
-bool isPipelinableLoad(LoadOp load, scf::ForOp loop) {
-  if (load->getBlock() != loop.getBody())
-    return false;
+bool isCopyableDotOperand(LoadOp load) {
   auto type = dyn_cast<RankedTensorType>(load.getType());
   if (!type || type.getRank() != 2 || !(type.getElementType().isF16() ||
                                         type.getElementType().isBF16()))
@@ -129,6 +130,42 @@ bool isPipelinableLoad(LoadOp load, scf::ForOp loop) {
       return false;
   }
   return true;
+}
+
+bool isPipelinableLoad(LoadOp load, scf::ForOp loop) {
+  return load->getBlock() == loop.getBody() && isCopyableDotOperand(load);
+}
+
+/// A dot operand loaded once before the loops that multiply with it (the
+/// queries of attention) is copied into shared memory where it is loaded:
+/// every iteration's dot then reads it there with ldmatrix instead of
+/// staging it from registers again, and no registers hold it in the loop.
+void stageInvariantOperand(LoadOp load) {
+  OpBuilder b(load);
+  Location loc = load.getLoc();
+  auto type = cast<RankedTensorType>(load.getType());
+  auto buffer = LocalAllocOp::create(
+      b, loc,
+      SharedMemoryType::get(b.getContext(), {1, type.getDimSize(0), type.getDimSize(1)},
+                            type.getElementType()));
+  Value slot = arith::ConstantIntOp::create(b, loc, 0, 32);
+  AsyncCopyOp::create(b, loc, load.getPtr(), load.getMask(), buffer, slot);
+  AsyncCommitOp::create(b, loc);
+  AsyncWaitOp::create(b, loc, 0);
+  Value tile = LocalLoadOp::create(b, loc, type, buffer, slot);
+  load.getResult().replaceAllUsesWith(tile);
+  load.erase();
+}
+
+/// Whether `load` runs once (in no loop) and every user is a dot inside a
+/// loop. (Inside a loop, a later iteration's copy could overwrite the tile
+/// while slower warps still read it.)
+bool feedsOnlyLaterLoops(LoadOp load) {
+  if (load->getParentOfType<scf::ForOp>() || load->getParentOfType<scf::WhileOp>())
+    return false;
+  return llvm::all_of(load->getUsers(), [&](Operation *user) {
+    return user->getParentOfType<scf::ForOp>() != nullptr;
+  });
 }
 
 /// The two stages of one loop, or failure when they do not split cleanly.
@@ -429,6 +466,18 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
   using TilePipelineLoopsBase::TilePipelineLoopsBase;
 
   void runOnOperation() override {
+    SmallVector<LoadOp> invariant;
+    getOperation().walk([&](LoadOp load) {
+      if (isCopyableDotOperand(load) && feedsOnlyLaterLoops(load))
+        invariant.push_back(load);
+    });
+    for (LoadOp load : invariant) {
+      auto type = cast<RankedTensorType>(load.getType());
+      auto loop = (*load->getUsers().begin())->getParentOfType<scf::ForOp>();
+      if (requestedStages(loop, numStages) >= 2 &&
+          type.getNumElements() * 2 <= slotBudgetBytes(loop) / 2)
+        stageInvariantOperand(load);
+    }
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops) {
