@@ -86,9 +86,11 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
     OpBuilder &b = rewriter;
     ValueRange ptrs = adaptor.getPtr(), masks = adaptor.getMask();
     Value base = slotByteOffset(b, loc, type, adaptor.getBuffer().front(), adaptor.getSlot().front());
-    SwizzledTile tile(type.getSlotShape()[0], type.getSlotShape()[1]);
-    // Runs along the row (the last dimension) that stay inside one chunk.
-    unsigned vec = std::min({8u, layout->contiguousRegsAlong(1),
+    SwizzledTile tile(type.getStoredRows(), type.getStoredRowLen());
+    // Runs along the stored row (the last dimension; the first when the slot
+    // is transposed) that stay inside one chunk.
+    unsigned inner = type.getTransposed() ? 0 : 1;
+    unsigned vec = std::min({8u, layout->contiguousRegsAlong(inner),
                              std::max(1u, state.vectorWidth.lookup(op))});
     if (layout->numRegs() % vec)
       vec = 1;
@@ -98,8 +100,9 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
       SmallVector<Value> coords = threadCoords(w, loc, *layout, ids.lane, ids.warp);
       for (unsigned r = 0; r < layout->numRegs(); r += vec) {
         DistributedLayout::Coord off = layout->regOffset(r);
-        Value row = arith::AddIOp::create(w, loc, coords[0], i32Const(w, loc, off[0]));
-        Value col = arith::AddIOp::create(w, loc, coords[1], i32Const(w, loc, off[1]));
+        Value row = arith::AddIOp::create(w, loc, coords[1 - inner],
+                                          i32Const(w, loc, off[1 - inner]));
+        Value col = arith::AddIOp::create(w, loc, coords[inner], i32Const(w, loc, off[inner]));
         Value dst = sharedAddress32(w, loc, tile.offset(w, loc, row, col), 0, base);
         Value mask = masks.empty() ? Value() : masks[r];
         if (vec == 1) {
@@ -179,8 +182,9 @@ struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
     OpBuilder &b = rewriter;
     Value base =
         slotByteOffset(b, loc, type, adaptor.getBuffer().front(), adaptor.getSlot().front());
-    SwizzledTile tile(type.getSlotShape()[0], type.getSlotShape()[1]);
-    unsigned vec = std::min(8u, layout->contiguousRegsAlong(1));
+    SwizzledTile tile(type.getStoredRows(), type.getStoredRowLen());
+    unsigned inner = type.getTransposed() ? 0 : 1;
+    unsigned vec = std::min(8u, layout->contiguousRegsAlong(inner));
     if (layout->numRegs() % vec)
       vec = 1;
     const LoweringState::ThreadIds &ids = state.idsFor(op);
@@ -189,8 +193,9 @@ struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
     SmallVector<Value> out(layout->numRegs());
     for (unsigned r = 0; r < layout->numRegs(); r += vec) {
       DistributedLayout::Coord off = layout->regOffset(r);
-      Value row = arith::AddIOp::create(b, loc, coords[0], i32Const(b, loc, off[0]));
-      Value col = arith::AddIOp::create(b, loc, coords[1], i32Const(b, loc, off[1]));
+      Value row = arith::AddIOp::create(b, loc, coords[1 - inner],
+                                        i32Const(b, loc, off[1 - inner]));
+      Value col = arith::AddIOp::create(b, loc, coords[inner], i32Const(b, loc, off[inner]));
       Value bytes = arith::AddIOp::create(
           b, loc,
           arith::MulIOp::create(b, loc, tile.offset(b, loc, row, col), i32Const(b, loc, 2)),

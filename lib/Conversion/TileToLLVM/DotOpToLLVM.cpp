@@ -83,6 +83,9 @@ struct DotLowering : OpConversionPattern<DotOp> {
       const LoweringState::ThreadIds &ids = state.idsFor(op);
       auto slotA = op.getA().getDefiningOp<LocalLoadOp>();
       auto slotB = op.getB().getDefiningOp<LocalLoadOp>();
+      if (slotA && slotA.getBuffer().getType().getTransposed())
+        return op.emitOpError("reads A from a transposed shared-memory slot; only B "
+                              "operands are read K-major");
       bool stageA = !opA && !slotA, stageB = !opB && !slotB;
       if (stageA || stageB)
         barrier(rewriter, loc); // an earlier user of the scratch may still read it
@@ -112,9 +115,12 @@ struct DotLowering : OpConversionPattern<DotOp> {
                          const DistributedLayout &fragments, bool isA) const {
     Location loc = op.getLoc();
     SharedMemoryType type = slot.getBuffer().getType();
-    return describeStaged(rewriter, loc, state.idsFor(op), type.getSlotShape()[0],
-                          type.getSlotShape()[1], fragments, isA, /*byteBase=*/0,
-                          slotByteOffset(rewriter, loc, state, slot));
+    StagedOperand staged =
+        describeStaged(rewriter, loc, state.idsFor(op), type.getStoredRows(),
+                       type.getStoredRowLen(), fragments, isA, /*byteBase=*/0,
+                       slotByteOffset(rewriter, loc, state, slot));
+    staged.kMajor = type.getTransposed(); // B only (the pipeliner's choice)
+    return staged;
   }
 
   struct Operands {

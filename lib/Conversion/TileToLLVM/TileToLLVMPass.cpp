@@ -168,8 +168,10 @@ LogicalResult TileToLLVMPass::prepare(ModuleOp module, LoweringState &state) {
       if (auto load = dyn_cast<tile::LoadOp>(op))
         ptr = load.getPtr(), mask = load.getMask();
       else if (auto copy = dyn_cast<tile::AsyncCopyOp>(op)) {
-        // Runs along the slot's rows (the last dimension) only.
-        state.vectorWidth[op] = axis.getVectorWidth(copy.getPtr(), 1, copy.getMask());
+        // Runs along the slot's stored rows only (the last dimension, the
+        // first of a transposed slot).
+        unsigned inner = copy.getBuffer().getType().getTransposed() ? 0 : 1;
+        state.vectorWidth[op] = axis.getVectorWidth(copy.getPtr(), inner, copy.getMask());
         return;
       }
       else if (auto store = dyn_cast<tile::StoreOp>(op))

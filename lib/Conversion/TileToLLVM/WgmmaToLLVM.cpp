@@ -85,6 +85,11 @@ SmallVector<Value> throughAsm(OpBuilder &b, Location loc, ArrayRef<Value> regs,
   return inlinePtx(b, loc, types, inputs, text, llvm::join(cons, ","), /*hasSideEffects=*/true);
 }
 
+/// B's slot as stored: K rows of N, or N rows of K when transposed.
+SwizzledTile storedB(LocalLoadOp slotB, int64_t k, int64_t n) {
+  return slotB.getBuffer().getType().getTransposed() ? SwizzledTile(n, k) : SwizzledTile(k, n);
+}
+
 } // namespace
 
 bool canUseWgmma(DotOp op, unsigned computeCapability) {
@@ -106,8 +111,10 @@ bool canUseWgmma(DotOp op, unsigned computeCapability) {
     return false;
   if (n % 8 || (n > 256 && n % 256))
     return false;
+  if (slotA.getBuffer().getType().getTransposed())
+    return false;
   // Panel widths wgmma can describe (128/64/32-byte rows).
-  SwizzledTile a(m, k), b(k, n);
+  SwizzledTile a(m, k), b = storedB(slotB, k, n);
   return swizzleMode(a.panelLen * 2) && swizzleMode(b.panelLen * 2);
 }
 
@@ -123,7 +130,8 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
   int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
   int64_t k = op.getA().getType().getDimSize(1);
   unsigned warpsM = mma.getWarpsPerCTA()[0];
-  SwizzledTile tileA(m, k), tileB(k, n);
+  SwizzledTile tileA(m, k), tileB = storedB(slotB, k, n);
+  bool kMajorB = slotB.getBuffer().getType().getTransposed();
   uint64_t modeA = *swizzleMode(tileA.panelLen * 2), modeB = *swizzleMode(tileB.panelLen * 2);
   std::string elem = op.getA().getType().getElementType().isF16() ? "f16" : "bf16";
 
@@ -159,26 +167,32 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
   inlinePtx(b, loc, {}, {}, "wgmma.fence.sync.aligned;", "", /*hasSideEffects=*/true);
   unsigned nAcc = nInstr / 2;
   // scale-d (a predicate: accumulate), then A and B unscaled, A K-major (0),
-  // B N-major (1).
+  // B N-major (1) or K-major (0, a transposed slot).
   std::string text = "{ .reg .pred p; setp.ne.b32 p, $" + std::to_string(nAcc + 2) +
                      ", 0; wgmma.mma_async.sync.aligned.m64n" + std::to_string(nInstr) +
                      "k16.f32." + elem + "." + elem + " " + asmOperandList(0, nAcc) + ", $" +
                      std::to_string(nAcc) + ", $" + std::to_string(nAcc + 1) +
-                     ", p, 1, 1, 0, 1; }";
+                     ", p, 1, 1, 0, " + (kMajorB ? "0" : "1") + "; }";
   Value accumulate = i32Const(b, loc, 1);
   for (int64_t kk = 0; kk < k; kk += 16) {
     // A: K-major, the panel holding kk, 32 bytes per K step inside it.
     int64_t offA = (kk / tileA.panelLen) * tileA.panelBytes() + (kk % tileA.panelLen) * 2;
-    // B: N-major, 16 rows per K step.
-    int64_t offB = kk * tileB.panelLen * 2;
+    // B: N-major, 16 rows per K step; K-major as A (32 bytes per K step
+    // inside the panel holding kk).
+    int64_t offB = kMajorB ? (kk / tileB.panelLen) * tileB.panelBytes() + (kk % tileB.panelLen) * 2
+                           : kk * tileB.panelLen * 2;
     for (int64_t mb = 0; mb < mBlocks; ++mb) {
       int64_t rowOff = 16 * warpsM * mb * tileA.panelLen * 2;
       Value a = arith::AddIOp::create(b, loc, groupA, i32Const(b, loc, offA + rowOff));
       Value descA = descriptor(b, loc, a, /*leading=*/16, 8 * tileA.panelLen * 2, modeA);
       for (int64_t chunk = 0; chunk * nInstr < n; ++chunk) {
-        int64_t panelOff = (chunk * nInstr / tileB.panelLen) * tileB.panelBytes();
-        Value bAddr = arith::AddIOp::create(b, loc, addrB, i32Const(b, loc, offB + panelOff));
-        Value descB = descriptor(b, loc, bAddr, tileB.panelBytes(), 8 * tileB.panelLen * 2, modeB);
+        // The chunk's first column: a panel further (N-major), or its first
+        // stored row (K-major).
+        int64_t chunkOff = kMajorB ? chunk * nInstr * tileB.panelLen * 2
+                                   : (chunk * nInstr / tileB.panelLen) * tileB.panelBytes();
+        Value bAddr = arith::AddIOp::create(b, loc, addrB, i32Const(b, loc, offB + chunkOff));
+        Value descB = descriptor(b, loc, bAddr, kMajorB ? 16 : tileB.panelBytes(),
+                                 8 * tileB.panelLen * 2, modeB);
         SmallVector<unsigned> &regs = regsOf[mb * (n / nInstr) + chunk];
         SmallVector<Value> in;
         for (unsigned r : regs)

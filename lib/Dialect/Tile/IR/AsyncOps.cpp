@@ -9,23 +9,35 @@ using namespace kiln::tile;
 Type SharedMemoryType::parse(AsmParser &parser) {
   SmallVector<int64_t> shape;
   Type elem;
+  bool transposed = false;
   if (parser.parseLess() ||
       parser.parseDimensionList(shape, /*allowDynamic=*/false, /*withTrailingX=*/true) ||
-      parser.parseType(elem) || parser.parseGreater())
+      parser.parseType(elem))
+    return {};
+  if (succeeded(parser.parseOptionalComma())) {
+    if (parser.parseKeyword("transposed"))
+      return {};
+    transposed = true;
+  }
+  if (parser.parseGreater())
     return {};
   return parser.getChecked<SharedMemoryType>(parser.getContext(), ArrayRef<int64_t>(shape),
-                                             elem);
+                                             elem, transposed);
 }
 
 void SharedMemoryType::print(AsmPrinter &printer) const {
   printer << "<";
   for (int64_t d : getShape())
     printer << d << "x";
-  printer << getElementType() << ">";
+  printer << getElementType();
+  if (getTransposed())
+    printer << ", transposed";
+  printer << ">";
 }
 
 LogicalResult SharedMemoryType::verify(function_ref<InFlightDiagnostic()> emitError,
-                                       ArrayRef<int64_t> shape, Type elementType) {
+                                       ArrayRef<int64_t> shape, Type elementType,
+                                       bool transposed) {
   if (shape.size() != 3)
     return emitError() << "!tile.smem needs 3 dimensions (slots x rows x columns), got "
                        << shape.size();
@@ -36,10 +48,11 @@ LogicalResult SharedMemoryType::verify(function_ref<InFlightDiagnostic()> emitEr
     return emitError() << "!tile.smem holds f16 or bf16 (its swizzle is for 16-bit "
                           "elements), got "
                        << elementType;
-  if (shape[2] % 8)
-    return emitError() << "!tile.smem rows must be whole 16-byte chunks (a multiple of "
-                          "8 elements), got "
-                       << shape[2];
+  int64_t stored = shape[transposed ? 1 : 2];
+  if (stored % 8)
+    return emitError() << "!tile.smem " << (transposed ? "columns (transposed)" : "rows")
+                       << " must be whole 16-byte chunks (a multiple of 8 elements), got "
+                       << stored;
   return success();
 }
 

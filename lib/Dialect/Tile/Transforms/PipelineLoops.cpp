@@ -101,6 +101,13 @@ bool isZeroConstant(Value v) {
   return false;
 }
 
+/// Whether `load`'s threads hold runs along its first dimension.
+bool isTransposedOperand(LoadOp load) {
+  auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(
+      cast<RankedTensorType>(load.getType()).getEncoding());
+  return blocked && blocked.getOrder()[0] == 0;
+}
+
 /// A load the pass may turn into async copies: an f16/bf16 2-D tile, in the
 /// loop's own block, whose only users are tl.dot operands that the dot
 /// stages itself (an #mma accumulator and operands not yet in #dot_op).
@@ -113,17 +120,17 @@ bool isCopyableDotOperand(LoadOp load) {
     return false;
   if (load.getOther() && !isZeroConstant(load.getOther()))
     return false;
-  // Copies move runs along the slot's rows; a load whose threads' runs go
-  // down the columns (a transposed operand) could only be copied element by
-  // element: leave it to the dot's own staging.
-  if (auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(type.getEncoding()))
-    if (blocked.getOrder()[0] != 1)
-      return false;
+  // Copies move runs along the slot's stored rows. A load whose threads'
+  // runs go down the columns (K^T loaded with K contiguous) is copied into
+  // a transposed slot, which only B operands are read from.
+  bool transposed = isTransposedOperand(load);
+  if (type.getDimSize(0) % 8 && transposed)
+    return false;
   if (load.getResult().use_empty())
     return false;
   for (OpOperand &use : load.getResult().getUses()) {
     auto dot = dyn_cast<DotOp>(use.getOwner());
-    if (!dot || use.getOperandNumber() > 1)
+    if (!dot || use.getOperandNumber() > 1 || (transposed && use.getOperandNumber() != 1))
       return false;
     if (!isa_and_nonnull<MmaLayoutAttr>(dot.getC().getType().getEncoding()) ||
         isa_and_nonnull<DotOperandLayoutAttr>(type.getEncoding()))
@@ -147,7 +154,7 @@ void stageInvariantOperand(LoadOp load) {
   auto buffer = LocalAllocOp::create(
       b, loc,
       SharedMemoryType::get(b.getContext(), {1, type.getDimSize(0), type.getDimSize(1)},
-                            type.getElementType()));
+                            type.getElementType(), isTransposedOperand(load)));
   Value slot = arith::ConstantIntOp::create(b, loc, 0, 32);
   AsyncCopyOp::create(b, loc, load.getPtr(), load.getMask(), buffer, slot);
   AsyncCommitOp::create(b, loc);
@@ -340,7 +347,8 @@ void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
     SmallVector<int64_t> shape{int64_t(stages)};
     llvm::append_range(shape, type.getShape());
     buffers.push_back(LocalAllocOp::create(
-        b, load.getLoc(), SharedMemoryType::get(b.getContext(), shape, type.getElementType())));
+        b, load.getLoc(), SharedMemoryType::get(b.getContext(), shape, type.getElementType(),
+                                                isTransposedOperand(load))));
   }
 
   // Prologue: iterations 0 .. stages - 2, each into its own slot.
@@ -441,9 +449,13 @@ void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
   if (asyncDots) {
     // Each dot waits only for the products before its own; the last ones
     // are waited for when the loop's accumulators are read.
+    // Only an accumulator that nothing but the next iteration reads (the
+    // matmul K loop) may stay in flight; attention's scores are read at once.
     for (Operation &op : *newBody)
       if (auto dot = dyn_cast<DotOp>(op); dot && dot.getA().getDefiningOp<LocalLoadOp>() &&
-                                          dot.getB().getDefiningOp<LocalLoadOp>())
+                                          dot.getB().getDefiningOp<LocalLoadOp>() &&
+                                          dot->hasOneUse() &&
+                                          isa<scf::YieldOp>(*dot->user_begin()))
         dot->setAttr("tile.wgmma_pending", b.getI32IntegerAttr(1));
     auto newYield = cast<scf::YieldOp>(newBody->getTerminator());
     for (unsigned i = 0; i < kept.size(); ++i)

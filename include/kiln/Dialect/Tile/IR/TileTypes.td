@@ -40,8 +40,22 @@ def Tile_SharedMemoryType : Tile_Type<"SharedMemory", "smem"> {
     perPhase)`: the swizzle under which ldmatrix reads the rows of one
     phase from distinct banks. Made by `tile.local_alloc`; the lowering
     places it after the scratch area of the kernel's dynamic shared memory.
+
+    `!tile.smem<3x64x128xf16, transposed>` stores each 64 x 128 slot column
+    by column instead (128 stored rows of 64 elements, the first dimension
+    innermost, swizzled as above): the form a B operand loaded with K
+    contiguous (K^T of attention) is copied in, 16 bytes at a time, and
+    that ldmatrix (without .trans) and wgmma (K-major B) read.
   }];
-  let parameters = (ins ArrayRefParameter<"int64_t">:$shape, "::mlir::Type":$elementType);
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape, "::mlir::Type":$elementType,
+                        DefaultValuedParameter<"bool", "false">:$transposed);
+  let builders = [
+    TypeBuilder<(ins "::llvm::ArrayRef<int64_t>":$shape, "::mlir::Type":$elementType,
+                     CArg<"bool", "false">:$transposed), [{
+      return $_get($_ctxt, shape, elementType, transposed);
+    }]>
+  ];
+  let skipDefaultBuilders = 1;
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -51,6 +65,10 @@ def Tile_SharedMemoryType : Tile_Type<"SharedMemory", "smem"> {
     ::llvm::ArrayRef<int64_t> getSlotShape() const { return getShape().drop_front(); }
     /// Bytes of one slot.
     int64_t getSlotBytes() const;
+    /// Rows and row length of one slot as stored (columns and column length
+    /// when transposed).
+    int64_t getStoredRows() const { return getShape()[getTransposed() ? 2 : 1]; }
+    int64_t getStoredRowLen() const { return getShape()[getTransposed() ? 1 : 2]; }
   }];
 }
 
