@@ -58,7 +58,7 @@ struct DotLowering : OpConversionPattern<DotOp> {
              << state.computeCapability;
     SmallVector<Value> acc(adaptor.getC().begin(), adaptor.getC().end());
     if (canUseWgmma(op, state.computeCapability)) {
-      if (failed(lowerWgmma(rewriter, op, state, *c, acc)))
+      if (failed(lowerWgmma(rewriter, op, state, *a, adaptor.getA(), *c, acc)))
         return failure();
       rewriter.replaceOpWithMultiple(op, {acc});
       return success();
@@ -157,20 +157,6 @@ struct DotLowering : OpConversionPattern<DotOp> {
       acc[r] = sum;
     }
     return success();
-  }
-
-  /// `n` narrow values packed into one i32 register (first in the low bits).
-  static Value pack(OpBuilder &b, Location loc, ArrayRef<Value> vals) {
-    Type i32 = b.getI32Type();
-    if (vals.size() == 1)
-      return toBits(b, loc, vals[0]);
-    Type bits = bitsTypeFor(vals[0].getType());
-    auto vecType = VectorType::get({int64_t(vals.size())}, bits);
-    Value vec = LLVM::UndefOp::create(b, loc, vecType);
-    for (auto [i, v] : llvm::enumerate(vals))
-      vec = LLVM::InsertElementOp::create(b, loc, vec, toBits(b, loc, v),
-                                          i32Const(b, loc, i));
-    return LLVM::BitcastOp::create(b, loc, i32, vec);
   }
 
   /// Two fp8 values as the f16x2 register mma.sync reads (exact conversion).
@@ -278,7 +264,7 @@ struct DotLowering : OpConversionPattern<DotOp> {
         } else if (isFp8(elems[0].getType())) {
           big.push_back(fp8PairToF16x2(b, loc, elems[0], elems[1]));
         } else {
-          big.push_back(pack(b, loc, elems));
+          big.push_back(packToI32(b, loc, elems));
         }
       }
       big.append(small.begin(), small.end());
@@ -311,8 +297,8 @@ struct DotLowering : OpConversionPattern<DotOp> {
       SmallVector<Value> inputs(aRegs.begin(), aRegs.end());
       inputs.append(bRegs.begin(), bRegs.end());
       if (f16Acc) {
-        inputs.push_back(pack(b, loc, {acc[t.regs[0]], acc[t.regs[1]]}));
-        inputs.push_back(pack(b, loc, {acc[t.regs[2]], acc[t.regs[3]]}));
+        inputs.push_back(packToI32(b, loc, {acc[t.regs[0]], acc[t.regs[1]]}));
+        inputs.push_back(packToI32(b, loc, {acc[t.regs[2]], acc[t.regs[3]]}));
       } else {
         for (unsigned cr : t.regs)
           inputs.push_back(acc[cr]);

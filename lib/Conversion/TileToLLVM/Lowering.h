@@ -134,13 +134,15 @@ mlir::Value sharedAddress32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value 
 llvm::SmallVector<mlir::Value> loadFragment(mlir::OpBuilder &b, mlir::Location loc,
                                             const StagedOperand &s, int64_t row0,
                                             int64_t col0);
-/// Whether `op` runs as sm_90 wgmma (WgmmaToLLVM.cpp): f16/bf16 operands in
-/// pipelined slots, an f32 accumulator with all warps along M.
+/// Whether `op` runs as sm_90 wgmma (WgmmaToLLVM.cpp): f16/bf16 operands,
+/// B in a pipelined slot and A in one or in its #tile.dot_op registers, an
+/// f32 accumulator with all warps along M.
 bool canUseWgmma(tile::DotOp op, unsigned computeCapability);
 /// Lowers such a dot, updating `acc` (the accumulator's registers, laid out
-/// as `c`).
+/// as `c`); `aVals` (laid out as `a`) are A's registers when it has no slot.
 mlir::LogicalResult lowerWgmma(mlir::ConversionPatternRewriter &rewriter, tile::DotOp op,
-                               const LoweringState &state, const DistributedLayout &c,
+                               const LoweringState &state, const DistributedLayout &a,
+                               mlir::ValueRange aVals, const DistributedLayout &c,
                                llvm::SmallVector<mlir::Value> &acc);
 /// tile.dot_wait (WgmmaToLLVM.cpp).
 void populateWgmmaPatterns(TileTypeConverter &converter, const LoweringState &state,
@@ -219,6 +221,9 @@ mlir::Value linearize(mlir::OpBuilder &b, mlir::Location loc,
 /// used to move a value through memory or registers as raw bits.
 mlir::Type bitsTypeFor(mlir::Type elem);
 mlir::Value toBits(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);
+/// `vals` (narrow values) packed into one i32 register, the first in the
+/// low bits (an mma operand register).
+mlir::Value packToI32(mlir::OpBuilder &b, mlir::Location loc, mlir::ArrayRef<mlir::Value> vals);
 mlir::Value fromBits(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bits,
                      mlir::Type elem);
 

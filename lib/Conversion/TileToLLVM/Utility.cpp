@@ -186,6 +186,18 @@ Value toBits(OpBuilder &b, Location loc, Value v) {
   return LLVM::BitcastOp::create(b, loc, bitsType, v);
 }
 
+Value packToI32(OpBuilder &b, Location loc, ArrayRef<Value> vals) {
+  Type i32 = b.getI32Type();
+  if (vals.size() == 1)
+    return toBits(b, loc, vals[0]);
+  Type bits = bitsTypeFor(vals[0].getType());
+  auto vecType = VectorType::get({int64_t(vals.size())}, bits);
+  Value vec = LLVM::UndefOp::create(b, loc, vecType);
+  for (auto [i, v] : llvm::enumerate(vals))
+    vec = LLVM::InsertElementOp::create(b, loc, vec, toBits(b, loc, v), i32Const(b, loc, i));
+  return LLVM::BitcastOp::create(b, loc, i32, vec);
+}
+
 Value fromBits(OpBuilder &b, Location loc, Value bits, Type elem) {
   if (isa<LLVM::LLVMPointerType>(elem))
     return LLVM::IntToPtrOp::create(b, loc, elem, bits);

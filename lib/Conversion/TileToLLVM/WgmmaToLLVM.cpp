@@ -99,7 +99,11 @@ bool canUseWgmma(DotOp op, unsigned computeCapability) {
   auto slotB = op.getB().getDefiningOp<LocalLoadOp>();
   auto cType = cast<RankedTensorType>(op.getC().getType());
   auto mma = dyn_cast_or_null<MmaLayoutAttr>(cType.getEncoding());
-  if (!slotA || !slotB || !mma || !cType.getElementType().isF32())
+  // A in registers: the fragments of this accumulator layout, which are
+  // wgmma's register A fragments (the mma.sync m16n8k16 ones per warp).
+  auto opA = dyn_cast_or_null<DotOperandLayoutAttr>(op.getA().getType().getEncoding());
+  bool registerA = opA && opA.getParent() == mma && opA.getKWidth() == 2;
+  if ((!slotA && !registerA) || !slotB || !mma || !cType.getElementType().isF32())
     return false;
   Type elem = op.getA().getType().getElementType();
   if (!(elem.isF16() || elem.isBF16()) || op.getB().getType().getElementType() != elem)
@@ -111,7 +115,7 @@ bool canUseWgmma(DotOp op, unsigned computeCapability) {
     return false;
   if (n % 8 || (n > 256 && n % 256))
     return false;
-  if (slotA.getBuffer().getType().getTransposed())
+  if (slotA && slotA.getBuffer().getType().getTransposed())
     return false;
   // Panel widths wgmma can describe (128/64/32-byte rows).
   SwizzledTile a(m, k), b = storedB(slotB, k, n);
@@ -119,7 +123,8 @@ bool canUseWgmma(DotOp op, unsigned computeCapability) {
 }
 
 LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
-                         const LoweringState &state, const DistributedLayout &c,
+                         const LoweringState &state, const DistributedLayout &a,
+                         ValueRange aVals, const DistributedLayout &c,
                          SmallVector<Value> &acc) {
   Location loc = op.getLoc();
   OpBuilder &b = rewriter;
@@ -135,15 +140,35 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
   uint64_t modeA = *swizzleMode(tileA.panelLen * 2), modeB = *swizzleMode(tileB.panelLen * 2);
   std::string elem = op.getA().getType().getElementType().isF16() ? "f16" : "bf16";
 
-  Value addrA = slotAddress(rewriter, loc, state, slotA);
   Value addrB = slotAddress(rewriter, loc, state, slotB);
-  // The warp group's first row: 16 * (warp rounded down to a multiple of 4).
-  Value warp = state.idsFor(op).warp;
-  Value groupRow = arith::MulIOp::create(
-      b, loc, arith::AndIOp::create(b, loc, warp, i32Const(b, loc, ~3)), i32Const(b, loc, 16));
-  Value groupA = arith::AddIOp::create(
-      b, loc, addrA,
-      arith::MulIOp::create(b, loc, groupRow, i32Const(b, loc, tileA.panelLen * 2)));
+  Value groupA;
+  if (slotA) {
+    // The warp group's first row: 16 * (warp rounded down to a multiple of 4).
+    Value warp = state.idsFor(op).warp;
+    Value groupRow = arith::MulIOp::create(
+        b, loc, arith::AndIOp::create(b, loc, warp, i32Const(b, loc, ~3)), i32Const(b, loc, 16));
+    groupA = arith::AddIOp::create(
+        b, loc, slotAddress(rewriter, loc, state, slotA),
+        arith::MulIOp::create(b, loc, groupRow, i32Const(b, loc, tileA.panelLen * 2)));
+  }
+  // A's registers for (M block, K step): the m16n8k16 A fragment of the
+  // warp's 16 rows, a0a1 (row, k), a2a3 (row + 8, k), a4a5 (row, k + 8),
+  // a6a7 (row + 8, k + 8), two f16 per register.
+  auto registerFragment = [&](int64_t mb, int64_t kk) -> FailureOr<SmallVector<Value>> {
+    SmallVector<Value> regs;
+    for (auto [dr, dk] : {std::pair{0, 0}, {8, 0}, {0, 8}, {8, 8}}) {
+      SmallVector<Value, 2> pair;
+      for (int64_t e = 0; e < 2; ++e) {
+        std::optional<unsigned> r =
+            a.findReg(DistributedLayout::Coord{16 * warpsM * mb + dr, kk + dk + e});
+        if (!r)
+          return op.emitOpError("internal error: wgmma A element without register");
+        pair.push_back(aVals[*r]);
+      }
+      regs.push_back(packToI32(b, loc, pair));
+    }
+    return regs;
+  };
 
   // Accumulator registers per (M block, N chunk) in wgmma's order: for each
   // 8 columns, (row, col), (row, col + 1), (row + 8, col), (row + 8, col + 1).
@@ -164,15 +189,31 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
       regsOf.push_back(std::move(regs));
     }
 
+  // A's registers, all packed before the fence that orders register writes
+  // before the wgmma reads of them.
+  SmallVector<SmallVector<Value>> aFragments; // [kStep * mBlocks + mBlock]
+  if (!slotA)
+    for (int64_t kk = 0; kk < k; kk += 16)
+      for (int64_t mb = 0; mb < mBlocks; ++mb) {
+        FailureOr<SmallVector<Value>> regs = registerFragment(mb, kk);
+        if (failed(regs))
+          return failure();
+        aFragments.push_back(std::move(*regs));
+      }
   inlinePtx(b, loc, {}, {}, "wgmma.fence.sync.aligned;", "", /*hasSideEffects=*/true);
   unsigned nAcc = nInstr / 2;
-  // scale-d (a predicate: accumulate), then A and B unscaled, A K-major (0),
-  // B N-major (1) or K-major (0, a transposed slot).
-  std::string text = "{ .reg .pred p; setp.ne.b32 p, $" + std::to_string(nAcc + 2) +
+  // scale-d (a predicate: accumulate), then A and B unscaled, A K-major (0;
+  // no such field for A in registers), B N-major (1) or K-major (0, a
+  // transposed slot). Inputs after the accumulators: A (descriptor or 4
+  // registers), B's descriptor, the accumulate flag.
+  unsigned aInputs = slotA ? 1 : 4;
+  std::string aOperand = slotA ? "$" + std::to_string(nAcc) : asmOperandList(nAcc, 4);
+  std::string text = "{ .reg .pred p; setp.ne.b32 p, $" + std::to_string(nAcc + aInputs + 1) +
                      ", 0; wgmma.mma_async.sync.aligned.m64n" + std::to_string(nInstr) +
-                     "k16.f32." + elem + "." + elem + " " + asmOperandList(0, nAcc) + ", $" +
-                     std::to_string(nAcc) + ", $" + std::to_string(nAcc + 1) +
-                     ", p, 1, 1, 0, " + (kMajorB ? "0" : "1") + "; }";
+                     "k16.f32." + elem + "." + elem + " " + asmOperandList(0, nAcc) + ", " +
+                     aOperand + ", $" + std::to_string(nAcc + aInputs) + ", p, 1, 1, " +
+                     (slotA ? "0, " : "") + (kMajorB ? "0" : "1") + "; }";
+  std::string inputConstraints = slotA ? "l,l,r" : "r,r,r,r,l,r";
   Value accumulate = i32Const(b, loc, 1);
   for (int64_t kk = 0; kk < k; kk += 16) {
     // A: K-major, the panel holding kk, 32 bytes per K step inside it.
@@ -182,9 +223,14 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
     int64_t offB = kMajorB ? (kk / tileB.panelLen) * tileB.panelBytes() + (kk % tileB.panelLen) * 2
                            : kk * tileB.panelLen * 2;
     for (int64_t mb = 0; mb < mBlocks; ++mb) {
-      int64_t rowOff = 16 * warpsM * mb * tileA.panelLen * 2;
-      Value a = arith::AddIOp::create(b, loc, groupA, i32Const(b, loc, offA + rowOff));
-      Value descA = descriptor(b, loc, a, /*leading=*/16, 8 * tileA.panelLen * 2, modeA);
+      SmallVector<Value> aIn;
+      if (slotA) {
+        int64_t rowOff = 16 * warpsM * mb * tileA.panelLen * 2;
+        Value addr = arith::AddIOp::create(b, loc, groupA, i32Const(b, loc, offA + rowOff));
+        aIn.push_back(descriptor(b, loc, addr, /*leading=*/16, 8 * tileA.panelLen * 2, modeA));
+      } else {
+        aIn = aFragments[(kk / 16) * mBlocks + mb];
+      }
       for (int64_t chunk = 0; chunk * nInstr < n; ++chunk) {
         // The chunk's first column: a panel further (N-major), or its first
         // stored row (K-major).
@@ -197,8 +243,9 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
         SmallVector<Value> in;
         for (unsigned r : regs)
           in.push_back(acc[r]);
-        SmallVector<Value> out =
-            throughAsm(b, loc, in, {descA, descB, accumulate}, "l,l,r", text);
+        SmallVector<Value> extra(aIn);
+        extra.append({descB, accumulate});
+        SmallVector<Value> out = throughAsm(b, loc, in, extra, inputConstraints, text);
         for (auto [r, v] : llvm::zip(regs, out))
           acc[r] = v;
       }
