@@ -57,10 +57,13 @@ def main():
     ap.add_argument("--json")
     ap.add_argument("--quick", action="store_true", help="first two configs, N_CTX 4096 only")
     ap.add_argument("--profile", action="store_true", help="one warm launch per compiler")
+    ap.add_argument("--profile-head-dim", type=int, default=64,
+                    help="HEAD_DIM of the --profile launch (N_CTX 4096, first config)")
     args = ap.parse_args()
     kernels = {"triton": load_triton_kernel(), "kiln": kiln.jit(PATH).attn_fwd}
     if args.profile:
-        q, k, v = (torch.randn((4, 32, 4096, 64), device="cuda", dtype=torch.float16)
+        q, k, v = (torch.randn((4, 32, 4096, args.profile_head_dim), device="cuda",
+                               dtype=torch.float16)
                    for _ in range(3))
         for who, kernel in kernels.items():
             run = launcher(kernel, q, k, v, torch.empty_like(q), 0.125, False, CONFIGS[0])

@@ -172,6 +172,7 @@ llvm::Expected<CompiledKernel> lowerTileToPTX(ModuleOp module, const KernelSpec 
     // lit tests use, keeps it.
     PassManager pm(ctx);
     pm.enableVerifier(false);
+    pm.addPass(tile::createTileFoldDotAdd());
     pm.addPass(tile::createTileAssignLayouts());
     pm.addPass(tile::createTileRemoveLayoutConversions());
     pm.addPass(createCSEPass());

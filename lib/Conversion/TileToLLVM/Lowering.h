@@ -147,6 +147,10 @@ mlir::LogicalResult lowerWgmma(mlir::ConversionPatternRewriter &rewriter, tile::
 /// tile.dot_wait (WgmmaToLLVM.cpp).
 void populateWgmmaPatterns(TileTypeConverter &converter, const LoweringState &state,
                            mlir::RewritePatternSet &patterns);
+/// Places the scratch area and every tile.local_alloc buffer (their offsets
+/// into state.localAllocOffset) by liveness; returns the bytes of shared
+/// memory the kernel needs (SharedMemoryPlan.cpp).
+unsigned planSharedMemory(mlir::ModuleOp module, LoweringState &state);
 /// Scratch bytes of a tile.dot that stages its own operands (0 if it does not).
 unsigned getDotScratchBytes(tile::DotOp op);
 /// tile.convert_layout into f16/bf16 #tile.dot_op layouts: swizzled shared

@@ -203,9 +203,6 @@ LogicalResult TileToLLVMPass::prepare(ModuleOp module, LoweringState &state) {
     state.threadIds[func] = createThreadIds(b, func.getLoc());
   }
 
-  // One scratch area reused by every op: each use is fenced by barriers.
-  unsigned shared = 0;
-  module.walk([&](Operation *op) { shared = std::max(shared, getScratchBytes(op)); });
   // wgmma exists only in the architecture-specific sm_90a (lib/Target picks
   // that target when the module says so).
   bool wgmma = false;
@@ -213,16 +210,8 @@ LogicalResult TileToLLVMPass::prepare(ModuleOp module, LoweringState &state) {
   if (wgmma)
     module->setAttr("tile.arch_specific", UnitAttr::get(ctx));
   state.usesWgmma = wgmma;
-  // Buffers of pipelined loops live for the whole kernel: after the scratch.
-  module.walk([&](tile::LocalAllocOp alloc) {
-    // 1024 bytes: the period of the 128-byte swizzle, which wgmma applies
-    // to absolute shared addresses.
-    shared = llvm::alignTo(shared, 1024);
-    state.localAllocOffset[alloc] = shared;
-    tile::SharedMemoryType type = alloc.getType();
-    shared += type.getNumSlots() * type.getSlotBytes();
-  });
-  shared = llvm::alignTo(shared, 16);
+  // The scratch area and the tile.local_alloc buffers (SharedMemoryPlan.cpp).
+  unsigned shared = planSharedMemory(module, state);
   module->setAttr("tile.shared_bytes",
                   IntegerAttr::get(IntegerType::get(ctx, 32), shared));
   if (shared && !module.lookupSymbol(kSharedSymbol)) {

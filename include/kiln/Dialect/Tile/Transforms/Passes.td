@@ -25,6 +25,18 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "mlir::ModuleOp"> {
   ];
 }
 
+def TileFoldDotAdd : Pass<"tile-fold-dot-add", "mlir::ModuleOp"> {
+  let summary = "fold `c + tl.dot(a, b)` into `tl.dot(a, b, c)`";
+  let description = [{
+    A floating-point `arith.addf` of a `tile.dot` result whose accumulator is
+    zero (and which nothing else uses) becomes that dot with the addend as
+    accumulator: the tensor cores add it for free (no separate zero
+    accumulator, no second tensor of registers), as in attention's
+    `acc = acc * alpha[:, None] + tl.dot(p, v)`. Integer dots are left alone.
+  }];
+  let dependentDialects = ["::kiln::tile::TileDialect"];
+}
+
 def TileRemoveLayoutConversions
     : Pass<"tile-remove-layout-conversions", "mlir::ModuleOp"> {
   let summary = "remove tile.convert_layout ops that are not needed";

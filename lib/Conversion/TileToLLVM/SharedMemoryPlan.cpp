@@ -1,0 +1,112 @@
+//===- SharedMemoryPlan.cpp - Where scratch and slots live in shared memory ===//
+//
+// Two kinds of shared memory: one scratch area at offset 0 that every op
+// needing one reuses (layout exchanges, reductions, staged dot operands:
+// each use is fenced by barriers), and the !tile.smem buffers of
+// tile.local_alloc (pipelined slots, loop-invariant dot operands), which
+// hold data across ops. A buffer is live from its allocation to the end of
+// the outermost op (a loop) holding its last use in the allocation's block
+// (uses of a tile.local_load of it count: a dot reads the slot directly),
+// and through the tile.async_wait that follows it (copies may land until
+// then). Buffers share bytes with the scratch when every scratch user runs
+// after them (attention's epilogue exchange after the key loop),
+// and with each other when their lives do not overlap (two key loops one
+// after the other): the kernel asks for less shared memory, and more
+// programs fit on an SM.
+//
+//===----------------------------------------------------------------------===//
+#include "Lowering.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace kiln;
+
+namespace kiln::lowering {
+namespace {
+
+struct Interval {
+  int64_t start, end;
+  bool overlaps(const Interval &o) const { return start <= o.end && o.start <= end; }
+};
+
+} // namespace
+
+unsigned planSharedMemory(ModuleOp module, LoweringState &state) {
+  // Pre-order numbering; lastIndex: the last index inside an op's regions.
+  DenseMap<Operation *, int64_t> index, lastIndex;
+  int64_t next = 0;
+  module.walk<WalkOrder::PreOrder>([&](Operation *op) { index[op] = next++; });
+  module.walk<WalkOrder::PostOrder>([&](Operation *op) {
+    int64_t last = index[op];
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (Operation &inner : block)
+          last = std::max(last, lastIndex.lookup(&inner));
+    lastIndex[op] = last;
+  });
+
+  unsigned scratch = 0;
+  SmallVector<int64_t> scratchUsers;
+  module.walk([&](Operation *op) {
+    if (unsigned bytes = getScratchBytes(op)) {
+      scratch = std::max(scratch, bytes);
+      scratchUsers.push_back(index[op]);
+    }
+  });
+
+  SmallVector<std::pair<tile::LocalAllocOp, Interval>> buffers;
+  module.walk([&](tile::LocalAllocOp alloc) {
+    Block *block = alloc->getBlock();
+    Interval life{index[alloc], index[alloc]};
+    // A tile.dot reads a slot through the tile.local_load of it (no copy
+    // to registers): the load's users use the buffer too.
+    SmallVector<Operation *> users;
+    for (Operation *user : alloc->getUsers()) {
+      users.push_back(user);
+      if (isa<tile::LocalLoadOp>(user))
+        users.append(user->getUsers().begin(), user->getUsers().end());
+    }
+    for (Operation *user : users) {
+      Operation *top = block->findAncestorOpInBlock(*user);
+      if (!top) { // not nested in the allocation's block: keep it for the kernel
+        life.end = next;
+        break;
+      }
+      life.end = std::max(life.end, lastIndex[top]);
+      // Copies issued by `top` may land until the wait right after it.
+      if (Operation *after = top->getNextNode(); after && isa<tile::AsyncWaitOp>(after))
+        life.end = std::max(life.end, index[after]);
+    }
+    buffers.push_back({alloc, life});
+  });
+
+  // Only scratch users after every buffer's life may share its bytes: they
+  // start with a barrier, and the buffers' last wait ends with one after all
+  // reads of the slots. (A scratch user before a buffer is not fenced from
+  // the copies into it.)
+  bool overlapScratch = llvm::none_of(buffers, [&](auto &b) {
+    return llvm::any_of(scratchUsers, [&](int64_t i) { return i <= b.second.end; });
+  });
+  // 1024 bytes: the period of the 128-byte swizzle, which wgmma applies to
+  // absolute shared addresses.
+  int64_t base = overlapScratch ? 0 : llvm::alignTo(scratch, 1024);
+  int64_t end = scratch;
+  for (auto [i, entry] : llvm::enumerate(buffers)) {
+    auto [alloc, life] = entry;
+    int64_t offset = base;
+    for (unsigned j = 0; j < i; ++j)
+      if (buffers[j].second.overlaps(life)) {
+        tile::SharedMemoryType other = buffers[j].first.getType();
+        offset = std::max(offset, state.localAllocOffset[buffers[j].first] +
+                                      other.getNumSlots() * other.getSlotBytes());
+      }
+    offset = llvm::alignTo(offset, 1024);
+    state.localAllocOffset[alloc] = offset;
+    tile::SharedMemoryType type = alloc.getType();
+    end = std::max(end, offset + type.getNumSlots() * type.getSlotBytes());
+  }
+  return unsigned(llvm::alignTo(end, 16));
+}
+
+} // namespace kiln::lowering

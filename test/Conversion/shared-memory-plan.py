@@ -1,0 +1,57 @@
+# Shared memory by liveness (lib/Conversion/TileToLLVM/SharedMemoryPlan.cpp),
+# read from the tile.shared_bytes module attribute.
+# RUN: ln-compile %s --kernel attention --signature '*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16' \
+# RUN:   --num-warps 8 --emit=llvm-dialect | FileCheck %s --check-prefix=ATTN
+# RUN: ln-compile %s --kernel reduce_first --signature '*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16' \
+# RUN:   --num-warps 8 --emit=llvm-dialect | FileCheck %s --check-prefix=FIRST
+import triton
+import triton.language as tl
+
+# Q (128x64 f16, 16 KB, copied once) and 3 slots each of K^T and V (8 KB
+# each) are live together: 64 KB. The epilogue's exchange of the 128x64
+# result for the store (its own 18 KB of scratch) runs after the loop, so it
+# reuses those bytes: 64 KB in all, not 82.
+# ATTN: tile.shared_bytes = 65536 : i32
+
+
+@triton.jit
+def attention(Q, K, V, O, N):
+    rows = tl.arange(0, 128)
+    dims = tl.arange(0, 64)
+    cols = tl.arange(0, 64)
+    q = tl.load(Q + rows[:, None] * 64 + dims[None, :])
+    m = tl.zeros((128,), dtype=tl.float32) - float("inf")
+    acc = tl.zeros((128, 64), dtype=tl.float32)
+    for start in range(0, N, 64):
+        keys = start + cols
+        kt = tl.load(K + keys[None, :] * 64 + dims[:, None])
+        qk = tl.dot(q, kt)
+        m_new = tl.maximum(m, tl.max(qk, 1))
+        p = tl.math.exp2(qk - m_new[:, None])
+        v = tl.load(V + keys[:, None] * 64 + dims[None, :])
+        acc = acc * tl.math.exp2(m - m_new)[:, None] + tl.dot(p.to(tl.float16), v)
+        m = m_new
+    tl.store(O + rows[:, None] * 64 + dims[None, :], acc.to(tl.float16))
+
+# A scratch user before the buffers (the column sums of a 128x64 tile,
+# exchanged across warps) is not fenced from the copies into them: the
+# buffers then start after the scratch (1024-byte aligned): over 100 KB.
+# FIRST: tile.shared_bytes = {{1[0-9][0-9][0-9][0-9][0-9]}} : i32
+
+
+@triton.jit
+def reduce_first(Q, K, V, O, N):
+    rows = tl.arange(0, 128)
+    dims = tl.arange(0, 64)
+    cols = tl.arange(0, 64)
+    x = tl.load(O + rows[:, None] * 64 + dims[None, :]).to(tl.float32)
+    bias = tl.sum(x, 0)
+    q = tl.load(Q + rows[:, None] * 64 + dims[None, :])
+    acc = tl.zeros((128, 64), dtype=tl.float32)
+    for start in range(0, N, 64):
+        keys = start + cols
+        kt = tl.load(K + keys[None, :] * 64 + dims[:, None])
+        v = tl.load(V + keys[:, None] * 64 + dims[None, :])
+        p = tl.dot(q, kt).to(tl.float16)
+        acc = tl.dot(p, v, acc)
+    tl.store(O + rows[:, None] * 64 + dims[None, :], (acc + bias[None, :]).to(tl.float16))
