@@ -106,13 +106,15 @@ double storageFloor(DType t) {
 /// floor of got's dtype, for every element (NaN fails).
 void expectClose(const char *what, const HostArray &got,
                  const std::vector<double> &want, double tol, double relUlp,
-                 double floor = 0) {
+                 double floor = 0, const std::vector<char> *skip = nullptr) {
   double scale = 1e-6;
   for (double v : want)
     scale = std::max(scale, std::fabs(v));
   double atol = tol * scale + floor + storageFloor(got.dtype);
   int bad = 0;
   for (size_t i = 0; i < want.size(); ++i) {
+    if (skip && (*skip)[i])
+      continue;
     double g = got.get(i), err = std::fabs(g - want[i]);
     if (!(err <= atol + relUlp * std::fabs(want[i])) && bad++ < 5)
       ADD_FAILURE() << what << "[" << i << "] = " << g << ", reference "
@@ -214,15 +216,19 @@ void runCase(Device &dev, LayerNorm &ln, const Case &c, uint64_t seed) {
   HostArray resOut =
       o.writesResidualOut() ? download(dResOut, t, MN) : HostArray();
   // Dropout's decisions, read back from residualOut.
-  std::vector<char> keep(MN, 1);
+  std::vector<char> keep(MN, 1), unknown(MN, 0);
   if (o.dropoutP > 0.f) {
     size_t kept = 0;
     for (size_t i = 0; i < MN; ++i) {
       // A dropped element is exactly the residual (or 0): h + 0 rounds to
-      // the dtype value it came from.
+      // the dtype value it came from. A kept x so small that the residual
+      // absorbs it looks the same (seen once in bf16 at N = 262144): its
+      // decision cannot be read back, so its dx is not checked.
       double base = o.residual ? res.get(i) : 0.0;
       keep[i] = resOut.get(i) != base;
       kept += keep[i];
+      double h = x.get(i) * (o.rowScale ? rs.get(size_t(i) / size_t(N)) : 1.0);
+      unknown[i] = !keep[i] && roundTo(t, base + h / (1.0 - double(o.dropoutP))) == base;
     }
     double p = 1.0 - o.dropoutP, n = double(MN);
     double sigma = std::sqrt(n * p * (1 - p));
@@ -318,7 +324,7 @@ void runCase(Device &dev, LayerNorm &ln, const Case &c, uint64_t seed) {
   // ulps of its largest term (rstd = 1/sqrt(eps) ~ 316 when N = 1).
   const double u32 = std::ldexp(1.0, -24);
   expectClose("dx", download(dDx, t, MN), dx, tol, ulp,
-              kFp32FloorUlps * u32 * dxTerm);
+              kFp32FloorUlps * u32 * dxTerm, &unknown);
   if (o.residual)
     expectClose("dresidualIn", download(dDresIn, t, MN), dresIn, tol, ulp,
                 kFp32FloorUlps * u32 * dresTerm);
