@@ -16,7 +16,11 @@
 //  - each warp then reads its A fragments with ldmatrix.x4 (one 16x16 tile
 //    per instruction: rows 0-7 / 8-15, K 0-7 / 8-15) and its B fragments
 //    with ldmatrix.x2.trans (K 0-7 / 8-15 of one 8-column tile; .trans
-//    gives each lane the K pairs of its column).
+//    gives each lane the K pairs of its column);
+//  - a B whose threads hold runs along K (K^T loaded K-contiguous) is stored
+//    K-major instead, N rows of K (StagedOperand::kMajor, also a transposed
+//    slot), and read with ldmatrix.x2 without .trans: each lane then gets
+//    the K pair of its column directly.
 // Other conversions into dot operands (tf32, int8, fp8, FMA) keep the
 // generic exchange (ConvertLayoutOpToLLVM.cpp); its buffer is never smaller
 // than this one (padding only adds), so the scratch size stays right.

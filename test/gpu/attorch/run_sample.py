@@ -2,7 +2,8 @@
 Triton and under Kiln's drop-in, each from a cold cache (device only).
 
     python3 test/gpu/attorch/run_sample.py [--attorch DIR] [--stride N]
-        [--offset K] [--timeout S] [--only triton|kiln] [-- extra pytest args]
+        [--offset K] [--timeout S] [--only triton|kiln] [--files tests/test_x.py ...]
+        [-- extra pytest args]
 
 DIR defaults to /work/main/.ext/attorch (git-ignored; COMMIT names the
 commit). The sample is sample_plugin.py's: every test function, every N-th
@@ -41,7 +42,7 @@ def run(backend, args):
                    "-p", "no:cacheprovider",
                    "--sample-stride", str(args.stride),
                    "--sample-offset", str(args.offset),
-                   "--junitxml", junit, "tests/"] + args.extra
+                   "--junitxml", junit] + (args.files or ["tests/"]) + args.extra
     cmd = [sys.executable] + pytest_args
     if backend == "kiln":
         cmd = [sys.executable, "-m", "kiln.run", "--report"] + pytest_args
@@ -99,6 +100,9 @@ def main():
     ap.add_argument("--offset", type=int, default=0)
     ap.add_argument("--timeout", type=int, default=1800)
     ap.add_argument("--only", choices=["triton", "kiln"])
+    ap.add_argument("--files", nargs="+", metavar="TEST_FILE",
+                    help="run only these of attorch's test files (tests/test_x.py): "
+                         "the sample split over device calls; default all of tests/")
     ap.add_argument("extra", nargs="*")
     args = ap.parse_args()
     commit = open(os.path.join(args.attorch, "COMMIT")).read().split()[0] \
