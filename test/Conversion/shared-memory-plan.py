@@ -2,6 +2,8 @@
 # read from the tile.shared_bytes module attribute.
 # RUN: ln-compile %s --kernel attention --signature '*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16' \
 # RUN:   --num-warps 8 --emit=llvm-dialect | FileCheck %s --check-prefix=ATTN
+# RUN: ln-compile %s --kernel attention --signature '*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16' \
+# RUN:   --num-warps 8 --emit=tile-layout | FileCheck %s --check-prefix=COPY
 # RUN: ln-compile %s --kernel reduce_first --signature '*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16' \
 # RUN:   --num-warps 8 --emit=llvm-dialect | FileCheck %s --check-prefix=FIRST
 import triton
@@ -12,6 +14,13 @@ import triton.language as tl
 # result for the store (its own 18 KB of scratch) runs after the loop, so it
 # reuses those bytes: 64 KB in all, not 82.
 # ATTN: tile.shared_bytes = 65536 : i32
+
+# The K^T tile (64 x 64) shares its layout variable with the 128 x 64 mask
+# `keys[None, :]` feeds, whose layout would leave half of its lanes holding
+# copies; the pipeliner recomputes the copies' pointers and masks in a layout
+# sized for the tile (8 x 4 lanes of 8-element runs along K), no copies.
+# COPY-DAG: #[[KT:blocked[0-9]*]] = #tile.blocked<sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 8], order = [0, 1]>
+# COPY: tile.async_copy {{.*}} : tensor<64x64x!tile.ptr<f16>, #[[KT]]>, tensor<64x64xi1, #[[KT]]> -> <3x64x64xf16, transposed>
 
 
 @triton.jit

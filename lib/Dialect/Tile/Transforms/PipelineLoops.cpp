@@ -22,7 +22,11 @@
 // skipped, leaving the loop as it was, whenever that split is not clean.
 //
 //===----------------------------------------------------------------------===//
+#include "kiln/Analysis/DistributedLayout.h"
 #include "kiln/Dialect/Tile/Transforms/Passes.h"
+
+#include "BlockedLayouts.h"
+#include "Rematerialize.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -39,6 +43,9 @@ namespace kiln::tile {
 
 using namespace mlir;
 using namespace kiln::tile;
+using kiln::DistributedLayout;
+using kiln::getDistributedLayout;
+using kiln::getNumWarps;
 
 namespace {
 
@@ -289,6 +296,31 @@ Value stepsOf(OpBuilder &b, Location loc, scf::ForOp loop, int64_t n) {
 /// Clones stage 0 under `map` (induction variable and carried-ahead iter
 /// args already mapped) and starts the copies of its loads into `slot`,
 /// predicated on `inRange`; then commits the group.
+/// The pointers and mask of a copy, recomputed in a layout without
+/// replicated lanes when theirs has some and that is cheap: a tile whose
+/// layout variable was sized for a larger tensor (attention's K^T shares one
+/// with the BLOCK_M x BLOCK_N mask of the scores) would otherwise copy from
+/// only part of the lanes.
+std::pair<Value, Value> copyOperands(OpBuilder &b, Value ptr, Value mask) {
+  auto type = cast<RankedTensorType>(ptr.getType());
+  auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(type.getEncoding());
+  std::optional<DistributedLayout> layout = getDistributedLayout(type);
+  if (!blocked || !layout || (!layout->replicatedLaneMask() && !layout->replicatedWarpMask()))
+    return {ptr, mask};
+  unsigned fast = blocked.getOrder()[0];
+  unsigned vec = std::min(8u, layout->contiguousRegsAlong(fast));
+  BlockedLayoutAttr better =
+      makeBlocked(b.getContext(), type.getShape(), blocked.getOrder(), vec,
+                  getNumWarps(blocked), {}, /*elemBits=*/16);
+  std::optional<DistributedLayout> betterLayout = getDistributedLayout(type.getShape(), better);
+  if (!betterLayout || betterLayout->numRegs() >= layout->numRegs() ||
+      betterLayout->contiguousRegsAlong(fast) < vec ||
+      !rematerialize(ptr, better, nullptr, /*depth=*/12) ||
+      !rematerialize(mask, better, nullptr, 12))
+    return {ptr, mask};
+  return {rematerialize(ptr, better, &b, 12), rematerialize(mask, better, &b, 12)};
+}
+
 void emitStage0(OpBuilder &b, Location loc, const StagePlan &plan, ArrayRef<Value> buffers,
                 IRMapping &map, Value slot, Value inRange) {
   for (Operation *op : plan.stage0)
@@ -301,8 +333,8 @@ void emitStage0(OpBuilder &b, Location loc, const StagePlan &plan, ArrayRef<Valu
     Value mask = SplatOp::create(b, load.getLoc(), maskType, inRange);
     if (Value m = load.getMask())
       mask = arith::AndIOp::create(b, load.getLoc(), map.lookupOrDefault(m), mask);
-    AsyncCopyOp::create(b, load.getLoc(), map.lookupOrDefault(load.getPtr()), mask, buffer,
-                        slot);
+    auto [ptr, copyMask] = copyOperands(b, map.lookupOrDefault(load.getPtr()), mask);
+    AsyncCopyOp::create(b, load.getLoc(), ptr, copyMask, buffer, slot);
   }
   AsyncCommitOp::create(b, loc);
 }

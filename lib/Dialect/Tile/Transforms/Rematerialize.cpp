@@ -1,0 +1,82 @@
+//===- Rematerialize.cpp - Recompute cheap tensors in another layout ------===//
+#include "Rematerialize.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace kiln::tile;
+
+namespace {
+RankedTensorType withLayout(Type type, Attribute layout) {
+  auto tensor = cast<RankedTensorType>(type);
+  return RankedTensorType::get(tensor.getShape(), tensor.getElementType(), layout);
+}
+
+} // namespace
+
+Value kiln::tile::rematerialize(Value v, Attribute layout, OpBuilder *rewriter,
+                                unsigned depth) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (type.getEncoding() == layout)
+    return v;
+  Operation *def = v.getDefiningOp();
+  if (!def || depth == 0 || def->getNumResults() != 1 || def->getNumRegions())
+    return {};
+  RankedTensorType newType = withLayout(type, layout);
+  if (auto cst = dyn_cast<arith::ConstantOp>(def)) {
+    auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+    if (!dense)
+      return {};
+    if (!rewriter)
+      return v;
+    return arith::ConstantOp::create(*rewriter, def->getLoc(), newType,
+                                     dense.reshape(newType));
+  }
+  if (auto cvt = dyn_cast<ConvertLayoutOp>(def)) {
+    Value src = cvt.getSrc();
+    if (cast<RankedTensorType>(src.getType()).getEncoding() == layout)
+      return src;
+    return {};
+  }
+  // Operand layouts the recomputed op needs.
+  SmallVector<Attribute> operandLayouts;
+  if (isa<ArangeOp, SplatOp>(def)) {
+    // No tensor operands.
+  } else if (isa<BroadcastOp>(def)) {
+    operandLayouts.push_back(layout);
+  } else if (auto expand = dyn_cast<ExpandDimsOp>(def)) {
+    if (!isa<BlockedLayoutAttr, MmaLayoutAttr>(layout))
+      return {};
+    operandLayouts.push_back(
+        SliceLayoutAttr::get(def->getContext(), expand.getAxis(), layout));
+  } else if (isa<AddPtrOp, WhereOp, PreciseDivFOp, PreciseSqrtOp,
+                 ExternElementwiseOp>(def) ||
+             (isa<arith::ArithDialect, math::MathDialect>(def->getDialect()) &&
+              OpTrait::hasElementwiseMappableTraits(def))) {
+    for (Value operand : def->getOperands())
+      operandLayouts.push_back(isa<RankedTensorType>(operand.getType()) ? layout
+                                                                        : Attribute());
+  } else {
+    return {};
+  }
+  IRMapping mapping;
+  unsigned i = 0;
+  for (Value operand : def->getOperands()) {
+    if (!isa<RankedTensorType>(operand.getType())) {
+      ++i;
+      continue;
+    }
+    Value remat = rematerialize(operand, operandLayouts[i++], rewriter, depth - 1);
+    if (!remat)
+      return {};
+    mapping.map(operand, remat);
+  }
+  if (!rewriter)
+    return v;
+  Operation *clone = rewriter->clone(*def, mapping);
+  clone->getResult(0).setType(newType);
+  return clone->getResult(0);
+}
+
