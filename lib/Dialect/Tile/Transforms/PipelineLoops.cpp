@@ -483,12 +483,43 @@ void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
     // are waited for when the loop's accumulators are read.
     // Only an accumulator that nothing but the next iteration reads (the
     // matmul K loop) may stay in flight; attention's scores are read at once.
+    // A may also be in registers (attention's P @ V, whose accumulator
+    // `dot(p, v, acc * alpha)` only the next iteration reads).
+    SmallVector<DotOp> inFlight;
     for (Operation &op : *newBody)
-      if (auto dot = dyn_cast<DotOp>(op); dot && dot.getA().getDefiningOp<LocalLoadOp>() &&
-                                          dot.getB().getDefiningOp<LocalLoadOp>() &&
-                                          dot->hasOneUse() &&
-                                          isa<scf::YieldOp>(*dot->user_begin()))
+      if (auto dot = dyn_cast<DotOp>(op);
+          dot &&
+          (dot.getA().getDefiningOp<LocalLoadOp>() ||
+           isa_and_nonnull<DotOperandLayoutAttr>(dot.getA().getType().getEncoding())) &&
+          dot.getB().getDefiningOp<LocalLoadOp>() && dot->hasOneUse() &&
+          isa<scf::YieldOp>(*dot->user_begin())) {
         dot->setAttr("tile.wgmma_pending", b.getI32IntegerAttr(1));
+        inFlight.push_back(dot);
+      }
+    // The next iteration may read such an accumulator other than as the
+    // dot's own accumulator (attention rescales it: acc * alpha): those
+    // reads take it through a tile.dot_wait placed right before the first
+    // of them, so nothing reads registers a wgmma may still write.
+    for (DotOp dot : inFlight) {
+      BlockArgument arg = newLoop.getRegionIterArgs()[dot->use_begin()->getOperandNumber()];
+      SmallVector<OpOperand *> reads;
+      Operation *first = nullptr;
+      for (OpOperand &use : arg.getUses()) {
+        if (use.getOwner() == dot.getOperation() && use.getOperandNumber() == 2)
+          continue;
+        reads.push_back(&use);
+        Operation *top = newBody->findAncestorOpInBlock(*use.getOwner());
+        if (top && (!first || top->isBeforeInBlock(first)))
+          first = top;
+      }
+      if (reads.empty() || !first)
+        continue;
+      OpBuilder wb(first);
+      Value waited = DotWaitOp::create(wb, loc, TypeRange{arg.getType()}, ValueRange{arg})
+                         .getResult(0);
+      for (OpOperand *use : reads)
+        use->set(waited);
+    }
     auto newYield = cast<scf::YieldOp>(newBody->getTerminator());
     for (unsigned i = 0; i < kept.size(); ++i)
       if (auto dot = newYield.getOperand(i).getDefiningOp<DotOp>();

@@ -17,6 +17,8 @@
 # RUN:   --emit=tile-layout | FileCheck %s --check-prefix=OTHER
 # RUN: ln-compile %s --kernel kloop --signature '*fp16:16,*fp16:16,*fp16:16,i32:16' \
 # RUN:   --arch sm_80 --emit=ptx | FileCheck %s --check-prefix=PTX
+# RUN: ln-compile %s --kernel attention --signature '*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16' \
+# RUN:   --emit=tile-layout | FileCheck %s --check-prefix=ATTN
 import triton
 import triton.language as tl
 
@@ -185,3 +187,43 @@ def nonzero_other(A, B, C, K):
         a_ptrs += 32
         b_ptrs += 32 * 128
     tl.store(C + rm[:, None] * 128 + rm[None, :], acc.to(tl.float16))
+
+
+# Attention on sm_90 (4 warps): Q, loaded before the loop and only multiplied
+# in it, is copied once into a one-slot buffer; K^T (loaded with K
+# contiguous) goes to transposed slots, V to plain ones. The scores are read
+# at once (no tile.wgmma_pending); P @ V, whose accumulator only the next
+# iteration reads, stays in flight: that iteration's rescaling reads it
+# through a tile.dot_wait, and so does the epilogue.
+# ATTN: %[[QBUF:[0-9]+]] = tile.local_alloc : <1x64x64xf16>
+# ATTN: tile.async_wait {pending = 0 : i32}
+# ATTN: %[[Q:[0-9]+]] = tile.local_load %[[QBUF]]
+# ATTN: tile.local_alloc : <3x64x64xf16, transposed>
+# ATTN: scf.for {{.*}} iter_args(%[[ACC:arg[0-9]+]] =
+# ATTN: tile.dot %[[Q]], {{.*}} -> tensor<64x64xf32, #mma>
+# ATTN-NOT: wgmma_pending
+# ATTN: %[[W:[0-9]+]] = tile.dot_wait %[[ACC]]
+# ATTN: arith.mulf %[[W]]
+# ATTN: tile.dot {{.*}} {tile.wgmma_pending = 1 : i32} : tensor<64x64xf16, #dot_op>
+# ATTN: scf.yield
+# ATTN: tile.dot_wait
+
+
+@triton.jit
+def attention(Q, K, V, O, N):
+    rows = tl.arange(0, 64)
+    dims = tl.arange(0, 64)
+    cols = tl.arange(0, 64)
+    q = tl.load(Q + rows[:, None] * 64 + dims[None, :])
+    m = tl.zeros((64,), dtype=tl.float32) - float("inf")
+    acc = tl.zeros((64, 64), dtype=tl.float32)
+    for start in range(0, N, 64):
+        keys = start + cols
+        kt = tl.load(K + keys[None, :] * 64 + dims[:, None])
+        qk = tl.dot(q, kt)
+        m_new = tl.maximum(m, tl.max(qk, 1))
+        p = tl.math.exp2(qk - m_new[:, None])
+        v = tl.load(V + keys[:, None] * 64 + dims[None, :])
+        acc = acc * tl.math.exp2(m - m_new)[:, None] + tl.dot(p.to(tl.float16), v)
+        m = m_new
+    tl.store(O + rows[:, None] * 64 + dims[None, :], acc.to(tl.float16))
