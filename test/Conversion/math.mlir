@@ -2,7 +2,8 @@
 
 // Floating-point precision follows Triton on NVIDIA GPUs (docs/backend.md):
 // f32 division is div.full, sqrt is sqrt.approx.ftz (as Triton), rsqrt/exp/exp2/log/log2 use the
-// approximate hardware units; f16 goes through f32; f64 division is IEEE.
+// approximate hardware units (exp2 flushing subnormals, as Triton's libdevice __nv_exp2f);
+// f16 goes through f32; f64 division is IEEE.
 // CHECK-LABEL: llvm.func @math
 // CHECK: llvm.call_intrinsic "llvm.nvvm.div.full"(%arg0, %arg1) : (f32, f32) -> f32
 // CHECK: llvm.call_intrinsic "llvm.nvvm.sqrt.approx.ftz.f"(%arg0) : (f32) -> f32
@@ -10,7 +11,7 @@
 // CHECK: %[[L2E:.*]] = llvm.mlir.constant(1.44269502 : f32) : f32
 // CHECK: %[[X:.*]] = llvm.fmul %arg0, %[[L2E]] : f32
 // CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[X]]) : (f32) -> f32
-// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%arg0) : (f32) -> f32
+// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%arg0) : (f32) -> f32
 // CHECK: %[[LG:.*]] = llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"(%arg0) : (f32) -> f32
 // CHECK: %[[LN2:.*]] = llvm.mlir.constant(0.693147182 : f32) : f32
 // CHECK: llvm.fmul %[[LG]], %[[LN2]] : f32

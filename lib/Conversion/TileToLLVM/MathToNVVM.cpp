@@ -8,7 +8,8 @@
 //   sqrt(x)          llvm.nvvm.sqrt.approx.ftz.f       sqrt.approx.ftz.f32
 //   rsqrt(x)         llvm.nvvm.rsqrt.approx.f          rsqrt.approx.f32
 //   exp(x)           ex2.approx(x * log2(e))           ex2.approx.f32
-//   exp2(x)          llvm.nvvm.ex2.approx              ex2.approx.f32
+//   exp2(x)          __nv_exp2f (libdevice; without it   ex2.approx.ftz.f32
+//                    llvm.nvvm.ex2.approx.ftz)
 //   log(x)           __nv_logf (libdevice)             libdevice's code
 //   log2(x)          __nv_log2f (libdevice)            libdevice's code
 //   sin(x), cos(x)   __nv_sinf, __nv_cosf (libdevice)  libdevice's code
@@ -323,10 +324,16 @@ void populateMathToNVVMPatterns(LLVMTypeConverter &converter,
         return callIntrinsic(b, loc, "llvm.nvvm.ex2.approx.f32", f32(b), x);
       },
       "__nv_exp");
+  // Triton 3.6 calls libdevice's __nv_exp2f, which its flush-to-zero
+  // build makes one ex2.approx.ftz.f32: one MUFU.EX2, where the subnormal-
+  // preserving ex2.approx.f32 needs range fix-ups around it (attention's
+  // softmax issues one per score).
   patterns.add<F32MathPattern<math::Exp2Op>>(
       converter,
       [=](B &b, L loc, ValueRange a) {
-        return callIntrinsic(b, loc, "llvm.nvvm.ex2.approx.f32", f32(b), a);
+        return libdeviceOr(b, loc, "__nv_exp2f", a[0], [&]() -> Value {
+          return callIntrinsic(b, loc, "llvm.nvvm.ex2.approx.ftz.f32", f32(b), a);
+        });
       },
       "__nv_exp2");
   patterns.add<F32MathPattern<math::LogOp>>(
