@@ -5,7 +5,8 @@ For each (case, shape, dtype) of bench/corpus/cases.py, derives the signature
 Kiln's runtime would specialize the launch for (pointer dtypes, `:16` on the
 harness's fresh allocations, i32/i64 scalars with `:16` when divisible by 16,
 fp32 floats), the constexprs and num_warps, and compiles it to PTX. Identical
-compilations are done once. With --ptxas, the PTX is also assembled for sm_90
+compilations are done once. With --ptxas, the PTX is also assembled for its
+own .target (sm_90, or sm_90a where it uses wgmma)
 (an error fails the compilation; register spills are reported). Prints every
 failure with the tool's message and ends with "N passed, N failed"; exits 1
 if any failed.
@@ -58,7 +59,10 @@ def compile_and_assemble(argv, ptxas, timeout):
         rc, text = run_one(argv[:-1] + [ptx], timeout)
         if rc != 0:
             return rc, text, ""
-        rc, text = run_one([ptxas, "-arch=sm_90", "-v", ptx, "-o", os.path.join(d, "k.cubin")],
+        # The PTX's own target: sm_90a for kernels that use wgmma.
+        target = re.search(r"^\.target\s+(sm_\w+)", open(ptx).read(), re.M)
+        arch = target.group(1) if target else "sm_90"
+        rc, text = run_one([ptxas, "-arch=" + arch, "-v", ptx, "-o", os.path.join(d, "k.cubin")],
                            timeout)
         if rc != 0:
             return rc, "ptxas: " + text, ""

@@ -698,3 +698,69 @@ def instances(pattern=None, quick=False):
                 if pattern is None or pattern in inst.id:
                     out.append(inst)
     return out
+
+# ---------------------------------------------------------------- tensor cores
+H = ("fp16", "bf16")
+MM_SHAPES = [shape("small", M=256, N=256, K=256), shape("large", M=4096, N=4096, K=4096),
+             shape("odd", M=1000, N=1000, K=1000)]
+
+
+def _mm_grid(s, sms):
+    return (cdiv(s.M, 128) * cdiv(s.N, 128),)
+
+
+add(Case("dots.py", "matmul_kernel",
+         "tl.dot in a K loop: grouped program order, masked M/N/K tails, wgmma on sm_90",
+         [Ptr("a"), Ptr("b"), Ptr("c"), Int("M", lambda s: s.M), Int("N", lambda s: s.N),
+          Int("K", lambda s: s.K), Int("stride_a", lambda s: s.K),
+          Int("stride_b", lambda s: s.N), Int("stride_c", lambda s: s.N),
+          Const("BLOCK_M", lambda s: 128), Const("BLOCK_N", lambda s: 128),
+          Const("BLOCK_K", lambda s: 64), Const("GROUP_M", lambda s: 8)],
+         MM_SHAPES, H, _mm_grid, 8,
+         make=lambda c, s: {"a": c.randn(s.M, s.K, scale=0.1), "b": c.randn(s.K, s.N, scale=0.1),
+                            "c": c.empty(s.M, s.N)},
+         outputs={"c": POISON},
+         ref=lambda c, s, t: {"c": t["a"].float() @ t["b"].float()},
+         tol={"c": (2e-2, 2e-2)},
+         bytes=lambda s, e: (s.M * s.K + s.K * s.N + s.M * s.N) * e))
+
+ATTN_SHAPES = [shape("small", ZH=4, N=256, D=64), shape("large", ZH=64, N=4096, D=64),
+               shape("odd", ZH=6, N=1000, D=128)]
+
+
+def _attn_ref(c, s, t):
+    q, k, v = (t[n].float() for n in ("q", "k", "v"))
+    return {"o": c.torch.nn.functional.scaled_dot_product_attention(q, k, v,
+                                                                    scale=s.D ** -0.5)}
+
+
+add(Case("dots.py", "attention_kernel",
+         "fused attention forward: two tl.dot per key block, online softmax in the mma layout",
+         [Ptr("q"), Ptr("k"), Ptr("v"), Ptr("o"), Float("sm_scale", lambda s: s.D ** -0.5),
+          Int("N_CTX", lambda s: s.N), Const("HEAD_DIM", lambda s: s.D),
+          Const("BLOCK_M", lambda s: 128), Const("BLOCK_N", lambda s: 64)],
+         ATTN_SHAPES, H, lambda s, sms: (cdiv(s.N, 128), s.ZH), 8,
+         make=lambda c, s: {"q": c.randn(s.ZH, s.N, s.D), "k": c.randn(s.ZH, s.N, s.D),
+                            "v": c.randn(s.ZH, s.N, s.D), "o": c.empty(s.ZH, s.N, s.D)},
+         outputs={"o": POISON}, ref=_attn_ref,
+         tol={"o": (1e-2, 1e-2)},
+         bytes=lambda s, e: 4 * s.ZH * s.N * s.D * e))
+
+BMM_SHAPES = [shape("small", Z=4, M=128, N=128, K=128), shape("large", Z=32, M=1024, N=1024, K=1024),
+              shape("odd", Z=3, M=500, N=300, K=200)]
+add(Case("dots.py", "bmm_bias_kernel",
+         "batched tl.dot on a 3-D grid with 64-bit batch offsets and a per-batch bias",
+         [Ptr("a"), Ptr("b"), Ptr("c"), Ptr("bias"), Int("M", lambda s: s.M),
+          Int("N", lambda s: s.N), Int("K", lambda s: s.K),
+          Int("stride_ab", lambda s: s.M * s.K), Int("stride_bb", lambda s: s.K * s.N),
+          Int("stride_cb", lambda s: s.M * s.N),
+          Const("BLOCK_M", lambda s: 64), Const("BLOCK_N", lambda s: 64),
+          Const("BLOCK_K", lambda s: 32)],
+         BMM_SHAPES, H, lambda s, sms: (cdiv(s.M, 64), cdiv(s.N, 64), s.Z), 4,
+         make=lambda c, s: {"a": c.randn(s.Z, s.M, s.K, scale=0.1),
+                            "b": c.randn(s.Z, s.K, s.N, scale=0.1),
+                            "c": c.empty(s.Z, s.M, s.N), "bias": c.randn(s.Z, s.N)},
+         outputs={"c": POISON},
+         ref=lambda c, s, t: {"c": t["a"].float() @ t["b"].float() + t["bias"].float()[:, None, :]},
+         tol={"c": (2e-2, 2e-2)},
+         bytes=lambda s, e: s.Z * (s.M * s.K + s.K * s.N + s.M * s.N + s.N) * e))

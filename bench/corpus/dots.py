@@ -1,0 +1,97 @@
+"""Matrix products on tensor cores, written for this corpus: a tiled matmul
+with grouped program order and masked M/N/K tails, and a fused attention
+forward (online softmax over key blocks, two tl.dot per block).
+
+Corpus kernels for bench/corpus_run.py (cases in bench/corpus/cases.py).
+"""
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def matmul_kernel(A, B, C, M, N, K, stride_a, stride_b, stride_c,
+                  BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                  GROUP_M: tl.constexpr):
+    # C = A @ B (row-major, fp32 accumulation); programs walk GROUP_M rows of
+    # blocks at a time so that neighbours share A and B tiles in L2.
+    pid = tl.program_id(0)
+    blocks_m = tl.cdiv(M, BLOCK_M)
+    blocks_n = tl.cdiv(N, BLOCK_N)
+    per_group = GROUP_M * blocks_n
+    first_m = (pid // per_group) * GROUP_M
+    group_m = tl.minimum(blocks_m - first_m, GROUP_M)
+    pid_m = first_m + (pid % per_group) % group_m
+    pid_n = (pid % per_group) // group_m
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = tl.arange(0, BLOCK_K)
+    a_ptrs = A + rm[:, None] * stride_a + rk[None, :]
+    b_ptrs = B + rk[:, None] * stride_b + rn[None, :]
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        k_left = K - k * BLOCK_K
+        a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < k_left), other=0.0)
+        b = tl.load(b_ptrs, mask=(rk[:, None] < k_left) & (rn[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BLOCK_K
+        b_ptrs += BLOCK_K * stride_b
+    tl.store(C + rm[:, None] * stride_c + rn[None, :], acc.to(C.dtype.element_ty),
+             mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def attention_kernel(Q, K, V, O, sm_scale, N_CTX, HEAD_DIM: tl.constexpr,
+                     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    # O = softmax(Q K^T * sm_scale) V per (batch * head), Q/K/V/O
+    # [Z*H, N_CTX, HEAD_DIM] contiguous; exp2 with log2(e) folded in.
+    start_m = tl.program_id(0)
+    off = tl.program_id(1).to(tl.int64) * N_CTX * HEAD_DIM
+    rows = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    dims = tl.arange(0, HEAD_DIM)
+    cols = tl.arange(0, BLOCK_N)
+    q = tl.load(Q + off + rows[:, None] * HEAD_DIM + dims[None, :],
+                mask=rows[:, None] < N_CTX, other=0.0)
+    scale = sm_scale * 1.44269504
+    m_i = tl.zeros((BLOCK_M,), dtype=tl.float32) - float("inf")
+    l_i = tl.zeros((BLOCK_M,), dtype=tl.float32)
+    acc = tl.zeros((BLOCK_M, HEAD_DIM), dtype=tl.float32)
+    for start_n in range(0, N_CTX, BLOCK_N):
+        keys = start_n + cols
+        kt = tl.load(K + off + keys[None, :] * HEAD_DIM + dims[:, None],
+                     mask=keys[None, :] < N_CTX, other=0.0)
+        s = tl.where(keys[None, :] < N_CTX, tl.dot(q, kt) * scale, float("-inf"))
+        m_new = tl.maximum(m_i, tl.max(s, 1))
+        p = tl.math.exp2(s - m_new[:, None])
+        alpha = tl.math.exp2(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = tl.load(V + off + keys[:, None] * HEAD_DIM + dims[None, :],
+                    mask=keys[:, None] < N_CTX, other=0.0)
+        acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+        m_i = m_new
+    tl.store(O + off + rows[:, None] * HEAD_DIM + dims[None, :],
+             (acc / l_i[:, None]).to(O.dtype.element_ty), mask=rows[:, None] < N_CTX)
+
+
+@triton.jit
+def bmm_bias_kernel(A, B, C, bias, M, N, K, stride_ab, stride_bb, stride_cb,
+                    BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    # C[z] = A[z] @ B[z] + bias[z] (row-major batches on grid axis 2; 64-bit
+    # batch offsets), the bias added in the accumulator's layout.
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    z = tl.program_id(2).to(tl.int64)
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = tl.arange(0, BLOCK_K)
+    a_ptrs = A + z * stride_ab + rm[:, None] * K + rk[None, :]
+    b_ptrs = B + z * stride_bb + rk[:, None] * N + rn[None, :]
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k0 in range(0, K, BLOCK_K):
+        a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] + k0 < K), other=0.0)
+        b = tl.load(b_ptrs, mask=(rk[:, None] + k0 < K) & (rn[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BLOCK_K
+        b_ptrs += BLOCK_K * N
+    acc += tl.load(bias + z * N + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+    tl.store(C + z * stride_cb + rm[:, None] * N + rn[None, :], acc.to(C.dtype.element_ty),
+             mask=(rm[:, None] < M) & (rn[None, :] < N))
