@@ -13,9 +13,12 @@
 //
 // tl.dot pins its terms: the accumulator and result get a fixed #tile.mma
 // layout (free variables such as a zero-initialized, loop-carried
-// accumulator join it, so the K loop never converts it), the operands fixed
-// #tile.dot_op layouts that nothing else joins (their loads stay coalesced
-// and a conversion stages them through shared memory).
+// accumulator join it, so the K loop never converts it; global accesses'
+// pointers never do). Arithmetic on an accumulator stays in its layout,
+// reductions of it are slices of it, and an f16/bf16 A computed from
+// another dot's accumulator takes its fixed #tile.dot_op term (a register
+// renaming); other operands keep their layouts (the dot stages them) or get
+// fixed #tile.dot_op terms that nothing else joins.
 //
 //===----------------------------------------------------------------------===//
 #include "kiln/Analysis/AxisInfo.h"
