@@ -21,11 +21,11 @@ import sys
 
 import torch
 import triton
-from triton.testing import do_bench
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 import kiln  # noqa: E402
+from dot_bench_util import check_and_time  # noqa: E402
 
 PATH = os.path.join(ROOT, "examples", "matmul", "attention_fwd.py")
 # (BLOCK_M, BLOCK_N, num_stages, num_warps)
@@ -93,21 +93,10 @@ def main():
                     o = torch.empty_like(q)
                     row = dict(n_ctx=n, head_dim=d, causal=causal, compiler=who,
                                config=list(cfg))
-                    try:
-                        run = launcher(kernel, q, k, v, o, scale, causal, cfg)
-                        o.fill_(float("nan"))
-                        run()
-                        torch.cuda.synchronize()
-                        err = (o.float() - ref.float()).abs().nan_to_num(float("inf")).max().item()
-                        row["correct"] = err <= 1e-2
-                        if not row["correct"]:
-                            row["max_abs_err"] = err
-                        else:
-                            ms = do_bench(run, warmup=25, rep=100)
-                            row["ms"] = ms
-                            row["tflops"] = flops / ms * 1e-9
-                    except Exception as e:  # a failing config is a result, not a stop
-                        row["error"] = f"{type(e).__name__}: {str(e)[:300]}"
+                    check_and_time(row, launcher(kernel, q, k, v, o, scale, causal, cfg), o,
+                                   ref, flops,
+                                   lambda out, r: (out.float() - r.float()).abs().nan_to_num(
+                                       float("inf")).max().item() <= 1e-2)
                     rows.append(row)
                     print(json.dumps(row), flush=True)
     print()

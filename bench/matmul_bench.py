@@ -17,11 +17,11 @@ import sys
 
 import torch
 import triton
-from triton.testing import do_bench
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 import kiln  # noqa: E402
+from dot_bench_util import check_and_time  # noqa: E402
 
 PATH = os.path.join(ROOT, "examples", "matmul", "matmul.py")
 
@@ -79,22 +79,9 @@ def main():
             for who, kernel in kernels.items():
                 c = torch.empty((size, size), device="cuda", dtype=torch.float16)
                 row = dict(size=size, compiler=who, config=list(cfg))
-                try:
-                    run = launcher(kernel, a, b, c, cfg)
-                    c.fill_(float("nan"))
-                    run()
-                    torch.cuda.synchronize()
-                    ok = torch.allclose(c.float(), ref.float(), rtol=1e-2, atol=1e-1)
-                    row["correct"] = bool(ok)
-                    if not ok:
-                        row["max_abs_err"] = (c.float() - ref.float()).abs().nan_to_num(
-                            float("inf")).max().item()
-                    else:
-                        ms = do_bench(run, warmup=25, rep=100)
-                        row["ms"] = ms
-                        row["tflops"] = flops / ms * 1e-9
-                except Exception as e:  # a failing config is a result, not a stop
-                    row["error"] = f"{type(e).__name__}: {str(e)[:300]}"
+                check_and_time(row, launcher(kernel, a, b, c, cfg), c, ref, flops,
+                               lambda o, r: torch.allclose(o.float(), r.float(), rtol=1e-2,
+                                                           atol=1e-1))
                 rows.append(row)
                 print(json.dumps(row), flush=True)
     print()

@@ -33,6 +33,15 @@ using Coord = DistributedLayout::Coord;
 
 bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
 
+/// Whether a (f16/bf16) dot operand goes through the dot's own staging in
+/// the scratch area: it is neither in its registers (#tile.dot_op) nor in a
+/// pipelined slot. The lowering and the scratch size both ask this.
+bool isStagedByDot(Value operand) {
+  return !isa_and_nonnull<DotOperandLayoutAttr>(
+             cast<RankedTensorType>(operand.getType()).getEncoding()) &&
+         !operand.getDefiningOp<LocalLoadOp>();
+}
+
 struct DotLowering : OpConversionPattern<DotOp> {
   DotLowering(TypeConverter &tc, MLIRContext *ctx, const LoweringState &state)
       : OpConversionPattern(tc, ctx), state(state) {}
@@ -86,7 +95,7 @@ struct DotLowering : OpConversionPattern<DotOp> {
       if (slotA && slotA.getBuffer().getType().getTransposed())
         return op.emitOpError("reads A from a transposed shared-memory slot; only B "
                               "operands are read K-major");
-      bool stageA = !opA && !slotA, stageB = !opB && !slotB;
+      bool stageA = isStagedByDot(op.getA()), stageB = isStagedByDot(op.getB());
       if (stageA || stageB)
         barrier(rewriter, loc); // an earlier user of the scratch may still read it
       if (!opA)
@@ -345,14 +354,8 @@ unsigned getDotScratchBytes(DotOp op) {
   auto b = cast<RankedTensorType>(op.getB().getType());
   if (!isa_and_nonnull<MmaLayoutAttr>(op.getC().getType().getEncoding()))
     return 0;
-  // Operands in registers (#tile.dot_op) or in pipelined slots need none.
-  auto staged = [](Value v) {
-    return !isa_and_nonnull<DotOperandLayoutAttr>(
-               cast<RankedTensorType>(v.getType()).getEncoding()) &&
-           !v.getDefiningOp<LocalLoadOp>();
-  };
-  int64_t elements = (staged(op.getA()) ? a.getNumElements() : 0) +
-                     (staged(op.getB()) ? b.getNumElements() : 0);
+  int64_t elements = (isStagedByDot(op.getA()) ? a.getNumElements() : 0) +
+                     (isStagedByDot(op.getB()) ? b.getNumElements() : 0);
   return unsigned(elements * 2);
 }
 

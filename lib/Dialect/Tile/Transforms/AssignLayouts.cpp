@@ -383,6 +383,13 @@ static bool prefersWarpGroups(DotOp dot, unsigned numWarps) {
   return loadedHere(dot.getA()) && loadedHere(dot.getB());
 }
 
+/// tile.where or an elementwise arith / math op: arithmetic that keeps a
+/// tensor's layout.
+static bool isElementwiseArithmetic(Operation *op) {
+  return isa<WhereOp>(op) || (isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) &&
+                              OpTrait::hasElementwiseMappableTraits(op));
+}
+
 /// Whether `v` (through arithmetic on it) is reduced along its rows, as
 /// attention's scores are for the running maximum and sum.
 static bool isRowReduced(Value v, unsigned depth = 8) {
@@ -390,10 +397,7 @@ static bool isRowReduced(Value v, unsigned depth = 8) {
     if (isa<SumOp, MaxOp, MinOp, ReduceOp>(user))
       if (user->getOperand(0) == v && user->getAttrOfType<IntegerAttr>("axis").getInt() == 1)
         return true;
-    bool arithmetic = isa<WhereOp>(user) ||
-                      (isa<arith::ArithDialect, math::MathDialect>(user->getDialect()) &&
-                       OpTrait::hasElementwiseMappableTraits(user));
-    if (arithmetic && depth > 0 && user->getNumResults() == 1 &&
+    if (isElementwiseArithmetic(user) && depth > 0 && user->getNumResults() == 1 &&
         isRowReduced(user->getResult(0), depth - 1))
       return true;
   }
@@ -408,10 +412,7 @@ static DotOp producingDot(Value v, unsigned depth = 8) {
     return {};
   if (auto dot = dyn_cast<DotOp>(def))
     return dot;
-  bool arithmetic = isa<WhereOp>(def) ||
-                    (isa<arith::ArithDialect, math::MathDialect>(def->getDialect()) &&
-                     OpTrait::hasElementwiseMappableTraits(def));
-  if (!arithmetic || depth == 0)
+  if (!isElementwiseArithmetic(def) || depth == 0)
     return {};
   for (Value operand : def->getOperands())
     if (isa<RankedTensorType>(operand.getType()))
