@@ -79,6 +79,8 @@ std::vector<TimeRule> timeRules;
 std::map<void *, double> streamClock;
 std::map<void *, double> eventStamp;
 std::map<std::string, int> calls;
+// Shared-memory carveout preference last set per kernel name.
+std::map<std::string, int> carveouts;
 int dummyContext, dummyStreams[64], dummyEvents[4096];
 // A context that is not the primary one, and a stream made in it.
 int otherContext, otherContextStream, destroyedStream;
@@ -174,6 +176,11 @@ int kilnFakeCalls(const char *name) {
   auto it = calls.find(name);
   return it == calls.end() ? 0 : it->second;
 }
+int kilnFakeCarveout(const char *kernel) {
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = carveouts.find(kernel);
+  return it == carveouts.end() ? -1 : it->second;
+}
 int kilnFakeCopyCount() {
   std::lock_guard<std::mutex> lock(mutex);
   return int(copies.size());
@@ -206,6 +213,7 @@ void kilnFakeReset() {
   memsets.clear();
   copies.clear();
   calls.clear();
+  carveouts.clear();
   timeRules.clear();
 }
 
@@ -441,6 +449,13 @@ CUresult cuFuncGetAttribute(int *v, int attr, void *fn) {
 }
 CUresult cuFuncSetAttribute(void *fn, int attr, int value) {
   count("cuFuncSetAttribute");
+  if (attr == 9) { // CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT
+    if (value < -1 || value > 100)
+      return INVALID_VALUE;
+    std::lock_guard<std::mutex> lock(mutex);
+    carveouts[static_cast<Function *>(fn)->name] = value;
+    return OK;
+  }
   if (attr != 8 || value > 227 * 1024)
     return INVALID_VALUE;
   static_cast<Function *>(fn)->maxDynamicShared = value;

@@ -30,6 +30,7 @@ struct FakeApi {
   int (*copyCount)();
   int (*copy)(int, uint64_t *, uint64_t *, size_t *);
   void (*setKernelTime)(const char *, unsigned, float);
+  int (*carveout)(const char *); ///< -1 when never set
 };
 
 inline const FakeApi &fake() {
@@ -47,6 +48,7 @@ inline const FakeApi &fake() {
     a.copyCount = (int (*)())dlsym(h, "kilnFakeCopyCount");
     a.copy = (decltype(a.copy))dlsym(h, "kilnFakeCopy");
     a.setKernelTime = (decltype(a.setKernelTime))dlsym(h, "kilnFakeSetKernelTime");
+    a.carveout = (int (*)(const char *))dlsym(h, "kilnFakeCarveout");
     return a;
   }();
   return api;

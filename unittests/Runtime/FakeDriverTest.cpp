@@ -114,10 +114,14 @@ TEST_F(FakeDriver, DynamicSharedMemoryAbove48KBIsOptedIn) {
                                                                    args)),
             "");
   EXPECT_EQ(fake().calls("cuFuncSetAttribute"), before); // Not needed.
+  EXPECT_EQ(fake().carveout("kiln_test_axpi"), -1);
   ASSERT_EQ(errorText(Kernel::fromCompiled(axpi(100 * 1024)).launch(Grid(1),
                                                                     args)),
             "");
-  EXPECT_EQ(fake().calls("cuFuncSetAttribute"), before + 1);
+  // The limit, and the preference for shared memory over L1 that lets two
+  // such programs share an SM.
+  EXPECT_EQ(fake().calls("cuFuncSetAttribute"), before + 2);
+  EXPECT_EQ(fake().carveout("kiln_test_axpi"), 100);
   std::vector<Launch> l = launches();
   ASSERT_EQ(l.size(), 2u);
   EXPECT_EQ(l[1].shared, 100u * 1024);

@@ -58,6 +58,9 @@ inline constexpr int FUNC_SHARED_SIZE_BYTES = 1;
 inline constexpr int FUNC_LOCAL_SIZE_BYTES = 3;
 inline constexpr int FUNC_NUM_REGS = 4;
 inline constexpr int FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
+inline constexpr int FUNC_PREFERRED_SHARED_MEMORY_CARVEOUT = 9;
+// CUshared_carveout: all of the unified L1/shared memory as shared memory.
+inline constexpr int SHAREDMEM_CARVEOUT_MAX_SHARED = 100;
 // CUjit_option
 inline constexpr int JIT_WALL_TIME = 2;
 inline constexpr int JIT_INFO_LOG_BUFFER = 3;

@@ -55,6 +55,63 @@ void inFirstCopy(OpBuilder &b, Location loc, const DistributedLayout &layout,
   }
 }
 
+/// The shared-memory destinations of a copy's runs (registers r = 0, vec,
+/// 2 vec, ...) as (address, constant byte offset) pairs whose offsets the
+/// copy instructions take as immediates. A register's coordinates are its
+/// thread's XOR its own, and the swizzled offset of a power-of-two tile is
+/// linear over the bits of its coordinates, so offset = S(thread) ^ S(reg):
+/// where S(reg) has no bit that S(thread) can have, the XOR is an addition
+/// of a constant. The bits they share select one of a few thread addresses
+/// computed once. (One address per register instead would be loop-invariant,
+/// and LLVM would keep them all live across the copy's loop: 64 registers
+/// for two 128x64 tiles copied element by element.)
+SmallVector<std::pair<Value, int64_t>>
+slotDestinations(OpBuilder &b, Location loc, const DistributedLayout &layout,
+                 const SwizzledTile &tile, unsigned inner, unsigned vec, Value base,
+                 ArrayRef<Value> coords) {
+  SmallVector<std::pair<Value, int64_t>> dsts;
+  unsigned outer = 1 - inner;
+  auto regOffset = [&](unsigned r) {
+    DistributedLayout::Coord off = layout.regOffset(r);
+    return tile.offset(off[outer], off[inner]);
+  };
+  if (!tile.isLinear()) {
+    for (unsigned r = 0; r < layout.numRegs(); r += vec) {
+      DistributedLayout::Coord off = layout.regOffset(r);
+      Value row = arith::AddIOp::create(b, loc, coords[outer], i32Const(b, loc, off[outer]));
+      Value col = arith::AddIOp::create(b, loc, coords[inner], i32Const(b, loc, off[inner]));
+      dsts.push_back({sharedAddress32(b, loc, tile.offset(b, loc, row, col), 0, base), 0});
+    }
+    return dsts;
+  }
+  int64_t threadBits = 0;
+  for (const auto *bases : {&layout.laneBases, &layout.warpBases})
+    for (const DistributedLayout::Coord &basis : *bases)
+      threadBits |= tile.offset(basis[outer], basis[inner]);
+  Value threadOffset = tile.offset(b, loc, coords[outer], coords[inner]);
+  llvm::SmallDenseMap<int64_t, Value> byShared;
+  for (unsigned r = 0; r < layout.numRegs(); r += vec) {
+    int64_t own = regOffset(r), shared = own & threadBits;
+    Value &address = byShared[shared];
+    if (!address) {
+      Value offset = shared ? arith::XOrIOp::create(b, loc, threadOffset,
+                                                    i32Const(b, loc, shared)).getResult()
+                            : threadOffset;
+      address = sharedAddress32(b, loc, offset, 0, base);
+    }
+    dsts.push_back({address, (own & ~threadBits) * 2});
+  }
+  return dsts;
+}
+
+/// "[$n]" or "[$n+bytes]": a shared-memory operand with its immediate offset.
+std::string sharedOperand(unsigned n, int64_t bytes) {
+  std::string s = "[$" + std::to_string(n);
+  if (bytes)
+    s += "+" + std::to_string(bytes);
+  return s + "]";
+}
+
 struct LocalAllocLowering : OpConversionPattern<LocalAllocOp> {
   LocalAllocLowering(TypeConverter &tc, MLIRContext *ctx, const LoweringState &state)
       : OpConversionPattern(tc, ctx), state(state) {}
@@ -98,12 +155,10 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
     Type i32 = b.getI32Type(), i16 = b.getI16Type();
     inFirstCopy(b, loc, *layout, ids, [&](OpBuilder &w) {
       SmallVector<Value> coords = threadCoords(w, loc, *layout, ids.lane, ids.warp);
+      SmallVector<std::pair<Value, int64_t>> dsts =
+          slotDestinations(w, loc, *layout, tile, inner, vec, base, coords);
       for (unsigned r = 0; r < layout->numRegs(); r += vec) {
-        DistributedLayout::Coord off = layout->regOffset(r);
-        Value row = arith::AddIOp::create(w, loc, coords[1 - inner],
-                                          i32Const(w, loc, off[1 - inner]));
-        Value col = arith::AddIOp::create(w, loc, coords[inner], i32Const(w, loc, off[inner]));
-        Value dst = sharedAddress32(w, loc, tile.offset(w, loc, row, col), 0, base);
+        auto [dst, dstBytes] = dsts[r / vec];
         Value mask = masks.empty() ? Value() : masks[r];
         if (vec == 1) {
           // cp.async moves at least 4 bytes: load and store this element.
@@ -113,13 +168,14 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
                             : i32Const(w, loc, 1);
           Value bits = inlinePtx(w, loc, {i16}, {ptrs[r], pred}, text, "=h,l,r",
                                  /*hasSideEffects=*/true)[0];
-          inlinePtx(w, loc, {}, {dst, bits}, "st.shared.b16 [$0], $1;", "r,h",
-                    /*hasSideEffects=*/true);
+          inlinePtx(w, loc, {}, {dst, bits}, "st.shared.b16 " + sharedOperand(0, dstBytes) + ", $1;",
+                    "r,h", /*hasSideEffects=*/true);
           continue;
         }
         unsigned bytes = vec * 2;
         std::string text = std::string("cp.async.") + (bytes == 16 ? "cg" : "ca") +
-                           ".shared.global [$0], [$1], " + std::to_string(bytes);
+                           ".shared.global " + sharedOperand(0, dstBytes) + ", [$1], " +
+                           std::to_string(bytes);
         if (!mask) {
           inlinePtx(w, loc, {}, {dst, ptrs[r]}, text + ";", "r,l", /*hasSideEffects=*/true);
           continue;

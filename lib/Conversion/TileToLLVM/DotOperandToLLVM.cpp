@@ -76,6 +76,17 @@ Value SwizzledTile::offset(OpBuilder &b, Location loc, Value row, Value col) con
                             within));
 }
 
+int64_t SwizzledTile::offset(int64_t row, int64_t col) const {
+  int64_t panel = col / panelLen, inPanel = col % panelLen;
+  int64_t swizzled = (inPanel >> 3) ^ ((row / perPhase) % maxPhase);
+  return row * panelLen + panel * rows * panelLen + (swizzled << 3) + (col & 7);
+}
+
+bool SwizzledTile::isLinear() const {
+  return llvm::isPowerOf2_64(rows) && llvm::isPowerOf2_64(panelLen) &&
+         llvm::isPowerOf2_64(perPhase) && llvm::isPowerOf2_64(maxPhase);
+}
+
 StagedOperand describeStaged(OpBuilder &b, Location loc, const LoweringState::ThreadIds &ids,
                              int64_t rows, int64_t rowLen, const DistributedLayout &fragments,
                              bool isA,

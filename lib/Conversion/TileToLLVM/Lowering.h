@@ -97,6 +97,12 @@ struct SwizzledTile {
   /// within its chunk.
   mlir::Value offset(mlir::OpBuilder &b, mlir::Location loc, mlir::Value row,
                      mlir::Value col) const;
+  /// The same offset of constant coordinates.
+  int64_t offset(int64_t row, int64_t col) const;
+  /// Whether the offset is linear over the bits of (row, col) (every length
+  /// a power of two): then offset(r1 ^ r2, c1 ^ c2) = offset(r1, c1) ^
+  /// offset(r2, c2).
+  bool isLinear() const;
 };
 /// A 16-bit dot operand in swizzled shared memory (DotOperandToLLVM.cpp),
 /// ready for ldmatrix: the buffer's geometry and the per-lane address parts.

@@ -185,7 +185,7 @@ Status loadKernel(const DriverAPI &drv, const KernelDescriptor &k, CUdevice dev,
                          " bytes of shared memory; the device allows at most " +
                          std::to_string(std::max(smem, smemOptin)) +
                          " per block");
-  if (total > (unsigned long long)smem)
+  if (total > (unsigned long long)smem) {
     if (CUresult r = drv.cuFuncSetAttribute(
             out.function, cu::FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES,
             int(k.sharedBytes));
@@ -195,6 +195,14 @@ Status loadKernel(const DriverAPI &drv, const KernelDescriptor &k, CUdevice dev,
                              std::to_string(k.sharedBytes) +
                              " bytes (cuFuncSetAttribute)",
                          r);
+    // As the JIT runtime (Module.cpp): otherwise the driver configures room
+    // for one such program per SM.
+    if (CUresult r = drv.cuFuncSetAttribute(out.function,
+                                            cu::FUNC_PREFERRED_SHARED_MEMORY_CARVEOUT,
+                                            cu::SHAREDMEM_CARVEOUT_MAX_SHARED);
+        r != cu::SUCCESS)
+      return driverError(drv, k, "preferring shared memory over L1 (cuFuncSetAttribute)", r);
+  }
   return Status();
 }
 

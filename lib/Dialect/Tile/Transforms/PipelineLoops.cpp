@@ -22,6 +22,7 @@
 // skipped, leaving the loop as it was, whenever that split is not clean.
 //
 //===----------------------------------------------------------------------===//
+#include "kiln/Analysis/AxisInfo.h"
 #include "kiln/Analysis/DistributedLayout.h"
 #include "kiln/Dialect/Tile/Transforms/Passes.h"
 
@@ -46,6 +47,8 @@ using namespace kiln::tile;
 using kiln::DistributedLayout;
 using kiln::getDistributedLayout;
 using kiln::getNumWarps;
+using kiln::getPointeeBytes;
+using kiln::ModuleAxisInfo;
 
 namespace {
 
@@ -115,9 +118,20 @@ bool isTransposedOperand(LoadOp load) {
   return blocked && blocked.getOrder()[0] == 0;
 }
 
-/// A load the pass may turn into async copies: an f16/bf16 2-D tile, in the
-/// loop's own block, whose only users are tl.dot operands that the dot
-/// stages itself (an #mma accumulator and operands not yet in #dot_op).
+/// Whether the copies of `load` can move at least 4 bytes each, the least
+/// cp.async moves. Rows not proven 4-byte aligned (a stride of 1000 f16
+/// elements) stay plain loads, as in Triton: element-wise copies would be
+/// synchronous and keep a 64-bit pointer per element alive across the
+/// stages (255 registers and spills on the corpus' odd matmul).
+bool copiesWords(LoadOp load, const ModuleAxisInfo &axis) {
+  unsigned inner = isTransposedOperand(load) ? 0 : 1;
+  return axis.getVectorWidth(load.getPtr(), inner, load.getMask()) *
+             getPointeeBytes(load.getPtr().getType()) >= 4;
+}
+
+/// A load the pass may turn into copies into shared memory: an f16/bf16 2-D
+/// tile whose only users are tl.dot operands that the dot stages itself (an
+/// #mma accumulator and operands not yet in #dot_op).
 bool isCopyableDotOperand(LoadOp load) {
   auto type = dyn_cast<RankedTensorType>(load.getType());
   if (!type || type.getRank() != 2 || !(type.getElementType().isF16() ||
@@ -146,8 +160,13 @@ bool isCopyableDotOperand(LoadOp load) {
   return true;
 }
 
-bool isPipelinableLoad(LoadOp load, scf::ForOp loop) {
-  return load->getBlock() == loop.getBody() && isCopyableDotOperand(load);
+/// The loads of `loop`'s own block that feed its dots through shared memory.
+SmallVector<LoadOp> dotOperandLoads(scf::ForOp loop) {
+  SmallVector<LoadOp> loads;
+  for (Operation &op : *loop.getBody())
+    if (auto load = dyn_cast<LoadOp>(op); load && isCopyableDotOperand(load))
+      loads.push_back(load);
+  return loads;
 }
 
 /// A dot operand loaded once before the loops that multiply with it (the
@@ -169,6 +188,41 @@ void stageInvariantOperand(LoadOp load) {
   Value tile = LocalLoadOp::create(b, loc, type, buffer, slot);
   load.getResult().replaceAllUsesWith(tile);
   load.erase();
+}
+
+/// Dot operands that cannot be copied asynchronously (rows not proven 4-byte
+/// aligned) go through one shared-memory slot each, written and read in the
+/// same iteration, as Triton does (load, local_alloc, wgmma): the dots then
+/// read them from shared memory (wgmma on sm_90) instead of staging them.
+/// `loads` are in one loop body, the last one after the others.
+void stageInLoop(scf::ForOp loop, ArrayRef<LoadOp> loads) {
+  OpBuilder outer(loop);
+  LoadOp last = loads.back();
+  OpBuilder b(last->getContext());
+  b.setInsertionPointAfter(last);
+  Location loc = last.getLoc();
+  // The previous iteration's dots have read the slots (each dot completes
+  // before its iteration ends; the barrier makes that hold for all warps).
+  BarrierOp::create(b, loc);
+  Value slot = arith::ConstantIntOp::create(b, loc, 0, 32);
+  SmallVector<std::pair<LoadOp, Value>> staged;
+  for (LoadOp load : loads) {
+    auto type = cast<RankedTensorType>(load.getType());
+    Value buffer = LocalAllocOp::create(
+        outer, load.getLoc(),
+        SharedMemoryType::get(b.getContext(), {1, type.getDimSize(0), type.getDimSize(1)},
+                              type.getElementType(), isTransposedOperand(load)));
+    AsyncCopyOp::create(b, load.getLoc(), load.getPtr(), load.getMask(), buffer, slot);
+    staged.push_back({load, buffer});
+  }
+  AsyncCommitOp::create(b, loc);
+  AsyncWaitOp::create(b, loc, 0);
+  for (auto [constLoad, buffer] : staged) {
+    LoadOp load = constLoad;
+    Value tile = LocalLoadOp::create(b, load.getLoc(), load.getType(), buffer, slot);
+    load.getResult().replaceAllUsesWith(tile);
+    load.erase();
+  }
 }
 
 /// Whether `load` runs once (in no loop) and every user is a dot inside a
@@ -194,12 +248,10 @@ struct StagePlan {
   DenseSet<Value> aheadValues;
 };
 
-FailureOr<StagePlan> planStages(scf::ForOp loop) {
+FailureOr<StagePlan> planStages(scf::ForOp loop, ArrayRef<LoadOp> loads) {
   StagePlan plan;
   Block *body = loop.getBody();
-  for (Operation &op : *body)
-    if (auto load = dyn_cast<LoadOp>(op); load && isPipelinableLoad(load, loop))
-      plan.loads.push_back(load);
+  plan.loads.assign(loads.begin(), loads.end());
   if (plan.loads.empty())
     return failure();
 
@@ -541,6 +593,10 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
   using TilePipelineLoopsBase::TilePipelineLoopsBase;
 
   void runOnOperation() override {
+    // Facts of the loads as written; the pass only adds copies and slots.
+    ModuleAxisInfo axis(getOperation());
+    if (failed(axis.status()))
+      return signalPassFailure();
     SmallVector<LoadOp> invariant;
     getOperation().walk([&](LoadOp load) {
       if (isCopyableDotOperand(load) && feedsOnlyLaterLoops(load))
@@ -559,7 +615,12 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
       unsigned stages = requestedStages(loop, numStages);
       if (stages < 2)
         continue;
-      FailureOr<StagePlan> plan = planStages(loop);
+      SmallVector<LoadOp> loads = dotOperandLoads(loop);
+      if (llvm::any_of(loads, [&](LoadOp load) { return !copiesWords(load, axis); })) {
+        stageInLoop(loop, loads);
+        continue;
+      }
+      FailureOr<StagePlan> plan = planStages(loop, loads);
       if (failed(plan))
         continue;
       int64_t slotBytes = 0;

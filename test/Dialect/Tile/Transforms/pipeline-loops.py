@@ -1,9 +1,9 @@
 # --tile-pipeline-loops (run by ln-compile after layout assignment, so seen in
 # the tile-layout stage): the loads feeding tl.dot in a K loop become async
 # copies num_stages - 1 iterations ahead into shared-memory slots.
-# RUN: ln-compile %s --kernel kloop --signature '*fp16:16,*fp16:16,*fp16:16,i32' \
+# RUN: ln-compile %s --kernel kloop --signature '*fp16:16,*fp16:16,*fp16:16,i32:16' \
 # RUN:   --arch sm_80 --emit=tile-layout | FileCheck %s --check-prefix=S3
-# RUN: ln-compile %s --kernel kloop --signature '*fp16:16,*fp16:16,*fp16:16,i32' \
+# RUN: ln-compile %s --kernel kloop --signature '*fp16:16,*fp16:16,*fp16:16,i32:16' \
 # RUN:   --emit=tile-layout | FileCheck %s --check-prefix=W90
 # RUN: ln-compile %s --kernel kloop --signature '*fp16:16,*fp16:16,*fp16:16,i32:16' \
 # RUN:   --emit=ptx | FileCheck %s --check-prefix=W90PTX
@@ -19,8 +19,41 @@
 # RUN:   --arch sm_80 --emit=ptx | FileCheck %s --check-prefix=PTX
 # RUN: ln-compile %s --kernel attention --signature '*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16' \
 # RUN:   --emit=tile-layout | FileCheck %s --check-prefix=ATTN
+# RUN: ln-compile %s --kernel kloop --signature '*fp16:16,*fp16:16,*fp16:16,i32' \
+# RUN:   --emit=tile-layout | FileCheck %s --check-prefix=UNAL
+# RUN: ln-compile %s --kernel kloop --signature '*fp16:16,*fp16:16,*fp16:16,i32' \
+# RUN:   --emit=ptx | FileCheck %s --check-prefix=UNALPTX
 import triton
 import triton.language as tl
+
+# K not divisible by 16: A's mask (rk < K - k) may change at every element, so
+# no copy of 4 bytes or more is proven and cp.async cannot move A. As in
+# Triton, the loop is not pipelined: each iteration copies both tiles into a
+# one-slot buffer (element by element where it must), waits, and the dot
+# reads the slots (wgmma on sm_90).
+# UNAL-LABEL: func.func @kloop
+# UNAL: %[[BA:[0-9]+]] = tile.local_alloc : <1x128x32xf16>
+# UNAL: %[[BB:[0-9]+]] = tile.local_alloc : <1x32x128xf16>
+# UNAL: scf.for
+# UNAL: tile.barrier
+# UNAL: tile.async_copy %arg{{[0-9]+}}, mask %{{[0-9]+}} into %[[BA]][%[[SLOT:c0_i32[_0-9]*]]]
+# UNAL-NEXT: tile.async_copy %arg{{[0-9]+}}, mask %{{[0-9]+}} into %[[BB]][%[[SLOT]]]
+# UNAL-NEXT: tile.async_commit
+# UNAL-NEXT: tile.async_wait {pending = 0 : i32}
+# UNAL-NEXT: %[[A:[0-9]+]] = tile.local_load %[[BA]][%[[SLOT]]]
+# UNAL-NEXT: %[[B:[0-9]+]] = tile.local_load %[[BB]][%[[SLOT]]]
+# UNAL-NEXT: tile.dot %[[A]], %[[B]]
+# UNAL-NOT: tile.load
+# UNAL: tile.store
+# The element-wise stores address the swizzled slot as one thread base plus
+# immediates (the swizzle is linear over the coordinates' bits), not one
+# loop-invariant register per element.
+# UNALPTX-NOT: cp.async.ca
+# UNALPTX-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+# UNALPTX-DAG: @p ld.global.b16
+# UNALPTX: st.shared.b16 [%r[[BASE:[0-9]+]]], %rs
+# UNALPTX: st.shared.b16 [%r[[BASE]]+2], %rs
+# UNALPTX: st.shared.b16 [%r[[BASE]]+512], %rs
 
 # Three stages (the default): two slots are filled before the loop, one
 # group each; every iteration waits for its own group (1 may stay pending),
