@@ -1,6 +1,6 @@
 //===- PassPipelineTest.cpp - The LLVM passes a compile runs --------------===//
 //
-// Compile latency guard (docs/backend.md, *Compile latency*): pins the LLVM IR
+// Compile latency guard (docs/compile-time.md): pins the LLVM IR
 // passes optimizeLLVMIR runs and the gated NVPTX code generation passes
 // emitPTX runs, so that a pass added to (or no longer skipped in) either
 // pipeline is a deliberate change of this test, measured for its compile

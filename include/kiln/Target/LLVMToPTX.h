@@ -58,7 +58,7 @@ llvm::Error optimizeLLVMIR(llvm::Module &module, llvm::StringRef arch,
 /// cost time and leave the PTX of every LayerNorm and corpus kernel unchanged
 /// (nary-reassociate, consthoist), or leave ptxas' SASS unchanged for every
 /// LayerNorm kernel and the same in total over the corpus (slsr: a twelfth
-/// of the forward kernel's compile; docs/backend.md, *Compile latency*).
+/// of the forward kernel's compile; docs/compile-time.md).
 inline constexpr const char *kSkippedCodeGenPasses[] = {"nary-reassociate",
                                                        "consthoist", "slsr"};
 /// A code generation pass NVPTX adds three times; Kiln runs it once.

@@ -120,9 +120,10 @@ bool isTransposedOperand(LoadOp load) {
 
 /// Whether the copies of `load` can move at least 4 bytes each, the least
 /// cp.async moves. Rows not proven 4-byte aligned (a stride of 1000 f16
-/// elements) stay plain loads, as in Triton: element-wise copies would be
-/// synchronous and keep a 64-bit pointer per element alive across the
-/// stages (255 registers and spills on the corpus' odd matmul).
+/// elements) are not pipelined, as in Triton (stageInLoop): element-wise
+/// copies are synchronous, and stages ahead would keep a 64-bit pointer per
+/// element alive for each (255 registers and spills on the corpus' odd
+/// matmul).
 bool copiesWords(LoadOp load, const ModuleAxisInfo &axis) {
   unsigned inner = isTransposedOperand(load) ? 0 : 1;
   return axis.getVectorWidth(load.getPtr(), inner, load.getMask()) *
@@ -617,7 +618,11 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
         continue;
       SmallVector<LoadOp> loads = dotOperandLoads(loop);
       if (llvm::any_of(loads, [&](LoadOp load) { return !copiesWords(load, axis); })) {
-        stageInLoop(loop, loads);
+        int64_t bytes = 0;
+        for (LoadOp load : loads)
+          bytes += cast<RankedTensorType>(load.getType()).getNumElements() * 2;
+        if (bytes <= slotBudgetBytes(loop))
+          stageInLoop(loop, loads);
         continue;
       }
       FailureOr<StagePlan> plan = planStages(loop, loads);
