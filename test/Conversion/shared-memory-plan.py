@@ -1,14 +1,17 @@
 # Shared memory by liveness (lib/Conversion/TileToLLVM/SharedMemoryPlan.cpp),
 # read from the tile.shared_bytes module attribute.
-# RUN: ln-compile %s --kernel attention --signature '*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16' \
-# RUN:   --num-warps 8 --emit=llvm-dialect | FileCheck %s --check-prefix=ATTN
-# RUN: ln-compile %s --kernel attention --signature '*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16' \
-# RUN:   --num-warps 8 --emit=tile-layout | FileCheck %s --check-prefix=COPY
+# RUN: ln-compile %S/../Inputs/attention_fwd.py --kernel attention -D BLOCK_M=128 \
+# RUN:   --signature '*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16' --num-warps 8 \
+# RUN:   --emit=llvm-dialect | FileCheck %s --check-prefix=ATTN
+# RUN: ln-compile %S/../Inputs/attention_fwd.py --kernel attention -D BLOCK_M=128 \
+# RUN:   --signature '*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16' --num-warps 8 \
+# RUN:   --emit=tile-layout | FileCheck %s --check-prefix=COPY
 # RUN: ln-compile %s --kernel reduce_first --signature '*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16' \
 # RUN:   --num-warps 8 --emit=llvm-dialect | FileCheck %s --check-prefix=FIRST
 import triton
 import triton.language as tl
 
+# The attention forward of test/Inputs/attention_fwd.py, 128 query rows.
 # Q (128x64 f16, 16 KB, copied once) and 3 slots each of K^T and V (8 KB
 # each) are live together: 64 KB. The epilogue's exchange of the 128x64
 # result for the store (its own 18 KB of scratch) runs after the loop, so it
@@ -22,25 +25,6 @@ import triton.language as tl
 # COPY-DAG: #[[KT:blocked[0-9]*]] = #tile.blocked<sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 8], order = [0, 1]>
 # COPY: tile.async_copy {{.*}} : tensor<64x64x!tile.ptr<f16>, #[[KT]]>, tensor<64x64xi1, #[[KT]]> -> <3x64x64xf16, transposed>
 
-
-@triton.jit
-def attention(Q, K, V, O, N):
-    rows = tl.arange(0, 128)
-    dims = tl.arange(0, 64)
-    cols = tl.arange(0, 64)
-    q = tl.load(Q + rows[:, None] * 64 + dims[None, :])
-    m = tl.zeros((128,), dtype=tl.float32) - float("inf")
-    acc = tl.zeros((128, 64), dtype=tl.float32)
-    for start in range(0, N, 64):
-        keys = start + cols
-        kt = tl.load(K + keys[None, :] * 64 + dims[:, None])
-        qk = tl.dot(q, kt)
-        m_new = tl.maximum(m, tl.max(qk, 1))
-        p = tl.math.exp2(qk - m_new[:, None])
-        v = tl.load(V + keys[:, None] * 64 + dims[None, :])
-        acc = acc * tl.math.exp2(m - m_new)[:, None] + tl.dot(p.to(tl.float16), v)
-        m = m_new
-    tl.store(O + rows[:, None] * 64 + dims[None, :], acc.to(tl.float16))
 
 # A scratch user before the buffers (the column sums of a 128x64 tile,
 # exchanged across warps) is not fenced from the copies into them: the

@@ -77,9 +77,8 @@ Value SwizzledTile::offset(OpBuilder &b, Location loc, Value row, Value col) con
 }
 
 int64_t SwizzledTile::offset(int64_t row, int64_t col) const {
-  int64_t panel = col / panelLen, inPanel = col % panelLen;
-  int64_t swizzled = (inPanel >> 3) ^ ((row / perPhase) % maxPhase);
-  return row * panelLen + panel * rows * panelLen + (swizzled << 3) + (col & 7);
+  ChunkSwizzle panel{panelLen, perPhase, maxPhase};
+  return col / panelLen * rows * panelLen + panel.offset(row, col % panelLen, 8);
 }
 
 bool SwizzledTile::isLinear() const {

@@ -170,6 +170,13 @@ SmallVector<LoadOp> dotOperandLoads(scf::ForOp loop) {
   return loads;
 }
 
+/// A buffer of one slot holding `load`'s tile as the dots read it.
+SharedMemoryType oneSlotType(LoadOp load) {
+  auto type = cast<RankedTensorType>(load.getType());
+  return SharedMemoryType::get(load.getContext(), {1, type.getDimSize(0), type.getDimSize(1)},
+                               type.getElementType(), isTransposedOperand(load));
+}
+
 /// A dot operand loaded once before the loops that multiply with it (the
 /// queries of attention) is copied into shared memory where it is loaded:
 /// every iteration's dot then reads it there with ldmatrix instead of
@@ -178,10 +185,7 @@ void stageInvariantOperand(LoadOp load) {
   OpBuilder b(load);
   Location loc = load.getLoc();
   auto type = cast<RankedTensorType>(load.getType());
-  auto buffer = LocalAllocOp::create(
-      b, loc,
-      SharedMemoryType::get(b.getContext(), {1, type.getDimSize(0), type.getDimSize(1)},
-                            type.getElementType(), isTransposedOperand(load)));
+  auto buffer = LocalAllocOp::create(b, loc, oneSlotType(load));
   Value slot = arith::ConstantIntOp::create(b, loc, 0, 32);
   AsyncCopyOp::create(b, loc, load.getPtr(), load.getMask(), buffer, slot);
   AsyncCommitOp::create(b, loc);
@@ -208,11 +212,7 @@ void stageInLoop(scf::ForOp loop, ArrayRef<LoadOp> loads) {
   Value slot = arith::ConstantIntOp::create(b, loc, 0, 32);
   SmallVector<std::pair<LoadOp, Value>> staged;
   for (LoadOp load : loads) {
-    auto type = cast<RankedTensorType>(load.getType());
-    Value buffer = LocalAllocOp::create(
-        outer, load.getLoc(),
-        SharedMemoryType::get(b.getContext(), {1, type.getDimSize(0), type.getDimSize(1)},
-                              type.getElementType(), isTransposedOperand(load)));
+    Value buffer = LocalAllocOp::create(outer, load.getLoc(), oneSlotType(load));
     AsyncCopyOp::create(b, load.getLoc(), load.getPtr(), load.getMask(), buffer, slot);
     staged.push_back({load, buffer});
   }
@@ -594,46 +594,55 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
   using TilePipelineLoopsBase::TilePipelineLoopsBase;
 
   void runOnOperation() override {
-    // Facts of the loads as written; the pass only adds copies and slots.
-    ModuleAxisInfo axis(getOperation());
-    if (failed(axis.status()))
-      return signalPassFailure();
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    // Whether every dot operand of a loop can be copied asynchronously,
+    // decided on the IR as written: the axis analysis must not see it change,
+    // and it only runs where some loop has dot operands.
+    DenseMap<Operation *, bool> copiesAllWords;
+    std::optional<ModuleAxisInfo> axis;
+    for (scf::ForOp loop : loops) {
+      SmallVector<LoadOp> loads = dotOperandLoads(loop);
+      if (loads.empty())
+        continue;
+      if (!axis) {
+        axis.emplace(getOperation());
+        if (failed(axis->status()))
+          return signalPassFailure();
+      }
+      copiesAllWords[loop] =
+          llvm::all_of(loads, [&](LoadOp load) { return copiesWords(load, *axis); });
+    }
+
     SmallVector<LoadOp> invariant;
     getOperation().walk([&](LoadOp load) {
       if (isCopyableDotOperand(load) && feedsOnlyLaterLoops(load))
         invariant.push_back(load);
     });
     for (LoadOp load : invariant) {
-      auto type = cast<RankedTensorType>(load.getType());
       auto loop = (*load->getUsers().begin())->getParentOfType<scf::ForOp>();
       if (requestedStages(loop, numStages) >= 2 &&
-          type.getNumElements() * 2 <= slotBudgetBytes(loop) / 2)
+          tensorBytes(load.getType()) <= slotBudgetBytes(loop) / 2)
         stageInvariantOperand(load);
     }
-    SmallVector<scf::ForOp> loops;
-    getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops) {
       unsigned stages = requestedStages(loop, numStages);
-      if (stages < 2)
+      auto words = copiesAllWords.find(loop);
+      if (stages < 2 || words == copiesAllWords.end())
         continue;
       SmallVector<LoadOp> loads = dotOperandLoads(loop);
-      if (llvm::any_of(loads, [&](LoadOp load) { return !copiesWords(load, axis); })) {
-        int64_t bytes = 0;
-        for (LoadOp load : loads)
-          bytes += cast<RankedTensorType>(load.getType()).getNumElements() * 2;
-        if (bytes <= slotBudgetBytes(loop))
+      int64_t slotBytes = 0;
+      for (LoadOp load : loads)
+        slotBytes += tensorBytes(load.getType());
+      int64_t budget = slotBudgetBytes(loop);
+      if (!words->second) {
+        if (slotBytes <= budget)
           stageInLoop(loop, loads);
         continue;
       }
       FailureOr<StagePlan> plan = planStages(loop, loads);
       if (failed(plan))
         continue;
-      int64_t slotBytes = 0;
-      for (LoadOp load : plan->loads) {
-        auto type = cast<RankedTensorType>(load.getType());
-        slotBytes += type.getNumElements() * 2;
-      }
-      int64_t budget = slotBudgetBytes(loop);
       while (stages >= 2 && int64_t(stages) * slotBytes > budget)
         --stages;
       if (stages < 2)

@@ -17,7 +17,8 @@
 # RUN:   --emit=tile-layout | FileCheck %s --check-prefix=OTHER
 # RUN: ln-compile %s --kernel kloop --signature '*fp16:16,*fp16:16,*fp16:16,i32:16' \
 # RUN:   --arch sm_80 --emit=ptx | FileCheck %s --check-prefix=PTX
-# RUN: ln-compile %s --kernel attention --signature '*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16' \
+# RUN: ln-compile %S/../../../Inputs/attention_fwd.py --kernel attention -D BLOCK_M=64 \
+# RUN:   --signature '*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16' \
 # RUN:   --emit=tile-layout | FileCheck %s --check-prefix=ATTN
 # RUN: ln-compile %s --kernel kloop --signature '*fp16:16,*fp16:16,*fp16:16,i32' \
 # RUN:   --emit=tile-layout | FileCheck %s --check-prefix=UNAL
@@ -222,7 +223,7 @@ def nonzero_other(A, B, C, K):
     tl.store(C + rm[:, None] * 128 + rm[None, :], acc.to(tl.float16))
 
 
-# Attention on sm_90 (4 warps): Q, loaded before the loop and only multiplied
+# Attention on sm_90 (4 warps; test/Inputs/attention_fwd.py, 64 query rows): Q, loaded before the loop and only multiplied
 # in it, is copied once into a one-slot buffer; K^T (loaded with K
 # contiguous) goes to transposed slots, V to plain ones. The scores are read
 # at once (no tile.wgmma_pending); P @ V, whose accumulator only the next
@@ -242,21 +243,3 @@ def nonzero_other(A, B, C, K):
 # ATTN: tile.dot_wait
 
 
-@triton.jit
-def attention(Q, K, V, O, N):
-    rows = tl.arange(0, 64)
-    dims = tl.arange(0, 64)
-    cols = tl.arange(0, 64)
-    q = tl.load(Q + rows[:, None] * 64 + dims[None, :])
-    m = tl.zeros((64,), dtype=tl.float32) - float("inf")
-    acc = tl.zeros((64, 64), dtype=tl.float32)
-    for start in range(0, N, 64):
-        keys = start + cols
-        kt = tl.load(K + keys[None, :] * 64 + dims[:, None])
-        qk = tl.dot(q, kt)
-        m_new = tl.maximum(m, tl.max(qk, 1))
-        p = tl.math.exp2(qk - m_new[:, None])
-        v = tl.load(V + keys[:, None] * 64 + dims[None, :])
-        acc = acc * tl.math.exp2(m - m_new)[:, None] + tl.dot(p.to(tl.float16), v)
-        m = m_new
-    tl.store(O + rows[:, None] * 64 + dims[None, :], acc.to(tl.float16))
