@@ -1,9 +1,9 @@
 # Shared memory by liveness (lib/Conversion/TileToLLVM/SharedMemoryPlan.cpp),
 # read from the tile.shared_bytes module attribute.
-# RUN: ln-compile %S/../Inputs/attention_fwd.py --kernel attention -D BLOCK_M=128 \
+# RUN: ln-compile %S/Inputs/attention_fwd.py --kernel attention -D BLOCK_M=128 \
 # RUN:   --signature '*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16' --num-warps 8 \
 # RUN:   --emit=llvm-dialect | FileCheck %s --check-prefix=ATTN
-# RUN: ln-compile %S/../Inputs/attention_fwd.py --kernel attention -D BLOCK_M=128 \
+# RUN: ln-compile %S/Inputs/attention_fwd.py --kernel attention -D BLOCK_M=128 \
 # RUN:   --signature '*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16' --num-warps 8 \
 # RUN:   --emit=tile-layout | FileCheck %s --check-prefix=COPY
 # RUN: ln-compile %s --kernel reduce_first --signature '*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16' \
@@ -11,7 +11,7 @@
 import triton
 import triton.language as tl
 
-# The attention forward of test/Inputs/attention_fwd.py, 128 query rows.
+# The attention forward of test/Conversion/Inputs/attention_fwd.py, 128 query rows.
 # Q (128x64 f16, 16 KB, copied once) and 3 slots each of K^T and V (8 KB
 # each) are live together: 64 KB. The epilogue's exchange of the 128x64
 # result for the store (its own 18 KB of scratch) runs after the loop, so it

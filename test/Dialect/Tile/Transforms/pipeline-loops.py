@@ -17,7 +17,7 @@
 # RUN:   --emit=tile-layout | FileCheck %s --check-prefix=OTHER
 # RUN: ln-compile %s --kernel kloop --signature '*fp16:16,*fp16:16,*fp16:16,i32:16' \
 # RUN:   --arch sm_80 --emit=ptx | FileCheck %s --check-prefix=PTX
-# RUN: ln-compile %S/../../../Inputs/attention_fwd.py --kernel attention -D BLOCK_M=64 \
+# RUN: ln-compile %S/../../../Conversion/Inputs/attention_fwd.py --kernel attention -D BLOCK_M=64 \
 # RUN:   --signature '*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16' \
 # RUN:   --emit=tile-layout | FileCheck %s --check-prefix=ATTN
 # RUN: ln-compile %s --kernel kloop --signature '*fp16:16,*fp16:16,*fp16:16,i32' \
@@ -223,7 +223,7 @@ def nonzero_other(A, B, C, K):
     tl.store(C + rm[:, None] * 128 + rm[None, :], acc.to(tl.float16))
 
 
-# Attention on sm_90 (4 warps; test/Inputs/attention_fwd.py, 64 query rows): Q, loaded before the loop and only multiplied
+# Attention on sm_90 (4 warps; test/Conversion/Inputs/attention_fwd.py, 64 query rows): Q, loaded before the loop and only multiplied
 # in it, is copied once into a one-slot buffer; K^T (loaded with K
 # contiguous) goes to transposed slots, V to plain ones. The scores are read
 # at once (no tile.wgmma_pending); P @ V, whose accumulator only the next

@@ -1,4 +1,4 @@
-# Test input (not a test: lit skips Inputs/): a fused-attention forward with
+# Test input (not a test: lit skips Inputs/ folders): a fused-attention forward with
 # BLOCK_M query rows and 64-wide keys and head dimension, shared by
 # test/Conversion/shared-memory-plan.py and
 # test/Dialect/Tile/Transforms/pipeline-loops.py.
