@@ -99,6 +99,13 @@ private:
   /// stores along the other; one layout would leave one of them uncoalesced).
   void pinDisagreeingAccesses();
   DenseMap<Operation *, int> pinnedFast;
+  /// tl.dot operands loaded from global memory: the dot stages them through
+  /// shared memory, so each load gets the coalesced layout of its own shape
+  /// (as Triton's coalescing gives every access its own). Sharing a variable
+  /// with the output tile through the row and column indices would size it
+  /// for the larger tile and replicate the operand's loads over warps.
+  void pinDotOperandLoads();
+  DenseMap<Operation *, BlockedLayoutAttr> pinnedLayout;
   /// Shape ops, in program order, whose result layout may be derived.
   SmallVector<Operation *> shapeOps;
   void deriveShapeResults(DenseMap<int, VarInfo> &vars,
@@ -325,6 +332,12 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
         setNode(r, target);
         tensorValues.push_back(r);
       }
+  } else if (auto pin = pinnedLayout.find(op); pin != pinnedLayout.end()) {
+    target = terms.newFixed(rankOf(op->getResult(0)), pin->second);
+    for (Value r : op->getResults()) {
+      setNode(r, target);
+      tensorValues.push_back(r);
+    }
   } else if (auto pin = pinnedFast.find(op); pin != pinnedFast.end()) {
     target = terms.newVar(rankOf(op->getOperand(0)), /*blockedOnly=*/true,
                           pin->second);
@@ -704,8 +717,41 @@ void LayoutAssigner::pinDisagreeingAccesses() {
   }
 }
 
+void LayoutAssigner::pinDotOperandLoads() {
+  func.walk([&](DotOp dot) {
+    Type elem = dot.getA().getType().getElementType();
+    if (dotKWidth(elem, dot.getInputPrecision()) != 2 || !(elem.isF16() || elem.isBF16()))
+      return; // Other operands take #tile.dot_op layouts (visitDot).
+    for (Value operand : {dot.getA(), dot.getB()}) {
+      auto load = operand.getDefiningOp<LoadOp>();
+      if (!load || !load->hasOneUse() || !isTensor(load.getPtr()))
+        continue;
+      Value ptr = load.getPtr();
+      auto type = cast<RankedTensorType>(load.getType());
+      int fast = coalescedDim(axis, ptr);
+      unsigned rank = type.getRank();
+      if (fast < 0)
+        fast = rank - 1;
+      SmallVector<unsigned> order{unsigned(fast)};
+      for (int d = rank - 1; d >= 0; --d)
+        if (d != fast)
+          order.push_back(d);
+      VarInfo info;
+      info.shape.assign(type.getShape().begin(), type.getShape().end());
+      info.minMemBits = getPointeeBytes(ptr.getType()) * 8;
+      info.fastDim = fast;
+      SmallVector<unsigned> identity = llvm::to_vector(llvm::seq<unsigned>(0, rank));
+      Access access{ptr, load.getMask(), identity, /*writes=*/false, /*fullRank=*/true};
+      unsigned vec = chooseVectorWidth(access, fast, info);
+      pinnedLayout[load] = makeBlocked(func.getContext(), info.shape, order, vec, numWarps,
+                                       /*reduced=*/{}, info.minMemBits);
+    }
+  });
+}
+
 LogicalResult LayoutAssigner::run() {
   pinDisagreeingAccesses();
+  pinDotOperandLoads();
   for (BlockArgument arg : func.getArguments())
     if (isTensor(arg))
       return func.emitOpError("tensor arguments are not supported (argument ")

@@ -17,6 +17,7 @@ namespace kiln::tile {
 using mlir::Attribute;
 using mlir::isa;
 using mlir::isa_and_nonnull;
+using mlir::dyn_cast;
 
 /// Union-find over layout terms.
 class LayoutTerms {
@@ -79,9 +80,15 @@ public:
       const Node &other = x.fixed ? y : x;
       if (other.fixed || other.isSlice)
         return x.fixed == y.fixed;
-      // Only the accumulator layout takes in free variables.
-      return isa<MmaLayoutAttr>(x.fixed ? x.fixed : y.fixed) &&
-             !other.blockedOnly && !other.noFixed && other.fastDim < 0;
+      // The accumulator layout takes in free variables; a pinned blocked
+      // one (a tl.dot operand's load) those that coalesce along its fastest
+      // dimension; #tile.dot_op layouts none.
+      Attribute fixed = x.fixed ? x.fixed : y.fixed;
+      if (auto blocked = dyn_cast<BlockedLayoutAttr>(fixed))
+        return !other.noFixed &&
+               (other.fastDim < 0 || unsigned(other.fastDim) == blocked.getOrder()[0]);
+      return isa<MmaLayoutAttr>(fixed) && !other.blockedOnly && !other.noFixed &&
+             other.fastDim < 0;
     }
     if (!x.isSlice && !y.isSlice)
       return x.fastDim < 0 || y.fastDim < 0 || x.fastDim == y.fastDim;

@@ -6,6 +6,8 @@
 # RUN:   | FileCheck %s --check-prefix=TF32
 # RUN: ln-compile %s --kernel rowmax --signature '*fp32,*fp32' --num-warps 8 --emit=tile-layout \
 # RUN:   | FileCheck %s --check-prefix=ROWMAX
+# RUN: ln-compile %s --kernel kloop --signature '*fp16:16,*fp16:16,*fp16:16,i32' --num-warps 8 \
+# RUN:   --num-stages 1 --emit=tile-layout | FileCheck %s --check-prefix=OWN
 import triton
 import triton.language as tl
 
@@ -27,6 +29,19 @@ import triton.language as tl
 # LOOP: arith.truncf {{.*}} : tensor<128x128xf32, #[[MMA]]> to tensor<128x128xf16, #[[MMA]]>
 # LOOP: tile.convert_layout {{.*}} : tensor<128x128xf16, #[[MMA]]> -> tensor<128x128xf16, #blocked
 # LOOP: tile.store
+# Each operand's load gets the coalesced layout of its own shape (A 128x32:
+# four lanes of 8 halves span a row; B 32x128: sixteen), not one variable
+# shared with the 128x128 result through `rm`, which would be sized for 128
+# columns and make half of A's lanes load copies. The store takes A's.
+# OWN-DAG: #[[LA:blocked[0-9]*]] = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [8, 1], order = [1, 0]>
+# OWN-DAG: #[[LB:blocked[0-9]*]] = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [8, 1], order = [1, 0]>
+# OWN: scf.for {{.*}} -> (tensor<128x32x!tile.ptr<f16>, #[[LA]]>, {{.*}}, tensor<32x128x!tile.ptr<f16>, #[[LB]]>)
+# OWN-NOT: tile.convert_layout
+# OWN: tile.load {{.*}} : tensor<128x32x!tile.ptr<f16>, #[[LA]]>
+# OWN-NEXT: tile.load {{.*}} : tensor<32x128x!tile.ptr<f16>, #[[LB]]>
+# OWN-NOT: tile.convert_layout
+# OWN: scf.yield
+# OWN: tile.convert_layout {{.*}} : tensor<128x128xf16, #mma> -> tensor<128x128xf16, #[[LA]]>
 # Other operand types convert into #tile.dot_op layouts (bf16 would stage
 # like f16; tf32 uses the generic exchange):
 # TF32-DAG: #[[MMA:.*]] = #tile.mma<version = 2, warpsPerCTA = [2, 2]>

@@ -50,11 +50,12 @@ import triton.language as tl
 # immediates (the swizzle is linear over the coordinates' bits), not one
 # loop-invariant register per element.
 # UNALPTX-NOT: cp.async.ca
-# UNALPTX-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
-# UNALPTX-DAG: @p ld.global.b16
+# UNALPTX: @p ld.global.b16
 # UNALPTX: st.shared.b16 [%r[[BASE:[0-9]+]]], %rs
-# UNALPTX: st.shared.b16 [%r[[BASE]]+2], %rs
+# UNALPTX: st.shared.b16 [%r{{[0-9]+}}+256], %rs
 # UNALPTX: st.shared.b16 [%r[[BASE]]+512], %rs
+# UNALPTX: st.shared.b16 [%r[[BASE]]+1024], %rs
+# UNALPTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 
 # Three stages (the default): two slots are filled before the loop, one
 # group each; every iteration waits for its own group (1 may stay pending),
@@ -151,15 +152,14 @@ import triton.language as tl
 
 # cp.async of 16-byte runs with the mask as the source size (zero fill) when
 # K is a multiple of 16 (a uniform mask per 8 elements); no register loads.
-# LLVM rotates the loop: its wait comes last in the block.
 # PTX-NOT: ld.global
 # PTX: cp.async.cg.shared.global [%r{{[0-9]+}}], [%rd{{[0-9]+}}], 16, %r{{[0-9]+}};
 # PTX: cp.async.commit_group;
-# PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-# PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 # PTX: cp.async.wait_group 1;
 # PTX-NEXT: // end inline asm
 # PTX-NEXT: bar.sync 0;
+# PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+# PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 # PTX: cp.async.wait_group 0;
 
 
