@@ -54,10 +54,48 @@ Value nth(ValueRange values, unsigned i) {
   return values.size() == 1 ? values[0] : values[i];
 }
 
-/// arith / math ops on tensors: one scalar op per owned element.
+/// For each register of `op`'s result, the first register of this thread
+/// holding an element of the same constant block (state.constancy): only
+/// those are computed. Identity when nothing is proven constant.
+SmallVector<unsigned> blockRepresentatives(Operation *op, const LoweringState &state,
+                                           unsigned numRegs) {
+  SmallVector<unsigned> rep = llvm::to_vector(llvm::seq<unsigned>(0, numRegs));
+  auto it = state.constancy.find(op);
+  if (it == state.constancy.end())
+    return rep;
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  std::optional<DistributedLayout> layout = getDistributedLayout(type);
+  if (!layout || layout->numRegs() != numRegs)
+    return rep;
+  // Blocks start at multiples of their length, so with power-of-two lengths
+  // and bases that are distinct powers of two along one dimension each (no
+  // carries between the thread's and the register's bits), a register's
+  // block is its thread-relative coordinates shifted right.
+  SmallVector<unsigned, 4> shift;
+  for (int64_t c : it->second)
+    shift.push_back(c > 0 ? llvm::countr_zero(uint64_t(c)) : 0);
+  for (auto *bases : {&layout->regBases, &layout->laneBases, &layout->warpBases})
+    for (const DistributedLayout::Coord &basis : *bases)
+      if (llvm::count_if(basis, [](int64_t v) { return v != 0; }) > 1 ||
+          llvm::any_of(basis, [](int64_t v) { return v < 0 || (v && !llvm::isPowerOf2_64(v)); }))
+        return rep;
+  DenseMap<SmallVector<int64_t, 4>, unsigned> firstOfBlock;
+  for (unsigned r = 0; r < numRegs; ++r) {
+    DistributedLayout::Coord offset = layout->regOffset(r);
+    SmallVector<int64_t, 4> block;
+    for (unsigned d = 0; d < offset.size(); ++d)
+      block.push_back(offset[d] >> shift[d]);
+    rep[r] = firstOfBlock.try_emplace(block, r).first->second;
+  }
+  return rep;
+}
+
+/// arith / math ops on tensors: one scalar op per owned element (per
+/// constant block when the axis analysis proves blocks equal).
 struct ElementwiseLowering : ConversionPattern {
-  ElementwiseLowering(TypeConverter &tc, MLIRContext *ctx)
-      : ConversionPattern(tc, MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+  ElementwiseLowering(TypeConverter &tc, MLIRContext *ctx, const LoweringState &state)
+      : ConversionPattern(tc, MatchAnyOpTypeTag(), /*benefit=*/1, ctx), state(state) {}
+  const LoweringState &state;
 
   LogicalResult matchAndRewrite(Operation *op, ArrayRef<ValueRange> operands,
                                 ConversionPatternRewriter &rewriter) const override {
@@ -72,8 +110,14 @@ struct ElementwiseLowering : ConversionPattern {
         return rewriter.notifyMatchFailure(op, "result without a layout");
     }
     unsigned n = resultTypes[0].size();
+    SmallVector<unsigned> rep = blockRepresentatives(op, state, n);
     SmallVector<SmallVector<Value>> results(op->getNumResults());
     for (unsigned i = 0; i < n; ++i) {
+      if (rep[i] != i) {
+        for (unsigned r = 0; r < op->getNumResults(); ++r)
+          results[r].push_back(results[r][rep[i]]);
+        continue;
+      }
       OperationState state(op->getLoc(), op->getName());
       for (ValueRange operand : operands)
         state.addOperands(nth(operand, i));
@@ -241,12 +285,16 @@ struct AddPtrLowering : OpConversionPattern<AddPtrOp> {
 };
 
 struct WhereLowering : OpConversionPattern<WhereOp> {
-  using OpConversionPattern::OpConversionPattern;
+  WhereLowering(TypeConverter &tc, MLIRContext *ctx, const LoweringState &state)
+      : OpConversionPattern(tc, ctx), state(state) {}
+  const LoweringState &state;
   LogicalResult matchAndRewrite(WhereOp op, OneToNOpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     SmallVector<Value> values;
-    for (unsigned i = 0; i < adaptor.getTrueValue().size(); ++i)
-      values.push_back(arith::SelectOp::create(
+    unsigned n = adaptor.getTrueValue().size();
+    SmallVector<unsigned> rep = blockRepresentatives(op, state, n);
+    for (unsigned i = 0; i < n; ++i)
+      values.push_back(rep[i] != i ? values[rep[i]] : arith::SelectOp::create(
           rewriter, op.getLoc(), nth(adaptor.getCondition(), i),
           adaptor.getTrueValue()[i], adaptor.getFalseValue()[i]));
     rewriter.replaceOpWithMultiple(op, {values});
@@ -304,10 +352,9 @@ void populateElementwisePatterns(TileTypeConverter &converter,
                                  const LoweringState &state,
                                  RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<ElementwiseLowering>(converter, ctx);
-  patterns.add<ArangeLowering>(converter, ctx, state);
+  patterns.add<ElementwiseLowering, ArangeLowering, WhereLowering>(converter, ctx, state);
   patterns.add<ConstantLowering, SplatLowering, BroadcastLowering,
-               ExpandDimsLowering, AddPtrLowering, WhereLowering,
+               ExpandDimsLowering, AddPtrLowering,
                HintLowering<MultipleOfOp>, HintLowering<MaxContiguousOp>,
                ProgramIdLowering, NumProgramsLowering, BarrierLowering>(converter,
                                                                         ctx);

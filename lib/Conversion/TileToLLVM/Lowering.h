@@ -34,6 +34,11 @@ struct LoweringState {
   unsigned computeCapability = 90;
   /// Elements per memory access of each tile.load / tile.store.
   llvm::DenseMap<mlir::Operation *, unsigned> vectorWidth;
+  /// Elementwise ops whose result the axis analysis proves constant over
+  /// aligned blocks (a mask `cols < n` with n a multiple of 16): the block
+  /// length per dimension. One value per block is computed (as Triton's
+  /// elementwise lowering deduplicates by constancy).
+  llvm::DenseMap<mlir::Operation *, llvm::SmallVector<int64_t, 4>> constancy;
   /// Thread, lane and warp ids, computed once at each function's entry.
   struct ThreadIds {
     mlir::Value tid, lane, warp;
@@ -205,7 +210,10 @@ unsigned getSortGatherScratchBytes(mlir::Operation *op);
 
 mlir::Value i32Const(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
 /// Creates the thread, lane and warp ids (for a function's entry).
-LoweringState::ThreadIds createThreadIds(mlir::OpBuilder &b, mlir::Location loc);
+/// With `uniformWarp`, the warp id is broadcast from lane 0 (shfl.sync), which
+/// tells ptxas it is the same in every lane.
+LoweringState::ThreadIds createThreadIds(mlir::OpBuilder &b, mlir::Location loc,
+                                         bool uniformWarp);
 void barrier(mlir::OpBuilder &b, mlir::Location loc);
 /// The shared-memory array, as !llvm.ptr<3>, advanced by `byteOffset`.
 mlir::Value sharedPtr(mlir::OpBuilder &b, mlir::Location loc, mlir::Value byteOffset);

@@ -174,6 +174,18 @@ LogicalResult TileToLLVMPass::prepare(ModuleOp module, LoweringState &state) {
         state.vectorWidth[op] = axis.getVectorWidth(copy.getPtr(), inner, copy.getMask());
         return;
       }
+      else if (isa<arith::ArithDialect>(op->getDialect()) || isa<tile::WhereOp>(op)) {
+        if (op->getNumResults() != 1 || isa<arith::ConstantOp>(op))
+          return;
+        auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+        if (!type)
+          return;
+        ArrayRef<int64_t> constancy = axis.get(op->getResult(0)).getConstancy();
+        if (constancy.size() == size_t(type.getRank()) &&
+            llvm::any_of(constancy, [](int64_t c) { return c > 1; }))
+          state.constancy[op] = SmallVector<int64_t, 4>(constancy);
+        return;
+      }
       else if (auto store = dyn_cast<tile::StoreOp>(op))
         ptr = store.getPtr(), mask = store.getMask();
       else if (auto rmw = dyn_cast<tile::AtomicRMWOp>(op))
@@ -195,14 +207,6 @@ LogicalResult TileToLLVMPass::prepare(ModuleOp module, LoweringState &state) {
     });
   }
 
-  // Thread ids once per function, at its entry (they dominate every use).
-  for (auto func : module.getOps<FunctionOpInterface>()) {
-    if (func.isExternal())
-      continue;
-    OpBuilder b = OpBuilder::atBlockBegin(&func.getFunctionBody().front());
-    state.threadIds[func] = createThreadIds(b, func.getLoc());
-  }
-
   // wgmma exists only in the architecture-specific sm_90a (lib/Target picks
   // that target when the module says so).
   bool wgmma = false;
@@ -210,6 +214,14 @@ LogicalResult TileToLLVMPass::prepare(ModuleOp module, LoweringState &state) {
   if (wgmma)
     module->setAttr("tile.arch_specific", UnitAttr::get(ctx));
   state.usesWgmma = wgmma;
+
+  // Thread ids once per function, at its entry (they dominate every use).
+  for (auto func : module.getOps<FunctionOpInterface>()) {
+    if (func.isExternal())
+      continue;
+    OpBuilder b = OpBuilder::atBlockBegin(&func.getFunctionBody().front());
+    state.threadIds[func] = createThreadIds(b, func.getLoc(), /*uniformWarp=*/wgmma);
+  }
   // The scratch area and the tile.local_alloc buffers (SharedMemoryPlan.cpp).
   unsigned shared = planSharedMemory(module, state);
   module->setAttr("tile.shared_bytes",

@@ -20,10 +20,19 @@ Value i32Const(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
 }
 
-LoweringState::ThreadIds createThreadIds(OpBuilder &b, Location loc) {
+LoweringState::ThreadIds createThreadIds(OpBuilder &b, Location loc, bool uniformWarp) {
   Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
   Value lane = arith::AndIOp::create(b, loc, tid, i32Const(b, loc, kWarpSize - 1));
   Value warp = arith::ShRUIOp::create(b, loc, tid, i32Const(b, loc, kLaneBits));
+  // The same value read from lane 0: ptxas then knows it is warp-uniform and
+  // keeps what is computed from it (wgmma's descriptors) in uniform registers.
+  if (uniformWarp) {
+    Value allLanes = i32Const(b, loc, -1);
+    Value firstLane = i32Const(b, loc, 0);
+    Value clamp = i32Const(b, loc, kWarpSize - 1);
+    warp = NVVM::ShflOp::create(b, loc, b.getI32Type(), allLanes, warp, firstLane, clamp,
+                                NVVM::ShflKind::idx, UnitAttr());
+  }
   return {tid, lane, warp};
 }
 

@@ -23,6 +23,8 @@
 #include "Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
@@ -58,6 +60,17 @@ Value descriptor(OpBuilder &b, Location loc, Value addr, int64_t leadingBytes,
   Value wide = arith::ExtUIOp::create(b, loc, i64, start);
   return arith::OrIOp::create(b, loc, wide,
                               arith::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(fixed)));
+}
+
+/// The descriptor of the tile `bytes` (a multiple of 16) after `desc`'s: the
+/// start address field counts 16-byte units, and shared addresses stay below
+/// 2^18 bytes, so the sum never carries out of the field.
+Value advance(OpBuilder &b, Location loc, Value desc, int64_t bytes) {
+  if (bytes == 0)
+    return desc;
+  return arith::AddIOp::create(b, loc, desc,
+                               arith::ConstantOp::create(b, loc, b.getI64Type(),
+                                                         b.getI64IntegerAttr(bytes >> 4)));
 }
 
 /// The 32-bit shared address of the slot a tile.local_load reads.
@@ -214,7 +227,21 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
                      aOperand + ", $" + std::to_string(nAcc + aInputs) + ", p, 1, 1, " +
                      (slotA ? "0, " : "") + (kMajorB ? "0" : "1") + "; }";
   std::string inputConstraints = slotA ? "l,l,r" : "r,r,r,r,l,r";
+  // A zero accumulator (attention's scores, a dot without `acc`) is not
+  // materialized: the first K step runs with scale-d = 0, which ignores it.
+  bool zeroInit = matchPattern(op.getC(), m_AnyZeroFloat());
+  if (zeroInit) {
+    Value undef = LLVM::UndefOp::create(b, loc, b.getF32Type());
+    for (Value &v : acc)
+      v = undef;
+  }
+  // Each step's descriptors are the slot's plus its byte offset / 16.
+  Value baseDescA = slotA ? descriptor(b, loc, groupA, /*leading=*/16, 8 * tileA.panelLen * 2, modeA)
+                          : Value();
+  Value baseDescB = descriptor(b, loc, addrB, kMajorB ? 16 : tileB.panelBytes(),
+                               8 * tileB.panelLen * 2, modeB);
   Value accumulate = i32Const(b, loc, 1);
+  Value overwrite = zeroInit ? i32Const(b, loc, 0) : accumulate;
   for (int64_t kk = 0; kk < k; kk += 16) {
     // A: K-major, the panel holding kk, 32 bytes per K step inside it.
     int64_t offA = (kk / tileA.panelLen) * tileA.panelBytes() + (kk % tileA.panelLen) * 2;
@@ -226,8 +253,7 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
       SmallVector<Value> aIn;
       if (slotA) {
         int64_t rowOff = 16 * warpsM * mb * tileA.panelLen * 2;
-        Value addr = arith::AddIOp::create(b, loc, groupA, i32Const(b, loc, offA + rowOff));
-        aIn.push_back(descriptor(b, loc, addr, /*leading=*/16, 8 * tileA.panelLen * 2, modeA));
+        aIn.push_back(advance(b, loc, baseDescA, offA + rowOff));
       } else {
         aIn = aFragments[(kk / 16) * mBlocks + mb];
       }
@@ -236,15 +262,13 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
         // stored row (K-major).
         int64_t chunkOff = kMajorB ? chunk * nInstr * tileB.panelLen * 2
                                    : (chunk * nInstr / tileB.panelLen) * tileB.panelBytes();
-        Value bAddr = arith::AddIOp::create(b, loc, addrB, i32Const(b, loc, offB + chunkOff));
-        Value descB = descriptor(b, loc, bAddr, kMajorB ? 16 : tileB.panelBytes(),
-                                 8 * tileB.panelLen * 2, modeB);
+        Value descB = advance(b, loc, baseDescB, offB + chunkOff);
         SmallVector<unsigned> &regs = regsOf[mb * (n / nInstr) + chunk];
         SmallVector<Value> in;
         for (unsigned r : regs)
           in.push_back(acc[r]);
         SmallVector<Value> extra(aIn);
-        extra.append({descB, accumulate});
+        extra.append({descB, kk == 0 ? overwrite : accumulate});
         SmallVector<Value> out = throughAsm(b, loc, in, extra, inputConstraints, text);
         for (auto [r, v] : llvm::zip(regs, out))
           acc[r] = v;
