@@ -7,6 +7,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -152,7 +153,19 @@ void emitPTXLiteral(llvm::raw_ostream &os, llvm::StringRef ptx) {
     if (i + 1 == lines.size() && lines[i].empty())
       break;
     os << "    \"";
-    llvm::printEscapedString(lines[i], os);
+    // C escapes: llvm::printEscapedString writes LLVM IR's "\09" for a tab,
+    // which C reads as a NUL followed by '9' (the driver's JIT would stop
+    // at the first tab).
+    for (unsigned char c : lines[i]) {
+      if (c == '\\' || c == '"')
+        os << '\\' << c;
+      else if (c == '\t')
+        os << "\\t";
+      else if (c < 0x20 || c >= 0x7f)
+        os << llvm::format("\\%03o", unsigned(c));
+      else
+        os << c;
+    }
     os << (i + 1 < lines.size() ? "\\n" : "") << "\"\n";
   }
 }

@@ -378,6 +378,10 @@ CUresult cuLinkAddData_v2(void *state, int type, void *data, size_t size,
   if (type != 1 || size == 0 || static_cast<char *>(data)[size - 1] != 0)
     return INVALID_VALUE; // PTX must come NUL-terminated, size included.
   l->ptx.assign(static_cast<char *>(data), size - 1);
+  // The driver reads PTX as a C string: text after a NUL is lost (an AOT
+  // literal that wrote a tab as "\09" ended there).
+  if (l->ptx.find('\0') != std::string::npos)
+    return INVALID_PTX;
   size_t bad = l->ptx.find("bogus");
   if (bad != std::string::npos) {
     if (l->errorLog && l->errorLogSize)
