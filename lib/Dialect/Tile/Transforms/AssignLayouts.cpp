@@ -27,6 +27,7 @@
 #include "kiln/Dialect/Tile/Transforms/Passes.h"
 
 #include "BlockedLayouts.h"
+#include "DotLayouts.h"
 #include "LayoutTerms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -372,66 +373,6 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
   if (accessesMemory && target >= 0 && !terms.isSlice(target) && !terms.fixedLayout(target))
     terms.requireNoFixed(target);
   return success();
-}
-
-/// Whether `dot` will likely run as sm_90 wgmma (lib/Conversion/TileToLLVM/
-/// WgmmaToLLVM.cpp), which needs all warps along M: f16/bf16 operands loaded
-/// in the dot's own loop (--tile-pipeline-loops then puts them in shared
-/// memory), an f32 accumulator, warp groups of 4 and whole 16-row blocks.
-static bool prefersWarpGroups(DotOp dot, unsigned numWarps) {
-  std::optional<unsigned> cc = getTargetComputeCapability(dot);
-  auto result = cast<RankedTensorType>(dot.getType());
-  Type elem = dot.getA().getType().getElementType();
-  if (!cc || *cc < 90 || numWarps % 4 || !result.getElementType().isF32() ||
-      !(elem.isF16() || elem.isBF16()))
-    return false;
-  int64_t m = result.getDimSize(0), n = result.getDimSize(1);
-  if (m % (16 * numWarps) || n % 8 || dot.getA().getType().getDimSize(1) % 16)
-    return false;
-  auto loadedHere = [&](Value v) {
-    auto load = v.getDefiningOp<LoadOp>();
-    return load && load->getBlock() == dot->getBlock() &&
-           isa_and_nonnull<scf::ForOp>(dot->getParentOp());
-  };
-  return loadedHere(dot.getA()) && loadedHere(dot.getB());
-}
-
-/// tile.where or an elementwise arith / math op: arithmetic that keeps a
-/// tensor's layout.
-static bool isElementwiseArithmetic(Operation *op) {
-  return isa<WhereOp>(op) || (isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) &&
-                              OpTrait::hasElementwiseMappableTraits(op));
-}
-
-/// Whether `v` (through arithmetic on it) is reduced along its rows, as
-/// attention's scores are for the running maximum and sum.
-static bool isRowReduced(Value v, unsigned depth = 8) {
-  for (Operation *user : v.getUsers()) {
-    if (isa<SumOp, MaxOp, MinOp, ReduceOp>(user))
-      if (user->getOperand(0) == v && user->getAttrOfType<IntegerAttr>("axis").getInt() == 1)
-        return true;
-    if (isElementwiseArithmetic(user) && depth > 0 && user->getNumResults() == 1 &&
-        isRowReduced(user->getResult(0), depth - 1))
-      return true;
-  }
-  return false;
-}
-
-/// The tl.dot whose result `v` is computed from by arithmetic alone (P of
-/// attention's P @ V comes from the scores Q @ K^T), if any.
-static DotOp producingDot(Value v, unsigned depth = 8) {
-  Operation *def = v.getDefiningOp();
-  if (!def)
-    return {};
-  if (auto dot = dyn_cast<DotOp>(def))
-    return dot;
-  if (!isElementwiseArithmetic(def) || depth == 0)
-    return {};
-  for (Value operand : def->getOperands())
-    if (isa<RankedTensorType>(operand.getType()))
-      if (DotOp dot = producingDot(operand, depth - 1))
-        return dot;
-  return {};
 }
 
 void LayoutAssigner::visitDot(DotOp dot) {
