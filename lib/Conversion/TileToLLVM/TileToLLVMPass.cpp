@@ -180,7 +180,8 @@ LogicalResult TileToLLVMPass::prepare(ModuleOp module, LoweringState &state) {
         auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
         if (!type)
           return;
-        ArrayRef<int64_t> constancy = axis.get(op->getResult(0)).getConstancy();
+        AxisInfo facts = axis.get(op->getResult(0));
+        ArrayRef<int64_t> constancy = facts.getConstancy();
         if (constancy.size() == size_t(type.getRank()) &&
             llvm::any_of(constancy, [](int64_t c) { return c > 1; }))
           state.constancy[op] = SmallVector<int64_t, 4>(constancy);
