@@ -67,18 +67,13 @@ SmallVector<unsigned> blockRepresentatives(Operation *op, const LoweringState &s
   std::optional<DistributedLayout> layout = getDistributedLayout(type);
   if (!layout || layout->numRegs() != numRegs)
     return rep;
-  // Blocks start at multiples of their length, so with power-of-two lengths
-  // and bases that are distinct powers of two along one dimension each (no
-  // carries between the thread's and the register's bits), a register's
-  // block is its thread-relative coordinates shifted right.
+  // Blocks start at multiples of their power-of-two length, and a layout's
+  // bases never overlap (DistributedLayout.h: a thread's coordinates are its
+  // offset plus the register's, without carries), so a register's block is
+  // its thread-relative coordinates shifted right.
   SmallVector<unsigned, 4> shift;
   for (int64_t c : it->second)
     shift.push_back(c > 0 ? llvm::countr_zero(uint64_t(c)) : 0);
-  for (auto *bases : {&layout->regBases, &layout->laneBases, &layout->warpBases})
-    for (const DistributedLayout::Coord &basis : *bases)
-      if (llvm::count_if(basis, [](int64_t v) { return v != 0; }) > 1 ||
-          llvm::any_of(basis, [](int64_t v) { return v < 0 || (v && !llvm::isPowerOf2_64(v)); }))
-        return rep;
   DenseMap<SmallVector<int64_t, 4>, unsigned> firstOfBlock;
   for (unsigned r = 0; r < numRegs; ++r) {
     DistributedLayout::Coord offset = layout->regOffset(r);

@@ -93,6 +93,9 @@ private:
   Attribute layoutFor(int node);
   unsigned chooseVectorWidth(ArrayRef<Access> accesses, unsigned fast,
                              const VarInfo &info);
+  /// The blocked layout of a variable with `info` and `accesses`: its fastest
+  /// dimension first (the last one when nothing is contiguous).
+  BlockedLayoutAttr blockedFor(const VarInfo &info, ArrayRef<Access> accesses);
 
   /// Global loads/stores whose pointers coalesce along different dimensions
   /// than others of the same rank: each gets a variable pinned to its own
@@ -327,25 +330,18 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
         target = nodeOf(operand);
         break;
       }
+  if (target < 0) {
+    if (auto pin = pinnedLayout.find(op); pin != pinnedLayout.end())
+      target = terms.newFixed(rankOf(op->getResult(0)), pin->second);
+    else if (auto pin = pinnedFast.find(op); pin != pinnedFast.end())
+      target = terms.newVar(rankOf(op->getOperand(0)), /*blockedOnly=*/true, pin->second);
+  }
   if (target >= 0) {
     for (Value r : op->getResults())
       if (isTensor(r)) {
         setNode(r, target);
         tensorValues.push_back(r);
       }
-  } else if (auto pin = pinnedLayout.find(op); pin != pinnedLayout.end()) {
-    target = terms.newFixed(rankOf(op->getResult(0)), pin->second);
-    for (Value r : op->getResults()) {
-      setNode(r, target);
-      tensorValues.push_back(r);
-    }
-  } else if (auto pin = pinnedFast.find(op); pin != pinnedFast.end()) {
-    target = terms.newVar(rankOf(op->getOperand(0)), /*blockedOnly=*/true,
-                          pin->second);
-    for (Value r : op->getResults()) {
-      setNode(r, target);
-      tensorValues.push_back(r);
-    }
   } else {
     freshResults();
   }
@@ -482,6 +478,19 @@ unsigned LayoutAssigner::chooseVectorWidth(ArrayRef<Access> accesses,
   return std::min(widest, writeCap);
 }
 
+BlockedLayoutAttr LayoutAssigner::blockedFor(const VarInfo &info,
+                                             ArrayRef<Access> accesses) {
+  unsigned rank = info.shape.size();
+  unsigned fast = info.fastDim >= 0 ? info.fastDim : rank - 1;
+  SmallVector<unsigned> order{fast};
+  for (int d = rank - 1; d >= 0; --d)
+    if (unsigned(d) != fast)
+      order.push_back(d);
+  unsigned vec = chooseVectorWidth(accesses, fast, info);
+  return makeBlocked(func.getContext(), info.shape, order, vec, numWarps, info.reducedDims,
+                     info.minMemBits ? info.minMemBits : 32);
+}
+
 void LayoutAssigner::deriveShapeResults(
     DenseMap<int, VarInfo> &vars, DenseMap<int, SmallVector<Access>> &accesses) {
   for (Operation *op : shapeOps) {
@@ -515,7 +524,6 @@ static Value beforeConversions(Value v) {
 }
 
 LogicalResult LayoutAssigner::materialize() {
-  MLIRContext *ctx = func.getContext();
   DenseMap<int, VarInfo> vars;
   for (Value v : tensorValues) {
     auto type = cast<RankedTensorType>(v.getType());
@@ -593,16 +601,7 @@ LogicalResult LayoutAssigner::materialize() {
   for (auto &[root, info] : vars) {
     if (terms.fixedLayout(root))
       continue;
-    unsigned rank = info.shape.size();
-    unsigned fast = info.fastDim >= 0 ? info.fastDim : rank - 1;
-    SmallVector<unsigned> order{fast};
-    for (int d = rank - 1; d >= 0; --d)
-      if (unsigned(d) != fast)
-        order.push_back(d);
-    unsigned vec = chooseVectorWidth(accesses.lookup(root), fast, info);
-    blockedOf[root] = makeBlocked(ctx, info.shape, order, vec, numWarps,
-                                  info.reducedDims,
-                                  info.minMemBits ? info.minMemBits : 32);
+    blockedOf[root] = blockedFor(info, accesses.lookup(root));
   }
   deriveShapeResults(vars, accesses);
   // Rewrite the types in place; constants carry their type in the value.
@@ -669,23 +668,13 @@ void LayoutAssigner::pinDotOperandLoads() {
         continue;
       Value ptr = load.getPtr();
       auto type = cast<RankedTensorType>(load.getType());
-      int fast = coalescedDim(axis, ptr);
-      unsigned rank = type.getRank();
-      if (fast < 0)
-        fast = rank - 1;
-      SmallVector<unsigned> order{unsigned(fast)};
-      for (int d = rank - 1; d >= 0; --d)
-        if (d != fast)
-          order.push_back(d);
       VarInfo info;
       info.shape.assign(type.getShape().begin(), type.getShape().end());
       info.minMemBits = getPointeeBytes(ptr.getType()) * 8;
-      info.fastDim = fast;
-      SmallVector<unsigned> identity = llvm::to_vector(llvm::seq<unsigned>(0, rank));
+      info.fastDim = coalescedDim(axis, ptr);
+      SmallVector<unsigned> identity = llvm::to_vector(llvm::seq<unsigned>(0, type.getRank()));
       Access access{ptr, load.getMask(), identity, /*writes=*/false, /*fullRank=*/true};
-      unsigned vec = chooseVectorWidth(access, fast, info);
-      pinnedLayout[load] = makeBlocked(func.getContext(), info.shape, order, vec, numWarps,
-                                       /*reduced=*/{}, info.minMemBits);
+      pinnedLayout[load] = blockedFor(info, access);
     }
   });
 }
