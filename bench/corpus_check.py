@@ -60,7 +60,8 @@ def compile_and_assemble(argv, ptxas, timeout):
         if rc != 0:
             return rc, text, ""
         # The PTX's own target: sm_90a for kernels that use wgmma.
-        target = re.search(r"^\.target\s+(sm_\w+)", open(ptx).read(), re.M)
+        with open(ptx) as f:
+            target = re.search(r"^\.target\s+(sm_\w+)", f.read(), re.M)
         arch = target.group(1) if target else "sm_90"
         rc, text = run_one([ptxas, "-arch=" + arch, "-v", ptx, "-o", os.path.join(d, "k.cubin")],
                            timeout)

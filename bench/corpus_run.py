@@ -7,10 +7,12 @@ kernel file imported as a module, `kernel[grid](...)`) and for Kiln (the
 same file through the `kiln` Python package, `kiln.jit(path).kernel[grid]`):
 poisons the outputs (NaN for floats, 0xFF bytes for ints; outputs that are
 accumulated into are zeroed), launches once, compares with the reference
-(per-case tolerances), then times the launch: CUDA events around each launch,
-warm-up runs first, the L2 flushed before every timed launch by writing a
-256 MB buffer, the median of the repetitions. Both use the same grid,
-constexprs and num_warps.
+(per-case tolerances), then times both launches: CUDA events around each
+launch, warm-up runs first, the L2 flushed before every timed launch by
+writing a 256 MB buffer, the median of the repetitions. The repetitions run
+in 10 rounds that alternate which implementation goes first (a drift of the
+GPU's state during the measurement falls on both alike). Both use the same
+grid, constexprs and num_warps.
 
     python3 bench/corpus_run.py [--filter TEXT] [--quick] [--json out.json]
         [--kiln-only | --triton-only] [--no-timing] [--warmup N] [--reps N]
@@ -48,6 +50,7 @@ from corpus_model import TORCH_DTYPE, Ctx, shape_text  # noqa: E402
 IMPLS = ("triton", "kiln")
 SEED = 20261123
 L2_FLUSH_BYTES = 256 << 20
+ROUNDS = 10  # timing rounds, alternating which implementation goes first
 
 # ------------------------------------------------------------ pure parts
 # (no torch: tested by bench/test_corpus.py)
@@ -259,20 +262,46 @@ class Runner:
             report[name] = entry
         return ok, report
 
-    def time(self, fn):
+    def samples(self, fn, n):
+        """n timed launches, the L2 flushed before each (microseconds)."""
         torch = self.torch
-        for _ in range(self.warmup):
-            fn()
-        torch.cuda.synchronize()
-        starts = [torch.cuda.Event(enable_timing=True) for _ in range(self.reps)]
-        ends = [torch.cuda.Event(enable_timing=True) for _ in range(self.reps)]
+        starts = [torch.cuda.Event(enable_timing=True) for _ in range(n)]
+        ends = [torch.cuda.Event(enable_timing=True) for _ in range(n)]
         for s, e in zip(starts, ends):
             self.flush.zero_()
             s.record()
             fn()
             e.record()
         torch.cuda.synchronize()
-        return 1e3 * statistics.median(s.elapsed_time(e) for s, e in zip(starts, ends))
+        return [1e3 * s.elapsed_time(e) for s, e in zip(starts, ends)]
+
+    def time(self, launches):
+        """Median time of each implementation's launch. The repetitions run
+        in rounds that alternate which implementation goes first, so a drift
+        of the GPU's state (clocks, queue depth) over the measurement falls
+        on both alike instead of on whichever ran second."""
+        for fn in launches.values():
+            for _ in range(self.warmup):
+                fn()
+        self.torch.cuda.synchronize()
+        rounds = min(ROUNDS, self.reps)
+        per_round = -(-self.reps // rounds)
+        got = {impl: [] for impl in launches}
+        order = list(launches)
+        for k in range(rounds):
+            for impl in (order if k % 2 == 0 else order[::-1]):
+                got[impl] += self.samples(launches[impl], per_round)
+        return {impl: statistics.median(v) for impl, v in got.items()}
+
+    def time_all(self, rec, launches):
+        try:
+            for impl, us in self.time(launches).items():
+                rec[impl]["us"] = us
+        except Exception as e:
+            for impl in launches:
+                rec[impl]["error"] = f"timing: {type(e).__name__}: {e}"
+            if not self.context_alive():
+                raise ContextLost(str(e)) from e
 
     def reference(self, inst):
         """(inputs, reference outputs) of an instance, from the fixed seed."""
@@ -289,9 +318,11 @@ class Runner:
         except Exception:
             return False
 
-    def run_impl(self, impl, inst, ref, timing):
+    def run_impl(self, impl, inst, ref):
+        """Compiles, launches once on poisoned outputs and checks: the
+        result record and the launch (None when it failed)."""
         ctx = Ctx(self.torch, self.device, inst.dtype)
-        r = {}
+        r, launch = {}, None
         try:
             kern = self.kernel(impl, inst)
             t = self.inputs(ctx, inst)
@@ -306,14 +337,13 @@ class Runner:
             if self.device == "cuda":
                 self.torch.cuda.synchronize()
             r["correct"], r["check"] = self.check(inst, t, ref)
-            if timing:
-                r["us"] = self.time(launch)
         except Exception as e:
             r["error"] = f"{type(e).__name__}: {e}"
             r["traceback"] = traceback.format_exc(limit=4)[-3000:]
+            launch = None
             if not self.context_alive():
                 raise ContextLost(r["error"]) from e
-        return r
+        return r, launch
 
     def run(self, inst, timing=True):
         rec = base_record(inst, self.sms)
@@ -327,8 +357,13 @@ class Runner:
                 rec[impl] = dict(err)
             return finish_record(rec)
         try:
+            launches = {}
             for impl in self.impls:
-                rec[impl] = self.run_impl(impl, inst, ref, timing)
+                rec[impl], launch = self.run_impl(impl, inst, ref)
+                if launch is not None:
+                    launches[impl] = launch
+            if timing and launches:
+                self.time_all(rec, launches)
         except ContextLost as e:
             rec.setdefault(impl, {"error": str(e)})
             rec["context_lost"] = True
@@ -345,6 +380,7 @@ def device_meta(torch, runner, impls):
             "torch_version": torch.__version__, "cuda_version": torch.version.cuda,
             "method": {"timer": "torch.cuda.Event around each launch", "statistic": "median",
                        "warmup": runner.warmup, "reps": runner.reps,
+                       "rounds": ROUNDS, "order": "alternating per round",
                        "l2_flush_bytes": L2_FLUSH_BYTES, "seed": SEED}}
     if "triton" in impls:
         import triton

@@ -11,6 +11,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import types
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -315,6 +316,46 @@ class Formatting(unittest.TestCase):
                 self.assertTrue(wrote)
                 with open(png, "rb") as f:
                     self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+
+
+class Timing(unittest.TestCase):
+    """Runner.time with a stand-in torch whose events tick one microsecond
+    per launch since the last flush; the queue of launches is recorded."""
+
+    def make_runner(self):
+        log = []
+
+        class Event:
+            def __init__(self, enable_timing=True):
+                self.t = None
+
+            def record(self):
+                self.t = len(log)
+
+            def elapsed_time(self, other):
+                return 1e-3 * (other.t - self.t) * (2 if log[self.t] == "kiln" else 1)
+
+        class Flush:
+            def zero_(self):
+                pass
+
+        fake_torch = types.SimpleNamespace(
+            cuda=types.SimpleNamespace(Event=Event, synchronize=lambda: None))
+        runner = corpus_run.Runner(fake_torch, ("triton", "kiln"), warmup=2, reps=20,
+                                   device="cpu")
+        runner.flush = Flush()
+        return runner, log
+
+    def test_rounds_alternate_and_each_implementation_is_timed_alone(self):
+        runner, log = self.make_runner()
+        us = runner.time({"triton": lambda: log.append("triton"),
+                          "kiln": lambda: log.append("kiln")})
+        self.assertEqual(us, {"triton": 1.0, "kiln": 2.0})
+        timed = log[4:]  # after 2 warm-up launches of each
+        self.assertEqual(len(timed), 40)
+        firsts = [timed[i] for i in range(0, 40, 4)]
+        self.assertEqual(firsts, ["triton", "kiln"] * 5)
+        self.assertEqual(timed[:4], ["triton", "triton", "kiln", "kiln"])
 
 
 class Check(unittest.TestCase):
