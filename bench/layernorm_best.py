@@ -63,7 +63,8 @@ except ImportError as _e:
 
 KERNELS = os.path.join(ROOT, "examples", "layernorm", "layer_norm_fast.py")
 SPLIT_KERNELS = os.path.join(ROOT, "examples", "layernorm", "layer_norm_split.py")
-DTYPES = {"fp16": torch.float16, "bf16": torch.bfloat16, "fp32": torch.float32}
+# Names of torch dtypes: the module imports without torch (--plot-only).
+DTYPES = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32"}
 ALL_N = [512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144]
 ALL_M = [4096, 65536]
 EPS = 1e-5
@@ -443,6 +444,13 @@ def main():
     ap.add_argument("--reps", default=None,
                     help="WARMUP,REPS (default 5,25; --quick 2,5)")
     a = ap.parse_args()
+    for opt, value, allowed in (("--mode", a.mode, ("fwd", "fwdbwd")),
+                                ("--dtype", a.dtype, tuple(DTYPES)),
+                                ("--columns", a.columns, tuple(COLUMNS))):
+        bad = [v for v in value.split(",") if v not in allowed]
+        if bad:
+            ap.error(f"{opt} {value}: unknown {', '.join(bad)} (expected a comma-separated "
+                     f"list of {', '.join(allowed)})")
     global SLEEP_CYCLES
     if a.host_time:
         SLEEP_CYCLES = 0
@@ -507,7 +515,7 @@ def main():
 
 
 def run_shape(columns, mode, dt, M, N, flush, warmup, reps, tune=False):
-    dtype = DTYPES[dt]
+    dtype = getattr(torch, DTYPES[dt])
     row = {"mode": mode, "dtype": dt, "M": M, "N": N, "gbps": {}, "ms": {}, "err": {},
            "skipped": {}}
     fits, need = shape_fits(M, N, dtype, mode)

@@ -358,6 +358,36 @@ class Timing(unittest.TestCase):
         self.assertEqual(timed[:4], ["triton", "triton", "kiln", "kiln"])
 
 
+class LayerNormBenchCli(unittest.TestCase):
+    """bench/layernorm_best.py without torch: bad list options are refused
+    before anything runs, and --plot-only works on a shard's JSON."""
+    SCRIPT = os.path.join(HERE, "layernorm_best.py")
+
+    def run_script(self, *argv):
+        return subprocess.run([sys.executable, self.SCRIPT, *argv], capture_output=True,
+                              text=True, timeout=120)
+
+    def test_unknown_mode_dtype_or_column_is_an_error(self):
+        for opt, value, bad in (("--mode", "fwd+bwd", "fwd+bwd"), ("--dtype", "fp16,fp8", "fp8"),
+                                ("--columns", "kiln,triton", "triton")):
+            r = self.run_script(opt, value)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn(f"{opt} {value}: unknown {bad}", r.stderr)
+
+    def test_plot_only_merges_a_shard_without_torch(self):
+        row = {"mode": "fwd", "dtype": "fp16", "M": 4096, "N": 8192,
+               "gbps": {"kiln": 2632.0, "torch": 1733.0}}
+        with tempfile.TemporaryDirectory() as d:
+            shard = os.path.join(d, "shard.json")
+            with open(shard, "w") as f:
+                json.dump([row], f)
+            r = self.run_script("--plot-only", "--out", d, "--merge", shard)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("| fwd | fp16 | 4096 | 8192 |", r.stdout)
+            with open(os.path.join(d, "layernorm_best.json")) as f:
+                self.assertEqual(len(json.load(f)), 1)
+
+
 class Check(unittest.TestCase):
     def test_counts_failures_of_a_fake_compiler(self):
         with tempfile.TemporaryDirectory() as d:
