@@ -15,7 +15,6 @@ With --sass DIR (and ptxas/cuobjdump on PATH or in Triton's package) the SASS
 of both is written there and its instruction count printed.
 """
 import argparse
-import glob
 import os
 import statistics
 import subprocess
@@ -48,17 +47,17 @@ def events(torch, n):
     return [torch.cuda.Event(enable_timing=True) for _ in range(n)]
 
 
-def timings(torch, flush, fn, reps):
+def timings(runner, fn, reps):
+    torch = runner.torch
     out = {}
     for _ in range(10):
         fn()
     torch.cuda.synchronize()
-    for mode in ("flush", "hot", "idle"):
+    out["flush"] = statistics.median(runner.samples(fn, reps))
+    for mode in ("hot", "idle"):
         s, e = events(torch, reps), events(torch, reps)
         for a, b in zip(s, e):
-            if mode == "flush":
-                flush.zero_()
-            elif mode == "idle":
+            if mode == "idle":
                 torch.cuda.synchronize()
             a.record()
             fn()
@@ -115,7 +114,7 @@ def probe(runner, torch, impl, kern, args, consts, grid, nw, label, sass_dir, re
         kern[grid](*args, **consts, num_warps=nw)
     launch()
     torch.cuda.synchronize()
-    t = timings(torch, runner.flush, launch, reps)
+    t = timings(runner, launch, reps)
     line = f"{label:44s} {impl:6s} " + " ".join(f"{k} {v:7.2f}" for k, v in t.items())
     if sass_dir:
         base = os.path.join(sass_dir, label.replace("/", "_") + "." + impl)

@@ -90,6 +90,23 @@ void eraseDeadOps(ModuleOp module) {
   });
 }
 
+/// The block length per dimension over which the axis analysis proves the
+/// tensor result of an elementwise op constant, when some block is longer
+/// than one element (ElementwiseOpToLLVM computes one value per block).
+std::optional<SmallVector<int64_t, 4>> constantBlocks(Operation *op, const ModuleAxisInfo &axis) {
+  if (op->getNumResults() != 1 || isa<arith::ConstantOp>(op))
+    return std::nullopt;
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!type)
+    return std::nullopt;
+  AxisInfo facts = axis.get(op->getResult(0)); // the constancy below points into it
+  ArrayRef<int64_t> constancy = facts.getConstancy();
+  if (constancy.size() != size_t(type.getRank()) ||
+      llvm::none_of(constancy, [](int64_t c) { return c > 1; }))
+    return std::nullopt;
+  return SmallVector<int64_t, 4>(constancy);
+}
+
 struct TileToLLVMPass : kiln::impl::TileToLLVMBase<TileToLLVMPass> {
   using TileToLLVMBase::TileToLLVMBase;
 
@@ -157,7 +174,8 @@ LogicalResult TileToLLVMPass::prepare(ModuleOp module, LoweringState &state) {
   if (walk.wasInterrupted())
     return failure();
 
-  // Vector width of each memory access, from the layout and the analysis.
+  // Vector width of each memory access, from the layout and the analysis,
+  // and the constant blocks of elementwise results (one analysis for both).
   {
     ModuleAxisInfo axis(module);
     if (failed(axis.status()))
@@ -173,21 +191,11 @@ LogicalResult TileToLLVMPass::prepare(ModuleOp module, LoweringState &state) {
         unsigned inner = copy.getBuffer().getType().getTransposed() ? 0 : 1;
         state.vectorWidth[op] = axis.getVectorWidth(copy.getPtr(), inner, copy.getMask());
         return;
-      }
-      else if (isa<arith::ArithDialect>(op->getDialect()) || isa<tile::WhereOp>(op)) {
-        if (op->getNumResults() != 1 || isa<arith::ConstantOp>(op))
-          return;
-        auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-        if (!type)
-          return;
-        AxisInfo facts = axis.get(op->getResult(0));
-        ArrayRef<int64_t> constancy = facts.getConstancy();
-        if (constancy.size() == size_t(type.getRank()) &&
-            llvm::any_of(constancy, [](int64_t c) { return c > 1; }))
-          state.constancy[op] = SmallVector<int64_t, 4>(constancy);
+      } else if (isa<arith::ArithDialect>(op->getDialect()) || isa<tile::WhereOp>(op)) {
+        if (auto blocks = constantBlocks(op, axis))
+          state.constancy[op] = std::move(*blocks);
         return;
-      }
-      else if (auto store = dyn_cast<tile::StoreOp>(op))
+      } else if (auto store = dyn_cast<tile::StoreOp>(op))
         ptr = store.getPtr(), mask = store.getMask();
       else if (auto rmw = dyn_cast<tile::AtomicRMWOp>(op))
         if ((limit = rmw.getMaxVectorElements(state.computeCapability)) > 1)
