@@ -10,6 +10,8 @@ Columns (each skipped with the reason printed when it cannot run):
   compiled     torch.compile(torch.nn.functional.layer_norm)
   flash        FlashAttention's Triton layer_norm_fn under Triton (.ext/flash-attention)
   ours_triton  (--ours-under-triton) the same layer_norm_fast.py kernels under Triton
+  copy         the bandwidth ceiling, not a LayerNorm: torch copies moving exactly the
+               formula's bytes (fwd: y = x; fwdbwd: also dx = x + dy); never in "best other"
 
 Modes: fwd (y, mean, rstd) and fwdbwd (forward, then dx, dw, db for dy).
 Bytes (the tutorial's formulas): fwd 2*|x| + |w| + |b|; fwdbwd = fwd + 3*|x| (the tutorial's
@@ -19,10 +21,12 @@ Method: inputs as the tutorial (x = -2.3 + 0.5 randn, w, b = rand, dy = 0.1 rand
 timing, every column's outputs are checked against an fp32 torch reference (max error relative to
 max |ref|: 2e-2 fp16, 6e-2 bf16, 2e-4 fp32). Kiln must pass; another column within 25x is timed
 and flagged ("loose" in the JSON: the tutorial sums dw/db in the input dtype), else not timed. Each
-timed repetition zeroes a 256 MB buffer first (L2 flush), queues a ~50 us GPU sleep (so that the
-host has queued the call before the start event runs: device time, not host launch overhead;
---host-time leaves it out) and is bracketed by CUDA events; the result is the median over the
-repetitions after warm-up.
+timed repetition flushes L2 first (--flush write: zeroes a 256 MB buffer, as
+triton.testing.do_bench does, which leaves up to an L2 of dirty lines that the timed kernels
+then write back; --flush read: sums the buffer instead, leaving clean lines), queues a GPU sleep
+longer than the host takes to queue the call (>= ~50 us; so that the start event runs after the
+call is queued: device time, not host launch overhead; --host-time leaves it out) and is
+bracketed by CUDA events; the result is the median over the repetitions after warm-up.
 
 Run on the device from the repository root (libkiln.so built in build/lib):
   python3 bench/layernorm_best.py --out bench-out [--quick] [--max-seconds 420]
@@ -61,14 +65,18 @@ except ImportError as _e:
     torch = F = lh = None
     _import_error = _e
 
-KERNELS = os.path.join(ROOT, "examples", "layernorm", "layer_norm_fast.py")
+# KILN_LN_KERNELS: another copy of the file (A/B experiments on the device).
+KERNELS = os.environ.get("KILN_LN_KERNELS") or os.path.join(
+    ROOT, "examples", "layernorm", "layer_norm_fast.py")
 SPLIT_KERNELS = os.path.join(ROOT, "examples", "layernorm", "layer_norm_split.py")
 # Names of torch dtypes: the module imports without torch (--plot-only).
 DTYPES = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32"}
 ALL_N = [512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144]
 ALL_M = [4096, 65536]
 EPS = 1e-5
-COLUMNS = ["kiln", "tutorial", "torch", "compiled", "flash", "ours_triton"]
+COLUMNS = ["kiln", "tutorial", "torch", "compiled", "flash", "ours_triton", "copy"]
+# Columns that are not LayerNorms: shown, never compared against.
+CEILINGS = {"copy"}
 
 
 def log(*a):
@@ -216,9 +224,21 @@ def flash_column(args):
     return fwd, fwdbwd
 
 
+def copy_column(args):
+    """Plain copies moving the formula's bytes: the ceiling a memory-bound
+    kernel can reach at this shape under the same flush and timing."""
+    def fwd(x, w, b):
+        return torch.empty_like(x).copy_(x)
+
+    def fwdbwd(x, w, b, dy):
+        y = torch.empty_like(x).copy_(x)
+        return y, torch.add(x, dy), None, None
+    return fwd, fwdbwd
+
+
 FACTORIES = {"kiln": kiln_column, "tutorial": tutorial_column, "torch": torch_column,
              "compiled": compiled_column, "flash": flash_column,
-             "ours_triton": ours_triton_column}
+             "ours_triton": ours_triton_column, "copy": copy_column}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -283,19 +303,55 @@ def loose_enough(errs, dtype):
 # (Python launch overhead is measured elsewhere). 0 (--host-time): no sleep,
 # as triton.testing.do_bench times.
 SLEEP_CYCLES = 100_000
+# GPU cycles per microsecond of host time when the sleep is stretched to
+# cover a slow host path (H100 boost clock ~1.98 GHz; more is harmless).
+CYCLES_PER_US = 2000
+
+
+class Flush:
+    """Evicts L2 before a timed call. 'write' zeroes the buffer (as
+    triton.testing.do_bench): L2 then holds dirty lines of it, written back
+    to DRAM while the timed kernels run. 'read' sums it: L2 holds clean lines
+    and the timed kernels pay only for their own traffic."""
+
+    def __init__(self, kind, nbytes=256 << 20):
+        self.kind = kind
+        self.buf = torch.empty(nbytes // 4, dtype=torch.float32, device="cuda")
+        self.buf.zero_()
+        self.sink = torch.empty((), dtype=torch.float32, device="cuda")
+
+    def __call__(self):
+        if self.kind == "write":
+            self.buf.zero_()
+        else:
+            torch.sum(self.buf, 0, out=self.sink)
+
+
+def host_cycles(fn):
+    """Sleep cycles that outlast the host's queueing of fn (its Python and
+    launch path), so the start event is recorded after fn's work is queued."""
+    torch.cuda.synchronize()
+    t = []
+    for _ in range(3):
+        t0 = time.perf_counter()
+        fn()
+        t.append(time.perf_counter() - t0)
+        torch.cuda.synchronize()
+    return max(SLEEP_CYCLES, int(2 * min(t) * 1e6 * CYCLES_PER_US))
 
 
 def time_it(fn, flush, warmup, reps, max_s):
     for _ in range(warmup):
         fn()
+    sleep = host_cycles(fn) if SLEEP_CYCLES else 0
     torch.cuda.synchronize()
     times = []
     t0 = time.time()
     for _ in range(reps):
-        flush.zero_()
+        flush()
         s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        if SLEEP_CYCLES:
-            torch.cuda._sleep(SLEEP_CYCLES)
+        if sleep:
+            torch.cuda._sleep(sleep)
         s.record()
         fn()
         e.record()
@@ -375,9 +431,9 @@ def tune_candidates(mode, M, N, sms):
                         add({"chunk": chunk, "warps": wp, "per_sm": per_sm})
         add({"no_columns": True})
     else:
-        for chunk in (512, 1024, 2048):
+        for chunk in (512, 1024, 2048, 4096):
             for wp in (8, 16):
-                for per_sm in (1, 2):
+                for per_sm in (2, 4):
                     add({"chunk": chunk, "warps": wp, "per_sm": per_sm})
     return out, "bwd"
 
@@ -441,6 +497,8 @@ def main():
     ap.add_argument("--host-time", action="store_true",
                     help="time from the host's call (no GPU sleep queued first): small "
                          "shapes then include the launch path's overhead")
+    ap.add_argument("--flush", default="write", choices=("write", "read"),
+                    help="how L2 is evicted before each timed call (see the method above)")
     ap.add_argument("--reps", default=None,
                     help="WARMUP,REPS (default 5,25; --quick 2,5)")
     a = ap.parse_args()
@@ -494,7 +552,8 @@ def main():
             log(f"column {c}: skipped ({type(e).__name__}: {e})")
     props = torch.cuda.get_device_properties(0)
     log(f"device: {props.name}, {props.multi_processor_count} SMs, torch {torch.__version__}")
-    flush = torch.empty(256 << 20, dtype=torch.int8, device="cuda")
+    flush = Flush(a.flush)
+    log(f"L2 flush: {a.flush}")
 
     def key(r):
         return (r["mode"], r["dtype"], r["M"], r["N"])
@@ -508,6 +567,7 @@ def main():
                             f"{mode} {dt} {M}x{N}")
                         return finish(rows, done, jpath, a.out, key)
                     row = run_shape(columns, mode, dt, M, N, flush, warmup, reps, a.tune)
+                    row["flush"] = a.flush
                     torch.cuda.empty_cache()  # the shape's tensors died with run_shape
                     done[key(row)] = row
                     save(rows, done, jpath, key)
@@ -533,7 +593,8 @@ def run_shape(columns, mode, dt, M, N, flush, warmup, reps, tune=False):
     nbytes = 2 * x.numel() * es + 2 * N * es + (3 * x.numel() * es if mode == "fwdbwd" else 0)
     for name, fns in columns.items():
         try:
-            ok, errs = check_column(fns, mode, x, w, b, dy, ref)
+            ok, errs = (True, {}) if name in CEILINGS else check_column(
+                fns, mode, x, w, b, dy, ref)
             row["err"][name] = errs
             if not ok:
                 text = ", ".join(f"{k} {v:.3g}" for k, v in errs.items())
@@ -596,7 +657,7 @@ def print_table(rows):
     print("|" + " --- |" * (len(COLUMNS) + 5))
     for r in rows:
         g = r.get("gbps", {})
-        others = [v for k, v in g.items() if k != "kiln"]
+        others = [v for k, v in g.items() if k != "kiln" and k not in CEILINGS]
         ratio = (f"{g['kiln'] / max(others):.2f}" if "kiln" in g and others else "")
         cells = [f"{g[c]:.0f}" if c in g else "-" for c in COLUMNS]
         print(f"| {r['mode']} | {r['dtype']} | {r['M']} | {r['N']} | " + " | ".join(cells) +

@@ -45,31 +45,41 @@ BWD_TILE = 4096
 FWD_CHUNK = 4096
 FWD_LONG_CHUNK = 16384
 FWD_SMALL_CHUNK_MAX = 32768
-BWD_CHUNK = 1024
+BWD_CHUNK = 2048
+BWD_CHUNK_PER_SM = 4
+BWD_COLUMNS_WARPS = 16
+FWD_LONG_CHUNK_WARPS = 16
 BWD_COLUMNS_MAX = 16384
 MAX_ROWS = 128
 # The pipelined kernels (LayerNormPlan.cpp's kFwdPipeMinBlock etc.).
 FWD_PIPE_BLOCK = 16384
+# BLOCK_N = 16384 runs the chunked forward (LayerNormPlan.cpp's kFwdChunkedBlock).
+FWD_CHUNKED_BLOCK = 16384
 FWD_PIPE_WARPS = 16
 FWD_PIPE_PER_SM = 1
-FWD_CHUNKED_PIPELINED = False
+FWD_CHUNKED_PIPELINED = True
 BWD_PIPE_MAX_BLOCK = 4096
 BWD_PIPE_TILE = 2048
 
 
-def plan_forward(M, N, tune=None, sms=132):
+def plan_forward(M, N, tune=None, sms=132, lean=True):
     """(kernel, constexprs, num_warps, grid) of the forward. `tune` (bench
     --tune) may override rows, warps, pipe (one pass: the persistent pipelined
     kernel with pipe programs per SM, 0: _norm_fwd; chunked: the pipelined
-    chunked kernel) and chunk (the chunked kernels, also for short rows)."""
+    chunked kernel) and chunk (the chunked kernels, also for short rows).
+    lean: no option adds live tensors (no residual_out, no second output)."""
     tune = tune or {}
     block = next_pow2(N)
-    if (block <= FWD_ONE_PASS_MAX or "rows" in tune) and "chunk" not in tune:
+    chunked_row = block == FWD_CHUNKED_BLOCK and "rows" not in tune
+    if ((block <= FWD_ONE_PASS_MAX and not chunked_row) or "rows" in tune) \
+            and "chunk" not in tune:
         rows = min(max(1, FWD_TILE // block), MAX_ROWS, next_pow2(max(M, 1)))
         rows = tune.get("rows", rows)
         tile = rows * block
         pipe = tune.get("pipe", FWD_PIPE_PER_SM if block == FWD_PIPE_BLOCK else 0)
-        warps = min(max(tile // 512, 4), 32 if block >= 32768 else 8)  # 16 per thread
+        # 16 per thread up to 8 warps; 32768: 16 warps unless options add
+        # live tensors (lean: plain LayerNorm / RMSNorm, as planNorm).
+        warps = min(max(tile // 512, 4), (16 if lean else 32) if block >= 32768 else 8)
         warps = tune.get("warps", FWD_PIPE_WARPS if block == FWD_PIPE_BLOCK else warps)
         if pipe:
             return ("_norm_fwd_pipelined", dict(BLOCK_N=block, ROWS=rows), warps,
@@ -78,7 +88,7 @@ def plan_forward(M, N, tune=None, sms=132):
     if N <= FWD_SMALL_CHUNK_MAX:
         chunk, warps = FWD_CHUNK, 8
     else:
-        chunk, warps = FWD_LONG_CHUNK, 32
+        chunk, warps = FWD_LONG_CHUNK, FWD_LONG_CHUNK_WARPS
     chunk = tune.get("chunk", chunk)
     warps = tune.get("warps", warps)
     pipe = tune.get("pipe", FWD_CHUNKED_PIPELINED)
@@ -118,7 +128,7 @@ def plan_backward(M, N, sms, tune=None, second_output=False):
     elif N <= BWD_COLUMNS_MAX and not tune.get("no_columns"):
         rows = 1
         block = tune.get("chunk", 4096 if second_output else 8192)
-        warps = tune.get("warps", 16 if second_output else 32)
+        warps = tune.get("warps", BWD_COLUMNS_WARPS)
         chunks = cdiv(N, block)
         p = min(M, max(1, int(sms * tune.get("per_sm", 1)) // chunks))
         variant = "cols"
@@ -126,7 +136,8 @@ def plan_backward(M, N, sms, tune=None, second_output=False):
         rows, block = tune.get("rows", 4), tune.get("chunk", BWD_CHUNK)
         warps = tune.get("warps", 16)
         chunks = cdiv(N, block)
-        p = min(cdiv(M, rows), max(1, cdiv(int(2 * sms * tune.get("per_sm", 1)), chunks)))
+        p = min(cdiv(M, rows),
+                max(1, cdiv(int(sms * tune.get("per_sm", BWD_CHUNK_PER_SM)), chunks)))
         variant = "chunked"
     p = max(p, 1)
     rpp = cdiv(cdiv(max(M, 1), p), rows) * rows
@@ -177,7 +188,8 @@ class FastNorm:
                 BLOCK_N=split, SPLITS_P2=next_pow2(splits), IS_RMS=rms,
                 HAS_BIAS=b is not None, num_warps=self.tune_fwd.get("warps", 8))
             return dict(y=y, y1=y1, residual_out=res_out, mean=mean, rstd=rstd)
-        name, consts, warps, grid = plan_forward(M, N, self.tune_fwd, self.sms)
+        name, consts, warps, grid = plan_forward(M, N, self.tune_fwd, self.sms,
+                                                 lean=not (store_res or w1 is not None))
         d = x  # stands in for pointers a switch turns off
         getattr(self.k, name)[grid](
             x, y, w, b if b is not None else d,

@@ -388,6 +388,23 @@ class LayerNormBenchCli(unittest.TestCase):
                 self.assertEqual(len(json.load(f)), 1)
 
 
+    def test_the_copy_ceiling_is_never_the_best_other_column(self):
+        row = {"mode": "fwd", "dtype": "fp16", "M": 4096, "N": 8192,
+               "gbps": {"kiln": 2000.0, "torch": 1000.0, "copy": 3000.0}}
+        with tempfile.TemporaryDirectory() as d:
+            shard = os.path.join(d, "shard.json")
+            with open(shard, "w") as f:
+                json.dump([row], f)
+            r = self.run_script("--plot-only", "--out", d, "--merge", shard)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("| 2000 | - | 1000 | - | - | - | 3000 | 2.00 |", r.stdout)
+
+    def test_unknown_flush_is_an_error(self):
+        r = self.run_script("--flush", "none")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--flush: invalid choice: 'none'", r.stderr)
+
+
 class Check(unittest.TestCase):
     def test_counts_failures_of_a_fake_compiler(self):
         with tempfile.TemporaryDirectory() as d:

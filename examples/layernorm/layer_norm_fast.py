@@ -218,14 +218,16 @@ def _norm_fwd_chunked(
     for off in range(0, N, BLOCK_N):
         cols = off + tl.arange(0, BLOCK_N)
         mask = (cols < N)[None, :]
+        # Pass 2 reads the row again: keep it in L2 (evict_last), and let
+        # pass 2's reads and y's stores go first (evict_first).
         x = tl.load(X + r64 * stride_x + cols[None, :], mask=mask,
-                    other=0.).to(tl.float32)
+                    other=0., eviction_policy="evict_last").to(tl.float32)
         if HAS_ROWSCALE or HAS_DROPOUT or HAS_RES:
             x = _pre_norm(x, rows, cols, mask, RES, ROWSCALE, stride_res, M, N,
                           dropout_p, seed, HAS_RES, HAS_DROPOUT, HAS_ROWSCALE)
         if STORE_RES_OUT:
             tl.store(RES_OUT + r64 * stride_res_out + cols[None, :], x,
-                     mask=mask)
+                     mask=mask, eviction_policy="evict_last")
             x = _as_stored(x, RES_OUT)
         d = tl.where(mask, x - shift, 0.)
         acc += d
@@ -248,10 +250,11 @@ def _norm_fwd_chunked(
         mask = cmask[None, :]
         if STORE_RES_OUT:
             x = tl.load(RES_OUT + r64 * stride_res_out + cols[None, :],
-                        mask=mask, other=0.).to(tl.float32)
+                        mask=mask, other=0.,
+                        eviction_policy="evict_first").to(tl.float32)
         else:
             x = tl.load(X + r64 * stride_x + cols[None, :], mask=mask,
-                        other=0.).to(tl.float32)
+                        other=0., eviction_policy="evict_first").to(tl.float32)
             if HAS_ROWSCALE or HAS_DROPOUT or HAS_RES:
                 x = _pre_norm(x, rows, cols, mask, RES, ROWSCALE, stride_res,
                               M, N, dropout_p, seed, HAS_RES, HAS_DROPOUT,
@@ -262,14 +265,16 @@ def _norm_fwd_chunked(
         if HAS_BIAS:
             b = tl.load(B + cols, mask=cmask).to(tl.float32)
             y += b[None, :]
-        tl.store(Y + r64 * stride_y + cols[None, :], y, mask=mask)
+        tl.store(Y + r64 * stride_y + cols[None, :], y, mask=mask,
+                 eviction_policy="evict_first")
         if HAS_W1:
             w1 = tl.load(W1 + cols, mask=cmask).to(tl.float32)
             y1 = xhat * w1[None, :]
             if HAS_B1:
                 b1 = tl.load(B1 + cols, mask=cmask).to(tl.float32)
                 y1 += b1[None, :]
-            tl.store(Y1 + r64 * stride_y + cols[None, :], y1, mask=mask)
+            tl.store(Y1 + r64 * stride_y + cols[None, :], y1, mask=mask,
+                     eviction_policy="evict_first")
 
 
 @triton.jit
@@ -302,20 +307,22 @@ def _norm_fwd_chunked_pipelined(
     acc = tl.zeros([1, BLOCK_N], dtype=tl.float32)
     acc2 = tl.zeros([1, BLOCK_N], dtype=tl.float32)
     nxt = tl.load(X + r64 * stride_x + span[None, :],
-                  mask=(span < N)[None, :], other=0.)
+                  mask=(span < N)[None, :], other=0.,
+                  eviction_policy="evict_last")
     for off in range(0, N, BLOCK_N):
         cols = off + span
         mask = (cols < N)[None, :]
         x = nxt.to(tl.float32)
         ncols = cols + BLOCK_N
         nxt = tl.load(X + r64 * stride_x + ncols[None, :],
-                      mask=(ncols < N)[None, :], other=0.)
+                      mask=(ncols < N)[None, :], other=0.,
+                      eviction_policy="evict_last")
         if HAS_ROWSCALE or HAS_DROPOUT or HAS_RES:
             x = _pre_norm(x, rows, cols, mask, RES, ROWSCALE, stride_res, M, N,
                           dropout_p, seed, HAS_RES, HAS_DROPOUT, HAS_ROWSCALE)
         if STORE_RES_OUT:
             tl.store(RES_OUT + r64 * stride_res_out + cols[None, :], x,
-                     mask=mask)
+                     mask=mask, eviction_policy="evict_last")
             x = _as_stored(x, RES_OUT)
         d = tl.where(mask, x - shift, 0.)
         acc += d
@@ -341,7 +348,8 @@ def _norm_fwd_chunked_pipelined(
         src_stride = stride_x
     last = (tl.cdiv(N, BLOCK_N) - 1) * BLOCK_N
     nxt = tl.load(SRC + r64 * src_stride + (last + span)[None, :],
-                  mask=((last + span) < N)[None, :], other=0.)
+                  mask=((last + span) < N)[None, :], other=0.,
+                  eviction_policy="evict_first")
     for i in range(0, tl.cdiv(N, BLOCK_N)):
         cols = last - i * BLOCK_N + span
         cmask = cols < N
@@ -349,21 +357,24 @@ def _norm_fwd_chunked_pipelined(
         x = nxt.to(tl.float32)
         pcols = cols - BLOCK_N
         nxt = tl.load(SRC + r64 * src_stride + pcols[None, :],
-                      mask=(pcols >= 0)[None, :], other=0.)
+                      mask=(pcols >= 0)[None, :], other=0.,
+                      eviction_policy="evict_first")
         xhat = (x - mean) * rstd
         w = tl.load(W + cols, mask=cmask).to(tl.float32)
         y = xhat * w[None, :]
         if HAS_BIAS:
             b = tl.load(B + cols, mask=cmask).to(tl.float32)
             y += b[None, :]
-        tl.store(Y + r64 * stride_y + cols[None, :], y, mask=mask)
+        tl.store(Y + r64 * stride_y + cols[None, :], y, mask=mask,
+                 eviction_policy="evict_first")
         if HAS_W1:
             w1 = tl.load(W1 + cols, mask=cmask).to(tl.float32)
             y1 = xhat * w1[None, :]
             if HAS_B1:
                 b1 = tl.load(B1 + cols, mask=cmask).to(tl.float32)
                 y1 += b1[None, :]
-            tl.store(Y1 + r64 * stride_y + cols[None, :], y1, mask=mask)
+            tl.store(Y1 + r64 * stride_y + cols[None, :], y1, mask=mask,
+                     eviction_policy="evict_first")
 
 
 @triton.jit
@@ -592,15 +603,17 @@ def _norm_bwd_cols(
         for off in range(0, N, BLOCK_N):
             sc = off + span
             sm = (sc < N)[None, :]
-            xs = tl.load(X + r64 * stride_x + sc[None, :], mask=sm,
-                         other=0.).to(tl.float32)
+            # The other chunks' programs read this row too: keep it in L2.
+            xs = tl.load(X + r64 * stride_x + sc[None, :], mask=sm, other=0.,
+                         eviction_policy="evict_last").to(tl.float32)
             dys = tl.load(DY + r64 * stride_dy + sc[None, :], mask=sm,
-                          other=0.).to(tl.float32)
+                          other=0., eviction_policy="evict_last").to(tl.float32)
             ws = tl.load(W + sc, mask=sc < N, other=0.).to(tl.float32)
             gs = dys * ws[None, :]
             if HAS_W1:
                 dy1s = tl.load(DY1 + r64 * stride_dy + sc[None, :], mask=sm,
-                               other=0.).to(tl.float32)
+                               other=0.,
+                               eviction_policy="evict_last").to(tl.float32)
                 w1s = tl.load(W1 + sc, mask=sc < N, other=0.).to(tl.float32)
                 gs += dy1s * w1s[None, :]
             xh = tl.where(sm, (xs - mean[:, None]) * rstd[:, None], 0.)
@@ -635,7 +648,8 @@ def _norm_bwd_cols(
             dx = _dx_post(dx, rows, cols, mask, DRES, DRES_IN, ROWSCALE,
                           stride_dres, stride_dres_in, M, N, dropout_p, seed,
                           HAS_DRES, STORE_DRES_IN, HAS_DROPOUT, HAS_ROWSCALE)
-        tl.store(DX + r64 * stride_dx + cols[None, :], dx, mask=mask)
+        tl.store(DX + r64 * stride_dx + cols[None, :], dx, mask=mask,
+                 eviction_policy="evict_first")
     part = pid.to(tl.int64) * N + cols
     tl.store(DW_PART + part, tl.sum(dw, axis=0), mask=cmask)
     if HAS_BIAS:

@@ -31,25 +31,42 @@ constexpr int64_t kMaxRows = 128;
 /// Chunk lengths of the looped variants. Rows up to kFwdSmallChunkMax
 /// elements use 4096-element chunks (8 warps, several programs per SM: all
 /// rows in flight still fit in L2 for the second pass); longer rows use
-/// 16384-element chunks at 32 warps, one program per SM, so that fewer rows
-/// are in flight and more of each row is still in L2 when pass 2 reads it.
+/// 16384-element chunks at 16 warps, one program per SM, so that fewer rows
+/// are in flight and more of each row is still in L2 when pass 2 reads it
+/// (measured, fp16, pipelined: 16 warps 2602 / 2237 / 2085 GB/s at 4096 x
+/// 65536 / 131072 / 262144, 32 warps 2586 / 2248 / 2081).
+/// The chunked backward: [4, 2048] tiles at 16 warps, ~4 programs per SM
+/// (measured 1884-2124 GB/s fwd+bwd over 4096 / 65536 x 32768-262144,
+/// against 1816-1913 with [4, 1024] tiles and ~2 per SM).
 constexpr unsigned kFwdChunk = 4096;
 constexpr unsigned kFwdLongChunk = 16384;
+constexpr unsigned kFwdLongChunkWarps = 16;
 constexpr int64_t kFwdSmallChunkMax = 32768;
-constexpr unsigned kBwdChunk = 1024;
+constexpr unsigned kBwdChunk = 2048;
 constexpr unsigned kBwdChunkRows = 4;
+constexpr int64_t kBwdChunkPerSM = 4;
+/// The Columns backward: 8192-column chunks at 16 warps, one program per SM
+/// (fwd+bwd 1918 / 2106 GB/s at 4096 / 65536 x 16384 against 1562 / 1690 at
+/// 32 warps); with a second output 4096-column chunks.
+constexpr unsigned kBwdColumnsWarps = 16;
 /// The software-pipelined kernels (docs/layernorm.md, "Pipelining"): the
 /// one-pass forward from this BLOCK_N on (persistent, kFwdPipePerSM
 /// programs per SM), the chunked forward always when kFwdChunkedPipelined,
 /// the one-pass backward from kBwdPipeMinBlock on.
 /// Measured on the H100 (fp16, M = 65536, docs/layernorm.md): pipelining
-/// wins for the 16384-element forward (16 warps: 2064 -> 2891 GB/s) and the
+/// wins for the 16384-element forward (16 warps: 2064 -> 2891 GB/s), the
+/// chunked forward (+1-3 %: 2519 -> 2602 GB/s at 4096 x 65536) and the
 /// backward up to 4096 (fwd+bwd 1871 -> 2321 at 1024, 1920 -> 2721 at 2048,
 /// 2340 -> 2671 at 4096); it loses for shorter forward rows and at 8192.
 constexpr int64_t kFwdPipeBlock = 16384;
+/// Rows of BLOCK_N = 16384 go through the chunked forward (4096-element
+/// chunks, 8 warps) unless an override asks for whole rows: with x kept in
+/// L2 between its passes it measured 3006 / 2736 GB/s at 65536 / 4096 x
+/// 16384 against 2885 / 2719 for the pipelined one-pass kernel.
+constexpr int64_t kFwdChunkedBlock = 16384;
 constexpr unsigned kFwdPipeWarps = 16;
 constexpr int64_t kFwdPipePerSM = 1;
-constexpr bool kFwdChunkedPipelined = false;
+constexpr bool kFwdChunkedPipelined = true;
 constexpr int64_t kBwdPipeMaxBlock = 4096;
 constexpr int64_t kBwdPipeTile = 2048;
 /// Largest tile (ROWS * BLOCK_N) an override may ask for.
@@ -152,7 +169,8 @@ llvm::Expected<NormPlan> kiln::rt::planNorm(int64_t M, int64_t N, DType dtype,
   // ROWS rows per program so that a program moves ~kFwdTile elements and
   // every thread 16 of them (two 16-byte accesses at fp16); longer rows
   // loop over chunks twice.
-  if (block <= kFwdOnePassMax) {
+  const bool chunkedRow = block == kFwdChunkedBlock && !o.rowsPerTile;
+  if (block <= kFwdOnePassMax && !chunkedRow) {
     p.forward = NormPlan::Variant::Rows;
     int64_t rows =
         o.rowsPerTile
@@ -163,9 +181,13 @@ llvm::Expected<NormPlan> kiln::rt::planNorm(int64_t M, int64_t N, DType dtype,
     p.fwdBlockN = unsigned(block);
     p.fwdRows = unsigned(rows);
     // 16 elements per thread up to 8 warps, then more per thread (measured:
-    // 8192 at 8 warps 3027 GB/s, at 16 warps 2659); 32768 takes 32 warps.
+    // 8192 at 8 warps 3027 GB/s, at 16 warps 2659). 32768: 16 warps (2945
+    // / 2802 GB/s at 65536 / 4096 rows against 2914 / 2767 at 32; fp32 at
+    // 128 registers without spilling) unless options add live tensors
+    // (every option at 16 warps spills 476 bytes at fp16): then 32.
+    bool lean = !o.writesResidualOut() && !o.secondOutput;
     p.fwdWarps = unsigned(std::clamp<int64_t>(rows * block / 512, 4,
-                                              block >= 32768 ? 32 : 8));
+                                              block >= 32768 ? (lean ? 16 : 32) : 8));
     p.fwdGrid = uint32_t(cdiv(M, rows));
     if (block == kFwdPipeBlock) {
       p.fwdPipelined = true;
@@ -178,7 +200,7 @@ llvm::Expected<NormPlan> kiln::rt::planNorm(int64_t M, int64_t N, DType dtype,
     bool small = N <= kFwdSmallChunkMax;
     p.fwdBlockN = small ? kFwdChunk : kFwdLongChunk;
     p.fwdRows = 1;
-    p.fwdWarps = small ? 8 : 32;
+    p.fwdWarps = small ? 8 : kFwdLongChunkWarps;
     p.fwdGrid = uint32_t(M);
     p.fwdPipelined = kFwdChunkedPipelined;
   }
@@ -212,12 +234,12 @@ llvm::Expected<NormPlan> kiln::rt::planNorm(int64_t M, int64_t N, DType dtype,
     p.programs = uint32_t(std::min(cdiv(M, rowsPerTile), sms * perSM));
     p.columnChunks = 1;
   } else if (N <= kBwdColumnsMax && !o.noColumnsBackward) {
-    // One program per SM (32 warps, 8 elements per thread); with a second
-    // output (two more accumulators) 4096-column chunks at 16 warps.
+    // One program per SM (16 warps, 16 elements per thread); with a second
+    // output (two more accumulators) 4096-column chunks.
     p.backward = NormPlan::Variant::Columns;
     rowsPerTile = 1;
     p.bwdBlockN = o.secondOutput ? 4096 : 8192;
-    p.bwdWarps = o.secondOutput ? 16 : 32;
+    p.bwdWarps = kBwdColumnsWarps;
     p.columnChunks = uint32_t(cdiv(N, p.bwdBlockN));
     p.programs = uint32_t(
         std::min<int64_t>(M, std::max<int64_t>(1, sms / p.columnChunks)));
@@ -234,7 +256,8 @@ llvm::Expected<NormPlan> kiln::rt::planNorm(int64_t M, int64_t N, DType dtype,
           N, p.columnChunks, kBwdChunk));
     p.programs =
         uint32_t(std::min(cdiv(M, rowsPerTile),
-                          std::max<int64_t>(1, cdiv(2 * sms, p.columnChunks))));
+                          std::max<int64_t>(1, cdiv(kBwdChunkPerSM * sms,
+                                                    p.columnChunks))));
   }
   if (o.numWarps)
     p.bwdWarps = o.numWarps;

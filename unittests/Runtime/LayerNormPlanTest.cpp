@@ -64,20 +64,36 @@ TEST(NormPlan, RowsPerProgramNeverExceedTheMatrix) {
   EXPECT_EQ(plan(100000, 1).fwdRows, 128u);
 }
 
-TEST(NormPlan, LongRowsInRegistersUpTo16K) {
+TEST(NormPlan, LongRowsInRegistersUpTo32KExcept16K) {
+  // BLOCK_N = 16384: the chunked forward, 4096-element chunks at 8 warps,
+  // pipelined, one row per program.
   NormPlan p = plan(4096, 16384);
-  EXPECT_EQ(p.forward, NormPlan::Variant::Rows);
-  EXPECT_EQ(p.fwdRows, 1u);
-  // Pipelined and persistent: 16 warps, one program per SM.
+  EXPECT_EQ(p.forward, NormPlan::Variant::Chunked);
+  EXPECT_EQ(p.fwdBlockN, 4096u);
+  EXPECT_EQ(p.fwdWarps, 8u);
   EXPECT_TRUE(p.fwdPipelined);
-  EXPECT_EQ(p.fwdWarps, 16u);
-  EXPECT_EQ(p.fwdGrid, 132u);
-  // 32768 in registers too (32 warps, not pipelined); longer rows chunked.
+  EXPECT_EQ(p.fwdGrid, 4096u);
+  // Asking for whole rows gives the persistent pipelined one-pass kernel.
+  NormOptions rows;
+  rows.rowsPerTile = 1;
+  NormPlan w = plan(4096, 16384, DType::F16, rows);
+  EXPECT_EQ(w.forward, NormPlan::Variant::Rows);
+  EXPECT_TRUE(w.fwdPipelined);
+  EXPECT_EQ(w.fwdWarps, 16u);
+  EXPECT_EQ(w.fwdGrid, 132u);
+  // 32768 in registers (16 warps, not pipelined; 32 when options add live
+  // tensors); longer rows chunked.
   NormPlan r = plan(4096, 20000);
   EXPECT_EQ(r.forward, NormPlan::Variant::Rows);
   EXPECT_EQ(r.fwdBlockN, 32768u);
-  EXPECT_EQ(r.fwdWarps, 32u);
+  EXPECT_EQ(r.fwdWarps, 16u);
   EXPECT_FALSE(r.fwdPipelined);
+  NormOptions res;
+  res.residual = true;
+  EXPECT_EQ(plan(4096, 20000, DType::F16, res).fwdWarps, 32u);
+  NormOptions two;
+  two.secondOutput = true;
+  EXPECT_EQ(plan(4096, 20000, DType::F16, two).fwdWarps, 32u);
   EXPECT_EQ(plan(4096, 32769).forward, NormPlan::Variant::Chunked);
   // The backward keeps whole rows only up to 8192.
   EXPECT_NE(p.backward, NormPlan::Variant::Rows);
@@ -89,11 +105,12 @@ TEST(NormPlan, LongRowsInRegistersUpTo16K) {
 }
 
 TEST(NormPlan, BackwardOfAFewTilesSplitsColumnsAcrossPrograms) {
-  // 16384: two 8192-column chunks, 66 row blocks (one program per SM).
+  // 16384: two 8192-column chunks at 16 warps, 66 row blocks (one program
+  // per SM).
   NormPlan p = plan(4096, 16384);
   EXPECT_EQ(p.backward, NormPlan::Variant::Columns);
   EXPECT_EQ(p.bwdBlockN, 8192u);
-  EXPECT_EQ(p.bwdWarps, 32u);
+  EXPECT_EQ(p.bwdWarps, 16u);
   EXPECT_EQ(p.bwdRows, 1u);
   EXPECT_EQ(p.columnChunks, 2u);
   EXPECT_EQ(p.programs, 66u);
@@ -122,24 +139,26 @@ TEST(NormPlan, RowsBeyond64KBAreChunkedNotAnError) {
     NormPlan p = plan(4096, N, DType::F32);
     EXPECT_EQ(p.forward, NormPlan::Variant::Chunked);
     EXPECT_EQ(p.fwdBlockN, 16384u);
-    EXPECT_EQ(p.fwdWarps, 32u);
+    EXPECT_EQ(p.fwdWarps, 16u);
+    EXPECT_TRUE(p.fwdPipelined);
     EXPECT_EQ(p.fwdGrid, 4096u);
     EXPECT_EQ(p.backward, NormPlan::Variant::Chunked);
-    EXPECT_EQ(p.bwdBlockN, 1024u);
-    EXPECT_EQ(p.columnChunks, uint32_t((N + 1023) / 1024));
-    // ~2 programs per SM over the 2-D grid.
-    EXPECT_GE(uint64_t(p.programs) * p.columnChunks, 264u);
-    EXPECT_LT(uint64_t(p.programs) * p.columnChunks, 264u + p.columnChunks);
+    EXPECT_EQ(p.bwdBlockN, 2048u);
+    EXPECT_EQ(p.bwdWarps, 16u);
+    EXPECT_EQ(p.columnChunks, uint32_t((N + 2047) / 2048));
+    // ~4 programs per SM over the 2-D grid.
+    EXPECT_GE(uint64_t(p.programs) * p.columnChunks, 528u);
+    EXPECT_LT(uint64_t(p.programs) * p.columnChunks, 528u + p.columnChunks);
     EXPECT_EQ(p.rowsPerProgram % 4, 0);
     EXPECT_GE(p.rowsPerProgram * p.programs, 4096);
   }
-  // Just above 32768: 16384-element chunks at 32 warps.
+  // Just above 32768: 16384-element chunks at 16 warps.
   EXPECT_EQ(plan(4096, 32769).fwdBlockN, 16384u);
-  EXPECT_EQ(plan(4096, 32769).fwdWarps, 32u);
+  EXPECT_EQ(plan(4096, 32769).fwdWarps, 16u);
   NormPlan p = plan(65536, 262144);
-  EXPECT_EQ(p.columnChunks, 256u);
-  EXPECT_EQ(p.programs, 2u);
-  EXPECT_EQ(p.rowsPerProgram, 32768);
+  EXPECT_EQ(p.columnChunks, 128u);
+  EXPECT_EQ(p.programs, 5u);
+  EXPECT_EQ(p.rowsPerProgram, 13108);
 }
 
 TEST(NormPlan, EmptyInputHasNoPartialRows) {

@@ -186,6 +186,28 @@ Value writerPredicate(OpBuilder &b, Location loc, Type ptrType,
   return isFirstCopy(b, loc, *layout, ids.lane, ids.warp);
 }
 
+/// Qualifiers after `ld.global` / `st.global` for Triton's cache hints:
+/// `cache` (`.cg`, ...) as given; `evict` as the lines' L2 priority (a
+/// `.L2::cache_hint` operand, l2Policy) and, where PTX allows it (not with a
+/// cache operator), their L1 priority.
+std::string cacheQualifiers(StringRef cache, StringRef evict) {
+  std::string q = cache.str();
+  if (!evict.empty()) {
+    if (cache.empty())
+      q += ".L1::" + evict.str();
+    q += ".L2::cache_hint";
+  }
+  return q;
+}
+
+/// The 64-bit L2 cache policy giving every line `evict` priority. Without
+/// side effects, so that LLVM keeps one per function.
+Value l2Policy(OpBuilder &b, Location loc, StringRef evict) {
+  std::string text = ("createpolicy.fractional.L2::" + evict + ".b64 $0, 1.0;").str();
+  return inlinePtx(b, loc, {b.getI64Type()}, {}, text, "=l",
+                   /*hasSideEffects=*/false)[0];
+}
+
 struct LoadLowering : OpConversionPattern<LoadOp> {
   LoadLowering(TypeConverter &tc, MLIRContext *ctx, const LoweringState &state)
       : OpConversionPattern(tc, ctx), state(state) {}
@@ -206,6 +228,14 @@ struct LoadLowering : OpConversionPattern<LoadOp> {
     if (!otherBits)
       otherBits = APInt::getZero(a.elemBits);
     MLIRContext *ctx = getContext();
+    // A volatile load reads memory every time and takes no hints.
+    bool isVolatile = op.getIsVolatile();
+    std::string opcode =
+        isVolatile ? "ld.volatile.global"
+                   : "ld.global" + cacheQualifiers(op.getCache(), op.getEvict());
+    Value policy;
+    if (!isVolatile && !op.getEvict().empty())
+      policy = l2Policy(rewriter, loc, op.getEvict());
 
     SmallVector<Value> values;
     for (unsigned g = 0; g < n / vec; ++g) {
@@ -214,6 +244,7 @@ struct LoadLowering : OpConversionPattern<LoadOp> {
       std::string text, constraints;
       SmallVector<Value> inputs{ptrs[r0]};
       unsigned ptrArg = a.numWords, predArg = a.numWords + 1;
+      unsigned policyArg = a.numWords + (pred ? 2 : 1);
       for (unsigned w = 0; w < a.numWords; ++w)
         constraints += "=" + a.regConstraint() + ",";
       constraints += "l";
@@ -233,14 +264,21 @@ struct LoadLowering : OpConversionPattern<LoadOp> {
         }
         text += llvm::formatv("@${0} ", predArg).str();
       }
-      text += "ld.global" + a.vecSuffix() + "." + a.ptxType() + " ";
+      if (policy) {
+        inputs.push_back(policy);
+        constraints += ",l";
+      }
+      text += opcode + a.vecSuffix() + "." + a.ptxType() + " ";
       if (a.numWords > 1)
         text += "{ ";
       for (unsigned w = 0; w < a.numWords; ++w)
         text += (w ? ", $" : "$") + std::to_string(w);
       if (a.numWords > 1)
         text += " }";
-      text += llvm::formatv(", [ ${0} + 0 ];", ptrArg).str();
+      text += llvm::formatv(", [ ${0} + 0 ]", ptrArg).str();
+      if (policy)
+        text += llvm::formatv(", ${0}", policyArg).str();
+      text += ";";
       SmallVector<Type> regTypes(a.numWords, a.regType(ctx));
       SmallVector<Value> regs =
           inlinePtx(rewriter, loc, regTypes, inputs, text, constraints,
@@ -279,6 +317,10 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
     Access a(elem, vec);
     Value writer = writerPredicate(rewriter, loc, op.getPtr().getType(),
                                    state.idsFor(op));
+    std::string opcode = "st.global" + cacheQualifiers(op.getCache(), op.getEvict());
+    Value policy;
+    if (!op.getEvict().empty())
+      policy = l2Policy(rewriter, loc, op.getEvict());
     for (unsigned g = 0; g < n / vec; ++g) {
       unsigned r0 = g * vec;
       Value pred = andAll(rewriter, loc, {nthOrNull(masks, r0), writer});
@@ -297,13 +339,19 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
         constraints += ",b";
         text += llvm::formatv("@${0} ", a.numWords + 1).str();
       }
-      text += "st.global" + a.vecSuffix() + "." + a.ptxType() + " [ $0 + 0 ], ";
+      if (policy) {
+        inputs.push_back(policy);
+        constraints += ",l";
+      }
+      text += opcode + a.vecSuffix() + "." + a.ptxType() + " [ $0 + 0 ], ";
       if (a.numWords > 1)
         text += "{ ";
       for (unsigned w = 0; w < a.numWords; ++w)
         text += (w ? ", $" : "$") + std::to_string(w + 1);
       if (a.numWords > 1)
         text += " }";
+      if (policy)
+        text += llvm::formatv(", ${0}", inputs.size() - 1).str();
       text += ";";
       inlinePtx(rewriter, loc, {}, inputs, text, constraints, /*hasSideEffects=*/true);
     }

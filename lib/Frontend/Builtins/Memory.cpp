@@ -99,21 +99,75 @@ FailureOr<Val> kiln::fe::prepareValue(IRGen &g, ArgReader &rd, const Arg &a,
 }
 
 namespace {
+/// `eviction_policy`: empty, evict_first or evict_last.
+static FailureOr<std::string> evictionPolicy(IRGen &g, ArgReader &rd,
+                                             const Arg &a) {
+  if (!a.given)
+    return std::string();
+  FailureOr<std::string> ev = rd.constStr(a, "eviction_policy");
+  if (failed(ev))
+    return failure();
+  if (!ev->empty() && *ev != "evict_last" && *ev != "evict_first")
+    return g.fail(a.node, "unknown eviction policy `" + *ev +
+                              "` (expected evict_last or evict_first)");
+  return *ev;
+}
+
+/// The cache hints of a load or store: set on the op that made `v` (a load)
+/// or on `store`.
+struct CacheHints {
+  std::string cache, evict;
+  bool isVolatile = false;
+
+  void applyTo(mlir::Operation *op, mlir::OpBuilder &b) const {
+    if (!op)
+      return;
+    if (!cache.empty())
+      op->setAttr("cache", b.getStringAttr(cache));
+    if (!evict.empty())
+      op->setAttr("evict", b.getStringAttr(evict));
+    if (isVolatile)
+      op->setAttr("isVolatile", b.getUnitAttr());
+  }
+};
+
+/// Reads `cache_modifier` (one of `caches`) and `eviction_policy`.
+static FailureOr<CacheHints> readHints(IRGen &g, ArgReader &rd, const Arg &cm,
+                                       const Arg &ev,
+                                       llvm::ArrayRef<llvm::StringRef> caches) {
+  if (failed(checkCacheModifier(g, rd, cm, caches)))
+    return failure();
+  CacheHints h;
+  if (cm.given)
+    h.cache = *rd.constStr(cm, "cache_modifier");
+  FailureOr<std::string> policy = evictionPolicy(g, rd, ev);
+  if (failed(policy))
+    return failure();
+  h.evict = *policy;
+  return h;
+}
+
+static FailureOr<Val> loadBody(BuiltinCall &call);
+
 static FailureOr<Val> loadBuiltin(BuiltinCall &call) {
   auto &[g, rd, a, e, l, args] = call;
-
-  if (failed(checkCacheModifier(g, rd, a[5], {".ca", ".cg", ".cv"})))
+  FailureOr<CacheHints> hints = readHints(g, rd, a[5], a[6], {".ca", ".cg", ".cv"});
+  if (failed(hints))
     return failure();
-  if (a[6].given) {
-    FailureOr<std::string> ev = rd.constStr(a[6], "eviction_policy");
-    if (failed(ev))
+  if (a[7].given) {
+    FailureOr<bool> isVolatile = rd.constBool(a[7], "volatile");
+    if (failed(isVolatile))
       return failure();
-    if (!ev->empty() && *ev != "evict_last" && *ev != "evict_first")
-      return g.fail(a[6].node, "unknown eviction policy `" + *ev +
-                                   "` (expected evict_last or evict_first)");
+    hints->isVolatile = *isVolatile;
   }
-  if (a[7].given && failed(rd.constBool(a[7], "volatile")))
-    return failure();
+  FailureOr<Val> v = loadBody(call);
+  if (succeeded(v) && v->value)
+    hints->applyTo(v->value.getDefiningOp<tile::LoadOp>(), g.b);
+  return v;
+}
+
+static FailureOr<Val> loadBody(BuiltinCall &call) {
+  auto &[g, rd, a, e, l, args] = call;
   if (a[0].v.kind == Val::Kind::BlockPtr)
     return loadBlockPtr(call);
   FailureOr<Val> ptr = rd.pointer(a[0]);
@@ -140,15 +194,28 @@ static FailureOr<Val> loadBuiltin(BuiltinCall &call) {
       t);
 }
 
+static FailureOr<Val> storeBody(BuiltinCall &call, const CacheHints &hints);
+
 static FailureOr<Val> storeBuiltin(BuiltinCall &call) {
   auto &[g, rd, a, e, l, args] = call;
+  FailureOr<CacheHints> hints =
+      readHints(g, rd, a[4], a[5], {".wb", ".cg", ".cs", ".wt"});
+  if (failed(hints))
+    return failure();
+  if (a[0].v.kind != Val::Kind::BlockPtr)
+    return storeBody(call, *hints);
+  // The block pointer's store is the last op it builds: the one just before
+  // the insertion point.
+  FailureOr<Val> v = storeBlockPtr(call);
+  mlir::Block *block = g.b.getInsertionBlock();
+  if (succeeded(v) && block && g.b.getInsertionPoint() != block->begin())
+    if (auto store = llvm::dyn_cast<tile::StoreOp>(*std::prev(g.b.getInsertionPoint())))
+      hints->applyTo(store, g.b);
+  return v;
+}
 
-  if (failed(checkCacheModifier(g, rd, a[4], {".wb", ".cg", ".cs", ".wt"})))
-    return failure();
-  if (a[5].given && failed(rd.constStr(a[5], "eviction_policy")))
-    return failure();
-  if (a[0].v.kind == Val::Kind::BlockPtr)
-    return storeBlockPtr(call);
+static FailureOr<Val> storeBody(BuiltinCall &call, const CacheHints &hints) {
+  auto &[g, rd, a, e, l, args] = call;
   FailureOr<Val> ptr = rd.pointer(a[0]);
   if (failed(ptr))
     return failure();
@@ -160,7 +227,7 @@ static FailureOr<Val> storeBuiltin(BuiltinCall &call) {
   FailureOr<mlir::Value> mask = prepareMask(g, rd, a[2], *ptr);
   if (failed(mask))
     return failure();
-  tile::StoreOp::create(g.b, l, ptr->value, v->value, *mask);
+  hints.applyTo(tile::StoreOp::create(g.b, l, ptr->value, v->value, *mask), g.b);
   return Val::none();
 }
 } // namespace

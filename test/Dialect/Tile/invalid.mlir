@@ -128,6 +128,30 @@ func.func @load_other_without_mask(%p: tensor<16x!tile.ptr<f32>>, %o: tensor<16x
 
 // -----
 
+func.func @load_store_cache_modifier(%p: tensor<16x!tile.ptr<f32>>) {
+  // expected-error @+1 {{'tile.load' op unknown cache modifier `.cs` (expected .ca, .cg, .cv)}}
+  %0 = tile.load %p {cache = ".cs"} : tensor<16x!tile.ptr<f32>>
+  return
+}
+
+// -----
+
+func.func @store_cache_modifier(%p: tensor<16x!tile.ptr<f32>>, %v: tensor<16xf32>) {
+  // expected-error @+1 {{'tile.store' op unknown cache modifier `.ca` (expected .wb, .cg, .cs, .wt)}}
+  tile.store %p, %v {cache = ".ca"} : tensor<16x!tile.ptr<f32>>
+  return
+}
+
+// -----
+
+func.func @eviction_policy(%p: tensor<16x!tile.ptr<f32>>) {
+  // expected-error @+1 {{'tile.load' op unknown eviction policy `evict_normal` (expected evict_first or evict_last)}}
+  %0 = tile.load %p {evict = "evict_normal"} : tensor<16x!tile.ptr<f32>>
+  return
+}
+
+// -----
+
 func.func @load_mask_shape(%p: tensor<16x!tile.ptr<f32>>, %m: tensor<32xi1>) {
   // expected-error @+1 {{'tile.load' op failed to verify that mask is i1 with the pointer's shape}}
   %0 = "tile.load"(%p, %m) <{operandSegmentSizes = array<i32: 1, 1, 0>}> : (tensor<16x!tile.ptr<f32>>, tensor<32xi1>) -> tensor<16xf32>

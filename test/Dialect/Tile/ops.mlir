@@ -39,6 +39,13 @@ func.func @every_op(%base: !tile.ptr<f16>, %lock: !tile.ptr<i32>, %n: i32,
   tile.store %ptrs, %x, mask %mask : tensor<1024x!tile.ptr<f16>>
   // CHECK: tile.store %{{.*}}, %{{.*}} : !tile.ptr<f16>
   tile.store %base, %s : !tile.ptr<f16>
+  // Cache hints round-trip; defaults are not printed.
+  // CHECK: tile.load %{{.*}} {cache = ".cg", evict = "evict_last"} : tensor<1024x!tile.ptr<f16>>
+  %xh = tile.load %ptrs {cache = ".cg", evict = "evict_last"} : tensor<1024x!tile.ptr<f16>>
+  // CHECK: tile.load %{{.*}} {isVolatile} : !tile.ptr<f16>
+  %sv = tile.load %base {isVolatile} : !tile.ptr<f16>
+  // CHECK: tile.store %{{.*}}, %{{.*}} {cache = ".cs", evict = "evict_first"} : tensor<1024x!tile.ptr<f16>>
+  tile.store %ptrs, %xh {cache = ".cs", evict = "evict_first"} : tensor<1024x!tile.ptr<f16>>
   %xf = arith.extf %x : tensor<1024xf16> to tensor<1024xf32>
   // CHECK: tile.sum %{{.*}}, 0 : tensor<1024xf32> -> f32
   %sum = tile.sum %xf, 0 : tensor<1024xf32> -> f32

@@ -5,6 +5,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -171,11 +172,27 @@ OpFoldResult AddPtrOp::fold(FoldAdaptor adaptor) {
   return {};
 }
 
+/// `cache` and `evict` of a load or store: empty or one of the allowed words.
+static LogicalResult verifyCacheHints(Operation *op, StringRef cache,
+                                      ArrayRef<StringRef> caches, StringRef evict) {
+  if (!cache.empty() && !llvm::is_contained(caches, cache))
+    return op->emitOpError() << "unknown cache modifier `" << cache
+                             << "` (expected " << llvm::join(caches, ", ") << ")";
+  if (!evict.empty() && evict != "evict_first" && evict != "evict_last")
+    return op->emitOpError() << "unknown eviction policy `" << evict
+                             << "` (expected evict_first or evict_last)";
+  return success();
+}
+
 LogicalResult LoadOp::verify() {
   if (getOther() && !getMask())
     return emitOpError() << "`other` given without `mask`";
   // Mask and pointee types are checked by the op's type constraints.
-  return success();
+  return verifyCacheHints(*this, getCache(), {".ca", ".cg", ".cv"}, getEvict());
+}
+
+LogicalResult StoreOp::verify() {
+  return verifyCacheHints(*this, getCache(), {".wb", ".cg", ".cs", ".wt"}, getEvict());
 }
 
 LogicalResult AtomicCASOp::verify() {

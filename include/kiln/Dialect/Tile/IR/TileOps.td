@@ -256,12 +256,23 @@ def Tile_LoadOp : Tile_Op<"load", [
     Lanes whose mask is false are not read; they take `other` when given and
     are undefined otherwise. `other` is only allowed together with `mask`.
 
+    Cache hints (Triton's `cache_modifier`, `eviction_policy`, `volatile`):
+    `cache` is empty or one of `.ca`, `.cg`, `.cv` (PTX `ld.global.cg` etc.);
+    `evict` is empty, `evict_first` or `evict_last`: the lines' priority in
+    L2 (`.L2::cache_hint` with a `createpolicy` of that priority) and, without
+    `cache`, in L1 (`.L1::evict_last`); `isVolatile` reads memory every time
+    (`ld.volatile.global`, for spin loops) and drops the other hints.
+
     ```mlir
     %x = tile.load %p, mask %m, other %zero : tensor<1024x!tile.ptr<f16>>
+    %k = tile.load %q {evict = "evict_last"} : tensor<1024x!tile.ptr<f16>>
     ```
   }];
   let arguments = (ins Tile_PtrLike:$ptr, Optional<Tile_BoolLike>:$mask,
-                       Optional<Tile_Value>:$other);
+                       Optional<Tile_Value>:$other,
+                       DefaultValuedStrAttr<StrAttr, "">:$cache,
+                       DefaultValuedStrAttr<StrAttr, "">:$evict,
+                       UnitAttr:$isVolatile);
   let results = (outs Tile_Value:$result);
   let assemblyFormat = [{
     $ptr (`,` `mask` $mask^)? (`,` `other` $other^)? attr-dict `:` type($ptr)
@@ -275,13 +286,20 @@ def Tile_StoreOp : Tile_Op<"store", [
     OptionalTypesMatchWith<"mask is i1 with the pointer's shape", "ptr", "mask", MaskOf>]> {
   let summary = "store to global memory, optionally masked";
   let description = [{
+    Cache hints as on `tile.load`: `cache` is empty or one of `.wb`, `.cg`,
+    `.cs`, `.wt`; `evict` is empty, `evict_first` or `evict_last`.
+
     ```mlir
     tile.store %p, %y, mask %m : tensor<1024x!tile.ptr<f16>>
+    tile.store %p, %y {evict = "evict_first"} : tensor<1024x!tile.ptr<f16>>
     ```
   }];
   let arguments = (ins Tile_PtrLike:$ptr, Tile_Value:$value,
-                       Optional<Tile_BoolLike>:$mask);
+                       Optional<Tile_BoolLike>:$mask,
+                       DefaultValuedStrAttr<StrAttr, "">:$cache,
+                       DefaultValuedStrAttr<StrAttr, "">:$evict);
   let assemblyFormat = "$ptr `,` $value (`,` `mask` $mask^)? attr-dict `:` type($ptr)";
+  let hasVerifier = 1;
 }
 
 def Tile_AtomicCASOp : Tile_Op<"atomic_cas", [
