@@ -120,8 +120,9 @@ def _norm_bwd_coop(
     chunk's sums of xhat * g and g, publishes them in STATS (fp32
     [M, chunks, 2]) and waits until COUNT[row] (int32 [M], zeroed) says all
     chunks did, then adds the chunks' sums in chunk order (deterministic)
-    and writes dx of its chunk; dw/db of the chunk stay in registers. The
-    next row's x and dy are loaded before the wait. Programs take (group,
+    and writes dx of its chunk; dw/db of the chunk stay in registers. A
+    row is finished one iteration after its sums are published, so the
+    wait overlaps the next row's loads and reductions. Programs take (group,
     chunk) from a ticket (TICKET: int32, zeroed) in start order, so only the
     newest group can be incomplete: no deadlock while one group (chunks
     programs) fits on the GPU. The spin is bounded (a wrong row, never a
@@ -146,9 +147,18 @@ def _norm_bwd_coop(
                       mask=first, other=0.)
     k = tl.arange(0, CHUNKS_P2)
     kmask = k < chunks
-    for r in range(row_start, row_end):
+    two = tl.arange(0, 2)
+    # Row r's sums are published, then row r - 1 is finished: the wait for
+    # the other chunks' sums overlaps this row's loads and reductions. The
+    # previous row's xhat, g and rstd are carried in registers; one extra
+    # iteration finishes the last row.
+    xh_p = tl.zeros([1, BLOCK_N], dtype=tl.float32)
+    g_p = tl.zeros([1, BLOCK_N], dtype=tl.float32)
+    rstd_p = tl.zeros([1], dtype=tl.float32)
+    for r in range(row_start, row_end + 1):
+        live = r < row_end
         rows = r + tl.arange(0, 1)
-        r64 = rows.to(tl.int64)[:, None]
+        lmask = mask & live
         x = x_next.to(tl.float32)
         dy = dy_next.to(tl.float32)
         amask = mask & (r + 1 < row_end)
@@ -156,47 +166,61 @@ def _norm_bwd_coop(
                          mask=amask, other=0.)
         dy_next = tl.load(DY + (r + 1).to(tl.int64) * stride_dy +
                           cols[None, :], mask=amask, other=0.)
-        rstd = tl.load(RSTD + rows)
+        rstd = tl.load(RSTD + rows, mask=rows < row_end, other=0.)
         if IS_RMS:
-            xhat = x * rstd[:, None]
+            xhat = tl.where(lmask, x * rstd[:, None], 0.)
         else:
-            mean = tl.load(MEAN + rows)
-            xhat = tl.where(mask, (x - mean[:, None]) * rstd[:, None], 0.)
+            mean = tl.load(MEAN + rows, mask=rows < row_end, other=0.)
+            xhat = tl.where(lmask, (x - mean[:, None]) * rstd[:, None], 0.)
         w = tl.load(W + cols, mask=cmask, other=0.).to(tl.float32)
         g = dy * w[None, :]
         dw += dy * xhat
         if HAS_BIAS:
             db += dy
         if HAS_W1:
-            dy1 = tl.load(DY1 + r64 * stride_dy + cols[None, :], mask=mask,
-                          other=0.).to(tl.float32)
+            dy1 = tl.load(DY1 + rows.to(tl.int64)[:, None] * stride_dy +
+                          cols[None, :], mask=lmask, other=0.).to(tl.float32)
             w1 = tl.load(W1 + cols, mask=cmask, other=0.).to(tl.float32)
             g += dy1 * w1[None, :]
             dw1 += dy1 * xhat
             if HAS_B1:
                 db1 += dy1
-        slot = STATS + (r.to(tl.int64) * chunks + chunk) * 2
-        tl.atomic_xchg(slot, tl.sum(tl.sum(xhat * g, axis=1), axis=0))
-        tl.atomic_xchg(slot + 1, tl.sum(tl.sum(g, axis=1), axis=0))
-        tl.atomic_add(COUNT + r, 1)
+        # Publish: both sums in one vector exchange, then the row's count
+        # (after a barrier: every element's exchange is done).
+        sums = tl.where(two == 0, tl.sum(tl.sum(xhat * g, axis=1), axis=0),
+                        tl.sum(tl.sum(g, axis=1), axis=0))
+        tl.atomic_xchg(STATS + (r.to(tl.int64) * chunks + chunk) * 2 + two,
+                       sums, mask=(two < 2) & live)
+        tl.atomic_add(COUNT + r, 1, mask=live)
+        # Finish row p = r - 1: every thread polls the count with volatile
+        # loads (no barrier per poll); the sums are then read atomically.
+        has_p = r > row_start
+        p = tl.maximum(r - 1, row_start)
         tries = 0
-        while (tl.atomic_add(COUNT + r, 0) < chunks) & (tries < 4194304):
+        while has_p & (tl.load(COUNT + p, volatile=True) < chunks) & \
+                (tries < 4194304):
             tries += 1
-        base = STATS + r.to(tl.int64) * chunks * 2 + k * 2
-        c1 = tl.sum(tl.where(kmask, tl.atomic_add(base, 0., mask=kmask), 0.),
-                    axis=0) / N
+        base = STATS + p.to(tl.int64) * chunks * 2 + k * 2
+        c1 = tl.sum(tl.where(kmask, tl.atomic_add(base, 0., mask=kmask & has_p),
+                             0.), axis=0) / N
         if IS_RMS:
-            dx = (g - xhat * c1) * rstd[:, None]
+            dx = (g_p - xh_p * c1) * rstd_p[:, None]
         else:
             c2 = tl.sum(tl.where(kmask, tl.atomic_add(base + 1, 0.,
-                                                      mask=kmask), 0.),
+                                                      mask=kmask & has_p), 0.),
                         axis=0) / N
-            dx = (g - (xhat * c1 + c2)) * rstd[:, None]
+            dx = (g_p - (xh_p * c1 + c2)) * rstd_p[:, None]
+        prow = p + tl.arange(0, 1)
+        pmask = mask & has_p
         if HAS_DRES or STORE_DRES_IN or HAS_DROPOUT or HAS_ROWSCALE:
-            dx = _dx_post(dx, rows, cols, mask, DRES, DRES_IN, ROWSCALE,
+            dx = _dx_post(dx, prow, cols, pmask, DRES, DRES_IN, ROWSCALE,
                           stride_dres, stride_dres_in, M, N, dropout_p, seed,
                           HAS_DRES, STORE_DRES_IN, HAS_DROPOUT, HAS_ROWSCALE)
-        tl.store(DX + r64 * stride_dx + cols[None, :], dx, mask=mask)
+        tl.store(DX + prow.to(tl.int64)[:, None] * stride_dx + cols[None, :], dx,
+                 mask=pmask)
+        xh_p = xhat
+        g_p = g
+        rstd_p = rstd
     part = pid.to(tl.int64) * N + cols
     tl.store(DW_PART + part, tl.sum(dw, axis=0), mask=cmask)
     if HAS_BIAS:

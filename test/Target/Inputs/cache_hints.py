@@ -27,3 +27,11 @@ def block_ptr_hints(X, Y, N, BLOCK: tl.constexpr):
     dst = tl.make_block_ptr(Y, (N,), (1,), (0,), (BLOCK,), (0,))
     x = tl.load(src, boundary_check=(0,), eviction_policy="evict_last")
     tl.store(dst, x, boundary_check=(0,), eviction_policy="evict_first")
+
+
+@triton.jit
+def wait_then_store(FLAG, OUT):
+    # The loop's result is unused: only the volatile load keeps it alive.
+    while tl.load(FLAG, volatile=True) == 0:
+        pass
+    tl.store(OUT, 1)

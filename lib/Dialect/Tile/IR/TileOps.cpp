@@ -184,6 +184,15 @@ static LogicalResult verifyCacheHints(Operation *op, StringRef cache,
   return success();
 }
 
+void LoadOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
+  effects.emplace_back(MemoryEffects::Read::get());
+  // Reading a flag another program writes: never dead, never hoisted or
+  // merged with another read.
+  if (getIsVolatile())
+    effects.emplace_back(MemoryEffects::Write::get());
+}
+
 LogicalResult LoadOp::verify() {
   if (getOther() && !getMask())
     return emitOpError() << "`other` given without `mask`";

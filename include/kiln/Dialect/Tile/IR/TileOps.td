@@ -247,7 +247,7 @@ def Tile_AddPtrOp : Tile_Op<"addptr", [Pure, AllTypesMatch<["ptr", "result"]>]> 
 }
 
 def Tile_LoadOp : Tile_Op<"load", [
-    AttrSizedOperandSegments, MemoryEffects<[MemRead]>,
+    AttrSizedOperandSegments, DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
     TypesMatchWith<"result type is the pointee type", "ptr", "result", PointeeOf>,
     OptionalTypesMatchWith<"mask is i1 with the pointer's shape", "ptr", "mask", MaskOf>,
     OptionalTypesMatchWith<"other has the result type", "ptr", "other", PointeeOf>]> {
@@ -261,7 +261,9 @@ def Tile_LoadOp : Tile_Op<"load", [
     `evict` is empty, `evict_first` or `evict_last`: the lines' priority in
     L2 (`.L2::cache_hint` with a `createpolicy` of that priority) and, without
     `cache`, in L1 (`.L1::evict_last`); `isVolatile` reads memory every time
-    (`ld.volatile.global`, for spin loops) and drops the other hints.
+    (`ld.volatile.global`, for spin loops) and drops the other hints. A
+    volatile load also counts as a write, so that a loop polling memory is
+    never removed as dead or merged with another read.
 
     ```mlir
     %x = tile.load %p, mask %m, other %zero : tensor<1024x!tile.ptr<f16>>
