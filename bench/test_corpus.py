@@ -374,29 +374,26 @@ class LayerNormBenchCli(unittest.TestCase):
             self.assertEqual(r.returncode, 2, r.stderr)
             self.assertIn(f"{opt} {value}: unknown {bad}", r.stderr)
 
+    def plot_shard(self, gbps, d):
+        """--plot-only on a one-row fwd fp16 4096 x 8192 shard in directory d."""
+        row = {"mode": "fwd", "dtype": "fp16", "M": 4096, "N": 8192, "gbps": gbps}
+        shard = os.path.join(d, "shard.json")
+        with open(shard, "w") as f:
+            json.dump([row], f)
+        r = self.run_script("--plot-only", "--out", d, "--merge", shard)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return r
+
     def test_plot_only_merges_a_shard_without_torch(self):
-        row = {"mode": "fwd", "dtype": "fp16", "M": 4096, "N": 8192,
-               "gbps": {"kiln": 2632.0, "torch": 1733.0}}
         with tempfile.TemporaryDirectory() as d:
-            shard = os.path.join(d, "shard.json")
-            with open(shard, "w") as f:
-                json.dump([row], f)
-            r = self.run_script("--plot-only", "--out", d, "--merge", shard)
-            self.assertEqual(r.returncode, 0, r.stderr)
+            r = self.plot_shard({"kiln": 2632.0, "torch": 1733.0}, d)
             self.assertIn("| fwd | fp16 | 4096 | 8192 |", r.stdout)
             with open(os.path.join(d, "layernorm_best.json")) as f:
                 self.assertEqual(len(json.load(f)), 1)
 
-
     def test_the_copy_ceiling_is_never_the_best_other_column(self):
-        row = {"mode": "fwd", "dtype": "fp16", "M": 4096, "N": 8192,
-               "gbps": {"kiln": 2000.0, "torch": 1000.0, "copy": 3000.0}}
         with tempfile.TemporaryDirectory() as d:
-            shard = os.path.join(d, "shard.json")
-            with open(shard, "w") as f:
-                json.dump([row], f)
-            r = self.run_script("--plot-only", "--out", d, "--merge", shard)
-            self.assertEqual(r.returncode, 0, r.stderr)
+            r = self.plot_shard({"kiln": 2000.0, "torch": 1000.0, "copy": 3000.0}, d)
             self.assertIn("| 2000 | - | 1000 | - | - | - | 3000 | 2.00 |", r.stdout)
 
     def test_unknown_flush_is_an_error(self):

@@ -380,7 +380,7 @@ FailureOr<Val> kiln::fe::loadBlockPtr(BuiltinCall &call) {
                       t);
 }
 
-FailureOr<Val> kiln::fe::storeBlockPtr(BuiltinCall &call) {
+FailureOr<Val> kiln::fe::storeBlockPtr(BuiltinCall &call, tile::StoreOp *made) {
   auto &[g, rd, a, e, l, args] = call;
   const Val &p = a[0].v;
   if (p.descriptor)
@@ -421,7 +421,9 @@ FailureOr<Val> kiln::fe::storeBlockPtr(BuiltinCall &call) {
   FailureOr<Expanded> x = expand(g, p, *check, e);
   if (failed(x))
     return failure();
-  tile::StoreOp::create(g.b, l, x->ptr.value, v->value, x->mask);
+  auto store = tile::StoreOp::create(g.b, l, x->ptr.value, v->value, x->mask);
+  if (made)
+    *made = store;
   return Val::none();
 }
 

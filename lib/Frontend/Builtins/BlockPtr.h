@@ -11,6 +11,8 @@
 
 #include "Registry.h"
 
+#include "kiln/Dialect/Tile/IR/Tile.h"
+
 namespace kiln::fe {
 
 /// tl.make_block_ptr(base, shape, strides, offsets, block_shape, order).
@@ -21,7 +23,9 @@ mlir::FailureOr<Val> advanceBuiltin(BuiltinCall &call);
 /// tl.load through a block pointer; `a` is bound to tl.load's parameters.
 mlir::FailureOr<Val> loadBlockPtr(BuiltinCall &call);
 /// tl.store through a block pointer; `a` is bound to tl.store's parameters.
-mlir::FailureOr<Val> storeBlockPtr(BuiltinCall &call);
+/// `made` (optional) receives the store op, for the caller's cache hints.
+mlir::FailureOr<Val> storeBlockPtr(BuiltinCall &call,
+                                   tile::StoreOp *made = nullptr);
 
 /// tl.make_tensor_descriptor(base, shape, strides, block_shape,
 /// padding_option="zero").

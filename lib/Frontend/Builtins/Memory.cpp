@@ -54,16 +54,16 @@ static LogicalResult checkNoBoundaryCheck(IRGen &g, ArgReader &rd,
 }
 
 /// `cache_modifier`: empty or one of `allowed`.
-static LogicalResult
-checkCacheModifier(IRGen &g, ArgReader &rd, const Arg &a,
-                   llvm::ArrayRef<llvm::StringRef> allowed) {
+static FailureOr<std::string>
+cacheModifier(IRGen &g, ArgReader &rd, const Arg &a,
+              llvm::ArrayRef<llvm::StringRef> allowed) {
   if (!a.given)
-    return success();
+    return std::string();
   FailureOr<std::string> cm = rd.constStr(a, "cache_modifier");
   if (failed(cm))
     return failure();
   if (cm->empty() || llvm::is_contained(allowed, *cm))
-    return success();
+    return *cm;
   std::string expected;
   for (size_t k = 0; k < allowed.size(); ++k)
     expected += (k == 0                    ? ""
@@ -135,11 +135,11 @@ struct CacheHints {
 static FailureOr<CacheHints> readHints(IRGen &g, ArgReader &rd, const Arg &cm,
                                        const Arg &ev,
                                        llvm::ArrayRef<llvm::StringRef> caches) {
-  if (failed(checkCacheModifier(g, rd, cm, caches)))
+  FailureOr<std::string> cache = cacheModifier(g, rd, cm, caches);
+  if (failed(cache))
     return failure();
   CacheHints h;
-  if (cm.given)
-    h.cache = *rd.constStr(cm, "cache_modifier");
+  h.cache = *cache;
   FailureOr<std::string> policy = evictionPolicy(g, rd, ev);
   if (failed(policy))
     return failure();
@@ -204,13 +204,10 @@ static FailureOr<Val> storeBuiltin(BuiltinCall &call) {
     return failure();
   if (a[0].v.kind != Val::Kind::BlockPtr)
     return storeBody(call, *hints);
-  // The block pointer's store is the last op it builds: the one just before
-  // the insertion point.
-  FailureOr<Val> v = storeBlockPtr(call);
-  mlir::Block *block = g.b.getInsertionBlock();
-  if (succeeded(v) && block && g.b.getInsertionPoint() != block->begin())
-    if (auto store = llvm::dyn_cast<tile::StoreOp>(*std::prev(g.b.getInsertionPoint())))
-      hints->applyTo(store, g.b);
+  tile::StoreOp store;
+  FailureOr<Val> v = storeBlockPtr(call, &store);
+  if (succeeded(v))
+    hints->applyTo(store, g.b);
   return v;
 }
 
