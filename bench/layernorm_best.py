@@ -303,6 +303,8 @@ def loose_enough(errs, dtype):
 # (Python launch overhead is measured elsewhere). 0 (--host-time): no sleep,
 # as triton.testing.do_bench times.
 SLEEP_CYCLES = 100_000
+# --tune-keys: run only the tuning candidates with one of these keys (all when empty).
+TUNE_KEYS = set()
 # GPU cycles per microsecond of host time when the sleep is stretched to
 # cover a slow host path (H100 boost clock ~1.98 GHz; more is harmless).
 CYCLES_PER_US = 2000
@@ -424,11 +426,14 @@ def tune_candidates(mode, M, N, sms):
     if plan["variant"] == "rows":
         pass
     elif plan["variant"] == "cols":
-        for chunk in (4096, 8192):
+        for chunk in (4096, 8192, 16384):
             for wp in (16, 32):
                 for per_sm in (1, 2):
-                    if chunk >= 32 * wp * 4:
+                    if chunk >= 32 * wp * 4 and chunk <= block:
                         add({"chunk": chunk, "warps": wp, "per_sm": per_sm})
+        if block <= lh.BWD_ONE_PASS_MAX:  # the one-pass _norm_bwd it replaced
+            add({"rows": 1, "warps": 32})
+            add({"rows": 1, "warps": 32, "pipe": 1})
         add({"no_columns": True})
     else:
         for chunk in (512, 1024, 2048, 4096):
@@ -444,6 +449,8 @@ def run_tune(mode, x, w, b, dy, ref, flush, warmup, reps, nbytes):
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     M, N = x.shape
     cands, which = tune_candidates(mode, M, N, sms)
+    if TUNE_KEYS:
+        cands = [c for c in cands if TUNE_KEYS & set(c)]
     results = []
     for cfg in cands:
         fns = ours_column(module, split_module,
@@ -494,6 +501,9 @@ def main():
     ap.add_argument("--tune", action="store_true",
                     help="also time Kiln with launch parameters around the heuristic's "
                          "(fwd mode: forward parameters; fwdbwd: backward ones)")
+    ap.add_argument("--tune-keys", default="",
+                    help="with --tune: only the candidates with one of these keys "
+                         "(comma-separated, e.g. coop,chunk)")
     ap.add_argument("--host-time", action="store_true",
                     help="time from the host's call (no GPU sleep queued first): small "
                          "shapes then include the launch path's overhead")
@@ -509,7 +519,8 @@ def main():
         if bad:
             ap.error(f"{opt} {value}: unknown {', '.join(bad)} (expected a comma-separated "
                      f"list of {', '.join(allowed)})")
-    global SLEEP_CYCLES
+    global SLEEP_CYCLES, TUNE_KEYS
+    TUNE_KEYS = {k for k in a.tune_keys.split(",") if k}
     if a.host_time:
         SLEEP_CYCLES = 0
     os.makedirs(a.out, exist_ok=True)

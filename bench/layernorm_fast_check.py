@@ -44,6 +44,10 @@ VARIANTS = [
     ("pipelined x2", {"pipe": 2}, {"pipe": 1, "per_sm": 2}),
     ("chunked pipelined", {"chunk": 2048, "warps": 4, "pipe": 1}, {}),
     ("coop bwd", {}, {"coop": 2048, "warps": 8}),
+    # The columns backward forced where the plan does not pick it (dx
+    # options, fp32 at 8192, rows of several chunks).
+    ("columns one chunk", {}, {"cols": True, "chunk": 16384}),
+    ("columns 8192", {}, {"cols": True, "chunk": 8192}),
 ]
 VARIANT_SHAPES = [(1, 1), (3, 777), (7, 3000), (300, 1536), (257, 4096), (33, 8192),
                   (17, 16384), (5, 16385), (4, 65537)]

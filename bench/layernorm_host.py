@@ -48,8 +48,14 @@ FWD_SMALL_CHUNK_MAX = 32768
 BWD_CHUNK = 2048
 BWD_CHUNK_PER_SM = 4
 BWD_COLUMNS_WARPS = 16
+# The columns backward for BLOCK_N 8192-16384: 16384-column chunks, 8192 with
+# a second output or fp32; not with dx options, nor fp32 at 8192
+# (LayerNormPlan.cpp's kBwdColumns*).
+BWD_COLUMNS_MIN_BLOCK = 8192
+BWD_COLUMNS_MAX_BLOCK = 16384
+BWD_COLUMNS_CHUNK = 16384
+BWD_COLUMNS_CHUNK_NARROW = 8192
 FWD_LONG_CHUNK_WARPS = 16
-BWD_COLUMNS_MAX = 16384
 MAX_ROWS = 128
 # The pipelined kernels (LayerNormPlan.cpp's kFwdPipeMinBlock etc.).
 FWD_PIPE_BLOCK = 16384
@@ -96,16 +102,37 @@ def plan_forward(M, N, tune=None, sms=132, lean=True):
     return name, dict(BLOCK_N=chunk, ROWS=1), warps, (M,)
 
 
-def plan_backward(M, N, sms, tune=None, second_output=False):
+def plan_backward(M, N, sms, tune=None, second_output=False, fp32=False,
+                  dx_options=False):
     """Dict: variant ('rows', 'cols' or 'chunked'), constexprs, num_warps,
     programs (partial rows), rows_per_program, grid, and the reduction's
-    parameters. `tune` may override rows, warps, chunk, per_sm (programs per
-    SM), pipe (rows: _norm_bwd_pipelined), coop (the experimental
-    _norm_bwd_coop with that chunk length) and no_columns (the chunked variant
-    where 'cols' would run)."""
+    parameters (LayerNormPlan.cpp's planNorm). `tune` may override rows,
+    warps, chunk, per_sm (programs per SM), pipe (rows: _norm_bwd_pipelined;
+    rows or pipe select 'rows' where it fits), cols (force 'cols'), coop (the
+    experimental _norm_bwd_coop with that chunk length) and no_columns (no
+    'cols'). dx_options: dresidual_in, dropout or row scale is on."""
     tune = tune or {}
     block = next_pow2(N)
-    if block <= BWD_ONE_PASS_MAX:
+    cols_chunk = tune.get("chunk", min(block, BWD_COLUMNS_CHUNK_NARROW
+                                       if second_output or fp32 else BWD_COLUMNS_CHUNK))
+    columns = tune.get("cols") or (
+        BWD_COLUMNS_MIN_BLOCK <= block <= BWD_COLUMNS_MAX_BLOCK and not dx_options
+        and not tune.get("no_columns") and not (block == BWD_COLUMNS_MIN_BLOCK and fp32)
+        and not (block <= BWD_ONE_PASS_MAX and ("rows" in tune or "pipe" in tune)))
+    if tune.get("coop"):
+        # Experimental _norm_bwd_coop: chunk programs per row group.
+        rows, block = 1, tune["coop"]
+        warps = tune.get("warps", 16)
+        chunks = cdiv(N, block)
+        p = min(M, max(1, int(sms * tune.get("per_sm", 1)) // chunks))
+        variant = "coop"
+    elif columns:
+        rows, block = 1, cols_chunk
+        warps = tune.get("warps", BWD_COLUMNS_WARPS)
+        chunks = cdiv(N, block)
+        p = min(M, max(1, int(sms * tune.get("per_sm", 1)) // chunks))
+        variant = "cols"
+    elif block <= BWD_ONE_PASS_MAX:
         pipelined = tune.get("pipe", block <= BWD_PIPE_MAX_BLOCK)
         tile = BWD_PIPE_TILE if pipelined else BWD_TILE
         rows = min(max(1, tile // block), MAX_ROWS, next_pow2(max(M, 1)))
@@ -117,21 +144,6 @@ def plan_backward(M, N, sms, tune=None, second_output=False):
         p = min(cdiv(M, rows), int(sms * per_sm))
         chunks = 1
         variant = "rows"
-        grid = None
-    elif tune.get("coop"):
-        # Experimental _norm_bwd_coop: chunk programs per row group.
-        rows, block = 1, tune["coop"]
-        warps = tune.get("warps", 16)
-        chunks = cdiv(N, block)
-        p = min(M, max(1, int(sms * tune.get("per_sm", 1)) // chunks))
-        variant = "coop"
-    elif N <= BWD_COLUMNS_MAX and not tune.get("no_columns"):
-        rows = 1
-        block = tune.get("chunk", 4096 if second_output else 8192)
-        warps = tune.get("warps", BWD_COLUMNS_WARPS)
-        chunks = cdiv(N, block)
-        p = min(M, max(1, int(sms * tune.get("per_sm", 1)) // chunks))
-        variant = "cols"
     else:
         rows, block = tune.get("rows", 4), tune.get("chunk", BWD_CHUNK)
         warps = tune.get("warps", 16)
@@ -216,7 +228,10 @@ class FastNorm:
         M, N = x.shape
         dx = _empty_like(x)
         dres_in = _empty_like(x) if store_dresidual else None
-        plan = plan_backward(M, N, self.sms, self.tune_bwd, second_output=w1 is not None)
+        plan = plan_backward(M, N, self.sms, self.tune_bwd, second_output=w1 is not None,
+                             fp32=x.dtype == torch.float32,
+                             dx_options=(store_dresidual or dropout_p > 0
+                                         or rowscale is not None))
         P = plan["programs"]
         f32 = dict(dtype=torch.float32, device=x.device)
         parts = [_empty((P, N), **f32) for _ in range(4)]
@@ -238,10 +253,11 @@ class FastNorm:
         if M > 0:
             if plan["variant"] == "coop":
                 chunks = cdiv(N, plan["consts"]["BLOCK_N"])
-                stats = torch.empty((M * chunks * 2,), **f32)
-                sync = torch.zeros((M + 1,), dtype=torch.int32, device=x.device)
+                # The sums' 64-bit words, then the ticket (zeroed).
+                words = torch.zeros((M * chunks * 2 + 1,), dtype=torch.int64,
+                                    device=x.device)
                 self.s._norm_bwd_coop[plan["grid"]](
-                    *head, *parts, stats, sync[1:], sync[:1], *tail,
+                    *head, *parts, words[1:], words[:1].view(torch.int32), *tail,
                     num_warps=plan["num_warps"], CHUNKS_P2=next_pow2(chunks),
                     **plan["consts"], **flags)
             elif plan["variant"] in ("rows", "cols"):

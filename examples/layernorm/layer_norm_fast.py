@@ -570,14 +570,16 @@ def _norm_bwd_cols(
     STORE_DRES_IN: tl.constexpr, HAS_DROPOUT: tl.constexpr,
     HAS_ROWSCALE: tl.constexpr, HAS_W1: tl.constexpr, HAS_B1: tl.constexpr,
 ):
-    """Rows of a few tiles (one tile does not hold a row plus the dw/db
-    accumulators): program (c, p) owns columns [c * BLOCK_N, +BLOCK_N) of
-    rows [p * rows_per_program, ...). Per row it first walks the whole row
-    for the statistics (the programs of the other column chunks read the
-    same row at the same time, so DRAM serves it once and L2 the rest), then
-    computes dx of its own chunk and accumulates that chunk's dw/db in
-    registers. The same parameters as _norm_bwd (ROWS is unused: one row at
-    a time). Grid: (cdiv(N, BLOCK_N), programs)."""
+    """Rows whose x, dy, w and dw/db accumulators do not fit in registers
+    together: program (c, p) owns columns [c * BLOCK_N, +BLOCK_N) of rows
+    [p * rows_per_program, ...). Per row it walks the whole row for the
+    statistics (the programs of the other column chunks read the same row
+    at the same time, so DRAM serves it once and L2 the rest), adding its own
+    chunk's dw/db on the way; after the row's reductions it reads its chunk
+    again (just read: L1 or L2) for dx instead of holding it across them.
+    With one chunk (BLOCK_N >= N) that is a whole-row backward. The same
+    parameters as _norm_bwd (ROWS is unused: one row at a time). Grid:
+    (cdiv(N, BLOCK_N), programs)."""
     chunk = tl.program_id(0)
     pid = tl.program_id(1)
     span = tl.arange(0, BLOCK_N)
@@ -598,51 +600,58 @@ def _norm_bwd_cols(
             mean = tl.zeros([1], dtype=tl.float32)
         else:
             mean = tl.load(MEAN + rows)
-        acc1 = tl.zeros([1, BLOCK_N], dtype=tl.float32)
-        acc2 = tl.zeros([1, BLOCK_N], dtype=tl.float32)
+        # The sums are reduced per chunk: whole-chunk accumulators would not
+        # fit beside dw/db when one chunk is the whole row.
+        acc1 = tl.zeros([1], dtype=tl.float32)
+        acc2 = tl.zeros([1], dtype=tl.float32)
         for off in range(0, N, BLOCK_N):
             sc = off + span
             sm = (sc < N)[None, :]
-            # The other chunks' programs read this row too: keep it in L2.
+            # Read again below and by the other chunks' programs: keep it.
             xs = tl.load(X + r64 * stride_x + sc[None, :], mask=sm, other=0.,
                          eviction_policy="evict_last").to(tl.float32)
             dys = tl.load(DY + r64 * stride_dy + sc[None, :], mask=sm,
                           other=0., eviction_policy="evict_last").to(tl.float32)
-            ws = tl.load(W + sc, mask=sc < N, other=0.).to(tl.float32)
+            ws = tl.load(W + sc, mask=sc < N, other=0.,
+                         eviction_policy="evict_last").to(tl.float32)
             gs = dys * ws[None, :]
             if HAS_W1:
                 dy1s = tl.load(DY1 + r64 * stride_dy + sc[None, :], mask=sm,
                                other=0.,
                                eviction_policy="evict_last").to(tl.float32)
-                w1s = tl.load(W1 + sc, mask=sc < N, other=0.).to(tl.float32)
+                w1s = tl.load(W1 + sc, mask=sc < N, other=0.,
+                              eviction_policy="evict_last").to(tl.float32)
                 gs += dy1s * w1s[None, :]
             xh = tl.where(sm, (xs - mean[:, None]) * rstd[:, None], 0.)
-            acc1 += xh * gs
-            acc2 += gs
-        c1 = tl.sum(acc1, axis=1) / N
-        x = tl.load(X + r64 * stride_x + cols[None, :], mask=mask,
-                    other=0.).to(tl.float32)
+            acc1 += tl.sum(xh * gs, axis=1)
+            acc2 += tl.sum(gs, axis=1)
+            if off == chunk * BLOCK_N:
+                dw += dys * xh
+                if HAS_BIAS:
+                    db += dys
+                if HAS_W1:
+                    dw1 += dy1s * xh
+                    if HAS_B1:
+                        db1 += dy1s
+        c1 = acc1 / N
+        c2 = acc2 / N
+        # The chunk again, for dx (a different access from the walk's, so
+        # never merged with it): not needed after this.
+        x = tl.load(X + r64 * stride_x + cols[None, :], mask=mask, other=0.,
+                    eviction_policy="evict_first").to(tl.float32)
         dy = tl.load(DY + r64 * stride_dy + cols[None, :], mask=mask,
-                     other=0.).to(tl.float32)
+                     other=0., eviction_policy="evict_first").to(tl.float32)
         xhat = tl.where(mask, (x - mean[:, None]) * rstd[:, None], 0.)
-        # w is re-read per row (L1) rather than held: registers are the limit.
         w = tl.load(W + cols, mask=cmask, other=0.).to(tl.float32)
         g = dy * w[None, :]
-        dw += dy * xhat
-        if HAS_BIAS:
-            db += dy
         if HAS_W1:
             dy1 = tl.load(DY1 + r64 * stride_dy + cols[None, :], mask=mask,
-                          other=0.).to(tl.float32)
+                          other=0., eviction_policy="evict_first").to(tl.float32)
             w1 = tl.load(W1 + cols, mask=cmask, other=0.).to(tl.float32)
             g += dy1 * w1[None, :]
-            dw1 += dy1 * xhat
-            if HAS_B1:
-                db1 += dy1
         if IS_RMS:
             dx = (g - xhat * c1[:, None]) * rstd[:, None]
         else:
-            c2 = tl.sum(acc2, axis=1) / N
             dx = (g - (xhat * c1[:, None] + c2[:, None])) * rstd[:, None]
         if HAS_DRES or STORE_DRES_IN or HAS_DROPOUT or HAS_ROWSCALE:
             dx = _dx_post(dx, rows, cols, mask, DRES, DRES_IN, ROWSCALE,

@@ -21,9 +21,6 @@ namespace {
 /// the dw/db accumulators (8 per thread at 32 warps without spilling).
 constexpr int64_t kFwdOnePassMax = 32768;
 constexpr int64_t kBwdOnePassMax = 8192;
-/// Rows up to this use the Columns backward (each column chunk's program
-/// re-reads the row for its statistics, from L2: at most 4 chunks).
-constexpr int64_t kBwdColumnsMax = 16384;
 /// Elements per program tile for short rows: ROWS = tile / BLOCK_N rows.
 constexpr int64_t kFwdTile = 4096;
 constexpr int64_t kBwdTile = 4096;
@@ -45,9 +42,22 @@ constexpr int64_t kFwdSmallChunkMax = 32768;
 constexpr unsigned kBwdChunk = 2048;
 constexpr unsigned kBwdChunkRows = 4;
 constexpr int64_t kBwdChunkPerSM = 4;
-/// The Columns backward: 8192-column chunks at 16 warps, one program per SM
-/// (fwd+bwd 1918 / 2106 GB/s at 4096 / 65536 x 16384 against 1562 / 1690 at
-/// 32 warps); with a second output 4096-column chunks.
+/// The Columns backward for BLOCK_N 8192 and 16384: 16384-column chunks
+/// (one per row) at 16 warps, one program per SM; 8192-column chunks with a
+/// second output (two more accumulators) or fp32. Its dw/db are added during
+/// the statistics walk and its chunk is read again (L1/L2) for dx, so a
+/// whole 16384-column row fits beside the accumulators. Backward alone (H100,
+/// write flush; docs/layernorm.md): fp16 65536 x 16384 2424 GB/s against
+/// 1762 with 8192-column chunks; 65536 x 8192 2412 against 2382 for the
+/// one-pass `_norm_bwd` (with a second output 2977 against 2603); fp32
+/// 32768 x 16384 2154 against 1791 chunked. Not used: with the dx options
+/// (dresidual, dropout, row scale; chunked 2178 against 1756 at 16384,
+/// `_norm_bwd` kept at 8192), for fp32 at 8192 (not measured), and from
+/// 32768 columns on (chunked 1797 against 1795 at bf16 65536 x 32768).
+constexpr int64_t kBwdColumnsMinBlock = 8192;
+constexpr int64_t kBwdColumnsMaxBlock = 16384;
+constexpr int64_t kBwdColumnsChunk = 16384;
+constexpr int64_t kBwdColumnsChunkNarrow = 8192;
 constexpr unsigned kBwdColumnsWarps = 16;
 /// The software-pipelined kernels (docs/layernorm.md, "Pipelining"): the
 /// one-pass forward from this BLOCK_N on (persistent, kFwdPipePerSM
@@ -207,15 +217,35 @@ llvm::Expected<NormPlan> kiln::rt::planNorm(int64_t M, int64_t N, DType dtype,
   if (o.numWarps)
     p.fwdWarps = o.numWarps;
 
-  // Backward: whole rows up to kBwdOnePassMax with 8 elements per thread;
-  // one or two programs per SM (the partial rows: few, so that writing and
-  // reducing them stays a small fraction of the traffic), each owning a
-  // contiguous block of rows. Up to kBwdColumnsMax: one program per (column
-  // chunk, row block), each reading the whole row for the statistics (L2
-  // serves the repeats). Longer rows: per-row statistics first, then a 2-D
-  // grid of (row block, column chunk) programs with ~2 per SM.
+  // Backward: BLOCK_N 8192-16384 (see kBwdColumnsChunk): one program per
+  // (column chunk, row block), each reading the whole row for the
+  // statistics (L2 serves the repeats). Shorter rows:
+  // whole rows with 8 elements per thread; one or two programs per SM (the
+  // partial rows: few, so that writing and reducing them stays a small
+  // fraction of the traffic), each owning a contiguous block of rows. Longer
+  // rows: per-row statistics first, then a 2-D grid of (row block, column
+  // chunk) programs with ~kBwdChunkPerSM per SM. An explicit rowsPerTile
+  // keeps whole rows where they fit.
   int64_t rowsPerTile;
-  if (block <= kBwdOnePassMax) {
+  const bool fp32 = dtype == DType::F32;
+  const bool dxOptions = o.residual || o.dropoutP > 0.f || o.rowScale;
+  const int64_t columnsChunk =
+      std::min(block, o.secondOutput || fp32 ? kBwdColumnsChunkNarrow
+                                             : kBwdColumnsChunk);
+  const bool columns =
+      block >= kBwdColumnsMinBlock && block <= kBwdColumnsMaxBlock &&
+      !dxOptions && !o.noColumnsBackward &&
+      !(block == kBwdColumnsMinBlock && fp32) &&
+      !(block <= kBwdOnePassMax && o.rowsPerTile);
+  if (columns) {
+    p.backward = NormPlan::Variant::Columns;
+    rowsPerTile = 1;
+    p.bwdBlockN = unsigned(columnsChunk);
+    p.bwdWarps = kBwdColumnsWarps;
+    p.columnChunks = uint32_t(cdiv(N, p.bwdBlockN));
+    p.programs = uint32_t(
+        std::min<int64_t>(M, std::max<int64_t>(1, sms / p.columnChunks)));
+  } else if (block <= kBwdOnePassMax) {
     p.backward = NormPlan::Variant::Rows;
     // Pipelined up to kBwdPipeMaxBlock with ~2048-element tiles (two of x
     // and dy in flight), 8 per thread, two programs per SM up to 8 warps.
@@ -233,16 +263,6 @@ llvm::Expected<NormPlan> kiln::rt::planNorm(int64_t M, int64_t N, DType dtype,
                                    : (p.bwdWarps <= 16 ? 2 : 1);
     p.programs = uint32_t(std::min(cdiv(M, rowsPerTile), sms * perSM));
     p.columnChunks = 1;
-  } else if (N <= kBwdColumnsMax && !o.noColumnsBackward) {
-    // One program per SM (16 warps, 16 elements per thread); with a second
-    // output (two more accumulators) 4096-column chunks.
-    p.backward = NormPlan::Variant::Columns;
-    rowsPerTile = 1;
-    p.bwdBlockN = o.secondOutput ? 4096 : 8192;
-    p.bwdWarps = kBwdColumnsWarps;
-    p.columnChunks = uint32_t(cdiv(N, p.bwdBlockN));
-    p.programs = uint32_t(
-        std::min<int64_t>(M, std::max<int64_t>(1, sms / p.columnChunks)));
   } else {
     p.backward = NormPlan::Variant::Chunked;
     rowsPerTile = kBwdChunkRows;

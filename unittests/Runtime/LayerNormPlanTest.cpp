@@ -95,35 +95,55 @@ TEST(NormPlan, LongRowsInRegistersUpTo32KExcept16K) {
   two.secondOutput = true;
   EXPECT_EQ(plan(4096, 20000, DType::F16, two).fwdWarps, 32u);
   EXPECT_EQ(plan(4096, 32769).forward, NormPlan::Variant::Chunked);
-  // The backward keeps whole rows only up to 8192.
+  // The one-pass backward keeps whole rows up to 8192: there only for fp32,
+  // with the dx options or when rowsPerTile asks for it (the Columns
+  // backward otherwise).
   EXPECT_NE(p.backward, NormPlan::Variant::Rows);
-  NormPlan q = plan(4096, 8192, DType::BF16);
-  EXPECT_EQ(q.backward, NormPlan::Variant::Rows);
-  EXPECT_EQ(q.bwdWarps, 32u);
-  EXPECT_EQ(q.programs, 128u); // one per SM (32 warps), 32 rows each
-  EXPECT_EQ(q.rowsPerProgram, 32);
+  for (NormPlan q : {plan(4096, 8192, DType::F32),
+                     plan(4096, 8192, DType::BF16, res),
+                     plan(4096, 8192, DType::BF16, rows)}) {
+    EXPECT_EQ(q.backward, NormPlan::Variant::Rows);
+    EXPECT_EQ(q.bwdBlockN, 8192u);
+    EXPECT_EQ(q.bwdWarps, 32u);
+    EXPECT_EQ(q.programs, 128u); // one per SM (32 warps), 32 rows each
+    EXPECT_EQ(q.rowsPerProgram, 32);
+  }
+  EXPECT_EQ(plan(4096, 8192, DType::BF16).backward,
+            NormPlan::Variant::Columns);
 }
 
 TEST(NormPlan, BackwardOfAFewTilesSplitsColumnsAcrossPrograms) {
-  // 16384: two 8192-column chunks at 16 warps, 66 row blocks (one program
-  // per SM).
+  // 16384 (fp16, bf16): the whole row in one 16384-column chunk at 16
+  // warps, one program per SM.
   NormPlan p = plan(4096, 16384);
   EXPECT_EQ(p.backward, NormPlan::Variant::Columns);
-  EXPECT_EQ(p.bwdBlockN, 8192u);
+  EXPECT_EQ(p.bwdBlockN, 16384u);
   EXPECT_EQ(p.bwdWarps, 16u);
   EXPECT_EQ(p.bwdRows, 1u);
-  EXPECT_EQ(p.columnChunks, 2u);
-  EXPECT_EQ(p.programs, 66u);
-  EXPECT_EQ(p.rowsPerProgram, 63);
-  // A second output needs two more accumulators: 4096-column chunks.
+  EXPECT_EQ(p.columnChunks, 1u);
+  EXPECT_EQ(p.programs, 128u);
+  EXPECT_EQ(p.rowsPerProgram, 32);
+  EXPECT_EQ(plan(4096, 12288, DType::BF16).bwdBlockN, 16384u);
+  // 8192 (fp16, bf16): one 8192-column chunk.
+  NormPlan e = plan(65536, 8192);
+  EXPECT_EQ(e.backward, NormPlan::Variant::Columns);
+  EXPECT_EQ(e.bwdBlockN, 8192u);
+  EXPECT_EQ(e.columnChunks, 1u);
+  EXPECT_EQ(e.programs, 132u);
+  // A second output (two more accumulators) or fp32: 8192-column chunks.
   NormOptions two;
   two.secondOutput = true;
-  NormPlan q = plan(4096, 16384, DType::F16, two);
-  EXPECT_EQ(q.bwdBlockN, 4096u);
-  EXPECT_EQ(q.bwdWarps, 16u);
-  EXPECT_EQ(q.columnChunks, 4u);
-  EXPECT_EQ(q.programs, 33u);
-  // Up to 16384 (measured at 32768: chunked 1559 GB/s, columns 1409).
+  for (NormPlan q : {plan(4096, 16384, DType::F16, two),
+                     plan(4096, 16384, DType::F32)}) {
+    EXPECT_EQ(q.backward, NormPlan::Variant::Columns);
+    EXPECT_EQ(q.bwdBlockN, 8192u);
+    EXPECT_EQ(q.bwdWarps, 16u);
+    EXPECT_EQ(q.columnChunks, 2u);
+    EXPECT_EQ(q.programs, 66u);
+    EXPECT_EQ(q.rowsPerProgram, 63);
+  }
+  EXPECT_EQ(plan(4096, 8192, DType::F16, two).columnChunks, 1u);
+  // Up to 16384; longer rows, the dx options or noColumnsBackward: chunked.
   EXPECT_EQ(plan(8, 16384).backward, NormPlan::Variant::Columns);
   EXPECT_EQ(plan(8, 16385).backward, NormPlan::Variant::Chunked);
   EXPECT_EQ(plan(300, 16385, DType::F32).backward, NormPlan::Variant::Chunked);
@@ -131,6 +151,16 @@ TEST(NormPlan, BackwardOfAFewTilesSplitsColumnsAcrossPrograms) {
   off.noColumnsBackward = true;
   EXPECT_EQ(plan(4096, 16384, DType::F16, off).backward,
             NormPlan::Variant::Chunked);
+  EXPECT_EQ(plan(4096, 8192, DType::F16, off).backward,
+            NormPlan::Variant::Rows);
+  for (int option = 0; option < 3; ++option) {
+    NormOptions dx;
+    dx.residual = option == 0;
+    dx.dropoutP = option == 1 ? 0.1f : 0.f;
+    dx.rowScale = option == 2;
+    EXPECT_EQ(plan(4096, 16384, DType::F16, dx).backward,
+              NormPlan::Variant::Chunked);
+  }
 }
 
 TEST(NormPlan, RowsBeyond64KBAreChunkedNotAnError) {
