@@ -35,7 +35,7 @@ KERNELS = os.path.join(ROOT, "examples", "layernorm", "layer_norm_fast.py")
 SPLIT_KERNELS = os.path.join(ROOT, "examples", "layernorm", "layer_norm_split.py")
 SHAPES = [(1, 1), (3, 777), (7, 3000), (64, 512), (1000, 1024), (257, 4096), (33, 8192),
           (17, 16384), (5, 16385), (4, 65537), (3, 100000), (2, 262144), (300, 1536)]
-QUICK_SHAPES = [(1, 1), (3, 777), (7, 3000), (257, 4096), (17, 16384), (4, 65537),
+QUICK_SHAPES = [(1, 1), (3, 777), (7, 3000), (257, 4096), (17, 16384), (5, 16385), (4, 65537),
                 (2, 262144)]
 DTYPES = [torch.float16, torch.bfloat16, torch.float32]
 # Launch choices forced for the variant cases: (label, tune_fwd, tune_bwd).

@@ -61,6 +61,10 @@ MAX_ROWS = 128
 FWD_PIPE_BLOCK = 16384
 # BLOCK_N = 16384 runs the chunked forward (LayerNormPlan.cpp's kFwdChunkedBlock).
 FWD_CHUNKED_BLOCK = 16384
+# fp32 rows of BLOCK_N = 32768: chunked, 8192-element chunks at 16 warps
+# (LayerNormPlan.cpp's kFwdChunkedBlockF32).
+FWD_CHUNKED_BLOCK_FP32 = 32768
+FWD_CHUNK_FP32 = 8192
 FWD_PIPE_WARPS = 16
 FWD_PIPE_PER_SM = 1
 FWD_CHUNKED_PIPELINED = True
@@ -68,7 +72,7 @@ BWD_PIPE_MAX_BLOCK = 4096
 BWD_PIPE_TILE = 2048
 
 
-def plan_forward(M, N, tune=None, sms=132, lean=True):
+def plan_forward(M, N, tune=None, sms=132, lean=True, fp32=False):
     """(kernel, constexprs, num_warps, grid) of the forward. `tune` (bench
     --tune) may override rows, warps, pipe (one pass: the persistent pipelined
     kernel with pipe programs per SM, 0: _norm_fwd; chunked: the pipelined
@@ -76,7 +80,8 @@ def plan_forward(M, N, tune=None, sms=132, lean=True):
     lean: no option adds live tensors (no residual_out, no second output)."""
     tune = tune or {}
     block = next_pow2(N)
-    chunked_row = block == FWD_CHUNKED_BLOCK and "rows" not in tune
+    fp32_row = fp32 and block == FWD_CHUNKED_BLOCK_FP32
+    chunked_row = (block == FWD_CHUNKED_BLOCK or fp32_row) and "rows" not in tune
     if ((block <= FWD_ONE_PASS_MAX and not chunked_row) or "rows" in tune) \
             and "chunk" not in tune:
         rows = min(max(1, FWD_TILE // block), MAX_ROWS, next_pow2(max(M, 1)))
@@ -91,7 +96,9 @@ def plan_forward(M, N, tune=None, sms=132, lean=True):
             return ("_norm_fwd_pipelined", dict(BLOCK_N=block, ROWS=rows), warps,
                     (max(1, min(cdiv(M, rows), int(pipe * sms))),))
         return "_norm_fwd", dict(BLOCK_N=block, ROWS=rows), warps, (cdiv(M, rows),)
-    if N <= FWD_SMALL_CHUNK_MAX:
+    if fp32_row:
+        chunk, warps = FWD_CHUNK_FP32, FWD_LONG_CHUNK_WARPS
+    elif N <= FWD_SMALL_CHUNK_MAX:
         chunk, warps = FWD_CHUNK, 8
     else:
         chunk, warps = FWD_LONG_CHUNK, FWD_LONG_CHUNK_WARPS
@@ -201,7 +208,8 @@ class FastNorm:
                 HAS_BIAS=b is not None, num_warps=self.tune_fwd.get("warps", 8))
             return dict(y=y, y1=y1, residual_out=res_out, mean=mean, rstd=rstd)
         name, consts, warps, grid = plan_forward(M, N, self.tune_fwd, self.sms,
-                                                 lean=not (store_res or w1 is not None))
+                                                 lean=not (store_res or w1 is not None),
+                                                 fp32=x.dtype == torch.float32)
         d = x  # stands in for pointers a switch turns off
         getattr(self.k, name)[grid](
             x, y, w, b if b is not None else d,

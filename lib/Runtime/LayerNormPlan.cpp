@@ -74,6 +74,12 @@ constexpr int64_t kFwdPipeBlock = 16384;
 /// L2 between its passes it measured 3006 / 2736 GB/s at 65536 / 4096 x
 /// 16384 against 2885 / 2719 for the pipelined one-pass kernel.
 constexpr int64_t kFwdChunkedBlock = 16384;
+/// fp32 rows of BLOCK_N = 32768 (32 fp32 per thread at 32 warps) go through
+/// the chunked forward with 8192-element chunks at 16 warps: 2964 / 2856
+/// GB/s at 65536 / 4096 x 32768 against 2632 / 2577 in one pass at 16 warps
+/// (2830 / 2751 at 32) and 2450 / 2408 with 4096-element chunks.
+constexpr int64_t kFwdChunkedBlockF32 = 32768;
+constexpr unsigned kFwdChunkF32 = 8192;
 constexpr unsigned kFwdPipeWarps = 16;
 constexpr int64_t kFwdPipePerSM = 1;
 constexpr bool kFwdChunkedPipelined = true;
@@ -179,7 +185,10 @@ llvm::Expected<NormPlan> kiln::rt::planNorm(int64_t M, int64_t N, DType dtype,
   // ROWS rows per program so that a program moves ~kFwdTile elements and
   // every thread 16 of them (two 16-byte accesses at fp16); longer rows
   // loop over chunks twice.
-  const bool chunkedRow = block == kFwdChunkedBlock && !o.rowsPerTile;
+  const bool fp32 = dtype == DType::F32;
+  const bool fp32Row = fp32 && block == kFwdChunkedBlockF32;
+  const bool chunkedRow =
+      (block == kFwdChunkedBlock || fp32Row) && !o.rowsPerTile;
   if (block <= kFwdOnePassMax && !chunkedRow) {
     p.forward = NormPlan::Variant::Rows;
     int64_t rows =
@@ -208,9 +217,9 @@ llvm::Expected<NormPlan> kiln::rt::planNorm(int64_t M, int64_t N, DType dtype,
   } else {
     p.forward = NormPlan::Variant::Chunked;
     bool small = N <= kFwdSmallChunkMax;
-    p.fwdBlockN = small ? kFwdChunk : kFwdLongChunk;
+    p.fwdBlockN = fp32Row ? kFwdChunkF32 : small ? kFwdChunk : kFwdLongChunk;
     p.fwdRows = 1;
-    p.fwdWarps = small ? 8 : kFwdLongChunkWarps;
+    p.fwdWarps = small && !fp32Row ? 8 : kFwdLongChunkWarps;
     p.fwdGrid = uint32_t(M);
     p.fwdPipelined = kFwdChunkedPipelined;
   }
@@ -227,7 +236,6 @@ llvm::Expected<NormPlan> kiln::rt::planNorm(int64_t M, int64_t N, DType dtype,
   // chunk) programs with ~kBwdChunkPerSM per SM. An explicit rowsPerTile
   // keeps whole rows where they fit.
   int64_t rowsPerTile;
-  const bool fp32 = dtype == DType::F32;
   const bool dxOptions = o.residual || o.dropoutP > 0.f || o.rowScale;
   const int64_t columnsChunk =
       std::min(block, o.secondOutput || fp32 ? kBwdColumnsChunkNarrow

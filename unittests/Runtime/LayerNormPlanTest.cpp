@@ -95,6 +95,16 @@ TEST(NormPlan, LongRowsInRegistersUpTo32KExcept16K) {
   two.secondOutput = true;
   EXPECT_EQ(plan(4096, 20000, DType::F16, two).fwdWarps, 32u);
   EXPECT_EQ(plan(4096, 32769).forward, NormPlan::Variant::Chunked);
+  // fp32 rows of BLOCK_N = 32768: chunked, 8192-element chunks at 16 warps
+  // (whole rows when rowsPerTile asks).
+  NormPlan f = plan(4096, 20000, DType::F32);
+  EXPECT_EQ(f.forward, NormPlan::Variant::Chunked);
+  EXPECT_EQ(f.fwdBlockN, 8192u);
+  EXPECT_EQ(f.fwdWarps, 16u);
+  EXPECT_TRUE(f.fwdPipelined);
+  EXPECT_EQ(plan(4096, 20000, DType::F32, rows).forward,
+            NormPlan::Variant::Rows);
+  EXPECT_EQ(plan(4096, 16384, DType::F32).fwdBlockN, 4096u);
   // The one-pass backward keeps whole rows up to 8192: there only for fp32,
   // with the dx options or when rowsPerTile asks for it (the Columns
   // backward otherwise).
