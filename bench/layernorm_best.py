@@ -420,9 +420,10 @@ def tune_candidates(mode, M, N, sms):
             add({"rows": r // 2, "warps": max(4, warps // 2), "per_sm": 2, "pipe": 1})
     if plan["variant"] != "rows" or block >= 8192:
         # The experimental cooperative backward (_norm_bwd_coop).
-        for chunk, wp in ((2048, 8), (4096, 16), (8192, 16), (8192, 32)):
+        for chunk, wp, ahead in ((4096, 16, 1), (8192, 8, 1), (8192, 16, 0),
+                                 (8192, 16, 1)):
             if lh.cdiv(N, chunk) <= sms // 2:
-                add({"coop": chunk, "warps": wp})
+                add({"coop": chunk, "warps": wp, "ahead": ahead})
     if plan["variant"] == "rows":
         pass
     elif plan["variant"] == "cols":

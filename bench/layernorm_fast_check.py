@@ -44,6 +44,7 @@ VARIANTS = [
     ("pipelined x2", {"pipe": 2}, {"pipe": 1, "per_sm": 2}),
     ("chunked pipelined", {"chunk": 2048, "warps": 4, "pipe": 1}, {}),
     ("coop bwd", {}, {"coop": 2048, "warps": 8}),
+    ("coop bwd 8192", {}, {"coop": 8192, "warps": 16}),
     # The columns backward forced where the plan does not pick it (dx
     # options, fp32 at 8192, rows of several chunks).
     ("columns one chunk", {}, {"cols": True, "chunk": 16384}),

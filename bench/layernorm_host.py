@@ -116,8 +116,8 @@ def plan_backward(M, N, sms, tune=None, second_output=False, fp32=False,
     parameters (LayerNormPlan.cpp's planNorm). `tune` may override rows,
     warps, chunk, per_sm (programs per SM), pipe (rows: _norm_bwd_pipelined;
     rows or pipe select 'rows' where it fits), cols (force 'cols'), coop (the
-    experimental _norm_bwd_coop with that chunk length) and no_columns (no
-    'cols'). dx_options: dresidual_in, dropout or row scale is on."""
+    experimental _norm_bwd_coop with that chunk length; ahead: 0 turns off
+    its loading of the next row) and no_columns (no 'cols'). dx_options: dresidual_in, dropout or row scale is on."""
     tune = tune or {}
     block = next_pow2(N)
     cols_chunk = tune.get("chunk", min(block, BWD_COLUMNS_CHUNK_NARROW
@@ -180,7 +180,7 @@ class FastNorm:
         # layer_norm_split.py's kernels (split forward, cooperative backward).
         self.s = split_module if split_module is not None else module
         self.sms = sms or torch.cuda.get_device_properties(0).multi_processor_count
-        self.tune_fwd, self.tune_bwd = tune_fwd, tune_bwd
+        self.tune_fwd, self.tune_bwd = tune_fwd or {}, tune_bwd or {}
 
     def forward(self, x, w, b=None, eps=1e-5, *, rms=False, residual=None,
                 store_residual=None, dropout_p=0.0, seed=0, rowscale=None,
@@ -267,7 +267,7 @@ class FastNorm:
                 self.s._norm_bwd_coop[plan["grid"]](
                     *head, *parts, words[1:], words[:1].view(torch.int32), *tail,
                     num_warps=plan["num_warps"], CHUNKS_P2=next_pow2(chunks),
-                    **plan["consts"], **flags)
+                    AHEAD=bool(self.tune_bwd.get("ahead", 1)), **plan["consts"], **flags)
             elif plan["variant"] in ("rows", "cols"):
                 kernel = {"rows": self.k._norm_bwd, "cols": self.k._norm_bwd_cols}[
                     plan["variant"]]

@@ -112,25 +112,24 @@ def _norm_bwd_coop(
     HAS_BIAS: tl.constexpr, HAS_DRES: tl.constexpr,
     STORE_DRES_IN: tl.constexpr, HAS_DROPOUT: tl.constexpr,
     HAS_ROWSCALE: tl.constexpr, HAS_W1: tl.constexpr, HAS_B1: tl.constexpr,
-    CHUNKS_P2: tl.constexpr,
+    CHUNKS_P2: tl.constexpr, AHEAD: tl.constexpr,
 ):
     """Experimental (bench --tune): rows of many tiles with x and dy read
-    once. The chunks = cdiv(N, BLOCK_N) programs of a group own one column
-    chunk each of the same contiguous row block; per row each publishes its
-    chunk's sums of xhat * g and g, and finishes the previous row (the wait
-    overlaps this row's loads and reductions): it adds the chunks' sums in
-    chunk order (deterministic), writes dx of its chunk; dw/db of the chunk
-    stay in registers. A sum goes out as one 64-bit word, (1 << 32) | its
-    fp32 bits, in STATS (int64 [M, chunks, 2], zeroed): written once and
-    atomically, so a nonzero high half says it is there, and one volatile
-    read of the row's words both waits and fetches (a count and then the
-    sums measured 1079 against 1925 GB/s fwd+bwd at 65536 x 32768). The
-    previous row is carried as its raw x and dy and recomputed when it is
-    finished (half the registers of its fp32 xhat and g). Programs take
-    (group, chunk) from a ticket (TICKET: int32, zeroed) in start order, so
-    only the newest group can be incomplete: no deadlock while one group
-    (chunks programs) fits on the GPU. The spin is bounded (a wrong row,
-    never a hang). ROWS is unused. Grid: (chunks * programs,)."""
+    once from DRAM. The chunks = cdiv(N, BLOCK_N) programs of a group own one
+    column chunk each of the same contiguous row block; per row each adds its
+    chunk's dw/db, publishes its chunk's sums of xhat * g and g, and finishes
+    the previous row (the wait overlaps this row's loads and reductions): it
+    adds the chunks' sums in chunk order (deterministic), reads that row's
+    chunk again (L1/L2, as _norm_bwd_cols) and writes its dx. A sum goes out
+    as one 64-bit word, (1 << 32) | its fp32 bits, in STATS (int64
+    [M, chunks, 2], zeroed): written once and atomically, so a nonzero high
+    half says it is there, and one volatile read of the row's words both
+    waits and fetches. AHEAD: the next row's x and dy are loaded before this
+    row is reduced. Programs take (group, chunk) from a ticket (TICKET:
+    int32, zeroed) in start order, so only the newest group can be
+    incomplete: no deadlock while one group (chunks programs) fits on the
+    GPU. The spin is bounded (a wrong row, never a hang). ROWS is unused.
+    Grid: (chunks * programs,)."""
     chunks = tl.cdiv(N, BLOCK_N)
     ticket = tl.atomic_add(TICKET, 1)
     chunk = ticket % chunks
@@ -144,47 +143,51 @@ def _norm_bwd_coop(
     db1 = tl.zeros([1, BLOCK_N], dtype=tl.float32)
     row_start = pid * rows_per_program
     row_end = tl.minimum(row_start + rows_per_program, M)
-    first = mask & (row_start < row_end)
-    x_next = tl.load(X + row_start.to(tl.int64) * stride_x + cols[None, :],
-                     mask=first, other=0.)
-    dy_next = tl.load(DY + row_start.to(tl.int64) * stride_dy + cols[None, :],
-                      mask=first, other=0.)
     k = tl.arange(0, CHUNKS_P2)
     two = tl.arange(0, 2)
     slot = k[:, None] * 2 + two[None, :]
     smask = (k < chunks)[:, None] & (two < 2)[None, :]
-    x_p = x_next
-    dy_p = dy_next
-    rstd_p = tl.zeros([1], dtype=tl.float32)
-    mean_p = tl.zeros([1], dtype=tl.float32)
+    x_next = tl.load(X + row_start.to(tl.int64) * stride_x + cols[None, :],
+                     mask=mask & AHEAD & (row_start < row_end), other=0.,
+                     eviction_policy="evict_last")
+    dy_next = tl.load(DY + row_start.to(tl.int64) * stride_dy + cols[None, :],
+                      mask=mask & AHEAD & (row_start < row_end), other=0.,
+                      eviction_policy="evict_last")
     for r in range(row_start, row_end + 1):
         live = r < row_end
         rows = r + tl.arange(0, 1)
         lmask = mask & live
-        x_raw = x_next
-        dy_raw = dy_next
-        x = x_raw.to(tl.float32)
-        dy = dy_raw.to(tl.float32)
-        amask = mask & (r + 1 < row_end)
-        x_next = tl.load(X + (r + 1).to(tl.int64) * stride_x + cols[None, :],
-                         mask=amask, other=0.)
-        dy_next = tl.load(DY + (r + 1).to(tl.int64) * stride_dy +
-                          cols[None, :], mask=amask, other=0.)
+        r64 = r.to(tl.int64)
+        if AHEAD:
+            x = x_next.to(tl.float32)
+            dy = dy_next.to(tl.float32)
+            amask = mask & (r + 1 < row_end)
+            x_next = tl.load(X + (r64 + 1) * stride_x + cols[None, :],
+                             mask=amask, other=0., eviction_policy="evict_last")
+            dy_next = tl.load(DY + (r64 + 1) * stride_dy + cols[None, :],
+                              mask=amask, other=0., eviction_policy="evict_last")
+        else:
+            x = tl.load(X + r64 * stride_x + cols[None, :], mask=lmask,
+                        other=0., eviction_policy="evict_last").to(tl.float32)
+            dy = tl.load(DY + r64 * stride_dy + cols[None, :], mask=lmask,
+                         other=0., eviction_policy="evict_last").to(tl.float32)
         rstd = tl.load(RSTD + rows, mask=rows < row_end, other=0.)
         if IS_RMS:
             mean = tl.zeros([1], dtype=tl.float32)
         else:
             mean = tl.load(MEAN + rows, mask=rows < row_end, other=0.)
         xhat = tl.where(lmask, (x - mean[:, None]) * rstd[:, None], 0.)
-        w = tl.load(W + cols, mask=cmask, other=0.).to(tl.float32)
+        w = tl.load(W + cols, mask=cmask, other=0.,
+                    eviction_policy="evict_last").to(tl.float32)
         g = dy * w[None, :]
         dw += dy * xhat
         if HAS_BIAS:
             db += dy
         if HAS_W1:
-            dy1 = tl.load(DY1 + rows.to(tl.int64)[:, None] * stride_dy +
-                          cols[None, :], mask=lmask, other=0.).to(tl.float32)
-            w1 = tl.load(W1 + cols, mask=cmask, other=0.).to(tl.float32)
+            dy1 = tl.load(DY1 + r64 * stride_dy + cols[None, :], mask=lmask,
+                          other=0., eviction_policy="evict_last").to(tl.float32)
+            w1 = tl.load(W1 + cols, mask=cmask, other=0.,
+                         eviction_policy="evict_last").to(tl.float32)
             g += dy1 * w1[None, :]
             dw1 += dy1 * xhat
             if HAS_B1:
@@ -192,13 +195,12 @@ def _norm_bwd_coop(
         sums = tl.where(two == 0, tl.sum(tl.sum(xhat * g, axis=1), axis=0),
                         tl.sum(tl.sum(g, axis=1), axis=0))
         bits = sums.to(tl.int32, bitcast=True).to(tl.int64) & 0xFFFFFFFF
-        tl.atomic_xchg(STATS + (r.to(tl.int64) * chunks + chunk) * 2 + two,
+        tl.atomic_xchg(STATS + (r64 * chunks + chunk) * 2 + two,
                        bits | (1 << 32), mask=(two < 2) & live)
-        # Finish row p = r - 1: one volatile read of its words waits for
-        # and fetches the other chunks' sums.
         has_p = r > row_start
         p = tl.maximum(r - 1, row_start)
-        base = STATS + p.to(tl.int64) * chunks * 2
+        p64 = p.to(tl.int64)
+        base = STATS + p64 * chunks * 2
         words = tl.load(base + slot, mask=smask & has_p, other=1 << 32,
                         volatile=True)
         tries = 0
@@ -211,34 +213,36 @@ def _norm_bwd_coop(
             tl.float32, bitcast=True), 0.)
         c = tl.sum(got, axis=0) / N
         c1 = tl.sum(tl.where(two == 0, c, 0.), axis=0)
+        c2 = tl.sum(tl.where(two == 1, c, 0.), axis=0)
+        prow = p + tl.arange(0, 1)
         pmask = mask & has_p
-        xh_p = tl.where(pmask, (x_p.to(tl.float32) - mean_p[:, None]) *
-                        rstd_p[:, None], 0.)
-        w = tl.load(W + cols, mask=cmask, other=0.,
-                    eviction_policy="evict_last").to(tl.float32)
-        g_p = dy_p.to(tl.float32) * w[None, :]
+        rstd_p = tl.load(RSTD + prow)
+        if IS_RMS:
+            mean_p = tl.zeros([1], dtype=tl.float32)
+        else:
+            mean_p = tl.load(MEAN + prow)
+        x_p = tl.load(X + p64 * stride_x + cols[None, :], mask=pmask, other=0.,
+                      eviction_policy="evict_first").to(tl.float32)
+        dy_p = tl.load(DY + p64 * stride_dy + cols[None, :], mask=pmask,
+                       other=0., eviction_policy="evict_first").to(tl.float32)
+        xh_p = tl.where(pmask, (x_p - mean_p[:, None]) * rstd_p[:, None], 0.)
+        w = tl.load(W + cols, mask=cmask, other=0.).to(tl.float32)
+        g_p = dy_p * w[None, :]
         if HAS_W1:
-            dy1 = tl.load(DY1 + p.to(tl.int64) * stride_dy + cols[None, :],
-                          mask=pmask, other=0.).to(tl.float32)
-            w1 = tl.load(W1 + cols, mask=cmask, other=0.,
-                         eviction_policy="evict_last").to(tl.float32)
+            dy1 = tl.load(DY1 + p64 * stride_dy + cols[None, :], mask=pmask,
+                          other=0., eviction_policy="evict_first").to(tl.float32)
+            w1 = tl.load(W1 + cols, mask=cmask, other=0.).to(tl.float32)
             g_p += dy1 * w1[None, :]
         if IS_RMS:
             dx = (g_p - xh_p * c1) * rstd_p[:, None]
         else:
-            c2 = tl.sum(tl.where(two == 1, c, 0.), axis=0)
             dx = (g_p - (xh_p * c1 + c2)) * rstd_p[:, None]
-        prow = p + tl.arange(0, 1)
         if HAS_DRES or STORE_DRES_IN or HAS_DROPOUT or HAS_ROWSCALE:
             dx = _dx_post(dx, prow, cols, pmask, DRES, DRES_IN, ROWSCALE,
                           stride_dres, stride_dres_in, M, N, dropout_p, seed,
                           HAS_DRES, STORE_DRES_IN, HAS_DROPOUT, HAS_ROWSCALE)
-        tl.store(DX + prow.to(tl.int64)[:, None] * stride_dx + cols[None, :], dx,
-                 mask=pmask)
-        x_p = x_raw
-        dy_p = dy_raw
-        rstd_p = rstd
-        mean_p = mean
+        tl.store(DX + p64 * stride_dx + cols[None, :], dx, mask=pmask,
+                 eviction_policy="evict_first")
     part = pid.to(tl.int64) * N + cols
     tl.store(DW_PART + part, tl.sum(dw, axis=0), mask=cmask)
     if HAS_BIAS:
