@@ -108,9 +108,9 @@ KILN_API kiln_status kiln_options_copy(const kiln_options *from,
 KILN_API void kiln_options_destroy(kiln_options *options);
 KILN_API kiln_status kiln_options_set_num_warps(kiln_options *options,
                                                 unsigned num_warps);
-/* Recorded and visible to grid callbacks as meta "num_stages" (autotune
- * configs set their own); Kiln's codegen does not pipeline loops yet, so it
- * does not change the code. */
+/* Software-pipelining depth of the loops that feed tl.dot (Triton's
+ * num_stages; autotune configs set their own); visible to grid callbacks as
+ * meta "num_stages". */
 KILN_API kiln_status kiln_options_set_num_stages(kiln_options *options,
                                                  unsigned num_stages);
 /* A constexpr as the literal text Python would write: "1024", "True",
@@ -128,6 +128,12 @@ KILN_API kiln_status kiln_options_set_stream(kiln_options *options,
 /* Compile target of kiln_kernel_compile ("sm_80", "sm_90"). */
 KILN_API kiln_status kiln_options_set_arch(kiln_options *options,
                                            const char *arch);
+/* Triton's launch_cooperative_grid (nonzero: on): every program of the grid
+ * is resident at once (cuLaunchCooperativeKernel), so programs may wait for
+ * each other; a launch whose grid cannot all be resident fails with
+ * KILN_ERROR_LAUNCH. Not part of the compiled code or its cache key. */
+KILN_API kiln_status kiln_options_set_cooperative(kiln_options *options,
+                                                  int cooperative);
 
 /*--- Modules and kernels --------------------------------------------------*/
 

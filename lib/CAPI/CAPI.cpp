@@ -186,6 +186,13 @@ kiln_status kiln_options_set_num_stages(kiln_options *options,
   return KILN_OK;
 }
 
+kiln_status kiln_options_set_cooperative(kiln_options *options,
+                                         int cooperative) {
+  KILN_CHECK_ARG(options);
+  options->launch.cooperative = cooperative != 0;
+  return KILN_OK;
+}
+
 kiln_status kiln_options_set_constexpr(kiln_options *options, const char *name,
                                        const char *literal) {
   KILN_CHECK_ARG(options);

@@ -173,7 +173,7 @@ llvm::Error Kernel::launchWithLayers(const Grid *grid,
   if (!resolved)
     return resolved.takeError();
   return launchLoaded(**resolved, gridFn ? (*gridFn)(meta) : *grid, args,
-                      opts.stream);
+                      opts.stream, opts.cooperative);
 }
 
 /// Selects the config for the launch's key (tuning it if new) and applies
@@ -246,7 +246,7 @@ llvm::Error Kernel::autotune(const Grid *grid, const GridFunction *gridFn,
     auto ms = benchmarkOnStream(
         *dev, o.stream, tuner.spec().warmupMs, tuner.spec().repMs,
         [&] { return buffers->zero(); },
-        [&] { return launchLoaded(**lk, g, args, o.stream); });
+        [&] { return launchLoaded(**lk, g, args, o.stream, o.cooperative); });
     // Every config starts from the user's values.
     if (auto err = buffers->restore()) {
       if (!ms)

@@ -443,11 +443,13 @@ llvm::Error Kernel::launch(const Grid &grid, llvm::ArrayRef<Arg> args,
   auto resolved = resolve(args, options, nullptr);
   if (!resolved)
     return resolved.takeError();
-  return launchLoaded(**resolved, grid, args, options.stream);
+  return launchLoaded(**resolved, grid, args, options.stream,
+                      options.cooperative);
 }
 
 llvm::Error Kernel::launchLoaded(LoadedKernel &lk, const Grid &grid,
-                                 llvm::ArrayRef<Arg> args, CUstream stream) {
+                                 llvm::ArrayRef<Arg> args, CUstream stream,
+                                 bool cooperative) {
   const KernelInfo &info = lk.compiled->info;
   bool onesAreConstant = lk.onesAreConstant;
   if (auto err = validateLaunch(info, args, grid, lk.device->limits(),
@@ -483,13 +485,34 @@ llvm::Error Kernel::launchLoaded(LoadedKernel &lk, const Grid &grid,
     checkedDevice = lk.device;
     checkedStream = stream;
   }
-  CUresult r = drv.cuLaunchKernel(lk.function, grid.x, grid.y, grid.z,
-                                  info.numWarps * 32, 1, 1, info.sharedBytes,
-                                  stream, packed.data(), nullptr);
+  if (cooperative && !drv.cuLaunchCooperativeKernel)
+    return makeError(llvm::formatv(
+        "kernel `{0}`: launch_cooperative_grid: the CUDA driver ({1}) lacks "
+        "cuLaunchCooperativeKernel",
+        info.name, drv.libraryPath));
+  CUresult r =
+      cooperative
+          ? drv.cuLaunchCooperativeKernel(lk.function, grid.x, grid.y, grid.z,
+                                          info.numWarps * 32, 1, 1,
+                                          info.sharedBytes, stream,
+                                          packed.data())
+          : drv.cuLaunchKernel(lk.function, grid.x, grid.y, grid.z,
+                               info.numWarps * 32, 1, 1, info.sharedBytes,
+                               stream, packed.data(), nullptr);
+  if (r == cu::ERROR_COOPERATIVE_LAUNCH_TOO_LARGE)
+    return makeError(llvm::formatv(
+        "kernel `{0}`: launch_cooperative_grid: the grid {1}x{2}x{3} ({4} "
+        "programs of {5} threads) cannot be resident on device {6} at once; "
+        "launch fewer programs",
+        info.name, grid.x, grid.y, grid.z,
+        uint64_t(grid.x) * grid.y * grid.z, info.numWarps * 32,
+        lk.device->index()));
   if (r != cu::SUCCESS)
-    return makeError(llvm::formatv("cuLaunchKernel of `{0}` (grid {1}x{2}x{3}, "
-                                   "{4} threads, {5} bytes of shared memory): "
-                                   "{6}",
+    return makeError(llvm::formatv("{0} of `{1}` (grid {2}x{3}x{4}, "
+                                   "{5} threads, {6} bytes of shared memory): "
+                                   "{7}",
+                                   cooperative ? "cuLaunchCooperativeKernel"
+                                               : "cuLaunchKernel",
                                    info.name, grid.x, grid.y, grid.z,
                                    info.numWarps * 32, info.sharedBytes,
                                    drv.describe(r)));

@@ -391,10 +391,14 @@ class Kernel:
             raise LaunchError("kernel `%s`: num_ctas = %r is not supported "
                               "(Kiln launches one CTA per program)" %
                               (self.name, num_ctas))
+        # Triton's: every program resident at once, or the launch fails.
+        cooperative = kwargs.pop("launch_cooperative_grid", False)
         opts = ctypes.c_void_p()
         check(_lib.options_create(ctypes.byref(opts)))
         try:
             check(_lib.options_set_num_warps(opts, int(num_warps)), LaunchError)
+            check(_lib.options_set_cooperative(opts, 1 if cooperative else 0),
+                  LaunchError)
             check(_lib.options_set_num_stages(opts, int(num_stages)),
                   LaunchError)
             check(_lib.options_set_device(opts, device), LaunchError)

@@ -236,6 +236,36 @@ class LaunchTest(unittest.TestCase):
             k[(1,)](self.x, self.y, self.out, 16, BLOCK=64,
                     extern_libs={"ocml": "x.bc"})
 
+    def test_launch_cooperative_grid(self):
+        # Triton's option: cuLaunchCooperativeKernel, a launcher of its own
+        # (the plain launch of the same arguments stays on the hit path).
+        k = triton.jit(kernels.add_kernel.fn)
+        _fake.kilnFakeCalls.argtypes = [ctypes.c_char_p]
+        before = _fake.kilnFakeCalls(b"cuLaunchCooperativeKernel")
+        k[(132,)](self.x, self.y, self.out, 1000, BLOCK=64,
+                  launch_cooperative_grid=True)
+        self.assertEqual(_fake.kilnFakeCalls(b"cuLaunchCooperativeKernel"),
+                         before + 1)
+        self.assertEqual(launches()[-1]["grid"], (132, 1, 1))
+        k[(132,)](self.x, self.y, self.out, 1000, BLOCK=64)
+        self.assertEqual(_fake.kilnFakeCalls(b"cuLaunchCooperativeKernel"),
+                         before + 1)
+        # The stand-in holds 132 x 16 programs of 128 threads at once.
+        with self.assertRaisesRegex(kiln.LaunchError,
+                                    "launch_cooperative_grid: the grid "
+                                    "2113x1x1 \\(2113 programs of 128 "
+                                    "threads\\) cannot be resident"):
+            k[(2113,)](self.x, self.y, self.out, 1000, BLOCK=64,
+                       launch_cooperative_grid=True)
+        # kiln.jit takes the same keyword.
+        plain = kiln.jit(kernels.add_kernel.fn)
+        plain[(2,)](self.x, self.y, self.out, 1000, BLOCK=64,
+                    launch_cooperative_grid=True)
+        # (the refused launch reached the driver too)
+        self.assertEqual(_fake.kilnFakeCalls(b"cuLaunchCooperativeKernel"),
+                         before + 3)
+        self.assertEqual(launches()[-1]["grid"], (2, 1, 1))
+
     def test_none_is_a_constexpr_and_defaults_apply(self):
         k = kernels.bias_kernel
         k[(1,)](self.out, None, 2.0, 16, BLOCK=64)

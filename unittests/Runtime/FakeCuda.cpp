@@ -15,6 +15,7 @@
 // stream's clock; cuEventElapsedTime subtracts the stamps.
 //
 //===----------------------------------------------------------------------===//
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -27,7 +28,8 @@ namespace {
 using CUresult = int;
 constexpr CUresult OK = 0, INVALID_VALUE = 1, INVALID_IMAGE = 200,
                    INVALID_PTX = 218, INVALID_HANDLE = 400, NOT_FOUND = 500,
-                   LAUNCH_OUT_OF_RESOURCES = 701;
+                   LAUNCH_OUT_OF_RESOURCES = 701,
+                   COOPERATIVE_LAUNCH_TOO_LARGE = 720;
 
 struct Module;
 struct Function {
@@ -497,6 +499,19 @@ CUresult cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz,
   launches.push_back(std::move(l));
   streamClock[stream] += ms;
   return OK;
+}
+/// As cuLaunchKernel (recorded the same way, counted apart); refuses a grid
+/// of more programs than the 132 fake SMs hold at 2048 threads each.
+CUresult cuLaunchCooperativeKernel(void *fn, unsigned gx, unsigned gy,
+                                   unsigned gz, unsigned bx, unsigned by,
+                                   unsigned bz, unsigned shared, void *stream,
+                                   void **params) {
+  count("cuLaunchCooperativeKernel");
+  unsigned threads = std::max(1u, bx * by * bz);
+  if (uint64_t(gx) * gy * gz > 132ull * std::max(1u, 2048u / threads))
+    return COOPERATIVE_LAUNCH_TOO_LARGE;
+  return cuLaunchKernel(fn, gx, gy, gz, bx, by, bz, shared, stream, params,
+                        nullptr);
 }
 CUresult cuEventCreate(void **e, unsigned) {
   *e = &dummyEvents[nextEvent++ % 4096];

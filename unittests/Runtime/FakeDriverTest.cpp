@@ -104,6 +104,32 @@ TEST_F(FakeDriver, LaunchPacksParametersAsTheEntryDeclaresThem) {
   EXPECT_EQ(launches().size(), 2u);
 }
 
+TEST_F(FakeDriver, CooperativeLaunchGoesThroughTheCooperativeEntryPoint) {
+  auto buf = DeviceBuffer::alloc(*dev, 4096);
+  ASSERT_TRUE(bool(buf));
+  Kernel k = Kernel::fromCompiled(axpi());
+  std::vector<Arg> args = {Arg::ptr(buf->ptr(), DType::F32), Arg::f32(1.0f),
+                           Arg::integer(7)};
+  LaunchOptions o;
+  o.cooperative = true;
+  int before = fake().calls("cuLaunchCooperativeKernel");
+  ASSERT_EQ(errorText(k.launch(Grid(132), args, o)), "");
+  EXPECT_EQ(fake().calls("cuLaunchCooperativeKernel"), before + 1);
+  std::vector<Launch> l = launches();
+  ASSERT_EQ(l.size(), 1u);
+  EXPECT_EQ(l[0].grid[0], 132u);
+  EXPECT_EQ(l[0].params[2], 7u);
+  // A plain launch does not use it.
+  ASSERT_EQ(errorText(k.launch(Grid(132), args)), "");
+  EXPECT_EQ(fake().calls("cuLaunchCooperativeKernel"), before + 1);
+  // The fake holds 132 SMs x 16 programs of 128 threads at once.
+  EXPECT_EQ(errorText(k.launch(Grid(132 * 16 + 1), args, o)),
+            "kernel `kiln_test_axpi`: launch_cooperative_grid: the grid "
+            "2113x1x1 (2113 programs of 128 threads) cannot be resident on "
+            "device 0 at once; launch fewer programs");
+  EXPECT_EQ(launches().size(), 2u);
+}
+
 TEST_F(FakeDriver, DynamicSharedMemoryAbove48KBIsOptedIn) {
   auto buf = DeviceBuffer::alloc(*dev, 4096);
   ASSERT_TRUE(bool(buf));

@@ -41,6 +41,7 @@ using CUlinkState = ::CUlinkState_st *;
 namespace cu {
 inline constexpr CUresult SUCCESS = 0;
 inline constexpr CUresult ERROR_NOT_READY = 600;
+inline constexpr CUresult ERROR_COOPERATIVE_LAUNCH_TOO_LARGE = 720;
 // CUdevice_attribute
 inline constexpr int DEV_MAX_THREADS_PER_BLOCK = 1;
 inline constexpr int DEV_MAX_GRID_DIM_X = 5;
@@ -125,6 +126,12 @@ struct DriverAPI {
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
                              unsigned, unsigned, unsigned, CUstream, void **,
                              void **);
+  /// Optional (null when the driver lacks it): every program of the grid is
+  /// resident at once, or the launch is refused
+  /// (CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE).
+  CUresult (*cuLaunchCooperativeKernel)(CUfunction, unsigned, unsigned,
+                                        unsigned, unsigned, unsigned, unsigned,
+                                        unsigned, CUstream, void **) = nullptr;
   CUresult (*cuEventCreate)(CUevent *, unsigned);
   CUresult (*cuEventDestroy)(CUevent);
   CUresult (*cuEventRecord)(CUevent, CUstream);

@@ -165,6 +165,10 @@ struct LaunchOptions {
   std::map<std::string, ConstexprValue> constexprs;
   CUstream stream = nullptr; ///< The primary context's default stream if null.
   int device = 0;
+  /// Triton's launch_cooperative_grid: every program of the grid runs at
+  /// once (cuLaunchCooperativeKernel), so programs may wait for each other;
+  /// a grid that cannot be resident at once is refused with an error.
+  bool cooperative = false;
 };
 
 /// Derives the specialization for `args` (one per non-constexpr parameter,

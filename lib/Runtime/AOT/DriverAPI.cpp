@@ -97,6 +97,7 @@ bool DriverAPI::load(const char *library, DriverAPI &d, std::string &error) {
                "cuEventElapsedTime")
 #undef KILN_RESOLVE
   resolveOptional(lib, "cuStreamGetCtx", d.cuStreamGetCtx);
+  resolveOptional(lib, "cuLaunchCooperativeKernel", d.cuLaunchCooperativeKernel);
   resolveOptional(lib, "cuCtxGetDevice", d.cuCtxGetDevice);
 
   if (CUresult r = d.cuInit(0); r != cu::SUCCESS) {

@@ -337,6 +337,8 @@ class JITFunction(KernelInterface):
         return self._run(grid, *args, **kwargs)
 
     def _split_options(self, kw):
+        """Checks the launch options beside num_warps / num_stages; returns
+        launch_cooperative_grid."""
         kw = dict(kw)
         num_ctas = kw.pop("num_ctas", 1)
         if num_ctas not in (1, None):
@@ -355,18 +357,16 @@ class JITFunction(KernelInterface):
         if unknown:
             raise LaunchError("kernel `%s`: extern_libs %s: Kiln links only "
                               "libdevice" % (self.__name__, unknown))
-        if kw.pop("launch_cooperative_grid", False):
-            raise LaunchError("kernel `%s`: launch_cooperative_grid is not "
-                              "supported by Kiln" % self.__name__)
+        cooperative = bool(kw.pop("launch_cooperative_grid", False))
         if kw:
             raise TypeError("%s() got an unexpected keyword argument %r" %
                             (self.__name__, next(iter(kw))))
+        return cooperative
 
     def _slow(self, grid, values, num_warps, num_stages, kw):
         """Misses: new specializations (compile + bind), unusual keywords,
         arguments the hit path cannot key."""
-        if kw:
-            self._split_options(kw)
+        cooperative = self._split_options(kw) if kw else False
         if self.fallback is not None:
             return self.fallback.launch(grid, values, num_warps, num_stages)
         if num_warps is None:
@@ -383,11 +383,14 @@ class JITFunction(KernelInterface):
         except AttributeError:
             key = None  # e.g. __cuda_array_interface__ objects
         if key is None:
-            return self._launch_generic(grid, values, num_warps, num_stages)
+            return self._launch_generic(grid, values, num_warps, num_stages,
+                                        cooperative)
+        if cooperative:  # its own launcher; never on the keyword-free hit path
+            key = (key, "launch_cooperative_grid")
         entry = self._cache.get(key)
         if entry is None:
             entry = self._specialize(key, values, num_warps, num_stages,
-                                     None)
+                                     None, cooperative)
             if entry is None:  # handed to the fallback
                 return self.fallback.launch(grid, values, num_warps,
                                             num_stages)
@@ -414,10 +417,13 @@ class JITFunction(KernelInterface):
                     time.perf_counter() - t0) * 1e3
         return entry(grid, *values)
 
-    def _launch_generic(self, grid, values, num_warps, num_stages):
+    def _launch_generic(self, grid, values, num_warps, num_stages,
+                        cooperative=False):
         kernel = self.kiln_kernel()
         rt, ce = self._split(values)
         ce.update(num_warps=num_warps, num_stages=num_stages)
+        if cooperative:
+            ce["launch_cooperative_grid"] = True
         self._stats.launches += 1
         return kernel.run(grid, tuple(rt), ce)
 
@@ -431,10 +437,13 @@ class JITFunction(KernelInterface):
                 rt.append(v)
         return rt, ce
 
-    def _options(self, values, num_warps, num_stages, device):
+    def _options(self, values, num_warps, num_stages, device,
+                 cooperative=False):
         opts = ctypes.c_void_p()
         check(_lib.options_create(ctypes.byref(opts)))
         try:
+            check(_lib.options_set_cooperative(opts, 1 if cooperative else 0),
+                  LaunchError)
             check(_lib.options_set_num_warps(opts, int(num_warps)),
                   LaunchError)
             check(_lib.options_set_num_stages(opts, int(num_stages)),
@@ -451,13 +460,14 @@ class JITFunction(KernelInterface):
             _lib.options_destroy(opts)
             raise
 
-    def _bind(self, values, num_warps, num_stages, device):
+    def _bind(self, values, num_warps, num_stages, device, cooperative=False):
         """Compiles (through libkiln's caches) and binds a launcher; returns
         (handle, described runtime args, compile ms)."""
         kernel = self.kiln_kernel()
         rt, _ = self._split(values)
         described = kernel._describe(rt, False)
-        opts = self._options(values, num_warps, num_stages, device)
+        opts = self._options(values, num_warps, num_stages, device,
+                             cooperative)
         t0 = time.perf_counter()
         try:
             protos = kernel._prototype(described)
@@ -477,7 +487,8 @@ class JITFunction(KernelInterface):
             _lib.options_destroy(opts)
         return handle.value, described, (time.perf_counter() - t0) * 1e3
 
-    def _specialize(self, key, values, num_warps, num_stages, device):
+    def _specialize(self, key, values, num_warps, num_stages, device,
+                    cooperative=False):
         rt_names = [p.name for p in self.params if not p.is_constexpr]
         rt_vals, _ = self._split(values)
         first = next((i for i, v in enumerate(rt_vals)
@@ -490,7 +501,7 @@ class JITFunction(KernelInterface):
                 device = 0
         try:
             handle, described, ms = self._bind(values, num_warps, num_stages,
-                                               device)
+                                               device, cooperative)
         except CompilationError as e:
             from . import fallback
             self.fallback = fallback.take(self, e)
@@ -499,12 +510,12 @@ class JITFunction(KernelInterface):
             return None
         # Compiling happens at the first launch of the launcher: time it.
         entry = self._entry(handle, described, rt_names, first, rt_vals,
-                            device, num_warps, num_stages)
+                            device, num_warps, num_stages, cooperative)
         entry.__kiln_compile_ms__ = ms
         return entry
 
     def _entry(self, handle, described, rt_names, first, rt_vals, device,
-               num_warps, num_stages):
+               num_warps, num_stages, cooperative=False):
         """Generates the launch function of one specialization."""
         launch = _kjit._Launch(handle, None, None)
         fmt = _lib.PACKED_HEADER + "".join(d[1] + "Q" for d in described)
@@ -513,7 +524,9 @@ class JITFunction(KernelInterface):
         ns = {"_k_pack": packer.pack, "_k_call": _lib.launcher_launch_raw,
               "_k_h": ctypes.c_void_p(handle),
               "_k_len": ctypes.c_size_t(packer.size), "_k_fail": _fail,
-              "_k_D": device, "_k_other": self._other_device,
+              "_k_D": device,
+              "_k_other": (self._other_device_cooperative if cooperative
+                           else self._other_device),
               "_k_owner": launch, "_k_devof": _kjit._device_index,
               "_k_cur": _current_device, "_k_stats": self._stats,
               "_k_grid_error": self._grid_error, "_k_struct_error":
@@ -594,22 +607,28 @@ class JITFunction(KernelInterface):
         fn.__kiln_launch__ = launch  # owns the launcher handle
         return fn
 
-    def _other_device(self, grid, values, device, num_warps, num_stages):
+    def _other_device(self, grid, values, device, num_warps, num_stages,
+                      cooperative=False):
         """The same specialization on another device than the one the hit
         path's entry was bound for (each device has its own launcher)."""
         rt, _ = self._split(values)
         if device < 0:
             self.kiln_kernel()._describe(rt, False)  # raises, naming it
-        key = (self._key_of(values, num_warps, num_stages), device)
+        key = (self._key_of(values, num_warps, num_stages), device, cooperative)
         entry = self._by_device.get(key)
         if entry is None:
             entry = self._specialize(key[0], values, num_warps, num_stages,
-                                     device)
+                                     device, cooperative)
             if entry is None:
                 return self.fallback.launch(grid, values, num_warps,
                                             num_stages)
             self._by_device[key] = entry
         return entry(grid, *values)
+
+    def _other_device_cooperative(self, grid, values, device, num_warps,
+                                  num_stages):
+        return self._other_device(grid, values, device, num_warps, num_stages,
+                                  True)
 
     def _grid_error(self, grid):
         raise LaunchError("kernel `%s`: grid must have 1 to 3 dimensions, "
