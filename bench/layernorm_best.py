@@ -69,6 +69,7 @@ except ImportError as _e:
 KERNELS = os.environ.get("KILN_LN_KERNELS") or os.path.join(
     ROOT, "examples", "layernorm", "layer_norm_fast.py")
 SPLIT_KERNELS = os.path.join(ROOT, "examples", "layernorm", "layer_norm_split.py")
+COOP_KERNELS = os.path.join(ROOT, "examples", "layernorm", "layer_norm_coop.py")
 # Names of torch dtypes: the module imports without torch (--plot-only).
 DTYPES = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32"}
 ALL_N = [512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144]
@@ -104,7 +105,7 @@ def kiln_module():
         import kiln
     except Exception as e:  # noqa: BLE001
         raise Skip(f"the kiln package does not load: {e}")
-    return kiln.jit(KERNELS), kiln.jit(SPLIT_KERNELS)
+    return kiln.jit(KERNELS), kiln.jit(SPLIT_KERNELS), kiln.jit(COOP_KERNELS)
 
 
 def kiln_column(args):
@@ -113,12 +114,14 @@ def kiln_column(args):
 
 def ours_triton_column(args):
     return ours_column(load_file_module("layer_norm_fast_triton", KERNELS),
-                       load_file_module("layer_norm_split_triton", SPLIT_KERNELS))
+                       load_file_module("layer_norm_split_triton", SPLIT_KERNELS),
+                       load_file_module("layer_norm_coop_triton", COOP_KERNELS))
 
 
-def ours_column(module, split_module=None, tune_fwd=None, tune_bwd=None):
+def ours_column(module, split_module=None, coop_module=None, tune_fwd=None,
+                tune_bwd=None):
     norm = lh.FastNorm(module, tune_fwd=tune_fwd, tune_bwd=tune_bwd,
-                       split_module=split_module)
+                       split_module=split_module, coop_module=coop_module)
 
     def fwd(x, w, b):
         r = norm.forward(x, w, b, EPS)
@@ -446,7 +449,7 @@ def tune_candidates(mode, M, N, sms):
 
 def run_tune(mode, x, w, b, dy, ref, flush, warmup, reps, nbytes):
     """Times Kiln with each candidate; returns [(config, GB/s or error)]."""
-    module, split_module = kiln_module()
+    module, split_module, coop_module = kiln_module()
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     M, N = x.shape
     cands, which = tune_candidates(mode, M, N, sms)
@@ -454,7 +457,7 @@ def run_tune(mode, x, w, b, dy, ref, flush, warmup, reps, nbytes):
         cands = [c for c in cands if TUNE_KEYS & set(c)]
     results = []
     for cfg in cands:
-        fns = ours_column(module, split_module,
+        fns = ours_column(module, split_module, coop_module,
                           **({"tune_fwd": cfg} if which == "fwd" else {"tune_bwd": cfg}))
         try:
             ok, errs = check_column(fns, mode, x, w, b, dy, ref)

@@ -33,6 +33,7 @@ import layernorm_host as lh  # noqa: E402
 
 KERNELS = os.path.join(ROOT, "examples", "layernorm", "layer_norm_fast.py")
 SPLIT_KERNELS = os.path.join(ROOT, "examples", "layernorm", "layer_norm_split.py")
+COOP_KERNELS = os.path.join(ROOT, "examples", "layernorm", "layer_norm_coop.py")
 SHAPES = [(1, 1), (3, 777), (7, 3000), (64, 512), (1000, 1024), (257, 4096), (33, 8192),
           (17, 16384), (5, 16385), (4, 65537), (3, 100000), (2, 262144), (300, 1536)]
 QUICK_SHAPES = [(1, 1), (3, 777), (7, 3000), (257, 4096), (17, 16384), (5, 16385), (4, 65537),
@@ -45,6 +46,7 @@ VARIANTS = [
     ("chunked pipelined", {"chunk": 2048, "warps": 4, "pipe": 1}, {}),
     ("coop bwd", {}, {"coop": 2048, "warps": 8}),
     ("coop bwd 8192", {}, {"coop": 8192, "warps": 16}),
+    ("chunked bwd", {}, {"no_coop": 1}),
     # The columns backward forced where the plan does not pick it (dx
     # options, fp32 at 8192, rows of several chunks).
     ("columns one chunk", {}, {"cols": True, "chunk": 16384}),
@@ -164,12 +166,14 @@ def main():
             return mod
         module = load("layer_norm_fast", KERNELS)
         split_mod = load("layer_norm_split", SPLIT_KERNELS)
+        coop_mod = load("layer_norm_coop", COOP_KERNELS)
     else:
         import kiln
         module = kiln.jit(KERNELS)
         split_mod = kiln.jit(SPLIT_KERNELS)
+        coop_mod = kiln.jit(COOP_KERNELS)
     lh.POISON = True
-    norm = lh.FastNorm(module, split_module=split_mod)
+    norm = lh.FastNorm(module, split_module=split_mod, coop_module=coop_mod)
     results = []
     t0 = time.time()
     plain = dict(rms=False, bias=True, residual=False, dropout=False, rowscale=False, w1=False)
@@ -190,7 +194,8 @@ def main():
     # The pipelined kernels (whatever the plan picks by default): forced on
     # every shape they apply to, plain and with every option.
     for label, tf, tb in VARIANTS:
-        vnorm = lh.FastNorm(module, tune_fwd=tf, tune_bwd=tb, split_module=split_mod)
+        vnorm = lh.FastNorm(module, tune_fwd=tf, tune_bwd=tb, split_module=split_mod,
+                            coop_module=coop_mod)
         for (M, N), dtype in itertools.product(VARIANT_SHAPES, DTYPES):
             if tf.get("rows") and lh.next_pow2(N) > lh.FWD_ONE_PASS_MAX:
                 continue

@@ -55,6 +55,11 @@ BWD_COLUMNS_MIN_BLOCK = 8192
 BWD_COLUMNS_MAX_BLOCK = 16384
 BWD_COLUMNS_CHUNK = 16384
 BWD_COLUMNS_CHUNK_NARROW = 8192
+# The cooperative backward beyond: 8192-column chunks, 16 warps (8 at bf16),
+# one program per SM (LayerNormPlan.cpp's kBwdCoop*).
+BWD_COOP_CHUNK = 8192
+BWD_COOP_WARPS = 16
+BWD_COOP_WARPS_BF16 = 8
 FWD_LONG_CHUNK_WARPS = 16
 MAX_ROWS = 128
 # The pipelined kernels (LayerNormPlan.cpp's kFwdPipeMinBlock etc.).
@@ -110,14 +115,18 @@ def plan_forward(M, N, tune=None, sms=132, lean=True, fp32=False):
 
 
 def plan_backward(M, N, sms, tune=None, second_output=False, fp32=False,
-                  dx_options=False):
+                  dx_options=False, bf16=False):
     """Dict: variant ('rows', 'cols' or 'chunked'), constexprs, num_warps,
     programs (partial rows), rows_per_program, grid, and the reduction's
     parameters (LayerNormPlan.cpp's planNorm). `tune` may override rows,
     warps, chunk, per_sm (programs per SM), pipe (rows: _norm_bwd_pipelined;
-    rows or pipe select 'rows' where it fits), cols (force 'cols'), coop (the
-    experimental _norm_bwd_coop with that chunk length; ahead: 0 turns off
-    its loading of the next row) and no_columns (no 'cols'). dx_options: dresidual_in, dropout or row scale is on."""
+    rows or pipe select 'rows' where it fits), cols (force 'cols'), coop
+    (_norm_bwd_coop with that chunk length; ahead: 0 turns off its loading
+    of the next row) and no_columns (no 'cols'); any key turns off the
+    cooperative default, e.g. {"no_coop": 1}. dx_options: dresidual_in,
+    dropout or row scale is on. Without `tune`, rows longer than the columns
+    backward's take the cooperative one (fp16 / bf16, no dx option, no
+    second output; LayerNormPlan.cpp)."""
     tune = tune or {}
     block = next_pow2(N)
     cols_chunk = tune.get("chunk", min(block, BWD_COLUMNS_CHUNK_NARROW
@@ -126,10 +135,13 @@ def plan_backward(M, N, sms, tune=None, second_output=False, fp32=False,
         BWD_COLUMNS_MIN_BLOCK <= block <= BWD_COLUMNS_MAX_BLOCK and not dx_options
         and not tune.get("no_columns") and not (block == BWD_COLUMNS_MIN_BLOCK and fp32)
         and not (block <= BWD_ONE_PASS_MAX and ("rows" in tune or "pipe" in tune)))
-    if tune.get("coop"):
-        # Experimental _norm_bwd_coop: chunk programs per row group.
-        rows, block = 1, tune["coop"]
-        warps = tune.get("warps", 16)
+    coop = tune.get("coop") or (
+        not tune and block > BWD_COLUMNS_MAX_BLOCK and not (fp32 or dx_options or second_output)
+        and cdiv(N, BWD_COOP_CHUNK) <= sms and BWD_COOP_CHUNK)
+    if coop:
+        # _norm_bwd_coop: chunk programs per row group, launched cooperatively.
+        rows, block = 1, coop
+        warps = tune.get("warps", BWD_COOP_WARPS_BF16 if bf16 else BWD_COOP_WARPS)
         chunks = cdiv(N, block)
         p = min(M, max(1, int(sms * tune.get("per_sm", 1)) // chunks))
         variant = "coop"
@@ -175,10 +187,13 @@ class FastNorm:
     """LayerNorm / RMSNorm forward and backward with every option of the
     kernels. Tensors are 2-D [M, N] with unit column stride."""
 
-    def __init__(self, module, sms=None, tune_fwd=None, tune_bwd=None, split_module=None):
+    def __init__(self, module, sms=None, tune_fwd=None, tune_bwd=None, split_module=None,
+                 coop_module=None):
         self.k = module
-        # layer_norm_split.py's kernels (split forward, cooperative backward).
+        # layer_norm_split.py's kernels (the experimental split forward) and
+        # layer_norm_coop.py's (the cooperative backward).
         self.s = split_module if split_module is not None else module
+        self.c = coop_module if coop_module is not None else module
         self.sms = sms or torch.cuda.get_device_properties(0).multi_processor_count
         self.tune_fwd, self.tune_bwd = tune_fwd or {}, tune_bwd or {}
 
@@ -237,7 +252,7 @@ class FastNorm:
         dx = _empty_like(x)
         dres_in = _empty_like(x) if store_dresidual else None
         plan = plan_backward(M, N, self.sms, self.tune_bwd, second_output=w1 is not None,
-                             fp32=x.dtype == torch.float32,
+                             fp32=x.dtype == torch.float32, bf16=x.dtype == torch.bfloat16,
                              dx_options=(store_dresidual or dropout_p > 0
                                          or rowscale is not None))
         P = plan["programs"]
@@ -264,10 +279,11 @@ class FastNorm:
                 # The sums' 64-bit words, then the ticket (zeroed).
                 words = torch.zeros((M * chunks * 2 + 1,), dtype=torch.int64,
                                     device=x.device)
-                self.s._norm_bwd_coop[plan["grid"]](
+                self.c._norm_bwd_coop[plan["grid"]](
                     *head, *parts, words[1:], words[:1].view(torch.int32), *tail,
                     num_warps=plan["num_warps"], CHUNKS_P2=next_pow2(chunks),
-                    AHEAD=bool(self.tune_bwd.get("ahead", 1)), **plan["consts"], **flags)
+                    AHEAD=bool(self.tune_bwd.get("ahead", 1)), launch_cooperative_grid=True,
+                    **plan["consts"], **flags)
             elif plan["variant"] in ("rows", "cols"):
                 kernel = {"rows": self.k._norm_bwd, "cols": self.k._norm_bwd_cols}[
                     plan["variant"]]

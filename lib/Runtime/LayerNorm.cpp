@@ -188,14 +188,16 @@ kiln::rt::layerNormBackwardConfig(int64_t n, DType dtype) {
 namespace kiln::rt {
 // LayerNormFused.cpp: the kernels of layer_norm_fast.py.
 llvm::Expected<std::shared_ptr<NormKernelSet>>
-loadNormKernels(const Module &module);
+loadNormKernels(const Module &module, const Module &coop);
 Module builtinNormModule(ModuleOptions options);
+Module builtinNormCoopModule(ModuleOptions options);
 } // namespace kiln::rt
 
 llvm::Expected<LayerNorm> LayerNorm::create(int device, ModuleOptions options) {
   Module m = Module::fromSource(builtinLayerNormSource().str(),
                                 kBuiltinLayerNormName, options);
-  return create(device, m, builtinNormModule(std::move(options)));
+  return create(device, m, builtinNormModule(options),
+                builtinNormCoopModule(options));
 }
 
 llvm::Expected<LayerNorm> LayerNorm::create(int device, const Module &module) {
@@ -204,6 +206,12 @@ llvm::Expected<LayerNorm> LayerNorm::create(int device, const Module &module) {
 
 llvm::Expected<LayerNorm> LayerNorm::create(int device, const Module &module,
                                             const Module &fused) {
+  return create(device, module, fused, builtinNormCoopModule({}));
+}
+
+llvm::Expected<LayerNorm> LayerNorm::create(int device, const Module &module,
+                                            const Module &fused,
+                                            const Module &coop) {
   auto fwd = module.kernel(kFwd);
   if (!fwd)
     return fwd.takeError();
@@ -213,7 +221,7 @@ llvm::Expected<LayerNorm> LayerNorm::create(int device, const Module &module,
   auto dwdb = module.kernel(kBwdDwDb);
   if (!dwdb)
     return dwdb.takeError();
-  auto fast = loadNormKernels(fused);
+  auto fast = loadNormKernels(fused, coop);
   if (!fast)
     return fast.takeError();
   auto dev = Device::get(device);

@@ -10,6 +10,7 @@
 #include "RuntimeError.h"
 #include "kiln/Runtime/LayerNorm.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 #include <functional>
 #include <optional>
 
@@ -17,16 +18,18 @@ using namespace kiln;
 using namespace kiln::rt;
 
 extern const char kilnLayerNormFastSourceBytes[];
+extern const char kilnLayerNormCoopSourceBytes[];
 
 namespace kiln::rt {
 struct NormKernelSet {
   std::optional<Kernel> fwd, fwdPipelined, fwdChunked, fwdChunkedPipelined,
-      bwd, bwdPipelined, bwdCols, bwdRowStats, bwdChunked, bwdReduce;
+      bwd, bwdPipelined, bwdCols, bwdRowStats, bwdChunked, bwdReduce, bwdCoop;
 };
 } // namespace kiln::rt
 
 namespace {
 constexpr const char *kFastName = "examples/layernorm/layer_norm_fast.py";
+constexpr const char *kCoopName = "examples/layernorm/layer_norm_coop.py";
 
 std::string describe(const DeviceMatrix &m) {
   return llvm::formatv("[{0}, {1}] {2} (stride {3})", m.rows, m.cols,
@@ -341,6 +344,24 @@ llvm::Error LayerNorm::normBackward(const NormBackwardArgs &a,
     }
     for (CUdeviceptr q : {dwPart, dbPart, dw1Part, db1Part})
       args.push_back(Arg::ptr(q, DType::F32));
+    const bool coop = p.backward == NormPlan::Variant::Cooperative;
+    if (coop) {
+      // The ticket (16 bytes, so the words stay 16-byte aligned), then
+      // [M, chunks, 2] 64-bit words; zero means "not published yet".
+      const size_t bytes = 16 + size_t(M) * p.columnChunks * 16;
+      if (auto err = grow(*device_, ws.exchange, bytes))
+        return err;
+      const Driver &drv = device_->driver();
+      if (auto err = device_->makeCurrent())
+        return err;
+      if (auto err = drv.check(drv.cuMemsetD32Async(ws.exchange.ptr(), 0,
+                                                    bytes / 4, stream),
+                               "norm backward: zeroing the cooperative "
+                               "exchange (cuMemsetD32Async)"))
+        return err;
+      args.push_back(Arg::ptr(ws.exchange.ptr() + 16, DType::I64));
+      args.push_back(Arg::ptr(ws.exchange.ptr(), DType::I32));
+    }
     for (int64_t v : {x.stride, a.dy.stride, a.dx.stride,
                       hasDres ? a.dresidual.stride : int64_t(0),
                       o.residual ? a.dresidualIn.stride : int64_t(0), M, N,
@@ -361,17 +382,21 @@ llvm::Error LayerNorm::normBackward(const NormBackwardArgs &a,
         {"HAS_B1", o.secondBias}};
     Kernel *k = p.bwdPipelined ? &*fast_->bwdPipelined : &*fast_->bwd;
     Grid grid(p.programs);
-    if (p.backward == NormPlan::Variant::Chunked) {
+    if (coop) {
+      k = &*fast_->bwdCoop;
+      grid = Grid(p.columnChunks * p.programs);
+      cx.emplace("CHUNKS_P2", unsigned(llvm::PowerOf2Ceil(p.columnChunks)));
+      cx.emplace("AHEAD", true);
+    } else if (p.backward == NormPlan::Variant::Chunked) {
       k = &*fast_->bwdChunked;
       grid = Grid(p.programs, p.columnChunks);
     } else if (p.backward == NormPlan::Variant::Columns) {
       k = &*fast_->bwdCols;
       grid = Grid(p.columnChunks, p.programs);
     }
-    if (auto err =
-            context(k->launch(grid, args,
-                              options(dev, stream, p.bwdWarps, std::move(cx))),
-                    "backward (dx)"))
+    LaunchOptions lo = options(dev, stream, p.bwdWarps, std::move(cx));
+    lo.cooperative = coop;
+    if (auto err = context(k->launch(grid, args, lo), "backward (dx)"))
       return err;
   }
 
@@ -401,9 +426,10 @@ llvm::Error LayerNorm::normBackward(const NormBackwardArgs &a,
 
 namespace kiln::rt {
 /// The fused kernels of `module` (layer_norm_fast.py or a file with the
-/// same kernels).
+/// same kernels) and the cooperative backward of `coop`
+/// (layer_norm_coop.py).
 llvm::Expected<std::shared_ptr<NormKernelSet>>
-loadNormKernels(const Module &module) {
+loadNormKernels(const Module &module, const Module &coop) {
   auto set = std::make_shared<NormKernelSet>();
   std::pair<std::optional<Kernel> *, const char *> names[] = {
       {&set->fwd, "_norm_fwd"},
@@ -422,11 +448,20 @@ loadNormKernels(const Module &module) {
       return k.takeError();
     slot->emplace(std::move(*k));
   }
+  auto k = coop.kernel("_norm_bwd_coop");
+  if (!k)
+    return k.takeError();
+  set->bwdCoop.emplace(std::move(*k));
   return set;
 }
 
 Module builtinNormModule(ModuleOptions options) {
   return Module::fromSource(kilnLayerNormFastSourceBytes, kFastName,
+                            std::move(options));
+}
+
+Module builtinNormCoopModule(ModuleOptions options) {
+  return Module::fromSource(kilnLayerNormCoopSourceBytes, kCoopName,
                             std::move(options));
 }
 } // namespace kiln::rt

@@ -188,6 +188,8 @@ TEST_F(FakeDriver, FusedNormEveryVariantCompilesAndLaunches) {
           want.push_back(p.bwdPipelined ? "_norm_bwd_pipelined" : "_norm_bwd");
         } else if (p.backward == NormPlan::Variant::Columns) {
           want.push_back("_norm_bwd_cols");
+        } else if (p.backward == NormPlan::Variant::Cooperative) {
+          want.push_back("_norm_bwd_coop");
         } else {
           want.push_back("_norm_bwd_row_stats");
           want.push_back("_norm_bwd_chunked");
@@ -203,6 +205,12 @@ TEST_F(FakeDriver, FusedNormEveryVariantCompilesAndLaunches) {
         if (p.backward == NormPlan::Variant::Columns) {
           EXPECT_EQ(bwd.grid[0], p.columnChunks);
           EXPECT_EQ(bwd.grid[1], p.programs);
+        } else if (p.backward == NormPlan::Variant::Cooperative) {
+          // Launched cooperatively, after zeroing its exchange words.
+          EXPECT_EQ(bwd.grid[0], p.columnChunks * p.programs);
+          EXPECT_EQ(bwd.grid[1], 1u);
+          EXPECT_EQ(fake().calls("cuLaunchCooperativeKernel"), 1);
+          ASSERT_GE(fake().memsetCount(), 1);
         } else {
           EXPECT_EQ(bwd.grid[0], p.programs);
           EXPECT_EQ(bwd.grid[1], p.columnChunks);

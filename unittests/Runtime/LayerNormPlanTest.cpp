@@ -153,9 +153,10 @@ TEST(NormPlan, BackwardOfAFewTilesSplitsColumnsAcrossPrograms) {
     EXPECT_EQ(q.rowsPerProgram, 63);
   }
   EXPECT_EQ(plan(4096, 8192, DType::F16, two).columnChunks, 1u);
-  // Up to 16384; longer rows, the dx options or noColumnsBackward: chunked.
+  // Up to 16384; then the cooperative backward (fp32: chunked); the dx
+  // options or noColumnsBackward: chunked.
   EXPECT_EQ(plan(8, 16384).backward, NormPlan::Variant::Columns);
-  EXPECT_EQ(plan(8, 16385).backward, NormPlan::Variant::Chunked);
+  EXPECT_EQ(plan(8, 16385).backward, NormPlan::Variant::Cooperative);
   EXPECT_EQ(plan(300, 16385, DType::F32).backward, NormPlan::Variant::Chunked);
   NormOptions off;
   off.noColumnsBackward = true;
@@ -171,6 +172,40 @@ TEST(NormPlan, BackwardOfAFewTilesSplitsColumnsAcrossPrograms) {
     EXPECT_EQ(plan(4096, 16384, DType::F16, dx).backward,
               NormPlan::Variant::Chunked);
   }
+}
+
+TEST(NormPlan, LongRowsTakeTheCooperativeBackward) {
+  // fp16: 8192-column chunks at 16 warps, one program per SM, each group
+  // of chunk programs owning a block of rows.
+  NormPlan p = plan(4096, 32768);
+  EXPECT_EQ(p.backward, NormPlan::Variant::Cooperative);
+  EXPECT_EQ(p.bwdBlockN, 8192u);
+  EXPECT_EQ(p.bwdWarps, 16u);
+  EXPECT_EQ(p.columnChunks, 4u);
+  EXPECT_EQ(p.programs, 33u);
+  EXPECT_EQ(p.rowsPerProgram, 125);
+  EXPECT_LE(p.programs * p.columnChunks, 132u);
+  // bf16: 8 warps; 262144 columns: 32 chunks, 4 groups.
+  NormPlan b = plan(4096, 262144, DType::BF16);
+  EXPECT_EQ(b.backward, NormPlan::Variant::Cooperative);
+  EXPECT_EQ(b.bwdWarps, 8u);
+  EXPECT_EQ(b.columnChunks, 32u);
+  EXPECT_EQ(b.programs, 4u);
+  EXPECT_EQ(b.rowsPerProgram, 1024);
+  // Fewer rows than groups: one row per group.
+  EXPECT_EQ(plan(3, 100000).programs, 3u);
+  // Not measured there, or asked not to: chunked.
+  NormOptions two, res, off, parts;
+  two.secondOutput = true;
+  res.residual = true;
+  off.noCooperativeBackward = true;
+  parts.partialRows = 64;
+  for (const NormOptions &o : {two, res, off, parts})
+    EXPECT_EQ(plan(4096, 32768, DType::F16, o).backward,
+              NormPlan::Variant::Chunked);
+  // A row of more chunks than SMs: chunked.
+  EXPECT_EQ(planNorm(8, 8192 * 9, DType::F16, {}, 8)->backward,
+            NormPlan::Variant::Chunked);
 }
 
 TEST(NormPlan, RowsBeyond64KBAreChunkedNotAnError) {
@@ -195,7 +230,9 @@ TEST(NormPlan, RowsBeyond64KBAreChunkedNotAnError) {
   // Just above 32768: 16384-element chunks at 16 warps.
   EXPECT_EQ(plan(4096, 32769).fwdBlockN, 16384u);
   EXPECT_EQ(plan(4096, 32769).fwdWarps, 16u);
-  NormPlan p = plan(65536, 262144);
+  NormOptions noCoop;
+  noCoop.noCooperativeBackward = true;
+  NormPlan p = plan(65536, 262144, DType::F16, noCoop);
   EXPECT_EQ(p.columnChunks, 128u);
   EXPECT_EQ(p.programs, 5u);
   EXPECT_EQ(p.rowsPerProgram, 13108);

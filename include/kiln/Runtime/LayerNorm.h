@@ -114,9 +114,11 @@ struct NormOptions {
   /// ROWS of the one-pass kernels (a power of two), numWarps a power of two
   /// in 1..32, partialRows the number of backward programs (rows of the
   /// fp32 dw/db partials). noColumnsBackward picks the Chunked backward
-  /// where the Columns one would run (for comparison).
+  /// where the Columns one would run, noCooperativeBackward where the
+  /// Cooperative one would (for comparison).
   unsigned rowsPerTile = 0, numWarps = 0, partialRows = 0;
   bool noColumnsBackward = false;
+  bool noCooperativeBackward = false;
 
   /// The pre-norm value h is written (and the backward must read it).
   bool writesResidualOut() const {
@@ -130,7 +132,7 @@ llvm::Error validateNormOptions(const NormOptions &options);
 
 /// The kernels and launch parameters for one shape.
 struct NormPlan {
-  enum class Variant { Rows, Columns, Chunked, Tutorial };
+  enum class Variant { Rows, Columns, Chunked, Cooperative, Tutorial };
   // Forward: `_norm_fwd` (Rows: ROWS whole rows per program, one read of x)
   // or `_norm_fwd_chunked` (Chunked: one row per program, two passes over
   // BLOCK_N chunks).
@@ -142,10 +144,12 @@ struct NormPlan {
   // fwdGrid programs walk the tiles) or `_norm_fwd_chunked_pipelined`.
   bool fwdPipelined = false;
   // Backward: `_norm_bwd` (Rows), 2-D `_norm_bwd_cols` (Columns: grid
-  // (columnChunks, programs)) or `_norm_bwd_row_stats` + 2-D
-  // `_norm_bwd_chunked` (Chunked: grid (programs, columnChunks));
-  // programs = partial rows, each owning rowsPerProgram consecutive rows;
-  // then `_norm_bwd_reduce` per gradient.
+  // (columnChunks, programs)), `_norm_bwd_row_stats` + 2-D
+  // `_norm_bwd_chunked` (Chunked: grid (programs, columnChunks)) or
+  // layer_norm_coop.py's `_norm_bwd_coop` (Cooperative: grid
+  // columnChunks * programs, launched cooperatively); programs = partial
+  // rows, each owning rowsPerProgram consecutive rows; then
+  // `_norm_bwd_reduce` per gradient.
   Variant backward = Variant::Rows;
   // Rows only: `_norm_bwd_pipelined` (same grid and partial rows).
   bool bwdPipelined = false;
@@ -191,6 +195,8 @@ struct NormBackwardArgs {
 /// grown on demand and reused; never needs zeroing.
 struct NormWorkspace {
   DeviceBuffer partials, rowStats;
+  /// The Cooperative backward's ticket and per-row sums (zeroed per call).
+  DeviceBuffer exchange;
   LayerNormWorkspace tutorial;
 };
 
@@ -208,6 +214,10 @@ public:
   /// (kernels named as in layer_norm_fast.py).
   static llvm::Expected<LayerNorm> create(int device, const Module &module,
                                           const Module &fused);
+  /// ... and the cooperative backward from `coop` (layer_norm_coop.py).
+  static llvm::Expected<LayerNorm> create(int device, const Module &module,
+                                          const Module &fused,
+                                          const Module &coop);
 
   struct ForwardResult {
     DeviceBuffer yBuffer, meanBuffer, rstdBuffer;
