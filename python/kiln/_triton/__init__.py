@@ -2,7 +2,7 @@
 (`python -m kiln.run script.py`, or `import kiln; kiln.install()` before
 triton is imported). Kernels compile through libkiln from their source
 files; decorators, autotuning and the launch path are this Python package.
-See docs/runtime.md ("Run existing Triton code on Kiln")."""
+See docs/dropin.md."""
 __version__ = "3.6.0"
 __kiln__ = True
 
