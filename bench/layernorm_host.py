@@ -210,7 +210,7 @@ class FastNorm:
         rstd = _empty((M,), dtype=torch.float32, device=x.device)
         if M == 0:
             return dict(y=y, y1=y1, residual_out=res_out, mean=mean, rstd=rstd)
-        split = (self.tune_fwd or {}).get("split")
+        split = self.tune_fwd.get("split")
         if split and not (has_pre or store_res or w1 is not None):
             # Experimental split-row forward (bench --tune): x read once.
             splits = cdiv(N, split)

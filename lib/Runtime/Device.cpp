@@ -265,15 +265,24 @@ llvm::Error DeviceBuffer::fill8(uint8_t value, CUstream stream) {
       "cuMemsetD8Async");
 }
 
-llvm::Error DeviceBuffer::fill32(uint32_t value, CUstream stream) {
-  if (bytes_ % 4)
+llvm::Error DeviceBuffer::fill32(uint32_t value, CUstream stream,
+                                 size_t bytes) {
+  const bool whole = bytes == SIZE_MAX;
+  if (whole)
+    bytes = bytes_;
+  if (bytes > bytes_)
     return makeError(llvm::formatv(
-        "fill32 on a buffer of {0} bytes (not a multiple of 4)", bytes_));
-  if (bytes_ == 0)
+        "fill32 of {0} bytes on a buffer of {1} bytes", bytes, bytes_));
+  if (bytes % 4)
+    return makeError(llvm::formatv(
+        whole ? "fill32 on a buffer of {0} bytes (not a multiple of 4)"
+              : "fill32 of {0} bytes (not a multiple of 4)",
+        bytes));
+  if (bytes == 0)
     return llvm::Error::success();
   if (auto err = device_->makeCurrent())
     return err;
   return device_->driver().check(
-      device_->driver().cuMemsetD32Async(ptr_, value, bytes_ / 4, stream),
+      device_->driver().cuMemsetD32Async(ptr_, value, bytes / 4, stream),
       "cuMemsetD32Async");
 }

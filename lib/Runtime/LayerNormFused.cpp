@@ -351,13 +351,8 @@ llvm::Error LayerNorm::normBackward(const NormBackwardArgs &a,
       const size_t bytes = 16 + size_t(M) * p.columnChunks * 16;
       if (auto err = grow(*device_, ws.exchange, bytes))
         return err;
-      const Driver &drv = device_->driver();
-      if (auto err = device_->makeCurrent())
-        return err;
-      if (auto err = drv.check(drv.cuMemsetD32Async(ws.exchange.ptr(), 0,
-                                                    bytes / 4, stream),
-                               "norm backward: zeroing the cooperative "
-                               "exchange (cuMemsetD32Async)"))
+      if (auto err = context(ws.exchange.fill32(0, stream, bytes),
+                             "backward (zeroing the cooperative exchange)"))
         return err;
       args.push_back(Arg::ptr(ws.exchange.ptr() + 16, DType::I64));
       args.push_back(Arg::ptr(ws.exchange.ptr(), DType::I32));

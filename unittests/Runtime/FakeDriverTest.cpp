@@ -194,6 +194,15 @@ TEST_F(FakeDriver, DeviceBufferChecksSizes) {
   uint32_t back[16];
   ASSERT_EQ(errorText(buf->copyToHost(back, 64)), "");
   EXPECT_EQ(back[15], 0x01020304u);
+  // A prefix only.
+  ASSERT_EQ(errorText(buf->fill32(0, nullptr, 16)), "");
+  ASSERT_EQ(errorText(buf->copyToHost(back, 64)), "");
+  EXPECT_EQ(back[3], 0u);
+  EXPECT_EQ(back[4], 0x01020304u);
+  EXPECT_EQ(errorText(buf->fill32(0, nullptr, 68)),
+            "fill32 of 68 bytes on a buffer of 64 bytes");
+  EXPECT_EQ(errorText(buf->fill32(0, nullptr, 6)),
+            "fill32 of 6 bytes (not a multiple of 4)");
   auto odd = DeviceBuffer::alloc(*dev, 6);
   ASSERT_TRUE(bool(odd));
   EXPECT_EQ(errorText(odd->fill32(0)),

@@ -145,9 +145,12 @@ public:
   /// `bytes` exceeds the buffer.
   llvm::Error copyFromHost(const void *src, size_t bytes);
   llvm::Error copyToHost(void *dst, size_t bytes) const;
-  /// Fills every byte / every 32-bit word (size must be a multiple of 4).
+  /// Fills every byte / every 32-bit word (size must be a multiple of 4);
+  /// fill32 with `bytes`: only the first `bytes` (a multiple of 4, at most
+  /// the size), e.g. the part of a reused, larger buffer a call needs.
   llvm::Error fill8(uint8_t value, CUstream stream = nullptr);
-  llvm::Error fill32(uint32_t value, CUstream stream = nullptr);
+  llvm::Error fill32(uint32_t value, CUstream stream = nullptr,
+                     size_t bytes = SIZE_MAX);
 
 private:
   Device *device_ = nullptr;

@@ -525,8 +525,8 @@ class JITFunction(KernelInterface):
               "_k_h": ctypes.c_void_p(handle),
               "_k_len": ctypes.c_size_t(packer.size), "_k_fail": _fail,
               "_k_D": device,
-              "_k_other": (self._other_device_cooperative if cooperative
-                           else self._other_device),
+              "_k_other": functools.partial(self._other_device,
+                                            cooperative=cooperative),
               "_k_owner": launch, "_k_devof": _kjit._device_index,
               "_k_cur": _current_device, "_k_stats": self._stats,
               "_k_grid_error": self._grid_error, "_k_struct_error":
@@ -624,11 +624,6 @@ class JITFunction(KernelInterface):
                                             num_stages)
             self._by_device[key] = entry
         return entry(grid, *values)
-
-    def _other_device_cooperative(self, grid, values, device, num_warps,
-                                  num_stages):
-        return self._other_device(grid, values, device, num_warps, num_stages,
-                                  True)
 
     def _grid_error(self, grid):
         raise LaunchError("kernel `%s`: grid must have 1 to 3 dimensions, "
