@@ -68,7 +68,6 @@ except ImportError as _e:
 # KILN_LN_KERNELS: another copy of the file (A/B experiments on the device).
 KERNELS = os.environ.get("KILN_LN_KERNELS") or os.path.join(
     ROOT, "examples", "layernorm", "layer_norm_fast.py")
-SPLIT_KERNELS = os.path.join(ROOT, "examples", "layernorm", "layer_norm_split.py")
 COOP_KERNELS = os.path.join(ROOT, "examples", "layernorm", "layer_norm_coop.py")
 # Names of torch dtypes: the module imports without torch (--plot-only).
 DTYPES = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32"}
@@ -105,7 +104,7 @@ def kiln_module():
         import kiln
     except Exception as e:  # noqa: BLE001
         raise Skip(f"the kiln package does not load: {e}")
-    return kiln.jit(KERNELS), kiln.jit(SPLIT_KERNELS), kiln.jit(COOP_KERNELS)
+    return kiln.jit(KERNELS), kiln.jit(COOP_KERNELS)
 
 
 def kiln_column(args):
@@ -114,14 +113,13 @@ def kiln_column(args):
 
 def ours_triton_column(args):
     return ours_column(load_file_module("layer_norm_fast_triton", KERNELS),
-                       load_file_module("layer_norm_split_triton", SPLIT_KERNELS),
                        load_file_module("layer_norm_coop_triton", COOP_KERNELS))
 
 
-def ours_column(module, split_module=None, coop_module=None, tune_fwd=None,
+def ours_column(module, coop_module=None, tune_fwd=None,
                 tune_bwd=None):
     norm = lh.FastNorm(module, tune_fwd=tune_fwd, tune_bwd=tune_bwd,
-                       split_module=split_module, coop_module=coop_module)
+                       coop_module=coop_module)
 
     def fwd(x, w, b):
         r = norm.forward(x, w, b, EPS)
@@ -370,7 +368,7 @@ def time_it(fn, flush, warmup, reps, max_s):
 def tune_candidates(mode, M, N, sms):
     """Launch-parameter variants around the heuristic's choice (--tune): rows
     per tile, warps, the pipelined kernels (pipe), chunk lengths, programs per
-    SM, the split-row forward."""
+    SM, the cooperative kernels."""
     block = lh.next_pow2(N)
     out = []
 
@@ -393,7 +391,9 @@ def tune_candidates(mode, M, N, sms):
                 for chunk, wp in ((2048, 4), (4096, 8), (8192, 16)):
                     add({"chunk": chunk, "warps": wp})
                     add({"chunk": chunk, "warps": wp, "pipe": 1})
-                add({"split": 4096, "warps": 8})
+                for chunk, wp in ((4096, 8), (8192, 16)):
+                    if lh.cdiv(N, chunk) <= sms // 2:
+                        add({"coop": chunk, "warps": wp})
         else:
             for chunk, wp in ((2048, 4), (4096, 4), (4096, 8), (8192, 8), (8192, 16),
                               (16384, 16), (16384, 32)):
@@ -402,10 +402,11 @@ def tune_candidates(mode, M, N, sms):
             if block <= 32768:  # the whole row in registers (32 per thread)
                 add({"rows": 1, "warps": 32})
                 add({"rows": 1, "warps": 32, "pipe": 1})
-            # The experimental split-row forward (_norm_fwd_split).
-            add({"split": 4096, "warps": 8})
-            add({"split": 8192, "warps": 16})
-            add({"split": 16384, "warps": 32})
+            # The cooperative forward (_norm_fwd_coop).
+            for chunk, wp, per_sm, ahead in ((8192, 8, 1, 1), (8192, 16, 1, 1), (16384, 16, 1, 0),
+                                             (16384, 16, 1, 1), (16384, 32, 1, 1)):
+                if lh.cdiv(N, chunk) <= sms // 2:
+                    add({"coop": chunk, "warps": wp, "per_sm": per_sm, "ahead": ahead})
         return out, "fwd"
     plan = lh.plan_backward(M, N, sms)
     if plan["variant"] == "rows":
@@ -449,7 +450,7 @@ def tune_candidates(mode, M, N, sms):
 
 def run_tune(mode, x, w, b, dy, ref, flush, warmup, reps, nbytes):
     """Times Kiln with each candidate; returns [(config, GB/s or error)]."""
-    module, split_module, coop_module = kiln_module()
+    module, coop_module = kiln_module()
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     M, N = x.shape
     cands, which = tune_candidates(mode, M, N, sms)
@@ -457,7 +458,7 @@ def run_tune(mode, x, w, b, dy, ref, flush, warmup, reps, nbytes):
         cands = [c for c in cands if TUNE_KEYS & set(c)]
     results = []
     for cfg in cands:
-        fns = ours_column(module, split_module, coop_module,
+        fns = ours_column(module, coop_module,
                           **({"tune_fwd": cfg} if which == "fwd" else {"tune_bwd": cfg}))
         try:
             ok, errs = check_column(fns, mode, x, w, b, dy, ref)

@@ -32,7 +32,6 @@ import torch  # noqa: E402
 import layernorm_host as lh  # noqa: E402
 
 KERNELS = os.path.join(ROOT, "examples", "layernorm", "layer_norm_fast.py")
-SPLIT_KERNELS = os.path.join(ROOT, "examples", "layernorm", "layer_norm_split.py")
 COOP_KERNELS = os.path.join(ROOT, "examples", "layernorm", "layer_norm_coop.py")
 SHAPES = [(1, 1), (3, 777), (7, 3000), (64, 512), (1000, 1024), (257, 4096), (33, 8192),
           (17, 16384), (5, 16385), (4, 65537), (3, 100000), (2, 262144), (300, 1536)]
@@ -44,6 +43,8 @@ VARIANTS = [
     ("pipelined", {"pipe": 1, "rows": 1}, {"pipe": 1, "per_sm": 1}),
     ("pipelined x2", {"pipe": 2}, {"pipe": 1, "per_sm": 2}),
     ("chunked pipelined", {"chunk": 2048, "warps": 4, "pipe": 1}, {}),
+    ("coop fwd", {"coop": 2048, "warps": 8}, {}),
+    ("coop fwd 8192 no ahead", {"coop": 8192, "warps": 16, "ahead": 0}, {}),
     ("coop bwd", {}, {"coop": 2048, "warps": 8}),
     ("coop bwd 8192", {}, {"coop": 8192, "warps": 16}),
     ("chunked bwd", {}, {"no_coop": 1}),
@@ -121,32 +122,16 @@ def run_case(norm, M, N, dtype, opts, results):
         for k in ("dw", "db", "dw1", "db1"):
             if bw[k] is not None and not torch.equal(bw[k], again[k]):
                 det = False
+    fwd_kernel = lh.plan_forward(M, N, norm.tune_fwd, norm.sms,
+                                 lean=f["residual_out"] is None and w1 is None,
+                                 fp32=dtype == torch.float32,
+                                 bf16=dtype == torch.bfloat16)[0]
     name = (f"{M}x{N} {str(dtype)[6:]} " +
-            ",".join(k for k, v in opts.items() if v) + f" [fwd {lh.plan_forward(M, N)[0]}, "
+            ",".join(k for k, v in opts.items() if v) + f" [fwd {fwd_kernel}, "
             f"bwd {lh.plan_backward(M, N, norm.sms)['variant']}]")
     ok = not bad and det
     detail = ("max rel err " + " ".join(f"{k}={v:.2g}" for k, v in errs.items()) +
               ("" if det else "  NOT DETERMINISTIC"))
-    results.append((name, ok, detail))
-    print(("PASS " if ok else "FAIL ") + name + "  " + detail, flush=True)
-
-
-def run_split_case(module, M, N, dtype, rms, split, warps, results):
-    """The experimental split-row forward (bench --tune's `split`): y, mean, rstd.
-    module: layer_norm_split.py's kernels."""
-    norm = lh.FastNorm(module, tune_fwd={"split": split, "warps": warps})
-    g = torch.Generator(device="cuda").manual_seed(M * 31 + N)
-    x = (-2.3 + 0.5 * torch.randn((M, N), device="cuda", generator=g)).to(dtype)
-    w = torch.rand((N,), device="cuda", generator=g).to(dtype)
-    b = None if rms else torch.rand((N,), device="cuda", generator=g).to(dtype)
-    f = norm.forward(x, w, b, 1e-5, rms=rms)
-    ref = lh.reference(x, w, b, 1e-5, rms=rms)
-    errs = {"y": lh.max_rel_err(f["y"], ref["y"]), "rstd": lh.max_rel_err(f["rstd"], ref["rstd"])}
-    if not rms:
-        errs["mean"] = lh.max_rel_err(f["mean"], ref["mean"])
-    ok = all(v <= lh.tolerance(dtype) for v in errs.values())
-    name = f"split forward {M}x{N} {str(dtype)[6:]} {'rms' if rms else 'ln'} split={split}"
-    detail = " ".join(f"{k}={v:.2g}" for k, v in errs.items())
     results.append((name, ok, detail))
     print(("PASS " if ok else "FAIL ") + name + "  " + detail, flush=True)
 
@@ -165,15 +150,13 @@ def main():
             spec.loader.exec_module(mod)
             return mod
         module = load("layer_norm_fast", KERNELS)
-        split_mod = load("layer_norm_split", SPLIT_KERNELS)
         coop_mod = load("layer_norm_coop", COOP_KERNELS)
     else:
         import kiln
         module = kiln.jit(KERNELS)
-        split_mod = kiln.jit(SPLIT_KERNELS)
         coop_mod = kiln.jit(COOP_KERNELS)
     lh.POISON = True
-    norm = lh.FastNorm(module, split_module=split_mod, coop_module=coop_mod)
+    norm = lh.FastNorm(module, coop_module=coop_mod)
     results = []
     t0 = time.time()
     plain = dict(rms=False, bias=True, residual=False, dropout=False, rowscale=False, w1=False)
@@ -194,8 +177,7 @@ def main():
     # The pipelined kernels (whatever the plan picks by default): forced on
     # every shape they apply to, plain and with every option.
     for label, tf, tb in VARIANTS:
-        vnorm = lh.FastNorm(module, tune_fwd=tf, tune_bwd=tb, split_module=split_mod,
-                            coop_module=coop_mod)
+        vnorm = lh.FastNorm(module, tune_fwd=tf, tune_bwd=tb, coop_module=coop_mod)
         for (M, N), dtype in itertools.product(VARIANT_SHAPES, DTYPES):
             if tf.get("rows") and lh.next_pow2(N) > lh.FWD_ONE_PASS_MAX:
                 continue
@@ -208,15 +190,6 @@ def main():
                                     f"{type(e).__name__}: {e}"))
                     print(f"FAIL {label} {M}x{N} {dtype} {opts}: {type(e).__name__}: {e}",
                           flush=True)
-    for (M, N), dtype in itertools.product([(3, 100000), (64, 65537), (2, 262144), (5, 20000)],
-                                           DTYPES):
-        for rms in (False, True):
-            for split, warps in ((4096, 8), (16384, 32)):
-                try:
-                    run_split_case(split_mod, M, N, dtype, rms, split, warps, results)
-                except Exception as e:  # noqa: BLE001
-                    results.append((f"split {M}x{N}", False, f"{type(e).__name__}: {e}"))
-                    print(f"FAIL split {M}x{N} {dtype}: {type(e).__name__}: {e}", flush=True)
     npass = sum(1 for r in results if r[1])
     print(f"{npass} passed, {len(results) - npass} failed ({time.time() - t0:.0f} s)")
     return 0 if npass == len(results) else 1

@@ -60,6 +60,11 @@ BWD_COLUMNS_CHUNK_NARROW = 8192
 BWD_COOP_CHUNK = 8192
 BWD_COOP_WARPS = 16
 BWD_COOP_WARPS_BF16 = 8
+# The cooperative forward from BLOCK_N 131072 on (fp16, lean):
+# 16384-column chunks at 16 warps (LayerNormPlan.cpp's kFwdCoop*).
+FWD_COOP_MIN_BLOCK = 131072
+FWD_COOP_CHUNK = 16384
+FWD_COOP_WARPS = 16
 FWD_LONG_CHUNK_WARPS = 16
 MAX_ROWS = 128
 # The pipelined kernels (LayerNormPlan.cpp's kFwdPipeMinBlock etc.).
@@ -77,14 +82,31 @@ BWD_PIPE_MAX_BLOCK = 4096
 BWD_PIPE_TILE = 2048
 
 
-def plan_forward(M, N, tune=None, sms=132, lean=True, fp32=False):
+def plan_forward(M, N, tune=None, sms=132, lean=True, fp32=False, bf16=False):
     """(kernel, constexprs, num_warps, grid) of the forward. `tune` (bench
     --tune) may override rows, warps, pipe (one pass: the persistent pipelined
     kernel with pipe programs per SM, 0: _norm_fwd; chunked: the pipelined
     chunked kernel) and chunk (the chunked kernels, also for short rows).
-    lean: no option adds live tensors (no residual_out, no second output)."""
+    lean: no option adds live tensors (no residual_out, no second output).
+    coop (with warps, per_sm, ahead): _norm_fwd_coop with that chunk length;
+    its grid is (chunks * programs,) and it takes rows_per_program
+    (consts["rows_per_program"], not a constexpr). Without `tune`, rows from
+    BLOCK_N 131072 on take it (fp16, lean; LayerNormPlan.cpp); any
+    key turns that off, e.g. {"no_coop": 1}."""
     tune = tune or {}
     block = next_pow2(N)
+    if not tune and block >= FWD_COOP_MIN_BLOCK and not (fp32 or bf16) and lean \
+            and cdiv(N, FWD_COOP_CHUNK) <= sms:
+        tune = {"coop": FWD_COOP_CHUNK, "warps": FWD_COOP_WARPS}
+    if tune.get("coop"):
+        chunk = tune["coop"]
+        chunks = cdiv(N, chunk)
+        p = max(1, min(M, int(sms * tune.get("per_sm", 1)) // chunks))
+        rpp = cdiv(M, p)
+        return ("_norm_fwd_coop",
+                dict(BLOCK_N=chunk, ROWS=1, CHUNKS_P2=next_pow2(chunks),
+                     AHEAD=bool(tune.get("ahead", 1)), rows_per_program=rpp),
+                tune.get("warps", 16), (chunks * cdiv(M, rpp),))
     fp32_row = fp32 and block == FWD_CHUNKED_BLOCK_FP32
     chunked_row = (block == FWD_CHUNKED_BLOCK or fp32_row) and "rows" not in tune
     if ((block <= FWD_ONE_PASS_MAX and not chunked_row) or "rows" in tune) \
@@ -187,12 +209,9 @@ class FastNorm:
     """LayerNorm / RMSNorm forward and backward with every option of the
     kernels. Tensors are 2-D [M, N] with unit column stride."""
 
-    def __init__(self, module, sms=None, tune_fwd=None, tune_bwd=None, split_module=None,
-                 coop_module=None):
+    def __init__(self, module, sms=None, tune_fwd=None, tune_bwd=None, coop_module=None):
         self.k = module
-        # layer_norm_split.py's kernels (the experimental split forward) and
-        # layer_norm_coop.py's (the cooperative backward).
-        self.s = split_module if split_module is not None else module
+        # layer_norm_coop.py's kernels (the cooperative forward and backward).
         self.c = coop_module if coop_module is not None else module
         self.sms = sms or torch.cuda.get_device_properties(0).multi_processor_count
         self.tune_fwd, self.tune_bwd = tune_fwd or {}, tune_bwd or {}
@@ -210,33 +229,30 @@ class FastNorm:
         rstd = _empty((M,), dtype=torch.float32, device=x.device)
         if M == 0:
             return dict(y=y, y1=y1, residual_out=res_out, mean=mean, rstd=rstd)
-        split = self.tune_fwd.get("split")
-        if split and not (has_pre or store_res or w1 is not None):
-            # Experimental split-row forward (bench --tune): x read once.
-            splits = cdiv(N, split)
-            stats = torch.empty((M * splits * 2,), dtype=torch.float32, device=x.device)
-            sync = torch.zeros((M + 1,), dtype=torch.int32, device=x.device)
-            self.s._norm_fwd_split[(M * splits,)](
-                x, y, w, b if b is not None else x, mean, rstd, stats, sync[1:], sync[:1],
-                x.stride(0), y.stride(0), M, N, splits, eps,
-                BLOCK_N=split, SPLITS_P2=next_pow2(splits), IS_RMS=rms,
-                HAS_BIAS=b is not None, num_warps=self.tune_fwd.get("warps", 8))
-            return dict(y=y, y1=y1, residual_out=res_out, mean=mean, rstd=rstd)
         name, consts, warps, grid = plan_forward(M, N, self.tune_fwd, self.sms,
                                                  lean=not (store_res or w1 is not None),
-                                                 fp32=x.dtype == torch.float32)
+                                                 fp32=x.dtype == torch.float32,
+                                                 bf16=x.dtype == torch.bfloat16)
         d = x  # stands in for pointers a switch turns off
-        getattr(self.k, name)[grid](
+        sync = []
+        if name == "_norm_fwd_coop":
+            chunks = cdiv(N, consts["BLOCK_N"])
+            # The chunk statistics' 64-bit words, then the ticket (zeroed).
+            words = torch.zeros((M * chunks * 2 + 1,), dtype=torch.int64, device=x.device)
+            sync = [words[1:], words[:1].view(torch.int32)]
+            consts = dict(consts, launch_cooperative_grid=True)
+        rows_per_program = consts.pop("rows_per_program", None)
+        getattr(self.c if sync else self.k, name)[grid](
             x, y, w, b if b is not None else d,
             residual if residual is not None else d,
             res_out if res_out is not None else d,
             rowscale if rowscale is not None else mean,
             w1 if w1 is not None else d, b1 if b1 is not None else d,
-            y1 if y1 is not None else d, mean, rstd,
+            y1 if y1 is not None else d, mean, rstd, *sync,
             x.stride(0), y.stride(0),
             residual.stride(0) if residual is not None else 0,
             res_out.stride(0) if res_out is not None else 0,
-            M, N, eps, float(dropout_p), int(seed),
+            M, N, *([rows_per_program] if sync else []), eps, float(dropout_p), int(seed),
             IS_RMS=rms, HAS_BIAS=b is not None, HAS_RES=residual is not None,
             STORE_RES_OUT=store_res, HAS_DROPOUT=dropout_p > 0,
             HAS_ROWSCALE=rowscale is not None, HAS_W1=w1 is not None,

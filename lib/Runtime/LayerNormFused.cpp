@@ -23,7 +23,8 @@ extern const char kilnLayerNormCoopSourceBytes[];
 namespace kiln::rt {
 struct NormKernelSet {
   std::optional<Kernel> fwd, fwdPipelined, fwdChunked, fwdChunkedPipelined,
-      bwd, bwdPipelined, bwdCols, bwdRowStats, bwdChunked, bwdReduce, bwdCoop;
+      bwd, bwdPipelined, bwdCols, bwdRowStats, bwdChunked, bwdReduce, bwdCoop,
+      fwdCoop;
 };
 } // namespace kiln::rt
 
@@ -124,6 +125,22 @@ llvm::Error context(llvm::Error err, const char *what) {
 Arg ptrOr(CUdeviceptr p, DType t, CUdeviceptr fallback) {
   return Arg::ptr(p ? p : fallback, t);
 }
+
+/// The Cooperative kernels' exchange in `ws`, zeroed on `stream`: the
+/// ticket (16 bytes, so that the words stay 16-byte aligned), then
+/// [M, chunks, 2] 64-bit words (zero: "not published yet").
+llvm::Expected<CUdeviceptr> zeroedExchange(Device &dev, NormWorkspace &ws,
+                                           int64_t M, uint32_t chunks,
+                                           CUstream stream, const char *what) {
+  const size_t bytes = 16 + size_t(M) * chunks * 16;
+  if (auto err = grow(dev, ws.exchange, bytes))
+    return std::move(err);
+  if (auto err = ws.exchange.fill32(0, stream, bytes))
+    return makeError(llvm::Twine("norm ") + what +
+                     " (zeroing the cooperative exchange): " +
+                     llvm::toString(std::move(err)));
+  return ws.exchange.ptr();
+}
 } // namespace
 
 llvm::Expected<NormPlan> LayerNorm::plan(int64_t M, int64_t N, DType dtype,
@@ -133,7 +150,22 @@ llvm::Expected<NormPlan> LayerNorm::plan(int64_t M, int64_t N, DType dtype,
 
 llvm::Error LayerNorm::normForward(const NormForwardArgs &a,
                                    const NormOptions &o, CUstream stream) {
+  return normForwardIn(a, o, nullptr, stream);
+}
+
+llvm::Error LayerNorm::normForward(const NormForwardArgs &a,
+                                   const NormOptions &o, NormWorkspace &ws,
+                                   CUstream stream) {
+  return normForwardIn(a, o, &ws, stream);
+}
+
+llvm::Error LayerNorm::normForwardIn(const NormForwardArgs &a,
+                                     const NormOptions &given,
+                                     NormWorkspace *ws, CUstream stream) {
   const DeviceMatrix &x = a.x;
+  NormOptions o = given;
+  // The Cooperative forward's exchange words live in a workspace.
+  o.noCooperativeForward |= ws == nullptr;
   if (auto err = validateNormOptions(o))
     return err;
   if (o.kernels == NormKernels::Tutorial)
@@ -211,6 +243,18 @@ llvm::Error LayerNorm::normForward(const NormForwardArgs &a,
       Arg::f32(o.dropoutP),
       Arg::integer(int64_t(o.seed)),
   };
+  const bool coop = p.forward == NormPlan::Variant::Cooperative;
+  if (coop) {
+    // STATS and TICKET after RSTD, rows_per_program after N.
+    auto exchange = zeroedExchange(*device_, *ws, M, p.fwdChunks, stream,
+                                   "forward");
+    if (!exchange)
+      return exchange.takeError();
+    args.insert(args.begin() + 12,
+                {Arg::ptr(*exchange + 16, DType::I64),
+                 Arg::ptr(*exchange, DType::I32)});
+    args.insert(args.begin() + 20, Arg::integer(p.fwdRowsPerProgram));
+  }
   std::map<std::string, ConstexprValue> cx = {{"BLOCK_N", p.fwdBlockN},
                                               {"ROWS", p.fwdRows},
                                               {"IS_RMS", o.rms},
@@ -222,13 +266,18 @@ llvm::Error LayerNorm::normForward(const NormForwardArgs &a,
                                               {"HAS_W1", o.secondOutput},
                                               {"HAS_B1", o.secondBias}};
   const bool rows = p.forward == NormPlan::Variant::Rows;
-  Kernel &k = p.fwdPipelined
+  Kernel &k = coop ? *fast_->fwdCoop
+              : p.fwdPipelined
                   ? (rows ? *fast_->fwdPipelined : *fast_->fwdChunkedPipelined)
                   : (rows ? *fast_->fwd : *fast_->fwdChunked);
-  return context(
-      k.launch(Grid(p.fwdGrid), args,
-               options(device_->index(), stream, p.fwdWarps, std::move(cx))),
-      "forward");
+  if (coop) {
+    cx.emplace("CHUNKS_P2", unsigned(llvm::PowerOf2Ceil(p.fwdChunks)));
+    cx.emplace("AHEAD", true);
+  }
+  LaunchOptions lo =
+      options(device_->index(), stream, p.fwdWarps, std::move(cx));
+  lo.cooperative = coop;
+  return context(k.launch(Grid(p.fwdGrid), args, lo), "forward");
 }
 
 llvm::Error LayerNorm::normBackward(const NormBackwardArgs &a,
@@ -346,16 +395,12 @@ llvm::Error LayerNorm::normBackward(const NormBackwardArgs &a,
       args.push_back(Arg::ptr(q, DType::F32));
     const bool coop = p.backward == NormPlan::Variant::Cooperative;
     if (coop) {
-      // The ticket (16 bytes, so the words stay 16-byte aligned), then
-      // [M, chunks, 2] 64-bit words; zero means "not published yet".
-      const size_t bytes = 16 + size_t(M) * p.columnChunks * 16;
-      if (auto err = grow(*device_, ws.exchange, bytes))
-        return err;
-      if (auto err = context(ws.exchange.fill32(0, stream, bytes),
-                             "backward (zeroing the cooperative exchange)"))
-        return err;
-      args.push_back(Arg::ptr(ws.exchange.ptr() + 16, DType::I64));
-      args.push_back(Arg::ptr(ws.exchange.ptr(), DType::I32));
+      auto exchange =
+          zeroedExchange(*device_, ws, M, p.columnChunks, stream, "backward");
+      if (!exchange)
+        return exchange.takeError();
+      args.push_back(Arg::ptr(*exchange + 16, DType::I64));
+      args.push_back(Arg::ptr(*exchange, DType::I32));
     }
     for (int64_t v : {x.stride, a.dy.stride, a.dx.stride,
                       hasDres ? a.dresidual.stride : int64_t(0),
@@ -443,10 +488,14 @@ loadNormKernels(const Module &module, const Module &coop) {
       return k.takeError();
     slot->emplace(std::move(*k));
   }
-  auto k = coop.kernel("_norm_bwd_coop");
-  if (!k)
-    return k.takeError();
-  set->bwdCoop.emplace(std::move(*k));
+  for (auto [slot, name] :
+       {std::pair{&set->bwdCoop, "_norm_bwd_coop"},
+        std::pair{&set->fwdCoop, "_norm_fwd_coop"}}) {
+    auto k = coop.kernel(name);
+    if (!k)
+      return k.takeError();
+    slot->emplace(std::move(*k));
+  }
   return set;
 }
 
@@ -472,6 +521,12 @@ llvm::Error RMSNorm::forward(const NormForwardArgs &args, NormOptions options,
                              CUstream stream) {
   options.rms = true;
   return ln_.normForward(args, options, stream);
+}
+
+llvm::Error RMSNorm::forward(const NormForwardArgs &args, NormOptions options,
+                             NormWorkspace &ws, CUstream stream) {
+  options.rms = true;
+  return ln_.normForward(args, options, ws, stream);
 }
 
 llvm::Error RMSNorm::backward(const NormBackwardArgs &args, NormOptions options,

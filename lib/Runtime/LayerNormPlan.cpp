@@ -66,6 +66,16 @@ constexpr unsigned kBwdColumnsWarps = 16;
 /// 32768-262144 2338-1974 against 1758-1917. Launched cooperatively, so a
 /// group of programs never waits for one that cannot start.
 constexpr int64_t kBwdCoopChunk = 8192;
+/// Rows from BLOCK_N = 131072 on (fp16, plain LayerNorm / RMSNorm: no
+/// option that writes residualOut, no second output): the Cooperative
+/// forward, 16384-column chunks at 16 warps, one program per SM, x read
+/// once. fp16 4096 x 131072 / 262144: 2458 / 2480 GB/s against 2278 / 2161
+/// for the chunked forward; at 65536 columns it loses (2376 against 2615),
+/// 8192-column chunks lose everywhere (one exchange per 16 KB), and bf16
+/// spills at 16384 columns (2069 / 2047 against 2262 / 2154).
+constexpr int64_t kFwdCoopMinBlock = 131072;
+constexpr int64_t kFwdCoopChunk = 16384;
+constexpr unsigned kFwdCoopWarps = 16;
 constexpr unsigned kBwdCoopWarps = 16;
 constexpr unsigned kBwdCoopWarpsBF16 = 8;
 /// The software-pipelined kernels (docs/layernorm.md, "Pipelining"): the
@@ -223,6 +233,19 @@ llvm::Expected<NormPlan> kiln::rt::planNorm(int64_t M, int64_t N, DType dtype,
       p.fwdGrid = uint32_t(std::max<int64_t>(
           1, std::min(cdiv(M, rows), kFwdPipePerSM * sms)));
     }
+  } else if (block >= kFwdCoopMinBlock && dtype == DType::F16 &&
+             !o.writesResidualOut() &&
+             !o.secondOutput && !o.noCooperativeForward &&
+             cdiv(N, kFwdCoopChunk) <= sms) {
+    p.forward = NormPlan::Variant::Cooperative;
+    p.fwdBlockN = unsigned(kFwdCoopChunk);
+    p.fwdWarps = kFwdCoopWarps;
+    p.fwdChunks = uint32_t(cdiv(N, kFwdCoopChunk));
+    int64_t groups = std::max<int64_t>(
+        1, std::min<int64_t>(M, sms / p.fwdChunks));
+    p.fwdRowsPerProgram = cdiv(M, groups);
+    groups = M ? cdiv(M, p.fwdRowsPerProgram) : 1;
+    p.fwdGrid = uint32_t(p.fwdChunks * groups);
   } else {
     p.forward = NormPlan::Variant::Chunked;
     bool small = N <= kFwdSmallChunkMax;

@@ -172,18 +172,24 @@ TEST_F(FakeDriver, FusedNormEveryVariantCompilesAndLaunches) {
         if (!o.writesResidualOut())
           op.b.x = op.f.x;
         NormWorkspace ws;
-        ASSERT_EQ(errorText(ln->normForward(op.f, o)), "");
+        ASSERT_EQ(errorText(ln->normForward(op.f, o, ws)), "");
+        const int fwdMemsets = fake().memsetCount();
         ASSERT_EQ(errorText(ln->normBackward(op.b, o, ws)), "");
         NormPlan p = llvm::cantFail(ln->plan(s.M, s.N, t, o));
         std::vector<Launch> l = launches();
         std::vector<std::string> names;
         for (const Launch &k : l)
           names.push_back(k.kernel);
-        std::string fwd = p.forward == NormPlan::Variant::Rows
+        const bool coopFwd = p.forward == NormPlan::Variant::Cooperative;
+        std::string fwd = coopFwd ? "_norm_fwd_coop"
+                          : p.forward == NormPlan::Variant::Rows
                               ? "_norm_fwd"
                               : "_norm_fwd_chunked";
         std::vector<std::string> want = {p.fwdPipelined ? fwd + "_pipelined"
                                                         : fwd};
+        // The cooperative forward zeroes its exchange words first and is
+        // launched cooperatively; the others need no memset.
+        EXPECT_EQ(fwdMemsets, coopFwd ? 1 : 0);
         if (p.backward == NormPlan::Variant::Rows) {
           want.push_back(p.bwdPipelined ? "_norm_bwd_pipelined" : "_norm_bwd");
         } else if (p.backward == NormPlan::Variant::Columns) {
@@ -209,8 +215,8 @@ TEST_F(FakeDriver, FusedNormEveryVariantCompilesAndLaunches) {
           // Launched cooperatively, after zeroing its exchange words.
           EXPECT_EQ(bwd.grid[0], p.columnChunks * p.programs);
           EXPECT_EQ(bwd.grid[1], 1u);
-          EXPECT_EQ(fake().calls("cuLaunchCooperativeKernel"), 1);
-          ASSERT_GE(fake().memsetCount(), 1);
+          EXPECT_EQ(fake().calls("cuLaunchCooperativeKernel"), 1 + coopFwd);
+          EXPECT_EQ(fake().memsetCount(), 1 + coopFwd);
         } else {
           EXPECT_EQ(bwd.grid[0], p.programs);
           EXPECT_EQ(bwd.grid[1], p.columnChunks);
@@ -220,6 +226,41 @@ TEST_F(FakeDriver, FusedNormEveryVariantCompilesAndLaunches) {
       }
     }
   }
+}
+
+TEST_F(FakeDriver, CooperativeForwardNeedsAWorkspace) {
+  auto ln = LayerNorm::create(0);
+  ASSERT_TRUE(bool(ln)) << llvm::toString(ln.takeError());
+  Operands op(*dev, 4, 262144, 262144, DType::F16);
+  NormOptions o;
+  NormPlan p = llvm::cantFail(ln->plan(4, 262144, DType::F16, o));
+  ASSERT_EQ(p.forward, NormPlan::Variant::Cooperative);
+  // Without a workspace: the chunked forward, no memset.
+  ASSERT_EQ(errorText(ln->normForward(op.f, o)), "");
+  std::vector<Launch> l = launches();
+  ASSERT_EQ(l.size(), 1u);
+  EXPECT_EQ(l[0].kernel, "_norm_fwd_chunked_pipelined");
+  EXPECT_EQ(l[0].grid[0], 4u);
+  EXPECT_EQ(fake().memsetCount(), 0);
+  EXPECT_EQ(fake().calls("cuLaunchCooperativeKernel"), 0);
+  // With one: its exchange words zeroed, then 16 chunk programs per row
+  // (4 groups of one row), launched cooperatively; RMSNorm too.
+  fake().reset();
+  NormWorkspace ws;
+  ASSERT_EQ(errorText(ln->normForward(op.f, o, ws)), "");
+  l = launches();
+  ASSERT_EQ(l.size(), 1u);
+  EXPECT_EQ(l[0].kernel, "_norm_fwd_coop");
+  EXPECT_EQ(l[0].grid[0], 64u);
+  EXPECT_EQ(l[0].block[0], 512u);
+  EXPECT_EQ(fake().memsetCount(), 1);
+  EXPECT_EQ(fake().calls("cuLaunchCooperativeKernel"), 1);
+  EXPECT_GE(ws.exchange.size(), 16u + 4u * 16u * 16u);
+  fake().reset();
+  RMSNorm rms = llvm::cantFail(RMSNorm::create(0));
+  ASSERT_EQ(errorText(rms.forward(op.f, RMSNorm::defaultOptions(), ws)), "");
+  EXPECT_EQ(launches().at(0).kernel, "_norm_fwd_coop");
+  EXPECT_EQ(fake().calls("cuLaunchCooperativeKernel"), 1);
 }
 
 TEST_F(FakeDriver, FusedNormOperandErrors) {

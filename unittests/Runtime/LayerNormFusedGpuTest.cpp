@@ -1,8 +1,8 @@
 //===- LayerNormFusedGpuTest.cpp - Fused norms vs an fp64 CPU reference ---===//
 //
-// Every variant of the fused LayerNorm / RMSNorm (one-pass and chunked
-// forward, one-pass and chunked backward, through normForward /
-// normBackward) and every option (residual, no bias, dropout, row scale,
+// Every variant of the fused LayerNorm / RMSNorm (one-pass, chunked and
+// cooperative forward; one-pass, columns, chunked and cooperative backward;
+// through normForward / normBackward) and every option (residual, no bias, dropout, row scale,
 // second output) against an fp64 reference, for fp16, bf16 and fp32 and the
 // odd shapes 1x1, 3x777, 7x3000, N = 16385, 20000, 65537, 100000, 262144.
 //
@@ -187,7 +187,10 @@ void runCase(Device &dev, LayerNorm &ln, const Case &c, uint64_t seed) {
   NormForwardArgs fa{mat(dX),  mat(dRes),    vec(dW),     vec(dB),
                      vec(dW1), vec(dB1),     stat(dRs),   mat(dY),
                      mat(dY1), mat(dResOut), stat(dMean), stat(dRstd)};
-  llvm::Error e = ln.normForward(fa, o);
+  // With a workspace: the cooperative forward where the plan picks it
+  // (100000 and 262144 columns, plain and RMS, fp16).
+  NormWorkspace ws;
+  llvm::Error e = ln.normForward(fa, o, ws);
   ASSERT_FALSE(bool(e)) << llvm::toString(std::move(e));
   NormBackwardArgs ba;
   ba.dy = mat(dDy);
@@ -207,7 +210,6 @@ void runCase(Device &dev, LayerNorm &ln, const Case &c, uint64_t seed) {
   ba.db = vec(dDb);
   ba.dw1 = vec(dDw1);
   ba.db1 = vec(dDb1);
-  NormWorkspace ws;
   e = ln.normBackward(ba, o, ws);
   ASSERT_FALSE(bool(e)) << llvm::toString(std::move(e));
   e = dev.synchronize();

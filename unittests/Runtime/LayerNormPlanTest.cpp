@@ -208,6 +208,42 @@ TEST(NormPlan, LongRowsTakeTheCooperativeBackward) {
             NormPlan::Variant::Chunked);
 }
 
+TEST(NormPlan, RowsFrom128KTakeTheCooperativeForward) {
+  // fp16 plain LayerNorm or RMSNorm: 16384-column chunks at 16
+  // warps, one program per SM, each group of chunk programs owning a block
+  // of rows; the grid counts only the groups that get rows.
+  NormPlan p = plan(4096, 262144);
+  EXPECT_EQ(p.forward, NormPlan::Variant::Cooperative);
+  EXPECT_EQ(p.fwdBlockN, 16384u);
+  EXPECT_EQ(p.fwdWarps, 16u);
+  EXPECT_EQ(p.fwdChunks, 16u);
+  EXPECT_EQ(p.fwdRowsPerProgram, 512);
+  EXPECT_EQ(p.fwdGrid, 128u);
+  NormPlan b = plan(4096, 100000, DType::F16, NormOptions{.rms = true});
+  EXPECT_EQ(b.forward, NormPlan::Variant::Cooperative);
+  EXPECT_EQ(b.fwdChunks, 7u);
+  EXPECT_EQ(b.fwdRowsPerProgram, 228); // cdiv(4096, 132 / 7 = 18)
+  EXPECT_EQ(b.fwdGrid, 7u * 18u);
+  NormPlan few = plan(3, 131072);
+  EXPECT_EQ(few.fwdRowsPerProgram, 1);
+  EXPECT_EQ(few.fwdGrid, 8u * 3u);
+  // 65536 columns (measured slower), bf16 (spills), fp32, options that add
+  // live tensors, or asked not to: chunked.
+  EXPECT_EQ(plan(4096, 65536).forward, NormPlan::Variant::Chunked);
+  EXPECT_EQ(plan(4096, 262144, DType::BF16).forward, NormPlan::Variant::Chunked);
+  EXPECT_EQ(plan(4096, 262144, DType::F32).forward, NormPlan::Variant::Chunked);
+  NormOptions res, two, off;
+  res.residual = true;
+  two.secondOutput = true;
+  off.noCooperativeForward = true;
+  for (const NormOptions &o : {res, two, off})
+    EXPECT_EQ(plan(4096, 262144, DType::F16, o).forward,
+              NormPlan::Variant::Chunked);
+  // A row of more chunks than SMs: chunked.
+  EXPECT_EQ(planNorm(8, 16384 * 9, DType::F16, {}, 8)->forward,
+            NormPlan::Variant::Chunked);
+}
+
 TEST(NormPlan, RowsBeyond64KBAreChunkedNotAnError) {
   for (int64_t N : {65537, 100000, 262144}) {
     SCOPED_TRACE(N);

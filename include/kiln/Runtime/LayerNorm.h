@@ -115,10 +115,12 @@ struct NormOptions {
   /// in 1..32, partialRows the number of backward programs (rows of the
   /// fp32 dw/db partials). noColumnsBackward picks the Chunked backward
   /// where the Columns one would run, noCooperativeBackward where the
-  /// Cooperative one would (for comparison).
+  /// Cooperative one would, noCooperativeForward the Chunked forward where
+  /// the Cooperative one would (for comparison).
   unsigned rowsPerTile = 0, numWarps = 0, partialRows = 0;
   bool noColumnsBackward = false;
   bool noCooperativeBackward = false;
+  bool noCooperativeForward = false;
 
   /// The pre-norm value h is written (and the backward must read it).
   bool writesResidualOut() const {
@@ -133,12 +135,15 @@ llvm::Error validateNormOptions(const NormOptions &options);
 /// The kernels and launch parameters for one shape.
 struct NormPlan {
   enum class Variant { Rows, Columns, Chunked, Cooperative, Tutorial };
-  // Forward: `_norm_fwd` (Rows: ROWS whole rows per program, one read of x)
-  // or `_norm_fwd_chunked` (Chunked: one row per program, two passes over
-  // BLOCK_N chunks).
+  // Forward: `_norm_fwd` (Rows: ROWS whole rows per program, one read of x),
+  // `_norm_fwd_chunked` (Chunked: one row per program, two passes over
+  // BLOCK_N chunks) or layer_norm_coop.py's `_norm_fwd_coop` (Cooperative:
+  // fwdChunks programs per group of fwdRowsPerProgram rows, grid fwdGrid =
+  // fwdChunks * groups, launched cooperatively; one read of x).
   Variant forward = Variant::Rows;
   unsigned fwdBlockN = 0, fwdRows = 1, fwdWarps = 4;
-  uint32_t fwdGrid = 0;
+  uint32_t fwdGrid = 0, fwdChunks = 1;
+  int64_t fwdRowsPerProgram = 0;
   // The software-pipelined kernels (the next tile or chunk loaded before
   // the current one is reduced): `_norm_fwd_pipelined` (Rows; persistent,
   // fwdGrid programs walk the tiles) or `_norm_fwd_chunked_pipelined`.
@@ -191,11 +196,12 @@ struct NormBackwardArgs {
   DeviceVector dw, db, dw1, db1;
 };
 
-/// Scratch of the fused backward (fp32 partial rows, per-row statistics),
-/// grown on demand and reused; never needs zeroing.
+/// Scratch of the fused kernels (fp32 partial rows, per-row statistics),
+/// grown on demand and reused; never needs zeroing. One workspace serves
+/// one stream at a time.
 struct NormWorkspace {
   DeviceBuffer partials, rowStats;
-  /// The Cooperative backward's ticket and per-row sums (zeroed per call).
+  /// The Cooperative kernels' ticket and per-row sums (zeroed per call).
   DeviceBuffer exchange;
   LayerNormWorkspace tutorial;
 };
@@ -255,9 +261,14 @@ public:
                            CUstream stream = nullptr);
 
   /// The fused forward / backward (NormOptions). With NormKernels::Tutorial
-  /// they run the tutorial kernels (forwardInto / backwardInto).
+  /// they run the tutorial kernels (forwardInto / backwardInto). The
+  /// forward without a workspace never takes the Cooperative variant (its
+  /// exchange words live in the workspace).
   llvm::Error normForward(const NormForwardArgs &args,
                           const NormOptions &options,
+                          CUstream stream = nullptr);
+  llvm::Error normForward(const NormForwardArgs &args,
+                          const NormOptions &options, NormWorkspace &ws,
                           CUstream stream = nullptr);
   llvm::Error normBackward(const NormBackwardArgs &args,
                            const NormOptions &options, NormWorkspace &ws,
@@ -272,6 +283,9 @@ public:
   Kernel &backwardDwDbKernel() { return bwdDwDb_; }
 
 private:
+  llvm::Error normForwardIn(const NormForwardArgs &args,
+                            const NormOptions &options, NormWorkspace *ws,
+                            CUstream stream);
   LayerNorm(Device &d, Kernel f, Kernel dx, Kernel dwdb,
             std::shared_ptr<NormKernelSet> fast)
       : device_(&d), fwd_(std::move(f)), bwdDx_(std::move(dx)),
@@ -291,6 +305,8 @@ public:
   /// options.rms is forced on.
   llvm::Error forward(const NormForwardArgs &args, NormOptions options,
                       CUstream stream = nullptr);
+  llvm::Error forward(const NormForwardArgs &args, NormOptions options,
+                      NormWorkspace &ws, CUstream stream = nullptr);
   llvm::Error backward(const NormBackwardArgs &args, NormOptions options,
                        NormWorkspace &ws, CUstream stream = nullptr);
   /// NormOptions for RMSNorm: rms, no bias.
