@@ -423,7 +423,7 @@ def tune_candidates(mode, M, N, sms):
         if r > 1:
             add({"rows": r // 2, "warps": max(4, warps // 2), "per_sm": 2, "pipe": 1})
     if plan["variant"] != "rows" or block >= 8192:
-        # The experimental cooperative backward (_norm_bwd_coop).
+        # The cooperative backward (_norm_bwd_coop) at other chunk lengths.
         for chunk, wp, ahead in ((4096, 16, 1), (8192, 8, 1), (8192, 16, 0),
                                  (8192, 16, 1)):
             if lh.cdiv(N, chunk) <= sms // 2:

@@ -251,6 +251,20 @@ def _held(x, X, RES_OUT, PRE: tl.constexpr, STORE_RES_OUT: tl.constexpr):
 
 
 @triton.jit
+def _affine(xhat, W, B, cols, cmask, HAS_B: tl.constexpr):
+    # xhat * w (+ b) for the chunk's columns; w and b stay in L2 (every row
+    # reads them again).
+    w = tl.load(W + cols, mask=cmask, other=0.,
+                eviction_policy="evict_last").to(tl.float32)
+    y = xhat * w[None, :]
+    if HAS_B:
+        b = tl.load(B + cols, mask=cmask, other=0.,
+                    eviction_policy="evict_last").to(tl.float32)
+        y += b[None, :]
+    return y
+
+
+@triton.jit
 def _row_stats(words, smask, two, k, counts, chunks, N, IS_RMS: tl.constexpr):
     # The row's mean and variance from its chunks' (mean, M2) words (RMSNorm:
     # sums of squares), in chunk order (Chan's formula). NaN where a stale
@@ -368,24 +382,12 @@ def _norm_fwd_coop(
         pmask = mask & has_p
         p64 = p.to(tl.int64)
         xhat = (x_prev.to(tl.float32) - mean) * rstd
-        w = tl.load(W + cols, mask=cmask, other=0.,
-                    eviction_policy="evict_last").to(tl.float32)
-        y = xhat * w[None, :]
-        if HAS_BIAS:
-            b = tl.load(B + cols, mask=cmask, other=0.,
-                        eviction_policy="evict_last").to(tl.float32)
-            y += b[None, :]
-        tl.store(Y + p64 * stride_y + cols[None, :], y, mask=pmask,
+        tl.store(Y + p64 * stride_y + cols[None, :],
+                 _affine(xhat, W, B, cols, cmask, HAS_BIAS), mask=pmask,
                  eviction_policy="evict_first")
         if HAS_W1:
-            w1 = tl.load(W1 + cols, mask=cmask, other=0.,
-                         eviction_policy="evict_last").to(tl.float32)
-            y1 = xhat * w1[None, :]
-            if HAS_B1:
-                b1 = tl.load(B1 + cols, mask=cmask, other=0.,
-                             eviction_policy="evict_last").to(tl.float32)
-                y1 += b1[None, :]
-            tl.store(Y1 + p64 * stride_y + cols[None, :], y1, mask=pmask,
+            tl.store(Y1 + p64 * stride_y + cols[None, :],
+                     _affine(xhat, W1, B1, cols, cmask, HAS_B1), mask=pmask,
                      eviction_policy="evict_first")
         x_prev = _held(x, X, RES_OUT, HAS_ROWSCALE or HAS_DROPOUT or HAS_RES,
                        STORE_RES_OUT)
