@@ -390,6 +390,12 @@ KILN_API kiln_status kiln_kernel_bind(kiln_kernel *kernel,
                                       kiln_launcher **out);
 KILN_API kiln_status kiln_launcher_launch(kiln_launcher *launcher,
                                           const void *packed, size_t bytes);
+/* Compiles and loads what kiln_launcher_launch would run for `packed`
+ * (grid ignored), without launching: an autotuner calls it from several
+ * threads at once to build its configs in parallel. Undecorated kernels
+ * only. */
+KILN_API kiln_status kiln_launcher_prepare(kiln_launcher *launcher,
+                                           const void *packed, size_t bytes);
 KILN_API void kiln_launcher_destroy(kiln_launcher *launcher);
 
 /*--- Compile only (no GPU needed) -----------------------------------------*/

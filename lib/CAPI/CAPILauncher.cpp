@@ -85,8 +85,11 @@ kiln_status kiln_kernel_bind(kiln_kernel *kernel, const kiln_arg *prototype,
   }
 }
 
-kiln_status kiln_launcher_launch(kiln_launcher *launcher, const void *packed,
-                                 size_t bytes) {
+/// Reads a packed launch buffer (kiln.h) into grid, stream and arguments.
+static kiln_status unpack(kiln_launcher *launcher, const void *packed,
+                          size_t bytes, uint32_t (&grid)[3],
+                          rt::CUstream &stream,
+                          llvm::SmallVectorImpl<rt::Arg> &args) {
   KILN_CHECK_ARG(launcher);
   KILN_CHECK_ARG(packed);
   size_t n = launcher->slots.size();
@@ -98,11 +101,8 @@ kiln_status kiln_launcher_launch(kiln_launcher *launcher, const void *packed,
                     std::to_string(need) + " for " + std::to_string(n) +
                     " argument(s)");
   const auto *p = static_cast<const unsigned char *>(packed);
-  uint32_t grid[3];
   std::memcpy(grid, p, sizeof(grid));
-  rt::CUstream stream = reinterpret_cast<rt::CUstream>(uintptr_t(load64(p + 16)));
-
-  llvm::SmallVector<rt::Arg, 16> args;
+  stream = reinterpret_cast<rt::CUstream>(uintptr_t(load64(p + 16)));
   const unsigned char *a = p + KILN_PACKED_HEADER_BYTES;
   for (size_t i = 0; i < n; ++i, a += KILN_PACKED_ARG_BYTES) {
     uint64_t bits = load64(a);
@@ -150,6 +150,16 @@ kiln_status kiln_launcher_launch(kiln_launcher *launcher, const void *packed,
       break;
     }
   }
+  return KILN_OK;
+}
+
+kiln_status kiln_launcher_launch(kiln_launcher *launcher, const void *packed,
+                                 size_t bytes) {
+  uint32_t grid[3];
+  rt::CUstream stream = nullptr;
+  llvm::SmallVector<rt::Arg, 16> args;
+  if (kiln_status st = unpack(launcher, packed, bytes, grid, stream, args))
+    return st;
   try {
     std::lock_guard<std::mutex> lock(launcher->mutex);
     launcher->options.launch.stream = stream;
@@ -159,6 +169,34 @@ kiln_status kiln_launcher_launch(kiln_launcher *launcher, const void *packed,
                            launcher->options.launch.numStages, launcher->meta);
   } catch (const std::exception &e) {
     return fail(KILN_ERROR_LAUNCH, std::string("launch: ") + e.what());
+  }
+}
+
+kiln_status kiln_launcher_prepare(kiln_launcher *launcher, const void *packed,
+                                  size_t bytes) {
+  uint32_t grid[3];
+  rt::CUstream stream = nullptr;
+  llvm::SmallVector<rt::Arg, 16> args;
+  if (kiln_status st = unpack(launcher, packed, bytes, grid, stream, args))
+    return st;
+  if (launcher->kernel.layers())
+    return fail(KILN_ERROR_INVALID_ARGUMENT,
+                "kernel `" + launcher->kernel.name() +
+                    "`: kiln_launcher_prepare needs an undecorated kernel "
+                    "(its autotune / heuristics choose at launch)");
+  try {
+    rt::LaunchOptions options;
+    {
+      std::lock_guard<std::mutex> lock(launcher->mutex);
+      options = launcher->options.launch;
+    }
+    options.stream = stream;
+    auto compiled = launcher->kernel.prepare(args, options);
+    if (!compiled)
+      return fail(compiled.takeError(), KILN_ERROR_LAUNCH);
+    return KILN_OK;
+  } catch (const std::exception &e) {
+    return fail(KILN_ERROR_LAUNCH, std::string("prepare: ") + e.what());
   }
 }
 

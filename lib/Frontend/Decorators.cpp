@@ -151,7 +151,7 @@ std::optional<AutotuneSpec> readAutotune(host::Interp &in,
   if (!names("key", spec.key) || !names("reset_to_zero", spec.resetToZero) ||
       !names("restore_value", spec.restoreValue))
     return std::nullopt;
-  auto millis = [&](const char *n, unsigned &dst) {
+  auto millis = [&](const char *n, std::optional<unsigned> &dst) {
     auto it = bound.find(n);
     if (it == bound.end() || it->second.first.kind == K::None)
       return true;

@@ -184,6 +184,20 @@ AutotuneSettings AutotuneSettings::fromEnv() {
     std::string t = llvm::StringRef(v).trim().lower();
     s.timing = !(t == "off" || t == "0" || t == "false" || t == "no");
   }
+  if (const char *v = std::getenv("KILN_AUTOTUNE_MS");
+      v && !llvm::StringRef(v).trim().empty()) {
+    llvm::StringRef text = llvm::StringRef(v).trim();
+    auto [w, r] = text.split(',');
+    unsigned warmup = 0, rep = 0;
+    // getAsInteger returns true on failure.
+    if (w.trim().getAsInteger(10, warmup) || r.trim().getAsInteger(10, rep) ||
+        warmup > 100000 || rep > 100000)
+      s.budgetError = "KILN_AUTOTUNE_MS=\"" + text.str() +
+                      "\": expected WARMUP,REP in milliseconds (e.g. 25,100, "
+                      "Triton's budget)";
+    else
+      std::tie(s.warmupMs, s.repMs) = std::pair(warmup, rep);
+  }
   if (const char *v = std::getenv("KILN_LOG")) {
     llvm::SmallVector<llvm::StringRef> parts;
     llvm::StringRef(v).split(parts, ',');
@@ -207,6 +221,15 @@ Autotuner::Autotuner(AutotuneSpec spec, std::string kernelName,
   if (spec_.pruneTopK && *spec_.pruneTopK > 0 &&
       *spec_.pruneTopK < configs_.size())
     configs_.resize(*spec_.pruneTopK);
+}
+
+llvm::Expected<std::pair<unsigned, unsigned>> Autotuner::budgetMs() const {
+  if (spec_.warmupMs && spec_.repMs)
+    return std::pair(*spec_.warmupMs, *spec_.repMs);
+  if (!settings_.budgetError.empty())
+    return makeError(settings_.budgetError);
+  return std::pair(spec_.warmupMs.value_or(settings_.warmupMs),
+                   spec_.repMs.value_or(settings_.repMs));
 }
 
 void Autotuner::log(const llvm::Twine &message) const {

@@ -77,7 +77,9 @@ llvm::Expected<double> kiln::rt::benchmarkOnStream(
     return estimate.takeError();
   double per = std::max(double(*estimate) / 5, 1e-6);
   unsigned warmups = unsigned(std::clamp(warmupMs / per, 1.0, 1e5));
-  unsigned reps = unsigned(std::clamp(repMs / per, 1.0, 1000.0));
+  // At least 5 timed runs: a median of fewer is one noisy sample.
+  unsigned reps = per > repMs ? 1u
+                              : unsigned(std::clamp(repMs / per, 5.0, 1000.0));
 
   for (unsigned i = 0; i < warmups; ++i)
     if (auto err = once())

@@ -243,8 +243,11 @@ llvm::Error Kernel::autotune(const Grid *grid, const GridFunction *gridFn,
       return lk.takeError();
     const LaunchOptions &o = configOpts[i];
     Grid g = gridFn ? (*gridFn)(configMeta[i]) : *grid;
+    auto budget = tuner.budgetMs();
+    if (!budget)
+      return budget.takeError();
     auto ms = benchmarkOnStream(
-        *dev, o.stream, tuner.spec().warmupMs, tuner.spec().repMs,
+        *dev, o.stream, budget->first, budget->second,
         [&] { return buffers->zero(); },
         [&] { return launchLoaded(**lk, g, args, o.stream, o.cooperative); });
     // Every config starts from the user's values.

@@ -365,16 +365,22 @@ llvm::Expected<std::shared_ptr<LoadedKernel>> Kernel::resolve(llvm::ArrayRef<Arg
   Signature sig;
   launchSignature(args, options, fixed, sig);
   unsigned gen = memoryCacheGeneration();
-  std::lock_guard<std::mutex> lock(s.mutex);
-  if (s.generation != gen) {
-    s.table.clear();
-    s.generation = gen;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (s.generation != gen) {
+      s.table.clear();
+      s.generation = gen;
+    }
+    if (auto it = s.table.find(sig); it != s.table.end()) {
+      if (stats)
+        *stats = PrepareStats(); // From memory, nothing loaded.
+      return it->second;
+    }
   }
-  if (auto it = s.table.find(sig); it != s.table.end()) {
-    if (stats)
-      *stats = PrepareStats(); // From memory, nothing loaded.
-    return it->second;
-  }
+  // Compiling and loading run without the kernel's or the registry's lock,
+  // so that the configs of an autotuned kernel (one Kernel, several
+  // specializations) compile and JIT in parallel threads. Two threads with
+  // the same specialization may both do the work; the first to publish wins.
 
   auto t0 = std::chrono::steady_clock::now();
   PrepareStats local;
@@ -405,25 +411,31 @@ llvm::Expected<std::shared_ptr<LoadedKernel>> Kernel::resolve(llvm::ArrayRef<Arg
   }
 
   std::string regKey = std::to_string(dev->index()) + ":" + key;
-  std::shared_ptr<LoadedKernel> lk;
-  {
-    LoadedRegistry &reg = registry();
+  LoadedRegistry &reg = registry();
+  auto registered = [&]() -> std::shared_ptr<LoadedKernel> {
     std::lock_guard<std::mutex> rlock(reg.mutex);
     auto it = reg.byKey.find(regKey);
-    if (it != reg.byKey.end() && it->second->generation == gen) {
-      lk = it->second;
-    } else {
-      auto loaded = loadOnDevice(*dev, ck, key, cache, st);
-      if (!loaded)
-        return loaded.takeError();
-      lk = *loaded;
-      lk->onesAreConstant = !fixed;
-      reg.byKey[regKey] = lk;
-    }
+    return it != reg.byKey.end() && it->second->generation == gen
+               ? it->second
+               : nullptr;
+  };
+  std::shared_ptr<LoadedKernel> lk = registered();
+  if (!lk) {
+    auto loaded = loadOnDevice(*dev, ck, key, cache, st);
+    if (!loaded)
+      return loaded.takeError();
+    (*loaded)->onesAreConstant = !fixed;
+    std::lock_guard<std::mutex> rlock(reg.mutex);
+    auto [it, inserted] = reg.byKey.try_emplace(regKey, *loaded);
+    if (!inserted && it->second->generation != gen)
+      it->second = *loaded; // a stale entry from before clearMemoryCaches()
+    lk = it->second;        // ours, or the one another thread loaded first
   }
   st.key = key;
   st.totalMs = msSince(t0);
-  s.table[sig] = lk;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (s.generation == gen)
+    lk = s.table.try_emplace(sig, lk).first->second;
   return lk;
 }
 

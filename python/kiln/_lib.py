@@ -169,6 +169,10 @@ launcher_launch = _fn("kiln_launcher_launch", _I, _P, _CP, _S)
 # c_void_p / c_size_t objects and bytes (no per-call conversion).
 launcher_launch_raw = lib["kiln_launcher_launch"]
 launcher_launch_raw.restype = _I
+# Compile and load without launching (same packed buffer); called from
+# threads: ctypes drops the GIL around it.
+launcher_prepare_raw = lib["kiln_launcher_prepare"]
+launcher_prepare_raw.restype = _I
 launcher_destroy = _fn("kiln_launcher_destroy", None, _P)
 kernel_compile = _fn("kiln_kernel_compile", _I, _P, ctypes.POINTER(Arg), _S,
                      _P, ctypes.POINTER(_P), ctypes.POINTER(_P))

@@ -382,6 +382,73 @@ class DecoratorTest(unittest.TestCase):
             tuner.user_do_bench = lambda call: (call(), 1.0)[1]
             tuner[(1,)](x, out, 77, BLOCK=32)
 
+    def test_tuning_budget_and_autotune_off(self):
+        from triton.runtime import autotuner
+        x, out = Tensor(0x10000), Tensor(0x20000)
+        env = {k: os.environ.pop(k, None)
+               for k in ("KILN_AUTOTUNE_MS", "KILN_AUTOTUNE")}
+        try:
+            self.assertEqual(autotuner.budget_ms(), (2, 10))  # Kiln's
+            os.environ["KILN_AUTOTUNE_MS"] = " 25,100"
+            self.assertEqual(autotuner.budget_ms(), (25, 100))  # Triton's
+
+            def trials(n, **decorator):
+                k = triton.autotune(configs=kernels.block_configs(),
+                                    key=["n"], **decorator)(
+                    triton.jit(kernels.tuned_copy.fn.fn))
+                before = len(launches())
+                k[(1,)](x, out, n)
+                return len(launches()) - before, k
+            # Without a GPU a config is timed by wall clock: one run, then
+            # max(5, min(rep, 10)) timed runs; plus the chosen launch.
+            os.environ["KILN_AUTOTUNE_MS"] = "0,3"
+            self.assertEqual(trials(100)[0], 3 * (1 + 5) + 1)
+            self.assertEqual(trials(101, warmup=1, rep=7)[0],
+                             3 * (1 + 7) + 1)  # the decorator's budget
+            os.environ["KILN_AUTOTUNE_MS"] = "fast"
+            with self.assertRaisesRegex(
+                    ValueError, r"KILN_AUTOTUNE_MS='fast': expected "
+                    r"WARMUP,REP in milliseconds \(e.g. 25,100"):
+                trials(102)
+            os.environ["KILN_AUTOTUNE"] = "off"  # first config, untimed
+            count, k = trials(103)
+            self.assertEqual(count, 1)
+            self.assertEqual(k.best_config.kwargs, {"BLOCK": 64})
+        finally:
+            for key, value in env.items():
+                os.environ.pop(key, None)
+                if value is not None:
+                    os.environ[key] = value
+
+    def test_configs_are_built_ahead_in_threads(self):
+        x, out = Tensor(0x10000), Tensor(0x20000)
+        k = triton.autotune(configs=kernels.block_configs(), key=["n"])(
+            triton.jit(kernels.tuned_copy.fn.fn))
+        base = k.fn
+        seen = []
+
+        def bench(call):
+            seen.append(len(base._cache))  # specializations when timed
+            call()
+            return 1.0
+        k.user_do_bench = bench
+        before = len(launches())
+        k[(1,)](x, out, 4096)
+        # All three configs were compiled and loaded before the first timed
+        # run, none of them launched by it; then each is timed and the
+        # chosen one launched once.
+        self.assertEqual(seen, [3, 3, 3])
+        self.assertEqual([r["block"] for r in launches()[before:]],
+                         [64, 128, 256, 64])
+        self.assertGreater(base._stats.compile_ms, 0.0)
+        # A config whose build fails is left to its launch, which reports
+        # the error: the bad config is not kept.
+        entry = next(iter(base._cache.values()))
+        self.assertTrue(callable(entry.__kiln_prepare__))
+        job = base.prepare_job(x, out, 4096, grid=(1,), BLOCK=64,
+                               num_warps=2, num_stages=3, num_ctas=1)
+        self.assertIsNone(job)  # already specialized: nothing to build
+
     def test_out_of_resources_skips_the_config(self):
         # The runtime's resource refusal is Triton's OutOfResources (and
         # still a kiln.LaunchError); the autotuner times such a config as inf.

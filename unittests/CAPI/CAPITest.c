@@ -392,6 +392,57 @@ static void *threadMain(void *p) {
   return NULL;
 }
 
+/* kiln_launcher_prepare: each thread builds one specialization (another
+ * BLOCK) of one kernel at once, with no launch; launches then find them. */
+typedef struct PrepareJob {
+  kiln_launcher *launcher;
+  kiln_status status;
+} PrepareJob;
+
+static void *prepareMain(void *p) {
+  PrepareJob *job = (PrepareJob *)p;
+  unsigned char buf[KILN_PACKED_HEADER_BYTES + 4 * KILN_PACKED_ARG_BYTES];
+  memset(buf, 0, sizeof(buf));
+  uint64_t ptrs[3] = {0x10000, 0x20000, 0x30000}, n = 1000;
+  for (int i = 0; i < 4; ++i)
+    memcpy(buf + KILN_PACKED_HEADER_BYTES + i * KILN_PACKED_ARG_BYTES,
+           i < 3 ? &ptrs[i] : &n, 8);
+  job->status = kiln_launcher_prepare(job->launcher, buf, sizeof(buf));
+  return NULL;
+}
+
+static void testPrepareThreads(kiln_kernel *k) {
+  enum { kThreads = 4 };
+  const char *blocks[kThreads] = {"64", "128", "512", "1024"};
+  kiln_arg proto[4];
+  addArgs(proto, 0x10000, 0x20000, 0x30000, 1000);
+  PrepareJob jobs[kThreads];
+  pthread_t threads[kThreads];
+  for (int t = 0; t < kThreads; ++t) {
+    kiln_options *o = NULL;
+    CHECK_OK(kiln_options_create(&o));
+    CHECK_OK(kiln_options_set_constexpr(o, "BLOCK", blocks[t]));
+    jobs[t].launcher = NULL;
+    CHECK_OK(kiln_kernel_bind(k, proto, 4, o, &jobs[t].launcher));
+    kiln_options_destroy(o);
+  }
+  int before = fakeLaunchCount();
+  for (int t = 0; t < kThreads; ++t)
+    CHECK(pthread_create(&threads[t], NULL, prepareMain, &jobs[t]) == 0);
+  for (int t = 0; t < kThreads; ++t) {
+    pthread_join(threads[t], NULL);
+    CHECK_OK(jobs[t].status);
+  }
+  CHECK(fakeLaunchCount() == before); /* built, not launched */
+  unsigned char small[KILN_PACKED_HEADER_BYTES];
+  memset(small, 0, sizeof(small));
+  CHECK_STATUS(kiln_launcher_prepare(jobs[0].launcher, small, sizeof(small)),
+               KILN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(kiln_last_error(), "packed launch of 24 bytes, expected 88");
+  for (int t = 0; t < kThreads; ++t)
+    kiln_launcher_destroy(jobs[t].launcher);
+}
+
 static void testThreads(kiln_kernel *k, const kiln_options *o) {
   kiln_arg proto[4];
   addArgs(proto, 0x10000, 0x20000, 0x30000, 1000);
@@ -549,6 +600,7 @@ static void testLaunch(void) {
   kiln_launcher_destroy(l);
 
   testThreads(k, o);
+  testPrepareThreads(k);
 
   /* Floats and bools reach the kernel as fp32 bits and i32. */
   kiln_kernel *s = NULL;

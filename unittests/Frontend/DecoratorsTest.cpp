@@ -72,8 +72,8 @@ TEST(Decorators, AutotuneSpec) {
   EXPECT_EQ(at->key, std::vector<std::string>{"N"});
   EXPECT_EQ(at->resetToZero, std::vector<std::string>{"Y"});
   EXPECT_EQ(at->restoreValue, std::vector<std::string>{"X"});
-  EXPECT_EQ(at->warmupMs, 5u);
-  EXPECT_EQ(at->repMs, 20u);
+  EXPECT_EQ(at->warmupMs, std::optional<unsigned>(5));
+  EXPECT_EQ(at->repMs, std::optional<unsigned>(20));
   EXPECT_EQ(at->pruneTopK, 1u);
   EXPECT_EQ(at->where, "t.py:21:2");
   EXPECT_TRUE(d->hasHeuristics());

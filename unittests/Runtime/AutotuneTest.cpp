@@ -163,6 +163,33 @@ TEST(Autotune, SettingsFromEnvironment) {
   unsetenv("KILN_LOG");
 }
 
+TEST(Autotune, BudgetFromDecoratorEnvironmentOrDefault) {
+  unsetenv("KILN_AUTOTUNE_MS");
+  AutotuneSpec s = threeConfigs();
+  auto budget = [&](const AutotuneSpec &spec) {
+    Autotuner t(spec, "k", "hash", nullptr, AutotuneSettings::fromEnv());
+    auto b = t.budgetMs();
+    return b ? std::to_string(b->first) + "," + std::to_string(b->second)
+             : llvm::toString(b.takeError());
+  };
+  EXPECT_EQ(budget(s), "2,10"); // Kiln's default
+  setenv("KILN_AUTOTUNE_MS", " 25, 100 ", 1);
+  EXPECT_EQ(budget(s), "25,100");
+  AutotuneSpec given = s;
+  given.repMs = 40;
+  EXPECT_EQ(budget(given), "25,40"); // the decorator's rep wins
+  setenv("KILN_AUTOTUNE_MS", "fast", 1);
+  EXPECT_EQ(budget(s), "KILN_AUTOTUNE_MS=\"fast\": expected WARMUP,REP in "
+                       "milliseconds (e.g. 25,100, Triton's budget)");
+  given.warmupMs = 3; // a full budget on the decorator needs no environment
+  EXPECT_EQ(budget(given), "3,40");
+  setenv("KILN_AUTOTUNE_MS", "5,-1", 1);
+  EXPECT_FALSE(AutotuneSettings::fromEnv().budgetError.empty());
+  setenv("KILN_AUTOTUNE_MS", "", 1);
+  EXPECT_EQ(budget(s), "2,10");
+  unsetenv("KILN_AUTOTUNE_MS");
+}
+
 TEST(Autotune, TopKKeepsTheFirstConfigs) {
   AutotuneSpec s = threeConfigs();
   s.pruneTopK = 2;

@@ -121,6 +121,46 @@ std::vector<std::string> tuneFiles(const std::string &dir) {
 }
 } // namespace
 
+/// Launches per block size (one per config here).
+std::map<unsigned, int> launchesByThreads(const std::vector<Launch> &all) {
+  std::map<unsigned, int> out;
+  for (const Launch &l : all)
+    ++out[l.block[0]];
+  return out;
+}
+
+TEST_F(FakeAutotune, TimedRunsFollowTheBudget) {
+  // Per config: one run, 5 to estimate, warm-ups filling the warm-up budget
+  // (at least one), timed runs filling rep (at least 5 unless one run is
+  // longer than rep). Configs take 3, 1 and 2 ms; the last launch is the
+  // chosen 128-thread config's.
+  {
+    Module m = module(tuned()); // the decorator's 5 + 10 ms
+    auto k = m.kernel("scale");
+    ASSERT_TRUE(bool(k)) << llvm::toString(k.takeError());
+    launchOnce(*k, 1000);
+    EXPECT_EQ(launchesByThreads(launches()),
+              (std::map<unsigned, int>{{64, 1 + 5 + 1 + 5},
+                                       {128, 1 + 5 + 5 + 10 + 1},
+                                       {256, 1 + 5 + 2 + 5}}));
+  }
+  fake().reset();
+  fake().setKernelTime(nullptr, 64, 30.0f); // longer than rep: one timed run
+  fake().setKernelTime(nullptr, 128, 1.0f);
+  fake().setKernelTime(nullptr, 256, 2.0f);
+  AutotuneSpec kilnBudget = spec();
+  kilnBudget.warmupMs.reset();
+  kilnBudget.repMs.reset();
+  Module m = module(tuned(kilnBudget)); // Kiln's 2 + 10 ms
+  auto k = m.kernel("scale");
+  ASSERT_TRUE(bool(k)) << llvm::toString(k.takeError());
+  launchOnce(*k, 2000);
+  EXPECT_EQ(launchesByThreads(launches()),
+            (std::map<unsigned, int>{{64, 1 + 5 + 1 + 1},
+                                     {128, 1 + 5 + 2 + 10 + 1},
+                                     {256, 1 + 5 + 1 + 5}}));
+}
+
 TEST_F(FakeAutotune, ChoosesTheFastestConfigOnceAndLaunchesIt) {
   Module m = module(tuned());
   auto k = m.kernel("scale");

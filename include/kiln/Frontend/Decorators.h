@@ -57,9 +57,10 @@ struct AutotuneSpec {
   std::vector<std::string> resetToZero;
   /// Pointer parameters saved before tuning and restored after it.
   std::vector<std::string> restoreValue;
-  /// Benchmark budget per config, in milliseconds (Triton's defaults).
-  unsigned warmupMs = 25;
-  unsigned repMs = 100;
+  /// Benchmark budget per config in milliseconds when the decorator gives
+  /// one (warmup= / rep=); otherwise the runtime's (AutotuneSettings).
+  std::optional<unsigned> warmupMs;
+  std::optional<unsigned> repMs;
   /// prune_configs_by={"top_k": ...}: keep only the first top_k configs
   /// (a perf_model cannot be evaluated without Python: it is an error).
   std::optional<unsigned> pruneTopK;

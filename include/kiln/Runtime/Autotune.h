@@ -98,7 +98,17 @@ llvm::Expected<std::string> autotuneKeyValues(const AutotuneSpec &spec,
 struct AutotuneSettings {
   bool timing = true; ///< False with KILN_AUTOTUNE=off: first config, no timing.
   bool log = false;   ///< KILN_LOG=autotune.
-  /// Reads KILN_AUTOTUNE (off/0/false disables timing) and KILN_LOG.
+  /// Warm-up and timed budget per config (ms) for a decorator without
+  /// warmup= / rep=. Triton's do_bench spends 25 + 100 ms per config of each
+  /// new key, most of a tuning-heavy test suite's time; 2 + 10 ms with at
+  /// least 5 timed runs still separates configs a few percent apart.
+  /// KILN_AUTOTUNE_MS=25,100 gives Triton's.
+  unsigned warmupMs = 2;
+  unsigned repMs = 10;
+  /// Set when KILN_AUTOTUNE_MS does not parse: tuning then fails with it.
+  std::string budgetError;
+  /// Reads KILN_AUTOTUNE (off/0/false disables timing), KILN_AUTOTUNE_MS
+  /// and KILN_LOG.
   static AutotuneSettings fromEnv();
 };
 
@@ -131,6 +141,10 @@ public:
   /// The configs tuning chooses among (prune_configs_by top_k applied).
   llvm::ArrayRef<AutotuneConfig> configs() const { return configs_; }
   const AutotuneSpec &spec() const { return spec_; }
+  /// (warm-up, timed) ms per config: the decorator's, else the settings';
+  /// an error when KILN_AUTOTUNE_MS is malformed and the decorator gives
+  /// no budget of its own.
+  llvm::Expected<std::pair<unsigned, unsigned>> budgetMs() const;
 
   /// The config for tuning key `keyValues` (autotuneKeyValues): from memory,
   /// from disk, or tuned now through `callbacks` (and then stored in both).
@@ -168,7 +182,8 @@ private:
 
 /// Times `run` on `stream` as Triton's do_bench does: one call, a 5-run
 /// estimate, then warm-up runs filling `warmupMs` and timed runs filling
-/// `repMs` (at least one each, at most 1000 timed), each timed run bracketed
+/// `repMs` (at least one warm-up; at least 5 timed unless one run takes
+/// longer than `repMs`, at most 1000), each timed run bracketed
 /// by CUDA events; `beforeEachRun` (e.g. zeroing buffers) runs outside the
 /// timed region. Returns the median in ms.
 llvm::Expected<double> benchmarkOnStream(Device &device, CUstream stream,

@@ -34,10 +34,12 @@ def _summarize(times, quantiles, return_mode):
                      "all (got %r)" % (return_mode,))
 
 
-def do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None,
-             return_mode="mean"):
-    """Milliseconds per call of fn, timed with CUDA events, clearing a 256 MB
-    buffer before each call as Triton does (cold L2)."""
+def _timed_runs(fn, warmup, rep, grad_to_none=None, min_reps=1):
+    """Milliseconds of each timed call of fn: Triton's do_bench method (CUDA
+    events, a 256 MB buffer cleared before each call for a cold L2, warm-up
+    calls filling `warmup` ms and timed ones filling `rep` ms by a 5-call
+    estimate), with at least `min_reps` timed calls unless one call takes
+    longer than `rep`."""
     import torch
     fn()
     torch.cuda.synchronize()
@@ -54,6 +56,8 @@ def do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None,
     estimate = max(start.elapsed_time(end) / 5, 1e-6)
     n_warmup = max(1, int(warmup / estimate))
     n_repeat = max(1, int(rep / estimate))
+    if estimate <= rep:
+        n_repeat = max(n_repeat, min_reps)
     starts = [torch.cuda.Event(enable_timing=True) for _ in range(n_repeat)]
     ends = [torch.cuda.Event(enable_timing=True) for _ in range(n_repeat)]
     for _ in range(n_warmup):
@@ -67,8 +71,15 @@ def do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None,
         fn()
         ends[i].record()
     torch.cuda.synchronize()
-    times = [s.elapsed_time(e) for s, e in zip(starts, ends)]
-    return _summarize(times, quantiles, return_mode)
+    return [s.elapsed_time(e) for s, e in zip(starts, ends)]
+
+
+def do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None,
+             return_mode="mean"):
+    """Milliseconds per call of fn, timed with CUDA events, clearing a 256 MB
+    buffer before each call as Triton does (cold L2)."""
+    return _summarize(_timed_runs(fn, warmup, rep, grad_to_none), quantiles,
+                      return_mode)
 
 
 def do_bench_cudagraph(fn, rep=20, grad_to_none=None, quantiles=None,

@@ -3,6 +3,7 @@ Triton and under Kiln's drop-in, each from a cold cache (device only).
 
     python3 test/gpu/attorch/run_sample.py [--attorch DIR] [--stride N]
         [--offset K] [--timeout S] [--only triton|kiln] [--files tests/test_x.py ...]
+        [--keep DIR]
         [-- extra pytest args]
 
 DIR defaults to /work/main/.ext/attorch (git-ignored; COMMIT names the
@@ -19,6 +20,7 @@ line. Exit status 0 whatever the results (it is a measurement).
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -36,9 +38,17 @@ def run(backend, args):
                PYTHONPATH=os.pathsep.join(
                    [HERE] + [p for p in os.environ.get("PYTHONPATH", "")
                              .split(os.pathsep) if p]),
-               PYTHONDONTWRITEBYTECODE="1")
+               PYTHONDONTWRITEBYTECODE="1",
+               # Cold means cold: no cubins from the driver's JIT cache
+               # (~/.nv/ComputeCache) of an earlier run either.
+               CUDA_CACHE_DISABLE="1")
     env.pop("KILN_FALLBACK", None)
-    pytest_args = ["-m", "pytest", "-p", "sample_plugin", "-q",
+    if args.keep:
+        os.makedirs(args.keep, exist_ok=True)
+        env["SAMPLE_TIMES"] = os.path.join(args.keep, "%s.times" % backend)
+    # -v: one line per test as it ends, so a run cut by the timeout still
+    # shows what passed (junit XML is written only at the end).
+    pytest_args = ["-m", "pytest", "-p", "sample_plugin", "-v",
                    "-p", "no:cacheprovider",
                    "--sample-stride", str(args.stride),
                    "--sample-offset", str(args.offset),
@@ -82,6 +92,21 @@ def junit_counts(path):
     return counts, failures
 
 
+def verbose_counts(stdout):
+    """Counts from pytest -v lines (`nodeid PASSED [ 3%]`): for a run the
+    timeout cut before the junit XML was written."""
+    counts = {"passed": 0, "failed": 0, "error": 0, "skipped": 0}
+    failures = []
+    for m in re.finditer(r"^(\S+::\S+) (PASSED|FAILED|ERROR|SKIPPED)",
+                         stdout, re.M):
+        kind = {"PASSED": "passed", "FAILED": "failed", "ERROR": "error",
+                "SKIPPED": "skipped"}[m.group(2)]
+        counts[kind] += 1
+        if kind in ("failed", "error"):
+            failures.append((m.group(1), "(cut by the timeout: no message)"))
+    return counts, failures
+
+
 def kiln_kernels(stderr):
     """(name, backend, compile_ms, launches) rows of kiln.run --report."""
     rows = []
@@ -103,6 +128,9 @@ def main():
     ap.add_argument("--files", nargs="+", metavar="TEST_FILE",
                     help="run only these of attorch's test files (tests/test_x.py): "
                          "the sample split over device calls; default all of tests/")
+    ap.add_argument("--keep", metavar="DIR",
+                    help="copy each backend's junit XML (per-test times) and "
+                         "stderr here")
     ap.add_argument("extra", nargs="*")
     args = ap.parse_args()
     commit = open(os.path.join(args.attorch, "COMMIT")).read().split()[0] \
@@ -115,6 +143,18 @@ def main():
             continue
         rc, wall, out, err, junit = run(backend, args)
         counts, failures = junit_counts(junit)
+        if not os.path.exists(junit):
+            counts, failures = verbose_counts(out)
+            print("   (no junit XML: counts from the -v lines)")
+        if args.keep:
+            os.makedirs(args.keep, exist_ok=True)
+            if os.path.exists(junit):
+                shutil.copy(junit, os.path.join(args.keep,
+                                                "%s.xml" % backend))
+            for name, text in (("stderr", err), ("stdout", out)):
+                with open(os.path.join(args.keep, "%s.%s" % (backend, name)),
+                          "w") as f:
+                    f.write(text)
         total = sum(counts.values())
         ran = counts["passed"] + counts["failed"] + counts["error"]
         summary[backend] = (counts, wall)

@@ -9,7 +9,8 @@ function with fewer than STRIDE cases still runs one).
 
 (the directory holding this file must be on PYTHONPATH). The selection is a
 pure function of the collected node ids, so Triton and Kiln run exactly the
-same tests. Deselected tests are reported as such by pytest.
+same tests. The thinning happens as pytest generates each function's
+parametrizations, so the others are never made into items.
 """
 import collections
 
@@ -38,22 +39,58 @@ def sample(nodeids, stride, offset=0):
         groups.setdefault(nid.split("[", 1)[0], []).append(nid)
     keep = set()
     for ids in groups.values():
-        start = offset % len(ids)
-        keep.update(ids[start::stride])
+        keep.update(thin(ids, stride, offset))
     return [nid for nid in nodeids if nid in keep]
 
 
-def pytest_collection_modifyitems(session, config, items):
-    stride = config.getoption("--sample-stride")
-    if stride <= 0:
-        return
-    keep = set(sample([i.nodeid for i in items], stride,
-                      config.getoption("--sample-offset")))
-    selected = [i for i in items if i.nodeid in keep]
-    deselected = [i for i in items if i.nodeid not in keep]
-    if deselected:
-        config.hook.pytest_deselected(items=deselected)
-    items[:] = selected
+def thin(calls, stride, offset=0):
+    """The kept parametrizations of one test function: every STRIDE-th of
+    `calls` (in their order) from OFFSET modulo their count."""
+    if stride <= 0 or not calls:
+        return list(calls)
+    return list(calls[offset % len(calls)::stride])
+
+
+try:
+    import pytest
+except ImportError:  # the lit test checks the rule without pytest
+    pytest = None
+
+if pytest is not None:
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_generate_tests(metafunc):
+        # Thin the parametrizations before pytest makes an item of each:
+        # making the 540 000 items of attorch's suite and deselecting them
+        # costs minutes per run, the same for both backends, which would
+        # hide what the backends themselves cost. metafunc._calls (the
+        # callspecs in collection order) is pytest's own list; the result
+        # equals sample() over the full collection.
+        yield
+        stride = metafunc.config.getoption("--sample-stride")
+        calls = getattr(metafunc, "_calls", None)
+        if stride > 0 and calls:
+            metafunc._calls[:] = thin(
+                calls, stride, metafunc.config.getoption("--sample-offset"))
+
+
+_START = []
+
+
+def pytest_sessionstart(session):
+    import time
+    _START.append(time.perf_counter())
+
+
+def pytest_runtest_logfinish(nodeid, location):
+    # SAMPLE_TIMES=FILE: "<seconds since the session started> <node id>" per
+    # finished test, written as it ends, so that a run cut by a time limit
+    # still shows how far it got and when.
+    import os
+    import time
+    path = os.environ.get("SAMPLE_TIMES")
+    if path and _START:
+        with open(path, "a") as f:
+            f.write("%.2f %s\n" % (time.perf_counter() - _START[0], nodeid))
 
 
 def pytest_report_header(config):
@@ -72,4 +109,6 @@ if __name__ == "__main__":
     print(len(sample(ids, 0)))
 # CHECK: t.py::a[0] t.py::a[4] t.py::a[8] t.py::b[0] t.py::c
 # CHECK-NEXT: t.py::a[5] t.py::a[9] t.py::b[1] t.py::c
+    print(thin(list(range(10)), 4, 5), thin([], 3), thin([7], 97, 5))
 # CHECK-NEXT: 13
+# CHECK-NEXT: [5, 9] [] [7]

@@ -50,18 +50,51 @@ class Config:
                                  for k, v in self.all_kwargs().items())))
 
 
+# Kiln's tuning budget per config, in ms (warm-up, timed runs): Triton's
+# do_bench spends 25 + 100 ms on each config of each new key, which is most of
+# the wall time of a test suite that tunes many shapes; at 2 + 10 ms (and at
+# least 5 timed runs) the medians still separate configs that differ by a few
+# percent. KILN_AUTOTUNE_MS=25,100 restores Triton's; explicit warmup= / rep=
+# (or do_bench=) on the decorator win over both.
+DEFAULT_BUDGET_MS = (2, 10)
+MIN_TIMED_RUNS = 5
+
+
+def budget_ms():
+    """(warmup, rep) in ms from KILN_AUTOTUNE_MS, else Kiln's default."""
+    text = os.environ.get("KILN_AUTOTUNE_MS", "").strip()
+    if not text:
+        return DEFAULT_BUDGET_MS
+    parts = text.split(",")
+    try:
+        values = tuple(int(p) for p in parts)
+    except ValueError:
+        values = ()
+    if len(values) != 2 or not all(0 <= v <= 100000 for v in values):
+        raise ValueError("KILN_AUTOTUNE_MS=%r: expected WARMUP,REP in "
+                         "milliseconds (e.g. 25,100, Triton's budget)" % text)
+    return values
+
+
+def timing_enabled():
+    """False under KILN_AUTOTUNE=off (first config, no timing), as in C++."""
+    value = os.environ.get("KILN_AUTOTUNE", "").strip().lower()
+    return value not in ("off", "0", "false", "no")
+
+
 def _bench(fn, warmup, rep):
     """Milliseconds per call of fn (median)."""
     import sys
     torch = sys.modules.get("torch")
     if torch is not None and torch.cuda.is_available():
-        from triton.testing import do_bench
-        return do_bench(fn, warmup=warmup, rep=rep, return_mode="median")
+        from triton.testing import _timed_runs, _quantile
+        return _quantile(_timed_runs(fn, warmup, rep,
+                                     min_reps=MIN_TIMED_RUNS), 0.5)
     import kiln
     fn()
     kiln.synchronize()
     times = []
-    for _ in range(max(3, min(rep, 10))):
+    for _ in range(max(MIN_TIMED_RUNS, min(int(rep), 10))):
         t0 = time.perf_counter()
         fn()
         kiln.synchronize()
@@ -96,8 +129,9 @@ class Autotuner(KernelInterface):
         self.perf_model = prune.get("perf_model")
         self.configs_top_k = prune.get("top_k", 1.0)
         self.early_config_prune = prune.get("early_config_prune")
-        self.num_warmups = 25 if warmup is None else warmup
-        self.num_reps = 100 if rep is None else rep
+        # None: Kiln's budget (budget_ms()), read when a key is tuned.
+        self.num_warmups = warmup
+        self.num_reps = rep
         self.user_do_bench = do_bench
         self.cache = {}
         self.best_config = None
@@ -132,9 +166,35 @@ class Autotuner(KernelInterface):
         try:
             if self.user_do_bench is not None:
                 return self.user_do_bench(call)
-            return _bench(call, self.num_warmups, self.num_reps)
+            warmup, rep = budget_ms()
+            return _bench(call, warmup if self.num_warmups is None
+                          else self.num_warmups,
+                          rep if self.num_reps is None else self.num_reps)
         except (OutOfResources,) as e:
             return float("inf")
+
+    def _build_ahead(self, configs, args, kwargs, grid):
+        """Compiles and loads every config at once, one thread each (libkiln
+        works without the GIL), before timing them one after another.
+        Configs with a pre_hook are left to their first timed run: the hook
+        may change what they specialize on."""
+        prepare = getattr(self.fn, "prepare_job", None)
+        if prepare is None or len(configs) < 2 or self.user_pre_hook:
+            return
+        jobs = []
+        for config in configs:
+            if config.pre_hook or set(config.kwargs) & set(kwargs):
+                continue
+            job = prepare(*args, grid=grid,
+                          **dict(kwargs, **config.all_kwargs()))
+            if job is not None:
+                jobs.append(job)
+        if len(jobs) > 1:
+            from concurrent.futures import ThreadPoolExecutor
+            with ThreadPoolExecutor(min(len(jobs), os.cpu_count() or 4)) as ex:
+                list(ex.map(lambda job: job(), jobs))
+        elif jobs:
+            jobs[0]()
 
     def prune_configs(self, kwargs, nargs):
         configs = self.configs
@@ -165,7 +225,9 @@ class Autotuner(KernelInterface):
         nargs.update({k: v for k, v in kwargs.items()
                       if k in self.arg_names})
         used_cached = True
-        if len(self.configs) > 1:
+        if len(self.configs) > 1 and not timing_enabled():
+            config = self.prune_configs(kwargs, nargs)[0]
+        elif len(self.configs) > 1:
             key = self._key(nargs)
             if key not in self.cache:
                 used_cached = False
@@ -173,6 +235,7 @@ class Autotuner(KernelInterface):
                 saved = {name: nargs[name].clone()
                          for name in self.restore_value}
                 t0 = time.perf_counter()
+                self._build_ahead(pruned, args, kwargs, grid)
                 timings = {}
                 for config in pruned:
                     timings[config] = self._bench_one(nargs, config, grid,
@@ -229,6 +292,13 @@ class Heuristics(KernelInterface):
             kwargs[name] = heuristic({**dict(zip(self.arg_names, args)),
                                       **kwargs})
         return self.fn.run(*args, **kwargs)
+
+    def prepare_job(self, *args, **kwargs):
+        for name, heuristic in self.values.items():
+            kwargs[name] = heuristic({**dict(zip(self.arg_names, args)),
+                                      **kwargs})
+        inner = getattr(self.fn, "prepare_job", None)
+        return inner(*args, **kwargs) if inner else None
 
     def warmup(self, *args, **kwargs):
         for name, heuristic in self.values.items():

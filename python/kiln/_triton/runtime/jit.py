@@ -605,6 +605,18 @@ class JITFunction(KernelInterface):
         exec(compile(src, "<kiln launch of %s>" % self.__name__, "exec"), ns)
         fn = ns["_k_entry"]
         fn.__kiln_launch__ = launch  # owns the launcher handle
+        # The same packing, compiling and loading without launching (the
+        # autotuner builds its configs in threads); another device: nothing.
+        prep_src = src.replace(
+            "return _k_other(_k_grid, %s, _k_d, %d, %d)" % (
+                "(%s)" % "".join(n + ", " for n in self.arg_names),
+                num_warps, num_stages), "return None").replace(
+            "_k_call(", "_k_prep(").replace(count, "").replace(
+            "def _k_entry(", "def _k_prepare(")
+        ns["_k_prep"] = _lib.launcher_prepare_raw
+        exec(compile(prep_src, "<kiln prepare of %s>" % self.__name__,
+                     "exec"), ns)
+        fn.__kiln_prepare__ = ns["_k_prepare"]
         return fn
 
     def _other_device(self, grid, values, device, num_warps, num_stages,
@@ -632,6 +644,58 @@ class JITFunction(KernelInterface):
     def _pack_error(self, grid, e):
         raise LaunchError("kernel `%s`: grid %r or an argument is out of "
                           "range (%s)" % (self.__name__, grid, e))
+
+    # -- build ahead (the autotuner's configs, in threads) --------------------
+
+    def prepare_job(self, *args, grid, **kwargs):
+        """For a launch of these arguments: specializes now (this thread) and
+        returns a callable that compiles and loads without launching (any
+        thread; it returns the ms it took), or None when there is nothing
+        to build ahead. Errors are left to the launch, which reports them."""
+        if self._run == self._first_run:
+            self._run = self._generated_run()
+        num_warps = kwargs.get("num_warps", 4) if "num_warps" in \
+            self.arg_names else kwargs.pop("num_warps", 4)
+        num_stages = kwargs.get("num_stages", 3) if "num_stages" in \
+            self.arg_names else kwargs.pop("num_stages", 3)
+        options = {k: kwargs.pop(k) for k in list(kwargs)
+                   if k in _OPTIONS and k not in self.arg_names}
+        if self.fallback is not None:
+            return None
+        try:
+            if options and self._split_options(options):
+                return None  # a cooperative launch has its own launcher
+            bound = self._signature.bind(*args, **kwargs)
+        except (TypeError, LaunchError):
+            return None
+        bound.apply_defaults()
+        values = tuple(bound.arguments[n] for n in self.arg_names)
+        try:
+            key = self._key_of(values, num_warps, num_stages)
+            if key in self._cache:
+                return None
+            entry = self._specialize(key, values, num_warps, num_stages,
+                                     None)
+        except Exception:
+            return None
+        if entry is None:
+            return None
+        self._cache[key] = entry
+        stats = self._stats
+
+        def job():
+            t0 = time.perf_counter()
+            try:
+                entry.__kiln_prepare__(grid, *values)
+            except Exception:
+                # The launch specializes again and reports the error (or
+                # hands the kernel to the fallback).
+                self._cache.pop(key, None)
+                return 0.0
+            ms = entry.__kiln_compile_ms__ + (time.perf_counter() - t0) * 1e3
+            stats.compile_ms += ms
+            return ms
+        return job
 
     # -- compile only -------------------------------------------------------
 
