@@ -441,10 +441,23 @@ class DecoratorTest(unittest.TestCase):
         self.assertEqual([r["block"] for r in launches()[before:]],
                          [64, 128, 256, 64])
         self.assertGreater(base._stats.compile_ms, 0.0)
-        # A config whose build fails is left to its launch, which reports
-        # the error: the bad config is not kept.
         entry = next(iter(base._cache.values()))
-        self.assertTrue(callable(entry.__kiln_prepare__))
+        # The prepare twin packs like the launch but never launches: not on
+        # this device, not through the other-device path.
+        names = entry.__kiln_prepare__.__code__.co_names
+        self.assertIn("_k_prep", names)
+        self.assertNotIn("_k_call", names)
+        self.assertNotIn("_k_other", names)
+        # A config whose build fails is not kept: its timed launch builds it
+        # again and reports the error with Kiln's FILE:LINE:COL.
+        bad = triton.autotune(configs=[triton.Config({"BLOCK": 64}),
+                                       triton.Config({"BLOCK": 100})],
+                              key=["n"])(triton.jit(kernels.tuned_copy.fn.fn))
+        bad.user_do_bench = lambda call: (call(), 1.0)[1]
+        with self.assertRaisesRegex(kiln.CompilationError,
+                                    r"kernels\.py:\d+:\d+: error: .*power"):
+            bad[(1,)](x, out, 4096)
+        self.assertEqual(len(bad.fn._cache), 1)  # BLOCK 64 only
         job = base.prepare_job(x, out, 4096, grid=(1,), BLOCK=64,
                                num_warps=2, num_stages=3, num_ctas=1)
         self.assertIsNone(job)  # already specialized: nothing to build

@@ -182,10 +182,10 @@ private:
 
 /// Times `run` on `stream` as Triton's do_bench does: one call, a 5-run
 /// estimate, then warm-up runs filling `warmupMs` and timed runs filling
-/// `repMs` (at least one warm-up; at least 5 timed unless one run takes
-/// longer than `repMs`, at most 1000), each timed run bracketed
+/// `repMs` (at least one warm-up, 5 to 1000 timed), each timed run bracketed
 /// by CUDA events; `beforeEachRun` (e.g. zeroing buffers) runs outside the
-/// timed region. Returns the median in ms.
+/// timed region. A first call longer than `repMs` is followed by one timed
+/// run only, whose time is the result. Returns the median in ms.
 llvm::Expected<double> benchmarkOnStream(Device &device, CUstream stream,
                                          unsigned warmupMs, unsigned repMs,
                                          const std::function<llvm::Error()> &beforeEachRun,
