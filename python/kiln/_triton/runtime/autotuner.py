@@ -53,9 +53,10 @@ class Config:
 # Kiln's tuning budget per config, in ms (warm-up, timed runs): Triton's
 # do_bench spends 25 + 100 ms on each config of each new key, which is most of
 # the wall time of a test suite that tunes many shapes; at 2 + 10 ms (and at
-# least 5 timed runs) the medians still separate configs that differ by a few
-# percent. KILN_AUTOTUNE_MS=25,100 restores Triton's; explicit warmup= / rep=
-# (or do_bench=) on the decorator win over both.
+# least 5 timed runs; one when a first run outlasts the budget) the medians
+# still separate configs that differ by a few percent. KILN_AUTOTUNE_MS=25,100
+# restores Triton's; explicit warmup= / rep= (or do_bench=) on the decorator
+# win over both.
 DEFAULT_BUDGET_MS = (2, 10)
 MIN_TIMED_RUNS = 5
 
@@ -185,8 +186,11 @@ class Autotuner(KernelInterface):
         for config in configs:
             if config.pre_hook or set(config.kwargs) & set(kwargs):
                 continue
-            job = prepare(*args, grid=grid,
-                          **dict(kwargs, **config.all_kwargs()))
+            try:
+                job = prepare(*args, grid=grid,
+                              **dict(kwargs, **config.all_kwargs()))
+            except Exception:
+                job = None  # the timed launch raises it where it belongs
             if job is not None:
                 jobs.append(job)
         if len(jobs) > 1:
@@ -287,24 +291,23 @@ class Heuristics(KernelInterface):
         self.__name__ = getattr(fn, "__name__", "kernel")
         self.__doc__ = getattr(fn, "__doc__", None)
 
-    def run(self, *args, **kwargs):
+    def _apply(self, args, kwargs):
+        """kwargs with each heuristic's value added, in order (a later one
+        sees the earlier ones)."""
         for name, heuristic in self.values.items():
             kwargs[name] = heuristic({**dict(zip(self.arg_names, args)),
                                       **kwargs})
-        return self.fn.run(*args, **kwargs)
+        return kwargs
+
+    def run(self, *args, **kwargs):
+        return self.fn.run(*args, **self._apply(args, kwargs))
 
     def prepare_job(self, *args, **kwargs):
-        for name, heuristic in self.values.items():
-            kwargs[name] = heuristic({**dict(zip(self.arg_names, args)),
-                                      **kwargs})
         inner = getattr(self.fn, "prepare_job", None)
-        return inner(*args, **kwargs) if inner else None
+        return inner(*args, **self._apply(args, kwargs)) if inner else None
 
     def warmup(self, *args, **kwargs):
-        for name, heuristic in self.values.items():
-            kwargs[name] = heuristic({**dict(zip(self.arg_names, args)),
-                                      **kwargs})
-        return self.fn.warmup(*args, **kwargs)
+        return self.fn.warmup(*args, **self._apply(args, kwargs))
 
 
 def heuristics(values):
