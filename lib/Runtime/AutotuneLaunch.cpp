@@ -226,7 +226,8 @@ llvm::Error Kernel::autotune(const Grid *grid, const GridFunction *gridFn,
   cb.compile = [&](size_t i) -> llvm::Error {
     if (auto err = configure(i))
       return err;
-    auto compiled = compileFor(dev->arch(), args, configOpts[i]);
+    // Compiled and loaded (the driver's JIT too) on the tuner's threads.
+    auto compiled = prepare(args, configOpts[i]);
     return compiled ? llvm::Error::success() : compiled.takeError();
   };
   cb.begin = [&]() -> llvm::Error {
