@@ -85,11 +85,18 @@ kiln_status kiln_kernel_bind(kiln_kernel *kernel, const kiln_arg *prototype,
   }
 }
 
-/// Reads a packed launch buffer (kiln.h) into grid, stream and arguments.
+/// A packed launch buffer (kiln.h), read.
+struct Unpacked {
+  uint32_t grid[3];
+  rt::CUstream stream = nullptr;
+  llvm::SmallVector<rt::Arg, 16> args;
+};
+
 static kiln_status unpack(kiln_launcher *launcher, const void *packed,
-                          size_t bytes, uint32_t (&grid)[3],
-                          rt::CUstream &stream,
-                          llvm::SmallVectorImpl<rt::Arg> &args) {
+                          size_t bytes, Unpacked &out) {
+  uint32_t (&grid)[3] = out.grid;
+  rt::CUstream &stream = out.stream;
+  llvm::SmallVectorImpl<rt::Arg> &args = out.args;
   KILN_CHECK_ARG(launcher);
   KILN_CHECK_ARG(packed);
   size_t n = launcher->slots.size();
@@ -155,16 +162,14 @@ static kiln_status unpack(kiln_launcher *launcher, const void *packed,
 
 kiln_status kiln_launcher_launch(kiln_launcher *launcher, const void *packed,
                                  size_t bytes) {
-  uint32_t grid[3];
-  rt::CUstream stream = nullptr;
-  llvm::SmallVector<rt::Arg, 16> args;
-  if (kiln_status st = unpack(launcher, packed, bytes, grid, stream, args))
+  Unpacked u;
+  if (kiln_status st = unpack(launcher, packed, bytes, u))
     return st;
   try {
     std::lock_guard<std::mutex> lock(launcher->mutex);
-    launcher->options.launch.stream = stream;
+    launcher->options.launch.stream = u.stream;
     return launchAndRecord(launcher->origin, launcher->kernel,
-                           rt::Grid(grid[0], grid[1], grid[2]), args,
+                           rt::Grid(u.grid[0], u.grid[1], u.grid[2]), u.args,
                            launcher->options.launch,
                            launcher->options.launch.numStages, launcher->meta);
   } catch (const std::exception &e) {
@@ -174,10 +179,8 @@ kiln_status kiln_launcher_launch(kiln_launcher *launcher, const void *packed,
 
 kiln_status kiln_launcher_prepare(kiln_launcher *launcher, const void *packed,
                                   size_t bytes) {
-  uint32_t grid[3];
-  rt::CUstream stream = nullptr;
-  llvm::SmallVector<rt::Arg, 16> args;
-  if (kiln_status st = unpack(launcher, packed, bytes, grid, stream, args))
+  Unpacked u;
+  if (kiln_status st = unpack(launcher, packed, bytes, u))
     return st;
   if (launcher->kernel.layers())
     return fail(KILN_ERROR_INVALID_ARGUMENT,
@@ -190,8 +193,8 @@ kiln_status kiln_launcher_prepare(kiln_launcher *launcher, const void *packed,
       std::lock_guard<std::mutex> lock(launcher->mutex);
       options = launcher->options.launch;
     }
-    options.stream = stream;
-    auto compiled = launcher->kernel.prepare(args, options);
+    options.stream = u.stream;
+    auto compiled = launcher->kernel.prepare(u.args, options);
     if (!compiled)
       return fail(compiled.takeError(), KILN_ERROR_LAUNCH);
     return KILN_OK;

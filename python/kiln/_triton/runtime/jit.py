@@ -647,6 +647,26 @@ class JITFunction(KernelInterface):
 
     # -- build ahead (the autotuner's configs, in threads) --------------------
 
+    def _bind_call(self, args, kwargs):
+        """(values, num_warps, num_stages, cooperative) of a call, bound by
+        the def's signature. A kernel parameter named like an option (the
+        softmax tutorial's `num_stages: tl.constexpr`) also sets the option,
+        as in Triton; other options are checked as a launch checks them."""
+        kwargs = dict(kwargs)
+        num_warps = (kwargs.get("num_warps", 4) if "num_warps" in
+                     self.arg_names else kwargs.pop("num_warps", 4))
+        num_stages = (kwargs.get("num_stages", 3) if "num_stages" in
+                      self.arg_names else kwargs.pop("num_stages", 3))
+        options = {k: kwargs.pop(k) for k in list(kwargs)
+                   if k in _OPTIONS and k not in self.arg_names}
+        options.pop("grid", None)
+        options.pop("warmup", None)
+        cooperative = self._split_options(options) if options else False
+        bound = self._signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        return (tuple(bound.arguments[n] for n in self.arg_names), num_warps,
+                num_stages, cooperative)
+
     def prepare_job(self, *args, grid, **kwargs):
         """For a launch of these arguments: specializes now (this thread) and
         returns a callable that compiles and loads without launching (any
@@ -654,22 +674,15 @@ class JITFunction(KernelInterface):
         to build ahead. Errors are left to the launch, which reports them."""
         if self._run == self._first_run:
             self._run = self._generated_run()
-        num_warps = kwargs.get("num_warps", 4) if "num_warps" in \
-            self.arg_names else kwargs.pop("num_warps", 4)
-        num_stages = kwargs.get("num_stages", 3) if "num_stages" in \
-            self.arg_names else kwargs.pop("num_stages", 3)
-        options = {k: kwargs.pop(k) for k in list(kwargs)
-                   if k in _OPTIONS and k not in self.arg_names}
         if self.fallback is not None:
             return None
         try:
-            if options and self._split_options(options):
-                return None  # a cooperative launch has its own launcher
-            bound = self._signature.bind(*args, **kwargs)
+            values, num_warps, num_stages, cooperative = self._bind_call(
+                args, kwargs)
         except (TypeError, LaunchError):
             return None
-        bound.apply_defaults()
-        values = tuple(bound.arguments[n] for n in self.arg_names)
+        if cooperative:
+            return None  # a cooperative launch has its own launcher
         try:
             key = self._key_of(values, num_warps, num_stages)
             if key in self._cache:
@@ -713,21 +726,7 @@ class JITFunction(KernelInterface):
             key = cached = None
         if cached is not None:
             return cached
-        # A kernel parameter of that name (the softmax tutorial's
-        # `num_stages: tl.constexpr`) also sets the option, as in Triton.
-        num_warps = (kwargs.get("num_warps", 4) if "num_warps" in
-                     self.arg_names else kwargs.pop("num_warps", 4))
-        num_stages = (kwargs.get("num_stages", 3) if "num_stages" in
-                      self.arg_names else kwargs.pop("num_stages", 3))
-        self._split_options({k: v for k, v in kwargs.items()
-                             if k in _OPTIONS and k not in self.arg_names
-                             and k not in ("grid", "warmup", "num_warps",
-                                           "num_stages")})
-        kwargs = {k: v for k, v in kwargs.items()
-                  if k not in _OPTIONS or k in self.arg_names}
-        bound = self._signature.bind(*args, **kwargs)
-        bound.apply_defaults()
-        values = tuple(bound.arguments[n] for n in self.arg_names)
+        values, num_warps, num_stages, _ = self._bind_call(args, kwargs)
         kernel = self.kiln_kernel()
         rt, _ = self._split(values)
         device = _current_device()
