@@ -37,6 +37,18 @@ def _dx_post(dx, rows, cols, mask, DRES, DRES_IN, ROWSCALE, stride_dres,
 
 
 @triton.jit
+def _ticket_chunk(TICKET, N, BLOCK_N: tl.constexpr):
+    # This program's place, in start order (a ticket, not program_id, so
+    # that the programs of a group that wait for one another have started):
+    # the row's chunk count, its chunk, its group, the chunk's columns.
+    chunks = tl.cdiv(N, BLOCK_N)
+    ticket = tl.atomic_add(TICKET, 1)
+    chunk = ticket % chunks
+    cols = chunk * BLOCK_N + tl.arange(0, BLOCK_N)
+    return chunks, chunk, ticket // chunks, cols, cols < N
+
+
+@triton.jit
 def _row_words(STATS, row, chunks, slot, smask, live):
     # The row's [CHUNKS_P2, 2] exchange words (tag 1 << 32 where others are
     # masked off), read past L1.
@@ -100,12 +112,7 @@ def _norm_bwd_coop(
     deadlocks while a group fits on the GPU, and the spin is bounded (a
     wrong row, never a hang). ROWS is unused. Grid: (chunks * programs,);
     one partial dw/db row per group (DW_PART etc. [programs, N])."""
-    chunks = tl.cdiv(N, BLOCK_N)
-    ticket = tl.atomic_add(TICKET, 1)
-    chunk = ticket % chunks
-    pid = ticket // chunks
-    cols = chunk * BLOCK_N + tl.arange(0, BLOCK_N)
-    cmask = cols < N
+    chunks, chunk, pid, cols, cmask = _ticket_chunk(TICKET, N, BLOCK_N)
     mask = cmask[None, :]
     dw = tl.zeros([1, BLOCK_N], dtype=tl.float32)
     db = tl.zeros([1, BLOCK_N], dtype=tl.float32)
@@ -307,12 +314,7 @@ def _norm_fwd_coop(
     order; launched cooperatively, every program runs at once, and the wait
     is bounded (a wrong row, never a hang). ROWS is unused.
     Grid: (chunks * programs,)."""
-    chunks = tl.cdiv(N, BLOCK_N)
-    ticket = tl.atomic_add(TICKET, 1)
-    chunk = ticket % chunks
-    pid = ticket // chunks
-    cols = chunk * BLOCK_N + tl.arange(0, BLOCK_N)
-    cmask = cols < N
+    chunks, chunk, pid, cols, cmask = _ticket_chunk(TICKET, N, BLOCK_N)
     mask = cmask[None, :]
     count = tl.minimum(N - chunk * BLOCK_N, BLOCK_N).to(tl.float32)
     row_start = pid * rows_per_program
