@@ -108,6 +108,8 @@ private:
   /// (as Triton's coalescing gives every access its own). Sharing a variable
   /// with the output tile through the row and column indices would size it
   /// for the larger tile and replicate the operand's loads over warps.
+  /// Every element type; single-use element conversions between the load
+  /// and the dot are looked through.
   void pinDotOperandLoads();
   DenseMap<Operation *, BlockedLayoutAttr> pinnedLayout;
   /// Shape ops, in program order, whose result layout may be derived.
@@ -659,10 +661,15 @@ void LayoutAssigner::pinDisagreeingAccesses() {
 
 void LayoutAssigner::pinDotOperandLoads() {
   func.walk([&](DotOp dot) {
-    Type elem = dot.getA().getType().getElementType();
-    if (dotKWidth(elem, dot.getInputPrecision()) != 2 || !(elem.isF16() || elem.isBF16()))
-      return; // Other operands take #tile.dot_op layouts (visitDot).
     for (Value operand : {dot.getA(), dot.getB()}) {
+      // Through element type conversions (`x.to(tl.float16)` before the
+      // dot): they take the load's layout.
+      while (Operation *def = operand.getDefiningOp()) {
+        if (!isa<CastOpInterface>(def) || def->getNumOperands() != 1 ||
+            !def->hasOneUse() || !isTensor(def->getOperand(0)))
+          break;
+        operand = def->getOperand(0);
+      }
       auto load = operand.getDefiningOp<LoadOp>();
       if (!load || !load->hasOneUse() || !isTensor(load.getPtr()))
         continue;

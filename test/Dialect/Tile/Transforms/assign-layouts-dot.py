@@ -8,6 +8,8 @@
 # RUN:   | FileCheck %s --check-prefix=ROWMAX
 # RUN: ln-compile %s --kernel kloop --signature '*fp16:16,*fp16:16,*fp16:16,i32' --num-warps 8 \
 # RUN:   --num-stages 1 --emit=tile-layout | FileCheck %s --check-prefix=OWN
+# RUN: ln-compile %s --kernel kcast --signature '*fp32:16,*fp16:16,*fp16:16' --num-warps 8 \
+# RUN:   --emit=tile-layout | FileCheck %s --check-prefix=CAST
 import triton
 import triton.language as tl
 
@@ -88,3 +90,24 @@ def rowmax(X, O):
     x = tl.load(X + r[:, None] * 64 + r[None, :])
     d = tl.dot(x, x, input_precision="ieee")
     tl.store(O + r, tl.max(d, axis=1))
+
+# Every operand type gets its own coalesced layout, and an element
+# conversion between the load and the dot does not hide the load: here an
+# fp32 A (128x32: eight lanes of 4 floats span a row) converted to f16, and
+# an f16 B (32x128: sixteen lanes of 8 halves).
+# CAST-DAG: #[[CA:blocked[0-9]*]] = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]>
+# CAST-DAG: #[[CB:blocked[0-9]*]] = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [8, 1], order = [1, 0]>
+# CAST: %[[A:[0-9]+]] = tile.load {{.*}} : tensor<128x32x!tile.ptr<f32>, #[[CA]]>
+# CAST: %[[H:[0-9]+]] = arith.truncf %[[A]] : tensor<128x32xf32, #[[CA]]> to tensor<128x32xf16, #[[CA]]>
+# CAST: tile.load {{.*}} : tensor<32x128x!tile.ptr<f16>, #[[CB]]>
+# CAST-NOT: tile.convert_layout
+# CAST: tile.dot %[[H]]
+
+
+@triton.jit
+def kcast(A, B, C):
+    rm = tl.arange(0, 128)
+    rk = tl.arange(0, 32)
+    a = tl.load(A + rm[:, None] * 32 + rk[None, :]).to(tl.float16)
+    b = tl.load(B + rk[:, None] * 128 + rm[None, :])
+    tl.store(C + rm[:, None] * 128 + rm[None, :], tl.dot(a, b).to(tl.float16))
