@@ -1,0 +1,127 @@
+"""Where the host time of one drop-in launch goes (device only; torch + CUDA).
+
+    python3 python/tests/gpu_launch_breakdown.py
+
+Times, as gpu_dropin_bench.py's `host us` does (batches of 256 calls,
+synchronized between batches outside the timing, best batch), the pieces a
+launch of a 4-argument kernel is made of: the whole drop-in launch, the same
+with an empty grid (everything but the driver's launch: Kiln returns before
+cuLaunchKernel), the torch calls the launch function makes (data_ptr, dtype,
+get_device, the current raw stream), and the floor: cuLaunchKernel of an
+empty kernel called from Python through ctypes with prebuilt arguments.
+"""
+import ctypes
+import json
+import os
+import sys
+import tempfile
+import time
+
+KERNEL = '''import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = tl.load(y_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, x + y, mask=mask)
+'''
+
+EMPTY_PTX = b"""
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry empty_kernel(.param .u64 a, .param .u64 b, .param .u64 c,
+                             .param .u32 n)
+{
+    ret;
+}
+"""
+
+
+def host_us(torch, body, batches=100, count=256):
+    best = float("inf")
+    for _ in range(batches):
+        torch.cuda.synchronize()
+        t = time.perf_counter()
+        for _ in range(count):
+            body()
+        best = min(best, (time.perf_counter() - t) / count * 1e6)
+    torch.cuda.synchronize()
+    return best
+
+
+def driver_floor(torch, x, y, out, n):
+    """cuLaunchKernel of an empty 4-parameter kernel from Python."""
+    cuda = ctypes.CDLL("libcuda.so.1")
+    module = ctypes.c_void_p()
+    func = ctypes.c_void_p()
+    assert cuda.cuModuleLoadData(ctypes.byref(module), EMPTY_PTX) == 0
+    assert cuda.cuModuleGetFunction(ctypes.byref(func), module,
+                                    b"empty_kernel") == 0
+    vals = [ctypes.c_uint64(x.data_ptr()), ctypes.c_uint64(y.data_ptr()),
+            ctypes.c_uint64(out.data_ptr()), ctypes.c_uint32(n)]
+    params = (ctypes.c_void_p * 4)(*[ctypes.addressof(v) for v in vals])
+    stream = ctypes.c_void_p(torch._C._cuda_getCurrentRawStream(0))
+    launch = cuda.cuLaunchKernel
+    one = ctypes.c_uint(1)
+    threads = ctypes.c_uint(128)
+    zero = ctypes.c_uint(0)
+
+    def body():
+        launch(func, one, one, one, threads, one, one, zero, stream, params,
+               None)
+    assert launch(func, one, one, one, threads, one, one, zero, stream,
+                  params, None) == 0
+    return host_us(torch, body)
+
+
+def main():
+    import kiln
+    kiln.install()
+    import torch
+    import triton
+    d = tempfile.mkdtemp()
+    with open(os.path.join(d, "breakdown_add_kernel.py"), "w") as f:
+        f.write(KERNEL)
+    sys.path.insert(0, d)
+    import breakdown_add_kernel as m
+    k = m.add_kernel
+    n = 1024
+    x = torch.randn(n, device="cuda")
+    y = torch.randn(n, device="cuda")
+    out = torch.empty_like(x)
+    k[(1,)](x, y, out, n, BLOCK=1024)
+    torch.cuda.synchronize()
+    assert torch.allclose(out, x + y), "wrong result"
+    k[(0,)](x, y, out, n, BLOCK=1024)
+    raw = torch._C._cuda_getCurrentRawStream
+    rows = {
+        "drop-in launch, tuple grid": lambda: k[(1,)](x, y, out, n,
+                                                      BLOCK=1024),
+        "drop-in launch, empty grid (no cuLaunchKernel)":
+            lambda: k[(0,)](x, y, out, n, BLOCK=1024),
+        "Python lambda calling nothing": lambda: None,
+        "3 x tensor.data_ptr()": lambda: (x.data_ptr(), y.data_ptr(),
+                                          out.data_ptr()),
+        "3 x tensor.dtype": lambda: (x.dtype, y.dtype, out.dtype),
+        "tensor.get_device()": lambda: x.get_device(),
+        "torch._C._cuda_getCurrentRawStream(0)": lambda: raw(0),
+    }
+    result = {"triton": triton.__version__}
+    for name, body in rows.items():
+        result[name] = host_us(torch, body)
+    result["ctypes cuLaunchKernel, empty kernel (floor)"] = driver_floor(
+        torch, x, y, out, n)
+    for name, v in result.items():
+        print("%-50s %s" % (name, ("%.2f us" % v) if isinstance(v, float)
+                            else v))
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
