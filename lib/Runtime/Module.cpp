@@ -181,6 +181,8 @@ loadOnDevice(Device &dev, std::shared_ptr<const CompiledKernel> ck,
       return built.takeError();
     st.jitMs = msSince(tj);
     if (cache) {
+      cache->log(llvm::formatv("jit cubin {0} {1} (driver JIT in {2:f2} ms)",
+                               info.name, cubinKey.substr(0, 16), st.jitMs));
       if (auto err = cache->storeBinary(cubinKey, *built))
         cache->log("cubin not stored: " + llvm::toString(std::move(err)));
     }

@@ -4,6 +4,7 @@ import ctypes
 import os
 import subprocess
 import sys
+import time
 import unittest
 
 from kilntest_common import Device, FakeTensor
@@ -33,6 +34,14 @@ def launches():
         out.append({"kernel": name.value.decode(), "grid": tuple(dims[:3]),
                     "block": dims[3], "params": list(params[:n])})
     return out
+
+
+def _has_pandas():
+    try:
+        import pandas  # noqa: F401
+        return True
+    except ImportError:
+        return False
 
 
 class Tensor(FakeTensor):
@@ -382,6 +391,62 @@ class DecoratorTest(unittest.TestCase):
             tuner.user_do_bench = lambda call: (call(), 1.0)[1]
             tuner[(1,)](x, out, 77, BLOCK=32)
 
+    def test_report_counts_tuning_time(self):
+        from kiln import _report
+        x, out = Tensor(0x10000), Tensor(0x20000)
+        saved = os.environ.get("KILN_REPORT")
+        os.environ["KILN_REPORT"] = "1"
+        try:
+            k = triton.autotune(configs=kernels.block_configs(), key=["n"])(
+                triton.jit(kernels.tuned_copy.fn.fn))
+            k.user_do_bench = lambda call: (call(), time.sleep(0.002),
+                                            1.0)[2]
+            k[(1,)](x, out, 1000)
+            k[(1,)](x, out, 1000)            # same key: not tuned again
+            k[(1,)](x, out, 2000)
+        finally:
+            if saved is None:
+                os.environ.pop("KILN_REPORT")
+            else:
+                os.environ["KILN_REPORT"] = saved
+        stats = k.fn._stats
+        self.assertEqual(stats.tuned_keys, 2)
+        # Two keys of three configs, each timed run sleeping 2 ms.
+        self.assertGreaterEqual(stats.tune_bench_ms, 2 * 3 * 2.0)
+        self.assertGreaterEqual(stats.tune_build_ms, 0.0)
+        self.assertRegex(_report.format_report(),
+                         r"\n    autotuned 2 key\(s\): [0-9.]+ ms building "
+                         r"configs ahead, [0-9.]+ ms timing them")
+
+    def test_build_threads(self):
+        from triton.runtime import autotuner
+        saved = os.environ.pop("KILN_BUILD_THREADS", None)
+        try:
+            self.assertEqual(autotuner.build_threads(), os.cpu_count() or 4)
+            os.environ["KILN_BUILD_THREADS"] = " 3 "
+            self.assertEqual(autotuner.build_threads(), 3)
+            for bad in ("0", "two", "-1"):
+                os.environ["KILN_BUILD_THREADS"] = bad
+                with self.assertRaisesRegex(
+                        ValueError, r"KILN_BUILD_THREADS='%s': expected a "
+                        r"positive number of threads" % bad):
+                    autotuner.build_threads()
+            # One thread: configs are built ahead one after another, and
+            # the tuning picks as before.
+            os.environ["KILN_BUILD_THREADS"] = "1"
+            x, out = Tensor(0x10000), Tensor(0x20000)
+            k = triton.autotune(configs=kernels.block_configs(), key=["n"])(
+                triton.jit(kernels.tuned_copy.fn.fn))
+            times = iter([3.0, 1.0, 2.0])
+            k.user_do_bench = lambda call: (call(), next(times))[1]
+            k[(1,)](x, out, 1000)
+            self.assertEqual(k.best_config.kwargs, {"BLOCK": 128})
+        finally:
+            if saved is None:
+                os.environ.pop("KILN_BUILD_THREADS", None)
+            else:
+                os.environ["KILN_BUILD_THREADS"] = saved
+
     def test_tuning_budget_and_autotune_off(self):
         from triton.runtime import autotuner
         x, out = Tensor(0x10000), Tensor(0x20000)
@@ -519,6 +584,50 @@ class DecoratorTest(unittest.TestCase):
         k[(1,)](x, out, 100)
         self.assertIn(("torch.float32", "torch.float32", True, 128, False, 4,
                        3), jit_fn._cache)
+
+
+class PerfReportTest(unittest.TestCase):
+    @unittest.skipIf(_has_pandas(), "with pandas the table is pandas' (as "
+                     "Triton's); the tutorials' device runs compare it")
+    def test_table_and_csv_without_pandas(self):
+        import io
+        import tempfile
+        from contextlib import redirect_stdout
+        calls = []
+
+        @triton.testing.perf_report(triton.testing.Benchmark(
+            x_names=["N"], x_vals=[128, 256], line_arg="provider",
+            line_vals=["a", "b"], line_names=["A", "B"], plot_name="demo",
+            ylabel="ms", args={"scale": 2}))
+        def bench(N, provider, scale):
+            calls.append((N, provider, scale))
+            value = N * scale / 1000
+            # Triton accepts a (mean, min, max) triple or one value.
+            return (value, value / 2, value * 2) if provider == "a" \
+                else value + 1
+        out = io.StringIO()
+        with tempfile.TemporaryDirectory() as tmp, redirect_stdout(out):
+            rows = bench.run(print_data=True, save_path=tmp, return_df=True)
+            with open(os.path.join(tmp, "demo.csv")) as f:
+                csv_text = f.read()
+            self.assertTrue(os.path.exists(os.path.join(tmp, "results.html")))
+        self.assertEqual(calls, [(128, "a", 2), (128, "b", 2), (256, "a", 2),
+                                 (256, "b", 2)])
+        self.assertEqual(rows, [[128, 0.256, 1.256], [256, 0.512, 1.512]])
+        lines = out.getvalue().splitlines()
+        self.assertEqual(lines[0], "demo:")
+        self.assertEqual(lines[1], "%14s  %14s  %14s" % ("N", "A (ms)",
+                                                          "B (ms)"))
+        self.assertEqual(lines[2].split(), ["128", "0.256", "1.256"])
+        self.assertEqual(csv_text.splitlines(),
+                         ["N,A (ms),B (ms)", "128,0.256,1.256",
+                          "256,0.512,1.512"])
+        with self.assertRaisesRegex(ValueError, r"Expected 1 values, got "
+                                    r"\(1, 2\)"):
+            triton.testing.perf_report(triton.testing.Benchmark(
+                x_names=["N"], x_vals=[(1, 2)], line_arg="p", line_vals=[0],
+                line_names=["P"], plot_name="bad", args={}))(
+                lambda N, p: 1.0).run()
 
 
 class RunnerTest(unittest.TestCase):

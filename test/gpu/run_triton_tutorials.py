@@ -2,6 +2,7 @@
 Kiln's drop-in (`python -m kiln.run`), each from a cold cache (device only).
 
     python3 test/gpu/run_triton_tutorials.py [DIR] [--only 01,02,05]
+        [--pytest 06="-k EXPR"] [--keep OUTDIR] [--timeout S]
 
 DIR (default /work/main/.ext/triton-tutorials, git-ignored, see its COMMIT
 file) holds the fetched tutorial files (01-vector-add.py,
@@ -9,10 +10,18 @@ file) holds the fetched tutorial files (01-vector-add.py,
 correctness checks (asserts / allclose) and benchmarks; a run passes when it
 exits 0. Prints one row per tutorial and backend (exit status, wall time,
 the last line of its output) and, for failures, the tail of stderr. Plots
-are off (MPLBACKEND=Agg). PYTHONPATH must reach python/kiln (the device
+are off (MPLBACKEND=Agg). `--pytest NN=ARGS` runs tutorial NN's own
+pytest tests instead of the script (`python -m pytest -q FILE ARGS`; the
+fused-attention tutorial's script is mostly a benchmark); `--keep OUTDIR`
+writes each run's stdout and stderr there (NN.backend.out / .err) and, per
+tutorial, NN.compare.txt: the lines of stdout that differ between the two
+backends (benchmark tables are timings and differ; correctness lines must
+not). PYTHONPATH must reach python/kiln (the device
 bundle's scripts/kiln-pytest-env.sh sets it).
 """
+import difflib
 import os
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -21,13 +30,15 @@ import time
 DEFAULT_DIR = "/work/main/.ext/triton-tutorials"
 
 
-def run(backend, path, timeout):
+def run(backend, path, timeout, pytest_args=None):
     env = dict(os.environ, MPLBACKEND="Agg",
                TRITON_CACHE_DIR=tempfile.mkdtemp(),
                KILN_CACHE_DIR=tempfile.mkdtemp())
-    cmd = [sys.executable, path]
+    target = [path] if pytest_args is None else \
+        ["-m", "pytest", "-q", "-p", "no:cacheprovider", path] + pytest_args
+    cmd = [sys.executable] + target
     if backend == "kiln":
-        cmd = [sys.executable, "-m", "kiln.run", "--report", path]
+        cmd = [sys.executable, "-m", "kiln.run", "--report"] + target
     t0 = time.perf_counter()
     try:
         r = subprocess.run(cmd, capture_output=True, text=True, env=env,
@@ -44,11 +55,19 @@ def main(argv):
     directory = DEFAULT_DIR
     only = None
     timeout = 600
+    keep = None
+    pytest_runs = {}
     args = list(argv)
     while args:
         a = args.pop(0)
         if a == "--only":
             only = args.pop(0).split(",")
+        elif a == "--keep":
+            keep = args.pop(0)
+            os.makedirs(keep, exist_ok=True)
+        elif a == "--pytest":
+            number, _, rest = args.pop(0).partition("=")
+            pytest_runs[number] = shlex.split(rest)
         elif a == "--timeout":
             timeout = float(args.pop(0))
         else:
@@ -64,8 +83,17 @@ def main(argv):
                                       "wall s", "last output line"))
     for f in files:
         path = os.path.join(directory, f)
+        number = f.split("-")[0]
+        outs = {}
         for backend in ("triton", "kiln"):
-            rc, wall, out, err = run(backend, path, timeout)
+            rc, wall, out, err = run(backend, path, timeout,
+                                     pytest_runs.get(number))
+            outs[backend] = out
+            if keep:
+                for ext, text in (("out", out), ("err", err)):
+                    with open(os.path.join(keep, "%s.%s.%s" % (
+                            number, backend, ext)), "w") as fh:
+                        fh.write(text)
             last = (out.strip().splitlines() or [""])[-1][:60]
             print("%-28s %-7s %8s %9.1f  %s" % (f, backend, rc, wall, last))
             if backend == "kiln":
@@ -78,6 +106,12 @@ def main(argv):
                 tail = "\n".join(err.strip().splitlines()[-15:])
                 print("    stderr tail:\n" + "\n".join(
                     "      " + l for l in tail.splitlines()))
+        if keep:
+            diff = difflib.unified_diff(
+                outs["triton"].splitlines(), outs["kiln"].splitlines(),
+                "triton", "kiln", lineterm="", n=0)
+            with open(os.path.join(keep, number + ".compare.txt"), "w") as fh:
+                fh.write("\n".join(diff) + "\n")
     return 1 if failed else 0
 
 

@@ -299,7 +299,7 @@ TEST_F(FakeDriver, LayerNormLaunchSequence) {
 TEST_F(FakeDriver, CubinsAreCachedOnDiskAndBadOnesRebuilt) {
   TempDir dir;
   ModuleOptions mo;
-  mo.cache = CacheConfig{true, dir.str(), false};
+  mo.cache = CacheConfig{true, dir.str(), /*log=*/true};
   auto ln = LayerNorm::create(0, std::move(mo));
   ASSERT_TRUE(bool(ln)) << llvm::toString(ln.takeError());
   std::vector<DeviceBuffer> bufs;
@@ -320,16 +320,26 @@ TEST_F(FakeDriver, CubinsAreCachedOnDiskAndBadOnesRebuilt) {
 
   clearMemoryCaches();
   PrepareStats st;
+  testing::internal::CaptureStderr();
   ASSERT_TRUE(bool(k.prepare(args, o, &st)));
+  std::string log = testing::internal::GetCapturedStderr();
   EXPECT_EQ(st.ptxFrom, PrepareStats::From::Compiler);
   EXPECT_FALSE(st.cubinFromDisk);
+  // KILN_LOG=cache times each stage: the compile, then the driver's JIT.
+  EXPECT_NE(log.find("kiln[cache]: miss _layer_norm_fwd_fused"), std::string::npos) << log;
+  EXPECT_NE(log.find("kiln[cache]: jit cubin _layer_norm_fwd_fused "), std::string::npos) << log;
+  EXPECT_NE(log.find(" ms)"), std::string::npos) << log;
   int links = fake().calls("cuLinkCreate");
   int unloads = fake().calls("cuModuleUnload");
 
   clearMemoryCaches();
+  testing::internal::CaptureStderr();
   ASSERT_TRUE(bool(k.prepare(args, o, &st)));
+  log = testing::internal::GetCapturedStderr();
   EXPECT_EQ(st.ptxFrom, PrepareStats::From::Disk);
   EXPECT_TRUE(st.cubinFromDisk);
+  EXPECT_NE(log.find("kiln[cache]: hit cubin _layer_norm_fwd_fused "), std::string::npos) << log;
+  EXPECT_EQ(log.find("jit cubin"), std::string::npos) << log;
   EXPECT_EQ(fake().calls("cuLinkCreate"), links); // No JIT this time.
   // The previous generation's loaded kernel had no owner left once the new
   // one replaced it: its module is unloaded (and its memory freed, which

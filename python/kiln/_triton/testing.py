@@ -148,22 +148,63 @@ class Mark:
         self.fn = fn
         self.benchmarks = benchmarks
 
-    def _run(self, bench, save_path, show_plots, print_data, **kwargs):
+    def _run(self, bench, save_path, show_plots, print_data, diff_col=False,
+             save_precision=6, **kwargs):
+        x_names = list(bench.x_names)
+        means = ["%s (%s)" % (n, bench.ylabel) for n in bench.line_names]
+        mins = ["%s-min (%s)" % (n, bench.ylabel) for n in bench.line_names]
+        maxs = ["%s-max (%s)" % (n, bench.ylabel) for n in bench.line_names]
         rows = []
         for x in bench.x_vals:
-            xs = x if isinstance(x, (list, tuple)) else [x] * len(
-                bench.x_names)
-            xargs = dict(zip(bench.x_names, xs))
-            row = list(xs)
+            xs = list(x) if isinstance(x, (list, tuple)) else \
+                [x] * len(x_names)
+            if len(xs) != len(x_names):
+                raise ValueError("Expected %d values, got %s" %
+                                 (len(x_names), x))
+            row_mean, row_min, row_max = [], [], []
             for line in bench.line_vals:
-                ret = self.fn(**xargs, **{bench.line_arg: line},
-                              **bench.args, **kwargs)
-                row.append(ret[0] if isinstance(ret, (tuple, list))
-                           else ret)
-            rows.append(row)
-        header = list(bench.x_names) + [
-            "%s (%s)" % (n, bench.ylabel) if bench.ylabel else n
-            for n in bench.line_names]
+                ret = self.fn(**dict(zip(x_names, xs)),
+                              **{bench.line_arg: line}, **bench.args,
+                              **kwargs)
+                try:
+                    y_mean, y_min, y_max = ret
+                except TypeError:
+                    y_mean, y_min, y_max = ret, None, None
+                row_mean.append(y_mean)
+                row_min.append(y_min)
+                row_max.append(y_max)
+            rows.append(xs + row_mean + row_min + row_max)
+        try:
+            import pandas as pd
+        except ImportError:
+            pd = None
+        if pd is None:  # the same table, without pandas' formatting
+            return self._report_plain(bench, x_names + means, rows,
+                                      save_path, print_data)
+        # As Triton: one DataFrame (pandas makes the x columns float when
+        # rows mix ints and floats), printed and saved the same way.
+        df = pd.DataFrame(columns=x_names + means + mins + maxs)
+        for row in rows:
+            df.loc[len(df)] = row
+        if bench.plot_name and (show_plots or save_path):
+            self._plot(bench, df, x_names[0], means, mins, maxs, show_plots,
+                       save_path)
+        df = df[x_names + means]
+        if diff_col and df.shape[1] == 2:
+            col0, col1 = df.columns.tolist()
+            df["Diff"] = df[col1] - df[col0]
+        if print_data:
+            print(bench.plot_name + ":")
+            print(df.to_string())
+        if save_path:
+            df.to_csv(os.path.join(save_path, bench.plot_name + ".csv"),
+                      float_format="%%.%df" % save_precision, index=False)
+        return df
+
+    @staticmethod
+    def _report_plain(bench, header, rows, save_path, print_data):
+        width = len(header)
+        rows = [row[:width] for row in rows]
         if print_data:
             print(bench.plot_name + ":")
             print("  ".join("%14s" % h for h in header))
@@ -175,28 +216,49 @@ class Mark:
             with open(os.path.join(save_path, bench.plot_name + ".csv"),
                       "w", newline="") as f:
                 csv.writer(f).writerows([header] + rows)
-        if show_plots:
-            try:
-                import matplotlib.pyplot as plt
-            except ImportError:
-                return rows
-            plt.figure()
-            for i, name in enumerate(bench.line_names):
-                plt.plot([r[0] for r in rows],
-                         [r[len(bench.x_names) + i] for r in rows],
-                         label=name)
-            plt.legend()
-            plt.xlabel(bench.xlabel)
-            plt.ylabel(bench.ylabel)
-            plt.show()
         return rows
+
+    @staticmethod
+    def _plot(bench, df, first_x, means, mins, maxs, show_plots, save_path):
+        try:
+            import matplotlib.pyplot as plt
+        except ImportError:
+            return
+        plt.figure()
+        ax = plt.subplot()
+        for i, (mean, low, high) in enumerate(zip(means, mins, maxs)):
+            color = bench.styles[i][0] if bench.styles else None
+            style = bench.styles[i][1] if bench.styles else None
+            ax.plot(df[first_x], df[mean], label=mean, color=color,
+                    ls=style)
+            if not df[low].isnull().all() and not df[high].isnull().all():
+                ax.fill_between(df[first_x], df[low].astype(float),
+                                df[high].astype(float), alpha=0.15,
+                                color=color)
+        ax.legend()
+        ax.set_xlabel(bench.xlabel or first_x)
+        ax.set_ylabel(bench.ylabel)
+        ax.set_xscale("log" if bench.x_log else "linear")
+        ax.set_yscale("log" if bench.y_log else "linear")
+        if show_plots:
+            plt.show()
+        if save_path:
+            plt.savefig(os.path.join(save_path, bench.plot_name + ".png"))
 
     def run(self, show_plots=False, print_data=False, save_path="",
             return_df=False, **kwargs):
         benchmarks = self.benchmarks if isinstance(
             self.benchmarks, list) else [self.benchmarks]
+        if save_path:
+            os.makedirs(save_path, exist_ok=True)
         results = [self._run(b, save_path, show_plots, print_data, **kwargs)
                    for b in benchmarks]
+        if save_path:
+            with open(os.path.join(save_path, "results.html"), "w") as html:
+                html.write("<html><body>\n")
+                for b in benchmarks:
+                    html.write('<image src="%s.png"/>\n' % b.plot_name)
+                html.write("</body></html>\n")
         if return_df:
             return results if len(results) > 1 else results[0]
 

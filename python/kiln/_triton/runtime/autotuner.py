@@ -7,6 +7,7 @@ import builtins
 import os
 import time
 
+from kiln import _report
 from .jit import KernelInterface
 
 __kiln__ = True
@@ -59,6 +60,22 @@ class Config:
 # win over both.
 DEFAULT_BUDGET_MS = (2, 10)
 MIN_TIMED_RUNS = 5
+
+
+def build_threads():
+    """Threads that build a new key's configs ahead: KILN_BUILD_THREADS,
+    else one per core."""
+    text = os.environ.get("KILN_BUILD_THREADS", "").strip()
+    if not text:
+        return os.cpu_count() or 4
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise ValueError("KILN_BUILD_THREADS=%r: expected a positive number "
+                         "of threads" % text)
+    return value
 
 
 def budget_ms():
@@ -193,12 +210,14 @@ class Autotuner(KernelInterface):
                 job = None  # the timed launch raises it where it belongs
             if job is not None:
                 jobs.append(job)
-        if len(jobs) > 1:
+        threads = min(len(jobs), build_threads())
+        if threads > 1:
             from concurrent.futures import ThreadPoolExecutor
-            with ThreadPoolExecutor(min(len(jobs), os.cpu_count() or 4)) as ex:
+            with ThreadPoolExecutor(threads) as ex:
                 list(ex.map(lambda job: job(), jobs))
-        elif jobs:
-            jobs[0]()
+        else:
+            for job in jobs:
+                job()
 
     def prune_configs(self, kwargs, nargs):
         configs = self.configs
@@ -240,6 +259,7 @@ class Autotuner(KernelInterface):
                          for name in self.restore_value}
                 t0 = time.perf_counter()
                 self._build_ahead(pruned, args, kwargs, grid)
+                built = time.perf_counter()
                 timings = {}
                 for config in pruned:
                     timings[config] = self._bench_one(nargs, config, grid,
@@ -247,6 +267,11 @@ class Autotuner(KernelInterface):
                     for name, copy in saved.items():
                         nargs[name].copy_(copy)
                 self.bench_time = time.perf_counter() - t0
+                stats = _kernel_stats(self.fn)
+                if stats is not None:
+                    stats.tuned_keys += 1
+                    stats.tune_build_ms += (built - t0) * 1e3
+                    stats.tune_bench_ms += (t0 + self.bench_time - built) * 1e3
                 self.cache[key] = builtins.min(timings, key=timings.get)
                 self.configs_timings = timings
             config = self.cache[key]
@@ -267,6 +292,16 @@ class Autotuner(KernelInterface):
     def warmup(self, *args, **kwargs):
         return [self.fn.warmup(*args, **dict(kwargs, **c.all_kwargs()))
                 for c in self.prune_configs(kwargs, {})]
+
+
+def _kernel_stats(fn):
+    """The report's record of the kernel under decorators (None when the
+    report is off or the kernel never compiled)."""
+    if not _report.counting():
+        return None
+    while fn is not None and not hasattr(fn, "_stats"):
+        fn = getattr(fn, "fn", None)
+    return getattr(fn, "_stats", None)
 
 
 def autotune(configs, key, prune_configs_by=None, reset_to_zero=None,
