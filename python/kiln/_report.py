@@ -1,8 +1,9 @@
 """What `python -m kiln.run --report` prints at exit: every kernel launched,
 whether Kiln or the fallback (real Triton) ran it, its compile ms, its
 launch count and, for autotuned kernels, the keys tuned and the wall time
-spent building configs ahead and timing them. Counting is on only with the report (KILN_REPORT=1), so the
-hit path stays one dict lookup and one call otherwise."""
+spent building configs ahead and timing them. Counting is on only with the
+report (KILN_REPORT=1), so the hit path stays one dict lookup and one call
+otherwise."""
 import os
 import sys
 

@@ -11,6 +11,7 @@ style: the best of 7 rounds, CPU time per launch), and the host time of
 batches of 256 launches that stay below the driver's launch-queue depth
 (synchronized between batches, outside the timing). The outputs are checked against torch.
 """
+import importlib
 import json
 import os
 import subprocess
@@ -32,18 +33,23 @@ def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
 '''
 
 
+def load_add_kernel(module_name):
+    """KERNEL's add_kernel, imported from a file of its own in a fresh
+    directory (`@triton.jit` of whichever triton is installed reads it)."""
+    d = tempfile.mkdtemp()
+    with open(os.path.join(d, module_name + ".py"), "w") as f:
+        f.write(KERNEL)
+    sys.path.insert(0, d)
+    return importlib.import_module(module_name).add_kernel
+
+
 def child(backend):
     if backend == "kiln":
         import kiln
         kiln.install()
     import torch
     import triton
-    d = tempfile.mkdtemp()
-    with open(os.path.join(d, "bench_add_kernel.py"), "w") as f:
-        f.write(KERNEL)
-    sys.path.insert(0, d)
-    import bench_add_kernel as m
-    k = m.add_kernel
+    k = load_add_kernel("bench_add_kernel")
     n = 1024
     x = torch.randn(n, device="cuda")
     y = torch.randn(n, device="cuda")

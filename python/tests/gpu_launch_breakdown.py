@@ -12,23 +12,10 @@ empty kernel called from Python through ctypes with prebuilt arguments.
 """
 import ctypes
 import json
-import os
 import sys
-import tempfile
 import time
 
-KERNEL = '''import triton
-import triton.language as tl
-
-
-@triton.jit
-def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    mask = offs < n
-    x = tl.load(x_ptr + offs, mask=mask)
-    y = tl.load(y_ptr + offs, mask=mask)
-    tl.store(out_ptr + offs, x + y, mask=mask)
-'''
+from gpu_dropin_bench import load_add_kernel
 
 EMPTY_PTX = b"""
 .version 8.0
@@ -84,12 +71,7 @@ def main():
     kiln.install()
     import torch
     import triton
-    d = tempfile.mkdtemp()
-    with open(os.path.join(d, "breakdown_add_kernel.py"), "w") as f:
-        f.write(KERNEL)
-    sys.path.insert(0, d)
-    import breakdown_add_kernel as m
-    k = m.add_kernel
+    k = load_add_kernel("breakdown_add_kernel")
     n = 1024
     x = torch.randn(n, device="cuda")
     y = torch.randn(n, device="cuda")

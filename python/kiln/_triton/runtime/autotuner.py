@@ -266,12 +266,13 @@ class Autotuner(KernelInterface):
                                                       args, kwargs)
                     for name, copy in saved.items():
                         nargs[name].copy_(copy)
-                self.bench_time = time.perf_counter() - t0
+                done = time.perf_counter()
+                self.bench_time = done - t0
                 stats = _kernel_stats(self.fn)
                 if stats is not None:
                     stats.tuned_keys += 1
                     stats.tune_build_ms += (built - t0) * 1e3
-                    stats.tune_bench_ms += (t0 + self.bench_time - built) * 1e3
+                    stats.tune_bench_ms += (done - built) * 1e3
                 self.cache[key] = builtins.min(timings, key=timings.get)
                 self.configs_timings = timings
             config = self.cache[key]
