@@ -125,6 +125,34 @@ def kloop_case(results, m, n, k, bm, bn, bk, num_warps=4):
              against(reference, (1e-2, 1e-3)))
 
 
+def strided_case(results, t_in, m, n, k, bm, bn, bk, layout, precision="tf32", num_warps=4):
+    """dot_kloop_strided with A and B views of `layout`: "nt" (B stored N x K, read
+    K-contiguous), "gather" (every second element of both: nothing contiguous)."""
+    step = 2 if layout == "gather" else 1
+
+    def make():
+        a = rand(t_in, (m, k * step), 21)[:, ::step]
+        b = rand(t_in, (n, k * step), 22)[:, ::step].t()
+        return [a, b, torch.empty((m, n), device=DEV, dtype=torch.float32), m, n, k,
+                a.stride(0), a.stride(1), b.stride(0), b.stride(1)]
+
+    def reference():
+        a, b = make()[:2]
+        return a.float() @ b.float()
+
+    tol = tolerance(t_in, "fp32", precision)
+    if t_in == "fp32" and precision == "tf32":
+        # wgmma reads tf32 operands from shared memory with their low 13 bits
+        # dropped (under Triton too): the error of a K-term sum grows with
+        # sqrt(K), past 1e-2 at K = 256 (both backends 0.028-0.035 at K <= 100).
+        tol = (1e-2, 6e-3 * math.sqrt(k))
+    run_case(results, f"dot_kloop_strided {t_in} {layout} {m}x{n}x{k} blocks {bm}x{bn}x{bk} "
+             f"{precision} warps={num_warps}",
+             KERNELS, "dot_kloop_strided", (triton_cdiv(m, bm), triton_cdiv(n, bn)), make, [2],
+             dict(BM=bm, BN=bn, BK=bk, PRECISION=precision, num_warps=num_warps),
+             against(reference, tol))
+
+
 def triton_cdiv(a, b):
     return (a + b - 1) // b
 
@@ -247,6 +275,13 @@ def cases(results):
     for m, n, k in [(64, 64, 64), (100, 70, 90), (256, 192, 512)]:
         kloop_case(results, m, n, k, 64, 64, 32)
     kloop_case(results, 128, 128, 256, 128, 128, 32, num_warps=8)
+    # tf32 K loops whose operands sm_90 copies into K-major slots for wgmma.
+    strided_case(results, "fp32", 256, 128, 256, 64, 64, 32, "nt")
+    strided_case(results, "fp32", 200, 70, 100, 64, 64, 32, "nt")
+    strided_case(results, "fp32", 256, 256, 128, 128, 64, 32, "nt", num_warps=8)
+    strided_case(results, "fp32", 128, 96, 160, 64, 32, 32, "gather")
+    strided_case(results, "fp32", 256, 64, 64, 64, 64, 16, "gather")
+    strided_case(results, "fp16", 128, 96, 160, 64, 32, 32, "gather")
     # The tutorial kernel with some of its configs (BM, BN, BK, GROUP_M, warps, stages).
     for cfg in [(128, 256, 64, 8, 8, 3), (64, 256, 32, 8, 4, 4), (128, 128, 32, 8, 4, 4),
                 (128, 64, 32, 8, 4, 4), (64, 32, 32, 8, 4, 5), (32, 64, 32, 8, 2, 5)]:

@@ -77,6 +77,25 @@ def dot_kloop(A, B, C, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.const
 
 
 @triton.jit
+def dot_kloop_strided(A, B, C, M, N, K, s_am, s_ak, s_bk, s_bn,
+                      BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                      PRECISION: tl.constexpr):
+    # Any operand strides: K-contiguous B (s_bk = 1) and gathered operands
+    # (no stride 1) are the tf32 operands sm_90 reads K-major from slots.
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k0 in range(0, K, BK):
+        a = tl.load(A + rm[:, None] * s_am + (k0 + rk)[None, :] * s_ak,
+                    mask=(rm[:, None] < M) & ((k0 + rk)[None, :] < K), other=0.0)
+        b = tl.load(B + (k0 + rk)[:, None] * s_bk + rn[None, :] * s_bn,
+                    mask=((k0 + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc, input_precision=PRECISION)
+    tl.store(C + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
 def attention_block(Q, K, V, O, SEQ: tl.constexpr, D: tl.constexpr, BLOCK_N: tl.constexpr,
                     CAUSAL: tl.constexpr):
     rq = tl.arange(0, SEQ)

@@ -4,16 +4,18 @@
 //  - tile.local_alloc becomes its byte offset in the dynamic shared memory
 //    (an i32 constant; TileToLLVMPass places every allocation after the
 //    scratch area, which the other ops reuse);
-//  - tile.async_copy issues one cp.async per run of 2, 4 or 8 elements the
-//    axis analysis proves contiguous, aligned and equally masked (.cg for
-//    16 bytes, .ca below), a masked-off run copying 0 source bytes (zero
-//    fill); runs of one element are loaded and stored synchronously;
+//  - tile.async_copy issues one cp.async per run of elements the axis
+//    analysis proves contiguous, aligned and equally masked (.cg for 16
+//    bytes, .ca below), a masked-off run copying 0 source bytes (zero fill);
+//    a single 16-bit element (2 bytes, under cp.async's 4) is loaded and
+//    stored synchronously, a single f32 is one 4-byte cp.async;
 //  - tile.async_commit / tile.async_wait are cp.async.commit_group and
 //    cp.async.wait_group N followed by bar.sync;
 //  - tile.local_load reads its tile with ld.shared (a tile.dot reading the
 //    slot directly leaves these loads unused, and LLVM deletes them).
 // A slot uses the swizzled layout of the dot's own operand staging
-// (SwizzledTile), so ldmatrix reads it free of bank conflicts.
+// (SwizzledTile), so ldmatrix reads it free of bank conflicts; f32 slots
+// (tf32 wgmma) count two 16-bit units per element.
 //
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
@@ -57,7 +59,8 @@ void inFirstCopy(OpBuilder &b, Location loc, const DistributedLayout &layout,
 
 /// The shared-memory destinations of a copy's runs (registers r = 0, vec,
 /// 2 vec, ...) as (address, constant byte offset) pairs whose offsets the
-/// copy instructions take as immediates. A register's coordinates are its
+/// copy instructions take as immediates. The tile counts 16-bit units,
+/// `units` per element (2 for f32), so stored-row coordinates are scaled. A register's coordinates are its
 /// thread's XOR its own, and the swizzled offset of a power-of-two tile is
 /// linear over the bits of its coordinates, so offset = S(thread) ^ S(reg):
 /// where S(reg) has no bit that S(thread) can have, the XOR is an addition
@@ -67,19 +70,22 @@ void inFirstCopy(OpBuilder &b, Location loc, const DistributedLayout &layout,
 /// for two 128x64 tiles copied element by element.)
 SmallVector<std::pair<Value, int64_t>>
 slotDestinations(OpBuilder &b, Location loc, const DistributedLayout &layout,
-                 const SwizzledTile &tile, unsigned inner, unsigned vec, Value base,
-                 ArrayRef<Value> coords) {
+                 const SwizzledTile &tile, unsigned inner, unsigned vec, int64_t units,
+                 Value base, ArrayRef<Value> coords) {
   SmallVector<std::pair<Value, int64_t>> dsts;
   unsigned outer = 1 - inner;
   auto regOffset = [&](unsigned r) {
     DistributedLayout::Coord off = layout.regOffset(r);
-    return tile.offset(off[outer], off[inner]);
+    return tile.offset(off[outer], off[inner] * units);
   };
+  Value innerUnits = units == 1 ? coords[inner]
+                                : arith::MulIOp::create(b, loc, coords[inner],
+                                                        i32Const(b, loc, units)).getResult();
   if (!tile.isLinear()) {
     for (unsigned r = 0; r < layout.numRegs(); r += vec) {
       DistributedLayout::Coord off = layout.regOffset(r);
       Value row = arith::AddIOp::create(b, loc, coords[outer], i32Const(b, loc, off[outer]));
-      Value col = arith::AddIOp::create(b, loc, coords[inner], i32Const(b, loc, off[inner]));
+      Value col = arith::AddIOp::create(b, loc, innerUnits, i32Const(b, loc, off[inner] * units));
       dsts.push_back({sharedAddress32(b, loc, tile.offset(b, loc, row, col), 0, base), 0});
     }
     return dsts;
@@ -87,8 +93,8 @@ slotDestinations(OpBuilder &b, Location loc, const DistributedLayout &layout,
   int64_t threadBits = 0;
   for (const auto *bases : {&layout.laneBases, &layout.warpBases})
     for (const DistributedLayout::Coord &basis : *bases)
-      threadBits |= tile.offset(basis[outer], basis[inner]);
-  Value threadOffset = tile.offset(b, loc, coords[outer], coords[inner]);
+      threadBits |= tile.offset(basis[outer], basis[inner] * units);
+  Value threadOffset = tile.offset(b, loc, coords[outer], innerUnits);
   llvm::SmallDenseMap<int64_t, Value> byShared;
   for (unsigned r = 0; r < layout.numRegs(); r += vec) {
     int64_t own = regOffset(r), shared = own & threadBits;
@@ -143,11 +149,12 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
     OpBuilder &b = rewriter;
     ValueRange ptrs = adaptor.getPtr(), masks = adaptor.getMask();
     Value base = slotByteOffset(b, loc, type, adaptor.getBuffer().front(), adaptor.getSlot().front());
-    SwizzledTile tile(type.getStoredRows(), type.getStoredRowLen());
+    SwizzledTile tile(type.getStoredRows(), type.getStoredRowUnits());
+    int64_t units = type.getUnitsPerElement(), elemBytes = 2 * units;
     // Runs along the stored row (the last dimension; the first when the slot
     // is transposed) that stay inside one chunk.
     unsigned inner = type.getTransposed() ? 0 : 1;
-    unsigned vec = std::min({8u, layout->contiguousRegsAlong(inner),
+    unsigned vec = std::min({unsigned(16 / elemBytes), layout->contiguousRegsAlong(inner),
                              std::max(1u, state.vectorWidth.lookup(op))});
     if (layout->numRegs() % vec)
       vec = 1;
@@ -156,11 +163,11 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
     inFirstCopy(b, loc, *layout, ids, [&](OpBuilder &w) {
       SmallVector<Value> coords = threadCoords(w, loc, *layout, ids.lane, ids.warp);
       SmallVector<std::pair<Value, int64_t>> dsts =
-          slotDestinations(w, loc, *layout, tile, inner, vec, base, coords);
+          slotDestinations(w, loc, *layout, tile, inner, vec, units, base, coords);
       for (unsigned r = 0; r < layout->numRegs(); r += vec) {
         auto [dst, dstBytes] = dsts[r / vec];
         Value mask = masks.empty() ? Value() : masks[r];
-        if (vec == 1) {
+        if (vec * elemBytes < 4) {
           // cp.async moves at least 4 bytes: load and store this element.
           std::string text = "{ .reg .pred p; setp.ne.b32 p, $2, 0; mov.b16 $0, 0; "
                              "@p ld.global.b16 $0, [$1]; }";
@@ -172,7 +179,7 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
                     "r,h", /*hasSideEffects=*/true);
           continue;
         }
-        unsigned bytes = vec * 2;
+        unsigned bytes = vec * elemBytes;
         std::string text = std::string("cp.async.") + (bytes == 16 ? "cg" : "ca") +
                            ".shared.global " + sharedOperand(0, dstBytes) + ", [$1], " +
                            std::to_string(bytes);
@@ -238,27 +245,30 @@ struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
     OpBuilder &b = rewriter;
     Value base =
         slotByteOffset(b, loc, type, adaptor.getBuffer().front(), adaptor.getSlot().front());
-    SwizzledTile tile(type.getStoredRows(), type.getStoredRowLen());
+    SwizzledTile tile(type.getStoredRows(), type.getStoredRowUnits());
+    int64_t units = type.getUnitsPerElement();
     unsigned inner = type.getTransposed() ? 0 : 1;
-    unsigned vec = std::min(8u, layout->contiguousRegsAlong(inner));
+    unsigned vec = std::min(unsigned(8 / units), layout->contiguousRegsAlong(inner));
     if (layout->numRegs() % vec)
       vec = 1;
     const LoweringState::ThreadIds &ids = state.idsFor(op);
-    Type elem = resultType.getElementType(), i16 = b.getI16Type();
+    Type elem = resultType.getElementType(), bitsType = b.getIntegerType(16 * units);
     SmallVector<Value> coords = threadCoords(b, loc, *layout, ids.lane, ids.warp);
     SmallVector<Value> out(layout->numRegs());
     for (unsigned r = 0; r < layout->numRegs(); r += vec) {
       DistributedLayout::Coord off = layout->regOffset(r);
       Value row = arith::AddIOp::create(b, loc, coords[1 - inner],
                                         i32Const(b, loc, off[1 - inner]));
-      Value col = arith::AddIOp::create(b, loc, coords[inner], i32Const(b, loc, off[inner]));
+      Value col = arith::MulIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, coords[inner], i32Const(b, loc, off[inner])),
+          i32Const(b, loc, units));
       Value bytes = arith::AddIOp::create(
           b, loc,
           arith::MulIOp::create(b, loc, tile.offset(b, loc, row, col), i32Const(b, loc, 2)),
           base);
       Value ptr = sharedPtr(b, loc, bytes);
-      auto vecType = VectorType::get({int64_t(vec)}, i16);
-      Value v = LLVM::LoadOp::create(b, loc, vecType, ptr, /*alignment=*/2 * vec);
+      auto vecType = VectorType::get({int64_t(vec)}, bitsType);
+      Value v = LLVM::LoadOp::create(b, loc, vecType, ptr, /*alignment=*/2 * units * vec);
       for (unsigned k = 0; k < vec; ++k)
         out[r + k] = fromBits(
             b, loc, LLVM::ExtractElementOp::create(b, loc, v, i32Const(b, loc, k)), elem);

@@ -146,8 +146,9 @@ llvm::SmallVector<mlir::Value> loadFragment(mlir::OpBuilder &b, mlir::Location l
                                             const StagedOperand &s, int64_t row0,
                                             int64_t col0);
 /// Whether `op` runs as sm_90 wgmma (WgmmaToLLVM.cpp): f16/bf16 operands,
-/// B in a pipelined slot and A in one or in its #tile.dot_op registers, an
-/// f32 accumulator with all warps along M.
+/// B in a pipelined slot and A in one or in its #tile.dot_op registers, or
+/// tf32 operands both in K-major slots; an f32 accumulator with all warps
+/// along M.
 bool canUseWgmma(tile::DotOp op, unsigned computeCapability);
 /// Lowers such a dot, updating `acc` (the accumulator's registers, laid out
 /// as `c`); `aVals` (laid out as `a`) are A's registers when it has no slot.

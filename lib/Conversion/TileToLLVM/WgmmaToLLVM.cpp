@@ -15,7 +15,10 @@
 //  - B (K x N, N innermost) is "N-major" (transposed): leading byte offset =
 //    one panel (64 columns x K rows), stride byte offset = 8 rows of a panel.
 // Each K step of 16 advances A's start address by 32 bytes (inside a panel)
-// and B's by 16 rows. The products of a dot form one wgmma group that is
+// and B's by 16 rows. tf32 operands (f32 slots, two 16-bit units per
+// element, both K-major) use the same descriptors with k8 instructions: 8
+// tf32 are the same 32 bytes as 16 halves. The products of a dot form one
+// wgmma group that is
 // waited for before the accumulator is used (the wait takes and returns the
 // accumulator, so nothing reads it early).
 //
@@ -98,9 +101,18 @@ SmallVector<Value> throughAsm(OpBuilder &b, Location loc, ArrayRef<Value> regs,
   return inlinePtx(b, loc, types, inputs, text, llvm::join(cons, ","), /*hasSideEffects=*/true);
 }
 
-/// B's slot as stored: K rows of N, or N rows of K when transposed.
-SwizzledTile storedB(LocalLoadOp slotB, int64_t k, int64_t n) {
-  return slotB.getBuffer().getType().getTransposed() ? SwizzledTile(n, k) : SwizzledTile(k, n);
+/// 16-bit units per element of the dot's operands: 2 for tf32, whose
+/// K-major slots are laid out as rows of twice as many halves, so that a K
+/// step of 8 tf32 is the same 32 bytes as one of 16 halves.
+int64_t unitsPerElement(DotOp op) {
+  return op.getA().getType().getElementType().isF32() ? 2 : 1;
+}
+
+/// B's slot as stored: K rows of N, or N rows of K when transposed (K in
+/// 16-bit units).
+SwizzledTile storedB(LocalLoadOp slotB, int64_t kUnits, int64_t n) {
+  return slotB.getBuffer().getType().getTransposed() ? SwizzledTile(n, kUnits)
+                                                     : SwizzledTile(kUnits, n);
 }
 
 } // namespace
@@ -119,19 +131,26 @@ bool canUseWgmma(DotOp op, unsigned computeCapability) {
   if ((!slotA && !registerA) || !slotB || !mma || !cType.getElementType().isF32())
     return false;
   Type elem = op.getA().getType().getElementType();
-  if (!(elem.isF16() || elem.isBF16()) || op.getB().getType().getElementType() != elem)
+  if (op.getB().getType().getElementType() != elem)
+    return false;
+  // tf32 (f32 operands): both K-major in slots; no register A, no
+  // transposed operands in tf32 wgmma.
+  bool tf32 = elem.isF32() && op.getInputPrecision() == InputPrecision::tf32;
+  if (tf32 && (!slotA || !slotB.getBuffer().getType().getTransposed()))
+    return false;
+  if (!(elem.isF16() || elem.isBF16() || tf32))
     return false;
   ArrayRef<unsigned> warps = mma.getWarpsPerCTA();
   int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
-  int64_t k = op.getA().getType().getDimSize(1);
-  if (warps[1] != 1 || warps[0] % 4 || m % (16 * warps[0]) || k % 16)
+  int64_t kUnits = op.getA().getType().getDimSize(1) * unitsPerElement(op);
+  if (warps[1] != 1 || warps[0] % 4 || m % (16 * warps[0]) || kUnits % 16)
     return false;
   if (n % 8 || (n > 256 && n % 256))
     return false;
   if (slotA && slotA.getBuffer().getType().getTransposed())
     return false;
   // Panel widths wgmma can describe (128/64/32-byte rows).
-  SwizzledTile a(m, k), b = storedB(slotB, k, n);
+  SwizzledTile a(m, kUnits), b = storedB(slotB, kUnits, n);
   return swizzleMode(a.panelLen * 2) && swizzleMode(b.panelLen * 2);
 }
 
@@ -146,12 +165,16 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
   auto cType = cast<RankedTensorType>(op.getC().getType());
   auto mma = cast<MmaLayoutAttr>(cType.getEncoding());
   int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
-  int64_t k = op.getA().getType().getDimSize(1);
+  // K in 16-bit units (tf32: two per element); each instruction's K step is
+  // 16 units, 32 bytes: k16 for f16/bf16, k8 for tf32.
+  int64_t k = op.getA().getType().getDimSize(1) * unitsPerElement(op);
   unsigned warpsM = mma.getWarpsPerCTA()[0];
   SwizzledTile tileA(m, k), tileB = storedB(slotB, k, n);
   bool kMajorB = slotB.getBuffer().getType().getTransposed();
   uint64_t modeA = *swizzleMode(tileA.panelLen * 2), modeB = *swizzleMode(tileB.panelLen * 2);
-  std::string elem = op.getA().getType().getElementType().isF16() ? "f16" : "bf16";
+  Type elemType = op.getA().getType().getElementType();
+  bool tf32 = elemType.isF32();
+  std::string elem = tf32 ? "tf32" : elemType.isF16() ? "f16" : "bf16";
 
   Value addrB = slotAddress(rewriter, loc, state, slotB);
   Value groupA;
@@ -217,15 +240,18 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
   unsigned nAcc = nInstr / 2;
   // scale-d (a predicate: accumulate), then A and B unscaled, A K-major (0;
   // no such field for A in registers), B N-major (1) or K-major (0, a
-  // transposed slot). Inputs after the accumulators: A (descriptor or 4
-  // registers), B's descriptor, the accumulate flag.
+  // transposed slot); tf32 has no transpose fields (both K-major). Inputs
+  // after the accumulators: A (descriptor or 4 registers), B's descriptor,
+  // the accumulate flag.
   unsigned aInputs = slotA ? 1 : 4;
   std::string aOperand = slotA ? "$" + std::to_string(nAcc) : asmOperandList(nAcc, 4);
+  std::string transposeFields =
+      tf32 ? "" : std::string(", ") + (slotA ? "0, " : "") + (kMajorB ? "0" : "1");
   std::string text = "{ .reg .pred p; setp.ne.b32 p, $" + std::to_string(nAcc + aInputs + 1) +
                      ", 0; wgmma.mma_async.sync.aligned.m64n" + std::to_string(nInstr) +
-                     "k16.f32." + elem + "." + elem + " " + asmOperandList(0, nAcc) + ", " +
-                     aOperand + ", $" + std::to_string(nAcc + aInputs) + ", p, 1, 1, " +
-                     (slotA ? "0, " : "") + (kMajorB ? "0" : "1") + "; }";
+                     (tf32 ? "k8" : "k16") + ".f32." + elem + "." + elem + " " +
+                     asmOperandList(0, nAcc) + ", " + aOperand + ", $" +
+                     std::to_string(nAcc + aInputs) + ", p, 1, 1" + transposeFields + "; }";
   std::string inputConstraints = slotA ? "l,l,r" : "r,r,r,r,l,r";
   // A zero accumulator (attention's scores, a dot without `acc`) is not
   // materialized: the first K step runs with scale-d = 0, which ignores it.

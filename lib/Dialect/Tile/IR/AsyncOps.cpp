@@ -44,15 +44,16 @@ LogicalResult SharedMemoryType::verify(function_ref<InFlightDiagnostic()> emitEr
   for (int64_t d : shape)
     if (d < 1)
       return emitError() << "!tile.smem dimensions must be positive, got " << d;
-  if (!elementType.isF16() && !elementType.isBF16())
-    return emitError() << "!tile.smem holds f16 or bf16 (its swizzle is for 16-bit "
-                          "elements), got "
+  if (!elementType.isF16() && !elementType.isBF16() && !elementType.isF32())
+    return emitError() << "!tile.smem holds f16, bf16 or f32 (its swizzle is for 16-bit "
+                          "units), got "
                        << elementType;
+  int64_t perChunk = elementType.isF32() ? 4 : 8;
   int64_t stored = shape[transposed ? 1 : 2];
-  if (stored % 8)
+  if (stored % perChunk)
     return emitError() << "!tile.smem " << (transposed ? "columns (transposed)" : "rows")
-                       << " must be whole 16-byte chunks (a multiple of 8 elements), got "
-                       << stored;
+                       << " must be whole 16-byte chunks (a multiple of " << perChunk
+                       << " elements), got " << stored;
   return success();
 }
 

@@ -373,12 +373,16 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
   return success();
 }
 
+static int coalescedDim(const ModuleAxisInfo &axis, Value ptr);
+
 void LayoutAssigner::visitDot(DotOp dot) {
   MLIRContext *ctx = dot.getContext();
   auto resultType = cast<RankedTensorType>(dot.getType());
   int64_t m = resultType.getDimSize(0), n = resultType.getDimSize(1);
   SmallVector<unsigned, 2> warps =
-      prefersWarpGroups(dot, numWarps)
+      prefersWarpGroups(dot, numWarps) ||
+              prefersTf32WarpGroups(dot, numWarps,
+                                    [&](Value ptr) { return coalescedDim(axis, ptr); })
           ? SmallVector<unsigned, 2>{numWarps, 1}
           : chooseMmaWarps(m, n, numWarps);
   // All warps along M when the rows are reduced (each warp then owns whole
@@ -661,7 +665,7 @@ void LayoutAssigner::pinDisagreeingAccesses() {
 
 void LayoutAssigner::pinDotOperandLoads() {
   func.walk([&](DotOp dot) {
-    for (Value operand : {dot.getA(), dot.getB()}) {
+    for (auto [index, operand] : llvm::enumerate(SmallVector<Value>{dot.getA(), dot.getB()})) {
       // Through element type conversions (`x.to(tl.float16)` before the
       // dot): they take the load's layout.
       while (Operation *def = operand.getDefiningOp()) {
@@ -679,6 +683,14 @@ void LayoutAssigner::pinDotOperandLoads() {
       info.shape.assign(type.getShape().begin(), type.getShape().end());
       info.minMemBits = getPointeeBytes(ptr.getType()) * 8;
       info.fastDim = coalescedDim(axis, ptr);
+      // A gathered operand (no dimension proven contiguous: attorch's
+      // im2col convolution) puts its lanes along M (A) or N (B): the pointer
+      // and mask terms of those dimensions stay live through the K loop, and
+      // each thread then holds few of them. With lanes along K a thread of a
+      // 256x128 A tile held all 256 rows' pointers and spilled 13 KB (Triton
+      // 3.6 also lays A out along M; it keeps B along K).
+      if (info.fastDim < 0)
+        info.fastDim = index == 0 ? 0 : 1;
       SmallVector<unsigned> identity = llvm::to_vector(llvm::seq<unsigned>(0, type.getRank()));
       Access access{ptr, load.getMask(), identity, /*writes=*/false, /*fullRank=*/true};
       pinnedLayout[load] = blockedFor(info, access);

@@ -38,6 +38,34 @@ bool prefersWarpGroups(DotOp dot, unsigned numWarps) {
   return loadedHere(dot.getA()) && loadedHere(dot.getB());
 }
 
+/// The same for a tf32 dot of f32 operands loaded in its loop, which wgmma
+/// reads only K-major: A's loads must not run along M nor B's along N
+/// (`fastDimOf` gives the dimension a pointer tensor is contiguous along,
+/// -1 for none: gathered operands are copied element by element, into
+/// either orientation).
+bool prefersTf32WarpGroups(DotOp dot, unsigned numWarps,
+                           llvm::function_ref<int(Value)> fastDimOf) {
+  std::optional<unsigned> cc = getTargetComputeCapability(dot);
+  auto result = cast<RankedTensorType>(dot.getType());
+  if (!cc || *cc < 90 || numWarps % 4 || !result.getElementType().isF32() ||
+      dot.getInputPrecision() != InputPrecision::tf32 ||
+      !dot.getA().getType().getElementType().isF32() ||
+      !dot.getB().getType().getElementType().isF32())
+    return false;
+  int64_t m = result.getDimSize(0), n = result.getDimSize(1);
+  int64_t k = dot.getA().getType().getDimSize(1);
+  if (m % (16 * numWarps) || n % 8 || (n > 256 && n % 256) || !(k == 16 || k % 32 == 0))
+    return false;
+  auto load = [&](Value v) {
+    auto l = v.getDefiningOp<LoadOp>();
+    return l && l->getBlock() == dot->getBlock() && isa_and_nonnull<scf::ForOp>(dot->getParentOp())
+               ? l
+               : LoadOp();
+  };
+  LoadOp a = load(dot.getA()), b = load(dot.getB());
+  return a && b && fastDimOf(a.getPtr()) != 0 && fastDimOf(b.getPtr()) != 1;
+}
+
 /// tile.where or an elementwise arith / math op: arithmetic that keeps a
 /// tensor's layout.
 static bool isElementwiseArithmetic(Operation *op) {

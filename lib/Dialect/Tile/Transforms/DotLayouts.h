@@ -12,6 +12,10 @@ namespace kiln::tile {
 
 /// Whether `dot` will likely run as sm_90 wgmma (all warps along M).
 bool prefersWarpGroups(DotOp dot, unsigned numWarps);
+/// The same for a tf32 dot (f32 operands read K-major from slots);
+/// `fastDimOf` gives a pointer tensor's contiguous dimension (-1: none).
+bool prefersTf32WarpGroups(DotOp dot, unsigned numWarps,
+                           llvm::function_ref<int(mlir::Value)> fastDimOf);
 
 /// Whether `v` (through arithmetic on it) is reduced along its rows, as
 /// attention's scores are for the running maximum and sum.

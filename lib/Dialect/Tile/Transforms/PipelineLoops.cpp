@@ -60,6 +60,10 @@ int64_t tensorBytes(Type type) {
   return tensor.getNumElements() * bytes;
 }
 
+bool isTf32SlotOperand(LoadOp load);
+
+bool isF32Load(LoadOp load) { return mlir::getElementTypeOrSelf(load.getType()).isF32(); }
+
 /// Shared memory the slots may use: the target's opt-in maximum per block
 /// less the scratch the function's other ops will reuse (the lowering sizes
 /// it exactly; this errs high: layout exchanges with their padding, dots
@@ -79,11 +83,15 @@ int64_t slotBudgetBytes(scf::ForOp loop) {
   func->walk([&](Operation *op) {
     if (auto alloc = dyn_cast<LocalAllocOp>(op))
       allocated += alloc.getType().getNumSlots() * alloc.getType().getSlotBytes();
-    else if (auto cvt = dyn_cast<ConvertLayoutOp>(op))
-      scratch = std::max(scratch, tensorBytes(cvt.getType()) * 9 / 8);
-    else if (auto dot = dyn_cast<DotOp>(op))
+    else if (auto cvt = dyn_cast<ConvertLayoutOp>(op)) {
+      // The #dot_op conversions of tf32 operands that go to slots vanish.
+      auto load = cvt.getSrc().getDefiningOp<LoadOp>();
+      if (!load || !isTf32SlotOperand(load))
+        scratch = std::max(scratch, tensorBytes(cvt.getType()) * 9 / 8);
+    } else if (auto dot = dyn_cast<DotOp>(op)) {
       scratch = std::max(scratch, tensorBytes(dot.getA().getType()) +
                                       tensorBytes(dot.getB().getType()));
+    }
   });
   return limit - scratch - allocated;
 }
@@ -111,11 +119,47 @@ bool isZeroConstant(Value v) {
   return false;
 }
 
-/// Whether `load`'s threads hold runs along its first dimension.
+/// The (dot, operand number) uses of `load`, through the single-use
+/// #tile.dot_op conversion an f32 operand takes; empty if any use is
+/// something else.
+SmallVector<std::pair<DotOp, unsigned>> dotUses(LoadOp load) {
+  SmallVector<std::pair<DotOp, unsigned>> uses;
+  for (OpOperand &use : load.getResult().getUses()) {
+    OpOperand *operand = &use;
+    if (auto cvt = dyn_cast<ConvertLayoutOp>(use.getOwner())) {
+      if (!cvt->hasOneUse() || cvt->getBlock() != load->getBlock())
+        return {};
+      operand = &*cvt->use_begin();
+    }
+    auto dot = dyn_cast<DotOp>(operand->getOwner());
+    if (!dot || operand->getOperandNumber() > 1)
+      return {};
+    uses.push_back({dot, operand->getOperandNumber()});
+  }
+  return uses;
+}
+
+/// Whether `load`'s slot stores its tile transposed (first dimension
+/// innermost, as its threads' runs go). A load whose threads hold single
+/// elements (a gathered operand) is copied element by element, which writes
+/// either orientation: A then takes M rows of K, which wgmma reads, and a
+/// 32-bit B N rows of K, the only B that tf32 wgmma reads.
 bool isTransposedOperand(LoadOp load) {
-  auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(
-      cast<RankedTensorType>(load.getType()).getEncoding());
-  return blocked && blocked.getOrder()[0] == 0;
+  auto type = cast<RankedTensorType>(load.getType());
+  auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(type.getEncoding());
+  if (!blocked)
+    return false;
+  bool runsDown = blocked.getOrder()[0] == 0;
+  if (blocked.getSizePerThread()[blocked.getOrder()[0]] > 1)
+    return runsDown;
+  SmallVector<std::pair<DotOp, unsigned>> uses = dotUses(load);
+  bool onlyA = !uses.empty() && llvm::all_of(uses, [](auto &u) { return u.second == 0; });
+  bool onlyB = !uses.empty() && llvm::all_of(uses, [](auto &u) { return u.second == 1; });
+  if (onlyA)
+    return false;
+  if (onlyB && type.getElementType().isF32())
+    return true;
+  return runsDown;
 }
 
 /// Whether the copies of `load` can move at least 4 bytes each, the least
@@ -130,13 +174,78 @@ bool copiesWords(LoadOp load, const ModuleAxisInfo &axis) {
              getPointeeBytes(load.getPtr().getType()) >= 4;
 }
 
+/// Whether `load` (f32) is an operand of one tf32 dot that can run as sm_90
+/// wgmma once both its operands sit in slots: the conditions of canUseWgmma
+/// (lib/Conversion/TileToLLVM/WgmmaToLLVM.cpp), which the lowering checks
+/// again; both operands K-major (A as loaded, B transposed), an f32
+/// accumulator with all warps along M in groups of 4, K a panel width.
+bool isTf32SlotOperand(LoadOp load) {
+  auto type = dyn_cast<RankedTensorType>(load.getType());
+  if (!type || type.getRank() != 2 || !type.getElementType().isF32() ||
+      !load->hasOneUse() || !isa<ConvertLayoutOp>(*load->user_begin()))
+    return false;
+  SmallVector<std::pair<DotOp, unsigned>> uses = dotUses(load);
+  if (uses.size() != 1)
+    return false;
+  auto [dot, index] = uses.front();
+  std::optional<unsigned> cc = getTargetComputeCapability(dot);
+  auto c = cast<RankedTensorType>(dot.getC().getType());
+  auto mma = dyn_cast_or_null<MmaLayoutAttr>(c.getEncoding());
+  if (!cc || *cc < 90 || !mma || !c.getElementType().isF32() ||
+      dot.getInputPrecision() != InputPrecision::tf32 ||
+      !dot.getA().getType().getElementType().isF32() ||
+      !dot.getB().getType().getElementType().isF32())
+    return false;
+  unsigned warps = mma.getWarpsPerCTA()[0];
+  int64_t m = c.getDimSize(0), n = c.getDimSize(1), k = dot.getA().getType().getDimSize(1);
+  // K-major rows of 4k bytes: 64, or 128-byte panels.
+  if (mma.getWarpsPerCTA()[1] != 1 || warps % 4 || m % (16 * warps) || n % 8 ||
+      (n > 256 && n % 256) || !(k == 16 || k % 32 == 0))
+    return false;
+  return isTransposedOperand(load) == (index == 1);
+}
+
+/// The f32 dot operand loads among `loads` whose dot's other operand is not
+/// among them are dropped: a tf32 dot reads both operands from slots or
+/// neither.
+void keepWholeTf32Dots(SmallVector<LoadOp> &loads) {
+  auto slotted = [&](Value operand) {
+    auto cvt = operand.getDefiningOp<ConvertLayoutOp>();
+    auto load = cvt ? cvt.getSrc().getDefiningOp<LoadOp>() : operand.getDefiningOp<LoadOp>();
+    return load && llvm::is_contained(loads, load);
+  };
+  llvm::erase_if(loads, [&](LoadOp load) {
+    if (!isF32Load(load))
+      return false;
+    DotOp dot = dotUses(load).front().first;
+    return !slotted(dot.getA()) || !slotted(dot.getB());
+  });
+}
+
+/// Once a tf32 operand is copied into a slot, its dot reads the slot: the
+/// #tile.dot_op conversion between the load and the dot is dropped.
+void readTf32OperandsFromSlots(ArrayRef<LoadOp> loads) {
+  for (LoadOp load : loads) {
+    if (!isF32Load(load))
+      continue;
+    auto cvt = cast<ConvertLayoutOp>(*load->user_begin());
+    cvt.getResult().replaceAllUsesWith(load.getResult());
+    cvt.erase();
+  }
+}
+
 /// A load the pass may turn into copies into shared memory: an f16/bf16 2-D
 /// tile whose only users are tl.dot operands that the dot stages itself (an
-/// #mma accumulator and operands not yet in #dot_op).
+/// #mma accumulator and operands not yet in #dot_op), or an f32 one that a
+/// tf32 wgmma can read (isTf32SlotOperand).
 bool isCopyableDotOperand(LoadOp load) {
   auto type = dyn_cast<RankedTensorType>(load.getType());
-  if (!type || type.getRank() != 2 || !(type.getElementType().isF16() ||
-                                        type.getElementType().isBF16()))
+  if (!type || type.getRank() != 2)
+    return false;
+  if (type.getElementType().isF32())
+    return type.getDimSize(0) >= 16 && type.getDimSize(1) >= 16 &&
+           (!load.getOther() || isZeroConstant(load.getOther())) && isTf32SlotOperand(load);
+  if (!(type.getElementType().isF16() || type.getElementType().isBF16()))
     return false;
   if (type.getDimSize(0) < 16 || type.getDimSize(1) < 16 || type.getDimSize(1) % 8)
     return false;
@@ -167,6 +276,7 @@ SmallVector<LoadOp> dotOperandLoads(scf::ForOp loop) {
   for (Operation &op : *loop.getBody())
     if (auto load = dyn_cast<LoadOp>(op); load && isCopyableDotOperand(load))
       loads.push_back(load);
+  keepWholeTf32Dots(loads);
   return loads;
 }
 
@@ -616,7 +726,8 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
 
     SmallVector<LoadOp> invariant;
     getOperation().walk([&](LoadOp load) {
-      if (isCopyableDotOperand(load) && feedsOnlyLaterLoops(load))
+      if (!isF32Load(load) && isCopyableDotOperand(load) &&
+          feedsOnlyLaterLoops(load))
         invariant.push_back(load);
     });
     for (LoadOp load : invariant) {
@@ -635,18 +746,27 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
       for (LoadOp load : loads)
         slotBytes += tensorBytes(load.getType());
       int64_t budget = slotBudgetBytes(loop);
+      bool tf32 = llvm::any_of(loads, [](LoadOp l) { return isF32Load(l); });
       if (!words->second) {
-        if (slotBytes <= budget)
+        if (slotBytes <= budget) {
+          readTf32OperandsFromSlots(loads);
           stageInLoop(loop, loads);
+        }
         continue;
       }
       FailureOr<StagePlan> plan = planStages(loop, loads);
-      if (failed(plan))
-        continue;
       while (stages >= 2 && int64_t(stages) * slotBytes > budget)
         --stages;
-      if (stages < 2)
+      if (failed(plan) || stages < 2) {
+        // tf32 operands too large for two slots each still go through one
+        // (copied and read in the same iteration) rather than registers.
+        if (tf32 && slotBytes <= budget) {
+          readTf32OperandsFromSlots(loads);
+          stageInLoop(loop, loads);
+        }
         continue;
+      }
+      readTf32OperandsFromSlots(loads);
       pipeline(loop, *plan, stages);
     }
   }

@@ -10,6 +10,8 @@
 # RUN:   --num-stages 1 --emit=tile-layout | FileCheck %s --check-prefix=OWN
 # RUN: ln-compile %s --kernel kcast --signature '*fp32:16,*fp16:16,*fp16:16' --num-warps 8 \
 # RUN:   --emit=tile-layout | FileCheck %s --check-prefix=CAST
+# RUN: ln-compile %s --kernel kgather --signature '*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32' --num-stages 1 \
+# RUN:   --emit=tile-layout | FileCheck %s --check-prefix=GATHER
 import triton
 import triton.language as tl
 
@@ -111,3 +113,28 @@ def kcast(A, B, C):
     a = tl.load(A + rm[:, None] * 32 + rk[None, :]).to(tl.float16)
     b = tl.load(B + rk[:, None] * 128 + rm[None, :])
     tl.store(C + rm[:, None] * 128 + rm[None, :], tl.dot(a, b).to(tl.float16))
+
+
+# Gathered operands (im2col: rows from `% W`, columns by a runtime stride;
+# nothing proven contiguous) put their lanes along M (A) and N (B), the
+# dimensions whose pointer terms a K loop keeps live: each thread then holds
+# 2 of A's 256 row pointers and masks, not all of them (lanes along K spilled
+# 13 KB on attorch's conv2d), and 1 of B's 32 columns.
+# GATHER-DAG: #[[GA:blocked[0-9]*]] = #tile.blocked<sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]>
+# GATHER-DAG: #[[GB:blocked[0-9]*]] = #tile.blocked<sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]>
+# GATHER: tile.load {{.*}} : tensor<256x64x!tile.ptr<f16>, #[[GA]]>
+# GATHER: tile.load {{.*}} : tensor<64x32x!tile.ptr<f16>, #[[GB]]>
+
+
+@triton.jit
+def kgather(X, Wt, Y, stride_c, stride_o, W):
+    rm = tl.arange(0, 256)
+    rk = tl.arange(0, 64)
+    rn = tl.arange(0, 32)
+    x_rows = X + (rm // W) * (2 * W) + 2 * (rm % W)
+    acc = tl.zeros((256, 32), dtype=tl.float32)
+    for c in range(0, 4 * 64, 64):
+        a = tl.load(x_rows[:, None] + (c + rk)[None, :] * stride_c)
+        b = tl.load(Wt + (c + rk)[:, None] * 25 + rn[None, :] * stride_o)
+        acc += tl.dot(a, b)
+    tl.store(Y + rm[:, None] * 32 + rn[None, :], acc.to(tl.float16))

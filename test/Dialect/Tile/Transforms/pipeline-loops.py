@@ -243,3 +243,35 @@ def nonzero_other(A, B, C, K):
 # ATTN: tile.dot_wait
 
 
+
+
+# tf32 operands on sm_90: wgmma reads f32 only K-major, so A (K contiguous)
+# keeps M rows of K and B (stored N x K, read K-contiguous) is copied into a
+# transposed slot; each f32 counts as two 16-bit units of the swizzle, so a
+# 32-wide K row is one 128-byte panel and each k8 step advances 32 bytes.
+# The #dot_op conversions are gone: the dot reads both slots. A gathered B
+# (no stride 1) is copied 4 bytes per element, also into a transposed slot.
+# TF32-DAG: tile.local_alloc : <3x64x32xf32>
+# TF32-DAG: tile.local_alloc : <3x32x64xf32, transposed>
+# TF32-NOT: tile.convert_layout {{.*}}dot_op
+# TF32: tile.dot {{.*}}tile.wgmma_pending = 1 : i32} : tensor<64x32xf32, #blocked{{[0-9]*}}>, tensor<32x64xf32, #blocked{{[0-9]*}}>
+# TF32PTX: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16
+# TF32PTX: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {{.*}}, p, 1, 1; }
+# TF32G: cp.async.ca.shared.global [{{.*}}], [{{.*}}], 4
+# TF32G: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {{.*}}, p, 1, 1; }
+# RUN: ln-compile %s --kernel kloop_nt --signature '*fp32:16,*fp32:16,*fp32:16,i32:16,1,i32:16' \
+# RUN:   --emit=tile-layout | FileCheck %s --check-prefix=TF32
+# RUN: ln-compile %s --kernel kloop_nt --signature '*fp32:16,*fp32:16,*fp32:16,i32:16,1,i32:16' \
+# RUN:   --emit=ptx | FileCheck %s --check-prefix=TF32PTX
+# RUN: ln-compile %s --kernel kloop_nt --signature '*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16' \
+# RUN:   --emit=ptx | FileCheck %s --check-prefix=TF32G
+@triton.jit
+def kloop_nt(A, B, C, K, s_bk, s_bn):
+    rm = tl.arange(0, 64)
+    rk = tl.arange(0, 32)
+    acc = tl.zeros((64, 64), dtype=tl.float32)
+    for k in range(0, K, 32):
+        a = tl.load(A + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(B + (k + rk)[:, None] * s_bk + rm[None, :] * s_bn)
+        acc = tl.dot(a, b, acc)
+    tl.store(C + rm[:, None] * 64 + rm[None, :], acc)

@@ -46,6 +46,12 @@ def Tile_SharedMemoryType : Tile_Type<"SharedMemory", "smem"> {
     innermost, swizzled as above): the form a B operand loaded with K
     contiguous (K^T of attention) is copied in, 16 bytes at a time, and
     that ldmatrix (without .trans) and wgmma (K-major B) read.
+
+    `!tile.smem<4x256x32xf32>` holds 32-bit floats, the operands of a tf32
+    wgmma: each element is stored as two 16-bit units, so a row of 32
+    floats is laid out and swizzled exactly as a row of 64 halves (128
+    bytes). Such slots are read by wgmma only (A as M rows of K, B
+    transposed, N rows of K: tf32 wgmma has no transposed operands).
   }];
   let parameters = (ins ArrayRefParameter<"int64_t">:$shape, "::mlir::Type":$elementType,
                         DefaultValuedParameter<"bool", "false">:$transposed);
@@ -69,6 +75,10 @@ def Tile_SharedMemoryType : Tile_Type<"SharedMemory", "smem"> {
     /// when transposed).
     int64_t getStoredRows() const { return getShape()[getTransposed() ? 2 : 1]; }
     int64_t getStoredRowLen() const { return getShape()[getTransposed() ? 1 : 2]; }
+    /// 16-bit storage units per element (1 for f16/bf16, 2 for f32) and
+    /// per stored row: the swizzle works on 16-bit units.
+    int64_t getUnitsPerElement() const { return getElementType().getIntOrFloatBitWidth() / 16; }
+    int64_t getStoredRowUnits() const { return getStoredRowLen() * getUnitsPerElement(); }
   }];
 }
 
