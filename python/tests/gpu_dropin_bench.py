@@ -43,6 +43,13 @@ def load_add_kernel(module_name):
     return importlib.import_module(module_name).add_kernel
 
 
+def add_inputs(torch, n=1024):
+    """x, y and an output of n floats on the current GPU for add_kernel."""
+    x = torch.randn(n, device="cuda")
+    y = torch.randn(n, device="cuda")
+    return x, y, torch.empty_like(x)
+
+
 def child(backend):
     if backend == "kiln":
         import kiln
@@ -51,9 +58,7 @@ def child(backend):
     import triton
     k = load_add_kernel("bench_add_kernel")
     n = 1024
-    x = torch.randn(n, device="cuda")
-    y = torch.randn(n, device="cuda")
-    out = torch.empty_like(x)
+    x, y, out = add_inputs(torch, n)
     torch.cuda.synchronize()
     t0 = time.perf_counter()
     k[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024)

@@ -15,7 +15,7 @@ import json
 import sys
 import time
 
-from gpu_dropin_bench import load_add_kernel
+from gpu_dropin_bench import add_inputs, load_add_kernel
 
 EMPTY_PTX = b"""
 .version 8.0
@@ -73,9 +73,7 @@ def main():
     import triton
     k = load_add_kernel("breakdown_add_kernel")
     n = 1024
-    x = torch.randn(n, device="cuda")
-    y = torch.randn(n, device="cuda")
-    out = torch.empty_like(x)
+    x, y, out = add_inputs(torch, n)
     k[(1,)](x, y, out, n, BLOCK=1024)
     torch.cuda.synchronize()
     assert torch.allclose(out, x + y), "wrong result"

@@ -38,6 +38,21 @@ bool prefersWarpGroups(DotOp dot, unsigned numWarps) {
   return loadedHere(dot.getA()) && loadedHere(dot.getB());
 }
 
+bool isTf32WarpGroupDot(DotOp dot, unsigned warpsM) {
+  std::optional<unsigned> cc = getTargetComputeCapability(dot);
+  auto result = cast<RankedTensorType>(dot.getType());
+  if (!cc || *cc < 90 || warpsM % 4 || !result.getElementType().isF32() ||
+      dot.getInputPrecision() != InputPrecision::tf32 ||
+      !dot.getA().getType().getElementType().isF32() ||
+      !dot.getB().getType().getElementType().isF32())
+    return false;
+  int64_t m = result.getDimSize(0), n = result.getDimSize(1);
+  int64_t k = dot.getA().getType().getDimSize(1);
+  // K-major rows of 4k bytes: 64-byte rows, or 128-byte panels.
+  return m % (16 * warpsM) == 0 && n % 8 == 0 && (n <= 256 || n % 256 == 0) &&
+         (k == 16 || k % 32 == 0);
+}
+
 /// The same for a tf32 dot of f32 operands loaded in its loop, which wgmma
 /// reads only K-major: A's loads must not run along M nor B's along N
 /// (`fastDimOf` gives the dimension a pointer tensor is contiguous along,
@@ -45,16 +60,7 @@ bool prefersWarpGroups(DotOp dot, unsigned numWarps) {
 /// either orientation).
 bool prefersTf32WarpGroups(DotOp dot, unsigned numWarps,
                            llvm::function_ref<int(Value)> fastDimOf) {
-  std::optional<unsigned> cc = getTargetComputeCapability(dot);
-  auto result = cast<RankedTensorType>(dot.getType());
-  if (!cc || *cc < 90 || numWarps % 4 || !result.getElementType().isF32() ||
-      dot.getInputPrecision() != InputPrecision::tf32 ||
-      !dot.getA().getType().getElementType().isF32() ||
-      !dot.getB().getType().getElementType().isF32())
-    return false;
-  int64_t m = result.getDimSize(0), n = result.getDimSize(1);
-  int64_t k = dot.getA().getType().getDimSize(1);
-  if (m % (16 * numWarps) || n % 8 || (n > 256 && n % 256) || !(k == 16 || k % 32 == 0))
+  if (!isTf32WarpGroupDot(dot, numWarps))
     return false;
   auto load = [&](Value v) {
     auto l = v.getDefiningOp<LoadOp>();

@@ -12,6 +12,10 @@ namespace kiln::tile {
 
 /// Whether `dot` will likely run as sm_90 wgmma (all warps along M).
 bool prefersWarpGroups(DotOp dot, unsigned numWarps);
+/// Whether tf32 `dot` (f32 operands and result) has a shape tf32 wgmma runs
+/// with `warpsM` warps along M (WgmmaToLLVM.cpp's canUseWgmma checks the
+/// same): sm_90, warp groups of 4, whole 16-row blocks, K a panel width.
+bool isTf32WarpGroupDot(DotOp dot, unsigned warpsM);
 /// The same for a tf32 dot (f32 operands read K-major from slots);
 /// `fastDimOf` gives a pointer tensor's contiguous dimension (-1: none).
 bool prefersTf32WarpGroups(DotOp dot, unsigned numWarps,

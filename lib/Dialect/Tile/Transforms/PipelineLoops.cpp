@@ -27,6 +27,7 @@
 #include "kiln/Dialect/Tile/Transforms/Passes.h"
 
 #include "BlockedLayouts.h"
+#include "DotLayouts.h"
 #include "Rematerialize.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -188,19 +189,8 @@ bool isTf32SlotOperand(LoadOp load) {
   if (uses.size() != 1)
     return false;
   auto [dot, index] = uses.front();
-  std::optional<unsigned> cc = getTargetComputeCapability(dot);
-  auto c = cast<RankedTensorType>(dot.getC().getType());
-  auto mma = dyn_cast_or_null<MmaLayoutAttr>(c.getEncoding());
-  if (!cc || *cc < 90 || !mma || !c.getElementType().isF32() ||
-      dot.getInputPrecision() != InputPrecision::tf32 ||
-      !dot.getA().getType().getElementType().isF32() ||
-      !dot.getB().getType().getElementType().isF32())
-    return false;
-  unsigned warps = mma.getWarpsPerCTA()[0];
-  int64_t m = c.getDimSize(0), n = c.getDimSize(1), k = dot.getA().getType().getDimSize(1);
-  // K-major rows of 4k bytes: 64, or 128-byte panels.
-  if (mma.getWarpsPerCTA()[1] != 1 || warps % 4 || m % (16 * warps) || n % 8 ||
-      (n > 256 && n % 256) || !(k == 16 || k % 32 == 0))
+  auto mma = dyn_cast_or_null<MmaLayoutAttr>(dot.getC().getType().getEncoding());
+  if (!mma || mma.getWarpsPerCTA()[1] != 1 || !isTf32WarpGroupDot(dot, mma.getWarpsPerCTA()[0]))
     return false;
   return isTransposedOperand(load) == (index == 1);
 }
