@@ -37,6 +37,9 @@ struct kiln_launcher {
   /// Integer slots never specialized on their value (do_not_specialize).
   std::vector<bool> unspecialized;
   kiln_options options;
+  /// The last launch's specialization (undecorated kernels): options are
+  /// fixed here, so arguments of the same value classes reuse it.
+  rt::LaunchMemo memo;
   /// Serializes launches: the stream is set in `options` for each one.
   std::mutex mutex;
 };
@@ -168,6 +171,14 @@ kiln_status kiln_launcher_launch(kiln_launcher *launcher, const void *packed,
   try {
     std::lock_guard<std::mutex> lock(launcher->mutex);
     launcher->options.launch.stream = u.stream;
+    if (!launcher->kernel.layers()) {
+      if (auto err = launcher->kernel.launch(
+              rt::Grid(u.grid[0], u.grid[1], u.grid[2]), u.args,
+              launcher->options.launch, launcher->memo))
+        return fail(std::move(err), KILN_ERROR_LAUNCH);
+      recordLastMeta(launcher->origin, launcher->meta);
+      return KILN_OK;
+    }
     return launchAndRecord(launcher->origin, launcher->kernel,
                            rt::Grid(u.grid[0], u.grid[1], u.grid[2]), u.args,
                            launcher->options.launch,

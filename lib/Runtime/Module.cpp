@@ -86,6 +86,29 @@ kernelLayers(const Module::State &m, llvm::StringRef name) {
 /// What the specialization depends on. Built on every launch, into a stack
 /// buffer: no allocation unless the constexprs make it unusually long.
 using Signature = llvm::SmallString<128>;
+
+/// The arguments' part of the signature: kind, dtype and value class of each.
+void appendArgClasses(llvm::ArrayRef<Arg> args, llvm::SmallVectorImpl<char> &s) {
+  for (const Arg &a : args) {
+    s.push_back(char('a' + int(a.kind())));
+    s.push_back(char('A' + int(a.dtype())));
+    // Value classes the specialization depends on: 16-divisible, the
+    // integer 1 (a constexpr), neither, or not specialized on its value.
+    bool div16 = a.kind() == Arg::Kind::Pointer ? a.pointer() % 16 == 0
+                 : a.kind() == Arg::Kind::Int   ? a.intValue() % 16 == 0
+                                                : false;
+    s.push_back(!a.specializable()     ? 'n'
+                : a.isSpecializedOne() ? '2'
+                : div16                ? '1'
+                                       : '0');
+    if (a.kind() == Arg::Kind::TensorDesc) { // block shape and padding
+      char buf[24];
+      auto bits = (long long)a.descriptorBits();
+      s.append(buf, std::to_chars(buf, buf + sizeof(buf), bits).ptr);
+    }
+  }
+}
+
 void launchSignature(llvm::ArrayRef<Arg> args, const LaunchOptions &options,
                      bool fixed, Signature &s) {
   auto number = [&s](long long v) {
@@ -97,21 +120,7 @@ void launchSignature(llvm::ArrayRef<Arg> args, const LaunchOptions &options,
     return;
   s += '/';
   number(options.numWarps);
-  for (const Arg &a : args) {
-    s += char('a' + int(a.kind()));
-    s += char('A' + int(a.dtype()));
-    // Value classes the specialization depends on: 16-divisible, the
-    // integer 1 (a constexpr), neither, or not specialized on its value.
-    bool div16 = a.kind() == Arg::Kind::Pointer ? a.pointer() % 16 == 0
-                 : a.kind() == Arg::Kind::Int   ? a.intValue() % 16 == 0
-                                                : false;
-    s += !a.specializable()     ? 'n'
-         : a.isSpecializedOne() ? '2'
-         : div16                ? '1'
-                                : '0';
-    if (a.kind() == Arg::Kind::TensorDesc) // block shape and padding
-      number((long long)a.descriptorBits());
-  }
+  appendArgClasses(args, s);
   for (const auto &[name, value] : options.constexprs) {
     s += '|';
     s += name;
@@ -458,6 +467,25 @@ llvm::Error Kernel::launch(const Grid &grid, llvm::ArrayRef<Arg> args,
   if (!resolved)
     return resolved.takeError();
   return launchLoaded(**resolved, grid, args, options.stream,
+                      options.cooperative);
+}
+
+llvm::Error Kernel::launch(const Grid &grid, llvm::ArrayRef<Arg> args,
+                           const LaunchOptions &options, LaunchMemo &memo) {
+  if (state_->layers)
+    return launchWithLayers(&grid, nullptr, args, options);
+  llvm::SmallString<32> classes;
+  appendArgClasses(args, classes);
+  unsigned gen = memoryCacheGeneration();
+  if (!memo.loaded || memo.generation != gen || memo.args != classes) {
+    auto resolved = resolve(args, options, nullptr);
+    if (!resolved)
+      return resolved.takeError();
+    memo.loaded = std::move(*resolved);
+    memo.args = classes;
+    memo.generation = gen;
+  }
+  return launchLoaded(*memo.loaded, grid, args, options.stream,
                       options.cooperative);
 }
 

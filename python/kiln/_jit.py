@@ -11,12 +11,12 @@ libkiln; later launches look it up in a dict and make one ctypes call with a
 buffer built by one struct.pack.
 """
 import ctypes
-import functools
 import json
 import numbers
 import os
 import struct
 import sys
+import types
 
 from . import _lib
 from .errors import (CompilationError, KernelNotFoundError, KilnError,
@@ -94,7 +94,10 @@ def _default_value(text):
 
 # Without argtypes: launches pass prebuilt c_void_p / c_size_t objects.
 _launcher_launch = _lib.launcher_launch_raw
-_partial = functools.partial
+# kernel[grid]: `grid` bound as the first argument. A method object is
+# cheaper to make and to call than functools.partial (vectorcall prepends
+# it in place), and this runs on every launch.
+_bound = types.MethodType
 # Types with data_ptr() seen so far (torch.Tensor, stand-ins): the hit path
 # tests membership instead of looking the method up.
 _tensor_types = set()
@@ -261,7 +264,7 @@ class Kernel:
         return "<kiln.Kernel %s(%s)>" % (self.name, ", ".join(self.params))
 
     def __getitem__(self, grid):
-        return _partial(self._call, grid)
+        return _bound(self._call, grid)
 
     def _call(self, grid, *args, **kwargs):
         return self.run(grid, args, kwargs)

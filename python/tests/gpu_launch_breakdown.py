@@ -8,7 +8,9 @@ launch of a 4-argument kernel is made of: the whole drop-in launch, the same
 with an empty grid (everything but the driver's launch: Kiln returns before
 cuLaunchKernel), the torch calls the launch function makes (data_ptr, dtype,
 get_device, the current raw stream), and the floor: cuLaunchKernel of an
-empty kernel called from Python through ctypes with prebuilt arguments.
+empty kernel called from Python through ctypes with prebuilt arguments; then
+the launch and the floor on a side stream of torch's instead of the legacy
+default stream.
 """
 import ctypes
 import json
@@ -41,8 +43,9 @@ def host_us(torch, body, batches=100, count=256):
     return best
 
 
-def driver_floor(torch, x, y, out, n):
-    """cuLaunchKernel of an empty 4-parameter kernel from Python."""
+def driver_floor(torch, x, y, out, n, raw_stream=None):
+    """cuLaunchKernel of an empty 4-parameter kernel from Python (on the
+    current stream of device 0, or on `raw_stream`)."""
     cuda = ctypes.CDLL("libcuda.so.1")
     module = ctypes.c_void_p()
     func = ctypes.c_void_p()
@@ -52,7 +55,8 @@ def driver_floor(torch, x, y, out, n):
     vals = [ctypes.c_uint64(x.data_ptr()), ctypes.c_uint64(y.data_ptr()),
             ctypes.c_uint64(out.data_ptr()), ctypes.c_uint32(n)]
     params = (ctypes.c_void_p * 4)(*[ctypes.addressof(v) for v in vals])
-    stream = ctypes.c_void_p(torch._C._cuda_getCurrentRawStream(0))
+    stream = ctypes.c_void_p(torch._C._cuda_getCurrentRawStream(0)
+                             if raw_stream is None else raw_stream)
     launch = cuda.cuLaunchKernel
     one = ctypes.c_uint(1)
     threads = ctypes.c_uint(128)
@@ -96,6 +100,14 @@ def main():
         result[name] = host_us(torch, body)
     result["ctypes cuLaunchKernel, empty kernel (floor)"] = driver_floor(
         torch, x, y, out, n)
+    # The same on a stream of torch's own (not the legacy default stream,
+    # which the driver orders against every other blocking stream).
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        result["drop-in launch on a side stream"] = host_us(
+            torch, lambda: k[(1,)](x, y, out, n, BLOCK=1024))
+    result["ctypes cuLaunchKernel on that side stream"] = driver_floor(
+        torch, x, y, out, n, side.cuda_stream)
     for name, v in result.items():
         print("%-50s %s" % (name, ("%.2f us" % v) if isinstance(v, float)
                             else v))

@@ -214,6 +214,54 @@ class LaunchTest(unittest.TestCase):
         with self.assertRaisesRegex(AssertionError, "slow path"):
             k[(1,)](self.x, self.y, self.out, 10, BLOCK=128)  # a miss
 
+    def test_each_specialization_has_its_own_run(self):
+        # After a hit, kernel[grid] calls the specialization's own run (key
+        # check and launch in one function, no dict lookup); another key, or
+        # keywords beyond the signature, go back through the generic run,
+        # which switches to the run of the entry it finds.
+        k = triton.jit(kernels.add_kernel.fn)
+        h = Tensor(0x40000, "torch.float16")
+        k[(1,)](self.x, self.y, self.out, 10, BLOCK=64)   # miss: specializes
+        k[(1,)](self.x, self.y, self.out, 10, BLOCK=64)   # generic hit
+        (f32,) = k._cache.values()
+        self.assertIs(k._run, f32.__kiln_run__)
+        generic = k._generic_run.__globals__
+        cache = generic["_k_cache"]
+
+        looked_up = []
+
+        class Spy(dict):
+            def __getitem__(self, key):
+                looked_up.append(key)
+                return dict.__getitem__(self, key)
+        generic["_k_cache"] = Spy(cache)
+        try:
+            before = len(launches())
+            for n in (11, 12):
+                k[(3,)](self.x, self.y, self.out, n, BLOCK=64)
+            runs = launches()[before:]
+            self.assertEqual([r["params"] for r in runs],
+                             [[0x10000, 0x20000, 0x30000, 11],
+                              [0x10000, 0x20000, 0x30000, 12]])
+            self.assertEqual([r["grid"] for r in runs], [(3, 1, 1)] * 2)
+            self.assertEqual(looked_up, [])
+            k[(1,)](h, h, h, 10, BLOCK=64)        # another key: generic,
+            self.assertEqual(len(looked_up), 1)   # a miss, specializes fp16
+        finally:
+            generic["_k_cache"] = cache
+        self.assertIs(k._run, f32.__kiln_run__)   # a miss does not switch
+        k[(1,)](h, h, h, 14, BLOCK=64)            # generic hit: switches
+        f16 = k._cache[("torch.float16",) * 3 + (True, 64, 4, 3)]
+        self.assertIs(k._run, f16.__kiln_run__)
+        k[(2,)](self.x, self.y, self.out, 15, BLOCK=64)
+        self.assertIs(k._run, f32.__kiln_run__)
+        self.assertEqual(launches()[-1]["params"],
+                         [0x10000, 0x20000, 0x30000, 15])
+        # Options beyond the key's go through the generic run's slow path.
+        k[(2,)](self.x, self.y, self.out, 16, BLOCK=64, num_warps=2)
+        self.assertEqual(launches()[-1]["block"], 64)
+        self.assertEqual(len(k._cache), 3)
+
     def test_int_equal_to_one_is_a_constexpr(self):
         # Triton's rule, on the hit path too: n == 1 launches the variant
         # compiled with the constexpr 1 (no `n` parameter), n == 2 the other.

@@ -3,6 +3,7 @@ Kiln's drop-in (`python -m kiln.run`), each from a cold cache (device only).
 
     python3 test/gpu/run_triton_tutorials.py [DIR] [--only 01,02,05]
         [--pytest 06="-k EXPR"] [--keep OUTDIR] [--timeout S]
+        [--backends kiln]
 
 DIR (default /work/main/.ext/triton-tutorials, git-ignored, see its COMMIT
 file) holds the fetched tutorial files (01-vector-add.py,
@@ -14,10 +15,11 @@ are off (MPLBACKEND=Agg). `--pytest NN=ARGS` runs tutorial NN's own
 pytest tests instead of the script (`python -m pytest -q FILE ARGS`; the
 fused-attention tutorial's script is mostly a benchmark); `--keep OUTDIR`
 writes each run's stdout and stderr there (NN.backend.out / .err) and, per
-tutorial, NN.compare.txt: the lines of stdout that differ between the two
+tutorial, NN.compare.txt (with both backends): the lines of stdout that differ between the two
 backends (benchmark tables are timings and differ; correctness lines must
 not). PYTHONPATH must reach python/kiln (the device
-bundle's scripts/kiln-pytest-env.sh sets it).
+bundle's scripts/kiln-pytest-env.sh sets it). `--backends kiln` runs one
+backend only (a re-check of Kiln after a change).
 """
 import difflib
 import os
@@ -57,6 +59,7 @@ def main(argv):
     timeout = 600
     keep = None
     pytest_runs = {}
+    backends = ("triton", "kiln")
     args = list(argv)
     while args:
         a = args.pop(0)
@@ -70,6 +73,13 @@ def main(argv):
             pytest_runs[number] = shlex.split(rest)
         elif a == "--timeout":
             timeout = float(args.pop(0))
+        elif a == "--backends":
+            backends = tuple(args.pop(0).split(","))
+            unknown = set(backends) - {"triton", "kiln"}
+            if unknown:
+                print("--backends: unknown %s (triton, kiln)" %
+                      ", ".join(sorted(unknown)))
+                return 2
         else:
             directory = a
     files = sorted(f for f in os.listdir(directory) if f.endswith(".py"))
@@ -85,7 +95,7 @@ def main(argv):
         path = os.path.join(directory, f)
         number = f.split("-")[0]
         outs = {}
-        for backend in ("triton", "kiln"):
+        for backend in backends:
             rc, wall, out, err = run(backend, path, timeout,
                                      pytest_runs.get(number))
             outs[backend] = out
@@ -106,7 +116,7 @@ def main(argv):
                 tail = "\n".join(err.strip().splitlines()[-15:])
                 print("    stderr tail:\n" + "\n".join(
                     "      " + l for l in tail.splitlines()))
-        if keep:
+        if keep and len(outs) == 2:
             diff = difflib.unified_diff(
                 outs["triton"].splitlines(), outs["kiln"].splitlines(),
                 "triton", "kiln", lineterm="", n=0)

@@ -376,3 +376,55 @@ TEST_F(FakeDriver, CubinsAreCachedOnDiskAndBadOnesRebuilt) {
   ASSERT_TRUE(bool(k.prepare(args, o, &st)));
   EXPECT_TRUE(st.cubinFromDisk);
 }
+
+TEST_F(FakeDriver, MemoizedLaunchFollowsTheArgumentsValueClasses) {
+  // A bound launcher (the C API's, which python/kiln calls) keeps the last
+  // specialization in a LaunchMemo: it must switch whenever the arguments'
+  // value classes do, and drop it when the memory caches are cleared.
+  ModuleOptions mo;
+  mo.cache = CacheConfig{false, "", false};
+  Module m = Module::fromSource(R"(import triton
+import triton.language as tl
+
+
+@triton.jit
+def scale(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)
+)",
+                                "scale.py", mo);
+  Kernel k = llvm::cantFail(m.kernel("scale"));
+  auto buf = DeviceBuffer::alloc(*dev, 4096);
+  ASSERT_TRUE(bool(buf));
+  LaunchOptions o;
+  o.constexprs.emplace("BLOCK", 64);
+  LaunchMemo memo;
+  auto launch = [&](uint64_t ptr, int64_t n) {
+    return errorText(
+        k.launch(Grid(1), {Arg::ptr(ptr, DType::F32), Arg::integer(n)}, o,
+                 memo));
+  };
+  uint64_t base = buf->ptr();
+  ASSERT_EQ(launch(base, 1000), "");
+  int links = fake().calls("cuLinkCreate");
+  ASSERT_EQ(launch(base + 32, 1016), ""); // same classes: nothing new
+  EXPECT_EQ(fake().calls("cuLinkCreate"), links);
+  ASSERT_EQ(launch(base, 1), ""); // n == 1 is a constant: not passed
+  EXPECT_EQ(fake().calls("cuLinkCreate"), links + 1);
+  ASSERT_EQ(launch(base + 4, 1000), ""); // not 16-byte aligned
+  EXPECT_EQ(fake().calls("cuLinkCreate"), links + 2);
+  ASSERT_EQ(launch(base, 1000), ""); // back to the first, already loaded
+  EXPECT_EQ(fake().calls("cuLinkCreate"), links + 2);
+  std::vector<Launch> l = launches();
+  ASSERT_EQ(l.size(), 5u);
+  std::vector<std::vector<uint64_t>> expected = {
+      {base, 1000}, {base + 32, 1016}, {base}, {base + 4, 1000}, {base, 1000}};
+  for (size_t i = 0; i < l.size(); ++i)
+    EXPECT_EQ(l[i].params, expected[i]) << "launch " << i;
+  // Cleared caches: the memo resolves (and loads) again.
+  int loads = fake().calls("cuModuleLoadDataEx");
+  clearMemoryCaches();
+  ASSERT_EQ(launch(base, 1000), "");
+  EXPECT_GT(fake().calls("cuModuleLoadDataEx"), loads);
+  EXPECT_EQ(launches().back().params, (std::vector<uint64_t>{base, 1000}));
+}

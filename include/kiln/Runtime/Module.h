@@ -21,6 +21,7 @@
 #include "kiln/Runtime/Autotune.h"
 #include "kiln/Runtime/Cache.h"
 #include "kiln/Runtime/Launch.h"
+#include "llvm/ADT/SmallString.h"
 #include <memory>
 #include <optional>
 
@@ -69,6 +70,18 @@ private:
 /// A loaded kernel ready to launch on one device (owned by the runtime).
 struct LoadedKernel;
 
+/// The specialization a caller's last launch resolved to, kept by the caller
+/// (a bound launcher) so that the next launch with arguments of the same
+/// value classes skips the kernel's lookup (signature string, lock, hash).
+/// Only for launches whose options, stream excepted, never change.
+struct LaunchMemo {
+  /// The argument part of the launch signature it was resolved for.
+  llvm::SmallString<32> args;
+  std::shared_ptr<LoadedKernel> loaded;
+  /// memoryCacheGeneration() when resolved: clearing the caches invalidates.
+  unsigned generation = 0;
+};
+
 class Kernel {
 public:
   /// A kernel compiled elsewhere (e.g. ln-compile's PTX and JSON): launches
@@ -106,6 +119,10 @@ public:
   /// settle on (any kernel, decorated or not).
   llvm::Error launch(const GridFunction &grid, llvm::ArrayRef<Arg> args,
                      const LaunchOptions &options = {});
+  /// launch(grid, args, options) for a caller whose options, stream
+  /// excepted, are the same at every call with `memo` (see LaunchMemo).
+  llvm::Error launch(const Grid &grid, llvm::ArrayRef<Arg> args,
+                     const LaunchOptions &options, LaunchMemo &memo);
 
   /// The decorator layers applied at launch; null when undecorated.
   const KernelLayers *layers() const;

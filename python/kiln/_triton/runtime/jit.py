@@ -5,7 +5,7 @@ The launch path is generated per kernel (Python binds the arguments by the
 def's own signature) and per specialization:
 
     kernel[grid](x, y, out, n, BLOCK=1024)
-      -> functools.partial(run, grid)(...)       (C-level partial)
+      -> types.MethodType(run, grid)(...)        (grid bound in C)
       -> run: key = (x.dtype, y.dtype, out.dtype, n-fits-i32, BLOCK, ...)
               one dict lookup -> the specialization's launch function
       -> launch: grid, one struct.pack of the packed buffer, one ctypes call
@@ -22,6 +22,7 @@ import os
 import struct
 import sys
 import time
+import types
 
 from kiln import _jit as _kjit
 from kiln import _lib
@@ -32,7 +33,10 @@ from .compiled import CompiledKernel
 
 __kiln__ = True
 
-_partial = functools.partial
+# kernel[grid]: `grid` bound as the first argument. A method object is
+# cheaper to make and to call than functools.partial (vectorcall prepends
+# it in place), and this runs on every launch.
+_bound = types.MethodType
 
 
 def _unhashable(params, values, error):
@@ -212,7 +216,7 @@ class JITFunction(KernelInterface):
                            "of a kernel")
 
     def __getitem__(self, grid):
-        return _partial(self._run, grid)
+        return _bound(self._run, grid)
 
     def run(self, *args, grid, warmup=False, **kwargs):
         if warmup:
@@ -278,6 +282,7 @@ class JITFunction(KernelInterface):
         ns["_k_too_many"] = self._too_many_positional
         run_params = ["_k_grid", "/"] + sig + ["*_k_extra"] + extra + \
             ["**_k_kw"]
+        ns["_k_self"] = self
         src = (
             "def %(fn)s(%(params)s):\n"
             "    if _k_extra:\n"
@@ -291,12 +296,22 @@ class JITFunction(KernelInterface):
             "            _k_kw = dict(_k_kw, num_ctas=num_ctas)\n"
             "        return _k_slow(_k_grid, %(values)s, num_warps, "
             "num_stages, _k_kw)\n"
+            "    _k_self._run = _k_e.__kiln_run__\n"
             "    return _k_e(_k_grid%(comma)s%(allp)s)\n") % {
                 "fn": self.__name__, "params": ", ".join(run_params),
                 "key": key, "values": values, "allp": allp,
                 "comma": ", " if allp else ""}
         exec(compile(src, "<kiln launch of %s>" % self.__name__, "exec"), ns)
         fn = ns[self.__name__]
+        # What _specialized_run needs to give one specialization a run
+        # function of its own with the launch inline.
+        forward = [n for n in self.arg_names] + [
+            "%s=%s" % (e.split("=")[0], e.split("=")[0]) for e in extra]
+        self._run_parts = (ns, ", ".join(run_params), rt,
+                           ce + ["num_warps", "num_stages"],
+                           "_k_generic(_k_grid, %s**_k_kw)" % "".join(
+                               f + ", " for f in forward))
+        self._generic_run = fn
         # warmup's key, bound by the same signature (grid, options and any
         # other keywords land in **_k_kw).
         wkey_src = "def _k_wkey(%s):\n    return (%s,)\n" % (
@@ -311,6 +326,48 @@ class JITFunction(KernelInterface):
         exec(compile(keyfn_src, "<kiln key>", "exec"), ns)
         self._keyfn = ns["_k_key"]
         return fn
+
+    def _specialized_run(self, key, rt_types, entry_src, entry_ns):
+        """The run function of the specialization `key` (its runtime
+        arguments of classes `rt_types`) with its launch inline (entry_src's
+        body): the hot loop of one specialization pays one call frame and
+        tests its key part by part, as the generic key would compare. Other
+        keys, keywords and num_ctas go to the generic run, which switches
+        self._run to the run of the entry it finds."""
+        run_ns, params, rt, rest, generic = self._run_parts
+        ns = dict(run_ns)
+        ns.update(entry_ns)
+        ns["_k_generic"] = self._generic_run
+        tests = []
+        for i, (name, cls) in enumerate(zip(rt, rt_types)):
+            ns["_k_m%d" % i] = key[i]
+            if cls is int:  # the key holds whether it fits in i32
+                tests.append("%s.__class__ is int and %s(-2147483648 <= %s <= "
+                             "2147483647)" % (name, "" if key[i] else "not ",
+                                              name))
+            elif cls in _SCALARS:  # the key holds the class
+                tests.append("%s.__class__ is _k_m%d" % (name, i))
+            else:  # a tensor: its dtype (scalars have none: AttributeError)
+                tests.append("%s.dtype == _k_m%d" % (name, i))
+        for j, name in enumerate(rest, len(rt)):
+            ns["_k_m%d" % j] = key[j]
+            tests.append("%s == _k_m%d" % (name, j))
+        body = entry_src.split("\n", 1)[1]
+        src = (
+            "def %(fn)s(%(params)s):\n"
+            "    if _k_extra:\n"
+            "        raise _k_too_many(len(_k_extra))\n"
+            "    try:\n"
+            "        _k_hit = %(tests)s\n"
+            "    except Exception:\n"
+            "        _k_hit = False\n"
+            "    if not _k_hit or _k_kw or num_ctas != 1:\n"
+            "        return %(generic)s\n%(body)s") % {
+                "fn": self.__name__, "params": params,
+                "tests": " and ".join(["(%s)" % t for t in tests]) or "True",
+                "generic": generic, "body": body}
+        exec(compile(src, "<kiln launch of %s>" % self.__name__, "exec"), ns)
+        return ns[self.__name__]
 
     def _key_of(self, values, num_warps, num_stages):
         extra = [v for o, v in (("num_warps", num_warps),
@@ -493,6 +550,7 @@ class JITFunction(KernelInterface):
         rt_vals, _ = self._split(values)
         first = next((i for i, v in enumerate(rt_vals)
                       if type(v) not in _SCALARS), None)
+        device_given = device
         if device is None:
             device = (_kjit._device_index(rt_vals[first]) if first is not None
                       else _current_device())
@@ -511,6 +569,12 @@ class JITFunction(KernelInterface):
         # Compiling happens at the first launch of the launcher: time it.
         entry = self._entry(handle, described, rt_names, first, rt_vals,
                             device, num_warps, num_stages, cooperative)
+        # A run of its own for the entries kernel[grid] reaches (not a
+        # cooperative launch's, not another device's).
+        if device_given is None and not cooperative:
+            entry.__kiln_run__ = self._specialized_run(
+                key, [type(v) for v in rt_vals], entry.__kiln_src__,
+                entry.__kiln_ns__)
         entry.__kiln_compile_ms__ = ms
         return entry
 
@@ -617,6 +681,8 @@ class JITFunction(KernelInterface):
         exec(compile(prep_src, "<kiln prepare of %s>" % self.__name__,
                      "exec"), ns)
         fn.__kiln_prepare__ = ns["_k_prepare"]
+        fn.__kiln_run__ = self._generic_run
+        fn.__kiln_src__, fn.__kiln_ns__ = src, ns
         return fn
 
     def _other_device(self, grid, values, device, num_warps, num_stages,
