@@ -273,8 +273,15 @@ class FastNorm:
                                          or rowscale is not None))
         P = plan["programs"]
         f32 = dict(dtype=torch.float32, device=x.device)
-        parts = [_empty((P, N), **f32) for _ in range(4)]
         has_b, has_w1, has_b1 = b is not None, w1 is not None, b1 is not None
+        # One [P, N] region of partial rows per gradient that is on (dw, db,
+        # dw1, db1 in that order; 64-element aligned, as LayerNormFused.cpp),
+        # all reduced by one launch; an off gradient's pointer is never written.
+        on = [True, has_b, has_w1, has_b1]
+        region = cdiv(P * N, 64) * 64
+        workspace = _empty((max(1, sum(on)) * region,), **f32)
+        slots = [sum(on[:i]) if on[i] else 0 for i in range(4)]
+        parts = [workspace[k * region:k * region + P * N].view(P, N) for k in slots]
         d = x
         flags = dict(IS_RMS=rms, HAS_BIAS=has_b, HAS_DRES=dresidual is not None,
                      STORE_DRES_IN=store_dresidual, HAS_DROPOUT=dropout_p > 0,
@@ -319,18 +326,12 @@ class FastNorm:
                     *head, c1, c2, *parts, *tail, num_warps=plan["num_warps"],
                     **plan["consts"], **flags)
         else:
-            for p in parts:
-                p.zero_()
-        outs = []
-        for part, ref, on in ((parts[0], w, True), (parts[1], w, has_b),
-                              (parts[2], w, has_w1), (parts[3], w, has_b1)):
-            if not on:
-                outs.append(None)
-                continue
-            out = _empty((N,), dtype=ref.dtype, device=x.device)
-            self.k._norm_bwd_reduce[plan["reduce_grid"]](
-                part, out, P, N, num_warps=4, **plan["reduce"])
-            outs.append(out)
+            workspace.zero_()
+        outs = [_empty((N,), dtype=w.dtype, device=x.device) if o else None for o in on]
+        given = [o for o in outs if o is not None]
+        self.k._norm_bwd_reduce[(plan["reduce_grid"][0], len(given))](
+            workspace, *(given + [given[0]] * (4 - len(given))), P, N, region,
+            num_warps=4, **plan["reduce"])
         return dict(dx=dx, dw=outs[0], db=outs[1], dw1=outs[2], db1=outs[3],
                     dresidual_in=dres_in)
 

@@ -29,7 +29,8 @@ dropout or rowscale is on, else x itself):
 dw = sum over rows of dy * xhat, db = sum of dy (dw1, db1 likewise from dy1).
 No locks: each program owns a contiguous block of rows, keeps its dw/db
 partial sums in fp32 registers and writes one partial row; _norm_bwd_reduce
-sums the partial rows in a fixed order, so dw/db are bitwise deterministic.
+sums the partial rows of every gradient in one launch, in a fixed order, so
+dw/db are bitwise deterministic.
 Rows too long for one tile use _norm_bwd_cols (a few tiles: per-row
 statistics re-read from L2 by each column chunk's program) or
 _norm_bwd_row_stats + _norm_bwd_chunked (any length).
@@ -782,18 +783,25 @@ def _norm_bwd_chunked(
 
 @triton.jit
 def _norm_bwd_reduce(
-    PART, OUT, P, N,
+    PART, OUT0, OUT1, OUT2, OUT3, P, N, PART_STRIDE,
     BLOCK_P: tl.constexpr, BLOCK_N: tl.constexpr,
 ):
-    """OUT[n] = sum over p of PART[p, n] (fp32 [P, N], row stride N), in a
-    fixed order (deterministic); OUT takes its own dtype. One launch per
-    gradient (dw, db, ...). Grid: (cdiv(N, BLOCK_N),)."""
+    """OUTg[n] = sum over p of PART[g * PART_STRIDE + p * N + n], g =
+    program_id(1): every gradient's fp32 [P, N] partial rows (dw, db, dw1,
+    db1, those on) in one launch, summed in a fixed order (deterministic).
+    OUTg past the grid are never dereferenced. Grid: (cdiv(N, BLOCK_N), G)."""
+    g = tl.program_id(1)
     cols = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
     cmask = cols < N
+    part = PART + g.to(tl.int64) * PART_STRIDE
     acc = tl.zeros([BLOCK_P, BLOCK_N], dtype=tl.float32)
     for p0 in range(0, P, BLOCK_P):
         ps = p0 + tl.arange(0, BLOCK_P)
         mask = (ps < P)[:, None] & cmask[None, :]
-        acc += tl.load(PART + ps.to(tl.int64)[:, None] * N + cols[None, :],
+        acc += tl.load(part + ps.to(tl.int64)[:, None] * N + cols[None, :],
                        mask=mask, other=0.)
-    tl.store(OUT + cols, tl.sum(acc, axis=0), mask=cmask)
+    total = tl.sum(acc, axis=0)
+    tl.store(OUT0 + cols, total, mask=cmask & (g == 0))
+    tl.store(OUT1 + cols, total, mask=cmask & (g == 1))
+    tl.store(OUT2 + cols, total, mask=cmask & (g == 2))
+    tl.store(OUT3 + cols, total, mask=cmask & (g == 3))

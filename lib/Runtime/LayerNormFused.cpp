@@ -343,15 +343,29 @@ llvm::Error LayerNorm::normBackward(const NormBackwardArgs &a,
       }))
     return err;
 
-  // Partial rows: one [programs, N] fp32 region per gradient, each 256-byte
-  // aligned so the kernels' stores stay 16-byte vectors.
+  // Partial rows: one [programs, N] fp32 region per gradient that is on, in
+  // the order dw, db, dw1, db1 (one reduction launch covers them all), each
+  // 256-byte aligned so the kernels' stores stay 16-byte vectors. A gradient
+  // that is off gets the first region: its kernel never writes it.
   const size_t P = std::max<uint32_t>(p.programs, 1);
   const size_t region = (P * size_t(N) * 4 + 255) / 256 * 256;
   if (auto err = grow(*device_, ws.partials, 4 * region))
     return err;
   const CUdeviceptr part = ws.partials.ptr();
-  const CUdeviceptr dwPart = part, dbPart = part + region,
-                    dw1Part = part + 2 * region, db1Part = part + 3 * region;
+  struct Gradient {
+    bool on;
+    const DeviceVector *out;
+    CUdeviceptr part = 0;
+  };
+  Gradient grads[] = {{true, &a.dw},
+                      {o.bias, &a.db},
+                      {o.secondOutput, &a.dw1},
+                      {o.secondBias, &a.db1}};
+  unsigned gradsOn = 0;
+  for (Gradient &g : grads)
+    g.part = g.on ? part + region * gradsOn++ : part;
+  const CUdeviceptr dwPart = grads[0].part, dbPart = grads[1].part,
+                    dw1Part = grads[2].part, db1Part = grads[3].part;
   const CUdeviceptr xp = x.ptr, f32 = a.rstd.ptr;
   const int dev = device_->index();
 
@@ -440,27 +454,23 @@ llvm::Error LayerNorm::normBackward(const NormBackwardArgs &a,
       return err;
   }
 
-  struct Out {
-    bool on;
-    CUdeviceptr part;
-    const DeviceVector *out;
-  };
-  for (Out g : {Out{true, dwPart, &a.dw}, Out{o.bias, dbPart, &a.db},
-                Out{o.secondOutput, dw1Part, &a.dw1},
-                Out{o.secondBias, db1Part, &a.db1}}) {
-    if (!g.on)
-      continue;
-    std::map<std::string, ConstexprValue> rx = {{"BLOCK_P", p.reduceBlockP},
-                                                {"BLOCK_N", p.reduceBlockN}};
-    if (auto err =
-            context(fast_->bwdReduce->launch(
-                        Grid(p.reduceGrid),
-                        {Arg::ptr(g.part, DType::F32), Arg::ptr(g.out->ptr, t),
-                         Arg::integer(int64_t(p.programs)), Arg::integer(N)},
-                        options(dev, stream, p.reduceWarps, std::move(rx))),
-                    "backward (dw/db reduction)"))
-      return err;
-  }
+  llvm::SmallVector<Arg, 8> rargs = {Arg::ptr(part, DType::F32)};
+  for (const Gradient &g : grads)
+    if (g.on)
+      rargs.push_back(Arg::ptr(g.out->ptr, t));
+  while (rargs.size() < 5) // OUTg past the grid: never dereferenced
+    rargs.push_back(Arg::ptr(a.dw.ptr, t));
+  rargs.push_back(Arg::integer(int64_t(p.programs)));
+  rargs.push_back(Arg::integer(N));
+  rargs.push_back(Arg::integer(int64_t(region / 4)));
+  std::map<std::string, ConstexprValue> rx = {{"BLOCK_P", p.reduceBlockP},
+                                              {"BLOCK_N", p.reduceBlockN}};
+  if (auto err = context(
+          fast_->bwdReduce->launch(
+              Grid(p.reduceGrid, gradsOn), rargs,
+              options(dev, stream, p.reduceWarps, std::move(rx))),
+          "backward (dw/db reduction)"))
+    return err;
   return llvm::Error::success();
 }
 

@@ -131,11 +131,16 @@ def cases(results):
                                                          HAS_W1=False, num_warps=8),
              close(1e-4, 1e-6))
     P, N = 37, 3000
-    run_case(results, "_norm_bwd_reduce 37x3000 -> bf16", PATH, "_norm_bwd_reduce",
-             ((N + 63) // 64,),
-             lambda: [torch.randn((P, N), device=DEV, generator=gen(9)),
-                      empty((N,), torch.bfloat16), P, N],
-             [1], dict(BLOCK_P=16, BLOCK_N=64, num_warps=4), close(1e-2, 1e-2))
+    stride = (P * N + 63) // 64 * 64
+    # Three gradients in one launch (grid y = 3): regions of `stride`
+    # elements; the fourth output pointer is past the grid (never written).
+    run_case(results, "_norm_bwd_reduce 3 x 37x3000 -> bf16", PATH, "_norm_bwd_reduce",
+             ((N + 63) // 64, 3),
+             lambda: [torch.randn((3 * stride,), device=DEV, generator=gen(9)),
+                      empty((N,), torch.bfloat16), empty((N,), torch.bfloat16),
+                      empty((N,), torch.bfloat16), empty((1,), torch.bfloat16),
+                      P, N, stride],
+             [1, 2, 3, 4], dict(BLOCK_P=16, BLOCK_N=64, num_warps=4), close(1e-2, 1e-2))
 
 
 def _row_stats_args(M, N):

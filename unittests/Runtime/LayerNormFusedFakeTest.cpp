@@ -77,7 +77,7 @@ TEST_F(FakeDriver, FusedLayerNormLaunchSequence) {
   ASSERT_EQ(errorText(ln->normForward(op.f, o)), "");
   ASSERT_EQ(errorText(ln->normBackward(op.b, o, ws)), "");
   std::vector<Launch> l = launches();
-  ASSERT_EQ(l.size(), 4u);
+  ASSERT_EQ(l.size(), 3u);
   // 4 rows of BLOCK_N 1024 per program, 8 warps.
   EXPECT_EQ(l[0].kernel, "_norm_fwd");
   EXPECT_EQ(l[0].grid[0], 75u);
@@ -115,14 +115,14 @@ TEST_F(FakeDriver, FusedLayerNormLaunchSequence) {
   EXPECT_EQ(l[1].params[12], part);
   EXPECT_EQ(l[1].params[13], part + region);
   EXPECT_EQ(l[1].params[23], 2u); // rows per program
-  for (int i : {2, 3}) {
-    EXPECT_EQ(l[i].kernel, "_norm_bwd_reduce");
-    EXPECT_EQ(l[i].grid[0], 32u);
-    EXPECT_EQ(l[i].block[0], 128u);
-  }
-  EXPECT_EQ(l[2].params, (std::vector<uint64_t>{part, op.b.dw.ptr, 150, 1000}));
-  EXPECT_EQ(l[3].params,
-            (std::vector<uint64_t>{part + region, op.b.db.ptr, 150, 1000}));
+  // One launch for both gradients: grid (32, 2), dw then db.
+  EXPECT_EQ(l[2].kernel, "_norm_bwd_reduce");
+  EXPECT_EQ(l[2].grid[0], 32u);
+  EXPECT_EQ(l[2].grid[1], 2u);
+  EXPECT_EQ(l[2].block[0], 128u);
+  const uint64_t dw = op.b.dw.ptr, db = op.b.db.ptr;
+  EXPECT_EQ(l[2].params, (std::vector<uint64_t>{part, dw, db, dw, dw, 150,
+                                                1000, region / 4}));
   // No memsets: the partial rows are written whole, never accumulated into.
   EXPECT_EQ(memsets().size(), 0u);
 
@@ -141,9 +141,10 @@ TEST_F(FakeDriver, FusedLayerNormLaunchSequence) {
   EXPECT_EQ(launches().size(), 0u);
   ASSERT_EQ(errorText(ln->normBackward(empty.b, {}, ws)), "");
   l = launches();
-  ASSERT_EQ(l.size(), 2u);
+  ASSERT_EQ(l.size(), 1u);
   EXPECT_EQ(l[0].kernel, "_norm_bwd_reduce");
-  EXPECT_EQ(l[0].params[2], 0u);
+  EXPECT_EQ(l[0].grid[1], 2u);
+  EXPECT_EQ(l[0].params[5], 0u); // P
 }
 
 TEST_F(FakeDriver, FusedNormEveryVariantCompilesAndLaunches) {
@@ -200,10 +201,14 @@ TEST_F(FakeDriver, FusedNormEveryVariantCompilesAndLaunches) {
           want.push_back("_norm_bwd_row_stats");
           want.push_back("_norm_bwd_chunked");
         }
-        int grads = 1 + o.bias + o.secondOutput + o.secondBias;
-        for (int i = 0; i < grads; ++i)
-          want.push_back("_norm_bwd_reduce");
+        unsigned grads = 1 + o.bias + o.secondOutput + o.secondBias;
+        want.push_back("_norm_bwd_reduce");
         ASSERT_EQ(names, want);
+        // One reduction for every gradient that is on, its partial rows in
+        // consecutive regions from the workspace's start.
+        const Launch &red = l.back();
+        EXPECT_EQ(red.grid[1], grads);
+        EXPECT_EQ(red.params[0], ws.partials.ptr());
         EXPECT_EQ(l[0].grid[0], p.fwdGrid);
         EXPECT_EQ(l[0].block[0], 32 * p.fwdWarps);
         bool chunked = p.backward == NormPlan::Variant::Chunked;

@@ -153,8 +153,8 @@ struct NormPlan {
   // `_norm_bwd_chunked` (Chunked: grid (programs, columnChunks)) or
   // layer_norm_coop.py's `_norm_bwd_coop` (Cooperative: grid
   // columnChunks * programs, launched cooperatively); programs = partial
-  // rows, each owning rowsPerProgram consecutive rows; then
-  // `_norm_bwd_reduce` per gradient.
+  // rows, each owning rowsPerProgram consecutive rows; then one
+  // `_norm_bwd_reduce` for every gradient (grid (reduceGrid, gradients)).
   Variant backward = Variant::Rows;
   // Rows only: `_norm_bwd_pipelined` (same grid and partial rows).
   bool bwdPipelined = false;
