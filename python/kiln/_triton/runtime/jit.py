@@ -7,8 +7,10 @@ def's own signature) and per specialization:
     kernel[grid](x, y, out, n, BLOCK=1024)
       -> types.MethodType(run, grid)(...)        (grid bound in C)
       -> run: key = (x.dtype, y.dtype, out.dtype, n-fits-i32, BLOCK, ...)
-              one dict lookup -> the specialization's launch function
+              one dict lookup -> the specialization's launch function, which
+              becomes the kernel's run with its key tested part by part
       -> launch: grid, one struct.pack of the packed buffer, one ctypes call
+(the generated code: launchgen.py).
 
 Specialization follows Triton: tensors by dtype, ints by i32/i64 range (and
 16-divisibility of pointers and ints, derived by libkiln from each launch's
@@ -16,10 +18,8 @@ values), None as a constexpr None, constexprs by value, num_warps and
 num_stages.
 """
 import ctypes
-import functools
 import inspect
 import os
-import struct
 import sys
 import time
 import types
@@ -30,6 +30,7 @@ from kiln import _report
 from kiln.errors import CompilationError, KilnError, LaunchError, check
 
 from .compiled import CompiledKernel
+from .launchgen import LaunchCodegen, _SCALARS, _current_device
 
 __kiln__ = True
 
@@ -127,47 +128,7 @@ def _literal(name, value):
     return _kjit._literal(name, value)
 
 
-def _raw_stream_fn():
-    torch = sys.modules.get("torch")
-    if torch is None:
-        return None
-    try:
-        if not torch.cuda.is_available():
-            return None
-    except Exception:
-        return None
-    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
-    if raw is None:
-        def raw(d):
-            return torch.cuda.current_stream(d).cuda_stream
-    return raw
-
-
-def _current_device():
-    torch = sys.modules.get("torch")
-    if torch is not None:
-        try:
-            if torch.cuda.is_available():
-                return torch.cuda.current_device()
-        except Exception:
-            pass
-    return 0
-
-
-def _fail(status):
-    check(status, LaunchError)
-
-
-def _key_expr(name):
-    """The specialization key part of runtime argument `name`: the dtype
-    object for tensors; the class for float/bool/None; for ints, whether
-    it fits in i32. Anything else raises (AttributeError) -> slow path."""
-    return ("(%(n)s.dtype if %(n)s.__class__ not in _k_S else (%(n)s.__class__"
-            " if %(n)s.__class__ is not int else (-2147483648 <= %(n)s <= "
-            "2147483647)))" % {"n": name})
-
-
-class JITFunction(KernelInterface):
+class JITFunction(KernelInterface, LaunchCodegen):
     def __init__(self, fn, version=None, do_not_specialize=None,
                  do_not_specialize_on_alignment=None, debug=None,
                  noinline=None, repr=None, launch_metadata=None, **_ignored):
@@ -249,125 +210,6 @@ class JITFunction(KernelInterface):
         return self._kernel
 
     # -- launch path ----------------------------------------------------------
-
-    def _generated_run(self):
-        """def run(grid, /, <the kernel's params>, *, num_warps=4,
-        num_stages=3, **kw) with the hit path inline."""
-        rt = [p.name for p in self.params if not p.is_constexpr]
-        ce = [p.name for p in self.params if p.is_constexpr]
-        sig = []
-        ns = {"_k_S": _SCALARS, "_k_cache": self._cache,
-              "_k_slow": self._slow}
-        for p in self.params:
-            if p.has_default:
-                ns["_k_d_" + p.name] = p.default
-                sig.append("%s=_k_d_%s" % (p.name, p.name))
-            else:
-                sig.append(p.name)
-        extra = []
-        for opt, default in (("num_warps", 4), ("num_stages", 3),
-                             ("num_ctas", 1)):
-            if opt not in self.arg_names:
-                extra.append("%s=%d" % (opt, default))
-        if "num_ctas" in self.arg_names:
-            ns["num_ctas"] = 1
-        allp = ", ".join(self.arg_names)
-        values = "(%s)" % "".join(n + ", " for n in self.arg_names)
-        key = ", ".join([_key_expr(n) for n in rt] + ce +
-                        ["num_warps", "num_stages"])
-        params = ["_k_grid", "/"] + sig + (["*"] + extra if extra else []) + \
-            ["**_k_kw"]
-        # Surplus positionals land in *_k_extra rather than in Python's own
-        # TypeError, which would count the grid as a parameter.
-        ns["_k_too_many"] = self._too_many_positional
-        run_params = ["_k_grid", "/"] + sig + ["*_k_extra"] + extra + \
-            ["**_k_kw"]
-        ns["_k_self"] = self
-        src = (
-            "def %(fn)s(%(params)s):\n"
-            "    if _k_extra:\n"
-            "        raise _k_too_many(len(_k_extra))\n"
-            "    try:\n"
-            "        _k_e = _k_cache[(%(key)s,)]\n"
-            "    except Exception:\n"
-            "        _k_e = None\n"
-            "    if _k_e is None or _k_kw or num_ctas != 1:\n"
-            "        if num_ctas != 1:\n"
-            "            _k_kw = dict(_k_kw, num_ctas=num_ctas)\n"
-            "        return _k_slow(_k_grid, %(values)s, num_warps, "
-            "num_stages, _k_kw)\n"
-            "    _k_self._run = _k_e.__kiln_run__\n"
-            "    return _k_e(_k_grid%(comma)s%(allp)s)\n") % {
-                "fn": self.__name__, "params": ", ".join(run_params),
-                "key": key, "values": values, "allp": allp,
-                "comma": ", " if allp else ""}
-        exec(compile(src, "<kiln launch of %s>" % self.__name__, "exec"), ns)
-        fn = ns[self.__name__]
-        # What _specialized_run needs to give one specialization a run
-        # function of its own with the launch inline.
-        forward = [n for n in self.arg_names] + [
-            "%s=%s" % (e.split("=")[0], e.split("=")[0]) for e in extra]
-        self._run_parts = (ns, ", ".join(run_params), rt,
-                           ce + ["num_warps", "num_stages"],
-                           "_k_generic(_k_grid, %s**_k_kw)" % "".join(
-                               f + ", " for f in forward))
-        self._generic_run = fn
-        # warmup's key, bound by the same signature (grid, options and any
-        # other keywords land in **_k_kw).
-        wkey_src = "def _k_wkey(%s):\n    return (%s,)\n" % (
-            ", ".join(params[2:]), key)
-        exec(compile(wkey_src, "<kiln warmup key>", "exec"), ns)
-        self._wkey = ns["_k_wkey"]
-        self._key_src = key
-        keyfn_params = self.arg_names + [
-            o for o in ("num_warps", "num_stages") if o not in self.arg_names]
-        keyfn_src = ("def _k_key(%s):\n    return (%s,)\n" % (
-            ", ".join(keyfn_params), key))
-        exec(compile(keyfn_src, "<kiln key>", "exec"), ns)
-        self._keyfn = ns["_k_key"]
-        return fn
-
-    def _specialized_run(self, key, rt_types, entry_src, entry_ns):
-        """The run function of the specialization `key` (its runtime
-        arguments of classes `rt_types`) with its launch inline (entry_src's
-        body): the hot loop of one specialization pays one call frame and
-        tests its key part by part, as the generic key would compare. Other
-        keys, keywords and num_ctas go to the generic run, which switches
-        self._run to the run of the entry it finds."""
-        run_ns, params, rt, rest, generic = self._run_parts
-        ns = dict(run_ns)
-        ns.update(entry_ns)
-        ns["_k_generic"] = self._generic_run
-        tests = []
-        for i, (name, cls) in enumerate(zip(rt, rt_types)):
-            ns["_k_m%d" % i] = key[i]
-            if cls is int:  # the key holds whether it fits in i32
-                tests.append("%s.__class__ is int and %s(-2147483648 <= %s <= "
-                             "2147483647)" % (name, "" if key[i] else "not ",
-                                              name))
-            elif cls in _SCALARS:  # the key holds the class
-                tests.append("%s.__class__ is _k_m%d" % (name, i))
-            else:  # a tensor: its dtype (scalars have none: AttributeError)
-                tests.append("%s.dtype == _k_m%d" % (name, i))
-        for j, name in enumerate(rest, len(rt)):
-            ns["_k_m%d" % j] = key[j]
-            tests.append("%s == _k_m%d" % (name, j))
-        body = entry_src.split("\n", 1)[1]
-        src = (
-            "def %(fn)s(%(params)s):\n"
-            "    if _k_extra:\n"
-            "        raise _k_too_many(len(_k_extra))\n"
-            "    try:\n"
-            "        _k_hit = %(tests)s\n"
-            "    except Exception:\n"
-            "        _k_hit = False\n"
-            "    if not _k_hit or _k_kw or num_ctas != 1:\n"
-            "        return %(generic)s\n%(body)s") % {
-                "fn": self.__name__, "params": params,
-                "tests": " and ".join(["(%s)" % t for t in tests]) or "True",
-                "generic": generic, "body": body}
-        exec(compile(src, "<kiln launch of %s>" % self.__name__, "exec"), ns)
-        return ns[self.__name__]
 
     def _key_of(self, values, num_warps, num_stages):
         extra = [v for o, v in (("num_warps", num_warps),
@@ -578,113 +420,6 @@ class JITFunction(KernelInterface):
         entry.__kiln_compile_ms__ = ms
         return entry
 
-    def _entry(self, handle, described, rt_names, first, rt_vals, device,
-               num_warps, num_stages, cooperative=False):
-        """Generates the launch function of one specialization."""
-        launch = _kjit._Launch(handle, None, None)
-        fmt = _lib.PACKED_HEADER + "".join(d[1] + "Q" for d in described)
-        packer = struct.Struct(fmt)
-        # Prebuilt ctypes objects: the call converts nothing.
-        ns = {"_k_pack": packer.pack, "_k_call": _lib.launcher_launch_raw,
-              "_k_h": ctypes.c_void_p(handle),
-              "_k_len": ctypes.c_size_t(packer.size), "_k_fail": _fail,
-              "_k_D": device,
-              "_k_other": functools.partial(self._other_device,
-                                            cooperative=cooperative),
-              "_k_owner": launch, "_k_devof": _kjit._device_index,
-              "_k_cur": _current_device, "_k_stats": self._stats,
-              "_k_grid_error": self._grid_error, "_k_struct_error":
-              struct.error, "_k_pack_error": self._pack_error}
-        stream_fn = _raw_stream_fn()
-        ns["_k_stream"] = stream_fn
-        stream = "_k_stream(_k_d)" if stream_fn else "0"
-        vals = []
-        for name, d in zip(rt_names, described):
-            code = d[0]
-            if code == "n":
-                vals.append("0, 0")
-            elif code in ("i", "l", "f"):
-                vals.append("%s, 0" % name)
-            elif code == "b":
-                vals.append("1 if %s else 0, 0" % name)
-            elif type(code) is tuple:  # a tensor descriptor
-                _, _, block, nan, div16 = code
-                rank = len(block)
-                parts = ["%s.shape[%d], 0" % (name, k) for k in range(rank)]
-                parts += ["%s.strides[%d], 0" % (name, k)
-                          for k in range(rank - 1)]
-                vals.append("%s.base.data_ptr(), %d, %s" % (
-                    name, _kjit._descriptor_bits(block, nan, div16),
-                    ", ".join(parts)))
-            elif isinstance(code, str) and code.startswith("cai:"):
-                vals.append("%s.__cuda_array_interface__['data'][0], 0"
-                            % name)
-            else:
-                vals.append("%s.data_ptr(), 0" % name)
-        if first is None:
-            dev = "_k_cur()"
-        elif hasattr(type(rt_vals[first]), "get_device"):
-            dev = "%s.get_device()" % rt_names[first]
-        else:
-            dev = "_k_devof(%s)" % rt_names[first]
-        allp = ", ".join(self.arg_names)
-        meta = ", ".join(["%r: %s" % (n, n) for n in self.arg_names] +
-                         ["'num_warps': %d" % num_warps,
-                          "'num_stages': %d" % num_stages])
-        packargs = ", ".join(vals)
-        count = ("    _k_stats.launches += 1\n"
-                 if _report.counting() else "")
-        src = (
-            "def _k_entry(_k_grid%(comma)s%(allp)s):\n"
-            "    _k_d = %(dev)s\n"
-            "    if _k_d != _k_D:\n"
-            "        return _k_other(_k_grid, %(values)s, _k_d, %(nw)d, %(ns)d)\n"
-            "    if _k_grid.__class__ is not tuple:\n"
-            "        if callable(_k_grid):\n"
-            "            _k_grid = _k_grid({%(meta)s})\n"
-            "        _k_grid = tuple(_k_grid)\n"
-            "    _k_n = len(_k_grid)\n"
-            "    try:\n"
-            "        if _k_n == 1:\n"
-            "            _k_b = _k_pack(_k_grid[0], 1, 1, 0, %(stream)s, "
-            "%(pack)s)\n"
-            "        elif _k_n == 2:\n"
-            "            _k_b = _k_pack(_k_grid[0], _k_grid[1], 1, 0, "
-            "%(stream)s, %(pack)s)\n"
-            "        elif _k_n == 3:\n"
-            "            _k_b = _k_pack(_k_grid[0], _k_grid[1], _k_grid[2], 0,"
-            " %(stream)s, %(pack)s)\n"
-            "        else:\n"
-            "            return _k_grid_error(_k_grid)\n"
-            "    except _k_struct_error as e:\n"
-            "        return _k_pack_error(_k_grid, e)\n"
-            "%(count)s"
-            "    _k_s = _k_call(_k_h, _k_b, _k_len)\n"
-            "    if _k_s:\n"
-            "        _k_fail(_k_s)\n") % {
-                "allp": allp, "dev": dev, "meta": meta, "stream": stream,
-                "pack": packargs, "count": count, "nw": num_warps,
-                "ns": num_stages, "comma": ", " if allp else "",
-                "values": "(%s)" % "".join(n + ", " for n in self.arg_names)}
-        exec(compile(src, "<kiln launch of %s>" % self.__name__, "exec"), ns)
-        fn = ns["_k_entry"]
-        fn.__kiln_launch__ = launch  # owns the launcher handle
-        # The same packing, compiling and loading without launching (the
-        # autotuner builds its configs in threads); another device: nothing.
-        prep_src = src.replace(
-            "return _k_other(_k_grid, %s, _k_d, %d, %d)" % (
-                "(%s)" % "".join(n + ", " for n in self.arg_names),
-                num_warps, num_stages), "return None").replace(
-            "_k_call(", "_k_prep(").replace(count, "").replace(
-            "def _k_entry(", "def _k_prepare(")
-        ns["_k_prep"] = _lib.launcher_prepare_raw
-        exec(compile(prep_src, "<kiln prepare of %s>" % self.__name__,
-                     "exec"), ns)
-        fn.__kiln_prepare__ = ns["_k_prepare"]
-        fn.__kiln_run__ = self._generic_run
-        fn.__kiln_src__, fn.__kiln_ns__ = src, ns
-        return fn
-
     def _other_device(self, grid, values, device, num_warps, num_stages,
                       cooperative=False):
         """The same specialization on another device than the one the hit
@@ -702,14 +437,6 @@ class JITFunction(KernelInterface):
                                             num_stages)
             self._by_device[key] = entry
         return entry(grid, *values)
-
-    def _grid_error(self, grid):
-        raise LaunchError("kernel `%s`: grid must have 1 to 3 dimensions, "
-                          "got %r" % (self.__name__, grid))
-
-    def _pack_error(self, grid, e):
-        raise LaunchError("kernel `%s`: grid %r or an argument is out of "
-                          "range (%s)" % (self.__name__, grid, e))
 
     # -- build ahead (the autotuner's configs, in threads) --------------------
 
