@@ -63,12 +63,15 @@ MetaText launchMeta(const kiln::rt::Kernel &kernel, const kiln_options &o);
 
 /// Launches `kernel` and records the meta of the launch as `origin`'s last:
 /// `staticMeta` for an undecorated kernel, else the config the decorator
-/// layers (autotune, heuristics) chose.
+/// layers (autotune, heuristics) chose. With `memo` (a bound launcher's,
+/// whose options stay fixed), an undecorated kernel reuses the
+/// specialization of the previous launch through it.
 kiln_status launchAndRecord(const kiln_kernel *origin, kiln::rt::Kernel &kernel,
                             const kiln::rt::Grid &grid,
                             llvm::ArrayRef<kiln::rt::Arg> args,
                             const kiln::rt::LaunchOptions &launch,
-                            unsigned numStages, const MetaText &staticMeta);
+                            unsigned numStages, const MetaText &staticMeta,
+                            kiln::rt::LaunchMemo *memo = nullptr);
 
 /// Defaults when `options` is null.
 const kiln_options &optionsOrDefault(const kiln_options *options);

@@ -100,9 +100,11 @@ kiln_status kiln::capi::launchAndRecord(const kiln_kernel *origin,
                                         llvm::ArrayRef<rt::Arg> args,
                                         const rt::LaunchOptions &launch,
                                         unsigned numStages,
-                                        const MetaText &staticMeta) {
+                                        const MetaText &staticMeta,
+                                        rt::LaunchMemo *memo) {
   if (!kernel.layers()) {
-    if (auto err = kernel.launch(grid, args, launch))
+    if (auto err = memo ? kernel.launch(grid, args, launch, *memo)
+                        : kernel.launch(grid, args, launch))
       return fail(std::move(err), KILN_ERROR_LAUNCH);
     recordLastMeta(origin, staticMeta);
     return KILN_OK;

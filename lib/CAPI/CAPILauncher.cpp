@@ -171,18 +171,11 @@ kiln_status kiln_launcher_launch(kiln_launcher *launcher, const void *packed,
   try {
     std::lock_guard<std::mutex> lock(launcher->mutex);
     launcher->options.launch.stream = u.stream;
-    if (!launcher->kernel.layers()) {
-      if (auto err = launcher->kernel.launch(
-              rt::Grid(u.grid[0], u.grid[1], u.grid[2]), u.args,
-              launcher->options.launch, launcher->memo))
-        return fail(std::move(err), KILN_ERROR_LAUNCH);
-      recordLastMeta(launcher->origin, launcher->meta);
-      return KILN_OK;
-    }
     return launchAndRecord(launcher->origin, launcher->kernel,
                            rt::Grid(u.grid[0], u.grid[1], u.grid[2]), u.args,
                            launcher->options.launch,
-                           launcher->options.launch.numStages, launcher->meta);
+                           launcher->options.launch.numStages, launcher->meta,
+                           &launcher->memo);
   } catch (const std::exception &e) {
     return fail(KILN_ERROR_LAUNCH, std::string("launch: ") + e.what());
   }

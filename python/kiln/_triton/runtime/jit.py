@@ -409,14 +409,12 @@ class JITFunction(KernelInterface, LaunchCodegen):
                 raise
             return None
         # Compiling happens at the first launch of the launcher: time it.
-        entry = self._entry(handle, described, rt_names, first, rt_vals,
-                            device, num_warps, num_stages, cooperative)
         # A run of its own for the entries kernel[grid] reaches (not a
         # cooperative launch's, not another device's).
-        if device_given is None and not cooperative:
-            entry.__kiln_run__ = self._specialized_run(
-                key, [type(v) for v in rt_vals], entry.__kiln_src__,
-                entry.__kiln_ns__)
+        own_run = device_given is None and not cooperative
+        entry = self._entry(handle, described, rt_names, first, rt_vals,
+                            device, num_warps, num_stages, cooperative,
+                            key if own_run else None)
         entry.__kiln_compile_ms__ = ms
         return entry
 

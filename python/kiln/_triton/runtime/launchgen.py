@@ -115,8 +115,8 @@ class LaunchCodegen:
         fn = ns[self.__name__]
         # What _specialized_run needs to give one specialization a run
         # function of its own with the launch inline.
-        forward = [n for n in self.arg_names] + [
-            "%s=%s" % (e.split("=")[0], e.split("=")[0]) for e in extra]
+        option_names = [e.split("=")[0] for e in extra]
+        forward = self.arg_names + ["%s=%s" % (o, o) for o in option_names]
         self._run_parts = (ns, ", ".join(run_params), rt,
                            ce + ["num_warps", "num_stages"],
                            "_k_generic(_k_grid, %s**_k_kw)" % "".join(
@@ -180,8 +180,10 @@ class LaunchCodegen:
         return ns[self.__name__]
 
     def _entry(self, handle, described, rt_names, first, rt_vals, device,
-               num_warps, num_stages, cooperative=False):
-        """Generates the launch function of one specialization."""
+               num_warps, num_stages, cooperative=False, run_key=None):
+        """Generates the launch function of one specialization; with
+        `run_key` (its key), also the run of its own that the generic run
+        switches to (__kiln_run__)."""
         launch = _kjit._Launch(handle, None, None)
         fmt = _lib.PACKED_HEADER + "".join(d[1] + "Q" for d in described)
         packer = struct.Struct(fmt)
@@ -282,8 +284,8 @@ class LaunchCodegen:
         exec(compile(prep_src, "<kiln prepare of %s>" % self.__name__,
                      "exec"), ns)
         fn.__kiln_prepare__ = ns["_k_prepare"]
-        fn.__kiln_run__ = self._generic_run
-        fn.__kiln_src__, fn.__kiln_ns__ = src, ns
+        fn.__kiln_run__ = self._generic_run if run_key is None else \
+            self._specialized_run(run_key, [type(v) for v in rt_vals], src, ns)
         return fn
 
     def _grid_error(self, grid):
