@@ -65,10 +65,12 @@ except ImportError as _e:
     torch = F = lh = None
     _import_error = _e
 
-# KILN_LN_KERNELS: another copy of the file (A/B experiments on the device).
+# KILN_LN_KERNELS / KILN_LN_COOP_KERNELS: other copies of the files (A/B
+# experiments on the device).
 KERNELS = os.environ.get("KILN_LN_KERNELS") or os.path.join(
     ROOT, "examples", "layernorm", "layer_norm_fast.py")
-COOP_KERNELS = os.path.join(ROOT, "examples", "layernorm", "layer_norm_coop.py")
+COOP_KERNELS = os.environ.get("KILN_LN_COOP_KERNELS") or os.path.join(
+    ROOT, "examples", "layernorm", "layer_norm_coop.py")
 # Names of torch dtypes: the module imports without torch (--plot-only).
 DTYPES = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32"}
 ALL_N = [512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144]
@@ -422,6 +424,9 @@ def tune_candidates(mode, M, N, sms):
                 add({"warps": wp, "per_sm": per_sm, "pipe": 1})
         if r > 1:
             add({"rows": r // 2, "warps": max(4, warps // 2), "per_sm": 2, "pipe": 1})
+        if block == lh.BWD_PIPE_WIDE_BLOCK:  # the columns backward it replaced
+            for wp in (16, 32):
+                add({"cols": 1, "warps": wp})
     if plan["variant"] != "rows" or block >= 8192:
         # The cooperative backward (_norm_bwd_coop) at other chunk lengths.
         for chunk, wp, ahead in ((4096, 16, 1), (8192, 8, 1), (8192, 16, 0),
@@ -439,6 +444,7 @@ def tune_candidates(mode, M, N, sms):
         if block <= lh.BWD_ONE_PASS_MAX:  # the one-pass _norm_bwd it replaced
             add({"rows": 1, "warps": 32})
             add({"rows": 1, "warps": 32, "pipe": 1})
+            add({"rows": 1, "warps": 16, "pipe": 1})
         add({"no_columns": True})
     else:
         for chunk in (512, 1024, 2048, 4096):

@@ -80,6 +80,10 @@ FWD_PIPE_PER_SM = 1
 FWD_CHUNKED_PIPELINED = True
 BWD_PIPE_MAX_BLOCK = 4096
 BWD_PIPE_TILE = 2048
+# fp16 / bf16 rows of 8192 without dx options or a second output: the
+# pipelined one-pass backward at 16 warps (LayerNormPlan.cpp).
+BWD_PIPE_WIDE_BLOCK = 8192
+BWD_PIPE_WIDE_WARPS = 16
 
 
 def plan_forward(M, N, tune=None, sms=132, lean=True, fp32=False, bf16=False):
@@ -153,8 +157,12 @@ def plan_backward(M, N, sms, tune=None, second_output=False, fp32=False,
     block = next_pow2(N)
     cols_chunk = tune.get("chunk", min(block, BWD_COLUMNS_CHUNK_NARROW
                                        if second_output or fp32 else BWD_COLUMNS_CHUNK))
+    pipe_wide = (block == BWD_PIPE_WIDE_BLOCK and not (fp32 or dx_options or second_output)
+                 and "rows" not in tune)
+    pipelined = False
     columns = tune.get("cols") or (
         BWD_COLUMNS_MIN_BLOCK <= block <= BWD_COLUMNS_MAX_BLOCK and not dx_options
+        and not pipe_wide
         and not tune.get("no_columns") and not (block == BWD_COLUMNS_MIN_BLOCK and fp32)
         and not (block <= BWD_ONE_PASS_MAX and ("rows" in tune or "pipe" in tune)))
     coop = tune.get("coop") or (
@@ -174,12 +182,13 @@ def plan_backward(M, N, sms, tune=None, second_output=False, fp32=False,
         p = min(M, max(1, int(sms * tune.get("per_sm", 1)) // chunks))
         variant = "cols"
     elif block <= BWD_ONE_PASS_MAX:
-        pipelined = tune.get("pipe", block <= BWD_PIPE_MAX_BLOCK)
+        pipelined = tune.get("pipe", block <= BWD_PIPE_MAX_BLOCK or pipe_wide)
         tile = BWD_PIPE_TILE if pipelined else BWD_TILE
         rows = min(max(1, tile // block), MAX_ROWS, next_pow2(max(M, 1)))
         rows = tune.get("rows", rows)
         tile = rows * block
-        warps = tune.get("warps", min(max(tile // 256, 4), 32))  # 8 per thread
+        warps = tune.get("warps", BWD_PIPE_WIDE_WARPS if pipe_wide and pipelined
+                         else min(max(tile // 256, 4), 32))  # 8 per thread
         per_sm = tune.get("per_sm", (2 if warps <= 8 else 1) if pipelined
                           else (2 if warps <= 16 else 1))
         p = min(cdiv(M, rows), int(sms * per_sm))
@@ -199,8 +208,7 @@ def plan_backward(M, N, sms, tune=None, second_output=False, fp32=False,
             "coop": (chunks * p,)}[variant]
     red_n = min(256, max(32, next_pow2(N) // 128))
     return dict(variant=variant, consts=dict(BLOCK_N=block, ROWS=rows),
-                pipelined=(bool(tune.get("pipe", next_pow2(N) <= BWD_PIPE_MAX_BLOCK))
-                           and variant == "rows"),
+                pipelined=bool(pipelined) and variant == "rows",
                 num_warps=warps, programs=p, rows_per_program=rpp, grid=grid,
                 reduce=dict(BLOCK_P=16, BLOCK_N=red_n), reduce_grid=(cdiv(N, red_n),))
 

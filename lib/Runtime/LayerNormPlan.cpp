@@ -42,7 +42,8 @@ constexpr int64_t kFwdSmallChunkMax = 32768;
 constexpr unsigned kBwdChunk = 2048;
 constexpr unsigned kBwdChunkRows = 4;
 constexpr int64_t kBwdChunkPerSM = 4;
-/// The Columns backward for BLOCK_N 8192 and 16384: 16384-column chunks
+/// The Columns backward for BLOCK_N 16384 (8192 only with a second output:
+/// see kBwdPipeWideBlock): 16384-column chunks
 /// (one per row) at 16 warps, one program per SM; 8192-column chunks with a
 /// second output (two more accumulators) or fp32. Its dw/db are added during
 /// the statistics walk and its chunk is read again (L1/L2) for dx, so a
@@ -104,6 +105,14 @@ constexpr int64_t kFwdPipePerSM = 1;
 constexpr bool kFwdChunkedPipelined = true;
 constexpr int64_t kBwdPipeMaxBlock = 4096;
 constexpr int64_t kBwdPipeTile = 2048;
+/// fp16 / bf16 rows of BLOCK_N = 8192 without the dx options or a second
+/// output: the pipelined one-pass backward, one row per tile at 16 warps
+/// (16 elements per thread; ptxas spills 20 bytes), one program per SM,
+/// rather than the Columns one (nineteenth session, fwd+bwd GB/s, fp16 /
+/// bf16: 4096 rows 2484 / 2515 against 2254 / 2223; 65536 rows 2893 / 2938
+/// against 2632 / 2596; at 32 warps 2230-2918).
+constexpr int64_t kBwdPipeWideBlock = 8192;
+constexpr unsigned kBwdPipeWideWarps = 16;
 /// Largest tile (ROWS * BLOCK_N) an override may ask for.
 constexpr int64_t kMaxTile = 65536;
 
@@ -272,9 +281,12 @@ llvm::Expected<NormPlan> kiln::rt::planNorm(int64_t M, int64_t N, DType dtype,
   const int64_t columnsChunk =
       std::min(block, o.secondOutput || fp32 ? kBwdColumnsChunkNarrow
                                              : kBwdColumnsChunk);
+  const bool pipelinedWide = block == kBwdPipeWideBlock && !fp32 &&
+                             !dxOptions && !o.secondOutput &&
+                             !o.rowsPerTile;
   const bool columns =
       block >= kBwdColumnsMinBlock && block <= kBwdColumnsMaxBlock &&
-      !dxOptions && !o.noColumnsBackward &&
+      !dxOptions && !o.noColumnsBackward && !pipelinedWide &&
       !(block == kBwdColumnsMinBlock && fp32) &&
       !(block <= kBwdOnePassMax && o.rowsPerTile);
   const int64_t coopChunks = cdiv(N, kBwdCoopChunk);
@@ -303,7 +315,7 @@ llvm::Expected<NormPlan> kiln::rt::planNorm(int64_t M, int64_t N, DType dtype,
     p.backward = NormPlan::Variant::Rows;
     // Pipelined up to kBwdPipeMaxBlock with ~2048-element tiles (two of x
     // and dy in flight), 8 per thread, two programs per SM up to 8 warps.
-    p.bwdPipelined = block <= kBwdPipeMaxBlock;
+    p.bwdPipelined = block <= kBwdPipeMaxBlock || pipelinedWide;
     int64_t tile = p.bwdPipelined ? kBwdPipeTile : kBwdTile;
     rowsPerTile = o.rowsPerTile
                       ? int64_t(o.rowsPerTile)
@@ -312,7 +324,9 @@ llvm::Expected<NormPlan> kiln::rt::planNorm(int64_t M, int64_t N, DType dtype,
       return err;
     p.bwdBlockN = unsigned(block);
     p.bwdWarps =
-        unsigned(std::clamp<int64_t>(rowsPerTile * block / 256, 4, 32));
+        pipelinedWide
+            ? kBwdPipeWideWarps
+            : unsigned(std::clamp<int64_t>(rowsPerTile * block / 256, 4, 32));
     int64_t perSM = p.bwdPipelined ? (p.bwdWarps <= 8 ? 2 : 1)
                                    : (p.bwdWarps <= 16 ? 2 : 1);
     p.programs = uint32_t(std::min(cdiv(M, rowsPerTile), sms * perSM));

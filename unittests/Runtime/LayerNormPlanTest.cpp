@@ -118,8 +118,23 @@ TEST(NormPlan, LongRowsInRegistersUpTo32KExcept16K) {
     EXPECT_EQ(q.programs, 128u); // one per SM (32 warps), 32 rows each
     EXPECT_EQ(q.rowsPerProgram, 32);
   }
-  EXPECT_EQ(plan(4096, 8192, DType::BF16).backward,
-            NormPlan::Variant::Columns);
+  // fp16 / bf16 at 8192 without options: the pipelined one-pass backward,
+  // one row per tile at 16 warps, one program per SM.
+  for (DType dtype : {DType::F16, DType::BF16}) {
+    NormPlan q = plan(4096, 8192, dtype);
+    EXPECT_EQ(q.backward, NormPlan::Variant::Rows);
+    EXPECT_TRUE(q.bwdPipelined);
+    EXPECT_EQ(q.bwdRows, 1u);
+    EXPECT_EQ(q.bwdWarps, 16u);
+    EXPECT_EQ(q.programs, 128u);
+    EXPECT_EQ(q.rowsPerProgram, 32);
+  }
+  EXPECT_EQ(plan(65536, 8192).programs, 132u);
+  EXPECT_EQ(plan(4096, 5000).bwdWarps, 16u);
+  for (NormPlan q : {plan(4096, 8192, DType::F32),
+                     plan(4096, 8192, DType::BF16, res),
+                     plan(4096, 8192, DType::BF16, rows)})
+    EXPECT_FALSE(q.bwdPipelined);
 }
 
 TEST(NormPlan, BackwardOfAFewTilesSplitsColumnsAcrossPrograms) {
@@ -134,8 +149,10 @@ TEST(NormPlan, BackwardOfAFewTilesSplitsColumnsAcrossPrograms) {
   EXPECT_EQ(p.programs, 128u);
   EXPECT_EQ(p.rowsPerProgram, 32);
   EXPECT_EQ(plan(4096, 12288, DType::BF16).bwdBlockN, 16384u);
-  // 8192 (fp16, bf16): one 8192-column chunk.
-  NormPlan e = plan(65536, 8192);
+  // 8192 (fp16, bf16) with a second output: one 8192-column chunk.
+  NormOptions second;
+  second.secondOutput = true;
+  NormPlan e = plan(65536, 8192, DType::F16, second);
   EXPECT_EQ(e.backward, NormPlan::Variant::Columns);
   EXPECT_EQ(e.bwdBlockN, 8192u);
   EXPECT_EQ(e.columnChunks, 1u);
