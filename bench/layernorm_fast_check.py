@@ -141,7 +141,15 @@ def main():
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--under-triton", action="store_true",
                     help="run the same kernel file under Triton instead of Kiln")
+    ap.add_argument("--variants", default=None,
+                    help="only these forced variants (comma-separated labels, e.g. "
+                         "'coop bwd 8192'), without the default-plan cases")
     a = ap.parse_args()
+    labels = [v[0] for v in VARIANTS]
+    chosen = None if a.variants is None else [v.strip() for v in a.variants.split(",")]
+    if chosen is not None and not all(v in labels for v in chosen):
+        ap.error(f"--variants {a.variants}: unknown {[v for v in chosen if v not in labels]} "
+                 f"(known: {', '.join(labels)})")
     if a.under_triton:
         import importlib.util
         def load(name, path):
@@ -167,7 +175,7 @@ def main():
                    dict(rms=True, bias=False, residual=True, dropout=True, rowscale=False,
                         w1=True)]
     shapes = QUICK_SHAPES if a.quick else SHAPES
-    for (M, N), dtype in itertools.product(shapes, DTYPES):
+    for (M, N), dtype in itertools.product(shapes if chosen is None else [], DTYPES):
         for opts in (option_sets if (M, N) in QUICK_SHAPES else option_sets[:2]):
             try:
                 run_case(norm, M, N, dtype, opts, results)
@@ -177,6 +185,8 @@ def main():
     # The pipelined kernels (whatever the plan picks by default): forced on
     # every shape they apply to, plain and with every option.
     for label, tf, tb in VARIANTS:
+        if chosen is not None and label not in chosen:
+            continue
         vnorm = lh.FastNorm(module, tune_fwd=tf, tune_bwd=tb, coop_module=coop_mod)
         for (M, N), dtype in itertools.product(VARIANT_SHAPES, DTYPES):
             if tf.get("rows") and lh.next_pow2(N) > lh.FWD_ONE_PASS_MAX:
