@@ -381,7 +381,7 @@ void LayoutAssigner::visitDot(DotOp dot) {
   int64_t m = resultType.getDimSize(0), n = resultType.getDimSize(1);
   SmallVector<unsigned, 2> warps =
       prefersWarpGroups(dot, numWarps) ||
-              prefersKMajorWarpGroups(dot, numWarps,
+              prefersKMajorWarpGroups(dot, numWarps, axis,
                                       [&](Value ptr) { return coalescedDim(axis, ptr); })
           ? SmallVector<unsigned, 2>{numWarps, 1}
           : chooseMmaWarps(m, n, numWarps);

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "DotLayouts.h"
 
+#include "kiln/Analysis/AxisInfo.h"
 #include "kiln/Analysis/MmaLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -63,9 +64,10 @@ bool isKMajorWarpGroupDot(DotOp dot, unsigned warpsM) {
 /// reads them only K-major: tf32 A's loads must not run along M nor B's
 /// along N (`fastDimOf` gives the dimension a pointer tensor is contiguous
 /// along, -1 for none: gathered f32 operands are copied element by element,
-/// into either orientation); fp8 operands must run along K, as copies of
-/// single bytes are not made (cp.async moves 4 bytes or more).
-bool prefersKMajorWarpGroups(DotOp dot, unsigned numWarps,
+/// into either orientation); fp8 operands must run along K in copies of 4
+/// bytes or more (cp.async's least; single bytes are not copied into slots),
+/// which `axis` proves from contiguity, alignment and mask constancy.
+bool prefersKMajorWarpGroups(DotOp dot, unsigned numWarps, const kiln::ModuleAxisInfo &axis,
                              llvm::function_ref<int(Value)> fastDimOf) {
   if (!isKMajorWarpGroupDot(dot, numWarps))
     return false;
@@ -78,18 +80,23 @@ bool prefersKMajorWarpGroups(DotOp dot, unsigned numWarps,
   LoadOp a = load(dot.getA()), b = load(dot.getB());
   if (!a || !b)
     return false;
-  // The assignment may already have converted a loop-carried pointer into
-  // its load's layout: the facts are the unconverted value's.
-  auto ptrOf = [](LoadOp l) {
-    Value ptr = l.getPtr();
-    while (auto cvt = ptr.getDefiningOp<ConvertLayoutOp>())
-      ptr = cvt.getSrc();
-    return ptr;
+  // The assignment may already have converted a loop-carried pointer (or
+  // mask) into its load's layout: the facts are the unconverted value's.
+  auto unconverted = [](Value v) {
+    while (v)
+      if (auto cvt = v.getDefiningOp<ConvertLayoutOp>())
+        v = cvt.getSrc();
+      else
+        break;
+    return v;
   };
-  int fastA = fastDimOf(ptrOf(a)), fastB = fastDimOf(ptrOf(b));
-  if (isFp8Dot(dot))
-    return fastA == 1 && fastB == 0;
-  return fastA != 0 && fastB != 1;
+  Value ptrA = unconverted(a.getPtr()), ptrB = unconverted(b.getPtr());
+  int fastA = fastDimOf(ptrA), fastB = fastDimOf(ptrB);
+  if (!isFp8Dot(dot))
+    return fastA != 0 && fastB != 1;
+  return fastA == 1 && fastB == 0 &&
+         axis.getVectorWidth(ptrA, 1, unconverted(a.getMask())) >= 4 &&
+         axis.getVectorWidth(ptrB, 0, unconverted(b.getMask())) >= 4;
 }
 
 /// tile.where or an elementwise arith / math op: arithmetic that keeps a

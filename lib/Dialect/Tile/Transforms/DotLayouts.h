@@ -6,6 +6,7 @@
 #ifndef KILN_LIB_DIALECT_TILE_TRANSFORMS_DOTLAYOUTS_H
 #define KILN_LIB_DIALECT_TILE_TRANSFORMS_DOTLAYOUTS_H
 
+#include "kiln/Analysis/AxisInfo.h"
 #include "kiln/Dialect/Tile/IR/Tile.h"
 
 namespace kiln::tile {
@@ -21,9 +22,9 @@ bool isFp8Dot(DotOp dot);
 /// width (32 or 64 bytes, or 128-byte panels).
 bool isKMajorWarpGroupDot(DotOp dot, unsigned warpsM);
 /// The same for such a dot whose operands are loaded in its loop in an
-/// orientation the slots can take; `fastDimOf` gives a pointer tensor's
-/// contiguous dimension (-1: none).
-bool prefersKMajorWarpGroups(DotOp dot, unsigned numWarps,
+/// orientation (and, fp8, with copies as wide) as the slots can take;
+/// `fastDimOf` gives a pointer tensor's contiguous dimension (-1: none).
+bool prefersKMajorWarpGroups(DotOp dot, unsigned numWarps, const kiln::ModuleAxisInfo &axis,
                              llvm::function_ref<int(mlir::Value)> fastDimOf);
 
 /// Whether `v` (through arithmetic on it) is reduced along its rows, as
