@@ -3,9 +3,13 @@
 Triton 3.6 and Kiln: fp16, M = N = K = 4096 and 8192, each of the tutorial's CUDA autotune
 configs, then the best config of each compiler. Every (compiler, config) result is checked
 against torch.matmul first (output poisoned with NaN before the launch); a wrong result is
-reported and not timed.
+reported and not timed. `--dtype fp8e5` / `fp8e4nv` runs the tutorial's fp8 benchmark
+instead: fp8 A and B with B passed as the transpose of an N x K tensor (K contiguous, as
+the tutorial does), over all sixteen of its CUDA configs (the fp16 ones and the fp8 ones),
+checked against the fp32 product of the same fp8 values.
 
-    python3 bench/matmul_bench.py [--sizes 4096,8192] [--json OUT.json] [--quick]
+    python3 bench/matmul_bench.py [--sizes 4096,8192] [--dtype fp16|fp8e5|fp8e4nv]
+                                  [--json OUT.json] [--quick]
 
 Times: triton.testing.do_bench (median ms); TFLOP/s = 2 M N K / time.
 """
@@ -37,6 +41,18 @@ CONFIGS = [
     (64, 32, 32, 8, 5, 2),
     (32, 64, 32, 8, 5, 2),
 ]
+# ... and its configs for fp8 inputs.
+FP8_CONFIGS = [
+    (128, 256, 128, 8, 3, 8),
+    (256, 128, 128, 8, 3, 8),
+    (256, 64, 128, 8, 4, 4),
+    (64, 256, 128, 8, 4, 4),
+    (128, 128, 128, 8, 4, 4),
+    (128, 64, 64, 8, 4, 4),
+    (64, 128, 64, 8, 4, 4),
+    (128, 32, 64, 8, 4, 4),
+]
+FP8 = {"fp8e5": torch.float8_e5m2, "fp8e4nv": torch.float8_e4m3fn}
 
 
 def load_triton_kernel():
@@ -65,20 +81,28 @@ def main():
     ap.add_argument("--sizes", default="4096,8192")
     ap.add_argument("--json")
     ap.add_argument("--quick", action="store_true", help="first three configs only")
+    ap.add_argument("--dtype", default="fp16", choices=["fp16", *FP8])
     args = ap.parse_args()
     kernels = {"triton": load_triton_kernel(), "kiln": kiln.jit(PATH).matmul_kernel}
-    configs = CONFIGS[:3] if args.quick else CONFIGS
+    fp8 = args.dtype in FP8
+    configs = FP8_CONFIGS + CONFIGS if fp8 else CONFIGS
+    configs = configs[:3] if args.quick else configs
     rows = []
     for size in (int(s) for s in args.sizes.split(",")):
         torch.manual_seed(0)
         a = torch.randn((size, size), device="cuda", dtype=torch.float16)
         b = torch.randn((size, size), device="cuda", dtype=torch.float16)
-        ref = torch.matmul(a, b)
+        if fp8:
+            a = a.to(FP8[args.dtype])
+            b = b.T.to(FP8[args.dtype])  # K-major B, as the tutorial passes it
+            ref = torch.matmul(a.float(), b.float())
+        else:
+            ref = torch.matmul(a, b)
         flops = 2.0 * size ** 3
         for cfg in configs:
             for who, kernel in kernels.items():
                 c = torch.empty((size, size), device="cuda", dtype=torch.float16)
-                row = dict(size=size, compiler=who, config=list(cfg))
+                row = dict(size=size, compiler=who, dtype=args.dtype, config=list(cfg))
                 check_and_time(row, launcher(kernel, a, b, c, cfg), c, ref, flops,
                                lambda o, r: torch.allclose(o.float(), r.float(), rtol=1e-2,
                                                            atol=1e-1))

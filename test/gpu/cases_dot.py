@@ -127,12 +127,14 @@ def kloop_case(results, m, n, k, bm, bn, bk, num_warps=4):
 
 def strided_case(results, t_in, m, n, k, bm, bn, bk, layout, precision="tf32", num_warps=4):
     """dot_kloop_strided with A and B views of `layout`: "nt" (B stored N x K, read
-    K-contiguous), "gather" (every second element of both: nothing contiguous)."""
+    K-contiguous), "nn" (B stored K x N, N contiguous), "gather" (every second element
+    of both: nothing contiguous)."""
     step = 2 if layout == "gather" else 1
 
     def make():
         a = rand(t_in, (m, k * step), 21)[:, ::step]
-        b = rand(t_in, (n, k * step), 22)[:, ::step].t()
+        b = rand(t_in, (k, n), 22) if layout == "nn" else \
+            rand(t_in, (n, k * step), 22)[:, ::step].t()
         return [a, b, torch.empty((m, n), device=DEV, dtype=torch.float32), m, n, k,
                 a.stride(0), a.stride(1), b.stride(0), b.stride(1)]
 
@@ -157,12 +159,14 @@ def triton_cdiv(a, b):
     return (a + b - 1) // b
 
 
-def tutorial_case(results, m, n, k, cfg, activation, dtype="fp16"):
+def tutorial_case(results, m, n, k, cfg, activation, dtype="fp16", b_kmajor=False):
+    """b_kmajor: B passed as the transpose of an N x K tensor (K contiguous), as
+    tutorial 03 passes its fp8 B."""
     bm, bn, bk, group, warps, stages = cfg
 
     def make():
         a = rand(dtype, (m, k), 21)
-        b = rand(dtype, (k, n), 22)
+        b = rand(dtype, (n, k), 22).t() if b_kmajor else rand(dtype, (k, n), 22)
         c = torch.empty((m, n), device=DEV, dtype=torch.float16)
         return [a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
                 c.stride(0), c.stride(1)]
@@ -175,7 +179,8 @@ def tutorial_case(results, m, n, k, cfg, activation, dtype="fp16"):
         return c.to(torch.float16)
 
     grid = (triton_cdiv(m, bm) * triton_cdiv(n, bn),)
-    run_case(results, f"tutorial matmul {dtype} {m}x{n}x{k} {cfg} act={activation!r}", MATMUL,
+    run_case(results, f"tutorial matmul {dtype} {m}x{n}x{k} {cfg} act={activation!r}"
+             f"{' B K-major' if b_kmajor else ''}", MATMUL,
              "matmul_kernel", grid, make, [2],
              dict(BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk, GROUP_SIZE_M=group,
                   ACTIVATION=activation, num_warps=warps, num_stages=stages),
@@ -282,12 +287,28 @@ def cases(results):
     strided_case(results, "fp32", 128, 96, 160, 64, 32, 32, "gather")
     strided_case(results, "fp32", 256, 64, 64, 64, 64, 16, "gather")
     strided_case(results, "fp16", 128, 96, 160, 64, 32, 32, "gather")
+    # fp8 K loops: K-major A and B ("nt") run on sm_90 wgmma k32 from K-major slots
+    # (32-, 64- and 128-byte K rows; M, N, K not multiples of the blocks); an
+    # N-contiguous B ("nn") stays on mma.sync.
+    strided_case(results, "fp8e4nv", 256, 256, 256, 128, 128, 128, "nt")
+    strided_case(results, "fp8e5", 200, 136, 160, 64, 64, 64, "nt")
+    strided_case(results, "fp8e4nv", 100, 70, 96, 64, 32, 32, "nt")
+    strided_case(results, "fp8e5", 256, 128, 128, 128, 64, 32, "nt", num_warps=8)
+    strided_case(results, "fp8e4nv", 128, 96, 160, 64, 32, 32, "nn")
     # The tutorial kernel with some of its configs (BM, BN, BK, GROUP_M, warps, stages).
     for cfg in [(128, 256, 64, 8, 8, 3), (64, 256, 32, 8, 4, 4), (128, 128, 32, 8, 4, 4),
                 (128, 64, 32, 8, 4, 4), (64, 32, 32, 8, 4, 5), (32, 64, 32, 8, 2, 5)]:
         tutorial_case(results, 512, 512, 512, cfg, "")
     tutorial_case(results, 333, 517, 129, (64, 64, 32, 8, 4, 4), "leaky_relu")
     tutorial_case(results, 1024, 1024, 1024, (128, 128, 64, 8, 8, 3), "leaky_relu")
+    # Tutorial 03's fp8 run (B K-major) at its fp8 configs and 128x256x64, both fp8
+    # types, and with M, N, K not multiples of the block (sm_90: wgmma k32).
+    for dtype in ("fp8e4nv", "fp8e5"):
+        for cfg in [(128, 256, 128, 8, 8, 3), (128, 256, 64, 8, 8, 3), (64, 256, 128, 8, 4, 4)]:
+            tutorial_case(results, 512, 512, 512, cfg, "", dtype=dtype, b_kmajor=True)
+        tutorial_case(results, 333, 517, 400, (128, 256, 128, 8, 8, 3), "", dtype=dtype,
+                      b_kmajor=True)
+    tutorial_case(results, 256, 256, 256, (128, 128, 64, 8, 4, 3), "", dtype="fp8e5")
     # Batched / strided.
     bmm_case(results, 3, 64, 64, 64, "fp16", "fp16", False)
     bmm_case(results, 4, 50, 70, 90, "fp16", "fp32", True, transposed_b=True)

@@ -7,15 +7,16 @@
 //  - tile.async_copy issues one cp.async per run of elements the axis
 //    analysis proves contiguous, aligned and equally masked (.cg for 16
 //    bytes, .ca below), a masked-off run copying 0 source bytes (zero fill);
-//    a single 16-bit element (2 bytes, under cp.async's 4) is loaded and
-//    stored synchronously, a single f32 is one 4-byte cp.async;
+//    a run of 2 bytes (one 16-bit element, two fp8; under cp.async's 4) is
+//    loaded and stored synchronously, a single f32 is one 4-byte cp.async;
 //  - tile.async_commit / tile.async_wait are cp.async.commit_group and
 //    cp.async.wait_group N followed by bar.sync;
 //  - tile.local_load reads its tile with ld.shared (a tile.dot reading the
 //    slot directly leaves these loads unused, and LLVM deletes them).
 // A slot uses the swizzled layout of the dot's own operand staging
 // (SwizzledTile), so ldmatrix reads it free of bank conflicts; f32 slots
-// (tf32 wgmma) count two 16-bit units per element.
+// (tf32 wgmma) count two 16-bit units per element, fp8 slots (fp8 wgmma)
+// half a unit.
 //
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
@@ -44,6 +45,17 @@ Value slotByteOffset(ConversionPatternRewriter &rewriter, Location loc,
 
 namespace {
 
+/// `elems` elements of `bits` bits as 16-bit units of the swizzled tile
+/// (fp8: rounded down, the odd byte is the caller's).
+int64_t toUnits(int64_t elems, int64_t bits) { return elems * bits / 16; }
+Value toUnits(OpBuilder &b, Location loc, Value elems, int64_t bits) {
+  if (bits == 16)
+    return elems;
+  if (bits == 8)
+    return arith::ShRUIOp::create(b, loc, elems, i32Const(b, loc, 1));
+  return arith::MulIOp::create(b, loc, elems, i32Const(b, loc, bits / 16));
+}
+
 /// Runs `body` in the first copy of each replicated element only.
 void inFirstCopy(OpBuilder &b, Location loc, const DistributedLayout &layout,
                  const LoweringState::ThreadIds &ids, function_ref<void(OpBuilder &)> body) {
@@ -59,33 +71,33 @@ void inFirstCopy(OpBuilder &b, Location loc, const DistributedLayout &layout,
 
 /// The shared-memory destinations of a copy's runs (registers r = 0, vec,
 /// 2 vec, ...) as (address, constant byte offset) pairs whose offsets the
-/// copy instructions take as immediates. The tile counts 16-bit units,
-/// `units` per element (2 for f32), so stored-row coordinates are scaled. A register's coordinates are its
-/// thread's XOR its own, and the swizzled offset of a power-of-two tile is
-/// linear over the bits of its coordinates, so offset = S(thread) ^ S(reg):
-/// where S(reg) has no bit that S(thread) can have, the XOR is an addition
-/// of a constant. The bits they share select one of a few thread addresses
-/// computed once. (One address per register instead would be loop-invariant,
-/// and LLVM would keep them all live across the copy's loop: 64 registers
-/// for two 128x64 tiles copied element by element.)
+/// copy instructions take as immediates. The tile counts 16-bit units, so
+/// stored-row coordinates of `bits`-bit elements are scaled (runs of fp8
+/// are 2 bytes or more: they start at even columns). A register's
+/// coordinates are its thread's XOR its own, and the swizzled offset of a
+/// power-of-two tile is linear over the bits of its coordinates, so offset =
+/// S(thread) ^ S(reg): where S(reg) has no bit that S(thread) can have, the
+/// XOR is an addition of a constant. The bits they share select one of a few
+/// thread addresses computed once. (One address per register instead would
+/// be loop-invariant, and LLVM would keep them all live across the copy's
+/// loop: 64 registers for two 128x64 tiles copied element by element.)
 SmallVector<std::pair<Value, int64_t>>
 slotDestinations(OpBuilder &b, Location loc, const DistributedLayout &layout,
-                 const SwizzledTile &tile, unsigned inner, unsigned vec, int64_t units,
+                 const SwizzledTile &tile, unsigned inner, unsigned vec, int64_t bits,
                  Value base, ArrayRef<Value> coords) {
   SmallVector<std::pair<Value, int64_t>> dsts;
   unsigned outer = 1 - inner;
   auto regOffset = [&](unsigned r) {
     DistributedLayout::Coord off = layout.regOffset(r);
-    return tile.offset(off[outer], off[inner] * units);
+    return tile.offset(off[outer], toUnits(off[inner], bits));
   };
-  Value innerUnits = units == 1 ? coords[inner]
-                                : arith::MulIOp::create(b, loc, coords[inner],
-                                                        i32Const(b, loc, units)).getResult();
+  Value innerUnits = toUnits(b, loc, coords[inner], bits);
   if (!tile.isLinear()) {
     for (unsigned r = 0; r < layout.numRegs(); r += vec) {
       DistributedLayout::Coord off = layout.regOffset(r);
       Value row = arith::AddIOp::create(b, loc, coords[outer], i32Const(b, loc, off[outer]));
-      Value col = arith::AddIOp::create(b, loc, innerUnits, i32Const(b, loc, off[inner] * units));
+      Value col =
+          arith::AddIOp::create(b, loc, innerUnits, i32Const(b, loc, toUnits(off[inner], bits)));
       dsts.push_back({sharedAddress32(b, loc, tile.offset(b, loc, row, col), 0, base), 0});
     }
     return dsts;
@@ -93,7 +105,7 @@ slotDestinations(OpBuilder &b, Location loc, const DistributedLayout &layout,
   int64_t threadBits = 0;
   for (const auto *bases : {&layout.laneBases, &layout.warpBases})
     for (const DistributedLayout::Coord &basis : *bases)
-      threadBits |= tile.offset(basis[outer], basis[inner] * units);
+      threadBits |= tile.offset(basis[outer], toUnits(basis[inner], bits));
   Value threadOffset = tile.offset(b, loc, coords[outer], innerUnits);
   llvm::SmallDenseMap<int64_t, Value> byShared;
   for (unsigned r = 0; r < layout.numRegs(); r += vec) {
@@ -150,7 +162,7 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
     ValueRange ptrs = adaptor.getPtr(), masks = adaptor.getMask();
     Value base = slotByteOffset(b, loc, type, adaptor.getBuffer().front(), adaptor.getSlot().front());
     SwizzledTile tile(type.getStoredRows(), type.getStoredRowUnits());
-    int64_t units = type.getUnitsPerElement(), elemBytes = 2 * units;
+    int64_t bits = type.getElementBits(), elemBytes = bits / 8;
     // Runs along the stored row (the last dimension; the first when the slot
     // is transposed) that stay inside one chunk.
     unsigned inner = type.getTransposed() ? 0 : 1;
@@ -158,17 +170,21 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
                              std::max(1u, state.vectorWidth.lookup(op))});
     if (layout->numRegs() % vec)
       vec = 1;
+    // A single byte has no 16-bit unit of its own; --tile-pipeline-loops
+    // copies fp8 only in runs of 4 bytes or more.
+    if (vec * elemBytes < 2)
+      return op.emitOpError("internal error: copies single bytes into ") << type;
     const LoweringState::ThreadIds &ids = state.idsFor(op);
     Type i32 = b.getI32Type(), i16 = b.getI16Type();
     inFirstCopy(b, loc, *layout, ids, [&](OpBuilder &w) {
       SmallVector<Value> coords = threadCoords(w, loc, *layout, ids.lane, ids.warp);
       SmallVector<std::pair<Value, int64_t>> dsts =
-          slotDestinations(w, loc, *layout, tile, inner, vec, units, base, coords);
+          slotDestinations(w, loc, *layout, tile, inner, vec, bits, base, coords);
       for (unsigned r = 0; r < layout->numRegs(); r += vec) {
         auto [dst, dstBytes] = dsts[r / vec];
         Value mask = masks.empty() ? Value() : masks[r];
         if (vec * elemBytes < 4) {
-          // cp.async moves at least 4 bytes: load and store this element.
+          // cp.async moves at least 4 bytes: load and store these 2.
           std::string text = "{ .reg .pred p; setp.ne.b32 p, $2, 0; mov.b16 $0, 0; "
                              "@p ld.global.b16 $0, [$1]; }";
           Value pred = mask ? arith::ExtUIOp::create(w, loc, i32, mask).getResult()
@@ -246,29 +262,32 @@ struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
     Value base =
         slotByteOffset(b, loc, type, adaptor.getBuffer().front(), adaptor.getSlot().front());
     SwizzledTile tile(type.getStoredRows(), type.getStoredRowUnits());
-    int64_t units = type.getUnitsPerElement();
+    int64_t bits = type.getElementBits();
     unsigned inner = type.getTransposed() ? 0 : 1;
-    unsigned vec = std::min(unsigned(8 / units), layout->contiguousRegsAlong(inner));
+    unsigned vec = std::min(unsigned(128 / bits), layout->contiguousRegsAlong(inner));
     if (layout->numRegs() % vec)
       vec = 1;
     const LoweringState::ThreadIds &ids = state.idsFor(op);
-    Type elem = resultType.getElementType(), bitsType = b.getIntegerType(16 * units);
+    Type elem = resultType.getElementType(), bitsType = b.getIntegerType(bits);
     SmallVector<Value> coords = threadCoords(b, loc, *layout, ids.lane, ids.warp);
     SmallVector<Value> out(layout->numRegs());
     for (unsigned r = 0; r < layout->numRegs(); r += vec) {
       DistributedLayout::Coord off = layout->regOffset(r);
       Value row = arith::AddIOp::create(b, loc, coords[1 - inner],
                                         i32Const(b, loc, off[1 - inner]));
-      Value col = arith::MulIOp::create(
-          b, loc, arith::AddIOp::create(b, loc, coords[inner], i32Const(b, loc, off[inner])),
-          i32Const(b, loc, units));
+      Value colElems =
+          arith::AddIOp::create(b, loc, coords[inner], i32Const(b, loc, off[inner]));
+      Value col = toUnits(b, loc, colElems, bits);
       Value bytes = arith::AddIOp::create(
           b, loc,
           arith::MulIOp::create(b, loc, tile.offset(b, loc, row, col), i32Const(b, loc, 2)),
           base);
+      if (bits == 8) // the byte within its unit
+        bytes = arith::AddIOp::create(
+            b, loc, bytes, arith::AndIOp::create(b, loc, colElems, i32Const(b, loc, 1)));
       Value ptr = sharedPtr(b, loc, bytes);
       auto vecType = VectorType::get({int64_t(vec)}, bitsType);
-      Value v = LLVM::LoadOp::create(b, loc, vecType, ptr, /*alignment=*/2 * units * vec);
+      Value v = LLVM::LoadOp::create(b, loc, vecType, ptr, /*alignment=*/bits / 8 * vec);
       for (unsigned k = 0; k < vec; ++k)
         out[r + k] = fromBits(
             b, loc, LLVM::ExtractElementOp::create(b, loc, v, i32Const(b, loc, k)), elem);

@@ -95,12 +95,14 @@ struct DotLowering : OpConversionPattern<DotOp> {
       if (slotA && slotA.getBuffer().getType().getTransposed())
         return op.emitOpError("reads A from a transposed shared-memory slot; only B "
                               "operands are read K-major");
-      // f32 slots are made for tf32 wgmma only (--tile-pipeline-loops checks
-      // the same conditions as canUseWgmma); ldmatrix reads 16-bit slots.
+      // f32 and fp8 slots are made for tf32 / fp8 wgmma only
+      // (--tile-pipeline-loops checks the same conditions as canUseWgmma);
+      // ldmatrix reads 16-bit slots.
       for (LocalLoadOp slot : {slotA, slotB})
-        if (slot && slot.getBuffer().getType().getUnitsPerElement() != 1)
-          return op.emitOpError("internal error: reads a 32-bit shared-memory slot "
-                                "but cannot run as tf32 wgmma");
+        if (slot && slot.getBuffer().getType().getElementBits() != 16)
+          return op.emitOpError("internal error: reads a ")
+                 << slot.getBuffer().getType().getElementBits()
+                 << "-bit shared-memory slot but cannot run as wgmma";
       bool stageA = isStagedByDot(op.getA()), stageB = isStagedByDot(op.getB());
       if (stageA || stageB)
         barrier(rewriter, loc); // an earlier user of the scratch may still read it

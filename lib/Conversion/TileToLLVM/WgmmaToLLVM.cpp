@@ -16,11 +16,11 @@
 //    one panel (64 columns x K rows), stride byte offset = 8 rows of a panel.
 // Each K step of 16 advances A's start address by 32 bytes (inside a panel)
 // and B's by 16 rows. tf32 operands (f32 slots, two 16-bit units per
-// element, both K-major) use the same descriptors with k8 instructions: 8
-// tf32 are the same 32 bytes as 16 halves. The products of a dot form one
-// wgmma group that is
-// waited for before the accumulator is used (the wait takes and returns the
-// accumulator, so nothing reads it early).
+// element) and fp8 operands (e4m3 / e5m2 slots, half a unit per element),
+// both K-major, use the same descriptors with k8 and k32 instructions: 8
+// tf32 and 32 fp8 are the same 32 bytes as 16 halves. The products of a dot
+// form one wgmma group that is waited for before the accumulator is used
+// (the wait takes and returns the accumulator, so nothing reads it early).
 //
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
@@ -101,11 +101,25 @@ SmallVector<Value> throughAsm(OpBuilder &b, Location loc, ArrayRef<Value> regs,
   return inlinePtx(b, loc, types, inputs, text, llvm::join(cons, ","), /*hasSideEffects=*/true);
 }
 
-/// 16-bit units per element of the dot's operands: 2 for tf32, whose
-/// K-major slots are laid out as rows of twice as many halves, so that a K
-/// step of 8 tf32 is the same 32 bytes as one of 16 halves.
-int64_t unitsPerElement(DotOp op) {
-  return op.getA().getType().getElementType().isF32() ? 2 : 1;
+/// The dot's K in 16-bit units: twice K for tf32, half of it for fp8, whose
+/// K-major slots are laid out as rows of that many halves, so that a K step
+/// of 8 tf32 or 32 fp8 is the same 32 bytes as one of 16 halves.
+int64_t kUnits(DotOp op) {
+  return op.getA().getType().getDimSize(1) *
+         op.getA().getType().getElementType().getIntOrFloatBitWidth() / 16;
+}
+
+bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
+
+/// The PTX name of an operand element type.
+std::string ptxType(Type t) {
+  if (t.isF32())
+    return "tf32";
+  if (isa<Float8E4M3FNType>(t))
+    return "e4m3";
+  if (isa<Float8E5M2Type>(t))
+    return "e5m2";
+  return t.isF16() ? "f16" : "bf16";
 }
 
 /// B's slot as stored: K rows of N, or N rows of K when transposed (K in
@@ -131,26 +145,28 @@ bool canUseWgmma(DotOp op, unsigned computeCapability) {
   if ((!slotA && !registerA) || !slotB || !mma || !cType.getElementType().isF32())
     return false;
   Type elem = op.getA().getType().getElementType();
-  if (op.getB().getType().getElementType() != elem)
+  // fp8 operands may mix e4m3 and e5m2.
+  bool fp8 = isFp8(elem) && isFp8(op.getB().getType().getElementType());
+  if (op.getB().getType().getElementType() != elem && !fp8)
     return false;
-  // tf32 (f32 operands): both K-major in slots; no register A, no
-  // transposed operands in tf32 wgmma.
+  // tf32 (f32 operands) and fp8: both K-major in slots (tf32 and fp8 wgmma
+  // have no transposed operands; Kiln keeps no such A in registers).
   bool tf32 = elem.isF32() && op.getInputPrecision() == InputPrecision::tf32;
-  if (tf32 && (!slotA || !slotB.getBuffer().getType().getTransposed()))
+  if ((tf32 || fp8) && (!slotA || !slotB.getBuffer().getType().getTransposed()))
     return false;
-  if (!(elem.isF16() || elem.isBF16() || tf32))
+  if (!(elem.isF16() || elem.isBF16() || tf32 || fp8))
     return false;
   ArrayRef<unsigned> warps = mma.getWarpsPerCTA();
   int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
-  int64_t kUnits = op.getA().getType().getDimSize(1) * unitsPerElement(op);
-  if (warps[1] != 1 || warps[0] % 4 || m % (16 * warps[0]) || kUnits % 16)
+  int64_t k = kUnits(op);
+  if (warps[1] != 1 || warps[0] % 4 || m % (16 * warps[0]) || k % 16)
     return false;
   if (n % 8 || (n > 256 && n % 256))
     return false;
   if (slotA && slotA.getBuffer().getType().getTransposed())
     return false;
   // Panel widths wgmma can describe (128/64/32-byte rows).
-  SwizzledTile a(m, kUnits), b = storedB(slotB, kUnits, n);
+  SwizzledTile a(m, k), b = storedB(slotB, k, n);
   return swizzleMode(a.panelLen * 2) && swizzleMode(b.panelLen * 2);
 }
 
@@ -165,16 +181,19 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
   auto cType = cast<RankedTensorType>(op.getC().getType());
   auto mma = cast<MmaLayoutAttr>(cType.getEncoding());
   int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
-  // K in 16-bit units (tf32: two per element); each instruction's K step is
-  // 16 units, 32 bytes: k16 for f16/bf16, k8 for tf32.
-  int64_t k = op.getA().getType().getDimSize(1) * unitsPerElement(op);
+  // K in 16-bit units (tf32: two per element, fp8: half a unit); each
+  // instruction's K step is 16 units, 32 bytes: k16 for f16/bf16, k8 for
+  // tf32, k32 for fp8.
+  int64_t k = kUnits(op);
   unsigned warpsM = mma.getWarpsPerCTA()[0];
   SwizzledTile tileA(m, k), tileB = storedB(slotB, k, n);
   bool kMajorB = slotB.getBuffer().getType().getTransposed();
   uint64_t modeA = *swizzleMode(tileA.panelLen * 2), modeB = *swizzleMode(tileB.panelLen * 2);
   Type elemType = op.getA().getType().getElementType();
-  bool tf32 = elemType.isF32();
-  std::string elem = tf32 ? "tf32" : elemType.isF16() ? "f16" : "bf16";
+  // tf32 and fp8 are read K-major only: no transpose fields.
+  bool kMajorOnly = elemType.isF32() || isFp8(elemType);
+  int64_t instrK = 16 * 16 / elemType.getIntOrFloatBitWidth();
+  std::string types = ptxType(elemType) + "." + ptxType(op.getB().getType().getElementType());
 
   Value addrB = slotAddress(rewriter, loc, state, slotB);
   Value groupA;
@@ -240,16 +259,16 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
   unsigned nAcc = nInstr / 2;
   // scale-d (a predicate: accumulate), then A and B unscaled, A K-major (0;
   // no such field for A in registers), B N-major (1) or K-major (0, a
-  // transposed slot); tf32 has no transpose fields (both K-major). Inputs
+  // transposed slot); tf32 and fp8 have no transpose fields. Inputs
   // after the accumulators: A (descriptor or 4 registers), B's descriptor,
   // the accumulate flag.
   unsigned aInputs = slotA ? 1 : 4;
   std::string aOperand = slotA ? "$" + std::to_string(nAcc) : asmOperandList(nAcc, 4);
   std::string transposeFields =
-      tf32 ? "" : std::string(", ") + (slotA ? "0, " : "") + (kMajorB ? "0" : "1");
+      kMajorOnly ? "" : std::string(", ") + (slotA ? "0, " : "") + (kMajorB ? "0" : "1");
   std::string text = "{ .reg .pred p; setp.ne.b32 p, $" + std::to_string(nAcc + aInputs + 1) +
-                     ", 0; wgmma.mma_async.sync.aligned.m64n" + std::to_string(nInstr) +
-                     (tf32 ? "k8" : "k16") + ".f32." + elem + "." + elem + " " +
+                     ", 0; wgmma.mma_async.sync.aligned.m64n" + std::to_string(nInstr) + "k" +
+                     std::to_string(instrK) + ".f32." + types + " " +
                      asmOperandList(0, nAcc) + ", " + aOperand + ", $" +
                      std::to_string(nAcc + aInputs) + ", p, 1, 1" + transposeFields + "; }";
   std::string inputConstraints = slotA ? "l,l,r" : "r,r,r,r,l,r";

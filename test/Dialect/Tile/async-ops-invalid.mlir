@@ -7,7 +7,7 @@ func.func @rank(%b: !tile.smem<64x32xf16>) {
 
 // -----
 
-// expected-error @+1 {{!tile.smem holds f16, bf16 or f32 (its swizzle is for 16-bit units), got 'i8'}}
+// expected-error @+1 {{!tile.smem holds f16, bf16, f32 or fp8 (its swizzle is for 16-bit units), got 'i8'}}
 func.func @elem(%b: !tile.smem<2x64x32xi8>) {
   return
 }
@@ -24,6 +24,14 @@ func.func @row(%b: !tile.smem<2x64x12xf16>) {
 // Four f32 fill a chunk.
 // expected-error @+1 {{!tile.smem columns (transposed) must be whole 16-byte chunks (a multiple of 4 elements), got 6}}
 func.func @rowf32(%b: !tile.smem<2x6x32xf32, transposed>) {
+  return
+}
+
+// -----
+
+// Sixteen fp8 fill a chunk.
+// expected-error @+1 {{!tile.smem rows must be whole 16-byte chunks (a multiple of 16 elements), got 24}}
+func.func @rowfp8(%b: !tile.smem<2x64x24xf8E4M3FN>) {
   return
 }
 

@@ -10,6 +10,7 @@
 // CHECK: tile.async_wait {pending = 1 : i32}
 // CHECK: tile.local_load %[[BUF]][%arg2] : <3x64x32xf16> -> tensor<64x32xf16>
 // CHECK: func.func @bf16(%arg0: !tile.smem<2x16x16xbf16>)
+// CHECK: func.func @fp8(%arg0: !tile.smem<3x64x32xf8E4M3FN>, %arg1: !tile.smem<3x32x64xf8E5M2, transposed>)
 // CHECK-LABEL: func.func @dot_wait
 // CHECK: %{{.*}}:2 = tile.dot_wait %arg0, %arg1 : tensor<64x64xf32>, tensor<64x32xf32>
 func.func @pipelined(%p: tensor<64x32x!tile.ptr<f16>>, %m: tensor<64x32xi1>, %slot: i32)
@@ -24,6 +25,9 @@ func.func @pipelined(%p: tensor<64x32x!tile.ptr<f16>>, %m: tensor<64x32xi1>, %sl
   return %t : tensor<64x32xf16>
 }
 func.func @bf16(%b: !tile.smem<2x16x16xbf16>) {
+  return
+}
+func.func @fp8(%a: !tile.smem<3x64x32xf8E4M3FN>, %b: !tile.smem<3x32x64xf8E5M2, transposed>) {
   return
 }
 func.func @dot_wait(%a: tensor<64x64xf32>, %b: tensor<64x32xf32>) -> tensor<64x32xf32> {

@@ -44,11 +44,12 @@ LogicalResult SharedMemoryType::verify(function_ref<InFlightDiagnostic()> emitEr
   for (int64_t d : shape)
     if (d < 1)
       return emitError() << "!tile.smem dimensions must be positive, got " << d;
-  if (!elementType.isF16() && !elementType.isBF16() && !elementType.isF32())
-    return emitError() << "!tile.smem holds f16, bf16 or f32 (its swizzle is for 16-bit "
-                          "units), got "
+  if (!elementType.isF16() && !elementType.isBF16() && !elementType.isF32() &&
+      !isa<Float8E4M3FNType, Float8E5M2Type>(elementType))
+    return emitError() << "!tile.smem holds f16, bf16, f32 or fp8 (its swizzle is for "
+                          "16-bit units), got "
                        << elementType;
-  int64_t perChunk = elementType.isF32() ? 4 : 8;
+  int64_t perChunk = 128 / elementType.getIntOrFloatBitWidth();
   int64_t stored = shape[transposed ? 1 : 2];
   if (stored % perChunk)
     return emitError() << "!tile.smem " << (transposed ? "columns (transposed)" : "rows")

@@ -381,8 +381,8 @@ void LayoutAssigner::visitDot(DotOp dot) {
   int64_t m = resultType.getDimSize(0), n = resultType.getDimSize(1);
   SmallVector<unsigned, 2> warps =
       prefersWarpGroups(dot, numWarps) ||
-              prefersTf32WarpGroups(dot, numWarps,
-                                    [&](Value ptr) { return coalescedDim(axis, ptr); })
+              prefersKMajorWarpGroups(dot, numWarps, axis,
+                                      [&](Value ptr) { return coalescedDim(axis, ptr); })
           ? SmallVector<unsigned, 2>{numWarps, 1}
           : chooseMmaWarps(m, n, numWarps);
   // All warps along M when the rows are reduced (each warp then owns whole

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "DotLayouts.h"
 
+#include "kiln/Analysis/AxisInfo.h"
 #include "kiln/Analysis/MmaLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -38,29 +39,37 @@ bool prefersWarpGroups(DotOp dot, unsigned numWarps) {
   return loadedHere(dot.getA()) && loadedHere(dot.getB());
 }
 
-bool isTf32WarpGroupDot(DotOp dot, unsigned warpsM) {
-  std::optional<unsigned> cc = getTargetComputeCapability(dot);
-  auto result = cast<RankedTensorType>(dot.getType());
-  if (!cc || *cc < 90 || warpsM % 4 || !result.getElementType().isF32() ||
-      dot.getInputPrecision() != InputPrecision::tf32 ||
-      !dot.getA().getType().getElementType().isF32() ||
-      !dot.getB().getType().getElementType().isF32())
-    return false;
-  int64_t m = result.getDimSize(0), n = result.getDimSize(1);
-  int64_t k = dot.getA().getType().getDimSize(1);
-  // K-major rows of 4k bytes: 64-byte rows, or 128-byte panels.
-  return m % (16 * warpsM) == 0 && n % 8 == 0 && (n <= 256 || n % 256 == 0) &&
-         (k == 16 || k % 32 == 0);
+bool isFp8Dot(DotOp dot) {
+  auto fp8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };
+  return fp8(dot.getA().getType().getElementType()) && fp8(dot.getB().getType().getElementType());
 }
 
-/// The same for a tf32 dot of f32 operands loaded in its loop, which wgmma
-/// reads only K-major: A's loads must not run along M nor B's along N
-/// (`fastDimOf` gives the dimension a pointer tensor is contiguous along,
-/// -1 for none: gathered operands are copied element by element, into
-/// either orientation).
-bool prefersTf32WarpGroups(DotOp dot, unsigned numWarps,
-                           llvm::function_ref<int(Value)> fastDimOf) {
-  if (!isTf32WarpGroupDot(dot, numWarps))
+bool isKMajorWarpGroupDot(DotOp dot, unsigned warpsM) {
+  std::optional<unsigned> cc = getTargetComputeCapability(dot);
+  auto result = cast<RankedTensorType>(dot.getType());
+  Type elem = dot.getA().getType().getElementType();
+  bool tf32 = dot.getInputPrecision() == InputPrecision::tf32 && elem.isF32() &&
+              dot.getB().getType().getElementType().isF32();
+  if (!cc || *cc < 90 || warpsM % 4 || !result.getElementType().isF32() ||
+      !(tf32 || isFp8Dot(dot)))
+    return false;
+  int64_t m = result.getDimSize(0), n = result.getDimSize(1);
+  // K-major rows of 32 or 64 bytes, or 128-byte panels: the swizzle modes.
+  int64_t kBytes = dot.getA().getType().getDimSize(1) * elem.getIntOrFloatBitWidth() / 8;
+  return m % (16 * warpsM) == 0 && n % 8 == 0 && (n <= 256 || n % 256 == 0) &&
+         (kBytes == 32 || kBytes == 64 || kBytes % 128 == 0);
+}
+
+/// The same for such a dot whose operands are loaded in its loop. wgmma
+/// reads them only K-major: tf32 A's loads must not run along M nor B's
+/// along N (`fastDimOf` gives the dimension a pointer tensor is contiguous
+/// along, -1 for none: gathered f32 operands are copied element by element,
+/// into either orientation); fp8 operands must run along K in copies of 4
+/// bytes or more (cp.async's least; single bytes are not copied into slots),
+/// which `axis` proves from contiguity, alignment and mask constancy.
+bool prefersKMajorWarpGroups(DotOp dot, unsigned numWarps, const kiln::ModuleAxisInfo &axis,
+                             llvm::function_ref<int(Value)> fastDimOf) {
+  if (!isKMajorWarpGroupDot(dot, numWarps))
     return false;
   auto load = [&](Value v) {
     auto l = v.getDefiningOp<LoadOp>();
@@ -69,7 +78,25 @@ bool prefersTf32WarpGroups(DotOp dot, unsigned numWarps,
                : LoadOp();
   };
   LoadOp a = load(dot.getA()), b = load(dot.getB());
-  return a && b && fastDimOf(a.getPtr()) != 0 && fastDimOf(b.getPtr()) != 1;
+  if (!a || !b)
+    return false;
+  // The assignment may already have converted a loop-carried pointer (or
+  // mask) into its load's layout: the facts are the unconverted value's.
+  auto unconverted = [](Value v) {
+    while (v)
+      if (auto cvt = v.getDefiningOp<ConvertLayoutOp>())
+        v = cvt.getSrc();
+      else
+        break;
+    return v;
+  };
+  Value ptrA = unconverted(a.getPtr()), ptrB = unconverted(b.getPtr());
+  int fastA = fastDimOf(ptrA), fastB = fastDimOf(ptrB);
+  if (!isFp8Dot(dot))
+    return fastA != 0 && fastB != 1;
+  return fastA == 1 && fastB == 0 &&
+         axis.getVectorWidth(ptrA, 1, unconverted(a.getMask())) >= 4 &&
+         axis.getVectorWidth(ptrB, 0, unconverted(b.getMask())) >= 4;
 }
 
 /// tile.where or an elementwise arith / math op: arithmetic that keeps a

@@ -6,20 +6,26 @@
 #ifndef KILN_LIB_DIALECT_TILE_TRANSFORMS_DOTLAYOUTS_H
 #define KILN_LIB_DIALECT_TILE_TRANSFORMS_DOTLAYOUTS_H
 
+#include "kiln/Analysis/AxisInfo.h"
 #include "kiln/Dialect/Tile/IR/Tile.h"
 
 namespace kiln::tile {
 
 /// Whether `dot` will likely run as sm_90 wgmma (all warps along M).
 bool prefersWarpGroups(DotOp dot, unsigned numWarps);
-/// Whether tf32 `dot` (f32 operands and result) has a shape tf32 wgmma runs
-/// with `warpsM` warps along M (WgmmaToLLVM.cpp's canUseWgmma checks the
-/// same): sm_90, warp groups of 4, whole 16-row blocks, K a panel width.
-bool isTf32WarpGroupDot(DotOp dot, unsigned warpsM);
-/// The same for a tf32 dot (f32 operands read K-major from slots);
+/// Whether both operands of `dot` are 8-bit floats (e4m3 / e5m2).
+bool isFp8Dot(DotOp dot);
+/// Whether `dot` has operands that wgmma reads only K-major from slots (tf32:
+/// f32 operands, tf32 precision; fp8) and a shape it runs with `warpsM`
+/// warps along M (WgmmaToLLVM.cpp's canUseWgmma checks the same): sm_90, an
+/// f32 result, warp groups of 4, whole 16-row blocks, K rows of a swizzle
+/// width (32 or 64 bytes, or 128-byte panels).
+bool isKMajorWarpGroupDot(DotOp dot, unsigned warpsM);
+/// The same for such a dot whose operands are loaded in its loop in an
+/// orientation (and, fp8, with copies as wide) as the slots can take;
 /// `fastDimOf` gives a pointer tensor's contiguous dimension (-1: none).
-bool prefersTf32WarpGroups(DotOp dot, unsigned numWarps,
-                           llvm::function_ref<int(mlir::Value)> fastDimOf);
+bool prefersKMajorWarpGroups(DotOp dot, unsigned numWarps, const kiln::ModuleAxisInfo &axis,
+                             llvm::function_ref<int(mlir::Value)> fastDimOf);
 
 /// Whether `v` (through arithmetic on it) is reduced along its rows, as
 /// attention's scores are for the running maximum and sum.

@@ -20,6 +20,8 @@
 // by `ptrs += BLOCK_K * stride`) are carried `numStages - 1` iterations
 // ahead; the induction variable is offset instead. The transformation is
 // skipped, leaving the loop as it was, whenever that split is not clean.
+// Which loads become copies, and into which slot orientation, is decided in
+// SlotOperands.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "kiln/Analysis/AxisInfo.h"
@@ -27,13 +29,12 @@
 #include "kiln/Dialect/Tile/Transforms/Passes.h"
 
 #include "BlockedLayouts.h"
-#include "DotLayouts.h"
 #include "Rematerialize.h"
+#include "SlotOperands.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
@@ -52,18 +53,6 @@ using kiln::getPointeeBytes;
 using kiln::ModuleAxisInfo;
 
 namespace {
-
-/// Bytes of a tensor type's elements (pointers: 8).
-int64_t tensorBytes(Type type) {
-  auto tensor = cast<RankedTensorType>(type);
-  Type elem = tensor.getElementType();
-  int64_t bytes = isa<PtrType>(elem) ? 8 : std::max(1u, elem.getIntOrFloatBitWidth() / 8);
-  return tensor.getNumElements() * bytes;
-}
-
-bool isTf32SlotOperand(LoadOp load);
-
-bool isF32Load(LoadOp load) { return mlir::getElementTypeOrSelf(load.getType()).isF32(); }
 
 /// Shared memory the slots may use: the target's opt-in maximum per block
 /// less the scratch the function's other ops will reuse (the lowering sizes
@@ -85,9 +74,10 @@ int64_t slotBudgetBytes(scf::ForOp loop) {
     if (auto alloc = dyn_cast<LocalAllocOp>(op))
       allocated += alloc.getType().getNumSlots() * alloc.getType().getSlotBytes();
     else if (auto cvt = dyn_cast<ConvertLayoutOp>(op)) {
-      // The #dot_op conversions of tf32 operands that go to slots vanish.
+      // The #dot_op conversions of tf32 / fp8 operands that go to slots
+      // vanish.
       auto load = cvt.getSrc().getDefiningOp<LoadOp>();
-      if (!load || !isTf32SlotOperand(load))
+      if (!load || !isKMajorSlotOperand(load))
         scratch = std::max(scratch, tensorBytes(cvt.getType()) * 9 / 8);
     } else if (auto dot = dyn_cast<DotOp>(op)) {
       scratch = std::max(scratch, tensorBytes(dot.getA().getType()) +
@@ -104,170 +94,6 @@ unsigned requestedStages(scf::ForOp loop, unsigned option) {
     if (auto a = op->getAttrOfType<IntegerAttr>("tile.num_stages"))
       return unsigned(std::max<int64_t>(a.getInt(), 1));
   return 3;
-}
-
-bool isZeroConstant(Value v) {
-  Attribute attr;
-  if (!matchPattern(v, m_Constant(&attr)))
-    return false;
-  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
-    if (!dense.isSplat())
-      return false;
-    attr = dense.getSplatValue<Attribute>();
-  }
-  if (auto f = dyn_cast<FloatAttr>(attr))
-    return f.getValue().isZero() && !f.getValue().isNegative();
-  return false;
-}
-
-/// The (dot, operand number) uses of `load`, through the single-use
-/// #tile.dot_op conversion an f32 operand takes; empty if any use is
-/// something else.
-SmallVector<std::pair<DotOp, unsigned>> dotUses(LoadOp load) {
-  SmallVector<std::pair<DotOp, unsigned>> uses;
-  for (OpOperand &use : load.getResult().getUses()) {
-    OpOperand *operand = &use;
-    if (auto cvt = dyn_cast<ConvertLayoutOp>(use.getOwner())) {
-      if (!cvt->hasOneUse() || cvt->getBlock() != load->getBlock())
-        return {};
-      operand = &*cvt->use_begin();
-    }
-    auto dot = dyn_cast<DotOp>(operand->getOwner());
-    if (!dot || operand->getOperandNumber() > 1)
-      return {};
-    uses.push_back({dot, operand->getOperandNumber()});
-  }
-  return uses;
-}
-
-/// Whether `load`'s slot stores its tile transposed (first dimension
-/// innermost, as its threads' runs go). A load whose threads hold single
-/// elements (a gathered operand) is copied element by element, which writes
-/// either orientation: A then takes M rows of K, which wgmma reads, and a
-/// 32-bit B N rows of K, the only B that tf32 wgmma reads.
-bool isTransposedOperand(LoadOp load) {
-  auto type = cast<RankedTensorType>(load.getType());
-  auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(type.getEncoding());
-  if (!blocked)
-    return false;
-  bool runsDown = blocked.getOrder()[0] == 0;
-  if (blocked.getSizePerThread()[blocked.getOrder()[0]] > 1)
-    return runsDown;
-  SmallVector<std::pair<DotOp, unsigned>> uses = dotUses(load);
-  bool onlyA = !uses.empty() && llvm::all_of(uses, [](auto &u) { return u.second == 0; });
-  bool onlyB = !uses.empty() && llvm::all_of(uses, [](auto &u) { return u.second == 1; });
-  if (onlyA)
-    return false;
-  if (onlyB && type.getElementType().isF32())
-    return true;
-  return runsDown;
-}
-
-/// Whether the copies of `load` can move at least 4 bytes each, the least
-/// cp.async moves. Rows not proven 4-byte aligned (a stride of 1000 f16
-/// elements) are not pipelined, as in Triton (stageInLoop): element-wise
-/// copies are synchronous, and stages ahead would keep a 64-bit pointer per
-/// element alive for each (255 registers and spills on the corpus' odd
-/// matmul).
-bool copiesWords(LoadOp load, const ModuleAxisInfo &axis) {
-  unsigned inner = isTransposedOperand(load) ? 0 : 1;
-  return axis.getVectorWidth(load.getPtr(), inner, load.getMask()) *
-             getPointeeBytes(load.getPtr().getType()) >= 4;
-}
-
-/// Whether `load` (f32) is an operand of one tf32 dot that can run as sm_90
-/// wgmma once both its operands sit in slots: the conditions of canUseWgmma
-/// (lib/Conversion/TileToLLVM/WgmmaToLLVM.cpp), which the lowering checks
-/// again; both operands K-major (A as loaded, B transposed), an f32
-/// accumulator with all warps along M in groups of 4, K a panel width.
-bool isTf32SlotOperand(LoadOp load) {
-  auto type = dyn_cast<RankedTensorType>(load.getType());
-  if (!type || type.getRank() != 2 || !type.getElementType().isF32() ||
-      !load->hasOneUse() || !isa<ConvertLayoutOp>(*load->user_begin()))
-    return false;
-  SmallVector<std::pair<DotOp, unsigned>> uses = dotUses(load);
-  if (uses.size() != 1)
-    return false;
-  auto [dot, index] = uses.front();
-  auto mma = dyn_cast_or_null<MmaLayoutAttr>(dot.getC().getType().getEncoding());
-  if (!mma || mma.getWarpsPerCTA()[1] != 1 || !isTf32WarpGroupDot(dot, mma.getWarpsPerCTA()[0]))
-    return false;
-  return isTransposedOperand(load) == (index == 1);
-}
-
-/// The f32 dot operand loads among `loads` whose dot's other operand is not
-/// among them are dropped: a tf32 dot reads both operands from slots or
-/// neither.
-void keepWholeTf32Dots(SmallVector<LoadOp> &loads) {
-  auto slotted = [&](Value operand) {
-    auto cvt = operand.getDefiningOp<ConvertLayoutOp>();
-    auto load = cvt ? cvt.getSrc().getDefiningOp<LoadOp>() : operand.getDefiningOp<LoadOp>();
-    return load && llvm::is_contained(loads, load);
-  };
-  llvm::erase_if(loads, [&](LoadOp load) {
-    if (!isF32Load(load))
-      return false;
-    DotOp dot = dotUses(load).front().first;
-    return !slotted(dot.getA()) || !slotted(dot.getB());
-  });
-}
-
-/// Once a tf32 operand is copied into a slot, its dot reads the slot: the
-/// #tile.dot_op conversion between the load and the dot is dropped.
-void readTf32OperandsFromSlots(ArrayRef<LoadOp> loads) {
-  for (LoadOp load : loads) {
-    if (!isF32Load(load))
-      continue;
-    auto cvt = cast<ConvertLayoutOp>(*load->user_begin());
-    cvt.getResult().replaceAllUsesWith(load.getResult());
-    cvt.erase();
-  }
-}
-
-/// A load the pass may turn into copies into shared memory: an f16/bf16 2-D
-/// tile whose only users are tl.dot operands that the dot stages itself (an
-/// #mma accumulator and operands not yet in #dot_op), or an f32 one that a
-/// tf32 wgmma can read (isTf32SlotOperand).
-bool isCopyableDotOperand(LoadOp load) {
-  auto type = dyn_cast<RankedTensorType>(load.getType());
-  if (!type || type.getRank() != 2)
-    return false;
-  if (type.getElementType().isF32())
-    return type.getDimSize(0) >= 16 && type.getDimSize(1) >= 16 &&
-           (!load.getOther() || isZeroConstant(load.getOther())) && isTf32SlotOperand(load);
-  if (!(type.getElementType().isF16() || type.getElementType().isBF16()))
-    return false;
-  if (type.getDimSize(0) < 16 || type.getDimSize(1) < 16 || type.getDimSize(1) % 8)
-    return false;
-  if (load.getOther() && !isZeroConstant(load.getOther()))
-    return false;
-  // Copies move runs along the slot's stored rows. A load whose threads'
-  // runs go down the columns (K^T loaded with K contiguous) is copied into
-  // a transposed slot, which only B operands are read from.
-  bool transposed = isTransposedOperand(load);
-  if (type.getDimSize(0) % 8 && transposed)
-    return false;
-  if (load.getResult().use_empty())
-    return false;
-  for (OpOperand &use : load.getResult().getUses()) {
-    auto dot = dyn_cast<DotOp>(use.getOwner());
-    if (!dot || use.getOperandNumber() > 1 || (transposed && use.getOperandNumber() != 1))
-      return false;
-    if (!isa_and_nonnull<MmaLayoutAttr>(dot.getC().getType().getEncoding()) ||
-        isa_and_nonnull<DotOperandLayoutAttr>(type.getEncoding()))
-      return false;
-  }
-  return true;
-}
-
-/// The loads of `loop`'s own block that feed its dots through shared memory.
-SmallVector<LoadOp> dotOperandLoads(scf::ForOp loop) {
-  SmallVector<LoadOp> loads;
-  for (Operation &op : *loop.getBody())
-    if (auto load = dyn_cast<LoadOp>(op); load && isCopyableDotOperand(load))
-      loads.push_back(load);
-  keepWholeTf32Dots(loads);
-  return loads;
 }
 
 /// A buffer of one slot holding `load`'s tile as the dots read it.
@@ -461,7 +287,9 @@ std::pair<Value, Value> copyOperands(OpBuilder &b, Value ptr, Value mask) {
   if (!blocked || !layout || (!layout->replicatedLaneMask() && !layout->replicatedWarpMask()))
     return {ptr, mask};
   unsigned fast = blocked.getOrder()[0];
-  unsigned vec = std::min(8u, layout->contiguousRegsAlong(fast));
+  // Up to 16 bytes of fp8; 8 elements of wider types.
+  unsigned bits = kiln::getPointeeBytes(type) * 8;
+  unsigned vec = std::min(bits == 8 ? 16u : 8u, layout->contiguousRegsAlong(fast));
   BlockedLayoutAttr better =
       makeBlocked(b.getContext(), type.getShape(), blocked.getOrder(), vec,
                   getNumWarps(blocked), {}, /*elemBits=*/16);
@@ -699,7 +527,11 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
     // Whether every dot operand of a loop can be copied asynchronously,
     // decided on the IR as written: the axis analysis must not see it change,
     // and it only runs where some loop has dot operands.
+    // fp8 operands that cannot be copied in runs of 4 bytes stay loads
+    // (with their partners: their dots run on mma.sync), as single bytes
+    // are not copied into slots.
     DenseMap<Operation *, bool> copiesAllWords;
+    llvm::DenseSet<Operation *> excluded;
     std::optional<ModuleAxisInfo> axis;
     for (scf::ForOp loop : loops) {
       SmallVector<LoadOp> loads = dotOperandLoads(loop);
@@ -710,13 +542,20 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
         if (failed(axis->status()))
           return signalPassFailure();
       }
+      for (LoadOp load : loads)
+        if (mlir::getElementTypeOrSelf(load.getType()).getIntOrFloatBitWidth() == 8 &&
+            !copiesWords(load, *axis))
+          excluded.insert(load);
+      loads = dotOperandLoads(loop, excluded);
+      if (loads.empty())
+        continue;
       copiesAllWords[loop] =
           llvm::all_of(loads, [&](LoadOp load) { return copiesWords(load, *axis); });
     }
 
     SmallVector<LoadOp> invariant;
     getOperation().walk([&](LoadOp load) {
-      if (!isF32Load(load) && isCopyableDotOperand(load) &&
+      if (!isKMajorOnlyLoad(load) && isCopyableDotOperand(load) &&
           feedsOnlyLaterLoops(load))
         invariant.push_back(load);
     });
@@ -731,15 +570,17 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
       auto words = copiesAllWords.find(loop);
       if (stages < 2 || words == copiesAllWords.end())
         continue;
-      SmallVector<LoadOp> loads = dotOperandLoads(loop);
+      SmallVector<LoadOp> loads = dotOperandLoads(loop, excluded);
+      if (loads.empty())
+        continue;
       int64_t slotBytes = 0;
       for (LoadOp load : loads)
         slotBytes += tensorBytes(load.getType());
       int64_t budget = slotBudgetBytes(loop);
-      bool tf32 = llvm::any_of(loads, [](LoadOp l) { return isF32Load(l); });
+      bool kMajorOnly = llvm::any_of(loads, [](LoadOp l) { return isKMajorOnlyLoad(l); });
       if (!words->second) {
         if (slotBytes <= budget) {
-          readTf32OperandsFromSlots(loads);
+          readKMajorOperandsFromSlots(loads);
           stageInLoop(loop, loads);
         }
         continue;
@@ -748,15 +589,15 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
       while (stages >= 2 && int64_t(stages) * slotBytes > budget)
         --stages;
       if (failed(plan) || stages < 2) {
-        // tf32 operands too large for two slots each still go through one
-        // (copied and read in the same iteration) rather than registers.
-        if (tf32 && slotBytes <= budget) {
-          readTf32OperandsFromSlots(loads);
+        // tf32 / fp8 operands too large for two slots each still go through
+        // one (copied and read in the same iteration) rather than registers.
+        if (kMajorOnly && slotBytes <= budget) {
+          readKMajorOperandsFromSlots(loads);
           stageInLoop(loop, loads);
         }
         continue;
       }
-      readTf32OperandsFromSlots(loads);
+      readKMajorOperandsFromSlots(loads);
       pipeline(loop, *plan, stages);
     }
   }

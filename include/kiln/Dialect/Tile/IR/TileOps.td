@@ -566,8 +566,12 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["c", "d"]>]> {
     assignment `c` and the result carry a `#tile.mma` layout and `a`, `b`
     the matching `#tile.dot_op` layouts, except f16/bf16 operands, which
     may keep any distributed layouts (both alike): the lowering then stages
-    them through shared memory and ldmatrix itself. `maxNumImpreciseAcc` is Triton's
-    hint for fp8 accumulation on Hopper (kept, not used by mma.sync).
+    them through shared memory and ldmatrix itself; and f32 (tf32) or fp8
+    operands that both come from `tile.local_load` of pipelined slots, which
+    keep the layouts they were copied in (sm_90 wgmma reads the slots).
+    `maxNumImpreciseAcc` is Triton's hint for fp8 accumulation on Hopper
+    (kept, not used: wgmma accumulates fp8 products as under Triton's sm_90
+    default, 2^30; a smaller explicit value is not honoured).
 
     ```mlir
     %d = tile.dot %a, %b, %c : tensor<128x32xf16>, tensor<32x64xf16> -> tensor<128x64xf32>

@@ -52,6 +52,11 @@ def Tile_SharedMemoryType : Tile_Type<"SharedMemory", "smem"> {
     floats is laid out and swizzled exactly as a row of 64 halves (128
     bytes). Such slots are read by wgmma only (A as M rows of K, B
     transposed, N rows of K: tf32 wgmma has no transposed operands).
+
+    `!tile.smem<3x128x128xf8E4M3FN>` (or `f8E5M2`) holds the 8-bit float
+    operands of an fp8 wgmma: two elements per 16-bit unit, so a row of 128
+    is laid out and swizzled as a row of 64 halves. Read by wgmma only, both
+    K-major like tf32's.
   }];
   let parameters = (ins ArrayRefParameter<"int64_t">:$shape, "::mlir::Type":$elementType,
                         DefaultValuedParameter<"bool", "false">:$transposed);
@@ -75,10 +80,11 @@ def Tile_SharedMemoryType : Tile_Type<"SharedMemory", "smem"> {
     /// when transposed).
     int64_t getStoredRows() const { return getShape()[getTransposed() ? 2 : 1]; }
     int64_t getStoredRowLen() const { return getShape()[getTransposed() ? 1 : 2]; }
-    /// 16-bit storage units per element (1 for f16/bf16, 2 for f32) and
-    /// per stored row: the swizzle works on 16-bit units.
-    int64_t getUnitsPerElement() const { return getElementType().getIntOrFloatBitWidth() / 16; }
-    int64_t getStoredRowUnits() const { return getStoredRowLen() * getUnitsPerElement(); }
+    /// Bits per element (8, 16 or 32) and 16-bit storage units per stored
+    /// row: the swizzle works on 16-bit units (an f32 takes two, an fp8
+    /// half of one).
+    int64_t getElementBits() const { return getElementType().getIntOrFloatBitWidth(); }
+    int64_t getStoredRowUnits() const { return getStoredRowLen() * getElementBits() / 16; }
   }];
 }
 

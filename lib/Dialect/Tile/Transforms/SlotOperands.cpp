@@ -1,0 +1,206 @@
+//===- SlotOperands.cpp - Which dot operand loads go to shared memory ------===//
+//
+// f16/bf16 operands go to slots whenever their dot stages them anyway (the
+// dot then reads them with ldmatrix, or wgmma on sm_90). f32 (tf32) and fp8
+// operands have no ldmatrix path: they go to slots only for a dot that runs
+// as sm_90 wgmma, which reads both of them K-major (A as M rows of K, B
+// transposed, N rows of K), and only both together.
+//
+//===----------------------------------------------------------------------===//
+#include "SlotOperands.h"
+
+#include "DotLayouts.h"
+
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+
+namespace kiln::tile {
+namespace {
+
+bool isKMajorOnlyType(Type elem) {
+  return elem.isF32() || isa<Float8E4M3FNType, Float8E5M2Type>(elem);
+}
+
+/// The (dot, operand number) uses of `load`, through the single-use
+/// #tile.dot_op conversion an f32 or fp8 operand takes; empty if any use is
+/// something else.
+SmallVector<std::pair<DotOp, unsigned>> dotUses(LoadOp load) {
+  SmallVector<std::pair<DotOp, unsigned>> uses;
+  for (OpOperand &use : load.getResult().getUses()) {
+    OpOperand *operand = &use;
+    if (auto cvt = dyn_cast<ConvertLayoutOp>(use.getOwner())) {
+      if (!cvt->hasOneUse() || cvt->getBlock() != load->getBlock())
+        return {};
+      operand = &*cvt->use_begin();
+    }
+    auto dot = dyn_cast<DotOp>(operand->getOwner());
+    if (!dot || operand->getOperandNumber() > 1)
+      return {};
+    uses.push_back({dot, operand->getOperandNumber()});
+  }
+  return uses;
+}
+
+/// The K-major-only operand loads among `loads` whose dot's other operand is
+/// not among them are dropped: such a dot reads both operands from slots or
+/// neither.
+void keepWholeKMajorDots(SmallVector<LoadOp> &loads) {
+  auto slotted = [&](Value operand) {
+    auto cvt = operand.getDefiningOp<ConvertLayoutOp>();
+    auto load = cvt ? cvt.getSrc().getDefiningOp<LoadOp>() : operand.getDefiningOp<LoadOp>();
+    return load && llvm::is_contained(loads, load);
+  };
+  // Dropping one operand drops its partner: repeat until nothing changes.
+  while (true) {
+    llvm::DenseSet<Operation *> dropped;
+    for (LoadOp load : loads) {
+      if (!isKMajorOnlyLoad(load))
+        continue;
+      DotOp dot = dotUses(load).front().first;
+      if (!slotted(dot.getA()) || !slotted(dot.getB()))
+        dropped.insert(load);
+    }
+    if (dropped.empty())
+      return;
+    llvm::erase_if(loads, [&](LoadOp load) { return dropped.contains(load); });
+  }
+}
+
+} // namespace
+
+int64_t tensorBytes(Type type) {
+  auto tensor = cast<RankedTensorType>(type);
+  Type elem = tensor.getElementType();
+  int64_t bytes = isa<PtrType>(elem) ? 8 : std::max(1u, elem.getIntOrFloatBitWidth() / 8);
+  return tensor.getNumElements() * bytes;
+}
+
+bool isZeroConstant(Value v) {
+  Attribute attr;
+  if (!matchPattern(v, m_Constant(&attr)))
+    return false;
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    if (!dense.isSplat())
+      return false;
+    attr = dense.getSplatValue<Attribute>();
+  }
+  if (auto f = dyn_cast<FloatAttr>(attr))
+    return f.getValue().isZero() && !f.getValue().isNegative();
+  return false;
+}
+
+bool isKMajorOnlyLoad(LoadOp load) {
+  return isKMajorOnlyType(getElementTypeOrSelf(load.getType()));
+}
+
+/// A load whose threads hold single elements (a gathered operand) is copied
+/// element by element, which writes either orientation: A then takes M rows
+/// of K, which wgmma reads, and a K-major-only B N rows of K, the only B
+/// that tf32 and fp8 wgmma read.
+bool isTransposedOperand(LoadOp load) {
+  auto type = cast<RankedTensorType>(load.getType());
+  auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(type.getEncoding());
+  if (!blocked)
+    return false;
+  bool runsDown = blocked.getOrder()[0] == 0;
+  if (blocked.getSizePerThread()[blocked.getOrder()[0]] > 1)
+    return runsDown;
+  SmallVector<std::pair<DotOp, unsigned>> uses = dotUses(load);
+  bool onlyA = !uses.empty() && llvm::all_of(uses, [](auto &u) { return u.second == 0; });
+  bool onlyB = !uses.empty() && llvm::all_of(uses, [](auto &u) { return u.second == 1; });
+  if (onlyA)
+    return false;
+  if (onlyB && isKMajorOnlyType(type.getElementType()))
+    return true;
+  return runsDown;
+}
+
+/// Rows not proven 4-byte aligned (a stride of 1000 f16 elements) are not
+/// pipelined, as in Triton (stageInLoop in PipelineLoops.cpp): element-wise
+/// copies are synchronous, and stages ahead would keep a 64-bit pointer per
+/// element alive for each (255 registers and spills on the corpus' odd
+/// matmul).
+bool copiesWords(LoadOp load, const kiln::ModuleAxisInfo &axis) {
+  unsigned inner = isTransposedOperand(load) ? 0 : 1;
+  return axis.getVectorWidth(load.getPtr(), inner, load.getMask()) *
+             kiln::getPointeeBytes(load.getPtr().getType()) >= 4;
+}
+
+/// The conditions of canUseWgmma (lib/Conversion/TileToLLVM/WgmmaToLLVM.cpp),
+/// which the lowering checks again: both operands K-major (A as loaded, B
+/// transposed), an f32 accumulator with all warps along M in groups of 4, K
+/// a swizzle width.
+bool isKMajorSlotOperand(LoadOp load) {
+  auto type = dyn_cast<RankedTensorType>(load.getType());
+  if (!type || type.getRank() != 2 || !isKMajorOnlyType(type.getElementType()) ||
+      !load->hasOneUse() || !isa<ConvertLayoutOp>(*load->user_begin()))
+    return false;
+  SmallVector<std::pair<DotOp, unsigned>> uses = dotUses(load);
+  if (uses.size() != 1)
+    return false;
+  auto [dot, index] = uses.front();
+  auto mma = dyn_cast_or_null<MmaLayoutAttr>(dot.getC().getType().getEncoding());
+  if (!mma || mma.getWarpsPerCTA()[1] != 1 ||
+      !isKMajorWarpGroupDot(dot, mma.getWarpsPerCTA()[0]))
+    return false;
+  return isTransposedOperand(load) == (index == 1);
+}
+
+/// An f16/bf16 2-D tile whose only users are tl.dot operands that the dot
+/// stages itself (an #mma accumulator and operands not yet in #dot_op), or
+/// an f32 / fp8 one that a tf32 / fp8 wgmma can read (isKMajorSlotOperand).
+bool isCopyableDotOperand(LoadOp load) {
+  auto type = dyn_cast<RankedTensorType>(load.getType());
+  if (!type || type.getRank() != 2)
+    return false;
+  if (isKMajorOnlyType(type.getElementType()))
+    return type.getDimSize(0) >= 16 && type.getDimSize(1) >= 16 &&
+           (!load.getOther() || isZeroConstant(load.getOther())) && isKMajorSlotOperand(load);
+  if (!(type.getElementType().isF16() || type.getElementType().isBF16()))
+    return false;
+  if (type.getDimSize(0) < 16 || type.getDimSize(1) < 16 || type.getDimSize(1) % 8)
+    return false;
+  if (load.getOther() && !isZeroConstant(load.getOther()))
+    return false;
+  // Copies move runs along the slot's stored rows. A load whose threads'
+  // runs go down the columns (K^T loaded with K contiguous) is copied into
+  // a transposed slot, which only B operands are read from.
+  bool transposed = isTransposedOperand(load);
+  if (type.getDimSize(0) % 8 && transposed)
+    return false;
+  if (load.getResult().use_empty())
+    return false;
+  for (OpOperand &use : load.getResult().getUses()) {
+    auto dot = dyn_cast<DotOp>(use.getOwner());
+    if (!dot || use.getOperandNumber() > 1 || (transposed && use.getOperandNumber() != 1))
+      return false;
+    if (!isa_and_nonnull<MmaLayoutAttr>(dot.getC().getType().getEncoding()) ||
+        isa_and_nonnull<DotOperandLayoutAttr>(type.getEncoding()))
+      return false;
+  }
+  return true;
+}
+
+SmallVector<LoadOp> dotOperandLoads(scf::ForOp loop,
+                                    const llvm::DenseSet<Operation *> &excluded) {
+  SmallVector<LoadOp> loads;
+  for (Operation &op : *loop.getBody())
+    if (auto load = dyn_cast<LoadOp>(op);
+        load && !excluded.contains(load) && isCopyableDotOperand(load))
+      loads.push_back(load);
+  keepWholeKMajorDots(loads);
+  return loads;
+}
+
+void readKMajorOperandsFromSlots(ArrayRef<LoadOp> loads) {
+  for (LoadOp load : loads) {
+    if (!isKMajorOnlyLoad(load))
+      continue;
+    auto cvt = cast<ConvertLayoutOp>(*load->user_begin());
+    cvt.getResult().replaceAllUsesWith(load.getResult());
+    cvt.erase();
+  }
+}
+
+} // namespace kiln::tile

@@ -1,0 +1,58 @@
+//===- SlotOperands.h - Which dot operand loads go to shared memory -*- C++ -*-===//
+//
+// The choice --tile-pipeline-loops (PipelineLoops.cpp) makes before it
+// rewrites a loop: which tile.loads feeding tl.dot become copies into
+// !tile.smem slots, and in which orientation each slot is stored.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_LIB_DIALECT_TILE_TRANSFORMS_SLOTOPERANDS_H
+#define KILN_LIB_DIALECT_TILE_TRANSFORMS_SLOTOPERANDS_H
+
+#include "kiln/Analysis/AxisInfo.h"
+#include "kiln/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace kiln::tile {
+
+/// Bytes of a tensor type's elements (pointers: 8).
+int64_t tensorBytes(mlir::Type type);
+
+/// Whether `v` is a constant +0.0 (scalar or splat).
+bool isZeroConstant(mlir::Value v);
+
+/// Whether `load` loads f32 or fp8 elements: operands that only wgmma reads
+/// from slots (K-major, tf32 or fp8), never ldmatrix.
+bool isKMajorOnlyLoad(LoadOp load);
+
+/// Whether `load`'s slot stores its tile transposed (first dimension
+/// innermost, as its threads' runs go).
+bool isTransposedOperand(LoadOp load);
+
+/// Whether the copies of `load` can move at least 4 bytes each, the least
+/// cp.async moves.
+bool copiesWords(LoadOp load, const kiln::ModuleAxisInfo &axis);
+
+/// Whether `load` (f32 or fp8) is an operand of one dot that can run as
+/// sm_90 wgmma (tf32 or fp8) once both its operands sit in K-major slots.
+bool isKMajorSlotOperand(LoadOp load);
+
+/// A load the pass may turn into copies into shared memory.
+bool isCopyableDotOperand(LoadOp load);
+
+/// The loads of `loop`'s own block that feed its dots through shared
+/// memory, less `excluded` (and the other operand of a K-major dot that
+/// loses one: such a dot reads both operands from slots or neither).
+llvm::SmallVector<LoadOp>
+dotOperandLoads(mlir::scf::ForOp loop,
+                const llvm::DenseSet<mlir::Operation *> &excluded = {});
+
+/// Once a K-major operand (tf32, fp8) is copied into a slot, its dot reads
+/// the slot: the #tile.dot_op conversion between the load and the dot is
+/// dropped.
+void readKMajorOperandsFromSlots(llvm::ArrayRef<LoadOp> loads);
+
+} // namespace kiln::tile
+
+#endif // KILN_LIB_DIALECT_TILE_TRANSFORMS_SLOTOPERANDS_H
