@@ -11,8 +11,54 @@ import sys
 _ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_triton")
 
 
+# torch's own Triton integration (inductor, torch.compile) imports Triton's
+# compiler internals (triton.backends.compiler, triton.compiler.compiler,
+# ...) as soon as `import triton` succeeds, which the drop-in makes true; and
+# torch._dynamo imports it, as do the libraries that import torch._dynamo
+# (transformers, peft, ...). So torch is told there is no Triton package:
+# torch.compile then reports a missing Triton (its generated kernels need
+# Triton's compiler, not the drop-in), and everything else imports.
+_TORCH_TRITON = "torch.utils._triton"
+
+
+def _no_triton_package():
+    return False
+
+
+def _hide_triton_from(module):
+    if getattr(module, "has_triton_package", None) is not _no_triton_package:
+        module.__kiln_has_triton_package__ = getattr(module, "has_triton_package", None)
+        module.has_triton_package = _no_triton_package
+
+
+def _unhide_triton_from(module):
+    original = getattr(module, "__kiln_has_triton_package__", None)
+    if original is not None:
+        module.has_triton_package = original
+        del module.__kiln_has_triton_package__
+
+
+class _PatchAfterExec(importlib.abc.Loader):
+    """Runs a module's own loader, then `patch(module)`."""
+
+    def __init__(self, loader, patch):
+        self._loader, self._patch = loader, patch
+
+    def create_module(self, spec):
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module):
+        self._loader.exec_module(module)
+        self._patch(module)
+
+
 class TritonFinder(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname, path=None, target=None):
+        if fullname == _TORCH_TRITON:
+            spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
+            if spec is not None and spec.loader is not None:
+                spec.loader = _PatchAfterExec(spec.loader, _hide_triton_from)
+            return spec
         if fullname != "triton" and not fullname.startswith("triton."):
             return None
         parts = fullname.split(".")[1:]
@@ -49,6 +95,8 @@ def install():
             getattr(loaded, "__file__", "?"))
     _finder = TritonFinder()
     sys.meta_path.insert(0, _finder)
+    if _TORCH_TRITON in sys.modules:
+        _hide_triton_from(sys.modules[_TORCH_TRITON])
 
 
 def uninstall():
@@ -57,6 +105,8 @@ def uninstall():
     if _finder is not None and _finder in sys.meta_path:
         sys.meta_path.remove(_finder)
     _finder = None
+    if _TORCH_TRITON in sys.modules:
+        _unhide_triton_from(sys.modules[_TORCH_TRITON])
     for name in [n for n in sys.modules
                  if n == "triton" or n.startswith("triton.")]:
         if getattr(sys.modules[name], "__kiln__", False) or \
