@@ -99,13 +99,18 @@ def main():
         else:
             ref = torch.matmul(a, b)
         flops = 2.0 * size ** 3
+        # fp8 on sm_90 accumulates inside wgmma with reduced precision (Triton
+        # and Kiln alike: both gave max error 1.34 at 4096^3 against fp32
+        # torch), so fp8 is checked to 1 % of the largest product.
+        atol = 1e-2 * ref.abs().max().item() if fp8 else 1e-1
+
+        def close(o, r):
+            return torch.allclose(o.float(), r.float(), rtol=1e-2, atol=atol)
         for cfg in configs:
             for who, kernel in kernels.items():
                 c = torch.empty((size, size), device="cuda", dtype=torch.float16)
                 row = dict(size=size, compiler=who, dtype=args.dtype, config=list(cfg))
-                check_and_time(row, launcher(kernel, a, b, c, cfg), c, ref, flops,
-                               lambda o, r: torch.allclose(o.float(), r.float(), rtol=1e-2,
-                                                           atol=1e-1))
+                check_and_time(row, launcher(kernel, a, b, c, cfg), c, ref, flops, close)
                 rows.append(row)
                 print(json.dumps(row), flush=True)
     print()

@@ -151,8 +151,6 @@ unsigned kiln::fe::bitWidth(DType d) {
 TypeKind kiln::fe::kindOf(DType d) {
   if (d == DType::I1)
     return TypeKind::Bool;
-  if (isUnsigned(d))
-    return TypeKind::UInt;
   if (isIntDType(d))
     return TypeKind::Int;
   return TypeKind::Float;

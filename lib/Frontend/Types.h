@@ -55,8 +55,9 @@ bool isIntDType(DType d);
 bool isUnsigned(DType d);
 unsigned bitWidth(DType d);
 
-/// Triton's kind order used for scalar-constant promotion.
-enum class TypeKind { Bool = 0, UInt = 1, Int = 2, Float = 3 };
+/// The kind order of scalar-constant promotion, Triton's dtype.kind(): bool < integral < floating. Signedness is not a
+/// kind: a Python int next to a uint32 tensor takes the tensor's type.
+enum class TypeKind { Bool = 0, Int = 1, Float = 2 };
 TypeKind kindOf(DType d);
 
 /// C's usual arithmetic conversions on two integer dtypes.

@@ -172,7 +172,7 @@ import triton.language as tl
 def k(X, Y, N, BLOCK: tl.constexpr):
     u = N.to(tl.uint32)
     # expected-error @+1 {{cannot apply `//`: operands have different signedness (uint32 and int32); cast them to the same signedness}}
-    y = u // 2
+    y = u // N
 
 # -----
 import triton

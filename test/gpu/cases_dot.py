@@ -184,7 +184,14 @@ def tutorial_case(results, m, n, k, cfg, activation, dtype="fp16", b_kmajor=Fals
              "matmul_kernel", grid, make, [2],
              dict(BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk, GROUP_SIZE_M=group,
                   ACTIVATION=activation, num_warps=warps, num_stages=stages),
-             against(reference, (1e-2, 1e-2)))
+             against(reference, FP8_WGMMA_TOLERANCE if dtype.startswith("fp8") and b_kmajor
+                     else (1e-2, 1e-2)))
+
+
+# fp8 on sm_90 wgmma accumulates with reduced precision inside the instruction,
+# under Triton as under Kiln (512^3 e4m3: max error 0.125 against fp32 torch on
+# outputs of magnitude ~5): rtol 2e-2, atol 0.25 against torch and between the two.
+FP8_WGMMA_TOLERANCE = (2e-2, 0.25)
 
 
 def bmm_case(results, batch, m, n, k, t_in, t_out, bias, transposed_b=False):
