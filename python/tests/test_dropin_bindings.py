@@ -70,12 +70,15 @@ class SpellingTest(unittest.TestCase):
         self.assertEqual(s(triton), "triton")
         self.assertEqual(s(tl), "triton.language")
         self.assertEqual(s(libdevice), "triton.language.extra.libdevice")
+        self.assertEqual(s((64, tl.float16, None)),
+                         "(64, triton.language.float16, None)")
+        self.assertEqual(s((1,)), "(1,)")
 
     def test_anything_else_is_skipped(self):
         class Color(enum.IntEnum):
             RED = 1
         for value in (float("inf"), float("nan"), "x" * 300, Color.RED,
-                      os, lambda: 0, host_chosen.rsqrt_kernel, [1], (1, 2),
+                      os, lambda: 0, host_chosen.rsqrt_kernel, [1], (1, os),
                       tl.pointer_type(tl.float32), host_chosen.compare_version):
             self.assertIsNone(bindings.spelling(value), value)
 
@@ -84,13 +87,55 @@ class DropinBindingsTest(unittest.TestCase):
     def test_bindings_of_the_file_and_its_helpers(self):
         got = bindings.host_bindings(host_chosen.rsqrt_kernel.fn, MAIN,
                                      [HERE])
+        # Only names bound in `if`s: `tl`, `triton` and the helpers'
+        # imports are resolved by the compiler itself.
         self.assertEqual(got, (
             "BLOCK=128", "DTYPE=triton.language.float32", "MODE='sum'",
             "SCALE=5.0", "rsqrt=triton.language.math.rsqrt",
             "tanh=triton.language.extra.libdevice.tanh",
-            "tl=triton.language", "triton=triton",
-            CONSTS + "::BIAS=11.0",
-            HELPERS + "::ACT_SCALE=7.0", HELPERS + "::triton=triton"))
+            CONSTS + "::BIAS=11.0", HELPERS + "::ACT_SCALE=7.0"))
+
+    def test_names_bound_in_compound_statements(self):
+        import tempfile
+        source = (
+            "import os\n"
+            "X = 1\n"
+            "A, (B, C) = 1, (2, 3)\n"
+            "if os.environ.get('K'):\n"
+            "    from triton.language.extra import libdevice as ld\n"
+            "    import triton.language.math\n"
+            "    def f(p):\n"
+            "        inner = p\n"
+            "    class K:\n"
+            "        attr = 1\n"
+            "    squares = [q * q for q in range(3)]\n"
+            "elif (W := 3):\n"
+            "    pass\n"
+            "try:\n"
+            "    from mod import *\n"
+            "except ImportError as err:\n"
+            "    E = 1\n"
+            "for I, J in []:\n"
+            "    pass\n"
+            "with open(__file__) as fh:\n"
+            "    pass\n")
+        expected = {"A", "B", "C", "ld", "triton", "f", "K", "squares", "W",
+                    "err", "E", "I", "J", "fh"}
+        if sys.version_info >= (3, 10):
+            source += ("match X:\n"
+                       "    case [M, *R]:\n"
+                       "        pass\n"
+                       "    case {'k': V, **REST}:\n"
+                       "        pass\n")
+            expected |= {"M", "R", "V", "REST"}
+        with tempfile.NamedTemporaryFile("w", suffix=".py",
+                                         delete=False) as f:
+            f.write(source)
+        try:
+            self.assertEqual(bindings._ambiguous_names(f.name), expected)
+        finally:
+            os.unlink(f.name)
+        self.assertIsNone(bindings._ambiguous_names(f.name))  # unreadable
 
     def test_liger_style_import_selection_launches(self):
         k = host_chosen.rsqrt_kernel
@@ -123,7 +168,7 @@ class DropinBindingsTest(unittest.TestCase):
         self.assertIn(MAIN, bindings._cache)
         saved = bindings._module_bindings
 
-        def fail(namespace):
+        def fail(*args):
             raise AssertionError("bindings recomputed")
         bindings._module_bindings = fail
         try:
