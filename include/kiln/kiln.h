@@ -160,6 +160,23 @@ typedef struct kiln_module_config {
    * kernel file (relative imports resolve beside the file). Copied. */
   const char *const *include_dirs;
   size_t num_include_dirs;
+  /* Host bindings, "NAME=EXPR" or "PATH::NAME=EXPR": the value of a
+   * module-level name that the file binds inside an `if`/`try`/`with`/loop
+   * (`if version_ok(): from triton.language.extra.libdevice import rsqrt
+   * else: ...`), which Kiln cannot resolve from the source. EXPR is Python
+   * evaluated with `triton` bound to the Triton module
+   * ("triton.language.extra.libdevice.rsqrt", "triton.language.float32",
+   * "128", "'mean'", "None"). A binding is used only for such a name, and
+   * only when that compound statement binds it last in its file; a name
+   * Kiln resolves itself keeps its value, and unused bindings are ignored.
+   * Without PATH the binding is for the kernel file; with PATH (compared as
+   * real paths) for that imported file. The string is split at its first
+   * `=`, PATH at the last `::` before it. A malformed binding or a name
+   * bound twice is KILN_ERROR_INVALID_ARGUMENT here; an EXPR that does not
+   * parse or evaluate to a compile-time value is a compile error at the
+   * name's use. Copied; part of the cache key. */
+  const char *const *host_bindings;
+  size_t num_host_bindings;
 } kiln_module_config;
 /* A module from `path` (source NULL) or from `source` named `path` in
  * messages; `config` may be NULL (defaults, as kiln_module_from_file). */

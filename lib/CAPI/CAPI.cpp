@@ -2,8 +2,10 @@
 #include "CAPIInternal.h"
 #include "kiln/Frontend/Imports.h"
 #include "kiln/Target/Pipeline.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Regex.h"
+#include "llvm/Support/SHA256.h"
 #include <cstring>
 #include <iterator>
 #include <new>
@@ -289,10 +291,17 @@ static std::string keyedSource(std::string source, llvm::StringRef filename,
                                const FrontendOptions &fo) {
   std::string digest =
       importedFilesDigest(source, filename, fo.includeDirs);
-  if (digest.empty() && !fo.hostDecorators)
+  if (digest.empty() && !fo.hostDecorators && fo.hostBindings.empty())
     return source;
+  std::string bindings;
+  if (!fo.hostBindings.empty()) {
+    llvm::SHA256 hash;
+    for (const HostBinding &b : fo.hostBindings)
+      hash.update(b.path + "::" + b.name + "=" + b.expr + '\0');
+    bindings = ", bindings " + llvm::toHex(hash.final(), /*LowerCase=*/true);
+  }
   source += "\n# kiln: imports " + (digest.empty() ? "none" : digest) +
-            (fo.hostDecorators ? ", host decorators" : "") + "\n";
+            (fo.hostDecorators ? ", host decorators" : "") + bindings + "\n";
   return source;
 }
 
@@ -311,6 +320,9 @@ kiln_status kiln_module_create(const char *path, const char *source,
   if (config && config->num_include_dirs && !config->include_dirs)
     return fail(KILN_ERROR_INVALID_ARGUMENT,
                 "kiln_module_create: `include_dirs` is NULL");
+  if (config && config->num_host_bindings && !config->host_bindings)
+    return fail(KILN_ERROR_INVALID_ARGUMENT,
+                "kiln_module_create: `host_bindings` is NULL");
   return guarded(__func__, [&] {
     FrontendOptions fo;
     if (config) {
@@ -322,6 +334,21 @@ kiln_status kiln_module_create(const char *path, const char *source,
                           std::to_string(i) + "] is NULL");
         fo.includeDirs.push_back(config->include_dirs[i]);
       }
+      std::vector<std::string> texts;
+      for (size_t i = 0; i < config->num_host_bindings; ++i) {
+        if (!config->host_bindings[i])
+          return fail(KILN_ERROR_INVALID_ARGUMENT,
+                      "kiln_module_create: host_bindings[" +
+                          std::to_string(i) + "] is NULL");
+        texts.push_back(config->host_bindings[i]);
+      }
+      llvm::Expected<std::vector<HostBinding>> bindings =
+          parseHostBindings(texts);
+      if (!bindings)
+        return fail(KILN_ERROR_INVALID_ARGUMENT,
+                    "kiln_module_create: " +
+                        llvm::toString(bindings.takeError()));
+      fo.hostBindings = std::move(*bindings);
     }
     std::string filename = path ? path : "<source>";
     fo.mainFile = filename;

@@ -53,6 +53,66 @@ ScopedFrontendOptions::~ScopedFrontendOptions() {
 }
 
 //===----------------------------------------------------------------------===//
+// Host bindings
+//===----------------------------------------------------------------------===//
+
+static llvm::Error bindingError(const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+}
+
+/// Python identifiers; bytes past ASCII are let through (a Unicode name is
+/// checked by the parser when the binding is used).
+static bool isPythonName(llvm::StringRef s) {
+  auto start = [](char c) {
+    return llvm::isAlpha(c) || c == '_' || (unsigned char)c >= 0x80;
+  };
+  return !s.empty() && start(s[0]) && llvm::all_of(s, [&](char c) {
+    return start(c) || llvm::isDigit(c);
+  });
+}
+
+llvm::Expected<HostBinding> kiln::parseHostBinding(llvm::StringRef text) {
+  if (!text.contains('='))
+    return bindingError("host binding `" + text +
+                        "`: expected NAME=EXPR or PATH::NAME=EXPR");
+  auto [head, expr] = text.split('=');
+  HostBinding b;
+  llvm::StringRef name = head.trim();
+  if (size_t at = head.rfind("::"); at != llvm::StringRef::npos) {
+    b.path = head.substr(0, at).trim().str();
+    name = head.substr(at + 2).trim();
+    if (b.path.empty())
+      return bindingError("host binding `" + text + "`: empty PATH before `::`");
+  }
+  if (!isPythonName(name))
+    return bindingError("host binding `" + text + "`: `" + name +
+                        "` is not a valid name");
+  if (expr.trim().empty())
+    return bindingError("host binding `" + text +
+                        "`: missing expression after `=`");
+  b.name = name.str();
+  b.expr = expr.trim().str();
+  return b;
+}
+
+llvm::Expected<std::vector<HostBinding>>
+kiln::parseHostBindings(const std::vector<std::string> &texts) {
+  std::vector<HostBinding> out;
+  for (const std::string &t : texts) {
+    llvm::Expected<HostBinding> b = parseHostBinding(t);
+    if (!b)
+      return b.takeError();
+    for (const HostBinding &prev : out)
+      if (prev.path == b->path && prev.name == b->name)
+        return bindingError("host binding `" + t + "`: `" + b->name +
+                            "` is bound twice" +
+                            (b->path.empty() ? "" : " in " + b->path));
+    out.push_back(std::move(*b));
+  }
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
 // Finding module files
 //===----------------------------------------------------------------------===//
 
@@ -117,6 +177,7 @@ struct Registry;
 struct ImportState {
   FrontendOptions options;
   Registry *registry = nullptr;
+  bool main = false; ///< the compile's main file (its IRGen is the root)
   /// Synthetic names through which importers look this module's names up.
   std::vector<std::unique_ptr<NameExpr>> uses;
 };
@@ -171,7 +232,7 @@ Registry::~Registry() {
 
 ImportScope::ImportScope(IRGen &root, const FrontendOptions &options)
     : root(root) {
-  addState(root, options, new Registry());
+  addState(root, options, new Registry()).main = true;
 }
 
 ImportScope::~ImportScope() {
@@ -201,6 +262,34 @@ static const std::vector<std::string> &includeDirsOf(const IRGen &g) {
   static const std::vector<std::string> none;
   ImportState *st = stateOf(g);
   return st ? st->options.includeDirs : none;
+}
+
+const HostBinding *kiln::fe::findHostBinding(const IRGen &g,
+                                             llvm::StringRef name) {
+  ImportState *st = stateOf(g);
+  if (!st)
+    return nullptr;
+  std::string mine;
+  for (const HostBinding &b : st->options.hostBindings) {
+    if (b.name != name)
+      continue;
+    if (b.path.empty()) {
+      if (st->main)
+        return &b;
+      continue;
+    }
+    // PATH names the file however the host spells it: compare real paths.
+    if (mine.empty()) {
+      llvm::SmallString<256> real;
+      mine = llvm::sys::fs::real_path(pathOf(g), real) ? pathOf(g)
+                                                       : real.str().str();
+    }
+    llvm::SmallString<256> real;
+    if (b.path == mine ||
+        (!llvm::sys::fs::real_path(b.path, real) && real.str() == mine))
+      return &b;
+  }
+  return nullptr;
 }
 
 bool kiln::fe::hasPackageRoots(const IRGen &g) {

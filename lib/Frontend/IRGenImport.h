@@ -33,6 +33,15 @@ std::string cannotFindModule(const IRGen &g, llvm::StringRef dotted,
                              unsigned level);
 /// Whether `g` follows imports of user files (it has import state).
 bool followsImports(const IRGen &g);
+/// The host binding of module-level `name` in g's file, if the compile has
+/// one (FrontendOptions::hostBindings): one without a path binds in the
+/// main file only.
+const HostBinding *findHostBinding(const IRGen &g, llvm::StringRef name);
+/// The value of ambiguous module-level binding `d` of `use` (the last of its
+/// name) from its host binding, if there is one (IRGenHostBinding.cpp).
+std::optional<mlir::FailureOr<Val>>
+hostBindingValue(IRGen &g, const ast::NameExpr *use, IRGen::GlobalDef &d,
+                 llvm::StringRef where);
 /// Whether package roots were given (absolute imports are looked up).
 bool hasPackageRoots(const IRGen &g);
 /// The value a non-triton import binds, loading the file it names.

@@ -427,6 +427,12 @@ std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
     return FailureOr<Val>(
         fail(use, d->message + " (imported at " + where + ")"));
   case How::Ambiguous:
+    // Python ran the module and knows the final value: a host binding
+    // gives it, for the name's last binding only.
+    if (d == &it->second.back())
+      if (std::optional<FailureOr<Val>> v =
+              hostBindingValue(*this, use, *d, where))
+        return v;
     return FailureOr<Val>(fail(use, "`" + name + "` is assigned in " +
                                         d->container + " at " + where +
                                         "; Kiln cannot tell which "

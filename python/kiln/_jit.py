@@ -674,17 +674,22 @@ class Module:
     Kernel."""
 
     def __init__(self, path=None, source=None, filename=None,
-                 ignore_decorators=False, include_dirs=()):
+                 ignore_decorators=False, include_dirs=(), host_bindings=()):
         handle = ctypes.c_void_p()
-        if ignore_decorators or include_dirs:
-            # Decorators applied by the caller (the drop-in triton), and the
-            # package roots for the file's imports.
+        if ignore_decorators or include_dirs or host_bindings:
+            # Decorators applied by the caller (the drop-in triton), the
+            # package roots for the file's imports, and the values of names
+            # the file binds in host-dependent `if`s ("NAME=EXPR").
             dirs = [os.fsencode(d) for d in include_dirs]
+            binds = [b.encode() for b in host_bindings]
             config = _lib.ModuleConfig()
             config.flags = (_lib.MODULE_IGNORE_DECORATORS
                             if ignore_decorators else 0)
             config.include_dirs = (ctypes.c_char_p * max(1, len(dirs)))(*dirs)
             config.num_include_dirs = len(dirs)
+            config.host_bindings = (ctypes.c_char_p * max(1, len(binds)))(
+                *binds)
+            config.num_host_bindings = len(binds)
             if source is not None:
                 check(_lib.module_create((filename or "<source>").encode(),
                                          source.encode(),

@@ -49,7 +49,9 @@ class ParamInfo(ctypes.Structure):
 class ModuleConfig(ctypes.Structure):
     _fields_ = [("flags", ctypes.c_uint),
                 ("include_dirs", ctypes.POINTER(ctypes.c_char_p)),
-                ("num_include_dirs", ctypes.c_size_t)]
+                ("num_include_dirs", ctypes.c_size_t),
+                ("host_bindings", ctypes.POINTER(ctypes.c_char_p)),
+                ("num_host_bindings", ctypes.c_size_t)]
 
 
 MODULE_IGNORE_DECORATORS = 1

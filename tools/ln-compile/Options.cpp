@@ -55,6 +55,13 @@ OPTIONS:
   -I DIR                   package root for the kernel file's imports
                            (`from mylib.ops import helper`; repeatable;
                            relative imports resolve beside FILE)
+  --bind [PATH::]NAME=EXPR the value of module-level NAME when the file
+                           binds it inside an `if`/`try`/`with`/loop (Kiln
+                           cannot tell which branch runs): EXPR is Python
+                           with `triton` in scope, e.g.
+                           rsqrt=triton.language.extra.libdevice.rsqrt,
+                           BLOCK=128; used only for such names; PATH::
+                           binds in the imported file PATH (repeatable)
   --list-configs           print the @triton.autotune configs of --kernel,
                            numbered from 0 (Triton's Config text)
   --config N               compile autotune config N: its kwargs become -D
@@ -175,6 +182,17 @@ std::optional<int> kiln::cli::parseArgs(int argc, char **argv, Options &o) {
       if (!llvm::sys::fs::is_directory(dir))
         return usageError("-I " + dir + ": not a directory");
       o.includeDirs.push_back(dir);
+    } else if (a == "--bind") {
+      auto v = value("--bind");
+      if (!v)
+        return cli::kExitUsage;
+      llvm::Expected<HostBinding> b = parseHostBinding(*v);
+      if (!b)
+        return usageError("--bind: " + llvm::toString(b.takeError()));
+      for (const HostBinding &prev : o.bindings)
+        if (prev.path == b->path && prev.name == b->name)
+          return usageError("--bind: `" + b->name + "` is bound twice");
+      o.bindings.push_back(std::move(*b));
     } else if (a == "--num-warps") {
       auto v = value("--num-warps");
       if (!v)

@@ -2,6 +2,7 @@
 #ifndef KILN_TOOLS_LNCOMPILE_OPTIONS_H
 #define KILN_TOOLS_LNCOMPILE_OPTIONS_H
 
+#include "kiln/Frontend/Imports.h"
 #include "kiln/Target/Pipeline.h"
 #include <optional>
 #include <string>
@@ -17,6 +18,7 @@ struct Options {
   std::optional<std::string> kernel, signature, output, dumpDir;
   std::vector<std::string> defines;
   std::vector<std::string> includeDirs; ///< -I DIR
+  std::vector<HostBinding> bindings;    ///< --bind [PATH::]NAME=EXPR
   std::optional<unsigned> numWarps; ///< default 4
   std::optional<unsigned> numStages; ///< default 3
   std::optional<unsigned> config;   ///< --config N

@@ -617,9 +617,10 @@ int main(int argc, char **argv) {
   Options o;
   if (std::optional<int> rc = cli::parseArgs(argc, argv, o))
     return *rc;
-  // -I: the frontend reads its search path from the compiling thread.
+  // -I, --bind: the frontend reads them from the compiling thread.
   FrontendOptions frontend;
   frontend.includeDirs = o.includeDirs;
+  frontend.hostBindings = o.bindings;
   ScopedFrontendOptions scope(std::move(frontend));
   return o.file ? runFile(o) : runBuiltin(o);
 }

@@ -6,12 +6,13 @@
  *   launch    launches through the stand-in driver (KILN_FAKE_CUDA);
  *   nodriver  the error when no CUDA driver can be loaded;
  *   modules   kiln_module_create: decorators left to the host, package
- *             roots for imports across files, and its argument errors.
+ *             roots for imports across files, and its argument errors;
+ *   bindings  kiln_module_create's host bindings (CAPIBindings.c).
  * Plain C11: this also checks that kiln.h is valid C.
  *
  *===----------------------------------------------------------------------===*/
 #define _POSIX_C_SOURCE 200809L /* setenv */
-#include "kiln/kiln.h"
+#include "CAPICheck.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -19,28 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures = 0;
-
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n  last error: %s\n",          \
-              __FILE__, __LINE__, #cond, kiln_last_error());                   \
-      ++failures;                                                              \
-    }                                                                          \
-  } while (0)
-
-#define CHECK_OK(call) CHECK((call) == KILN_OK)
-#define CHECK_STATUS(call, status) CHECK((call) == (status))
-#define CHECK_CONTAINS(text, needle)                                           \
-  do {                                                                         \
-    const char *t_ = (text);                                                   \
-    if (!t_ || !strstr(t_, (needle))) {                                        \
-      fprintf(stderr, "%s:%d: expected \"%s\" in:\n%s\n", __FILE__, __LINE__,  \
-              (needle), t_ ? t_ : "(null)");                                   \
-      ++failures;                                                              \
-    }                                                                          \
-  } while (0)
+int failures = 0;
 
 static const char *kAddSource =
     "import triton\n"
@@ -650,7 +630,7 @@ static void testNoDriver(void) {
 
 /*--- modules --------------------------------------------------------------*/
 
-static void writeFile(const char *path, const char *text) {
+void writeFile(const char *path, const char *text) {
   FILE *f = fopen(path, "w");
   CHECK(f != NULL);
   if (f) {
@@ -740,7 +720,7 @@ static void testModules(void) {
 
 int main(int argc, char **argv) {
   if (argc != 2) {
-    fprintf(stderr, "usage: %s compile|errors|launch|nodriver|modules\n",
+    fprintf(stderr, "usage: %s compile|errors|launch|nodriver|modules|bindings\n",
             argv[0]);
     return 2;
   }
@@ -755,6 +735,8 @@ int main(int argc, char **argv) {
     testLaunch();
   } else if (strcmp(s, "modules") == 0) {
     testModules();
+  } else if (strcmp(s, "bindings") == 0) {
+    testBindings();
   } else if (strcmp(s, "nodriver") == 0) {
     setenv("KILN_CUDA_DRIVER", "/nonexistent/libcuda.so.1", 1);
     testNoDriver();

@@ -13,10 +13,32 @@
 #define KILN_FRONTEND_IMPORTS_H
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 #include <string>
 #include <vector>
 
 namespace kiln {
+
+/// The value a host that ran the module (Python's drop-in triton) knows a
+/// module-level name has: `NAME=EXPR`, or `PATH::NAME=EXPR` for the module
+/// file PATH (an imported file; without PATH the main file). EXPR is Python
+/// source evaluated with `triton` bound to the Triton module
+/// (`triton.language.extra.libdevice.rsqrt`, `triton.language.float32`,
+/// `128`, `'mean'`, `None`). The frontend uses it only for a name it cannot
+/// resolve itself: one whose last binding in the file is inside a compound
+/// statement (`if`/`try`/`with`/loops/`match`).
+struct HostBinding {
+  std::string path, name, expr;
+  bool operator==(const HostBinding &) const = default;
+};
+
+/// Parses `NAME=EXPR` / `PATH::NAME=EXPR` (split at the first `=`, PATH at
+/// the last `::` before it); EXPR itself is parsed where it is used.
+llvm::Expected<HostBinding> parseHostBinding(llvm::StringRef text);
+
+/// Parses every binding; a second binding of one PATH and NAME is an error.
+llvm::Expected<std::vector<HostBinding>>
+parseHostBindings(const std::vector<std::string> &texts);
 
 struct FrontendOptions {
   /// Package roots for absolute imports (`from mylib.ops import helper`);
@@ -29,6 +51,9 @@ struct FrontendOptions {
   /// (the runtime does, for path-independent cache entries): relative
   /// imports of the main file resolve beside it.
   std::string mainFile;
+  /// Values of module-level names the frontend finds ambiguous, from the
+  /// host (ln-compile --bind, the C API's host_bindings).
+  std::vector<HostBinding> hostBindings;
 };
 
 /// The calling thread's options (defaults when none are set).

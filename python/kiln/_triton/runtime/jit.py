@@ -29,6 +29,7 @@ from kiln import _lib
 from kiln import _report
 from kiln.errors import CompilationError, KilnError, LaunchError, check
 
+from .bindings import host_bindings
 from .compiled import CompiledKernel
 from .launchgen import LaunchCodegen, _SCALARS, _current_device
 
@@ -108,12 +109,14 @@ def _module_root(fn):
 _modules = {}
 
 
-def _kiln_module(path, include_dirs):
-    key = (path, tuple(include_dirs))
+def _kiln_module(path, include_dirs, host_bindings=()):
+    # Other values of the host bindings are another module (other code).
+    key = (path, tuple(include_dirs), tuple(host_bindings))
     m = _modules.get(key)
     if m is None:
         m = _modules[key] = _kjit.Module(path=path, ignore_decorators=True,
-                                         include_dirs=include_dirs)
+                                         include_dirs=include_dirs,
+                                         host_bindings=host_bindings)
     return m
 
 
@@ -204,7 +207,9 @@ class JITFunction(KernelInterface, LaunchCodegen):
                     "@triton.jit functions from their .py file)" %
                     self.__name__)
             self._file = os.path.abspath(path)
-            module = _kiln_module(self._file, _module_root(self.fn))
+            roots = _module_root(self.fn)
+            module = _kiln_module(self._file, roots,
+                                  host_bindings(self.fn, self._file, roots))
             self._kernel = module[self.__name__]
             self._stats = _report.register(self)
         return self._kernel

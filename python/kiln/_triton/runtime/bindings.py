@@ -1,0 +1,193 @@
+"""Host bindings: what Python knows about a kernel file's module-level names
+that Kiln's compiler cannot work out from the source.
+
+Kiln compiles a kernel from its .py file and resolves module globals
+statically; a name bound inside a module-level `if`/`try`/`with`/loop whose
+test is host code (Liger-Kernel's `if compare_version("triton", ...):
+from triton.language.extra.libdevice import rsqrt else: ...`) is ambiguous
+there. Here the module has run, so each global's value is known: every
+global the file binds inside a module-level compound statement (or by
+unpacking), whose value is a drop-in Triton object or a plain constant, is
+passed to libkiln as `NAME=EXPR` (kiln_module_config.host_bindings), EXPR
+its spelling with `triton` in scope. The compiler uses a binding only for a
+name it finds ambiguous; anything else keeps its static value. Passing only
+those names keeps the cache key free of globals that differ between runs
+(a start time, a temporary path) but that no kernel can be asking for.
+
+Bindings are computed once per kernel file (cached by path), when its first
+kernel is compiled: never on the launch path. Files of @triton.jit helpers
+the kernel file imports get theirs as `PATH::NAME=EXPR`.
+"""
+import ast
+import math
+import os
+import types
+
+__kiln__ = True
+
+# Strings longer than this (docstrings, templates) are never kernel values.
+_MAX_STR = 256
+_MAX_TUPLE = 64
+# A bound on the files walked from one kernel file.
+_MAX_FILES = 64
+
+_cache = {}
+
+
+def spelling(value):
+    """EXPR for `value` when Kiln's compiler can evaluate it as the same
+    compile-time value, else None."""
+    from triton.language.core import _Builtin, constexpr, dtype
+    if isinstance(value, constexpr):
+        value = value.value
+    t = type(value)
+    if value is None or t is bool or t is int:
+        return repr(value)
+    if t is float:
+        return repr(value) if math.isfinite(value) else None
+    if t is str:
+        return repr(value) if len(value) <= _MAX_STR else None
+    if t is tuple and len(value) <= _MAX_TUPLE:
+        parts = [spelling(v) for v in value]
+        if None in parts:
+            return None
+        return "(%s%s)" % (", ".join(parts), "," if len(parts) == 1 else "")
+    if t is dtype:  # not pointer or block types: their repr is no name
+        return repr(value)  # "triton.language.float32"
+    if t is _Builtin:
+        module = value.__module__
+        if module == "triton" or module.startswith("triton."):
+            return module + "." + value.__name__
+        return None
+    # The module's own dict: a lazy module's __getattr__ may import.
+    if isinstance(value, types.ModuleType) and \
+            vars(value).get("__kiln__", False):
+        name = value.__name__
+        if name == "triton" or name.startswith("triton."):
+            return name
+    return None
+
+
+# Statements whose bindings the compiler cannot resolve from the source.
+_COMPOUND = tuple(getattr(ast, n) for n in (
+    "If", "Try", "TryStar", "With", "AsyncWith", "For", "AsyncFor", "While",
+    "Match") if hasattr(ast, n))
+# Scopes of their own: the names bound inside are not module globals.
+_SCOPES = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
+           ast.GeneratorExp)
+
+
+def _bound_names(node, out):
+    """Adds the module-level names `node` binds (not inside defs, classes,
+    lambdas or comprehensions) to `out`."""
+    todo = [node]
+    while todo:
+        for child in ast.iter_child_nodes(todo.pop()):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                  ast.ClassDef)):
+                out.add(child.name)
+                continue
+            if isinstance(child, _SCOPES):
+                continue
+            if isinstance(child, ast.Name) and \
+                    not isinstance(child.ctx, ast.Load):
+                out.add(child.id)
+            elif isinstance(child, ast.alias) and child.name != "*":
+                out.add(child.asname or child.name.split(".")[0])
+            elif isinstance(child, ast.ExceptHandler) and child.name:
+                out.add(child.name)
+            elif getattr(child, "name", None) and \
+                    type(child).__name__ in ("MatchAs", "MatchStar"):
+                out.add(child.name)
+            elif getattr(child, "rest", None) and \
+                    type(child).__name__ == "MatchMapping":
+                out.add(child.rest)
+            todo.append(child)
+
+
+def _ambiguous_names(path):
+    """The names file `path` binds inside module-level compound statements
+    or by unpacking (a superset of those the compiler finds ambiguous);
+    None when the file cannot be parsed (then every global is passed)."""
+    try:
+        with open(path, "rb") as f:
+            tree = ast.parse(f.read(), path)
+    except (OSError, SyntaxError, ValueError):
+        return None
+    names = set()
+    for stmt in tree.body:
+        if isinstance(stmt, _COMPOUND) or (
+                isinstance(stmt, ast.Assign) and any(
+                    isinstance(t, (ast.Tuple, ast.List))
+                    for t in stmt.targets)):
+            _bound_names(stmt, names)
+    return names
+
+
+def _module_bindings(namespace, path):
+    """NAME=EXPR for each global of `namespace` (the module of file `path`)
+    that may be ambiguous and has a spelling, sorted."""
+    only = _ambiguous_names(path)
+    out = []
+    for name, value in list(namespace.items()):
+        if name.startswith("__") or not name.isidentifier() or \
+                (only is not None and name not in only):
+            continue
+        try:
+            text = spelling(value)
+        except Exception:  # an object whose type checks misbehave
+            continue
+        if text is not None:
+            out.append("%s=%s" % (name, text))
+    return sorted(out)
+
+
+def _file_of(namespace):
+    """The module's file, if a binding can name it (the compiler splits a
+    binding at its first `=`)."""
+    path = namespace.get("__file__")
+    if not isinstance(path, str) or "=" in path:
+        return None
+    return os.path.abspath(path)
+
+
+def _imported_namespaces(namespace, jit_type, roots):
+    """Module namespaces whose code the compiler may reach from this one:
+    those of @triton.jit helpers it holds, and user modules it holds that
+    live under the package roots."""
+    for value in list(namespace.values()):
+        if isinstance(value, jit_type):
+            yield value.__globals__
+        elif isinstance(value, types.ModuleType):
+            own = vars(value)  # not getattr: a lazy module may import
+            path = own.get("__file__")
+            if not own.get("__kiln__") and isinstance(path, str) and any(
+                    os.path.abspath(path).startswith(r + os.sep)
+                    for r in roots):
+                yield own
+
+
+def host_bindings(fn, path, roots):
+    """The bindings of kernel file `path` (fn's module) and of the files its
+    helpers come from, as a tuple of strings (part of the module cache
+    key)."""
+    cached = _cache.get(path)
+    if cached is not None:
+        return cached
+    from .jit import JITFunction
+    main = fn.__globals__
+    result = list(_module_bindings(main, path))
+    seen = {path, _file_of(main)}
+    todo = [main]
+    roots = [os.path.abspath(r) for r in roots]
+    while todo and len(seen) < _MAX_FILES:
+        for namespace in _imported_namespaces(todo.pop(), JITFunction, roots):
+            other = _file_of(namespace)
+            if other is None or other in seen:
+                continue
+            seen.add(other)
+            todo.append(namespace)
+            result += ["%s::%s" % (other, b)
+                       for b in _module_bindings(namespace, other)]
+    _cache[path] = result = tuple(result)
+    return result
