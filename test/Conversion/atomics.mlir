@@ -139,3 +139,20 @@ module attributes {tile.num_warps = 1 : i32, tile.arch = "sm_80"} {
     return
   }
 }
+
+// -----
+
+// Triton's sem / scope become the atom's ordering and scope.
+// CHECK-LABEL: llvm.func @ordering
+// CHECK: atom.global.relaxed.gpu.add.f32
+// CHECK: atom.global.acquire.sys.cas.b32
+// CHECK: atom.global.release.cta.exch.b32
+module attributes {tile.num_warps = 1 : i32} {
+  func.func @ordering(%p: !tile.ptr<f32>, %q: !tile.ptr<i32>, %v: f32, %w: i32) {
+    %a = tile.atomic_rmw add %p, %v {sem = "relaxed"} : !tile.ptr<f32>
+    %b = tile.atomic_cas %q, %w, %w {sem = "acquire", scope = "sys"} : !tile.ptr<i32>
+    %c = tile.atomic_rmw xchg %q, %w {sem = "release", scope = "cta"} : !tile.ptr<i32>
+    return
+  }
+}
+

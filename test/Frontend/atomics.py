@@ -1,7 +1,7 @@
 # Atomics: a scalar spin lock (`while tl.atomic_cas(...) == 1: pass` becomes
 # scf.while), scalar read-modify-writes whose result is used, masked tensor
-# atomics, values converted to the element type, sem/scope accepted when they
-# match Kiln's acq_rel/gpu semantics.
+# atomics, values converted to the element type, Triton's sem / scope (the
+# defaults acq_rel / gpu are not printed).
 # RUN: ln-compile %s --kernel atomics --signature '*i32,*i32,*fp32,*fp16,i32' \
 # RUN:   -D BLOCK=128 --emit=tile | FileCheck %s
 import triton
@@ -27,6 +27,9 @@ def atomics(Lock, Counts, Sums, Vals, N, BLOCK: tl.constexpr):
     tl.atomic_or(Counts + offs, 1, mask=mask)
     tl.atomic_cas(Counts + offs, 0, offs)
     tl.store(Vals + offs, prev.to(tl.float16), mask=mask)
+    tl.atomic_add(Sums + offs, v, mask=mask, sem="relaxed")
+    tl.atomic_cas(Lock, 0, 1, sem="acquire", scope="sys")
+    tl.atomic_xchg(Lock, 0, sem="release", scope="cta")
 
 # CHECK-LABEL: func.func @atomics(
 # CHECK-SAME: %[[LOCK:[^:]+]]: !tile.ptr<i32> {tile.name = "Lock"}, %[[COUNTS:[^:]+]]: !tile.ptr<i32> {tile.name = "Counts"}, %[[SUMS:[^:]+]]: !tile.ptr<f32> {tile.name = "Sums"}
@@ -52,3 +55,6 @@ def atomics(Lock, Counts, Sums, Vals, N, BLOCK: tl.constexpr):
 # CHECK: tile.atomic_cas %{{.*}}, %{{.*}}, %{{.*}} : tensor<128x!tile.ptr<i32>>
 # CHECK: %[[H:[^ ]+]] = arith.truncf %[[X]] : tensor<128xf32> to tensor<128xf16>
 # CHECK: tile.store %{{.*}}, %[[H]], mask %[[MASK]] : tensor<128x!tile.ptr<f16>>
+# CHECK: tile.atomic_rmw add %{{.*}}, %{{.*}}, mask %[[MASK]] {sem = "relaxed"} : tensor<128x!tile.ptr<f32>>
+# CHECK: tile.atomic_cas %[[LOCK]], %{{.*}}, %{{.*}} {scope = "sys", sem = "acquire"} : !tile.ptr<i32>
+# CHECK: tile.atomic_rmw xchg %[[LOCK]], %{{.*}} {scope = "cta", sem = "release"} : !tile.ptr<i32>

@@ -1,5 +1,5 @@
 # Errors in calls of triton.language builtins: arguments (names, counts,
-# kinds), shapes, dtypes, masks, atomics semantics, reductions.
+# kinds), shapes, dtypes, masks, atomics' sem / scope values, reductions.
 # RUN: ln-compile %s --kernel k --signature '*fp32,*fp16,i32' -D BLOCK=128 \
 # RUN:   --emit=tile --verify-diagnostics --split-input-file
 import triton
@@ -270,8 +270,8 @@ import triton.language as tl
 
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
-    # expected-error @+1 {{`sem="relaxed"` of `tl.atomic_add` is not supported (Kiln's atomics are acq_rel)}}
-    tl.atomic_add(X, 1.0, sem="relaxed")
+    # expected-error @+1 {{`sem="weak"` of `tl.atomic_add`: expected "acquire", "release", "acq_rel" or "relaxed"}}
+    tl.atomic_add(X, 1.0, sem="weak")
 
 # -----
 import triton
@@ -291,8 +291,8 @@ import triton.language as tl
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
     b = tl.zeros([BLOCK], dtype=tl.float32)
-    # expected-error @+1 {{`scope="cta"` of `tl.atomic_xchg` is not supported (Kiln's atomics have gpu scope)}}
-    tl.atomic_xchg(X, 0.0, scope="cta")
+    # expected-error @+1 {{`scope="block"` of `tl.atomic_xchg`: expected "gpu", "cta" or "sys"}}
+    tl.atomic_xchg(X, 0.0, scope="block")
 
 # -----
 import triton

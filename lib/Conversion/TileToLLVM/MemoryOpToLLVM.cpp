@@ -389,9 +389,9 @@ FailureOr<std::string> rmwInstruction(RMWKind kind, Type elem) {
 /// Emits one predicated `atom` on `vec` consecutive elements (operands: ptr,
 /// then `args`, each holding `vec` values; vec > 1 is a vector `atom` of one
 /// operand) returning the old values.
-SmallVector<Value> emitAtom(OpBuilder &b, Location loc, StringRef instr, Value ptr,
-                            ArrayRef<SmallVector<Value>> args, Value pred, Type elem,
-                            unsigned vec) {
+SmallVector<Value> emitAtom(OpBuilder &b, Location loc, StringRef instr, StringRef ordering,
+                            Value ptr, ArrayRef<SmallVector<Value>> args, Value pred,
+                            Type elem, unsigned vec) {
   Type bitsType = bitsTypeFor(elem);
   std::string reg = bitsType.getIntOrFloatBitWidth() == 64 ? "l"
                     : bitsType.getIntOrFloatBitWidth() == 32 ? "r" : "h";
@@ -424,7 +424,7 @@ SmallVector<Value> emitAtom(OpBuilder &b, Location loc, StringRef instr, Value p
   std::string op = instr.str();
   size_t typeDot = op.rfind('.');
   op = op.substr(0, typeDot) + vecSuffix + op.substr(typeDot);
-  text += "atom.global.acq_rel.gpu." + op + " " + operand(0) + ", [ $" +
+  text += "atom.global." + ordering.str() + "." + op + " " + operand(0) + ", [ $" +
           std::to_string(vec) + " + 0 ]";
   for (unsigned i = 0; i < args.size(); ++i)
     text += ", " + operand(vec + 1 + i * vec);
@@ -441,7 +441,7 @@ SmallVector<Value> emitAtom(OpBuilder &b, Location loc, StringRef instr, Value p
 /// operands for element i.
 LogicalResult lowerAtomic(Operation *op, const LoweringState::ThreadIds &ids,
                           Type ptrType, Type resultType,
-                          StringRef instr, ValueRange ptrs, ValueRange masks,
+                          StringRef instr, StringRef ordering, ValueRange ptrs, ValueRange masks,
                           llvm::function_ref<SmallVector<Value>(unsigned)> args,
                           Type elem, ConversionPatternRewriter &rewriter,
                           unsigned vec = 1) {
@@ -455,7 +455,7 @@ LogicalResult lowerAtomic(Operation *op, const LoweringState::ThreadIds &ids,
     SmallVector<SmallVector<Value>> scalarArgs;
     for (Value v : args(0))
       scalarArgs.push_back({v});
-    Value old = emitAtom(rewriter, loc, instr, ptrs[0], scalarArgs, pred, elem, 1)[0];
+    Value old = emitAtom(rewriter, loc, instr, ordering, ptrs[0], scalarArgs, pred, elem, 1)[0];
     if (!used) {
       rewriter.replaceOp(op, old);
       return success();
@@ -492,7 +492,7 @@ LogicalResult lowerAtomic(Operation *op, const LoweringState::ThreadIds &ids,
           groupArgs.emplace_back();
         groupArgs[k].push_back(v);
       }
-    llvm::append_range(results, emitAtom(rewriter, loc, instr, ptrs[i], groupArgs,
+    llvm::append_range(results, emitAtom(rewriter, loc, instr, ordering, ptrs[i], groupArgs,
                                          pred, elem, vec));
   }
   // Copies of replicated elements get the owner's result.
@@ -517,8 +517,10 @@ struct AtomicCASLowering : OpConversionPattern<AtomicCASOp> {
     std::string instr =
         "cas.b" + std::to_string(bitsTypeFor(elem).getIntOrFloatBitWidth());
     ValueRange cmp = adaptor.getCmp(), val = adaptor.getVal();
+    std::string ordering = (op.getSem() + "." + op.getScope()).str();
     return lowerAtomic(
-        op, state.idsFor(op), op.getPtr().getType(), op.getType(), instr, adaptor.getPtr(), {},
+        op, state.idsFor(op), op.getPtr().getType(), op.getType(), instr, ordering,
+        adaptor.getPtr(), {},
         [&](unsigned i) {
           return SmallVector<Value>{cmp.size() == 1 ? cmp[0] : cmp[i],
                                     val.size() == 1 ? val[0] : val[i]};
@@ -539,9 +541,10 @@ struct AtomicRMWLowering : OpConversionPattern<AtomicRMWOp> {
     if (failed(instr))
       return op.emitOpError("unsupported atomic operation");
     ValueRange val = adaptor.getVal();
+    std::string ordering = (op.getSem() + "." + op.getScope()).str();
     return lowerAtomic(
-        op, state.idsFor(op), op.getPtr().getType(), op.getType(), *instr, adaptor.getPtr(),
-        adaptor.getMask(),
+        op, state.idsFor(op), op.getPtr().getType(), op.getType(), *instr, ordering,
+        adaptor.getPtr(), adaptor.getMask(),
         [&](unsigned i) {
           return SmallVector<Value>{val.size() == 1 ? val[0] : val[i]};
         },

@@ -1,7 +1,8 @@
 //===- Atomics.cpp - tl.atomic_* ------------------------------------------===//
 //
-// Atomic read-modify-write and compare-and-swap; Kiln's atomics are acq_rel
-// with gpu scope, other `sem`/`scope` values are rejected.
+// Atomic read-modify-write and compare-and-swap, with Triton's `sem`
+// (relaxed, acquire, release, acq_rel: the default) and `scope` (cta, gpu:
+// the default, sys), which become the PTX `atom`'s ordering and scope.
 //
 //===----------------------------------------------------------------------===//
 #include "Registry.h"
@@ -15,34 +16,45 @@ using namespace kiln::fe;
 using namespace kiln::ast;
 
 namespace {
-static LogicalResult checkSemScope(IRGen &g, ArgReader &rd, const Arg &sem,
-                                   const Arg &scope) {
+struct Ordering {
+  std::string sem = "acq_rel", scope = "gpu";
+};
+
+/// `sem=` and `scope=`: constant strings among Triton's values.
+static FailureOr<Ordering> readOrdering(IRGen &g, ArgReader &rd, const Arg &sem,
+                                        const Arg &scope) {
+  Ordering o;
   if (!rd.isNone(sem)) {
     FailureOr<std::string> s = rd.constStr(sem, "sem");
     if (failed(s))
       return failure();
-    if (*s != "acq_rel")
+    if (!llvm::is_contained({"relaxed", "acquire", "release", "acq_rel"}, *s))
       return g.fail(sem.node, "`sem=\"" + *s + "\"` of `" + rd.fn +
-                                  "` is not supported (Kiln's atomics are "
-                                  "acq_rel)");
+                                  "`: expected \"acquire\", \"release\", "
+                                  "\"acq_rel\" or \"relaxed\"");
+    o.sem = *s;
   }
   if (!rd.isNone(scope)) {
     FailureOr<std::string> s = rd.constStr(scope, "scope");
     if (failed(s))
       return failure();
-    if (*s != "gpu")
+    if (!llvm::is_contained({"gpu", "cta", "sys"}, *s))
       return g.fail(scope.node, "`scope=\"" + *s + "\"` of `" + rd.fn +
-                                    "` is not supported (Kiln's atomics "
-                                    "have gpu scope)");
+                                    "`: expected \"gpu\", \"cta\" or "
+                                    "\"sys\"");
+    o.scope = *s;
   }
-  return success();
+  return o;
 }
 
 static FailureOr<Val> atomic_casBuiltin(BuiltinCall &call) {
   auto &[g, rd, a, e, l, args] = call;
 
   FailureOr<Val> ptr = rd.pointer(a[0]);
-  if (failed(ptr) || failed(checkSemScope(g, rd, a[3], a[4])))
+  if (failed(ptr))
+    return failure();
+  FailureOr<Ordering> order = readOrdering(g, rd, a[3], a[4]);
+  if (failed(order))
     return failure();
   unsigned w = bitWidth(ptr->type.dtype);
   if (w != 16 && w != 32 && w != 64)
@@ -58,7 +70,8 @@ static FailureOr<Val> atomic_casBuiltin(BuiltinCall &call) {
   TType t = ptr->type.withDType(ptr->type.dtype);
   return Val::runtime(tile::AtomicCASOp::create(g.b, l, toMLIR(&g.ctx, t),
                                                 ptr->value, cmp->value,
-                                                val->value),
+                                                val->value, order->sem,
+                                                order->scope),
                       t);
 }
 
@@ -79,7 +92,10 @@ static FailureOr<Val> atomic_rmwBuiltin(BuiltinCall &call) {
   if (!kind)
     return g.fail(e, "`" + name + "` is not supported");
   FailureOr<Val> ptr = rd.pointer(a[0]);
-  if (failed(ptr) || failed(checkSemScope(g, rd, a[3], a[4])))
+  if (failed(ptr))
+    return failure();
+  FailureOr<Ordering> order = readOrdering(g, rd, a[3], a[4]);
+  if (failed(order))
     return failure();
   DType d = ptr->type.dtype;
   bool intOnly = *kind != tile::RMWKind::add && *kind != tile::RMWKind::xchg;
@@ -106,7 +122,8 @@ static FailureOr<Val> atomic_rmwBuiltin(BuiltinCall &call) {
   TType t = ptr->type.withDType(d);
   return Val::runtime(tile::AtomicRMWOp::create(g.b, l, toMLIR(&g.ctx, t),
                                                 *kind, ptr->value, val->value,
-                                                *mask),
+                                                *mask, order->sem,
+                                                order->scope),
                       t);
 }
 } // namespace

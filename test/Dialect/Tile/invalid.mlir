@@ -430,3 +430,19 @@ func.func @yield_outside(%a: f32) {
   // expected-error @+1 {{'tile.yield' op expects parent op to be one of 'tile.reduce, tile.scan, tile.map_elementwise'}}
   tile.yield %a : f32
 }
+
+// -----
+
+func.func @atomic_bad_sem(%p: !tile.ptr<f32>, %v: f32) {
+  // expected-error @+1 {{'tile.atomic_rmw' op sem must be relaxed, acquire, release or acq_rel, got "seq_cst"}}
+  %a = tile.atomic_rmw add %p, %v {sem = "seq_cst"} : !tile.ptr<f32>
+  return
+}
+
+// -----
+
+func.func @atomic_bad_scope(%p: !tile.ptr<i32>, %v: i32) {
+  // expected-error @+1 {{'tile.atomic_cas' op scope must be cta, gpu or sys, got "cluster"}}
+  %a = tile.atomic_cas %p, %v, %v {scope = "cluster"} : !tile.ptr<i32>
+  return
+}

@@ -204,7 +204,19 @@ LogicalResult StoreOp::verify() {
   return verifyCacheHints(*this, getCache(), {".wb", ".cg", ".cs", ".wt"}, getEvict());
 }
 
+/// `sem` and `scope` of an atomic: Triton's (and PTX's) names.
+static LogicalResult verifyOrdering(Operation *op, StringRef sem, StringRef scope) {
+  if (!llvm::is_contained({"relaxed", "acquire", "release", "acq_rel"}, sem))
+    return op->emitOpError() << "sem must be relaxed, acquire, release or acq_rel, got \""
+                             << sem << "\"";
+  if (!llvm::is_contained({"cta", "gpu", "sys"}, scope))
+    return op->emitOpError() << "scope must be cta, gpu or sys, got \"" << scope << "\"";
+  return success();
+}
+
 LogicalResult AtomicCASOp::verify() {
+  if (failed(verifyOrdering(*this, getSem(), getScope())))
+    return failure();
   Type elem = getElementTypeOrSelf(getResult().getType());
   unsigned bits = elem.getIntOrFloatBitWidth();
   if (bits != 32 && bits != 64)
@@ -228,6 +240,8 @@ unsigned AtomicRMWOp::getMaxVectorElements(unsigned computeCapability) {
 }
 
 LogicalResult AtomicRMWOp::verify() {
+  if (failed(verifyOrdering(*this, getSem(), getScope())))
+    return failure();
   Type elem = getElementTypeOrSelf(getResult().getType());
   bool isInt = isa<IntegerType>(elem);
   unsigned bits = elem.getIntOrFloatBitWidth();

@@ -309,17 +309,22 @@ def Tile_AtomicCASOp : Tile_Op<"atomic_cas", [
     TypesMatchWith<"cmp has the pointee type", "ptr", "cmp", PointeeOf>,
     TypesMatchWith<"val has the pointee type", "ptr", "val", PointeeOf>,
     TypesMatchWith<"result has the pointee type", "ptr", "result", PointeeOf>]> {
-  let summary = "atomic compare-and-swap (acq_rel, gpu scope)";
+  let summary = "atomic compare-and-swap";
   let description = [{
     Stores `val` where memory equals `cmp`; returns the old value. On scalars
     one thread of the program performs it and every thread sees the result,
-    so spin loops stay uniform.
+    so spin loops stay uniform. `sem` (`relaxed`, `acquire`, `release`,
+    `acq_rel`: the default) and `scope` (`cta`, `gpu`: the default, `sys`)
+    are Triton's and PTX's memory ordering and scope of the `atom`.
 
     ```mlir
     %old = tile.atomic_cas %lock, %c0, %c1 : !tile.ptr<i32>
+    %o = tile.atomic_cas %p, %c0, %c1 {sem = "acquire", scope = "sys"} : !tile.ptr<i32>
     ```
   }];
-  let arguments = (ins Tile_PtrLike:$ptr, Tile_Value:$cmp, Tile_Value:$val);
+  let arguments = (ins Tile_PtrLike:$ptr, Tile_Value:$cmp, Tile_Value:$val,
+                       DefaultValuedStrAttr<StrAttr, "acq_rel">:$sem,
+                       DefaultValuedStrAttr<StrAttr, "gpu">:$scope);
   let results = (outs Tile_Value:$result);
   let assemblyFormat = "$ptr `,` $cmp `,` $val attr-dict `:` type($ptr)";
   let hasVerifier = 1;
@@ -330,21 +335,26 @@ def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [
     TypesMatchWith<"val has the pointee type", "ptr", "val", PointeeOf>,
     TypesMatchWith<"result has the pointee type", "ptr", "result", PointeeOf>,
     OptionalTypesMatchWith<"mask is i1 with the pointer's shape", "ptr", "mask", MaskOf>]> {
-  let summary = "atomic read-modify-write (acq_rel, gpu scope)";
+  let summary = "atomic read-modify-write";
   let description = [{
     Kinds: `xchg`, `add` (integers and floats), `max`, `min` (integers),
-    `and`, `or`, `xor` (integers). Returns the old value.
+    `and`, `or`, `xor` (integers). Returns the old value. `sem` (`relaxed`,
+    `acquire`, `release`, `acq_rel`: the default) and `scope` (`cta`, `gpu`:
+    the default, `sys`) as in `tile.atomic_cas`.
 
     ```mlir
     %old = tile.atomic_rmw xchg %lock, %c0 : !tile.ptr<i32>
     %o = tile.atomic_rmw add %p, %v, mask %m : tensor<128x!tile.ptr<f32>>
+    %r = tile.atomic_rmw add %p, %v {sem = "relaxed"} : tensor<128x!tile.ptr<f32>>
     ```
 
     On sm_90 a floating-point `add` of consecutive elements may run as one
     vector `atom` (PTX ISA 8.1: up to 4 f32 or 8 f16/bf16 per instruction).
   }];
   let arguments = (ins Tile_RMWKindAttr:$kind, Tile_PtrLike:$ptr, Tile_Value:$val,
-                       Optional<Tile_BoolLike>:$mask);
+                       Optional<Tile_BoolLike>:$mask,
+                       DefaultValuedStrAttr<StrAttr, "acq_rel">:$sem,
+                       DefaultValuedStrAttr<StrAttr, "gpu">:$scope);
   let results = (outs Tile_Value:$result);
   let assemblyFormat = "$kind $ptr `,` $val (`,` `mask` $mask^)? attr-dict `:` type($ptr)";
   let hasVerifier = 1;
