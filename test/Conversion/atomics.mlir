@@ -142,16 +142,23 @@ module attributes {tile.num_warps = 1 : i32, tile.arch = "sm_80"} {
 
 // -----
 
-// Triton's sem / scope become the atom's ordering and scope.
+// Triton's sem / scope become the atom's ordering and scope; float max,
+// unsigned min.
 // CHECK-LABEL: llvm.func @ordering
 // CHECK: atom.global.relaxed.gpu.add.f32
 // CHECK: atom.global.acquire.sys.cas.b32
 // CHECK: atom.global.release.cta.exch.b32
+// A float max is a signed max of the bits where the value is >= 0 and an
+// unsigned min where it is < 0; umin is PTX's unsigned min.
+// CHECK: setp.ge.f32 pos, $2, 0f00000000; setp.lt.f32 neg, $2, 0f00000000; and.pred pos, pos, $3; and.pred neg, neg, $3; @pos atom.global.acq_rel.gpu.max.s32 $0, [ $1 + 0 ], $2; @neg atom.global.acq_rel.gpu.min.u32 $0, [ $1 + 0 ], $2; }
+// CHECK: atom.global.acq_rel.gpu.min.u32
 module attributes {tile.num_warps = 1 : i32} {
   func.func @ordering(%p: !tile.ptr<f32>, %q: !tile.ptr<i32>, %v: f32, %w: i32) {
     %a = tile.atomic_rmw add %p, %v {sem = "relaxed"} : !tile.ptr<f32>
     %b = tile.atomic_cas %q, %w, %w {sem = "acquire", scope = "sys"} : !tile.ptr<i32>
     %c = tile.atomic_rmw xchg %q, %w {sem = "release", scope = "cta"} : !tile.ptr<i32>
+    %d = tile.atomic_rmw max %p, %v : !tile.ptr<f32>
+    %e = tile.atomic_rmw umin %q, %w : !tile.ptr<i32>
     return
   }
 }

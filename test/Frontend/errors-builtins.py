@@ -280,8 +280,8 @@ import triton.language as tl
 
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
-    # expected-error @+1 {{`tl.atomic_max` on floating-point values (fp32) is not supported}}
-    tl.atomic_max(X, 1.0)
+    # expected-error @+1 {{`tl.atomic_max` on floating-point values (fp16) is not supported (fp32 and fp64 are)}}
+    tl.atomic_max(Y, 1.0)
 
 # -----
 import triton

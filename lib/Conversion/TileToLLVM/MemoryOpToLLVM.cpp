@@ -377,8 +377,11 @@ FailureOr<std::string> rmwInstruction(RMWKind kind, Type elem) {
     if (elem.isBF16())
       return std::string("add.noftz.bf16");
     return "add.f" + b;
-  case RMWKind::max: return "max.s" + b;
-  case RMWKind::min: return "min.s" + b;
+  // A float max / min is marked `fmax` / `fmin`: emitAtom splits it by sign.
+  case RMWKind::max: return (isFloat ? "fmax.b" : "max.s") + b;
+  case RMWKind::min: return (isFloat ? "fmin.b" : "min.s") + b;
+  case RMWKind::umax: return "max.u" + b;
+  case RMWKind::umin: return "min.u" + b;
   case RMWKind::and_: return "and.b" + b;
   case RMWKind::or_: return "or.b" + b;
   case RMWKind::xor_: return "xor.b" + b;
@@ -417,6 +420,25 @@ SmallVector<Value> emitAtom(OpBuilder &b, Location loc, StringRef instr, StringR
     inputs.push_back(pred);
     constraints += ",b";
     text += llvm::formatv("@${0} ", vec + inputs.size() - 1).str();
+  }
+  if (instr.starts_with("fmax.") || instr.starts_with("fmin.")) {
+    // Triton's float max / min on the bits (IEEE order is the signed order
+    // of the bits for non-negative values and the reverse unsigned order
+    // for negative ones): one atom per sign, under disjoint predicates.
+    assert(vec == 1 && args.size() == 1 && "a float max / min is one scalar atom");
+    std::string bits = instr.substr(strlen("fmax.b")).str();
+    bool isMax = instr.starts_with("fmax.");
+    std::string zero = bits == "64" ? "0d0000000000000000" : "0f00000000";
+    std::string ord = "atom.global." + ordering.str() + ".";
+    std::string block = "{ .reg .pred pos, neg; setp.ge.f" + bits + " pos, $2, " + zero +
+                        "; setp.lt.f" + bits + " neg, $2, " + zero + "; ";
+    if (pred)
+      block += "and.pred pos, pos, $3; and.pred neg, neg, $3; ";
+    block += "@pos " + ord + (isMax ? "max.s" : "min.s") + bits + " $0, [ $1 + 0 ], $2; ";
+    block += "@neg " + ord + (isMax ? "min.u" : "max.u") + bits + " $0, [ $1 + 0 ], $2; }";
+    Value old = inlinePtx(b, loc, {bitsType}, inputs, block, constraints,
+                          /*hasSideEffects=*/true)[0];
+    return {fromBits(b, loc, old, elem)};
   }
   std::string vecSuffix = vec > 1 ? ".v" + std::to_string(vec) : "";
   // The vector qualifier goes right before the element type: add.v4.f32,

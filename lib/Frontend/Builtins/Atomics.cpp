@@ -98,15 +98,17 @@ static FailureOr<Val> atomic_rmwBuiltin(BuiltinCall &call) {
   if (failed(order))
     return failure();
   DType d = ptr->type.dtype;
+  bool minMax = *kind == tile::RMWKind::max || *kind == tile::RMWKind::min;
+  // fp32 / fp64 max and min as Triton does them: on the bits, by sign.
+  bool floatMinMax = minMax && (d == DType::F32 || d == DType::F64);
   bool intOnly = *kind != tile::RMWKind::add && *kind != tile::RMWKind::xchg;
-  if (intOnly && isFloat(d))
+  if (intOnly && isFloat(d) && !floatMinMax)
     return g.fail(a[0].node, "`" + name + "` on floating-point values (" +
-                                 tritonName(d) + ") is not supported");
-  if ((*kind == tile::RMWKind::max || *kind == tile::RMWKind::min) &&
-      isUnsigned(d))
-    return g.fail(a[0].node, "`" + name +
-                                 "` on unsigned integers is not "
-                                 "supported");
+                                 tritonName(d) + ") is not supported" +
+                                 (minMax ? " (fp32 and fp64 are)" : ""));
+  if (minMax && isUnsigned(d))
+    kind = *kind == tile::RMWKind::max ? tile::RMWKind::umax
+                                       : tile::RMWKind::umin;
   unsigned w = bitWidth(d);
   bool okWidth =
       w == 32 || w == 64 || (*kind == tile::RMWKind::add && d == DType::F16);

@@ -208,9 +208,17 @@ func.func @cas_types(%p: !tile.ptr<i32>, %a: i64) {
 
 // -----
 
-func.func @rmw_float_max(%p: !tile.ptr<f32>, %a: f32) {
-  // expected-error @+1 {{'tile.atomic_rmw' op atomic max needs a 32- or 64-bit integer element type, got 'f32'}}
-  %0 = tile.atomic_rmw max %p, %a : !tile.ptr<f32>
+func.func @rmw_half_max(%p: !tile.ptr<f16>, %a: f16) {
+  // expected-error @+1 {{'tile.atomic_rmw' op atomic max needs a 32- or 64-bit integer element type, got 'f16'}}
+  %0 = tile.atomic_rmw max %p, %a : !tile.ptr<f16>
+  return
+}
+
+// -----
+
+func.func @rmw_float_umax(%p: !tile.ptr<f32>, %a: f32) {
+  // expected-error @+1 {{'tile.atomic_rmw' op atomic umax needs a 32- or 64-bit integer element type, got 'f32'}}
+  %0 = tile.atomic_rmw umax %p, %a : !tile.ptr<f32>
   return
 }
 

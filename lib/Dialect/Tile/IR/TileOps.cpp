@@ -246,11 +246,16 @@ LogicalResult AtomicRMWOp::verify() {
   bool isInt = isa<IntegerType>(elem);
   unsigned bits = elem.getIntOrFloatBitWidth();
   switch (getKind()) {
+  case RMWKind::max:
+  case RMWKind::min:
+    if (!isInt && (elem.isF32() || elem.isF64()))
+      break;
+    [[fallthrough]];
   case RMWKind::and_:
   case RMWKind::or_:
   case RMWKind::xor_:
-  case RMWKind::max:
-  case RMWKind::min:
+  case RMWKind::umax:
+  case RMWKind::umin:
     if (!isInt || (bits != 32 && bits != 64))
       return emitOpError() << "atomic " << stringifyRMWKind(getKind())
                            << " needs a 32- or 64-bit integer element type, got "

@@ -54,7 +54,8 @@ def Tile_RMWKind : I32EnumAttr<"RMWKind", "atomic read-modify-write operation", 
     I32EnumAttrCase<"xchg", 0>, I32EnumAttrCase<"add", 1>,
     I32EnumAttrCase<"max", 2>, I32EnumAttrCase<"min", 3>,
     I32EnumAttrCase<"and_", 4, "and">, I32EnumAttrCase<"or_", 5, "or">,
-    I32EnumAttrCase<"xor_", 6, "xor">]> {
+    I32EnumAttrCase<"xor_", 6, "xor">, I32EnumAttrCase<"umax", 7>,
+    I32EnumAttrCase<"umin", 8>]> {
   let cppNamespace = "::kiln::tile";
   let genSpecializedAttr = 0;
 }

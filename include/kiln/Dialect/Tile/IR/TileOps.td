@@ -337,8 +337,11 @@ def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [
     OptionalTypesMatchWith<"mask is i1 with the pointer's shape", "ptr", "mask", MaskOf>]> {
   let summary = "atomic read-modify-write";
   let description = [{
-    Kinds: `xchg`, `add` (integers and floats), `max`, `min` (integers),
-    `and`, `or`, `xor` (integers). Returns the old value. `sem` (`relaxed`,
+    Kinds: `xchg`, `add` (integers and floats), `max`, `min` (signed
+    integers, f32, f64), `umax`, `umin` (unsigned integers), `and`, `or`,
+    `xor` (integers). Returns the old value. A float `max` / `min` is
+    Triton's: a signed integer max (min) of the bits where the value is
+    non-negative, an unsigned min (max) where it is negative. `sem` (`relaxed`,
     `acquire`, `release`, `acq_rel`: the default) and `scope` (`cta`, `gpu`:
     the default, `sys`) as in `tile.atomic_cas`.
 
