@@ -120,7 +120,9 @@ def kiln_kernels(stderr):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--attorch", default="/work/main/.ext/attorch")
+    ap.add_argument("--attorch", "--root", dest="attorch", default="/work/main/.ext/attorch",
+                    help="the library's tree (attorch, or any other with a tests directory: "
+                         "Liger-Kernel via test/gpu/run_liger.sh)")
     ap.add_argument("--stride", type=int, default=97)
     ap.add_argument("--offset", type=int, default=0)
     ap.add_argument("--timeout", type=int, default=1800)
