@@ -1,4 +1,6 @@
-"""Shared by the Python package's tests: stand-in tensors and kernels."""
+"""Shared by the Python package's tests: stand-in tensors and kernels, and
+the launches the stand-in driver recorded."""
+import ctypes
 import os
 import sys
 
@@ -102,3 +104,24 @@ class FakeCudaArray:
         self.__cuda_array_interface__ = {
             "data": (ptr, False), "typestr": typestr, "shape": shape,
             "version": 3}
+
+
+def fake_launches(fake):
+    """Every launch the stand-in driver `fake` (its ctypes CDLL) recorded, in
+    order: kernel name, grid, block, stream and the packed parameters."""
+    fake.kilnFakeLaunch.argtypes = [
+        ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t,
+        ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(ctypes.c_void_p),
+        ctypes.POINTER(ctypes.c_uint64), ctypes.c_int]
+    out = []
+    for i in range(fake.kilnFakeLaunchCount()):
+        name = ctypes.create_string_buffer(128)
+        dims = (ctypes.c_uint * 7)()
+        stream = ctypes.c_void_p()
+        params = (ctypes.c_uint64 * 32)()
+        n = fake.kilnFakeLaunch(i, name, 128, dims, ctypes.byref(stream),
+                                params, 32)
+        out.append({"kernel": name.value.decode(), "grid": tuple(dims[:3]),
+                    "block": dims[3], "stream": stream.value or 0,
+                    "params": list(params[:n])})
+    return out

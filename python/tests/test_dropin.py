@@ -7,7 +7,7 @@ import sys
 import time
 import unittest
 
-from kilntest_common import Device, FakeTensor
+from kilntest_common import Device, FakeTensor, fake_launches
 
 import kiln
 
@@ -23,17 +23,7 @@ _fake = ctypes.CDLL(os.environ["KILN_FAKE_CUDA"])
 
 
 def launches():
-    out = []
-    for i in range(_fake.kilnFakeLaunchCount()):
-        name = ctypes.create_string_buffer(128)
-        dims = (ctypes.c_uint * 7)()
-        stream = ctypes.c_void_p()
-        params = (ctypes.c_uint64 * 32)()
-        n = _fake.kilnFakeLaunch(i, name, 128, dims, ctypes.byref(stream),
-                                 params, 32)
-        out.append({"kernel": name.value.decode(), "grid": tuple(dims[:3]),
-                    "block": dims[3], "params": list(params[:n])})
-    return out
+    return fake_launches(_fake)
 
 
 def _has_pandas():

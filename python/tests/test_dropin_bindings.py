@@ -11,7 +11,7 @@ import subprocess
 import sys
 import unittest
 
-from kilntest_common import FakeTensor
+from kilntest_common import FakeTensor, fake_launches
 
 import kiln
 
@@ -34,14 +34,8 @@ jit = sys.modules["triton.runtime.jit"]  # the module, not the decorator
 
 
 def last_launch():
-    i = _fake.kilnFakeLaunchCount() - 1
-    name = ctypes.create_string_buffer(128)
-    dims = (ctypes.c_uint * 7)()
-    stream = ctypes.c_void_p()
-    params = (ctypes.c_uint64 * 32)()
-    n = _fake.kilnFakeLaunch(i, name, 128, dims, ctypes.byref(stream),
-                             params, 32)
-    return name.value.decode(), tuple(dims[:3]), list(params[:n])
+    last = fake_launches(_fake)[-1]
+    return last["kernel"], last["grid"], last["params"]
 
 
 def f32(ptr):

@@ -6,7 +6,7 @@ import ctypes
 import os
 import unittest
 
-from kilntest_common import FakeTensor
+from kilntest_common import FakeTensor, fake_launches
 
 import kiln
 
@@ -20,14 +20,7 @@ _fake = ctypes.CDLL(os.environ["KILN_FAKE_CUDA"])
 
 
 def last_params():
-    i = _fake.kilnFakeLaunchCount() - 1
-    name = ctypes.create_string_buffer(128)
-    dims = (ctypes.c_uint * 7)()
-    stream = ctypes.c_void_p()
-    params = (ctypes.c_uint64 * 32)()
-    n = _fake.kilnFakeLaunch(i, name, 128, dims, ctypes.byref(stream),
-                             params, 32)
-    return list(params[:n])
+    return fake_launches(_fake)[-1]["params"]
 
 
 def f16(ptr):

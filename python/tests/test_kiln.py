@@ -6,30 +6,16 @@ import tempfile
 import unittest
 
 from kilntest_common import (ADD_SOURCE, BAD_BODY_SOURCE, NONE_SOURCE,
-                             TUNED_SOURCE, Device, FakeCudaArray, FakeTensor)
+                             TUNED_SOURCE, Device, FakeCudaArray, FakeTensor,
+                             fake_launches)
 
 import kiln
 
 _fake = ctypes.CDLL(os.environ["KILN_FAKE_CUDA"])
-_fake.kilnFakeLaunch.argtypes = [
-    ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t,
-    ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(ctypes.c_void_p),
-    ctypes.POINTER(ctypes.c_uint64), ctypes.c_int]
 
 
 def launches():
-    out = []
-    for i in range(_fake.kilnFakeLaunchCount()):
-        name = ctypes.create_string_buffer(128)
-        dims = (ctypes.c_uint * 7)()
-        stream = ctypes.c_void_p()
-        params = (ctypes.c_uint64 * 32)()
-        n = _fake.kilnFakeLaunch(i, name, 128, dims, ctypes.byref(stream),
-                                 params, 32)
-        out.append({"kernel": name.value.decode(), "grid": tuple(dims[:3]),
-                    "block": dims[3], "stream": stream.value or 0,
-                    "params": list(params[:n])})
-    return out
+    return fake_launches(_fake)
 
 
 def last_launch():

@@ -520,15 +520,6 @@ void LayoutAssigner::deriveShapeResults(
   }
 }
 
-static Value beforeConversions(Value v) {
-  while (v)
-    if (auto cvt = v.getDefiningOp<ConvertLayoutOp>())
-      v = cvt.getSrc();
-    else
-      break;
-  return v;
-}
-
 LogicalResult LayoutAssigner::materialize() {
   DenseMap<int, VarInfo> vars;
   for (Value v : tensorValues) {

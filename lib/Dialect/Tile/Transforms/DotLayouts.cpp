@@ -82,21 +82,22 @@ bool prefersKMajorWarpGroups(DotOp dot, unsigned numWarps, const kiln::ModuleAxi
     return false;
   // The assignment may already have converted a loop-carried pointer (or
   // mask) into its load's layout: the facts are the unconverted value's.
-  auto unconverted = [](Value v) {
-    while (v)
-      if (auto cvt = v.getDefiningOp<ConvertLayoutOp>())
-        v = cvt.getSrc();
-      else
-        break;
-    return v;
-  };
-  Value ptrA = unconverted(a.getPtr()), ptrB = unconverted(b.getPtr());
+  Value ptrA = beforeConversions(a.getPtr()), ptrB = beforeConversions(b.getPtr());
   int fastA = fastDimOf(ptrA), fastB = fastDimOf(ptrB);
   if (!isFp8Dot(dot))
     return fastA != 0 && fastB != 1;
   return fastA == 1 && fastB == 0 &&
-         axis.getVectorWidth(ptrA, 1, unconverted(a.getMask())) >= 4 &&
-         axis.getVectorWidth(ptrB, 0, unconverted(b.getMask())) >= 4;
+         axis.getVectorWidth(ptrA, 1, beforeConversions(a.getMask())) >= 4 &&
+         axis.getVectorWidth(ptrB, 0, beforeConversions(b.getMask())) >= 4;
+}
+
+Value beforeConversions(Value v) {
+  while (v)
+    if (auto cvt = v.getDefiningOp<ConvertLayoutOp>())
+      v = cvt.getSrc();
+    else
+      break;
+  return v;
 }
 
 /// tile.where or an elementwise arith / math op: arithmetic that keeps a

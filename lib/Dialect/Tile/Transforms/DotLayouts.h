@@ -27,6 +27,10 @@ bool isKMajorWarpGroupDot(DotOp dot, unsigned warpsM);
 bool prefersKMajorWarpGroups(DotOp dot, unsigned numWarps, const kiln::ModuleAxisInfo &axis,
                              llvm::function_ref<int(mlir::Value)> fastDimOf);
 
+/// `v` before any tile.convert_layout the assignment put on it: where the
+/// axis facts of a loop-carried pointer or mask are recorded.
+mlir::Value beforeConversions(mlir::Value v);
+
 /// Whether `v` (through arithmetic on it) is reduced along its rows, as
 /// attention's scores are for the running maximum and sum.
 bool isRowReduced(mlir::Value v, unsigned depth = 8);
