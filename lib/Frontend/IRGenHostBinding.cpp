@@ -7,7 +7,8 @@
 // (FrontendOptions::hostBindings). EXPR is evaluated here in a module of
 // its own, `import triton` then `NAME = EXPR`, so that it sees only
 // `triton` and Python's builtins, never the kernel file's names, and that
-// messages quote its own text.
+// messages quote its own text. A @triton.jit function is named by where it
+// is defined: `__kiln_def__('PATH', 'NAME', LINE)`.
 //
 // A binding gives the name's final value, so it is used only when the
 // ambiguous binding is the name's last one in the file: a later plain
@@ -27,6 +28,10 @@ using mlir::FailureOr;
 
 namespace {
 constexpr llvm::StringLiteral kPrelude = "import triton\n";
+/// `__kiln_def__('PATH', 'NAME', LINE)`: the `def NAME` of file PATH whose
+/// lines (decorators included) span LINE, wherever in the module's compound
+/// statements it is (the drop-in's spelling of a @triton.jit function).
+constexpr llvm::StringLiteral kDefMarker = "__kiln_def__";
 
 /// `PATH::NAME=EXPR` as given.
 std::string spelling(const HostBinding &b) {
@@ -66,6 +71,31 @@ kiln::fe::hostBindingValue(IRGen &g, const NameExpr *use, IRGen::GlobalDef &d,
     assign = llvm::dyn_cast<AssignStmt>(pr.module->body[1]);
   if (!assign || assign->targets.size() != 1)
     return error(" is not one expression");
+
+  // A @triton.jit function chosen by host code names its definition.
+  if (auto *call = llvm::dyn_cast<CallExpr>(assign->value)) {
+    auto *callee = llvm::dyn_cast<NameExpr>(call->func);
+    if (callee && callee->id == kDefMarker) {
+      const StrExpr *path = nullptr, *fnName = nullptr;
+      const IntExpr *line = nullptr;
+      if (call->args.size() == 3 && call->keywords.empty()) {
+        path = llvm::dyn_cast<StrExpr>(call->args[0]);
+        fnName = llvm::dyn_cast<StrExpr>(call->args[1]);
+        line = llvm::dyn_cast<IntExpr>(call->args[2]);
+      }
+      if (!path || !fnName || !line || line->value <= 0 || line->tooLarge)
+        return error(" is not " + kDefMarker.str() +
+                     "('PATH', 'NAME', LINE)");
+      std::string why;
+      FailureOr<Val> fn = functionDefinedAt(
+          g, path->value, fnName->value, unsigned(line->value), use, why);
+      if (failed(fn))
+        return error(" names no function: " + why);
+      d.how = IRGen::GlobalDef::How::Known;
+      d.cached = *fn;
+      return std::optional<FailureOr<Val>>(*fn);
+    }
+  }
 
   IRGen mini(g.ctx, "<host binding>", source, *pr.module);
   mini.spec = g.spec;

@@ -451,6 +451,88 @@ FailureOr<Val> kiln::fe::resolveUserImport(IRGen &g, IRGen::GlobalDef &d) {
   return moduleExport(g, **gen, d.importedName, shown, site);
 }
 
+/// The `def NAME` of `stmts` or of the compound statements among them (not
+/// inside functions or classes) whose lines, decorators included, span
+/// `line`.
+static const FunctionDef *findDefAt(const IRGen &owner,
+                                    llvm::ArrayRef<const Stmt *> stmts,
+                                    llvm::StringRef name, unsigned line) {
+  auto lineOf = [&](const Node *n) {
+    return unsigned(owner.lines.lineCol(n->range.begin).first);
+  };
+  for (const Stmt *s : stmts) {
+    if (auto *f = llvm::dyn_cast<FunctionDef>(s)) {
+      unsigned first = lineOf(f), last = unsigned(
+          owner.lines.lineCol(f->nameRange.begin).first);
+      for (const Expr *d : f->decorators)
+        first = std::min(first, lineOf(d));
+      if (f->name == name && first <= line && line <= last)
+        return f;
+      continue;
+    }
+    llvm::SmallVector<llvm::ArrayRef<const Stmt *>, 4> blocks;
+    if (auto *i = llvm::dyn_cast<IfStmt>(s)) {
+      blocks = {i->body, i->orelse};
+    } else if (auto *t = llvm::dyn_cast<TryStmt>(s)) {
+      blocks = {t->body, t->orelse, t->finalbody};
+      for (const ExceptHandler &h : t->handlers)
+        blocks.push_back(h.body);
+    } else if (auto *w = llvm::dyn_cast<WithStmt>(s)) {
+      blocks = {w->body};
+    } else if (auto *f = llvm::dyn_cast<ForStmt>(s)) {
+      blocks = {f->body, f->orelse};
+    } else if (auto *w = llvm::dyn_cast<WhileStmt>(s)) {
+      blocks = {w->body, w->orelse};
+    } else if (auto *m = llvm::dyn_cast<MatchStmt>(s)) {
+      for (const MatchCase &c : m->cases)
+        blocks.push_back(c.body);
+    }
+    for (llvm::ArrayRef<const Stmt *> b : blocks)
+      if (const FunctionDef *f = findDefAt(owner, b, name, line))
+        return f;
+  }
+  return nullptr;
+}
+
+FailureOr<Val> kiln::fe::functionDefinedAt(IRGen &g, const std::string &path,
+                                           llvm::StringRef name,
+                                           unsigned line, const Node *site,
+                                           std::string &why) {
+  ImportState *st = stateOf(g);
+  if (!st) {
+    why = "imports are not followed here";
+    return failure();
+  }
+  // The file: g's own (compared as real paths), else loaded as an import.
+  auto realOf = [](const std::string &p) {
+    llvm::SmallString<256> real;
+    return llvm::sys::fs::real_path(p, real) ? p : real.str().str();
+  };
+  IRGen *owner = &g;
+  if (realOf(path) != realOf(pathOf(g))) {
+    if (!llvm::sys::fs::exists(path)) {
+      why = "there is no file " + path;
+      return failure();
+    }
+    FailureOr<IRGen *> gen = loadModuleFile(g, path, site);
+    if (failed(gen)) {
+      why = "its file " + path + " does not compile";
+      return failure();
+    }
+    owner = *gen;
+  }
+  const FunctionDef *fn =
+      findDefAt(*owner, owner->module.body, name, line);
+  if (!fn) {
+    why = "there is no module-level `def " + name.str() + "` at line " +
+          std::to_string(line) + " of " + path;
+    return failure();
+  }
+  // Calls from other files generate it in its own (its names are there).
+  st->registry->owners[fn] = owner;
+  return Val::function(fn);
+}
+
 //===----------------------------------------------------------------------===//
 // Calls into other files
 //===----------------------------------------------------------------------===//

@@ -42,6 +42,13 @@ const HostBinding *findHostBinding(const IRGen &g, llvm::StringRef name);
 std::optional<mlir::FailureOr<Val>>
 hostBindingValue(IRGen &g, const ast::NameExpr *use, IRGen::GlobalDef &d,
                  llvm::StringRef where);
+/// The module-level `def name` of file `path` (g's own or another, loaded
+/// as an import) whose lines, decorators included, span `line`: what a host
+/// binding `__kiln_def__(PATH, NAME, LINE)` names. On failure, `why`.
+mlir::FailureOr<Val> functionDefinedAt(IRGen &g, const std::string &path,
+                                       llvm::StringRef name, unsigned line,
+                                       const ast::Node *site,
+                                       std::string &why);
 /// Whether package roots were given (absolute imports are looked up).
 bool hasPackageRoots(const IRGen &g);
 /// The value a non-triton import binds, loading the file it names.

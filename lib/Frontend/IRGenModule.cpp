@@ -496,6 +496,14 @@ std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
   d->evaluating = false;
 
   std::string by = shortText(text(d->value));
+  // A value host code computed (`tl.constexpr(_generate_asm(2))`, a string
+  // built by a Python function): the host that ran the module may bind it.
+  if (failed(v) && d == &it->second.back() && d->how == How::Value) {
+    d->container = "a module-level assignment";
+    if (std::optional<FailureOr<Val>> bound =
+            hostBindingValue(*this, use, *d, where))
+      return *bound;
+  }
   if (failed(v)) {
     // A call Kiln cannot evaluate (a torch or driver call) is named as such.
     if (auto *call = llvm::dyn_cast<CallExpr>(d->value)) {

@@ -67,12 +67,18 @@ class SpellingTest(unittest.TestCase):
         self.assertEqual(s((64, tl.float16, None)),
                          "(64, triton.language.float16, None)")
         self.assertEqual(s((1,)), "(1,)")
+        # A @triton.jit function: where it is defined (its first decorator).
+        line = host_chosen.rsqrt_kernel.fn.__code__.co_firstlineno
+        self.assertEqual(s(host_chosen.rsqrt_kernel),
+                         "__kiln_def__(%r, 'rsqrt_kernel', %d)" % (MAIN, line))
+        self.assertEqual(open(MAIN).read().splitlines()[line - 1],
+                         "@triton.jit")
 
     def test_anything_else_is_skipped(self):
         class Color(enum.IntEnum):
             RED = 1
         for value in (float("inf"), float("nan"), "x" * 300, Color.RED,
-                      os, lambda: 0, host_chosen.rsqrt_kernel, [1], (1, os),
+                      os, lambda: 0, [1], (1, os),
                       tl.pointer_type(tl.float32), host_chosen.compare_version):
             self.assertIsNone(bindings.spelling(value), value)
 
@@ -85,9 +91,22 @@ class DropinBindingsTest(unittest.TestCase):
         # imports are resolved by the compiler itself.
         self.assertEqual(got, (
             "BLOCK=128", "DTYPE=triton.language.float32", "MODE='sum'",
-            "SCALE=5.0", "rsqrt=triton.language.math.rsqrt",
+            "OFFSET=2.5", "SCALE=5.0",
+            "finish=" + self.defined(MAIN, "finish", "0.5"),
+            "rsqrt=triton.language.math.rsqrt",
             "tanh=triton.language.extra.libdevice.tanh",
-            CONSTS + "::BIAS=11.0", HELPERS + "::ACT_SCALE=7.0"))
+            CONSTS + "::BIAS=11.0", HELPERS + "::ACT_SCALE=7.0",
+            HELPERS + "::shift=" + self.defined(HELPERS, "shift", "17.0")))
+
+    @staticmethod
+    def defined(path, name, constant):
+        """The drop-in's spelling of the def of `name` in `path` whose body
+        holds `constant` (the branch this process took)."""
+        lines = open(path).read().splitlines()
+        for i, text in enumerate(lines):
+            if "def %s(" % name in text and constant in text + lines[i + 1]:
+                return "__kiln_def__(%r, %r, %d)" % (path, name, i)
+        raise AssertionError("no def of %s with %s" % (name, constant))
 
     def test_names_bound_in_compound_statements(self):
         import tempfile
@@ -112,7 +131,12 @@ class DropinBindingsTest(unittest.TestCase):
             "for I, J in []:\n"
             "    pass\n"
             "with open(__file__) as fh:\n"
-            "    pass\n")
+            "    pass\n"
+            "G: tl.constexpr = tl.constexpr(helper(3))\n"
+            "H = tl.constexpr(4)\n"
+            "T = triton.cdiv(5, 2) + tl.constexpr(1)\n"
+            "U = obj.method()\n")
+        computed = {"G", "U"}
         expected = {"A", "B", "C", "ld", "triton", "f", "K", "squares", "W",
                     "err", "E", "I", "J", "fh"}
         if sys.version_info >= (3, 10):
@@ -126,7 +150,8 @@ class DropinBindingsTest(unittest.TestCase):
                                          delete=False) as f:
             f.write(source)
         try:
-            self.assertEqual(bindings._ambiguous_names(f.name), expected)
+            self.assertEqual(bindings._ambiguous_names(f.name),
+                             (expected, computed))
         finally:
             os.unlink(f.name)
         self.assertIsNone(bindings._ambiguous_names(f.name))  # unreadable
@@ -143,6 +168,12 @@ class DropinBindingsTest(unittest.TestCase):
         self.assertIn("0f40A00000", ptx)  # SCALE = 5.0
         self.assertIn("0f40E00000", ptx)  # the helper's ACT_SCALE = 7.0
         self.assertIn("0f41300000", ptx)  # consts.BIAS = 11.0
+        self.assertIn("0f40200000", ptx)  # OFFSET = _offset(10) = 2.5
+        # The host-chosen defs: finish's `* 0.5`, the helper's `+ 17.0`.
+        self.assertIn("0f3F000000", ptx)
+        self.assertIn("0f41880000", ptx)
+        self.assertNotIn("0f3E800000", ptx)
+        self.assertNotIn("0fC1500000", ptx)
 
     def test_libdevice_branch(self):
         # Compiled with libdevice's tanh: without libdevice.10.bc on this
@@ -186,7 +217,7 @@ class DropinBindingsTest(unittest.TestCase):
             "x = FakeTensor(0x10000, 'torch.float32', 1024, None, 4)\n"
             "print(h.rsqrt_kernel.warmup(x, x, 1000, grid=(4,)).asm['ptx'])\n")
         self.test_liger_style_import_selection_launches()
-        env = dict(os.environ, KILN_TEST_BIG_BLOCKS="1")
+        env = dict(os.environ, KILN_TEST_BIG_BLOCKS="1", KILN_TEST_FAST_OPS="1")
         run = subprocess.run([sys.executable, "-c", script], cwd=HERE,
                              env=env, capture_output=True, text=True)
         self.assertEqual(run.returncode, 0, run.stderr)
@@ -196,6 +227,9 @@ class DropinBindingsTest(unittest.TestCase):
         self.assertIn("0f41100000", ptx)  # consts.BIAS = 9.0
         self.assertIn("cvt.rn.f16.f32", ptx)  # DTYPE = tl.float16
         self.assertNotIn("0f40A00000", ptx)
+        self.assertIn("0f3E800000", ptx)  # finish's other def: * 0.25
+        self.assertIn("0fC1500000", ptx)  # shift's other def: - 13.0
+        self.assertNotIn("0f41880000", ptx)
 
 
 if __name__ == "__main__":

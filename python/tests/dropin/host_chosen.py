@@ -3,6 +3,7 @@ libdevice import by Triton's version: Python knows which branch ran and
 passes the values to Kiln as host bindings (test_dropin_bindings.py)."""
 import operator
 import os
+import time
 
 import triton
 import triton.language as tl
@@ -47,13 +48,31 @@ else:
     DTYPE = tl.float32
     MODE = "sum"
 
+def _offset(quarters):
+    """A host helper computing a kernel constant (flash-linear-attention's
+    softplus.py builds its inline assembly this way)."""
+    return quarters / 4
+
+
+OFFSET: tl.constexpr = tl.constexpr(_offset(10))
+STARTED = time.time()  # computed, but no tl.constexpr: never a binding
+
+if os.environ.get("KILN_TEST_BIG_BLOCKS"):
+    @triton.jit
+    def finish(y):
+        return y * 0.25
+else:
+    @triton.jit
+    def finish(y):
+        return y * 0.5
+
 
 @triton.jit
 def rsqrt_kernel(x_ptr, out_ptr, n):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     tl.static_assert((BLOCK == 128) == (MODE == "sum"))
     x = tl.load(x_ptr + offs, mask=offs < n)
-    y = act(rsqrt(x) * SCALE) + consts.BIAS
+    y = finish(act(rsqrt(x) * SCALE) + consts.BIAS) + OFFSET
     tl.store(out_ptr + offs, y.to(DTYPE), mask=offs < n)
 
 

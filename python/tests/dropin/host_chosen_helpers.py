@@ -1,5 +1,6 @@
-"""A @triton.jit helper whose constant is chosen by host code: its file
-gets its own host bindings (`PATH::NAME=EXPR`)."""
+"""A @triton.jit helper whose constant and helper function are chosen by
+host code (the function as flash-linear-attention's ops/utils/op.py chooses
+its exp): its file gets its own host bindings (`PATH::NAME=EXPR`)."""
 import os
 
 import triton
@@ -9,7 +10,14 @@ if os.environ.get("KILN_TEST_BIG_BLOCKS"):
 else:
     ACT_SCALE = 7.0
 
+if os.environ.get("KILN_TEST_FAST_OPS", "0") == "1":
+    @triton.jit
+    def shift(x): return x - 13.0
+else:
+    @triton.jit
+    def shift(x): return x + 17.0
+
 
 @triton.jit
 def act(x):
-    return x * ACT_SCALE
+    return shift(x * ACT_SCALE)

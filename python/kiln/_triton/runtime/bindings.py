@@ -27,6 +27,8 @@ __kiln__ = True
 
 # Strings longer than this (docstrings, templates) are never kernel values.
 _MAX_STR = 256
+# A tl.constexpr string (inline assembly a Python helper generated).
+_MAX_CONSTEXPR_STR = 65536
 _MAX_TUPLE = 64
 # A bound on the files walked from one kernel file.
 _MAX_FILES = 64
@@ -38,7 +40,8 @@ def spelling(value):
     """EXPR for `value` when Kiln's compiler can evaluate it as the same
     compile-time value, else None."""
     from triton.language.core import _Builtin, constexpr, dtype
-    if isinstance(value, constexpr):
+    wrapped = isinstance(value, constexpr)
+    if wrapped:
         value = value.value
     t = type(value)
     if value is None or t is bool or t is int:
@@ -46,7 +49,8 @@ def spelling(value):
     if t is float:
         return repr(value) if math.isfinite(value) else None
     if t is str:
-        return repr(value) if len(value) <= _MAX_STR else None
+        limit = _MAX_CONSTEXPR_STR if wrapped else _MAX_STR
+        return repr(value) if len(value) <= limit else None
     if t is tuple and len(value) <= _MAX_TUPLE:
         parts = [spelling(v) for v in value]
         if None in parts:
@@ -59,6 +63,9 @@ def spelling(value):
         if module == "triton" or module.startswith("triton."):
             return module + "." + value.__name__
         return None
+    from .jit import JITFunction
+    if t is JITFunction:
+        return _def_spelling(value.fn)
     # The module's own dict: a lazy module's __getattr__ may import.
     if isinstance(value, types.ModuleType) and \
             vars(value).get("__kiln__", False):
@@ -66,6 +73,20 @@ def spelling(value):
         if name == "triton" or name.startswith("triton."):
             return name
     return None
+
+
+def _def_spelling(fn):
+    """__kiln_def__('PATH', 'NAME', LINE) for the @triton.jit function whose
+    Python function is `fn` (LINE: its first decorator's, co_firstlineno),
+    or None when it has no source file (made by exec, a lambda)."""
+    code = getattr(fn, "__code__", None)
+    path = getattr(code, "co_filename", "")
+    name = getattr(fn, "__name__", "")
+    if not path or path.startswith("<") or not name.isidentifier() or \
+            not os.path.isfile(path):
+        return None
+    return "__kiln_def__(%r, %r, %d)" % (os.path.abspath(path), name,
+                                         code.co_firstlineno)
 
 
 # Statements whose bindings the compiler cannot resolve from the source.
@@ -105,33 +126,62 @@ def _bound_names(node, out):
             todo.append(child)
 
 
+# Calls the compiler evaluates itself: `tl.constexpr(...)`, `triton.cdiv`.
+_TRITON_ROOTS = ("tl", "triton")
+
+
+def _host_call(node):
+    """Whether expression `node` calls a function other than triton's (a
+    Python helper that computes the value: `_generate_asm(2)`)."""
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call):
+            func = sub.func
+            while isinstance(func, ast.Attribute):
+                func = func.value
+            if not (isinstance(func, ast.Name) and func.id in _TRITON_ROOTS):
+                return True
+    return False
+
+
 def _ambiguous_names(path):
-    """The names file `path` binds inside module-level compound statements
-    or by unpacking (a superset of those the compiler finds ambiguous);
-    None when the file cannot be parsed (then every global is passed)."""
+    """(names, computed): the names file `path` binds inside module-level
+    compound statements or by unpacking (a superset of those the compiler
+    finds ambiguous), and those a plain module-level assignment computes by
+    calling a host function; None when the file cannot be parsed (then every
+    global is passed)."""
     try:
         with open(path, "rb") as f:
             tree = ast.parse(f.read(), path)
     except (OSError, SyntaxError, ValueError):
         return None
-    names = set()
+    names, computed = set(), set()
     for stmt in tree.body:
         if isinstance(stmt, _COMPOUND) or (
                 isinstance(stmt, ast.Assign) and any(
                     isinstance(t, (ast.Tuple, ast.List))
                     for t in stmt.targets)):
             _bound_names(stmt, names)
-    return names
+        elif isinstance(stmt, (ast.Assign, ast.AnnAssign)) and \
+                stmt.value is not None and _host_call(stmt.value):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) \
+                else [stmt.target]
+            computed.update(t.id for t in targets if isinstance(t, ast.Name))
+    return names, computed
 
 
 def _module_bindings(namespace, path):
     """NAME=EXPR for each global of `namespace` (the module of file `path`)
     that may be ambiguous and has a spelling, sorted."""
-    only = _ambiguous_names(path)
+    from triton.language.core import constexpr
+    found = _ambiguous_names(path)
     out = []
     for name, value in list(namespace.items()):
-        if name.startswith("__") or not name.isidentifier() or \
-                (only is not None and name not in only):
+        if name.startswith("__") or not name.isidentifier():
+            continue
+        # A computed name only when Python made it a tl.constexpr: meant for
+        # kernels, and not a per-run value (a start time) in the cache key.
+        if found is not None and name not in found[0] and not (
+                name in found[1] and isinstance(value, constexpr)):
             continue
         try:
             text = spelling(value)
