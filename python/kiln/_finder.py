@@ -52,12 +52,72 @@ class _PatchAfterExec(importlib.abc.Loader):
         self._patch(module)
 
 
+# torch's modules also `try: import triton` at their top (inductor's
+# runtime/triton_compat.py, which `@torch.compile` reaches at import time,
+# then imports triton.compiler, triton.runtime.cache, ...): while one of
+# them runs its top level, `import triton` raises ImportError.
+_TORCH_PREFIXES = ("torch.", "functorch.")
+
+
+class _WithoutTriton(importlib.abc.Loader):
+    """Runs a module's own loader with `triton` unimportable."""
+
+    def __init__(self, loader):
+        self._loader = loader
+
+    def create_module(self, spec):
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module):
+        saved = {n: m for n, m in sys.modules.items()
+                 if n == "triton" or n.startswith("triton.")}
+        for n in saved:
+            del sys.modules[n]
+        sys.modules["triton"] = None  # `import triton`: ImportError
+        try:
+            self._loader.exec_module(module)
+        finally:
+            for n in [n for n in sys.modules
+                      if n == "triton" or n.startswith("triton.")]:
+                del sys.modules[n]
+            sys.modules.update(saved)
+
+
+# torch.compile under the drop-in: inductor's generated kernels need Triton's
+# compiler, which torch does not see, so a compiled region whose backend
+# fails runs eagerly (dynamo's suppress_errors; TORCHDYNAMO_SUPPRESS_ERRORS
+# set by the user wins), and dynamo does not trace into kiln's own Python
+# (a kernel launch is a call it runs as it is, not bytecode to capture).
+_TORCH_DYNAMO_PATCHES = ("torch._dynamo.config", "torch._dynamo.trace_rules")
+
+
+def _patch_dynamo(module):
+    if module.__name__ == "torch._dynamo.config":
+        if "TORCHDYNAMO_SUPPRESS_ERRORS" not in os.environ and \
+                hasattr(module, "suppress_errors"):
+            module.suppress_errors = True
+        return
+    kiln_dir = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    skip_dirs = getattr(module, "SKIP_DIRS", None)
+    recompile = getattr(module, "_recompile_re", None)
+    if isinstance(skip_dirs, list) and callable(recompile) and \
+            kiln_dir not in skip_dirs:
+        skip_dirs.append(kiln_dir)
+        recompile()
+
+
 class TritonFinder(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname, path=None, target=None):
-        if fullname == _TORCH_TRITON:
+        if fullname.startswith(_TORCH_PREFIXES):
             spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
-            if spec is not None and spec.loader is not None:
+            if spec is None or spec.loader is None or \
+                    not hasattr(spec.loader, "exec_module"):
+                return spec
+            if fullname == _TORCH_TRITON:
                 spec.loader = _PatchAfterExec(spec.loader, _hide_triton_from)
+            elif fullname in _TORCH_DYNAMO_PATCHES:
+                spec.loader = _PatchAfterExec(spec.loader, _patch_dynamo)
+            spec.loader = _WithoutTriton(spec.loader)
             return spec
         if fullname != "triton" and not fullname.startswith("triton."):
             return None
@@ -97,6 +157,9 @@ def install():
     sys.meta_path.insert(0, _finder)
     if _TORCH_TRITON in sys.modules:
         _hide_triton_from(sys.modules[_TORCH_TRITON])
+    for name in _TORCH_DYNAMO_PATCHES:
+        if name in sys.modules:
+            _patch_dynamo(sys.modules[name])
 
 
 def uninstall():

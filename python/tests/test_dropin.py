@@ -419,7 +419,9 @@ class DecoratorTest(unittest.TestCase):
         self.assertEqual([r["block"] for r in runs], [64, 128, 256, 128])
         self.assertEqual([r["grid"][0] for r in runs], [16, 8, 4, 8])
         self.assertEqual(tuner.best_config.kwargs, {"BLOCK": 128})
-        self.assertEqual(out.zeroed, 3)  # reset_to_zero before each trial
+        # reset_to_zero before each trial, and once more before the chosen
+        # config's launch (Triton's pre_hook(..., reset_only=True)).
+        self.assertEqual(out.zeroed, 4)
         before = len(launches())
         tuner[(1,)](x, out, 1000)            # same key: no re-tuning
         self.assertEqual(len(launches()), before + 1)
@@ -428,6 +430,59 @@ class DecoratorTest(unittest.TestCase):
                                     "meta-parameters: BLOCK"):
             tuner.user_do_bench = lambda call: (call(), 1.0)[1]
             tuner[(1,)](x, out, 77, BLOCK=32)
+
+    def test_subclass_of_tritons_autotuner(self):
+        # flash-linear-attention's CachedAutotuner: a subclass that reads
+        # Triton's hook attributes, replaces pre_hook / post_hook with
+        # None-safe ones and wraps run().
+        from triton.runtime.autotuner import Autotuner
+        calls = []
+
+        class Cached(Autotuner):
+            def __init__(self, fn, arg_names, configs, key, reset_to_zero,
+                         restore_value, **kwargs):
+                super().__init__(fn, arg_names, configs, key, reset_to_zero,
+                                 restore_value, **kwargs)
+                assert not self.user_defined_pre_hook
+                assert not self.user_defined_post_hook
+                if self.reset_to_zero or self.restore_value:
+                    def _pre_hook(kw, reset_only=False):
+                        calls.append(("pre", reset_only))
+                        for n in self.reset_to_zero:
+                            if kw[n] is not None:
+                                kw[n].zero_()
+                        if not reset_only:
+                            self.restore_copies = {
+                                n: kw[n] for n in self.restore_value}
+                    self.pre_hook = _pre_hook
+
+                    def _post_hook(kw, exception):
+                        calls.append(("post", exception))
+                        for n, copy in self.restore_copies.items():
+                            kw[n].copy_(copy)
+                        self.restore_copies = {}
+                    self.post_hook = _post_hook
+
+            def run(self, *args, **kwargs):
+                calls.append(("run", tuple(sorted(kwargs))))
+                return super().run(*args, **kwargs)
+
+        k = Cached(triton.jit(kernels.tuned_copy.fn.fn), ["x_ptr", "out_ptr",
+                                                          "n"],
+                   kernels.block_configs(), ["n"], ["out_ptr"], ["x_ptr"],
+                   pre_hook=None, post_hook=None, prune_configs_by=None,
+                   warmup=None, rep=None, use_cuda_graph=False,
+                   do_bench=None, cache_results=False)
+        k.user_do_bench = lambda call: (call(), 1.0)[1]
+        x, out = Tensor(0x10000), Tensor(0x20000)
+        before = len(launches())
+        k[(4,)](x, out, 1000)
+        self.assertEqual(len(launches()) - before, 4)  # 3 trials + the run
+        self.assertEqual(calls[0], ("run", ("grid", "warmup")))
+        self.assertEqual(calls[1:], [("pre", False), ("post", None)] * 3 +
+                         [("pre", True)])
+        self.assertEqual((out.zeroed, x.restored), (4, 3))
+        self.assertIsNone(k.nargs)
 
     def test_report_counts_tuning_time(self):
         from kiln import _report
@@ -711,8 +766,9 @@ class RunnerTest(unittest.TestCase):
         # torch's own Triton integration imports Triton's compiler internals
         # once `import triton` works (fake_torch mimics torch 2.11): under
         # the drop-in torch is told there is no Triton, whether torch.utils.
-        # _triton is imported after kiln.install() or before it, and
-        # uninstall() gives torch its answer back.
+        # _triton is imported after kiln.install() or before it, its modules'
+        # own `try: import triton` fail (and the drop-in stays imported for
+        # everyone else), and uninstall() gives torch its answer back.
         code = ("import sys, kiln\n"
                 "early = sys.argv[1] == 'early'\n"
                 "if early:\n"
@@ -720,7 +776,12 @@ class RunnerTest(unittest.TestCase):
                 "    print('before', t.has_triton_package())\n"
                 "kiln.install()\n"
                 "import triton, torch.utils._triton as t, torch._inductor.hints as h\n"
-                "print('drop-in', triton.__kiln__, t.has_triton_package(), t.has_triton(), h.TRITON)\n"
+                "import torch._inductor.runtime.triton_compat as c\n"
+                "import torch._dynamo.config as dc, torch._dynamo.trace_rules as tr\n"
+                "print('drop-in', triton.__kiln__, t.has_triton_package(), t.has_triton(), h.TRITON,\n"
+                "      c.HAS_TRITON, sys.modules['triton'] is triton)\n"
+                "print('dynamo', dc.suppress_errors, bool(tr.SKIP_DIRS_RE.match(kiln.__file__)),\n"
+                "      bool(tr.SKIP_DIRS_RE.match(triton.__file__)), bool(tr.SKIP_DIRS_RE.match(__file__ if '__file__' in dir() else 'x.py')))\n"
                 "kiln.uninstall()\n"
                 "from kiln import _finder\n"
                 "print('after', t.has_triton_package is not _finder._no_triton_package)\n")
@@ -733,7 +794,10 @@ class RunnerTest(unittest.TestCase):
             lines = r.stdout.splitlines()
             if when == "early":  # no real Triton on CI's path
                 self.assertEqual(lines.pop(0), "before False")
-            self.assertEqual(lines, ["drop-in True False False None", "after True"])
+            # torch.compile: a region inductor cannot build runs eagerly, and
+            # dynamo does not trace kiln's (or the drop-in triton's) code.
+            self.assertEqual(lines, ["drop-in True False False None False True",
+                                     "dynamo True True True False", "after True"])
 
     def test_module_mode_and_usage(self):
         r = self.run_kiln("-m", "dropin.script", "1")

@@ -141,8 +141,17 @@ class Autotuner(KernelInterface):
         self.keys = list(key or [])
         self.reset_to_zero = list(reset_to_zero or [])
         self.restore_value = list(restore_value or [])
-        self.user_pre_hook = pre_hook
-        self.user_post_hook = post_hook
+        # Triton's hook attributes, which subclasses of Triton's Autotuner
+        # (flash-linear-attention's CachedAutotuner) read and replace:
+        # pre_hook(kwargs, reset_only=False) resets `reset_to_zero` and
+        # saves `restore_value` before each timed launch, post_hook(kwargs,
+        # exception) puts the saved values back after it.
+        self.restore_copies = {}
+        self.user_defined_pre_hook = bool(pre_hook)
+        self.user_defined_post_hook = bool(post_hook)
+        self.pre_hook = pre_hook or self._default_pre_hook
+        self.post_hook = post_hook or self._default_post_hook
+        self.nargs = None
         prune = prune_configs_by or {}
         self.perf_model = prune.get("perf_model")
         self.configs_top_k = prune.get("top_k", 1.0)
@@ -158,6 +167,20 @@ class Autotuner(KernelInterface):
         self.__name__ = getattr(fn, "__name__", "kernel")
         self.__doc__ = getattr(fn, "__doc__", None)
 
+    def _default_pre_hook(self, kwargs, reset_only=False):
+        for name in self.reset_to_zero:
+            if kwargs[name] is not None:
+                kwargs[name].zero_()
+        if not reset_only:
+            self.restore_copies = {name: kwargs[name].clone()
+                                   for name in self.restore_value
+                                   if kwargs[name] is not None}
+
+    def _default_post_hook(self, kwargs, exception):
+        for name, copy in self.restore_copies.items():
+            kwargs[name].copy_(copy)
+        self.restore_copies = {}
+
     def _bench_one(self, nargs, config, grid, args, kwargs):
         conflicts = set(config.kwargs) & set(kwargs)
         if conflicts:
@@ -167,19 +190,16 @@ class Autotuner(KernelInterface):
         current = dict(kwargs, **config.all_kwargs())
         full = dict(nargs, **current)
 
-        def pre():
-            for name in self.reset_to_zero:
-                full[name].zero_()
+        def call():
             if config.pre_hook:
                 config.pre_hook(full)
-            if self.user_pre_hook:
-                self.user_pre_hook(full)
-
-        def call():
-            pre()
-            self.fn.run(*args, grid=grid, **current)
-            if self.user_post_hook:
-                self.user_post_hook(full, exception=None)
+            self.pre_hook(full)
+            try:
+                self.fn.run(*args, grid=grid, **current)
+            except Exception as e:
+                self.post_hook(full, exception=e)
+                raise
+            self.post_hook(full, exception=None)
 
         try:
             if self.user_do_bench is not None:
@@ -197,7 +217,8 @@ class Autotuner(KernelInterface):
         Configs with a pre_hook are left to their first timed run: the hook
         may change what they specialize on."""
         prepare = getattr(self.fn, "prepare_job", None)
-        if prepare is None or len(configs) < 2 or self.user_pre_hook:
+        if prepare is None or len(configs) < 2 or \
+                self.user_defined_pre_hook:
             return
         jobs = []
         for config in configs:
@@ -247,6 +268,7 @@ class Autotuner(KernelInterface):
         nargs = dict(zip(self.arg_names, args))
         nargs.update({k: v for k, v in kwargs.items()
                       if k in self.arg_names})
+        self.nargs = nargs
         used_cached = True
         if len(self.configs) > 1 and not timing_enabled():
             config = self.prune_configs(kwargs, nargs)[0]
@@ -255,8 +277,6 @@ class Autotuner(KernelInterface):
             if key not in self.cache:
                 used_cached = False
                 pruned = self.prune_configs(kwargs, nargs)
-                saved = {name: nargs[name].clone()
-                         for name in self.restore_value}
                 t0 = time.perf_counter()
                 self._build_ahead(pruned, args, kwargs, grid)
                 built = time.perf_counter()
@@ -264,8 +284,6 @@ class Autotuner(KernelInterface):
                 for config in pruned:
                     timings[config] = self._bench_one(nargs, config, grid,
                                                       args, kwargs)
-                    for name, copy in saved.items():
-                        nargs[name].copy_(copy)
                 done = time.perf_counter()
                 self.bench_time = done - t0
                 stats = _kernel_stats(self.fn)
@@ -275,6 +293,8 @@ class Autotuner(KernelInterface):
                     stats.tune_bench_ms += (done - built) * 1e3
                 self.cache[key] = builtins.min(timings, key=timings.get)
                 self.configs_timings = timings
+                # As Triton: zero `reset_to_zero` again for the real launch.
+                self.pre_hook(dict(nargs, **kwargs), reset_only=True)
             config = self.cache[key]
         else:
             config = self.configs[0]
@@ -287,8 +307,11 @@ class Autotuner(KernelInterface):
         full = dict(nargs, **kwargs, **config.all_kwargs())
         if config.pre_hook:
             config.pre_hook(full)
-        return self.fn.run(*args, grid=grid, warmup=warmup,
-                           **dict(kwargs, **config.all_kwargs()))
+        try:
+            return self.fn.run(*args, grid=grid, warmup=warmup,
+                               **dict(kwargs, **config.all_kwargs()))
+        finally:
+            self.nargs = None
 
     def warmup(self, *args, **kwargs):
         return [self.fn.warmup(*args, **dict(kwargs, **c.all_kwargs()))

@@ -1,0 +1,2 @@
+# As torch 2.11's: dynamo raises when a backend fails unless this is set.
+suppress_errors = False
