@@ -464,11 +464,17 @@ LogicalResult IRGen::genFor(const ForStmt *s) {
     ivType = first ? d : integerPromote(ivType, d);
     first = false;
   }
-  if (stepA.v.isIntLike() && stepA.v.i <= 0)
-    return fail(stepA.node, stepA.v.i == 0
-                                ? std::string("`range` step must not be zero")
-                                : "`range` step must be positive, got " +
-                                      std::to_string(stepA.v.i));
+  if (stepA.v.isIntLike() && stepA.v.i == 0)
+    return fail(stepA.node, "`range` step must not be zero");
+  // A constexpr negative step counts down, as Triton does it: the loop runs
+  // iv' over [ub, lb) by -step and the body sees lb + ub - iv'.
+  bool countDown = stepA.v.isIntLike() && stepA.v.i < 0;
+  if (countDown) {
+    if (stepA.v.i == INT64_MIN)
+      return fail(stepA.node, "`range` step is out of range");
+    std::swap(lbA, ubA);
+    stepA.v = Val::integer(-stepA.v.i);
+  }
   mlir::Value bounds[3];
   const Arg *bArgs[3] = {&lbA, &ubA, &stepA};
   for (int k = 0; k < 3; ++k) {
@@ -491,9 +497,13 @@ LogicalResult IRGen::genFor(const ForStmt *s) {
   {
     mlir::OpBuilder::InsertionGuard g(b);
     insertAtEnd(b, forOp.getBody());
+    mlir::Value iv = forOp.getInductionVar();
+    if (countDown)
+      iv = mlir::arith::AddIOp::create(
+          b, loc(s), mlir::arith::SubIOp::create(b, loc(s), bounds[1], iv),
+          bounds[0]);
     fs->scope[target->id] =
-        Binding{Val::runtime(forOp.getInductionVar(), TType{ivType, false, {}}),
-                target->range.begin};
+        Binding{Val::runtime(iv, TType{ivType, false, {}}), target->range.begin};
     bindCarried(*this, *lv, forOp.getRegionIterArgs());
     if (failed(genLoopBody(*this, s->body, *lv, s, forOp.getBody())))
       return failure();

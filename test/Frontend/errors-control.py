@@ -136,8 +136,8 @@ import triton.language as tl
 
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
-    # expected-error @+1 {{`range` step must be positive, got -1}}
-    for i in range(N, 0, -1):
+    # expected-error @+1 {{`range` step must not be zero}}
+    for i in range(N, 0, 0):
         pass
 
 # -----

@@ -110,6 +110,51 @@ static FailureOr<Val> hintBuiltin(BuiltinCall &call) {
           : tile::MaxContiguousOp::create(g.b, l, t, x->value, ints);
   return Val::runtime(r, x->type);
 }
+/// tl.core.get_int_dtype(bitwidth, signed): the integer dtype of that
+/// width (Triton's helper, which libraries call to bitcast floats).
+static FailureOr<Val> getIntDtypeBuiltin(BuiltinCall &call) {
+  auto &[g, rd, a, e, l, args] = call;
+  const Val &bits = a[0].v, &sign = a[1].v;
+  if (bits.kind != Val::Kind::Int)
+    return g.fail(a[0].node, "`bitwidth` of `tl.core.get_int_dtype` must be "
+                             "a constexpr integer, got " +
+                                 g.typeName(bits));
+  if (!sign.isConstexpr())
+    return g.fail(a[1].node, "`signed` of `tl.core.get_int_dtype` must be a "
+                             "constexpr, got " +
+                                 g.typeName(sign));
+  bool s = sign.truthy();
+  switch (bits.i) {
+  case 1:
+    return Val::dtype(DType::I1);
+  case 8:
+    return Val::dtype(s ? DType::I8 : DType::U8);
+  case 16:
+    return Val::dtype(s ? DType::I16 : DType::U16);
+  case 32:
+    return Val::dtype(s ? DType::I32 : DType::U32);
+  case 64:
+    return Val::dtype(s ? DType::I64 : DType::U64);
+  default:
+    return g.fail(a[0].node, "`tl.core.get_int_dtype`: unsupported bitwidth " +
+                                 std::to_string(bits.i) +
+                                 " (1, 8, 16, 32 or 64)");
+  }
+}
+/// tl.standard._log2(i): floor(log2(i)) of a constexpr integer (0 for i <= 1).
+static FailureOr<Val> log2Builtin(BuiltinCall &call) {
+  auto &[g, rd, a, e, l, args] = call;
+  if (a[0].v.kind != Val::Kind::Int)
+    return g.fail(a[0].node, "`tl.standard._log2` needs a constexpr integer, "
+                             "got " +
+                                 g.typeName(a[0].v));
+  int64_t n = a[0].v.i, log2 = 0;
+  while (n > 1) {
+    n >>= 1;
+    ++log2;
+  }
+  return Val::integer(log2);
+}
 } // namespace
 
 llvm::ArrayRef<BuiltinDef> kiln::fe::compileTimeBuiltins() {
@@ -126,6 +171,13 @@ llvm::ArrayRef<BuiltinDef> kiln::fe::compileTimeBuiltins() {
        false},
       {"multiple_of", {"input", "values"}, false, false, hintBuiltin, false},
       {"assume", {"cond"}, false, false, assumeBuiltin, false},
+      {"standard._log2", {"i"}, false, false, log2Builtin, false},
+      {"core.get_int_dtype",
+       {"bitwidth", "signed"},
+       false,
+       false,
+       getIntDtypeBuiltin,
+       false},
       {"max_contiguous", {"input", "values"}, false, false, hintBuiltin, false},
   };
   return defs;

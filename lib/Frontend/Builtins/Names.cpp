@@ -106,8 +106,8 @@ int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out) {
       out = Val::named(Val::Kind::Module, "triton.language.math");
       return 0;
     }
-    if (attr == "extra") {
-      out = Val::named(Val::Kind::Module, "triton.language.extra");
+    if (attr == "extra" || attr == "core" || attr == "standard") {
+      out = Val::named(Val::Kind::Module, "triton.language." + attr.str());
       return 0;
     }
     if (attr == "PropagateNan") {
@@ -121,6 +121,32 @@ int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out) {
     if (contains(kTLUnsupported, attr))
       return 1;
     return 2;
+  }
+  // tl.core: tl's names, and a few of core.py's own that libraries reach
+  // (flash-linear-attention's argsort: `descending=tl.core.CONSTEXPR_0`).
+  if (mod == "triton.language.core") {
+    if (attr == "CONSTEXPR_0") {
+      out = Val::integer(0);
+      return 0;
+    }
+    if (attr == "TRITON_MAX_TENSOR_NUMEL") {
+      out = Val::integer(1048576);
+      return 0;
+    }
+    if (findBuiltin(("core." + attr).str())) {
+      out = Val::named(Val::Kind::Builtin, "tl.core." + attr.str());
+      return 0;
+    }
+    return lookupModuleAttr("triton.language", attr, out);
+  }
+  // tl.standard: tl's names, and its `_log2` that libraries' bitonic sorts
+  // call (flash-linear-attention's nsa).
+  if (mod == "triton.language.standard") {
+    if (findBuiltin(("standard." + attr).str())) {
+      out = Val::named(Val::Kind::Builtin, "tl.standard." + attr.str());
+      return 0;
+    }
+    return lookupModuleAttr("triton.language", attr, out);
   }
   if (mod == "triton.language.math") {
     const BuiltinDef *def = findBuiltin(attr);

@@ -208,7 +208,9 @@ FailureOr<Val> cumulative(BuiltinCall &call, bool product) {
   Val v = *in;
   if (failed(checkInputs(g, {v}, rd.fn, e)))
     return failure();
-  FailureOr<unsigned> axis = rd.axis(a[1], v.type.shape.size());
+  // axis=0 by default, as in Triton (`tl.cumsum(x)`).
+  FailureOr<unsigned> axis =
+      a[1].given ? rd.axis(a[1], v.type.shape.size()) : FailureOr<unsigned>(0u);
   if (failed(axis))
     return failure();
   FailureOr<bool> reverse = boolArg(rd, a[2], "reverse", false);

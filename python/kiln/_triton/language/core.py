@@ -171,6 +171,23 @@ float32 = dtype("fp32")
 float64 = dtype("fp64")
 pi32_t = pointer_type(int32)
 
+# core.py's own names that libraries reach from host code or as defaults.
+TRITON_MAX_TENSOR_NUMEL = 1048576
+
+
+def get_int_dtype(bitwidth, signed):
+    """The integer dtype of `bitwidth` bits (Triton's helper)."""
+    bitwidth = getattr(bitwidth, "value", bitwidth)
+    signed = getattr(signed, "value", signed)
+    if bitwidth == 1:
+        return int1
+    table = {8: (int8, uint8), 16: (int16, uint16), 32: (int32, uint32),
+             64: (int64, uint64)}
+    if bitwidth not in table:
+        raise ValueError("Unsupported bitwidth %r and signedness %r"
+                         % (bitwidth, signed))
+    return table[bitwidth][0 if signed else 1]
+
 
 class constexpr:
     """A compile-time value. Module constants (`X: tl.constexpr =
@@ -288,3 +305,6 @@ def builtin_namespace(module_name, names):
             stub = table[name] = _Builtin(name, module_name)
         return stub
     return table, __getattr__
+
+
+CONSTEXPR_0 = constexpr(0)
