@@ -264,6 +264,13 @@ static const std::vector<std::string> &includeDirsOf(const IRGen &g) {
   return st ? st->options.includeDirs : none;
 }
 
+/// `path` resolved (symlinks, `..`), or as given when it does not exist:
+/// how files are compared and keyed however a host spells them.
+static std::string realPathOf(const std::string &path) {
+  llvm::SmallString<256> real;
+  return llvm::sys::fs::real_path(path, real) ? path : real.str().str();
+}
+
 const HostBinding *kiln::fe::findHostBinding(const IRGen &g,
                                              llvm::StringRef name) {
   ImportState *st = stateOf(g);
@@ -279,14 +286,9 @@ const HostBinding *kiln::fe::findHostBinding(const IRGen &g,
       continue;
     }
     // PATH names the file however the host spells it: compare real paths.
-    if (mine.empty()) {
-      llvm::SmallString<256> real;
-      mine = llvm::sys::fs::real_path(pathOf(g), real) ? pathOf(g)
-                                                       : real.str().str();
-    }
-    llvm::SmallString<256> real;
-    if (b.path == mine ||
-        (!llvm::sys::fs::real_path(b.path, real) && real.str() == mine))
+    if (mine.empty())
+      mine = realPathOf(pathOf(g));
+    if (b.path == mine || realPathOf(b.path) == mine)
       return &b;
   }
   return nullptr;
@@ -324,9 +326,7 @@ static FailureOr<IRGen *> loadModuleFile(IRGen &g, const std::string &path,
   if (!st)
     return FailureOr<IRGen *>(g.fail(site, "imports are not followed here"));
   Registry &reg = *st->registry;
-  llvm::SmallString<256> real;
-  std::string key =
-      llvm::sys::fs::real_path(path, real) ? path : real.str().str();
+  std::string key = realPathOf(path);
   auto it = reg.byPath.find(key);
   if (it != reg.byPath.end())
     return it->second->gen.get();
@@ -504,12 +504,8 @@ FailureOr<Val> kiln::fe::functionDefinedAt(IRGen &g, const std::string &path,
     return failure();
   }
   // The file: g's own (compared as real paths), else loaded as an import.
-  auto realOf = [](const std::string &p) {
-    llvm::SmallString<256> real;
-    return llvm::sys::fs::real_path(p, real) ? p : real.str().str();
-  };
   IRGen *owner = &g;
-  if (realOf(path) != realOf(pathOf(g))) {
+  if (realPathOf(path) != realPathOf(pathOf(g))) {
     if (!llvm::sys::fs::exists(path)) {
       why = "there is no file " + path;
       return failure();

@@ -69,18 +69,26 @@ class _WithoutTriton(importlib.abc.Loader):
         return self._loader.create_module(spec)
 
     def exec_module(self, module):
-        saved = {n: m for n, m in sys.modules.items()
-                 if n == "triton" or n.startswith("triton.")}
-        for n in saved:
-            del sys.modules[n]
+        # Only the drop-in's own modules (the finder's record, not a scan of
+        # sys.modules on each of torch's ~2000 imports); with `triton` None
+        # no `triton.*` module can be created meanwhile.
+        saved = {n: sys.modules.pop(n) for n in list(_served)
+                 if n in sys.modules}
+        previous = sys.modules.get("triton", _ABSENT)
         sys.modules["triton"] = None  # `import triton`: ImportError
         try:
             self._loader.exec_module(module)
         finally:
-            for n in [n for n in sys.modules
-                      if n == "triton" or n.startswith("triton.")]:
-                del sys.modules[n]
+            if previous is _ABSENT or previous is None:
+                sys.modules.pop("triton", None)
+            if previous is None:  # an outer torch module's own hiding
+                sys.modules["triton"] = None
             sys.modules.update(saved)
+
+
+_ABSENT = object()
+# The names of the drop-in modules the finder has served.
+_served = set()
 
 
 # torch.compile under the drop-in: inductor's generated kernels need Triton's
@@ -121,6 +129,7 @@ class TritonFinder(importlib.abc.MetaPathFinder):
             return spec
         if fullname != "triton" and not fullname.startswith("triton."):
             return None
+        _served.add(fullname)
         parts = fullname.split(".")[1:]
         base = os.path.join(_ROOT, *parts)
         init = os.path.join(base, "__init__.py")
