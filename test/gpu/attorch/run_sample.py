@@ -43,9 +43,15 @@ def run(backend, args):
                # (~/.nv/ComputeCache) of an earlier run either.
                CUDA_CACHE_DISABLE="1")
     env.pop("KILN_FALLBACK", None)
-    if args.keep:
-        os.makedirs(args.keep, exist_ok=True)
-        env["SAMPLE_TIMES"] = os.path.join(args.keep, "%s.times" % backend)
+    # Per-test outcomes and failure messages, written as each test ends
+    # (sample_plugin.py); in the kept directory when there is one.
+    where = args.keep or tempfile.mkdtemp()
+    os.makedirs(where, exist_ok=True)
+    for kind in ("times", "failures"):
+        path = os.path.join(where, "%s.%s" % (backend, kind))
+        if os.path.exists(path):
+            os.remove(path)
+        env["SAMPLE_" + kind.upper()] = path
     # -v: one line per test as it ends, so a run cut by the timeout still
     # shows what passed (junit XML is written only at the end).
     pytest_args = ["-m", "pytest", "-p", "sample_plugin", "-v",
@@ -68,7 +74,7 @@ def run(backend, args):
         err = (e.stderr or b"").decode(errors="replace") \
             if isinstance(e.stderr, bytes) else (e.stderr or "")
     wall = time.perf_counter() - t0
-    return rc, wall, out, err, junit
+    return rc, wall, out, err, junit, env["SAMPLE_TIMES"]
 
 
 def junit_counts(path):
@@ -92,18 +98,22 @@ def junit_counts(path):
     return counts, failures
 
 
-def verbose_counts(stdout):
-    """Counts from pytest -v lines (`nodeid PASSED [ 3%]`): for a run the
-    timeout cut before the junit XML was written."""
+def times_counts(path):
+    """Counts from the plugin's SAMPLE_TIMES file ("<s> <outcome> <node id>"
+    per finished test): for a run the timeout cut before the junit XML was
+    written."""
     counts = {"passed": 0, "failed": 0, "error": 0, "skipped": 0}
     failures = []
-    for m in re.finditer(r"^(\S+::\S+) (PASSED|FAILED|ERROR|SKIPPED)",
-                         stdout, re.M):
-        kind = {"PASSED": "passed", "FAILED": "failed", "ERROR": "error",
-                "SKIPPED": "skipped"}[m.group(2)]
-        counts[kind] += 1
-        if kind in ("failed", "error"):
-            failures.append((m.group(1), "(cut by the timeout: no message)"))
+    if not os.path.exists(path):
+        return counts, failures
+    for line in open(path):
+        parts = line.rstrip("\n").split(" ", 2)
+        if len(parts) != 3 or parts[1] not in counts:
+            continue
+        counts[parts[1]] += 1
+        if parts[1] in ("failed", "error"):
+            failures.append((parts[2], "(cut by the timeout: message in "
+                                       "the .failures file)"))
     return counts, failures
 
 
@@ -143,11 +153,11 @@ def main():
     for backend in ("triton", "kiln"):
         if args.only and backend != args.only:
             continue
-        rc, wall, out, err, junit = run(backend, args)
+        rc, wall, out, err, junit, times = run(backend, args)
         counts, failures = junit_counts(junit)
         if not os.path.exists(junit):
-            counts, failures = verbose_counts(out)
-            print("   (no junit XML: counts from the -v lines)")
+            counts, failures = times_counts(times)
+            print("   (no junit XML: counts from the .times file)")
         if args.keep:
             os.makedirs(args.keep, exist_ok=True)
             if os.path.exists(junit):

@@ -145,15 +145,38 @@ def pytest_sessionstart(session):
 
 
 def pytest_runtest_logfinish(nodeid, location):
-    # SAMPLE_TIMES=FILE: "<seconds since the session started> <node id>" per
-    # finished test, written as it ends, so that a run cut by a time limit
-    # still shows how far it got and when.
+    # SAMPLE_TIMES=FILE: "<seconds since the session started> <outcome>
+    # <node id>" per finished test, written as it ends, so that a run cut by
+    # a time limit still shows how far it got, when, and what each test did
+    # (pytest -v lines are split by live logging, and the junit XML is
+    # written only at the end).
     import os
     import time
     path = os.environ.get("SAMPLE_TIMES")
     if path and _START:
         with open(path, "a") as f:
-            f.write("%.2f %s\n" % (time.perf_counter() - _START[0], nodeid))
+            f.write("%.2f %s %s\n" % (time.perf_counter() - _START[0],
+                                      _OUTCOME.pop(nodeid, "passed"), nodeid))
+
+
+_OUTCOME = {}
+
+
+def pytest_runtest_logreport(report):
+    # SAMPLE_FAILURES=FILE: each failure's node id and the last lines of its
+    # traceback, written as it happens (pytest prints them only at the end,
+    # which a run cut by a time limit never reaches).
+    import os
+    if report.failed:
+        _OUTCOME[report.nodeid] = "failed" if report.when == "call" else "error"
+    elif report.skipped and report.nodeid not in _OUTCOME:
+        _OUTCOME[report.nodeid] = "skipped"
+    path = os.environ.get("SAMPLE_FAILURES")
+    if path and report.failed:
+        tail = report.longreprtext.splitlines()[-25:]
+        with open(path, "a") as f:
+            f.write("=== %s (%s)\n%s\n" % (report.nodeid, report.when,
+                                          "\n".join(tail)))
 
 
 def pytest_report_header(config):
