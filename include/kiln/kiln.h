@@ -234,6 +234,12 @@ typedef enum kiln_arg_kind {
                              * then its rank shapes and rank - 1 strides
                              * (elements; the last stride is 1) as
                              * KILN_ARG_INT_NOSPEC arguments */
+  KILN_ARG_TUPLE = 11, /* a Python tuple for one parameter: value.i its
+                        * element count; its elements follow as arguments
+                        * (pointers, scalars, None, nested tuples; no
+                        * descriptors), depth first, at most 8 deep.
+                        * Specialized element by element, as Triton does;
+                        * the kernel indexes it with constants (`t[0]`) */
 } kiln_arg_kind;
 
 /* One argument for each non-constexpr parameter, in order. 24 bytes. */
@@ -324,6 +330,12 @@ static inline kiln_arg kiln_arg_bool(int v) {
 static inline kiln_arg kiln_arg_none(void) {
   return kiln_arg_scalar_(KILN_ARG_NONE);
 }
+/* The header of a tuple argument; its `size` elements follow it. */
+static inline kiln_arg kiln_arg_tuple(int64_t size) {
+  kiln_arg a = kiln_arg_scalar_(KILN_ARG_TUPLE);
+  a.value.i = size;
+  return a;
+}
 
 /*--- Launching ------------------------------------------------------------*/
 
@@ -393,7 +405,8 @@ KILN_API kiln_status kiln_kernel_last_meta(const kiln_kernel *kernel,
  *   offset 16  uint64 stream (a CUstream; 0 = default stream)
  *   offset 24  nargs records of 16 bytes: uint64 bits, uint64 byte_size
  *              (bits: the pointer, the two's-complement integer, or the
- *               IEEE double for float kinds; 0 for None)
+ *               IEEE double for float kinds; 0 for None; a tuple header's
+ *               element count, as bound)
  *
  * so that a caller (python/kiln) builds it with one struct.pack and launches
  * with one call. The specialization's alignment (`:16`) is still derived

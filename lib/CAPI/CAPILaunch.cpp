@@ -203,6 +203,15 @@ kiln_status kiln::capi::convertArgs(const kiln_kernel *kernel,
       out.push_back(rt::Arg::tensorDescFromBits(a.value.ptr, *t, a.byte_size));
       break;
     }
+    case KILN_ARG_TUPLE:
+      // Each element is at least one argument after the header.
+      if (a.value.i < 0 || uint64_t(a.value.i) > nargs - i - 1)
+        return argError(kernel, i,
+                        "tuple of " + std::to_string(a.value.i) +
+                            " element(s) with " + std::to_string(nargs - i - 1) +
+                            " argument(s) after it");
+      out.push_back(rt::Arg::tupleHeader(unsigned(a.value.i)));
+      break;
     default:
       return argError(kernel, i,
                       "unknown argument kind " + std::to_string(a.kind));

@@ -15,7 +15,9 @@ using namespace kiln::capi;
 
 namespace {
 /// What a bound argument becomes; the value comes with each launch.
-enum class Slot : uint8_t { Pointer, I32, I64, F32, F64, Bool, None, TensorDesc };
+enum class Slot : uint8_t {
+  Pointer, I32, I64, F32, F64, Bool, None, TensorDesc, Tuple
+};
 
 uint64_t load64(const unsigned char *p) {
   uint64_t v;
@@ -36,6 +38,8 @@ struct kiln_launcher {
   std::vector<DType> dtypes; ///< Pointee types of pointer slots.
   /// Integer slots never specialized on their value (do_not_specialize).
   std::vector<bool> unspecialized;
+  /// Tuple slots: the element count bound (the structure is fixed).
+  std::vector<unsigned> tupleSizes;
   kiln_options options;
   /// The last launch's specialization (undecorated kernels): options are
   /// fixed here, so arguments of the same value classes reuse it.
@@ -73,6 +77,8 @@ kiln_status kiln_kernel_bind(kiln_kernel *kernel, const kiln_arg *prototype,
         slot = Slot::TensorDesc;
       else if (a.isNone())
         slot = Slot::None;
+      else if (a.kind() == rt::Arg::Kind::Tuple)
+        slot = Slot::Tuple;
       else if (a.kind() == rt::Arg::Kind::Int)
         slot = a.dtype() == DType::I32 ? Slot::I32 : Slot::I64;
       else if (a.kind() == rt::Arg::Kind::Float)
@@ -80,6 +86,7 @@ kiln_status kiln_kernel_bind(kiln_kernel *kernel, const kiln_arg *prototype,
       l->slots.push_back(slot);
       l->dtypes.push_back(a.dtype());
       l->unspecialized.push_back(prototype[i].kind == KILN_ARG_INT_NOSPEC);
+      l->tupleSizes.push_back(a.tupleSize());
     }
     *out = l.release();
     return KILN_OK;
@@ -124,6 +131,16 @@ static kiln_status unpack(kiln_launcher *launcher, const void *packed,
       break;
     case Slot::None:
       args.push_back(rt::Arg::none());
+      break;
+    case Slot::Tuple:
+      if (bits != launcher->tupleSizes[i])
+        return fail(KILN_ERROR_INVALID_ARGUMENT,
+                    "kernel `" + launcher->kernel.name() + "`: packed record " +
+                        std::to_string(i + 1) + " is a tuple of " +
+                        std::to_string(bits) +
+                        " element(s); this launcher was bound for " +
+                        std::to_string(launcher->tupleSizes[i]));
+      args.push_back(rt::Arg::tupleHeader(launcher->tupleSizes[i]));
       break;
     case Slot::TensorDesc: // base, then the block/padding bits
       args.push_back(rt::Arg::tensorDescFromBits(bits, launcher->dtypes[i],

@@ -494,6 +494,49 @@ mlir::OwningOpRef<mlir::ModuleOp> IRGen::compile(const KernelSpec &sp) {
   llvm::SmallVector<std::pair<const ParamSpec *, size_t>> descriptors;
   // Each constexpr's specialized value as text, for the backend's KernelInfo.
   llvm::SmallVector<mlir::NamedAttribute> constexprTexts;
+  // Tuple parameters: their entry and first function argument.
+  llvm::SmallVector<std::tuple<const Param *, const ParamSpec *, size_t>>
+      tuples;
+  // A tuple argument's runtime elements become consecutive function
+  // arguments (`res.0`, `res.1.0`, ...), depth first; its constant elements
+  // (None, the integer 1) take none.
+  std::function<bool(const ParamSpec &, const std::string &, uint32_t)>
+      addTupleElements = [&](const ParamSpec &e, const std::string &name,
+                             uint32_t at) {
+        for (size_t k = 0; k < e.elements.size(); ++k) {
+          const ParamSpec &el = e.elements[k];
+          std::string elName = name + "." + std::to_string(k);
+          switch (el.kind) {
+          case ParamSpec::Kind::Tuple:
+            if (!addTupleElements(el, elName, at))
+              return false;
+            break;
+          case ParamSpec::Kind::Constexpr:
+            if (!parseConstexprText(el.constexprValue))
+              return (void)fail(at, "element " + elName + " of the tuple is `" +
+                                        el.constexprValue +
+                                        "`, not a constexpr literal"),
+                     false;
+            constexprTexts.push_back(
+                b.getNamedAttr(elName, b.getStringAttr(el.constexprValue)));
+            break;
+          case ParamSpec::Kind::TensorDesc:
+            return (void)fail(at, "element " + elName +
+                                      " of the tuple: a tensor descriptor "
+                                      "inside a tuple is not supported"),
+                   false;
+          case ParamSpec::Kind::Pointer:
+          case ParamSpec::Kind::Scalar: {
+            TType t{el.dtype, el.kind == ParamSpec::Kind::Pointer, {}};
+            argTypes.push_back(toMLIR(&ctx, t));
+            runtimeParams.emplace_back(elName, t);
+            divisibility.push_back(el.divisibility);
+            break;
+          }
+          }
+        }
+        return true;
+      };
   size_t sigIdx = 0;
   for (const Param &p : fn->params) {
     bool isCx = isConstexprParam(p);
@@ -590,6 +633,12 @@ mlir::OwningOpRef<mlir::ModuleOp> IRGen::compile(const KernelSpec &sp) {
           p.name, b.getStringAttr(llvm::StringRef(entry->constexprValue).trim())));
       continue;
     }
+    if (entry->kind == ParamSpec::Kind::Tuple) {
+      tuples.emplace_back(&p, entry, runtimeParams.size());
+      if (!addTupleElements(*entry, p.name, p.range.begin))
+        return nullptr;
+      continue;
+    }
     if (entry->kind == ParamSpec::Kind::TensorDesc) {
       // A host TensorDescriptor: 16-byte aligned base (Triton asserts it),
       // shapes, and strides whose every element but the last (1, a
@@ -660,6 +709,26 @@ mlir::OwningOpRef<mlir::ModuleOp> IRGen::compile(const KernelSpec &sp) {
     scalars.push_back(constantInt(1, DType::I64)); // the last stride
     bound.v = Val::tensorDesc(std::move(scalars), entry->blockShape,
                               entry->nanPadding ? "nan" : "zero");
+  }
+  // A tuple parameter is the tuple of its elements: function arguments and
+  // constants, nested as the argument was.
+  for (auto [param, entry, first] : tuples) {
+    size_t next = first;
+    std::function<Val(const ParamSpec &)> build = [&](const ParamSpec &e) {
+      if (e.kind == ParamSpec::Kind::Tuple) {
+        std::vector<Val> elems;
+        for (const ParamSpec &el : e.elements)
+          elems.push_back(build(el));
+        return Val::tuple(std::move(elems));
+      }
+      if (e.kind == ParamSpec::Kind::Constexpr)
+        return *parseConstexprText(e.constexprValue); // checked above
+      Val v = Val::runtime(entryBlock->getArgument(next),
+                           runtimeParams[next].second);
+      ++next;
+      return v;
+    };
+    st.scope[param->name] = Binding{build(*entry), param->range.begin};
   }
   fs = &st;
   LogicalResult r = genBlock(fn->body);

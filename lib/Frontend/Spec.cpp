@@ -102,6 +102,12 @@ std::string ParamSpec::toString() const {
     }
     return s + ">";
   }
+  case Kind::Tuple: {
+    std::string s = "(";
+    for (size_t k = 0; k < elements.size(); ++k)
+      s += (k ? "," : "") + elements[k].toString();
+    return s + (elements.size() == 1 ? ",)" : ")");
+  }
   case Kind::Pointer:
   case Kind::Scalar: {
     std::string s = kind == Kind::Pointer ? "*" : "";
@@ -131,8 +137,11 @@ std::string KernelSpec::toString() const {
   return s;
 }
 
+static llvm::Expected<std::vector<ParamSpec>>
+parseEntries(llvm::StringRef text, unsigned depth);
+
 static llvm::Expected<ParamSpec> parseEntry(llvm::StringRef text,
-                                            unsigned index) {
+                                            unsigned index, unsigned depth) {
   auto fail = [&](const llvm::Twine &why) {
     return err("signature entry " + llvm::Twine(index) + " `" + text +
                "`: " + why);
@@ -141,6 +150,28 @@ static llvm::Expected<ParamSpec> parseEntry(llvm::StringRef text,
     return fail("empty entry");
   ParamSpec p;
   llvm::StringRef body = text;
+  if (body.starts_with("(")) {
+    // A tuple argument: `(e0,e1,...)`, `(e0,)` or `()`; entries nest.
+    if (!body.consume_back(")"))
+      return fail("missing `)` (a tuple entry is (E0,E1,...))");
+    body = body.drop_front().trim();
+    if (depth >= 8)
+      return fail("tuples nested deeper than 8");
+    if (body.consume_back(","))
+      body = body.trim();
+    p.kind = ParamSpec::Kind::Tuple;
+    if (body.empty())
+      return p;
+    auto elements = parseEntries(body, depth + 1);
+    if (!elements)
+      return fail("in the tuple: " + llvm::toString(elements.takeError()));
+    if (llvm::any_of(*elements, [](const ParamSpec &e) {
+          return e.kind == ParamSpec::Kind::TensorDesc;
+        }))
+      return fail("a tensor descriptor inside a tuple is not supported");
+    p.elements = std::move(*elements);
+    return p;
+  }
   if (body.consume_front("tensordesc<")) {
     // tensordesc<T[b0,b1,...]> with an optional `,nan` / `,zero` padding.
     auto bad = [&](const llvm::Twine &why) {
@@ -257,11 +288,16 @@ static llvm::Expected<ParamSpec> parseEntry(llvm::StringRef text,
 
 llvm::Expected<std::vector<ParamSpec>>
 kiln::parseSignature(std::string_view textView) {
-  llvm::StringRef text(textView.data(), textView.size());
+  return parseEntries(llvm::StringRef(textView.data(), textView.size()), 0);
+}
+
+static llvm::Expected<std::vector<ParamSpec>>
+parseEntries(llvm::StringRef text, unsigned nesting) {
   std::vector<ParamSpec> out;
   if (text.trim().empty())
     return out;
-  // Commas inside `tensordesc<T[64,64]>` do not separate entries.
+  // Commas inside `tensordesc<T[64,64]>` or a tuple's `(...)` do not
+  // separate entries.
   llvm::SmallVector<llvm::StringRef> parts;
   int depth = 0;
   size_t start = 0;
@@ -274,7 +310,8 @@ kiln::parseSignature(std::string_view textView) {
     }
     if (c == '"' || c == '\'')
       quote = c;
-    depth += (c == '<' || c == '[') - (c == '>' || c == ']');
+    depth += (c == '<' || c == '[' || c == '(') -
+             (c == '>' || c == ']' || c == ')');
     if (c == ',' && depth <= 0) {
       parts.push_back(text.slice(start, i));
       start = i + 1;
@@ -284,7 +321,7 @@ kiln::parseSignature(std::string_view textView) {
   unsigned index = 0;
   for (llvm::StringRef part : parts) {
     ++index;
-    auto entry = parseEntry(part.trim(), index);
+    auto entry = parseEntry(part.trim(), index, nesting);
     if (!entry)
       return entry.takeError();
     out.push_back(*entry);

@@ -61,6 +61,7 @@ LaunchValue kiln::rt::launchValueOf(const Arg &arg) {
   case Arg::Kind::Float:
     return LaunchValue::flt(arg.floatValue());
   case Arg::Kind::None:
+  case Arg::Kind::Tuple: // not modelled by C++ decorators (documented)
     return LaunchValue::none();
   }
   return LaunchValue::none();

@@ -158,6 +158,8 @@ TuningBuffers::create(Device &device, CUstream stream, const AutotuneSpec &spec,
     for (const KernelParameter &p : params) {
       if (p.isConstexpr)
         continue;
+      if (argIndex >= args.size())
+        break;
       if (p.name == name) {
         const Arg &a = args[argIndex];
         if (a.isNone())
@@ -173,7 +175,8 @@ TuningBuffers::create(Device &device, CUstream stream, const AutotuneSpec &spec,
               kernelName, role, name));
         return Buffer{a.pointer(), a.bytes(), 0};
       }
-      ++argIndex;
+      // A descriptor's parts and a tuple's elements are one parameter's.
+      argIndex += argSpan(args, argIndex);
     }
     return makeError(llvm::formatv(
         "kernel `{0}`: {1} names `{2}`, which is not a pointer parameter",

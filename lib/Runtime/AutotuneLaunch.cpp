@@ -34,23 +34,30 @@ llvm::Error buildMeta(const Kernel::State &s, llvm::ArrayRef<Arg> args,
       if (!p.isConstexpr)
         runtimeNames.push_back(p.name);
   }
-  if (args.size() != runtimeNames.size()) {
+  // Precompiled kernels take one argument per compiled parameter; the
+  // others one per parameter (a descriptor's parts and a tuple's elements
+  // follow their header).
+  llvm::SmallVector<size_t> starts;
+  for (size_t i = 0; i < args.size();
+       i += s.precompiled ? 1 : std::max<size_t>(1, argSpan(args, i)))
+    starts.push_back(i);
+  if (starts.size() != runtimeNames.size()) {
     std::string msg = llvm::formatv("kernel `{0}` takes {1} argument(s) ({2}) "
                                     "but {3} were given",
                                     s.name, runtimeNames.size(),
                                     runtimeNames.empty()
                                         ? std::string("none")
                                         : llvm::join(runtimeNames, ", "),
-                                    args.size())
+                                    starts.size())
                           .str();
-    if (args.size() < runtimeNames.size())
+    if (starts.size() < runtimeNames.size())
       msg += llvm::formatv(": missing `{0}` (argument #{1})",
-                           runtimeNames[args.size()], args.size() + 1)
+                           runtimeNames[starts.size()], starts.size() + 1)
                  .str();
     return makeError(msg);
   }
-  for (size_t i = 0; i < args.size(); ++i)
-    meta[runtimeNames[i]] = launchValueOf(args[i]);
+  for (size_t i = 0; i < starts.size(); ++i)
+    meta[runtimeNames[i]] = launchValueOf(args[starts[i]]);
   for (const KernelParameter &p : s.params)
     if (p.isConstexpr && p.defaultValue)
       meta[p.name] = launchValueFromLiteral(*p.defaultValue);

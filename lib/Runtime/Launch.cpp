@@ -1,7 +1,7 @@
 //===- Launch.cpp - Specialization from arguments, launch-time checks -----===//
 #include "kiln/Runtime/Launch.h"
-#include "kiln/Runtime/HalfFloat.h"
 #include "RuntimeError.h"
+#include "kiln/Runtime/HalfFloat.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <cmath>
@@ -67,8 +67,21 @@ std::string Arg::describe() const {
     return "tensor descriptor of " + std::string(dtypeName(dtype_)) + "[" +
            block + "] (" + hexPtr(ptr_) + ")";
   }
+  case Kind::Tuple:
+    return "tuple of " + std::to_string(int_) + " element(s)";
   }
   return "?";
+}
+
+size_t kiln::rt::argSpan(llvm::ArrayRef<Arg> args, size_t i) {
+  // Iterative: a tuple's elements are whole arguments in turn.
+  size_t end = i, pending = 1;
+  while (pending && end < args.size()) {
+    const Arg &a = args[end];
+    pending = pending - 1 + a.tupleSize();
+    end += 1 + a.descriptorParts();
+  }
+  return std::min(end, args.size()) - std::min(i, args.size());
 }
 
 Arg Arg::tensorDescHeader(CUdeviceptr base, DType elem,
@@ -103,9 +116,9 @@ Arg::tensorDescArgs(CUdeviceptr base, DType elem, llvm::ArrayRef<int64_t> shape,
       return makeError(llvm::formatv(
           "tensor descriptor: block dimension {0} is not a power of two", b));
   if (strides.back() != 1)
-    return makeError(llvm::formatv(
-        "tensor descriptor: the last stride must be 1, got {0}",
-        strides.back()));
+    return makeError(
+        llvm::formatv("tensor descriptor: the last stride must be 1, got {0}",
+                      strides.back()));
   if (nanPadding && !isFloat(elem))
     return makeError("tensor descriptor: NaN padding needs a floating-point "
                      "element type");
@@ -147,17 +160,131 @@ ConstexprValue::ConstexprValue(double v) {
     text_ += ".0";
 }
 
-llvm::Expected<KernelSpec> kiln::rt::deriveSpec(
-    llvm::StringRef kernelName, llvm::ArrayRef<KernelParameter> params,
-    llvm::ArrayRef<Arg> args, const LaunchOptions &options,
-    llvm::StringRef arch) {
+namespace {
+/// The signature entry of the argument starting at args[argIndex], which it
+/// advances past the argument (a descriptor's parts, a tuple's elements);
+/// `what` names it in messages ("argument #2 `x`", "..., element 1").
+llvm::Expected<ParamSpec> argSpec(llvm::StringRef kernelName,
+                                  llvm::ArrayRef<Arg> args, size_t &argIndex,
+                                  const std::string &what, unsigned depth) {
+  const Arg &a = args[argIndex];
+  ParamSpec ps;
+  switch (a.kind()) {
+  case Arg::Kind::None:
+    // The frontend takes `None` for any parameter: it becomes a constexpr
+    // None and leaves the compiled kernel's parameter list.
+    ps.kind = ParamSpec::Kind::Constexpr;
+    ps.constexprValue = "None";
+    break;
+  case Arg::Kind::Pointer:
+    if (a.pointer() == 0)
+      return makeError(llvm::formatv("kernel `{0}`: {1} is a null device "
+                                     "pointer",
+                                     kernelName, what));
+    ps.kind = ParamSpec::Kind::Pointer;
+    ps.dtype = a.dtype();
+    ps.divisibility = a.pointer() % 16 == 0 ? 16 : 1;
+    break;
+  case Arg::Kind::Int:
+    if (a.isSpecializedOne()) {
+      // Triton's rule: an integer equal to 1 is the constexpr 1, so a unit
+      // stride folds away and the axis analysis sees contiguity.
+      ps.kind = ParamSpec::Kind::Constexpr;
+      ps.constexprValue = "1";
+      break;
+    }
+    ps.kind = ParamSpec::Kind::Scalar;
+    ps.dtype = a.dtype();
+    ps.divisibility = a.specializable() && a.intValue() % 16 == 0 ? 16 : 1;
+    break;
+  case Arg::Kind::Float:
+    ps.kind = ParamSpec::Kind::Scalar;
+    ps.dtype = a.dtype();
+    ps.divisibility = 1;
+    break;
+  case Arg::Kind::TensorDesc: {
+    // Triton's TensorDescriptor asserts these on the host.
+    if (a.pointer() == 0 || a.pointer() % 16 != 0)
+      return makeError(llvm::formatv(
+          "kernel `{0}`: {1}: the descriptor's base {2} is not 16-byte "
+          "aligned",
+          kernelName, what, hexPtr(a.pointer())));
+    unsigned parts = a.descriptorParts();
+    if (argIndex + parts >= args.size())
+      return makeError(llvm::formatv(
+          "kernel `{0}`: {1}: a tensor descriptor of rank {2} needs its {3} "
+          "shape and stride arguments after it",
+          kernelName, what, a.descriptorRank(), parts));
+    for (unsigned k = 1; k <= parts; ++k)
+      if (args[argIndex + k].kind() != Arg::Kind::Int)
+        return makeError(llvm::formatv(
+            "kernel `{0}`: {1}: part {2} of the tensor descriptor (a shape "
+            "or stride) is {3}, not an integer",
+            kernelName, what, k, args[argIndex + k].describe()));
+    unsigned elemBytes = std::max(1u, dtypeBytes(a.dtype()));
+    for (unsigned d = 0; d + 1 < a.descriptorRank(); ++d)
+      if (int64_t s = args[argIndex + a.descriptorRank() + 1 + d].intValue();
+          (s * elemBytes) % 16 != 0)
+        return makeError(llvm::formatv(
+            "kernel `{0}`: {1}: the descriptor's stride {2} ({3} elements) "
+            "is not a multiple of 16 bytes",
+            kernelName, what, d, s));
+    ps.kind = ParamSpec::Kind::TensorDesc;
+    ps.dtype = a.dtype();
+    ps.blockShape = a.descriptorBlock();
+    ps.nanPadding = a.descriptorNanPadding();
+    for (unsigned d = 0; d < a.descriptorRank(); ++d)
+      ps.shapeDivisibility.push_back(a.descriptorShapeDiv16(d) ? 16 : 1);
+    if (llvm::all_of(ps.shapeDivisibility, [](unsigned v) { return v == 1; }))
+      ps.shapeDivisibility.clear();
+    argIndex += 1 + parts;
+    return ps;
+  }
+  case Arg::Kind::Tuple: {
+    if (depth >= 8)
+      return makeError(llvm::formatv(
+          "kernel `{0}`: {1}: tuples nested deeper than 8", kernelName, what));
+    ps.kind = ParamSpec::Kind::Tuple;
+    unsigned size = a.tupleSize();
+    ++argIndex;
+    for (unsigned k = 0; k < size; ++k) {
+      std::string element = what + ", element " + std::to_string(k);
+      if (argIndex >= args.size())
+        return makeError(llvm::formatv(
+            "kernel `{0}`: {1}: the tuple has {2} element(s) but the "
+            "arguments end after {3}",
+            kernelName, what, size, k));
+      if (args[argIndex].kind() == Arg::Kind::TensorDesc)
+        return makeError(llvm::formatv(
+            "kernel `{0}`: {1}: a tensor descriptor inside a tuple is not "
+            "supported",
+            kernelName, element));
+      auto e = argSpec(kernelName, args, argIndex, element, depth + 1);
+      if (!e)
+        return e.takeError();
+      ps.elements.push_back(std::move(*e));
+    }
+    return ps;
+  }
+  }
+  ++argIndex;
+  return ps;
+}
+} // namespace
+
+llvm::Expected<KernelSpec>
+kiln::rt::deriveSpec(llvm::StringRef kernelName,
+                     llvm::ArrayRef<KernelParameter> params,
+                     llvm::ArrayRef<Arg> args, const LaunchOptions &options,
+                     llvm::StringRef arch) {
   std::vector<std::string> runtimeNames, constexprNames;
   for (const KernelParameter &p : params)
     (p.isConstexpr ? constexprNames : runtimeNames).push_back(p.name);
 
-  // A tensor descriptor's shapes and strides follow its header.
+  // A tensor descriptor's shapes and strides follow its header, a tuple's
+  // elements its header.
   size_t given = 0;
-  for (size_t i = 0; i < args.size(); i += 1 + args[i].descriptorParts())
+  for (size_t i = 0; i < args.size(); i += argSpan(args, i))
     ++given;
   if (given != runtimeNames.size())
     return argumentCountError(kernelName, runtimeNames, given);
@@ -191,7 +318,7 @@ llvm::Expected<KernelSpec> kiln::rt::deriveSpec(
     spec.debug = *d && std::string_view(d) != "0";
   size_t argIndex = 0;
   // The parameter's position among the runtime ones, for messages: a
-  // descriptor takes several arguments but is one parameter.
+  // descriptor or a tuple takes several arguments but is one parameter.
   size_t runtimeIndex = 0;
   for (const KernelParameter &p : params) {
     ParamSpec ps;
@@ -213,85 +340,11 @@ llvm::Expected<KernelSpec> kiln::rt::deriveSpec(
       spec.signature.push_back(ps);
       continue;
     }
-    const Arg &a = args[argIndex];
-    switch (a.kind()) {
-    case Arg::Kind::None:
-      // The frontend takes `None` for any parameter: it becomes a constexpr
-      // None and leaves the compiled kernel's parameter list.
-      ps.kind = ParamSpec::Kind::Constexpr;
-      ps.constexprValue = "None";
-      break;
-    case Arg::Kind::Pointer:
-      if (a.pointer() == 0)
-        return makeError(llvm::formatv("kernel `{0}`: {1} is a null device "
-                                       "pointer",
-                                       kernelName,
-                                       argName(runtimeIndex, p.name)));
-      ps.kind = ParamSpec::Kind::Pointer;
-      ps.dtype = a.dtype();
-      ps.divisibility = a.pointer() % 16 == 0 ? 16 : 1;
-      break;
-    case Arg::Kind::Int:
-      if (a.isSpecializedOne()) {
-        // Triton's rule: an integer equal to 1 is the constexpr 1, so a unit
-        // stride folds away and the axis analysis sees contiguity.
-        ps.kind = ParamSpec::Kind::Constexpr;
-        ps.constexprValue = "1";
-        break;
-      }
-      ps.kind = ParamSpec::Kind::Scalar;
-      ps.dtype = a.dtype();
-      ps.divisibility =
-          a.specializable() && a.intValue() % 16 == 0 ? 16 : 1;
-      break;
-    case Arg::Kind::Float:
-      ps.kind = ParamSpec::Kind::Scalar;
-      ps.dtype = a.dtype();
-      ps.divisibility = 1;
-      break;
-    case Arg::Kind::TensorDesc: {
-      // Triton's TensorDescriptor asserts these on the host.
-      if (a.pointer() == 0 || a.pointer() % 16 != 0)
-        return makeError(llvm::formatv(
-            "kernel `{0}`: {1}: the descriptor's base {2} is not 16-byte "
-            "aligned",
-            kernelName, argName(runtimeIndex, p.name), hexPtr(a.pointer())));
-      unsigned parts = a.descriptorParts();
-      if (argIndex + parts >= args.size())
-        return makeError(llvm::formatv(
-            "kernel `{0}`: {1}: a tensor descriptor of rank {2} needs its {3} "
-            "shape and stride arguments after it",
-            kernelName, argName(runtimeIndex, p.name), a.descriptorRank(),
-            parts));
-      for (unsigned k = 1; k <= parts; ++k)
-        if (args[argIndex + k].kind() != Arg::Kind::Int)
-          return makeError(llvm::formatv(
-              "kernel `{0}`: {1}: part {2} of the tensor descriptor (a shape "
-              "or stride) is {3}, not an integer",
-              kernelName, argName(runtimeIndex, p.name), k,
-              args[argIndex + k].describe()));
-      unsigned elemBytes = std::max(1u, dtypeBytes(a.dtype()));
-      for (unsigned d = 0; d + 1 < a.descriptorRank(); ++d)
-        if (int64_t s = args[argIndex + a.descriptorRank() + 1 + d].intValue();
-            (s * elemBytes) % 16 != 0)
-          return makeError(llvm::formatv(
-              "kernel `{0}`: {1}: the descriptor's stride {2} ({3} elements) "
-              "is not a multiple of 16 bytes",
-              kernelName, argName(runtimeIndex, p.name), d, s));
-      ps.kind = ParamSpec::Kind::TensorDesc;
-      ps.dtype = a.dtype();
-      ps.blockShape = a.descriptorBlock();
-      ps.nanPadding = a.descriptorNanPadding();
-      for (unsigned d = 0; d < a.descriptorRank(); ++d)
-        ps.shapeDivisibility.push_back(a.descriptorShapeDiv16(d) ? 16 : 1);
-      if (llvm::all_of(ps.shapeDivisibility, [](unsigned v) { return v == 1; }))
-        ps.shapeDivisibility.clear();
-      argIndex += parts;
-      break;
-    }
-    }
-    spec.signature.push_back(ps);
-    ++argIndex;
+    auto entry =
+        argSpec(kernelName, args, argIndex, argName(runtimeIndex, p.name), 0);
+    if (!entry)
+      return entry.takeError();
+    spec.signature.push_back(std::move(*entry));
     ++runtimeIndex;
   }
   return spec;
@@ -328,13 +381,14 @@ namespace {
 /// integer 1 for kernels specialized from their arguments): the compiled
 /// kernel has no parameter for them.
 bool specializedAway(const Arg &a, bool onesAreConstant) {
-  return a.isNone() || (onesAreConstant && a.isSpecializedOne());
+  // A tuple's header: its elements follow as arguments of their own.
+  return a.isNone() || a.kind() == Arg::Kind::Tuple ||
+         (onesAreConstant && a.isSpecializedOne());
 }
 } // namespace
 
 llvm::Error kiln::rt::validateLaunch(const KernelInfo &info,
-                                     llvm::ArrayRef<Arg> args,
-                                     const Grid &grid,
+                                     llvm::ArrayRef<Arg> args, const Grid &grid,
                                      const DeviceLimits &limits,
                                      bool onesAreConstant) {
   const std::string &k = info.name;
@@ -354,7 +408,9 @@ llvm::Error kiln::rt::validateLaunch(const KernelInfo &info,
     const ParamSpec &s = p.spec;
     const Arg &a = args[argIndex];
     // Built only on failure: this loop runs on every launch.
-    auto where = [&] { return "kernel `" + k + "`: " + argName(argIndex, p.name); };
+    auto where = [&] {
+      return "kernel `" + k + "`: " + argName(argIndex, p.name);
+    };
     if (s.kind == ParamSpec::Kind::Pointer) {
       // A descriptor's header is its base pointer's argument.
       if (a.kind() != Arg::Kind::Pointer && a.kind() != Arg::Kind::TensorDesc)
@@ -380,7 +436,7 @@ llvm::Error kiln::rt::validateLaunch(const KernelInfo &info,
     }
     if (s.kind != ParamSpec::Kind::Scalar)
       return makeError(where() + ": constexpr parameters take no launch "
-                               "argument (internal error in KernelInfo)");
+                                 "argument (internal error in KernelInfo)");
     if (isIntegerType(s.dtype)) {
       if (a.kind() != Arg::Kind::Int)
         return makeError(where() + ": expected an integer (" +

@@ -101,9 +101,11 @@ void appendArgClasses(llvm::ArrayRef<Arg> args, llvm::SmallVectorImpl<char> &s) 
                 : a.isSpecializedOne() ? '2'
                 : div16                ? '1'
                                        : '0');
-    if (a.kind() == Arg::Kind::TensorDesc) { // block shape and padding
+    if (a.kind() == Arg::Kind::TensorDesc || a.kind() == Arg::Kind::Tuple) {
+      // The block shape and padding; the element count.
       char buf[24];
-      auto bits = (long long)a.descriptorBits();
+      auto bits = a.kind() == Arg::Kind::Tuple ? (long long)a.tupleSize()
+                                                : (long long)a.descriptorBits();
       s.append(buf, std::to_chars(buf, buf + sizeof(buf), bits).ptr);
     }
   }

@@ -104,8 +104,8 @@ llvm::Expected<KernelInfo> KernelInfo::fromJSON(llvm::StringRef text) {
     llvm::Expected<std::vector<ParamSpec>> spec = parseSignature(*type);
     if (!spec)
       return fail(where + "bad type '" + *type + "': " + llvm::toString(spec.takeError()));
-    if (spec->size() != 1 || spec->front().kind == ParamSpec::Kind::Constexpr ||
-        spec->front().kind == ParamSpec::Kind::TensorDesc)
+    if (spec->size() != 1 || (spec->front().kind != ParamSpec::Kind::Pointer &&
+                              spec->front().kind != ParamSpec::Kind::Scalar))
       return fail(where + "type '" + *type + "' is not a pointer or scalar type");
     info.params.push_back({*pname, spec->front()});
   }

@@ -189,6 +189,86 @@ def _device_index(a):
     return 0 if index is None else index
 
 
+def _first_device(args):
+    """The device of the first tensor-like among `args` (looking into
+    tuples; a host one counts as 0), None when there is none."""
+    for a in args:
+        t = type(a)
+        if t is int or t is float or t is bool or a is None:
+            continue
+        if isinstance(a, tuple):
+            d = _first_device(a)
+            if d is None:
+                continue
+            return d
+        d = _device_index(a)
+        return d if d >= 0 else 0
+    return None
+
+
+def _arg_count(d):
+    """kiln_args of one described entry (Kernel._describe)."""
+    code = d[0]
+    if type(code) is tuple:
+        if code[0] == "td":  # header, shapes, strides but the last
+            return 1 + len(d[2][2])
+        return 1 + sum(_arg_count(e) for e in d[2])  # a tuple
+    return 1
+
+
+def _fill_prototype(protos, at, d):
+    """Fills the kiln_args of described entry `d` from protos[at]; returns
+    the index after them."""
+    code, _, value, size = d
+    p = protos[at]
+    if type(code) is tuple:
+        if code[0] == "td":  # a tensor descriptor
+            p.kind, p.dtype = _lib.ARG_TENSORDESC, _lib.DTYPES[code[1]]
+            p.value.ptr, p.byte_size = value[0], value[1]
+            for k, part in enumerate(value[2]):
+                protos[at + 1 + k].kind = _lib.ARG_INT_NOSPEC
+                protos[at + 1 + k].value.i = part
+            return at + 1 + len(value[2])
+        p.kind, p.value.i = _lib.ARG_TUPLE, len(value)
+        at += 1
+        for e in value:
+            at = _fill_prototype(protos, at, e)
+        return at
+    if code == "b":
+        p.kind, p.value.i = _lib.ARG_BOOL, value
+    elif code in ("i", "l"):
+        p.kind = _lib.ARG_INT32 if code == "i" else _lib.ARG_INT64
+        p.value.i = value
+    elif code == "f":
+        p.kind, p.value.f = _lib.ARG_FLOAT32, value
+    elif code == "n":
+        p.kind = _lib.ARG_NONE
+    else:
+        p.kind = _lib.ARG_POINTER
+        name = (code[4:] if isinstance(code, str) and
+                code.startswith("cai:") else _kiln_dtype(code))
+        p.dtype = _lib.DTYPES[name]
+        p.value.ptr = value
+        p.byte_size = size
+    return at + 1
+
+
+def _append_values(values, d):
+    """The packed records' values of described entry `d`, appended."""
+    code, _, value, size = d
+    if type(code) is tuple:
+        if code[0] == "td":  # base, bits, then (part, 0) per part
+            values += (value[0], value[1])
+            for part in value[2]:
+                values += (part, 0)
+            return
+        values += (len(value), 0)  # a tuple: its header, then its elements
+        for e in value:
+            _append_values(values, e)
+        return
+    values += (value, size)
+
+
 class Compiled:
     """A compiled specialization: its PTX and KernelInfo (as ln-compile
     writes them)."""
@@ -307,44 +387,55 @@ class Kernel:
 
     def _describe(self, args, with_sizes):
         """Per argument: the specialization code, the pack format, the value
-        and the byte size (for pointers)."""
-        out = []
-        for i, a in enumerate(args):
-            t = type(a)
-            if t not in (bool, int, float) and not hasattr(a, "data_ptr"):
-                # numpy scalars and other number types
-                if isinstance(a, numbers.Integral):
-                    a = int(a)
-                elif isinstance(a, numbers.Real):
-                    a = float(a)
-                t = type(a)
-            if t is bool:
-                out.append(("b", "q", int(a), 0))
-            elif t is int:
-                if _I32_MIN <= a <= _I32_MAX:
-                    out.append(("i", "q", a, 0))
-                elif _I64_MIN <= a <= _I64_MAX:
-                    out.append(("l", "q", a, 0))
-                else:
-                    raise LaunchError(
-                        "kernel `%s`: argument #%d `%s`: integer %d does not "
-                        "fit in int64 (u64 arguments are not supported yet)" %
-                        (self.name, i + 1, self.arg_names[i], a))
-            elif t is float:
-                out.append(("f", "d", a, 0))
-            elif a is None:
-                out.append(("n", "Q", 0, 0))
-            elif _is_descriptor(a):
-                out.append(_describe_descriptor(
-                    "kernel `%s`: argument #%d `%s`" %
-                    (self.name, i + 1, self.arg_names[i]), a))
-            else:
-                out.append(self._describe_pointer(i, a, with_sizes))
-        return out
+        and the byte size (for pointers). A tuple's entry holds its
+        elements' entries (code ("tuple", codes), value the entries)."""
+        return [self._describe_one(
+                    "kernel `%s`: argument #%d `%s`" % (
+                        self.name, i + 1, self.arg_names[i]), a, with_sizes)
+                for i, a in enumerate(args)]
 
-    def _describe_pointer(self, i, a, with_sizes):
-        where = "kernel `%s`: argument #%d `%s`" % (self.name, i + 1,
-                                                     self.arg_names[i])
+    def _describe_one(self, where, a, with_sizes, depth=0):
+        t = type(a)
+        if t not in (bool, int, float) and not hasattr(a, "data_ptr"):
+            # numpy scalars and other number types
+            if isinstance(a, numbers.Integral):
+                a = int(a)
+            elif isinstance(a, numbers.Real):
+                a = float(a)
+            t = type(a)
+        if t is bool:
+            return ("b", "q", int(a), 0)
+        if t is int:
+            if _I32_MIN <= a <= _I32_MAX:
+                return ("i", "q", a, 0)
+            if _I64_MIN <= a <= _I64_MAX:
+                return ("l", "q", a, 0)
+            raise LaunchError(
+                "%s: integer %d does not fit in int64 (u64 arguments are not "
+                "supported yet)" % (where, a))
+        if t is float:
+            return ("f", "d", a, 0)
+        if a is None:
+            return ("n", "Q", 0, 0)
+        if isinstance(a, tuple):
+            # Triton specializes a tuple element by element; its runtime
+            # elements become the kernel's parameters, in order.
+            if depth >= 8:
+                raise LaunchError("%s: tuples nested deeper than 8" % where)
+            elems = [self._describe_one("%s, element %d" % (where, k), e,
+                                        with_sizes, depth + 1)
+                     for k, e in enumerate(a)]
+            if any(type(e[0]) is tuple and e[0][0] == "td" for e in elems):
+                raise LaunchError("%s: a tensor descriptor inside a tuple is "
+                                  "not supported" % where)
+            full = "QQ" + "".join(e[1] + "Q" for e in elems)
+            return (("tuple", tuple(e[0] for e in elems)), full[:-1], elems,
+                    0)
+        if _is_descriptor(a):
+            return _describe_descriptor(where, a)
+        return self._describe_pointer(where, a, with_sizes)
+
+    def _describe_pointer(self, where, a, with_sizes):
         if hasattr(a, "data_ptr"):
             name = _kiln_dtype(a.dtype)
             if name is None:
@@ -370,17 +461,12 @@ class Kernel:
             return ("cai:" + name, "Q", cai["data"][0], size)
         raise LaunchError(
             "%s: cannot pass a value of type %s (expected a tensor, an "
-            "object with __cuda_array_interface__, int, float, bool or None)"
-            % (where, type(a).__name__))
+            "object with __cuda_array_interface__, int, float, bool, None "
+            "or a tuple of those)" % (where, type(a).__name__))
 
     def _device_of(self, args):
-        for a in args:
-            t = type(a)
-            if t is int or t is float or t is bool or a is None:
-                continue
-            d = _device_index(a)
-            return d if d >= 0 else 0
-        return 0
+        d = _first_device(args)
+        return 0 if d is None else d
 
     # -- launching ---------------------------------------------------------
 
@@ -421,43 +507,25 @@ class Kernel:
     @staticmethod
     def _proto_count(described):
         """kiln_args per described entry: a descriptor is its header, its
-        shapes and its strides but the last."""
-        return [1 + len(d[2][2]) if type(d[0]) is tuple else 1
-                for d in described]
+        shapes and its strides but the last; a tuple its header and its
+        elements' kiln_args."""
+        return [_arg_count(d) for d in described]
 
     @staticmethod
     def _prototype(described):
-        counts = Kernel._proto_count(described)
-        protos = (_lib.Arg * max(1, sum(counts)))()
+        protos = (_lib.Arg * max(1, sum(_arg_count(d) for d in described)))()
         at = 0
-        for n, (code, _, value, size) in zip(counts, described):
-            p = protos[at]
-            if type(code) is tuple:  # a tensor descriptor
-                p.kind, p.dtype = _lib.ARG_TENSORDESC, _lib.DTYPES[code[1]]
-                p.value.ptr, p.byte_size = value[0], value[1]
-                for k, part in enumerate(value[2]):
-                    protos[at + 1 + k].kind = _lib.ARG_INT_NOSPEC
-                    protos[at + 1 + k].value.i = part
-                at += n
-                continue
-            at += 1
-            if code == "b":
-                p.kind, p.value.i = _lib.ARG_BOOL, value
-            elif code in ("i", "l"):
-                p.kind = _lib.ARG_INT32 if code == "i" else _lib.ARG_INT64
-                p.value.i = value
-            elif code == "f":
-                p.kind, p.value.f = _lib.ARG_FLOAT32, value
-            elif code == "n":
-                p.kind = _lib.ARG_NONE
-            else:
-                p.kind = _lib.ARG_POINTER
-                name = (code[4:] if isinstance(code, str) and
-                        code.startswith("cai:") else _kiln_dtype(code))
-                p.dtype = _lib.DTYPES[name]
-                p.value.ptr = value
-                p.byte_size = size
+        for d in described:
+            at = _fill_prototype(protos, at, d)
         return protos
+
+    @staticmethod
+    def _pack_values(described):
+        """The values struct.pack takes for `described`, flat."""
+        values = []
+        for d in described:
+            _append_values(values, d)
+        return values
 
     def _new_launch(self, key, args, kwargs):
         described = self._describe(args, True)
@@ -579,9 +647,7 @@ class Kernel:
         key = (tuple(d[0] for d in described), -2,
                tuple((k, repr(v)) for k, v in kwargs.items()))
         entry = self._launches.get(key) or self._new_launch(key, args, kwargs)
-        values = []
-        for d in described:
-            values += (d[2], d[3])
+        values = self._pack_values(described)
         device = self._device_of(args)
         if self.decorated and callable(grid):
             return self._run_grid_fn(grid, args, kwargs, device)

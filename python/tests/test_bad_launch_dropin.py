@@ -76,11 +76,13 @@ class BadLaunchTest(unittest.TestCase):
     def test_wrong_kinds(self):
         self.fails(kiln.LaunchError, _WHERE + "argument #3 `n`: cannot pass a "
                    "value of type str (expected a tensor, an object with "
-                   "__cuda_array_interface__, int, float, bool or None)",
+                   "__cuda_array_interface__, int, float, bool, None or a "
+                   "tuple of those)",
                    self.x, self.out, "100")
         self.fails(kiln.LaunchError, _WHERE + "argument #2 `out_ptr`: cannot "
                    "pass a value of type list (expected a tensor, an object "
-                   "with __cuda_array_interface__, int, float, bool or None)",
+                   "with __cuda_array_interface__, int, float, bool, None or "
+                   "a tuple of those)",
                    self.x, [1.0], 100)
         self.fails(kiln.LaunchError, _WHERE + "argument #3 `n`: integer "
                    "18446744073709551616 does not fit in int64 (u64 arguments "

@@ -62,6 +62,12 @@ OPTIONS:
                            rsqrt=triton.language.extra.libdevice.rsqrt,
                            BLOCK=128; used only for such names; PATH::
                            binds in the imported file PATH (repeatable)
+  --host-decorators        leave the decorators above @triton.jit to the
+                           host, as Python's drop-in `triton` does: the
+                           kernel compiles as plain @triton.jit, and a
+                           library's own decorators (an autotune wrapper)
+                           are not an error; pass the configs' values
+                           with -D, --num-warps and --num-stages
   --list-configs           print the @triton.autotune configs of --kernel,
                            numbered from 0 (Triton's Config text)
   --config N               compile autotune config N: its kwargs become -D
@@ -129,7 +135,8 @@ std::optional<int> kiln::cli::parseArgs(int argc, char **argv, Options &o) {
         {"--print-debuginfo", &Options::debugInfo},
         {"--debug", &Options::debug},
         {"--split-input-file", &Options::split},
-        {"--list-configs", &Options::listConfigs}};
+        {"--list-configs", &Options::listConfigs},
+        {"--host-decorators", &Options::hostDecorators}};
     if (const auto *sw = llvm::find_if(
             kSwitches, [&](const auto &sw) { return a == sw.first; });
         sw != std::end(kSwitches)) {

@@ -23,6 +23,9 @@ struct Options {
   std::optional<unsigned> numStages; ///< default 3
   std::optional<unsigned> config;   ///< --config N
   bool listConfigs = false;
+  /// --host-decorators: decorators above @triton.jit are the host's (the
+  /// drop-in's view): the kernel compiles as plain @triton.jit.
+  bool hostDecorators = false;
   std::optional<std::string> arch; ///< default sm_90
   /// Every --arch (comma-separated lists allowed); more than one only with
   /// the AOT emits.

@@ -621,6 +621,7 @@ int main(int argc, char **argv) {
   FrontendOptions frontend;
   frontend.includeDirs = o.includeDirs;
   frontend.hostBindings = o.bindings;
+  frontend.hostDecorators = o.hostDecorators;
   ScopedFrontendOptions scope(std::move(frontend));
   return o.file ? runFile(o) : runBuiltin(o);
 }

@@ -246,6 +246,14 @@ static void testErrors(void) {
   CHECK_STATUS(kiln_kernel_compile(k, args, 4, o, NULL, NULL),
                KILN_ERROR_LAUNCH);
   CHECK_CONTAINS(kiln_last_error(), "unknown argument kind 77");
+  /* A tuple header cannot promise more elements than follow it. */
+  addArgs(args, 0x10000, 0x20000, 0x30000, 4096);
+  args[2] = kiln_arg_tuple(2);
+  CHECK_STATUS(kiln_kernel_compile(k, args, 4, o, NULL, NULL),
+               KILN_ERROR_LAUNCH);
+  CHECK_CONTAINS(kiln_last_error(),
+                 "argument #3 `out_ptr`: tuple of 2 element(s) with 1 "
+                 "argument(s) after it");
   /* Too few arguments: the runtime names the missing one. */
   addArgs(args, 0x10000, 0x20000, 0x30000, 4096);
   CHECK_STATUS(kiln_kernel_compile(k, args, 3, o, NULL, NULL),

@@ -139,6 +139,38 @@ TEST(Spec, NoneEntries) {
       << errorOf("*none");
 }
 
+TEST(Spec, Tuples) {
+  auto r = parseSignature("*fp16,((*fp16:16,i32:16),fp32,None,1),(),(i64,)");
+  ASSERT_TRUE(static_cast<bool>(r)) << llvm::toString(r.takeError());
+  ASSERT_EQ(r->size(), 4u);
+  const ParamSpec &t = (*r)[1];
+  EXPECT_EQ(t.kind, ParamSpec::Kind::Tuple);
+  ASSERT_EQ(t.elements.size(), 4u);
+  EXPECT_EQ(t.elements[0].kind, ParamSpec::Kind::Tuple);
+  EXPECT_EQ(t.elements[0].elements[1].divisibility, 16u);
+  EXPECT_EQ(t.elements[2].constexprValue, "None");
+  EXPECT_EQ(t.elements[3].constexprValue, "1");
+  EXPECT_TRUE((*r)[2].elements.empty());
+  EXPECT_EQ((*r)[3].toString(), "(i64,)");
+  std::string text;
+  for (const ParamSpec &p : *r)
+    text += (text.empty() ? "" : ",") + p.toString();
+  EXPECT_EQ(text, "*fp16,((*fp16:16,i32:16),fp32,None,1),(),(i64,)");
+  EXPECT_EQ(errorOf("(*fp16,i32"),
+            "signature entry 1 `(*fp16,i32`: missing `)` (a tuple entry is "
+            "(E0,E1,...))");
+  EXPECT_EQ(errorOf("(*fp16,i31)"),
+            "signature entry 1 `(*fp16,i31)`: in the tuple: signature entry 2 "
+            "`i31`: unknown type `i31` (expected *T, T, T:16 or a constexpr "
+            "literal, with T one of i1, i8, i16, i32, i64, u8, u16, u32, u64, "
+            "fp16, bf16, fp32, fp64, fp8e4nv, fp8e5)");
+  EXPECT_EQ(errorOf("(tensordesc<fp16[16,16]>)"),
+            "signature entry 1 `(tensordesc<fp16[16,16]>)`: a tensor "
+            "descriptor inside a tuple is not supported");
+  EXPECT_NE(errorOf("(((((((((i32)))))))))").find("nested deeper than 8"),
+            std::string::npos);
+}
+
 TEST(Spec, ErrorsNameTheEntry) {
   EXPECT_EQ(errorOf("*fp16,fp31"),
             "signature entry 2 `fp31`: unknown type `fp31` (expected *T, T, "

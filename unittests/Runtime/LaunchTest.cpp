@@ -395,6 +395,92 @@ TEST(Validate, PackedArgumentsUseTheParameterTypes) {
   EXPECT_EQ(*static_cast<double *>(v[5]), 0.25);
 }
 
+//===----------------------------------------------------------------------===//
+// Tuple arguments
+//===----------------------------------------------------------------------===//
+
+const char *kTupleSource = R"py(import triton
+import triton.language as tl
+
+@triton.jit
+def k(out, srcs, n, B: tl.constexpr):
+    pass
+)py";
+
+TEST(Tuples, SpecializedElementByElementAndPackedFlat) {
+  auto params = listKernelParameters(kTupleSource, "t.py", "k");
+  ASSERT_TRUE(bool(params)) << errorText(params);
+  LaunchOptions o;
+  o.constexprs.emplace("B", 128);
+  // srcs = ((p0, p1), 2.5, None, 1): a nested tuple, a float, None and the
+  // integer 1 (the constexpr 1, as at the top level).
+  std::vector<Arg> args = {Arg::ptr(kAligned, DType::F32),
+                           Arg::tupleHeader(4),
+                           Arg::tupleHeader(2),
+                           Arg::ptr(kAligned + 0x100, DType::F16),
+                           Arg::ptr(kAligned + 0x102, DType::F16),
+                           Arg::f32(2.5f),
+                           Arg::none(),
+                           Arg::integer(1),
+                           Arg::integer(64)};
+  EXPECT_EQ(argSpan(args, 0), 1u);
+  EXPECT_EQ(argSpan(args, 1), 7u);
+  EXPECT_EQ(argSpan(args, 2), 3u);
+  auto spec = deriveSpec("k", *params, args, o, "sm_90");
+  ASSERT_TRUE(bool(spec)) << errorText(spec);
+  EXPECT_EQ(spec->toString(), "k(*fp32:16,((*fp16:16,*fp16),fp32,None,1),"
+                              "i32:16,128)[B=128]num_warps=4,num_stages=3,"
+                              "arch=sm_90");
+  // The compiled kernel's parameters are the runtime elements, in order.
+  auto param = [](const char *name, const char *type) {
+    return KernelInfo::Param{name, (*parseSignature(type))[0]};
+  };
+  KernelInfo info;
+  info.name = "k";
+  info.params = {param("out", "*fp32:16"), param("srcs.0.0", "*fp16:16"),
+                 param("srcs.0.1", "*fp16"), param("srcs.1", "fp32"),
+                 param("n", "i32:16")};
+  ASSERT_EQ(errorText(validateLaunch(info, args, Grid(1), {}, true)), "");
+  PackedArgs packed(info, args, true);
+  void **v = packed.data();
+  EXPECT_EQ(*static_cast<uint64_t *>(v[1]), kAligned + 0x100);
+  EXPECT_EQ(*static_cast<uint64_t *>(v[2]), kAligned + 0x102);
+  EXPECT_EQ(*static_cast<float *>(v[3]), 2.5f);
+  EXPECT_EQ(*static_cast<int32_t *>(v[4]), 64);
+}
+
+TEST(Tuples, ErrorsNameTheElement) {
+  auto params = listKernelParameters(kTupleSource, "t.py", "k");
+  ASSERT_TRUE(bool(params)) << errorText(params);
+  LaunchOptions o;
+  o.constexprs.emplace("B", 128);
+  std::vector<Arg> nullElement = {Arg::ptr(kAligned, DType::F32),
+                                  Arg::tupleHeader(2),
+                                  Arg::ptr(kAligned, DType::F16),
+                                  Arg::ptr(0, DType::F16), Arg::integer(3)};
+  auto r = deriveSpec("k", *params, nullElement, o, "sm_90");
+  EXPECT_EQ(errorText(r), "kernel `k`: argument #2 `srcs`, element 1 is a "
+                          "null device pointer");
+  // The tuple swallows the last argument: one argument short.
+  std::vector<Arg> shortArgs = {Arg::ptr(kAligned, DType::F32),
+                                Arg::tupleHeader(2),
+                                Arg::ptr(kAligned, DType::F16),
+                                Arg::integer(3)};
+  r = deriveSpec("k", *params, shortArgs, o, "sm_90");
+  EXPECT_ERROR_CONTAINS(errorText(r), "but 2 were given");
+  std::vector<Arg> truncated = {Arg::ptr(kAligned, DType::F32),
+                                Arg::integer(3), Arg::tupleHeader(3),
+                                Arg::ptr(kAligned, DType::F16)};
+  EXPECT_EQ(argSpan(truncated, 2), 2u);
+  std::vector<Arg> deep = {Arg::ptr(kAligned, DType::F32)};
+  for (int d = 0; d < 9; ++d)
+    deep.push_back(Arg::tupleHeader(1));
+  deep.push_back(Arg::integer(5));
+  deep.push_back(Arg::integer(3));
+  r = deriveSpec("k", *params, deep, o, "sm_90");
+  EXPECT_ERROR_CONTAINS(errorText(r), "tuples nested deeper than 8");
+}
+
 TEST(Validate, UnsignedScalars) {
   KernelInfo info;
   info.name = "k";

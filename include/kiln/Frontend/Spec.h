@@ -35,9 +35,10 @@ unsigned dtypeBytes(DType t);
 bool isFloat(DType t);
 
 /// One positional signature entry, e.g. `*fp16:16`, `i32`, `i32:16`, `fp32`,
-/// or a literal for a constexpr parameter (`1024`, `True`).
+/// a literal for a constexpr parameter (`1024`, `True`), or a tuple of
+/// entries (`(*fp16:16,*fp16:16,1)`) for a parameter passed a Python tuple.
 struct ParamSpec {
-  enum class Kind { Pointer, Scalar, Constexpr, TensorDesc };
+  enum class Kind { Pointer, Scalar, Constexpr, TensorDesc, Tuple };
   Kind kind = Kind::Scalar;
   DType dtype = DType::I32; ///< Pointee type for pointers, value type otherwise.
   /// `:16` on a pointer: the address is 16-byte aligned; on an integer: the
@@ -55,6 +56,11 @@ struct ParamSpec {
   /// (Kiln's extension `,div=1x16` before the `>`; a mask on that dimension
   /// then allows vector accesses), else 1. Empty means all 1.
   std::vector<unsigned> shapeDivisibility;
+  /// Tuple: one entry per element, as Triton specializes a tuple argument:
+  /// element by element (pointers, scalars, None and the integer 1, nested
+  /// tuples). The kernel receives its runtime elements as consecutive
+  /// parameters, depth first.
+  std::vector<ParamSpec> elements;
 
   bool operator==(const ParamSpec &) const = default;
   /// Canonical AOT spelling; parseSignature(toString()) round-trips.

@@ -37,7 +37,7 @@ namespace kiln::rt {
 /// One launch argument.
 class Arg {
 public:
-  enum class Kind { Pointer, Int, Float, None, TensorDesc };
+  enum class Kind { Pointer, Int, Float, None, TensorDesc, Tuple };
 
   /// A device pointer to elements of `elem`. `bytes`, when known, is the size
   /// of the buffer behind it: the autotuner needs it to zero
@@ -95,6 +95,17 @@ public:
     return kind_ == Kind::TensorDesc ? 2 * descriptorRank() - 1 : 0;
   }
 
+  /// A Python tuple passed for a parameter: this header, then its `size`
+  /// elements, each an argument, a nested tuple (its header and elements)
+  /// or None, depth first. Triton specializes a tuple element by element;
+  /// the kernel receives the runtime elements as consecutive parameters.
+  static Arg tupleHeader(unsigned size) {
+    return Arg(Kind::Tuple, DType::I32, 0, int64_t(size), 0);
+  }
+  unsigned tupleSize() const {
+    return kind_ == Kind::Tuple ? unsigned(int_) : 0;
+  }
+
   /// The same argument, never specialized on its value (no `:16`, not the
   /// constant 1): bools (Triton types them u1) and do_not_specialize.
   Arg withoutSpecialization() const {
@@ -133,6 +144,11 @@ private:
   uint64_t bytes_ = 0;
   bool specialize_ = true;
 };
+
+/// How many entries of `args` the parameter whose argument starts at `i`
+/// takes: 1, a tensor descriptor's header and parts, or a tuple's header and
+/// (recursively) its elements; never past the end of `args`.
+size_t argSpan(llvm::ArrayRef<Arg> args, size_t i);
 
 /// Grid size in programs along x, y, z. A zero dimension launches nothing,
 /// as in Triton.

@@ -81,8 +81,11 @@ static FailureOr<Val> hintBuiltin(BuiltinCall &call) {
   FailureOr<Val> x = rd.value(a[0], "input");
   if (failed(x))
     return failure();
-  if (x->type.isPtr || isFloat(x->type.dtype))
-    return g.fail(a[0].node, "`" + name + "` expects an integer value, got " +
+  // Pointers too (attnres-style gathered bases): an address's divisor.
+  if (!x->type.isPtr && isFloat(x->type.dtype))
+    return g.fail(a[0].node, "`" + name +
+                                 "` expects an integer or pointer value, "
+                                 "got " +
                                  g.typeName(*x));
   std::vector<Val> vals =
       a[1].v.kind == Val::Kind::Tuple ? a[1].v.elems : std::vector<Val>{a[1].v};

@@ -624,8 +624,8 @@ def Tile_BarrierOp : Tile_Op<"barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
 class Tile_HintOp<string mnemonic, string what> : Tile_Op<mnemonic,
     [Pure, AllTypesMatch<["src", "result"]>]> {
   let summary = what;
-  let arguments = (ins Tile_IntLike:$src, DenseI32ArrayAttr:$values);
-  let results = (outs Tile_IntLike:$result);
+  let arguments = (ins Tile_IntOrPtrLike:$src, DenseI32ArrayAttr:$values);
+  let results = (outs Tile_IntOrPtrLike:$result);
   let assemblyFormat = "$src `,` $values attr-dict `:` type($src)";
   let hasVerifier = 1;
 }
@@ -634,7 +634,9 @@ def Tile_MultipleOfOp : Tile_HintOp<"multiple_of",
     "assert that values are multiples of the given divisors"> {
   let description = [{
     `tl.multiple_of(x, 16)`: one divisor per dimension (one for a scalar).
-    Seeds the axis analysis; erased during lowering.
+    On pointers the divisor is the address's, in bytes (as the axis
+    analysis tracks pointers). Seeds the axis analysis; erased during
+    lowering.
 
     ```mlir
     %o = tile.multiple_of %x, [16] : tensor<1024xi32>

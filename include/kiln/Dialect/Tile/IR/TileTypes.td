@@ -95,6 +95,10 @@ def Tile_Int : AnyTypeOf<[AnySignlessInteger]>;
 def Tile_IntLike : AnyTypeOf<[AnySignlessInteger, RankedTensorOf<[AnySignlessInteger]>],
                              "integer or tensor of integers">;
 def Tile_BoolLike : AnyTypeOf<[I1, RankedTensorOf<[I1]>], "i1 or tensor of i1">;
+// What tl.multiple_of / tl.max_contiguous accept: integers, and pointers,
+// whose divisibility is that of the address in bytes.
+def Tile_IntOrPtrLike : AnyTypeOf<[Tile_IntLike, Tile_PtrLike],
+    "integer or pointer (scalar or tensor)">;
 def Tile_Scalar : AnyTypeOf<[AnySignlessInteger, AnyFloat, Tile_Ptr]>;
 def Tile_Tensor : RankedTensorOf<[AnySignlessInteger, AnyFloat, Tile_Ptr]>;
 def Tile_Value : AnyTypeOf<[Tile_Scalar, Tile_Tensor], "scalar or tensor">;

@@ -1,0 +1,96 @@
+"""Tuple arguments through Kiln's drop-in `triton` (stand-in driver and
+tensors; no GPU, no torch): a tuple is specialized element by element as
+Triton does (dtypes, 16-byte alignment, integers equal to 1 and None become
+constants), its runtime elements are launched as consecutive parameters,
+and bad elements are named. The kernels are dropin/tuples.py."""
+import ctypes
+import os
+import unittest
+
+from kilntest_common import FakeTensor, fake_launches
+
+import kiln
+
+kiln.install()
+
+from dropin import tuples  # noqa: E402
+
+_fake = ctypes.CDLL(os.environ["KILN_FAKE_CUDA"])
+
+
+def last_launch():
+    return fake_launches(_fake)[-1]
+
+
+def f32(ptr):
+    return FakeTensor(ptr, "torch.float32", 1024, None, 4)
+
+
+class TupleLaunchTest(unittest.TestCase):
+    def test_tuple_of_tensors_and_scalars(self):
+        k = tuples.mix_sources
+        out = f32(0x100000)
+        srcs = (f32(0x200000), f32(0x300000), f32(0x400000))
+        before = _fake.kilnFakeLaunchCount()
+        k[(4,)](out, srcs, (0.5, 2.0, 1), 1000, L=3, BLOCK=256)
+        launch = last_launch()
+        self.assertEqual(launch["kernel"], "mix_sources")
+        # The weights' integer 1 is the constexpr 1: no parameter for it.
+        f = [ctypes.c_uint32.from_buffer_copy(ctypes.c_float(v)).value
+             for v in (0.5, 2.0)]
+        self.assertEqual(launch["params"],
+                         [0x100000, 0x200000, 0x300000, 0x400000] + f + [1000])
+        # Same structure and classes: the same specialization, new values.
+        k[(4,)](out, (f32(0x500000), f32(0x600000), f32(0x700000)),
+                (0.25, 4.0, 1), 512, L=3, BLOCK=256)
+        self.assertEqual(last_launch()["params"][:4],
+                         [0x100000, 0x500000, 0x600000, 0x700000])
+        # Another length is another specialization, and launches too.
+        k[(4,)](out, srcs[:2], (0.5, 3.0), 1000, L=2, BLOCK=256)
+        self.assertEqual(len(last_launch()["params"]), 1 + 2 + 2 + 1)
+        self.assertEqual(_fake.kilnFakeLaunchCount(), before + 3)
+
+    def test_nested_tuple_with_none(self):
+        k = tuples.pick_rows
+        out = f32(0x100000)
+        k[(2,)](out, ((f32(0x200000), f32(0x300000)), 3, None), 100,
+                BLOCK=64)
+        self.assertEqual(last_launch()["params"],
+                         [0x100000, 0x200000, 0x300000, 3, 100])
+        # A stride of 1 is the constexpr 1 inside a tuple as well.
+        k[(2,)](out, ((f32(0x200000), f32(0x300000)), 1, None), 100,
+                BLOCK=64)
+        self.assertEqual(last_launch()["params"],
+                         [0x100000, 0x200000, 0x300000, 100])
+
+    def test_compile_only_shows_the_flattened_signature(self):
+        c = kiln.jit(tuples.__file__).mix_sources.compile(
+            f32(0x100000), (f32(0x200000), f32(0x300008)), (1, 2.0), 64,
+            L=2, BLOCK=128)
+        params = [(p["name"], p["type"]) for p in c.info["params"]]
+        self.assertEqual(params, [("out", "*fp32:16"), ("srcs.0", "*fp32:16"),
+                                  ("srcs.1", "*fp32"), ("weights.1", "fp32"),
+                                  ("N", "i32:16")])
+
+    def test_bad_elements_are_named(self):
+        k = tuples.mix_sources
+        out = f32(0x100000)
+        with self.assertRaises(kiln.LaunchError) as cm:
+            k[(1,)](out, (f32(0x200000), "x"), (1.0, 1.0), 10, L=2,
+                    BLOCK=128)
+        self.assertEqual(
+            str(cm.exception),
+            "kernel `mix_sources`: argument #2 `srcs`, element 1: cannot "
+            "pass a value of type str (expected a tensor, an object with "
+            "__cuda_array_interface__, int, float, bool, None or a tuple of "
+            "those)")
+        with self.assertRaises(kiln.CompilationError) as cm:
+            k[(1,)](out, (f32(0x200000),), (1.0, 1.0), 10, L=2, BLOCK=128)
+        # Where the helper indexes it.
+        self.assertIn("tuples.py:10:17: error:", str(cm.exception))
+        self.assertIn("tuple index 1 out of range for a tuple of 1",
+                      str(cm.exception))
+
+
+if __name__ == "__main__":
+    unittest.main()
