@@ -25,6 +25,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 #include <chrono>
+#include <functional>
 
 using namespace mlir;
 
@@ -73,11 +74,27 @@ std::optional<DType> dtypeOf(Type t) {
 /// signature when it lists exactly them, else from the argument types.
 llvm::Expected<std::vector<KernelInfo::Param>> kernelParams(func::FuncOp func,
                                                             const KernelSpec &spec) {
+  // The signature's runtime entries with tuples flattened to their elements
+  // (depth first, as the frontend passes them). A descriptor is several
+  // arguments: with one, the argument types are read instead.
   std::vector<ParamSpec> runtime;
-  for (const ParamSpec &p : spec.signature)
-    if (p.kind != ParamSpec::Kind::Constexpr)
+  std::function<bool(const ParamSpec &)> flatten = [&](const ParamSpec &p) {
+    switch (p.kind) {
+    case ParamSpec::Kind::Constexpr:
+      return true;
+    case ParamSpec::Kind::TensorDesc:
+      return false;
+    case ParamSpec::Kind::Tuple:
+      return llvm::all_of(p.elements, flatten);
+    case ParamSpec::Kind::Pointer:
+    case ParamSpec::Kind::Scalar:
       runtime.push_back(p);
-  bool useSpec = runtime.size() == func.getNumArguments();
+      return true;
+    }
+    return false;
+  };
+  bool useSpec = llvm::all_of(spec.signature, flatten) &&
+                 runtime.size() == func.getNumArguments();
   std::vector<KernelInfo::Param> params;
   for (unsigned i = 0; i < func.getNumArguments(); ++i) {
     KernelInfo::Param param;

@@ -48,7 +48,13 @@ class TupleLaunchTest(unittest.TestCase):
         # Another length is another specialization, and launches too.
         k[(4,)](out, srcs[:2], (0.5, 3.0), 1000, L=2, BLOCK=256)
         self.assertEqual(len(last_launch()["params"]), 1 + 2 + 2 + 1)
-        self.assertEqual(_fake.kilnFakeLaunchCount(), before + 3)
+        # One-element tuples: one parameter each (the compiled kernel's
+        # parameters come from the flattened signature).
+        k[(4,)](out, (f32(0x500000),), (0.75,), 1000, L=1, BLOCK=256)
+        f = ctypes.c_uint32.from_buffer_copy(ctypes.c_float(0.75)).value
+        self.assertEqual(last_launch()["params"],
+                         [0x100000, 0x500000, f, 1000])
+        self.assertEqual(_fake.kilnFakeLaunchCount(), before + 4)
 
     def test_nested_tuple_with_none(self):
         k = tuples.pick_rows

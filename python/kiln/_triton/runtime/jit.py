@@ -167,6 +167,9 @@ class JITFunction(KernelInterface, LaunchCodegen):
         self.src = None
         # The generated launch function replaces this on first use.
         self._run = self._first_run
+        # Runtime parameters given a tuple at some launch: their key is the
+        # elements' (the generated run is rebuilt when one is added).
+        self._tuple_params = set()
         self._cache = {}
         self._by_device = {}
         self._kernel = None
@@ -278,6 +281,17 @@ class JITFunction(KernelInterface, LaunchCodegen):
         if num_stages is None:
             num_stages = 3
         kernel = self.kiln_kernel()
+        tuples = {p.name for p, v in zip(self.params, values)
+                  if not p.is_constexpr and type(v) is tuple} - \
+            self._tuple_params
+        if tuples:
+            # Key these parameters by their elements from now on: a new run
+            # function, and specializations bound again (libkiln's caches
+            # keep the compiled code).
+            self._tuple_params |= tuples
+            self._cache.clear()
+            self._by_device.clear()
+            self._run = self._generated_run()
         try:
             key = self._key_of(values, num_warps, num_stages)
             hash(key)
@@ -395,12 +409,17 @@ class JITFunction(KernelInterface, LaunchCodegen):
                     cooperative=False):
         rt_names = [p.name for p in self.params if not p.is_constexpr]
         rt_vals, _ = self._split(values)
+        # The first argument with a device (a tuple has its first tensor's).
         first = next((i for i, v in enumerate(rt_vals)
-                      if type(v) not in _SCALARS), None)
+                      if type(v) not in _SCALARS and (
+                          type(v) is not tuple or
+                          _kjit._first_device(v) is not None)), None)
         device_given = device
         if device is None:
-            device = (_kjit._device_index(rt_vals[first]) if first is not None
-                      else _current_device())
+            device = (_current_device() if first is None else
+                      _kjit._first_device(rt_vals[first])
+                      if type(rt_vals[first]) is tuple else
+                      _kjit._device_index(rt_vals[first]))
             if device < 0:
                 self.kiln_kernel()._describe(rt_vals, False)  # names it
                 device = 0

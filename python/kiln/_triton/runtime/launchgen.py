@@ -57,8 +57,62 @@ def _key_expr(name):
             "2147483647)))" % {"n": name})
 
 
+def _tuple_key(v):
+    """_key_expr's key for a parameter that has been given tuples: a tuple's
+    is its elements' keys (nested), anything else's is _key_expr's."""
+    c = v.__class__
+    if c is tuple:
+        return ("T",) + tuple(_tuple_key(e) for e in v)
+    if c not in _SCALARS:
+        return v.dtype
+    if c is not int:
+        return c
+    return -2147483648 <= v <= 2147483647
+
+
+def _tuple_device(v):
+    """The device of a tuple parameter's first tensor; -1 when it has none
+    (then the launch's other arguments or the current device decide)."""
+    d = _kjit._first_device(v)
+    return -1 if d is None else d
+
+
+def _pack_exprs(expr, d):
+    """The struct.pack values of described entry `d` (Kernel._describe) of
+    the argument `expr`, as source text."""
+    code = d[0]
+    if code == "n":
+        return ["0, 0"]
+    if code in ("i", "l", "f"):
+        return ["%s, 0" % expr]
+    if code == "b":
+        return ["1 if %s else 0, 0" % expr]
+    if type(code) is tuple and code[0] == "tuple":
+        out = ["%d, 0" % len(d[2])]
+        for k, e in enumerate(d[2]):
+            out += _pack_exprs("%s[%d]" % (expr, k), e)
+        return out
+    if type(code) is tuple:  # a tensor descriptor
+        _, _, block, nan, div16 = code
+        rank = len(block)
+        parts = ["%s.shape[%d], 0" % (expr, k) for k in range(rank)]
+        parts += ["%s.strides[%d], 0" % (expr, k) for k in range(rank - 1)]
+        return ["%s.base.data_ptr(), %d, %s" % (
+            expr, _kjit._descriptor_bits(block, nan, div16), ", ".join(parts))]
+    if isinstance(code, str) and code.startswith("cai:"):
+        return ["%s.__cuda_array_interface__['data'][0], 0" % expr]
+    return ["%s.data_ptr(), 0" % expr]
+
+
 class LaunchCodegen:
     """Source generation of JITFunction's launch functions."""
+
+    def _key_part(self, name):
+        """The key expression of runtime parameter `name`: tuples are keyed
+        by their elements once the parameter has been given one."""
+        if name in self._tuple_params:
+            return "_k_tk(%s)" % name
+        return _key_expr(name)
 
     def _generated_run(self):
         """def run(grid, /, <the kernel's params>, *, num_warps=4,
@@ -67,7 +121,7 @@ class LaunchCodegen:
         ce = [p.name for p in self.params if p.is_constexpr]
         sig = []
         ns = {"_k_S": _SCALARS, "_k_cache": self._cache,
-              "_k_slow": self._slow}
+              "_k_slow": self._slow, "_k_tk": _tuple_key}
         for p in self.params:
             if p.has_default:
                 ns["_k_d_" + p.name] = p.default
@@ -83,7 +137,7 @@ class LaunchCodegen:
             ns["num_ctas"] = 1
         allp = ", ".join(self.arg_names)
         values = "(%s)" % "".join(n + ", " for n in self.arg_names)
-        key = ", ".join([_key_expr(n) for n in rt] + ce +
+        key = ", ".join([self._key_part(n) for n in rt] + ce +
                         ["num_warps", "num_stages"])
         params = ["_k_grid", "/"] + sig + (["*"] + extra if extra else []) + \
             ["**_k_kw"]
@@ -151,7 +205,9 @@ class LaunchCodegen:
         tests = []
         for i, (name, cls) in enumerate(zip(rt, rt_types)):
             ns["_k_m%d" % i] = key[i]
-            if cls is int:  # the key holds whether it fits in i32
+            if name in self._tuple_params:  # keyed by its elements
+                tests.append("_k_tk(%s) == _k_m%d" % (name, i))
+            elif cls is int:  # the key holds whether it fits in i32
                 tests.append("%s.__class__ is int and %s(-2147483648 <= %s <= "
                              "2147483647)" % (name, "" if key[i] else "not ",
                                               name))
@@ -203,29 +259,13 @@ class LaunchCodegen:
         stream = "_k_stream(_k_d)" if stream_fn else "0"
         vals = []
         for name, d in zip(rt_names, described):
-            code = d[0]
-            if code == "n":
-                vals.append("0, 0")
-            elif code in ("i", "l", "f"):
-                vals.append("%s, 0" % name)
-            elif code == "b":
-                vals.append("1 if %s else 0, 0" % name)
-            elif type(code) is tuple:  # a tensor descriptor
-                _, _, block, nan, div16 = code
-                rank = len(block)
-                parts = ["%s.shape[%d], 0" % (name, k) for k in range(rank)]
-                parts += ["%s.strides[%d], 0" % (name, k)
-                          for k in range(rank - 1)]
-                vals.append("%s.base.data_ptr(), %d, %s" % (
-                    name, _kjit._descriptor_bits(block, nan, div16),
-                    ", ".join(parts)))
-            elif isinstance(code, str) and code.startswith("cai:"):
-                vals.append("%s.__cuda_array_interface__['data'][0], 0"
-                            % name)
-            else:
-                vals.append("%s.data_ptr(), 0" % name)
+            vals += _pack_exprs(name, d)
+        ns["_k_tk"] = _tuple_key
+        ns["_k_td"] = _tuple_device
         if first is None:
             dev = "_k_cur()"
+        elif type(rt_vals[first]) is tuple:  # its first tensor's device
+            dev = "_k_td(%s)" % rt_names[first]
         elif hasattr(type(rt_vals[first]), "get_device"):
             dev = "%s.get_device()" % rt_names[first]
         else:
