@@ -10,20 +10,47 @@ using namespace kiln::capi;
 
 namespace {
 /// "argument #2 `y`" (1-based, as the kernel's def counts them).
-std::string argLabel(const kiln_kernel *kernel, size_t i) {
-  std::string s = "argument #" + std::to_string(i + 1);
+/// The parameter kiln_arg `i` belongs to (a descriptor's parts and a tuple's
+/// elements follow their header), and whether it is that header.
+std::pair<size_t, bool> paramOf(const kiln_arg *args, size_t nargs, size_t i) {
+  size_t param = 0, pos = 0;
+  while (pos < nargs) {
+    size_t end = pos;
+    for (uint64_t pending = 1; pending && end < nargs; ++end) {
+      const kiln_arg &a = args[end];
+      --pending;
+      if (a.kind == KILN_ARG_TUPLE && a.value.i > 0)
+        pending += uint64_t(a.value.i);
+      if (a.kind == KILN_ARG_TENSORDESC && (a.byte_size & 7))
+        end += 2 * (a.byte_size & 7) - 1;
+    }
+    if (i < end)
+      return {param, i == pos};
+    pos = end;
+    ++param;
+  }
+  return {param, true};
+}
+
+std::string argLabel(const kiln_kernel *kernel, const kiln_arg *args,
+                     size_t nargs, size_t i) {
+  auto [param, header] = paramOf(args, nargs, i);
+  std::string s = "argument #" + std::to_string(param + 1);
   if (kernel) {
-    std::string name = runtimeParamName(kernel->kernel, i);
+    std::string name = runtimeParamName(kernel->kernel, param);
     if (!name.empty())
       s += " `" + name + "`";
   }
+  if (!header) // inside a descriptor or a tuple
+    s += " (kiln_arg #" + std::to_string(i + 1) + ")";
   return s;
 }
 
-kiln_status argError(const kiln_kernel *kernel, size_t i,
-                     const std::string &why) {
+kiln_status argError(const kiln_kernel *kernel, const kiln_arg *args,
+                     size_t nargs, size_t i, const std::string &why) {
   std::string where = kernel ? "kernel `" + kernel->kernel.name() + "`: " : "";
-  return fail(KILN_ERROR_LAUNCH, where + argLabel(kernel, i) + ": " + why);
+  return fail(KILN_ERROR_LAUNCH,
+              where + argLabel(kernel, args, nargs, i) + ": " + why);
 }
 
 /// The runtime options of a C options object with `stream` (if set).
@@ -148,7 +175,7 @@ kiln_status kiln::capi::convertArgs(const kiln_kernel *kernel,
     case KILN_ARG_POINTER: {
       auto t = toDType(a.dtype);
       if (!t)
-        return argError(kernel, i,
+        return argError(kernel, args, nargs, i,
                         "pointer with unknown dtype " + std::to_string(a.dtype));
       out.push_back(rt::Arg::ptr(a.value.ptr, *t, a.byte_size));
       break;
@@ -161,7 +188,7 @@ kiln_status kiln::capi::convertArgs(const kiln_kernel *kernel,
       break;
     case KILN_ARG_INT32:
       if (a.value.i < INT32_MIN || a.value.i > INT32_MAX)
-        return argError(kernel, i,
+        return argError(kernel, args, nargs, i,
                         "integer " + std::to_string(a.value.i) +
                             " does not fit in int32");
       out.push_back(rt::Arg::i32(int32_t(a.value.i)));
@@ -171,7 +198,7 @@ kiln_status kiln::capi::convertArgs(const kiln_kernel *kernel,
       break;
     case KILN_ARG_UINT:
       if (a.value.u > uint64_t(INT64_MAX))
-        return argError(kernel, i,
+        return argError(kernel, args, nargs, i,
                         "unsigned integer " + std::to_string(a.value.u) +
                             " does not fit in int64 (u64 arguments are not "
                             "supported yet)");
@@ -196,7 +223,7 @@ kiln_status kiln::capi::convertArgs(const kiln_kernel *kernel,
       auto t = toDType(a.dtype);
       unsigned rank = unsigned(a.byte_size & 7);
       if (!t || rank < 1 || rank > 5)
-        return argError(kernel, i,
+        return argError(kernel, args, nargs, i,
                         "tensor descriptor with unknown dtype " +
                             std::to_string(a.dtype) + " or rank " +
                             std::to_string(rank));
@@ -206,14 +233,14 @@ kiln_status kiln::capi::convertArgs(const kiln_kernel *kernel,
     case KILN_ARG_TUPLE:
       // Each element is at least one argument after the header.
       if (a.value.i < 0 || uint64_t(a.value.i) > nargs - i - 1)
-        return argError(kernel, i,
+        return argError(kernel, args, nargs, i,
                         "tuple of " + std::to_string(a.value.i) +
                             " element(s) with " + std::to_string(nargs - i - 1) +
                             " argument(s) after it");
       out.push_back(rt::Arg::tupleHeader(unsigned(a.value.i)));
       break;
     default:
-      return argError(kernel, i,
+      return argError(kernel, args, nargs, i,
                       "unknown argument kind " + std::to_string(a.kind));
     }
   }

@@ -254,6 +254,27 @@ static void testErrors(void) {
   CHECK_CONTAINS(kiln_last_error(),
                  "argument #3 `out_ptr`: tuple of 2 element(s) with 1 "
                  "argument(s) after it");
+  /* After a tuple, errors still name the parameter (and the kiln_arg). */
+  {
+    kiln_arg targs[5];
+    addArgs(targs, 0x10000, 0x20000, 0x30000, 4096);
+    targs[4] = targs[3];
+    targs[3] = targs[2];
+    targs[2] = targs[1];
+    targs[1] = kiln_arg_tuple(1);
+    targs[4].kind = 77;
+    CHECK_STATUS(kiln_kernel_compile(k, targs, 5, o, NULL, NULL),
+                 KILN_ERROR_LAUNCH);
+    CHECK_CONTAINS(kiln_last_error(),
+                   "argument #4 `n`: unknown argument kind 77");
+    targs[4].kind = KILN_ARG_INT;
+    targs[2].dtype = 99;
+    CHECK_STATUS(kiln_kernel_compile(k, targs, 5, o, NULL, NULL),
+                 KILN_ERROR_LAUNCH);
+    CHECK_CONTAINS(kiln_last_error(),
+                   "argument #2 `y_ptr` (kiln_arg #3): pointer with unknown "
+                   "dtype 99");
+  }
   /* Too few arguments: the runtime names the missing one. */
   addArgs(args, 0x10000, 0x20000, 0x30000, 4096);
   CHECK_STATUS(kiln_kernel_compile(k, args, 3, o, NULL, NULL),
