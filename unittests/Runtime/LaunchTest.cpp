@@ -407,11 +407,16 @@ def k(out, srcs, n, B: tl.constexpr):
     pass
 )py";
 
+LaunchOptions tupleOptions() {
+  LaunchOptions o;
+  o.constexprs.emplace("B", 128);
+  return o;
+}
+
 TEST(Tuples, SpecializedElementByElementAndPackedFlat) {
   auto params = listKernelParameters(kTupleSource, "t.py", "k");
   ASSERT_TRUE(bool(params)) << errorText(params);
-  LaunchOptions o;
-  o.constexprs.emplace("B", 128);
+  LaunchOptions o = tupleOptions();
   // srcs = ((p0, p1), 2.5, None, 1): a nested tuple, a float, None and the
   // integer 1 (the constexpr 1, as at the top level).
   std::vector<Arg> args = {Arg::ptr(kAligned, DType::F32),
@@ -452,8 +457,7 @@ TEST(Tuples, SpecializedElementByElementAndPackedFlat) {
 TEST(Tuples, ErrorsNameTheElement) {
   auto params = listKernelParameters(kTupleSource, "t.py", "k");
   ASSERT_TRUE(bool(params)) << errorText(params);
-  LaunchOptions o;
-  o.constexprs.emplace("B", 128);
+  LaunchOptions o = tupleOptions();
   std::vector<Arg> nullElement = {Arg::ptr(kAligned, DType::F32),
                                   Arg::tupleHeader(2),
                                   Arg::ptr(kAligned, DType::F16),
