@@ -266,16 +266,17 @@ FailureOr<Val> IRGen::evalAttribute(const AttributeExpr *e) {
                                                 v.value, order),
                           t);
     }
-    if (a == "cumsum" || a == "argmax" || a == "argmin" || a == "reduce" ||
-        a == "sort" || a == "flip" || a == "histogram" || a == "xor_sum" ||
-        a == "softmax" || a == "item")
+    if (a == "sort" || a == "topk" || a == "fdiv" || a == "load")
       return fail(e->attrRange.begin,
-                  "tensor method `" + a + "` is not supported");
+                  "`" + a + "` is not a tensor method in Triton: call `tl." +
+                      a + "(x, ...)`");
     return fail(e->attrRange.begin, "unknown attribute `" + a +
                                         "` of a tensor (" + typeName(v) + ")");
   }
   if (v.kind == Val::Kind::BlockPtr && v.descriptor)
     return descriptorAttribute(v, e);
+  if (v.kind == Val::Kind::BlockPtr && a == "advance")
+    return Val::method("tl.advance", v);
   if (v.kind == Val::Kind::DType) {
     if (a == "element_ty") {
       if (!v.dtPtr)

@@ -309,7 +309,7 @@ import triton.language as tl
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
-    # expected-error @+1 {{tensor method `item` is not supported}}
+    # expected-error @+1 {{`item` needs a tensor of one element, got tensor<128xi32>}}
     y = offs.item()
 
 # -----

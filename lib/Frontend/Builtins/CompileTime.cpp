@@ -165,7 +165,7 @@ llvm::ArrayRef<BuiltinDef> kiln::fe::compileTimeBuiltins() {
       {"constexpr", {"value"}, false, false, constexprBuiltin, false},
       {"range", {}, false, false, rangeBuiltin, true},
       {"static_range", {}, false, false, rangeBuiltin, true},
-      {"cdiv", {"x", "div"}, false, true, cdivBuiltin, false},
+      {"cdiv", {"x", "div"}, /*tensorMethod=*/true, true, cdivBuiltin, false},
       {"static_assert",
        {"cond", "msg="},
        false,

@@ -242,7 +242,7 @@ llvm::ArrayRef<BuiltinDef> kiln::fe::memoryBuiltins() {
       {"store",
        {"pointer", "value", "mask=None", "boundary_check=()",
         "cache_modifier=", "eviction_policy="},
-       false,
+       /*tensorMethod=*/true,
        false,
        storeBuiltin,
        false},

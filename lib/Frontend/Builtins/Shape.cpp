@@ -229,6 +229,20 @@ static FailureOr<Val> reshapeImpl(BuiltinCall &call, bool isView) {
 }
 
 static FailureOr<Val> reshapeBuiltin(BuiltinCall &call) { return reshapeImpl(call, false); }
+
+/// `x.item()` / `tl.item(x)`: the scalar of a one-element tensor.
+static FailureOr<Val> itemBuiltin(BuiltinCall &call) {
+  auto &[g, rd, a, e, l, args] = call;
+  FailureOr<Val> x = rd.value(a[0], "input");
+  if (failed(x))
+    return failure();
+  if (!x->type.isTensor())
+    return *x;
+  if (x->type.numel() != 1)
+    return g.fail(a[0].node, "`item` needs a tensor of one element, got " +
+                                 g.typeName(*x));
+  return unsplat(g, *x, e);
+}
 static FailureOr<Val> viewBuiltin(BuiltinCall &call) { return reshapeImpl(call, true); }
 
 static FailureOr<Val> ravelBuiltin(BuiltinCall &call) {
@@ -413,6 +427,7 @@ llvm::ArrayRef<BuiltinDef> kiln::fe::shapeBuiltins() {
       {"reshape", {}, true, false, reshapeBuiltin, true},
       {"view", {}, true, false, viewBuiltin, true},
       {"ravel", {"x", "can_reorder=False"}, true, false, ravelBuiltin, false},
+      {"item", {"input"}, true, false, itemBuiltin, false},
       {"broadcast", {"input", "other"}, false, false, broadcastBuiltin, false},
       {"join", {"a", "b"}, false, false, joinBuiltin, false},
       {"interleave", {"a", "b"}, false, false, interleaveBuiltin, false},
