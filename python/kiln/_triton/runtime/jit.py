@@ -29,6 +29,7 @@ from kiln import _lib
 from kiln import _report
 from kiln.errors import CompilationError, KilnError, LaunchError, check
 
+from . import nested
 from .bindings import host_bindings
 from .compiled import CompiledKernel
 from .launchgen import LaunchCodegen, _SCALARS, _current_device
@@ -109,14 +110,16 @@ def _module_root(fn):
 _modules = {}
 
 
-def _kiln_module(path, include_dirs, host_bindings=()):
-    # Other values of the host bindings are another module (other code).
-    key = (path, tuple(include_dirs), tuple(host_bindings))
+def _kiln_module(path, include_dirs, host_bindings=(), source=None):
+    # Other values of the host bindings are another module (other code); a
+    # derived source (nested.py) is another module of the same file.
+    key = (path, tuple(include_dirs), tuple(host_bindings), source)
     m = _modules.get(key)
     if m is None:
-        m = _modules[key] = _kjit.Module(path=path, ignore_decorators=True,
-                                         include_dirs=include_dirs,
-                                         host_bindings=host_bindings)
+        m = _modules[key] = _kjit.Module(
+            path=None if source is not None else path, source=source,
+            filename=path, ignore_decorators=True,
+            include_dirs=include_dirs, host_bindings=host_bindings)
     return m
 
 
@@ -164,7 +167,9 @@ class JITFunction(KernelInterface, LaunchCodegen):
         self.constexprs = [p.num for p in self.params if p.is_constexpr]
         self.do_not_specialize = sorted(dns)
         self._file = None
-        self.src = None
+        # Source given by _unsafe_update_src (Triton's form: from `def` on).
+        self._src_override = None
+        self._derived = None  # nested.DerivedSource, for messages
         # The generated launch function replaces this on first use.
         self._run = self._first_run
         # Runtime parameters given a tuple at some launch: their key is the
@@ -199,6 +204,27 @@ class JITFunction(KernelInterface, LaunchCodegen):
 
     # -- the Kiln kernel ----------------------------------------------------
 
+    @property
+    def src(self):
+        """The def's source from `def` on, dedented (Triton's `src`)."""
+        if self._src_override is not None:
+            return self._src_override
+        return nested.triton_src(self.fn)
+
+    @src.setter
+    def src(self, text):
+        self._unsafe_update_src(text)
+
+    def _unsafe_update_src(self, new_src):
+        """Compiles `new_src` instead of the def's text from now on
+        (Triton's own tests generate kernels this way)."""
+        self._src_override = new_src
+        self._kernel = None
+        self._cache.clear()
+        self._by_device.clear()
+        self._warm.clear()
+        self._run = self._first_run
+
     def kiln_kernel(self):
         """The libkiln kernel (undecorated: decorators are Python's here);
         raises CompilationError with Kiln's FILE:LINE:COL message."""
@@ -211,11 +237,36 @@ class JITFunction(KernelInterface, LaunchCodegen):
                     self.__name__)
             self._file = os.path.abspath(path)
             roots = _module_root(self.fn)
-            module = _kiln_module(self._file, roots,
-                                  host_bindings(self.fn, self._file, roots))
-            self._kernel = module[self.__name__]
+            bindings = host_bindings(self.fn, self._file, roots)
+            if nested.needs_derived_source(self):
+                self._kernel = self._derived_kernel(roots, bindings)
+            else:
+                module = _kiln_module(self._file, roots, bindings)
+                self._kernel = module[self.__name__]
             self._stats = _report.register(self)
         return self._kernel
+
+    def _derived_kernel(self, roots, bindings):
+        """A def inside a function, or a replaced source: compiled from the
+        file's derived source (nested.py)."""
+        try:
+            derived = nested.DerivedSource(self, self._file)
+        except (OSError, SyntaxError, LookupError) as e:
+            raise CompilationError("kernel `%s`: %s" % (self.__name__, e))
+        self._derived = derived
+        try:
+            module = _kiln_module(self._file, roots,
+                                  bindings + derived.bindings, derived.text)
+            return module[self.__name__]
+        except CompilationError as e:
+            raise self._in_file(e) from None
+
+    def _in_file(self, error):
+        """`error` with the derived source's columns mapped to the file's
+        (a nested def is compiled dedented)."""
+        if self._derived is None:
+            return error
+        return CompilationError(self._derived.fix_columns(str(error)))
 
     # -- launch path ----------------------------------------------------------
 
@@ -325,7 +376,7 @@ class JITFunction(KernelInterface, LaunchCodegen):
                 from . import fallback
                 self.fallback = fallback.take(self, e)
                 if self.fallback is None:
-                    raise
+                    raise self._in_file(e) from None
                 if _report.counting():
                     self._stats.launches = 0
                 return self.fallback.launch(grid, values, num_warps,
@@ -430,7 +481,7 @@ class JITFunction(KernelInterface, LaunchCodegen):
             from . import fallback
             self.fallback = fallback.take(self, e)
             if self.fallback is None:
-                raise
+                raise self._in_file(e) from None
             return None
         # Compiling happens at the first launch of the launcher: time it.
         # A run of its own for the entries kernel[grid] reaches (not a
@@ -561,6 +612,8 @@ class JITFunction(KernelInterface, LaunchCodegen):
             check(_lib.kernel_compile(kernel._handle, protos, nargs,
                                       opts, ctypes.byref(ptx),
                                       ctypes.byref(info)), LaunchError)
+        except CompilationError as e:
+            raise self._in_file(e) from None
         finally:
             _lib.options_destroy(opts)
         compiled = _kjit.Compiled(_lib.take_string(ptx.value),

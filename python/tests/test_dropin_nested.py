@@ -1,0 +1,83 @@
+"""Kernels defined inside functions (closures over the enclosing function's
+variables) and kernels whose source is replaced in memory, under the
+drop-in with the stand-in driver (no GPU, no torch)."""
+import os
+import re
+import unittest
+
+from test_dropin import Tensor, launches
+
+import triton  # noqa: E402  (the drop-in, installed by test_dropin)
+from dropin import nested  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+NESTED = os.path.join(HERE, "dropin", "nested.py")
+
+
+def _line_of(text):
+    with open(NESTED) as f:
+        for i, line in enumerate(f, 1):
+            if text in line:
+                return i, line.index(text) + 1
+    raise AssertionError(text)
+
+
+def _f32_hex(value):
+    import struct
+    return "0f%08X" % struct.unpack("<I", struct.pack("<f", value))[0]
+
+
+class NestedKernelTest(unittest.TestCase):
+    def setUp(self):
+        self.x, self.out = Tensor(0x10000), Tensor(0x20000, "torch.float16")
+
+    def test_closure_values_and_captured_helper(self):
+        # Two kernels from one factory with different captured values: each
+        # compiles with its own (the helper `combine` reads SCALE too, and
+        # the enclosing SCALE shadows the module's).
+        k3 = nested.make_scaled(3.5, 128)
+        k5 = nested.make_scaled(5.25, 64)
+        ptx3 = k3.warmup(self.x, self.out, 1000, grid=(8,)).asm["ptx"]
+        ptx5 = k5.warmup(self.x, self.out, 1000, grid=(16,)).asm["ptx"]
+        self.assertIn(_f32_hex(3.5), ptx3)
+        self.assertIn(_f32_hex(5.25), ptx5)
+        self.assertNotIn(_f32_hex(100.0), ptx3)  # not the module's SCALE
+        self.assertIn("cvt.rn.f16.f32", ptx3)    # OUT_TY = tl.float16
+        before = len(launches())
+        k3[(8,)](self.x, self.out, 1000)
+        k5[(16,)](self.x, self.out, 1000)
+        got = launches()[before:]
+        self.assertEqual([g["kernel"] for g in got], ["scaled", "scaled"])
+        self.assertEqual([g["grid"] for g in got], [(8, 1, 1), (16, 1, 1)])
+        self.assertEqual(got[0]["block"], 128)  # num_warps 4
+
+    def test_error_names_the_place_in_the_file(self):
+        k = nested.make_broken()
+        with self.assertRaises(triton.CompilationError) as ctx:
+            k[(1,)](self.x)
+        line, col = _line_of("tl.no_such_builtin")
+        col += len("tl.")
+        message = str(ctx.exception)
+        self.assertRegex(message, re.escape("%s:%d:" % (NESTED, line)))
+        found = re.search(re.escape(NESTED) + r":%d:(\d+)" % line, message)
+        self.assertIn(int(found.group(1)), (col - len("tl."), col))
+
+    def test_replaced_source(self):
+        # Triton's tests: JITFunction(fn) and _unsafe_update_src.
+        k = triton.JITFunction(nested.template.fn)
+        self.assertTrue(k.src.startswith("def template(x_ptr, out_ptr"))
+        k._unsafe_update_src(k.src.replace("GENERATE_HERE", "x * 7.0"))
+        ptx = k.warmup(self.x, self.x, BLOCK=128, grid=(1,)).asm["ptx"]
+        self.assertIn(_f32_hex(7.0), ptx)
+        k._unsafe_update_src(k.src.replace("x * 7.0", "x + 9.0"))
+        ptx = k.warmup(self.x, self.x, BLOCK=128, grid=(1,)).asm["ptx"]
+        self.assertIn(_f32_hex(9.0), ptx)
+        self.assertNotIn(_f32_hex(7.0), ptx)
+        # The template itself is untouched.
+        with self.assertRaises(triton.CompilationError) as ctx:
+            nested.template[(1,)](self.x, self.x, BLOCK=128)
+        self.assertIn("GENERATE_HERE", str(ctx.exception))
+
+
+if __name__ == "__main__":
+    unittest.main()
