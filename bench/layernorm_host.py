@@ -78,6 +78,17 @@ FWD_CHUNK_FP32 = 8192
 FWD_PIPE_WARPS = 16
 FWD_PIPE_PER_SM = 1
 FWD_CHUNKED_PIPELINED = True
+# Measured on the H200 (LayerNormPlan.cpp: kFwdShortRows, kFwdWide*,
+# kFwdLongPipe*): plain LayerNorm / RMSNorm, fp16 / bf16.
+FWD_SHORT_ROWS = 4
+FWD_WIDE_BLOCK = 8192
+FWD_WIDE_ROWS_PER_SM = 64
+FWD_WIDE_ROWS = 2
+FWD_WIDE_WARPS = 4
+FWD_WIDE_PIPE_WARPS = 8
+FWD_WIDE_PIPE_PER_SM = 4
+FWD_LONG_PIPE_WARPS = 8
+FWD_LONG_PIPE_PER_SM = 2
 BWD_PIPE_MAX_BLOCK = 4096
 BWD_PIPE_TILE = 2048
 # fp16 / bf16 rows of 8192 without dx options or a second output: the
@@ -116,13 +127,28 @@ def plan_forward(M, N, tune=None, sms=132, lean=True, fp32=False, bf16=False):
     if ((block <= FWD_ONE_PASS_MAX and not chunked_row) or "rows" in tune) \
             and "chunk" not in tune:
         rows = min(max(1, FWD_TILE // block), MAX_ROWS, next_pow2(max(M, 1)))
+        heuristic = lean and not fp32 and not tune
+        pipe, pipe_warps = (FWD_PIPE_PER_SM, FWD_PIPE_WARPS) \
+            if block == FWD_PIPE_BLOCK else (0, None)
+        if heuristic and block == FWD_WIDE_BLOCK:
+            if M > FWD_WIDE_ROWS_PER_SM * sms:
+                rows = min(FWD_WIDE_ROWS, MAX_ROWS, next_pow2(max(M, 1)))
+            else:
+                pipe, pipe_warps = FWD_WIDE_PIPE_PER_SM, FWD_WIDE_PIPE_WARPS
+        elif heuristic and block == FWD_ONE_PASS_MAX:
+            pipe, pipe_warps = FWD_LONG_PIPE_PER_SM, FWD_LONG_PIPE_WARPS
         rows = tune.get("rows", rows)
         tile = rows * block
-        pipe = tune.get("pipe", FWD_PIPE_PER_SM if block == FWD_PIPE_BLOCK else 0)
-        # 16 per thread up to 8 warps; 32768: 16 warps unless options add
-        # live tensors (lean: plain LayerNorm / RMSNorm, as planNorm).
-        warps = min(max(tile // 512, 4), (16 if lean else 32) if block >= 32768 else 8)
-        warps = tune.get("warps", FWD_PIPE_WARPS if block == FWD_PIPE_BLOCK else warps)
+        pipe = tune.get("pipe", pipe)
+        # 16 per thread up to 8 warps (32 for tiles of FWD_SHORT_ROWS rows or
+        # more); 32768: 16 warps unless options add live tensors (lean: plain
+        # LayerNorm / RMSNorm, as planNorm).
+        per_thread = 1024 if rows >= FWD_SHORT_ROWS else 512
+        warps = min(max(tile // per_thread, 4),
+                    (16 if lean else 32) if block >= 32768 else 8)
+        if heuristic and block == FWD_WIDE_BLOCK and not pipe:
+            warps = FWD_WIDE_WARPS
+        warps = tune.get("warps", pipe_warps if pipe_warps else warps)
         if pipe:
             return ("_norm_fwd_pipelined", dict(BLOCK_N=block, ROWS=rows), warps,
                     (max(1, min(cdiv(M, rows), int(pipe * sms))),))

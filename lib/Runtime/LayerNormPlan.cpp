@@ -113,6 +113,28 @@ constexpr int64_t kBwdPipeTile = 2048;
 /// against 2632 / 2596; at 32 warps 2230-2918).
 constexpr int64_t kBwdPipeWideBlock = 8192;
 constexpr unsigned kBwdPipeWideWarps = 16;
+/// Launch parameters measured on the H200 (twenty-second session,
+/// `layernorm_best.py --tune`, fp16 / bf16 forward GB/s; docs/layernorm.md):
+/// * short rows, kFwdShortRows or more per tile: 4 warps (32 elements per
+///   thread): 65536 x 512 3558 / 3525 against 3272 / 3168 at 8 warps;
+/// * BLOCK_N 8192 with more than kFwdWideRowsPerSM rows per SM: 2 rows per
+///   program at 4 warps (65536 rows: 4103 / 4008 against 3973 / 3868 for
+///   one row at 8 warps); fewer rows: the persistent pipelined kernel at 8
+///   warps, 4 programs per SM (4096 rows: 3416 / 3397 against 3188 / 3115);
+/// * BLOCK_N 32768: the persistent pipelined kernel at 8 warps, 2 programs
+///   per SM (65536 rows 3810 / 3749, 4096 rows 3492 / 3572, against 3316 /
+///   3224 and 3123 / 3046 in one pass at 16 warps).
+/// Plain LayerNorm / RMSNorm in fp16 / bf16 only (options that add live
+/// tensors and fp32 were not measured).
+constexpr int64_t kFwdShortRows = 4;
+constexpr int64_t kFwdWideBlock = 8192;
+constexpr int64_t kFwdWideRowsPerSM = 64;
+constexpr int64_t kFwdWideRows = 2;
+constexpr unsigned kFwdWideWarps = 4;
+constexpr unsigned kFwdWidePipeWarps = 8;
+constexpr int64_t kFwdWidePipePerSM = 4;
+constexpr unsigned kFwdLongPipeWarps = 8;
+constexpr int64_t kFwdLongPipePerSM = 2;
 /// Largest tile (ROWS * BLOCK_N) an override may ask for.
 constexpr int64_t kMaxTile = 65536;
 
@@ -233,14 +255,31 @@ llvm::Expected<NormPlan> kiln::rt::planNorm(int64_t M, int64_t N, DType dtype,
     // 128 registers without spilling) unless options add live tensors
     // (every option at 16 warps spills 476 bytes at fp16): then 32.
     bool lean = !o.writesResidualOut() && !o.secondOutput;
-    p.fwdWarps = unsigned(std::clamp<int64_t>(rows * block / 512, 4,
+    // Tiles of kFwdShortRows or more rows: 32 elements per thread (4 warps).
+    int64_t perThread = rows >= kFwdShortRows ? 1024 : 512;
+    p.fwdWarps = unsigned(std::clamp<int64_t>(rows * block / perThread, 4,
                                               block >= 32768 ? (lean ? 16 : 32) : 8));
     p.fwdGrid = uint32_t(cdiv(M, rows));
-    if (block == kFwdPipeBlock) {
+    auto pipelined = [&](unsigned warps, int64_t perSM) {
       p.fwdPipelined = true;
-      p.fwdWarps = kFwdPipeWarps;
+      p.fwdWarps = warps;
       p.fwdGrid = uint32_t(std::max<int64_t>(
-          1, std::min(cdiv(M, rows), kFwdPipePerSM * sms)));
+          1, std::min(cdiv(M, rows), perSM * sms)));
+    };
+    bool heuristic = lean && !fp32 && !o.rowsPerTile;
+    if (block == kFwdPipeBlock) {
+      pipelined(kFwdPipeWarps, kFwdPipePerSM);
+    } else if (block == kFwdWideBlock && heuristic) {
+      if (M > kFwdWideRowsPerSM * sms) {
+        rows = std::min<int64_t>(kFwdWideRows, rowCap);
+        p.fwdRows = unsigned(rows);
+        p.fwdWarps = kFwdWideWarps;
+        p.fwdGrid = uint32_t(cdiv(M, rows));
+      } else {
+        pipelined(kFwdWidePipeWarps, kFwdWidePipePerSM);
+      }
+    } else if (block == kFwdOnePassMax && heuristic) {
+      pipelined(kFwdLongPipeWarps, kFwdLongPipePerSM);
     }
   } else if (block >= kFwdCoopMinBlock && dtype == DType::F16 &&
              !o.writesResidualOut() &&

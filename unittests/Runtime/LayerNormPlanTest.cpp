@@ -28,12 +28,13 @@ std::string planError(int64_t M, int64_t N, DType t, NormOptions o) {
 } // namespace
 
 TEST(NormPlan, ShortRowsShareAProgram) {
-  // 512 fp16: 8 rows per program (4096 elements, 16 per thread at 8 warps).
+  // 512 fp16: 8 rows per program (4096 elements, 32 per thread at 4 warps:
+  // the H200's measurement).
   NormPlan p = plan(65536, 512);
   EXPECT_EQ(p.forward, NormPlan::Variant::Rows);
   EXPECT_EQ(p.fwdBlockN, 512u);
   EXPECT_EQ(p.fwdRows, 8u);
-  EXPECT_EQ(p.fwdWarps, 8u);
+  EXPECT_EQ(p.fwdWarps, 4u);
   EXPECT_EQ(p.fwdGrid, 8192u);
   // Backward, pipelined: 4 rows per 2048-element tile, 8 warps (8 elements
   // per thread), two programs per SM (264 wanted), 252 rows each.
@@ -81,16 +82,35 @@ TEST(NormPlan, LongRowsInRegistersUpTo32KExcept16K) {
   EXPECT_TRUE(w.fwdPipelined);
   EXPECT_EQ(w.fwdWarps, 16u);
   EXPECT_EQ(w.fwdGrid, 132u);
-  // 32768 in registers (16 warps, not pipelined; 32 when options add live
-  // tensors); longer rows chunked.
+  // 32768 in registers: the persistent pipelined kernel at 8 warps, two
+  // programs per SM (16 warps in one pass when rowsPerTile asks; 32 when
+  // options add live tensors); longer rows chunked.
   NormPlan r = plan(4096, 20000);
   EXPECT_EQ(r.forward, NormPlan::Variant::Rows);
   EXPECT_EQ(r.fwdBlockN, 32768u);
-  EXPECT_EQ(r.fwdWarps, 16u);
-  EXPECT_FALSE(r.fwdPipelined);
+  EXPECT_EQ(r.fwdWarps, 8u);
+  EXPECT_TRUE(r.fwdPipelined);
+  EXPECT_EQ(r.fwdGrid, 264u);
+  NormPlan r1 = plan(4096, 20000, DType::BF16, rows);
+  EXPECT_EQ(r1.fwdWarps, 16u);
+  EXPECT_FALSE(r1.fwdPipelined);
   NormOptions res;
   res.residual = true;
   EXPECT_EQ(plan(4096, 20000, DType::F16, res).fwdWarps, 32u);
+  EXPECT_FALSE(plan(4096, 20000, DType::F16, res).fwdPipelined);
+  // 8192: with many rows per SM two rows per program at 4 warps; with few
+  // (4096 rows on 132 SMs) the pipelined kernel, 8 warps, 4 per SM.
+  NormPlan many = plan(65536, 8192);
+  EXPECT_EQ(many.fwdRows, 2u);
+  EXPECT_EQ(many.fwdWarps, 4u);
+  EXPECT_FALSE(many.fwdPipelined);
+  EXPECT_EQ(many.fwdGrid, 32768u);
+  NormPlan few = plan(4096, 8192, DType::BF16);
+  EXPECT_EQ(few.fwdRows, 1u);
+  EXPECT_EQ(few.fwdWarps, 8u);
+  EXPECT_TRUE(few.fwdPipelined);
+  EXPECT_EQ(few.fwdGrid, 528u);
+  EXPECT_FALSE(plan(4096, 8192, DType::F32).fwdPipelined);
   NormOptions two;
   two.secondOutput = true;
   EXPECT_EQ(plan(4096, 20000, DType::F16, two).fwdWarps, 32u);
