@@ -476,6 +476,8 @@ std::optional<Value> Interp::attribute(const Value &base,
         "triton.language.cdiv",  "triton.language.constexpr",
         "math.ceil",             "math.floor",
         "math.log2",             "math.sqrt",
+        "math.log",              "math.exp",
+        "math.log10",
         "torch.cuda.current_device",
         "torch.cuda.get_device_properties"};
     if (llvm::is_contained(kKnown, full))

@@ -228,17 +228,30 @@ std::optional<Value> Interp::callBuiltin(const std::string &name,
     return args[0];
   }
   if (name == "math.ceil" || name == "math.floor" || name == "math.log2" ||
-      name == "math.sqrt") {
+      name == "math.sqrt" || name == "math.log" || name == "math.log10" ||
+      name == "math.exp") {
     if (!arity(1, 1))
       return std::nullopt;
     const Value &v = args[0];
     if (v.kind != K::Int && v.kind != K::Bool && v.kind != K::Float)
       return fail(where, "`" + name + "()` of a " + typeName(v));
     double d = v.kind == K::Float ? v.f : double(v.i);
-    if ((name == "math.log2" && d <= 0) || (name == "math.sqrt" && d < 0))
+    bool isLog = name == "math.log2" || name == "math.log" ||
+                 name == "math.log10";
+    if ((isLog && d <= 0) || (name == "math.sqrt" && d < 0))
       return fail(where, "`" + text(where).str() + "`: math domain error");
     if (name == "math.log2")
       return Value::flt(std::log2(d));
+    if (name == "math.log")
+      return Value::flt(std::log(d));
+    if (name == "math.log10")
+      return Value::flt(std::log10(d));
+    if (name == "math.exp") {
+      double r = std::exp(d);
+      if (!std::isfinite(r))
+        return fail(where, "`" + text(where).str() + "`: math range error");
+      return Value::flt(r);
+    }
     if (name == "math.sqrt")
       return Value::flt(std::sqrt(d));
     if (v.kind != K::Float)

@@ -285,6 +285,8 @@ FailureOr<Val> IRGen::callFunction(const FunctionDef *fn, const CallArgs &args,
                                    const Node *call) {
   if (IRGen *owner = ownerOf(*this, fn); owner && owner != this)
     return callForeign(*this, *owner, fn, args, call); // another file's
+  if (isConstexprFunction(fn))
+    return callConstexprFunction(fn, args, call);
   if (!isJit(fn))
     return fail(call, "`" + fn->name +
                           "` is not a @triton.jit function; kernels can "

@@ -75,6 +75,12 @@ public:
   std::optional<FailureOr<Val>> lookupGlobal(const ast::NameExpr *use);
   const ast::FunctionDef *findFunction(llvm::StringRef name) const;
   bool isJit(const ast::FunctionDef *fn) const;
+  /// Decorated `@triton.constexpr_function`: host Python that kernels call
+  /// with compile-time arguments (IRGenConstexprFunction.cpp).
+  bool isConstexprFunction(const ast::FunctionDef *fn) const;
+  mlir::FailureOr<Val> callConstexprFunction(const ast::FunctionDef *fn,
+                                             const CallArgs &args,
+                                             const ast::Node *call);
   /// A name or dotted name (`triton.jit`, `tl`) resolved against `globals`
   /// without evaluating anything.
   std::optional<Val> resolveStaticName(const ast::Expr *e) const;

@@ -8,7 +8,7 @@ import unittest
 from test_dropin import Tensor, launches
 
 import triton  # noqa: E402  (the drop-in, installed by test_dropin)
-from dropin import nested  # noqa: E402
+from dropin import constexpr_fn, nested  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 NESTED = os.path.join(HERE, "dropin", "nested.py")
@@ -77,6 +77,23 @@ class NestedKernelTest(unittest.TestCase):
         with self.assertRaises(triton.CompilationError) as ctx:
             nested.template[(1,)](self.x, self.x, BLOCK=128)
         self.assertIn("GENERATE_HERE", str(ctx.exception))
+
+
+class ConstexprFunctionTest(unittest.TestCase):
+    def test_host_call_and_kernel_call(self):
+        import math
+        self.assertIsInstance(constexpr_fn.log_odds,
+                              triton.constexpr_function)
+        # From host code it is the function (constexprs unwrapped).
+        self.assertAlmostEqual(constexpr_fn.log_odds(0.25), math.log(3.0))
+        self.assertAlmostEqual(
+            constexpr_fn.log_odds(triton.language.constexpr(0.25)),
+            math.log(3.0))
+        # In a kernel Kiln's compiler evaluates it: log(3) as a constant.
+        x = Tensor(0x10000)
+        ptx = constexpr_fn.scale_by_log_odds.warmup(
+            x, x, P=0.25, BLOCK=128, grid=(1,)).asm["ptx"]
+        self.assertIn(_f32_hex(math.log(3.0)), ptx)
 
 
 if __name__ == "__main__":

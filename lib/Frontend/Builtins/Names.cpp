@@ -82,7 +82,8 @@ int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out) {
       return 0;
     }
     if (attr == "jit" || attr == "autotune" || attr == "heuristics" ||
-        attr == "Config" || attr == "next_power_of_2") {
+        attr == "Config" || attr == "next_power_of_2" ||
+        attr == "constexpr_function") {
       out = Val::named(Val::Kind::Builtin, "triton." + attr.str());
       return 0;
     }
@@ -96,6 +97,10 @@ int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out) {
     return 2;
   }
   if (mod == "triton.language") {
+    if (attr == "constexpr_function") { // also triton.language.core's
+      out = Val::named(Val::Kind::Builtin, "triton.constexpr_function");
+      return 0;
+    }
     if (std::optional<DType> d = tlDType(attr)) {
       out = Val::dtype(*d);
       return 0;

@@ -12,6 +12,7 @@ from .runtime import (Autotuner, Config, Heuristics, JITFunction,  # noqa
 from .runtime.jit import reinterpret  # noqa: F401
 from .runtime.errors import CompilationError  # noqa: F401
 from . import language, runtime, testing, tools  # noqa: F401
+from .language.core import constexpr_function  # noqa: F401
 
 _allocator = None
 
@@ -37,7 +38,8 @@ def must_use_result(x, s=True):
     return x
 
 
-__all__ = ["autotune", "cdiv", "Config", "heuristics", "jit",
+__all__ = ["autotune", "cdiv", "Config", "constexpr_function", "heuristics",
+           "jit",
            "JITFunction", "KernelInterface", "language", "next_power_of_2",
            "OutOfResources", "reinterpret", "runtime", "testing", "tools",
            "__version__", "set_allocator"]

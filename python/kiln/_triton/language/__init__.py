@@ -1,6 +1,7 @@
 """`triton.language` (tl) on the host, served by Kiln's drop-in."""
 from . import core
-from .core import (block_type, constexpr, dtype, pointer_type, tensor,
+from .core import (block_type, constexpr, constexpr_function, dtype,
+                   pointer_type, tensor,
                    tensor_descriptor, void, int1, int8, int16, int32, int64,
                    uint8, uint16, uint32, uint64, float8e5, float8e5b16,
                    float8e4nv, float8e4b8, float8e4b15, float16, bfloat16,

@@ -308,3 +308,30 @@ def builtin_namespace(module_name, names):
 
 
 CONSTEXPR_0 = constexpr(0)
+
+
+class constexpr_function:
+    """`@triton.constexpr_function`: a Python function kernels call with
+    compile-time arguments. Kiln's compiler evaluates it from the source
+    (its host-Python evaluator; docs/language.md); called from host code it
+    is the plain function, its arguments' constexprs unwrapped."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.__name__ = getattr(fn, "__name__", "constexpr_function")
+        self.__qualname__ = getattr(fn, "__qualname__", self.__name__)
+        self.__doc__ = getattr(fn, "__doc__", None)
+        self.__module__ = getattr(fn, "__module__", None)
+        self.__wrapped__ = fn
+
+    def __call__(self, *args, **kwargs):
+        args = [a.value if isinstance(a, constexpr) else a for a in args]
+        kwargs = {k: v.value if isinstance(v, constexpr) else v
+                  for k, v in kwargs.items()}
+        return self.fn(*args, **kwargs)
+
+    def __get__(self, obj, objtype=None):  # a method of an aggregate class
+        if obj is None:
+            return self
+        import functools
+        return functools.partial(self.__call__, obj)
