@@ -143,7 +143,7 @@ def plan_forward(M, N, tune=None, sms=132, lean=True, fp32=False, bf16=False):
         # 16 per thread up to 8 warps (32 for tiles of FWD_SHORT_ROWS rows or
         # more); 32768: 16 warps unless options add live tensors (lean: plain
         # LayerNorm / RMSNorm, as planNorm).
-        per_thread = 1024 if rows >= FWD_SHORT_ROWS else 512
+        per_thread = 1024 if heuristic and rows >= FWD_SHORT_ROWS else 512
         warps = min(max(tile // per_thread, 4),
                     (16 if lean else 32) if block >= 32768 else 8)
         if heuristic and block == FWD_WIDE_BLOCK and not pipe:

@@ -255,8 +255,9 @@ llvm::Expected<NormPlan> kiln::rt::planNorm(int64_t M, int64_t N, DType dtype,
     // 128 registers without spilling) unless options add live tensors
     // (every option at 16 warps spills 476 bytes at fp16): then 32.
     bool lean = !o.writesResidualOut() && !o.secondOutput;
+    bool heuristic = lean && !fp32 && !o.rowsPerTile;
     // Tiles of kFwdShortRows or more rows: 32 elements per thread (4 warps).
-    int64_t perThread = rows >= kFwdShortRows ? 1024 : 512;
+    int64_t perThread = heuristic && rows >= kFwdShortRows ? 1024 : 512;
     p.fwdWarps = unsigned(std::clamp<int64_t>(rows * block / perThread, 4,
                                               block >= 32768 ? (lean ? 16 : 32) : 8));
     p.fwdGrid = uint32_t(cdiv(M, rows));
@@ -266,7 +267,6 @@ llvm::Expected<NormPlan> kiln::rt::planNorm(int64_t M, int64_t N, DType dtype,
       p.fwdGrid = uint32_t(std::max<int64_t>(
           1, std::min(cdiv(M, rows), perSM * sms)));
     };
-    bool heuristic = lean && !fp32 && !o.rowsPerTile;
     if (block == kFwdPipeBlock) {
       pipelined(kFwdPipeWarps, kFwdPipePerSM);
     } else if (block == kFwdWideBlock && heuristic) {
