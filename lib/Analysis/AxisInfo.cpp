@@ -489,6 +489,19 @@ AxisInfoAnalysis::visitOperation(Operation *op,
                 tile::ConvertLayoutOp>([&](auto) -> std::optional<AxisInfo> {
             return *ops[0];
           })
+          .Case<tile::PtrCastOp>([&](auto c) -> std::optional<AxisInfo> {
+            // Divisibility and constancy are the address's (bytes); runs of
+            // consecutive elements stay runs only between pointers to
+            // elements of one size.
+            Type from = getElementTypeOrSelf(c.getSrc().getType());
+            Type to = getElementTypeOrSelf(c.getResult().getType());
+            bool sameWidth = isa<tile::PtrType>(from) && isa<tile::PtrType>(to) &&
+                             getPointeeBytes(from) == getPointeeBytes(to);
+            Vec contig = sameWidth ? Vec(ops[0]->getContiguity())
+                                   : Vec(ops[0]->rank(), 1);
+            return AxisInfo(contig, ops[0]->getDivisibility(),
+                            ops[0]->getConstancy());
+          })
           .Case<tile::MultipleOfOp>([&](auto h) -> std::optional<AxisInfo> {
             Vec div(ops[0]->getDivisibility());
             for (auto [d, v] : llvm::enumerate(h.getValues()))

@@ -20,11 +20,14 @@ using mlir::failure;
 using mlir::FailureOr;
 using HK = host::Value::Kind;
 
+/// `@triton.constexpr_function`, or `@tl.constexpr` on a def (the older
+/// spelling: a constexpr holding a Python function, which Triton calls at
+/// compile time too).
 bool IRGen::isConstexprFunction(const FunctionDef *fn) const {
   for (const Expr *d : fn->decorators) {
     std::optional<Val> v = resolveStaticName(d);
     if (v && v->kind == Val::Kind::Builtin &&
-        v->s == "triton.constexpr_function")
+        (v->s == "triton.constexpr_function" || v->s == "tl.constexpr"))
       return true;
   }
   return false;

@@ -241,9 +241,21 @@ FailureOr<Val> IRGen::evalAttribute(const AttributeExpr *e) {
   if (v.kind == Val::Kind::Module)
     return isUserModule(v) ? attributeOfUserModule(*this, v, e)
                            : attributeOfModule(v, e);
+  // A constexpr's `.value` (helpers unwrap their constexpr parameters with
+  // it, as Triton passes them wrapped): Kiln's values are unwrapped.
+  if (a == "value" && v.isConstexpr())
+    return v;
   if (v.isRuntime()) {
     if (a == "dtype")
       return Val::dtype(v.type.dtype, v.type.isPtr);
+    if (a == "type") { // Triton's tensor.type: the dtype, or a block type
+      Val t = Val::dtype(v.type.dtype, v.type.isPtr);
+      if (!v.type.shape.empty()) {
+        t.dtBlock = true;
+        t.blockShape.assign(v.type.shape.begin(), v.type.shape.end());
+      }
+      return t;
+    }
     if (a == "shape") {
       std::vector<Val> dims;
       for (int64_t d : v.type.shape)
@@ -277,7 +289,29 @@ FailureOr<Val> IRGen::evalAttribute(const AttributeExpr *e) {
     return descriptorAttribute(v, e);
   if (v.kind == Val::Kind::BlockPtr && a == "advance")
     return Val::method("tl.advance", v);
+  if (v.kind == Val::Kind::DType && v.dtBlock) {
+    if (a == "element_ty" || a == "scalar")
+      return Val::dtype(v.dt, v.dtPtr);
+    if (a == "shape") {
+      std::vector<Val> dims;
+      for (int64_t d : v.blockShape)
+        dims.push_back(Val::integer(d));
+      return Val::tuple(std::move(dims));
+    }
+    if (a == "numel") {
+      int64_t n = 1;
+      for (int64_t d : v.blockShape)
+        n *= d;
+      return Val::integer(n);
+    }
+    if (a == "is_block")
+      return Val::method("dtype." + a, v);
+    return fail(e->attrRange.begin, "unknown attribute `" + a +
+                                        "` of the block type " + v.repr());
+  }
   if (v.kind == Val::Kind::DType) {
+    if (a == "scalar")
+      return v;
     if (a == "element_ty") {
       if (!v.dtPtr)
         return fail(e->attrRange.begin,
@@ -289,7 +323,8 @@ FailureOr<Val> IRGen::evalAttribute(const AttributeExpr *e) {
       return Val::integer(v.dtPtr ? 64 : bitWidth(v.dt));
     if (a == "is_floating" || a == "is_int" || a == "is_ptr" ||
         a == "is_int_signed" || a == "is_int_unsigned" || a == "is_fp16" ||
-        a == "is_bf16" || a == "is_fp32" || a == "is_fp64" || a == "is_bool")
+        a == "is_bf16" || a == "is_fp32" || a == "is_fp64" || a == "is_bool" ||
+        a == "is_block")
       return Val::method("dtype." + a, v);
     return fail(e->attrRange.begin,
                 "unknown attribute `" + a + "` of dtype " + v.repr());

@@ -111,9 +111,16 @@ std::string Val::repr() const {
     return "None";
   case Kind::Str:
     return "'" + s + "'";
-  case Kind::DType:
-    return dtPtr ? std::string("pointer<") + tlDTypeName(dt) + ">"
-                 : tlDTypeName(dt);
+  case Kind::DType: {
+    std::string scalar = dtPtr ? std::string("pointer<") + tlDTypeName(dt) + ">"
+                               : std::string(tlDTypeName(dt));
+    if (!dtBlock)
+      return scalar;
+    std::string r = "<[";
+    for (size_t k = 0; k < blockShape.size(); ++k)
+      r += (k ? ", " : "") + std::to_string(blockShape[k]);
+    return r + "], " + scalar + ">";
+  }
   case Kind::Tuple: {
     std::string r = "(";
     for (size_t k = 0; k < elems.size(); ++k)

@@ -52,6 +52,10 @@ struct Val {
   std::string s;
   kiln::DType dt = kiln::DType::I32; ///< DType
   bool dtPtr = false;                ///< DType: pointer to `dt`
+  /// DType: a block type (`x.type` of a tensor, shape in `blockShape`):
+  /// its `element_ty` / `scalar` is the element's dtype. Everything that
+  /// takes a dtype reads `dt` / `dtPtr` (the scalar), as Triton's casts do.
+  bool dtBlock = false;
   /// Tuple: the elements. BlockPtr: the runtime scalars `base` (a scalar
   /// pointer), then shape[r] (i64), strides[r] (i64), offsets[r] (i32);
   /// a tensor descriptor has no offsets.

@@ -279,6 +279,30 @@ struct AddPtrLowering : OpConversionPattern<AddPtrOp> {
   }
 };
 
+/// Pointers are opaque in LLVM: int <-> pointer per element, and a pointer
+/// seen as another element type is the same value.
+struct PtrCastLowering : OpConversionPattern<PtrCastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(PtrCastOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    bool fromPtr = isa<PtrType>(mlir::getElementTypeOrSelf(op.getSrc().getType()));
+    bool toPtr = isa<PtrType>(mlir::getElementTypeOrSelf(op.getType()));
+    auto ptrType = LLVM::LLVMPointerType::get(getContext(), kGlobalSpace);
+    SmallVector<Value> values;
+    for (Value v : adaptor.getSrc()) {
+      if (fromPtr && toPtr)
+        values.push_back(v);
+      else if (toPtr)
+        values.push_back(LLVM::IntToPtrOp::create(rewriter, op.getLoc(), ptrType, v));
+      else
+        values.push_back(LLVM::PtrToIntOp::create(rewriter, op.getLoc(),
+                                                  rewriter.getI64Type(), v));
+    }
+    rewriter.replaceOpWithMultiple(op, {values});
+    return success();
+  }
+};
+
 struct WhereLowering : OpConversionPattern<WhereOp> {
   WhereLowering(TypeConverter &tc, MLIRContext *ctx, const LoweringState &state)
       : OpConversionPattern(tc, ctx), state(state) {}
@@ -349,7 +373,7 @@ void populateElementwisePatterns(TileTypeConverter &converter,
   MLIRContext *ctx = patterns.getContext();
   patterns.add<ElementwiseLowering, ArangeLowering, WhereLowering>(converter, ctx, state);
   patterns.add<ConstantLowering, SplatLowering, BroadcastLowering,
-               ExpandDimsLowering, AddPtrLowering,
+               ExpandDimsLowering, AddPtrLowering, PtrCastLowering,
                HintLowering<MultipleOfOp>, HintLowering<MaxContiguousOp>,
                ProgramIdLowering, NumProgramsLowering, BarrierLowering>(converter,
                                                                         ctx);

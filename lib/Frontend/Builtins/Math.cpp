@@ -172,14 +172,55 @@ static FailureOr<Val> truncateTowardZero(IRGen &g, const Val &v, DType d,
   return Val::runtime(r, v.type.withDType(d));
 }
 
+/// Triton's casts that involve a pointer (tile.ptr_cast): an integer made a
+/// pointer (widened to i64 first), a pointer as another pointer type, and a
+/// pointer made int64 (or int1: whether it is not null).
+static FailureOr<Val> pointerCast(IRGen &g, const Val &x, const Val &to,
+                                  const ast::Node *where) {
+  mlir::Location l = g.loc(where);
+  TType t = x.type;
+  auto ptrCast = [&](const Val &v, TType result) {
+    return Val::runtime(tile::PtrCastOp::create(g.b, l, toMLIR(&g.ctx, result),
+                                                v.value),
+                        result);
+  };
+  if (to.dtPtr) {
+    TType result{to.dt, true, t.shape};
+    if (t.isPtr)
+      return t.dtype == to.dt ? x : ptrCast(x, result);
+    if (!isIntDType(t.dtype) || t.dtype == DType::I1)
+      return g.fail(where, "cannot convert " + g.typeName(x) +
+                               " to a pointer; only integer addresses can be");
+    Val addr = x;
+    if (t.dtype != DType::I64 && t.dtype != DType::U64) {
+      FailureOr<Val> wide = g.cast(x, DType::I64, where);
+      if (failed(wide))
+        return failure();
+      addr = *wide;
+    }
+    return ptrCast(addr, result);
+  }
+  if (to.dt == DType::I64 || to.dt == DType::U64 || to.dt == DType::I1) {
+    Val addr = ptrCast(x, t.withDType(DType::I64));
+    if (to.dt != DType::I1)
+      return addr;
+    return g.compare(ast::CmpOpKind::NotEq, addr, Val::integer(0), where);
+  }
+  return g.fail(where, "a pointer converts only to int64, int1 or another "
+                       "pointer type, not " +
+                           std::string(tritonName(to.dt)));
+}
+
 static FailureOr<Val> castBuiltin(BuiltinCall &call) {
   auto &[g, rd, a, e, l, args] = call;
   if (!a[0].v.isRuntime())
     return g.fail(a[0].node, "cannot convert " + g.typeName(a[0].v) +
                                  " with .to(); only tensors and runtime "
                                  "scalars have a dtype");
-  if (a[1].v.kind == Val::Kind::DType && a[1].v.dtPtr)
-    return g.fail(a[1].node, "casting to pointer types is not supported");
+  if (a[1].v.kind == Val::Kind::DType &&
+      (a[1].v.dtPtr || a[0].v.type.isPtr) && rd.isNone(a[3]) &&
+      rd.isNone(a[2]))
+    return pointerCast(g, a[0].v, a[1].v, e);
   FailureOr<DType> d = rd.dtype(a[1], "dtype");
   if (failed(d))
     return failure();

@@ -176,6 +176,17 @@ FailureOr<Val> IRGen::callBuiltin(llvm::StringRef name, const CallArgs &args,
       return failure();
     return isinstanceOf(a[0].v, a[1].v, a[1].node);
   }
+  // `tl.pointer_type(tl.float16)`: the pointer dtype (casts of loaded
+  // addresses: `tl.load(ptrs + g).to(tl.pointer_type(tl.float16))`).
+  if (name == "tl.pointer_type") {
+    if (failed(bind({"element_ty", "address_space=1", "const=False"})))
+      return failure();
+    if (a[0].v.kind != Val::Kind::DType || a[0].v.dtPtr || a[0].v.dtBlock)
+      return fail(a[0].node, "`tl.pointer_type` takes a scalar element dtype "
+                             "such as tl.float16, got " +
+                                 typeName(a[0].v));
+    return Val::dtype(a[0].v.dt, /*ptr=*/true);
+  }
   if (llvm::StringRef bare = name; bare.consume_front("tl.") && isTLTypeName(bare))
     return fail(e, "`" + name +
                        "` is a type: kernels can only test values against it "
@@ -183,6 +194,11 @@ FailureOr<Val> IRGen::callBuiltin(llvm::StringRef name, const CallArgs &args,
   if (name.starts_with("dtype.")) {
     const Val &d = args.pos[0];
     llvm::StringRef q = name.drop_front(6);
+    if (q == "is_block") {
+      if (args.pos.size() != 1 || !args.kw.empty())
+        return fail(e, "`is_block()` takes no arguments");
+      return Val::boolean(d.dtBlock);
+    }
     bool r = q == "is_floating" ? !d.dtPtr && isFloat(d.dt)
              : q == "is_int"    ? !d.dtPtr && isIntDType(d.dt)
              : q == "is_ptr"    ? d.dtPtr

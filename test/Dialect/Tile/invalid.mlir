@@ -454,3 +454,19 @@ func.func @atomic_bad_scope(%p: !tile.ptr<i32>, %v: i32) {
   %a = tile.atomic_cas %p, %v, %v {scope = "cluster"} : !tile.ptr<i32>
   return
 }
+
+// -----
+
+func.func @ptr_cast_without_pointer(%a: i64) {
+  // expected-error @+1 {{'tile.ptr_cast' op casts to or from a pointer, got 'i64' -> 'i64'}}
+  %0 = tile.ptr_cast %a : i64 -> i64
+  return
+}
+
+// -----
+
+func.func @ptr_cast_narrow_int(%a: i32) {
+  // expected-error @+1 {{'tile.ptr_cast' op the integer side must be i64, got 'i32'}}
+  %0 = tile.ptr_cast %a : i32 -> !tile.ptr<f16>
+  return
+}

@@ -24,6 +24,10 @@ func.func @every_op(%base: !tile.ptr<f16>, %lock: !tile.ptr<i32>, %n: i32,
   %bases = tile.splat %base : !tile.ptr<f16> -> tensor<1024x!tile.ptr<f16>>
   // CHECK: tile.addptr %{{.*}}, %{{.*}} : tensor<1024x!tile.ptr<f16>>, tensor<1024xi32>
   %ptrs = tile.addptr %bases, %cols : tensor<1024x!tile.ptr<f16>>, tensor<1024xi32>
+  // CHECK: tile.ptr_cast %{{.*}} : tensor<1024x!tile.ptr<f16>> -> tensor<1024xi64>
+  %addrs = tile.ptr_cast %ptrs : tensor<1024x!tile.ptr<f16>> -> tensor<1024xi64>
+  // CHECK: tile.ptr_cast %{{.*}} : tensor<1024xi64> -> tensor<1024x!tile.ptr<i8>>
+  %bytes = tile.ptr_cast %addrs : tensor<1024xi64> -> tensor<1024x!tile.ptr<i8>>
   // CHECK: tile.multiple_of %{{.*}}, [16] : tensor<1024xi32>
   %hinted = tile.multiple_of %cols, [16] : tensor<1024xi32>
   // CHECK: tile.max_contiguous %{{.*}}, [1024] : tensor<1024xi32>

@@ -172,6 +172,23 @@ OpFoldResult AddPtrOp::fold(FoldAdaptor adaptor) {
   return {};
 }
 
+LogicalResult PtrCastOp::verify() {
+  Type from = getElementTypeOrSelf(getSrc().getType());
+  Type to = getElementTypeOrSelf(getResult().getType());
+  bool fromPtr = isa<PtrType>(from), toPtr = isa<PtrType>(to);
+  if (!fromPtr && !toPtr)
+    return emitOpError() << "casts to or from a pointer, got " << from
+                         << " -> " << to;
+  for (Type t : {from, to})
+    if (!isa<PtrType>(t) && !t.isInteger(64))
+      return emitOpError() << "the integer side must be i64, got " << t;
+  if (isa<RankedTensorType>(getSrc().getType()) !=
+      isa<RankedTensorType>(getResult().getType()))
+    return emitOpError() << "source and result must both be scalars or "
+                            "tensors of one shape";
+  return success();
+}
+
 /// `cache` and `evict` of a load or store: empty or one of the allowed words.
 static LogicalResult verifyCacheHints(Operation *op, StringRef cache,
                                       ArrayRef<StringRef> caches, StringRef evict) {

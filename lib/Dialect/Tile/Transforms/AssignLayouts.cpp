@@ -311,7 +311,7 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
 
   // A scan keeps its operands' layout (all operands share one).
   bool elementwise =
-      isa<AddPtrOp, WhereOp, LoadOp, StoreOp, AtomicCASOp, AtomicRMWOp,
+      isa<AddPtrOp, PtrCastOp, WhereOp, LoadOp, StoreOp, AtomicCASOp, AtomicRMWOp,
           MultipleOfOp, MaxContiguousOp, ScanOp, SortOp>(op) ||
       isa<PreciseDivFOp, PreciseSqrtOp, ExternElementwiseOp,
           InlineAsmElementwiseOp, MapElementwiseOp>(op) || // MathOpToLLVM.cpp

@@ -51,7 +51,7 @@ Value kiln::tile::rematerialize(Value v, Attribute layout, OpBuilder *rewriter,
       return {};
     operandLayouts.push_back(
         SliceLayoutAttr::get(def->getContext(), expand.getAxis(), layout));
-  } else if (isa<AddPtrOp, WhereOp, PreciseDivFOp, PreciseSqrtOp,
+  } else if (isa<AddPtrOp, PtrCastOp, WhereOp, PreciseDivFOp, PreciseSqrtOp,
                  ExternElementwiseOp>(def) ||
              (isa<arith::ArithDialect, math::MathDialect>(def->getDialect()) &&
               OpTrait::hasElementwiseMappableTraits(def))) {

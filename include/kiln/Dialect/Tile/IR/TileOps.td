@@ -246,6 +246,28 @@ def Tile_AddPtrOp : Tile_Op<"addptr", [Pure, AllTypesMatch<["ptr", "result"]>]> 
   let hasFolder = 1;
 }
 
+def Tile_PtrCastOp : Tile_Op<"ptr_cast", [Pure, Elementwise,
+    SameOperandsAndResultShape]> {
+  let summary = "cast between pointers and 64-bit integers, or pointer types";
+  let description = [{
+    Triton's casts that involve a pointer type: an int64 address made a
+    pointer (`tl.load(a_ptrs + g).to(tl.pointer_type(tl.float16))`, the
+    grouped GEMM tutorial's array of matrices), a pointer made its address
+    (`p.to(tl.int64)`), and a pointer seen as another element type
+    (`p.to(tl.pointer_type(tl.int8))`). One side is a pointer; an integer
+    side is i64. Scalars or tensors of one shape.
+
+    ```mlir
+    %p = tile.ptr_cast %addr : tensor<64xi64> -> tensor<64x!tile.ptr<f16>>
+    %q = tile.ptr_cast %p : tensor<64x!tile.ptr<f16>> -> tensor<64x!tile.ptr<i8>>
+    ```
+  }];
+  let arguments = (ins Tile_IntOrPtrLike:$src);
+  let results = (outs Tile_IntOrPtrLike:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 def Tile_LoadOp : Tile_Op<"load", [
     AttrSizedOperandSegments, DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
     TypesMatchWith<"result type is the pointee type", "ptr", "result", PointeeOf>,
