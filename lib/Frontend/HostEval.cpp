@@ -509,6 +509,15 @@ std::optional<Value> Interp::attribute(const Value &base,
     if (name == "is_floating_point") {
       return Value::method(base, name);
     }
+    // Triton's tl.dtype in @triton.constexpr_function code.
+    if (name == "int_bitwidth" && base.dtype != DType::F16 &&
+        base.dtype != DType::BF16 && !isFloat(base.dtype))
+      return Value::integer(base.dtype == DType::I1 ? 1
+                                                    : 8 * dtypeBytes(base.dtype));
+    if (name == "scalar" || name == "value")
+      return base;
+    if (llvm::StringRef(name).starts_with("is_"))
+      return Value::method(base, name);
     break;
   case K::Config:
     if (name == "num_warps")

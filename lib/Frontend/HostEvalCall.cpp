@@ -3,6 +3,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include <cmath>
 
 using namespace kiln;
@@ -113,6 +114,13 @@ std::optional<Value> Interp::callMethod(const Value &m,
     return Value::integer(dtypeBytes(self.dtype));
   if (name == "is_floating_point" && arity(0, 0))
     return Value::boolean(isFloat(self.dtype));
+  if (self.kind == K::DType && llvm::StringRef(name).starts_with("is_")) {
+    if (!arity(0, 0))
+      return std::nullopt;
+    if (std::optional<bool> r = dtypePredicate(self.dtype, name))
+      return Value::boolean(*r);
+    return fail(where, "Kiln does not know the dtype method `" + name + "`");
+  }
   if (name == "append" || name == "extend")
     return fail(where, "`." + name + "()` is supported only as a statement "
                        "on a local variable (`xs." + name + "(...)`)");
@@ -420,6 +428,48 @@ std::optional<Value> Interp::callBuiltin(const std::string &name,
     }
     return fail(where, "`" + name + "()` of " + repr(v) + " (a " +
                            typeName(v) + ")");
+  }
+  if (name == "isinstance") {
+    if (!arity(2, 2))
+      return std::nullopt;
+    // A class is a builtin type, or one of Triton's (values are unwrapped
+    // here: nothing is a tl.constexpr).
+    auto isA = [&](const Value &v, const Value &cls) -> std::optional<bool> {
+      llvm::StringRef c = cls.s;
+      c.consume_front("triton.language.");
+      c.consume_front("core.");
+      if (c == "constexpr")
+        return false;
+      if (c == "dtype")
+        return v.kind == K::DType;
+      if (c == "int")
+        return v.kind == K::Int || v.kind == K::Bool;
+      if (c == "bool")
+        return v.kind == K::Bool;
+      if (c == "float")
+        return v.kind == K::Float;
+      if (c == "str")
+        return v.kind == K::Str;
+      if (c == "tuple")
+        return v.kind == K::Tuple;
+      if (c == "list")
+        return v.kind == K::List;
+      if (c == "dict")
+        return v.kind == K::Dict;
+      return std::nullopt;
+    };
+    std::vector<Value> classes =
+        args[1].kind == K::Tuple ? args[1].elems : std::vector<Value>{args[1]};
+    for (const Value &cls : classes) {
+      std::optional<bool> r = isA(args[0], cls);
+      if (!r)
+        return fail(where, "`isinstance()` with `" + cls.s +
+                               "`: Kiln knows the builtin types and "
+                               "tl.constexpr / tl.dtype");
+      if (*r)
+        return Value::boolean(true);
+    }
+    return Value::boolean(false);
   }
   if (name == "getattr") {
     if (!arity(2, 3))

@@ -266,6 +266,8 @@ FailureOr<Val> IRGen::evalAttribute(const AttributeExpr *e) {
       return Val::integer(v.type.numel());
     if (a == "to")
       return Val::method("to", v);
+    if (a == "logical_and" || a == "logical_or")
+      return Val::method("tensor." + a, v);
     if (isTensorMethod(a))
       return Val::method("tl." + a, v);
     if (a == "T") { // Triton's tensor.T property: tl.trans(x).
@@ -321,11 +323,14 @@ FailureOr<Val> IRGen::evalAttribute(const AttributeExpr *e) {
     }
     if (a == "primitive_bitwidth")
       return Val::integer(v.dtPtr ? 64 : bitWidth(v.dt));
-    if (a == "is_floating" || a == "is_int" || a == "is_ptr" ||
-        a == "is_int_signed" || a == "is_int_unsigned" || a == "is_fp16" ||
-        a == "is_bf16" || a == "is_fp32" || a == "is_fp64" || a == "is_bool" ||
-        a == "is_block")
+    if (a == "is_ptr" || (llvm::StringRef(a).starts_with("is_") &&
+                          dtypePredicate(v.dt, a)))
       return Val::method("dtype." + a, v);
+    if (a == "int_bitwidth" && !v.dtPtr && isIntDType(v.dt))
+      return Val::integer(bitWidth(v.dt));
+    if (a == "name")
+      return Val::str(v.dtPtr ? std::string("pointer<") + tritonName(v.dt) + ">"
+                              : std::string(tritonName(v.dt)));
     return fail(e->attrRange.begin,
                 "unknown attribute `" + a + "` of dtype " + v.repr());
   }

@@ -1,5 +1,6 @@
 //===- Spec.cpp - Kernel specialization: dtypes, signatures, -D ----------===//
 #include "kiln/Frontend/Spec.h"
+#include "llvm/ADT/StringSwitch.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -343,3 +344,37 @@ kiln::parseConstexprDefinition(std::string_view textView) {
     return err("`" + text + "`: missing value after `=`");
   return std::make_pair(name.str(), value.str());
 }
+
+/// Triton's `tl.dtype.is_*()` predicates.
+std::optional<bool> kiln::dtypePredicate(DType t, std::string_view name) {
+  bool isInt = !isFloat(t);
+  bool isUnsignedInt = t == DType::U8 || t == DType::U16 || t == DType::U32 ||
+                       t == DType::U64 || t == DType::I1;
+  return llvm::StringSwitch<std::optional<bool>>(llvm::StringRef(name.data(), name.size()))
+      .Cases({"is_floating", "is_floating_point"}, isFloat(t))
+      .Case("is_standard_floating",
+            t == DType::F16 || t == DType::BF16 || t == DType::F32 ||
+                t == DType::F64)
+      .Case("is_int", isInt)
+      .Case("is_int_signed", isInt && !isUnsignedInt)
+      .Case("is_int_unsigned", isInt && isUnsignedInt)
+      .Case("is_bool", t == DType::I1)
+      .Case("is_fp8", t == DType::F8E4M3 || t == DType::F8E5M2)
+      .Case("is_fp8e4nv", t == DType::F8E4M3)
+      .Case("is_fp8e5", t == DType::F8E5M2)
+      .Case("is_fp16", t == DType::F16)
+      .Case("is_bf16", t == DType::BF16)
+      .Case("is_fp32", t == DType::F32)
+      .Case("is_fp64", t == DType::F64)
+      .Case("is_int8", t == DType::I8)
+      .Case("is_int16", t == DType::I16)
+      .Case("is_int32", t == DType::I32)
+      .Case("is_int64", t == DType::I64)
+      .Case("is_uint8", t == DType::U8)
+      .Case("is_uint16", t == DType::U16)
+      .Case("is_uint32", t == DType::U32)
+      .Case("is_uint64", t == DType::U64)
+      .Cases({"is_ptr", "is_block", "is_void"}, false)
+      .Default(std::nullopt);
+}
+

@@ -2,6 +2,7 @@
 # with compile-time arguments, run by Kiln's host-Python evaluator; the result
 # is a constexpr (ints, floats, bools, strings, dtypes, tuples / lists).
 # RUN: ln-compile %s --kernel k --signature '*fp32,*fp32' -D N=1000 -D P=0.25 --emit=tile | FileCheck %s
+# RUN: ln-compile %s --kernel acc --signature '*fp16,*fp32' --emit=tile | FileCheck %s --check-prefix=ACC
 # RUN: not ln-compile %s --kernel runtime_arg --signature '*fp32,i32' 2>&1 | FileCheck %s --check-prefix=ARG
 # RUN: not ln-compile %s --kernel host_error --signature '*fp32' 2>&1 | FileCheck %s --check-prefix=HOST
 # RUN: not ln-compile %s --kernel bad_result --signature '*fp32' 2>&1 | FileCheck %s --check-prefix=RESULT
@@ -26,6 +27,20 @@ def block_for(n, dtype):
 @triton.constexpr_function
 def halves(rows, cols):
     return [rows, cols // 2]
+
+
+def _unwrap(o):
+    return o.value if isinstance(o, tl.constexpr) else o
+
+
+@tl.constexpr
+def accum_type(out_dtype):
+    out_dtype = _unwrap(out_dtype)
+    if out_dtype.is_bf16() or out_dtype.is_fp16():
+        return tl.float32
+    if out_dtype.is_int() and out_dtype.int_bitwidth < 64:
+        return tl.int64
+    return out_dtype
 
 
 @triton.constexpr_function
@@ -60,10 +75,21 @@ def runtime_arg(X, n):
 @triton.jit
 def host_error(X):
     tl.store(X, needs_torch(4))
-# HOST: constexpr-function.py:33:12: error: name `torch` is not defined at the module level of this file (in @triton.constexpr_function `needs_torch`)
+# HOST: constexpr-function.py:48:12: error: name `torch` is not defined at the module level of this file (in @triton.constexpr_function `needs_torch`)
 
 
 @triton.jit
 def bad_result(X):
     # RESULT: constexpr-function.py:[[@LINE+1]]:17: error: @triton.constexpr_function `as_dict` returned dict, which kernels cannot use
     tl.store(X, as_dict(4))
+
+
+# A def decorated @tl.constexpr, reading tl.dtype's predicates and
+# isinstance(o, tl.constexpr) (False: the evaluator's values are unwrapped).
+# ACC-LABEL: func.func @acc
+# ACC: arith.extf {{.*}} : tensor<64xf16> to tensor<64xf32>
+@triton.jit
+def acc(X, Y):
+    offs = tl.arange(0, 64)
+    x = tl.load(X + offs).to(accum_type(X.dtype.element_ty))
+    tl.store(Y + offs, x)

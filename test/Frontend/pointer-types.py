@@ -9,6 +9,8 @@
 # RUN: not ln-compile %s --kernel float_to_ptr --signature '*fp32' 2>&1 | FileCheck %s --check-prefix=FLOAT
 # RUN: not ln-compile %s --kernel ptr_to_float --signature '*fp32' 2>&1 | FileCheck %s --check-prefix=TOFLOAT
 # RUN: not ln-compile %s --kernel bad_pointer_type --signature '*fp32' 2>&1 | FileCheck %s --check-prefix=PTRTYPE
+# RUN: ln-compile %s --kernel dtypes --signature '*fp32,*fp32,*i8' -D N=128 --emit=tile | FileCheck %s --check-prefix=DTYPES
+# RUN: not ln-compile %s --kernel bad_dtype_name --signature '*fp32' 2>&1 | FileCheck %s --check-prefix=DTYPENAME
 import triton
 import triton.language as tl
 
@@ -77,3 +79,29 @@ def ptr_to_float(X):
 def bad_pointer_type(X):
     # PTRTYPE: pointer-types.py:[[@LINE+1]]:30: error: `tl.pointer_type` takes a scalar element dtype such as tl.float16, got tensor<16xi32>
     p = X.to(tl.pointer_type(tl.arange(0, 16)))
+
+
+# dtype objects: tl.dtype("uint32") by Triton's name, Triton's is_* predicates,
+# int_bitwidth, name; tensor.logical_and / logical_or take both sides as
+# booleans.
+# DTYPES-LABEL: func.func @dtypes
+# DTYPES: arith.andi {{.*}} : tensor<128xi1>
+# DTYPES: arith.ori {{.*}} : tensor<128xi1>
+# DTYPES: arith.shrui
+@triton.jit
+def dtypes(X, Y, Z, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(X + offs)
+    y = tl.load(Y + offs)
+    u = tl.dtype("uint32")
+    tl.static_assert(u.is_uint32() and not u.is_int_signed() and u.int_bitwidth == 32)
+    tl.static_assert(x.dtype.is_fp32() and x.dtype.is_standard_floating())
+    tl.static_assert(not x.dtype.is_int64() and x.dtype.name == "fp32")
+    z = x.to(tl.int1).logical_and(y.to(tl.int1)) | x.logical_or(y)
+    tl.store(Z + offs, z.to(tl.int8) + (x.to(u, bitcast=True) >> 31).to(tl.int8))
+
+
+@triton.jit
+def bad_dtype_name(X):
+    # DTYPENAME: pointer-types.py:[[@LINE+1]]:18: error: `tl.dtype("float32")`: not a dtype Kiln supports (names as `dtype.name` spells them: int32, uint8, fp16, bf16, fp32, ...)
+    d = tl.dtype("float32")

@@ -33,6 +33,9 @@ std::optional<DType> parseDTypeName(std::string_view s);
 /// Size in bytes of one element (I1 counts as 1 byte, as Triton stores it).
 unsigned dtypeBytes(DType t);
 bool isFloat(DType t);
+/// Triton's `tl.dtype.is_*()` predicates of a scalar dtype (`is_fp16`,
+/// `is_int_signed`, `is_uint64`, ...); nullopt for a name Triton lacks.
+std::optional<bool> dtypePredicate(DType t, std::string_view name);
 
 /// One positional signature entry, e.g. `*fp16:16`, `i32`, `i32:16`, `fp32`,
 /// a literal for a constexpr parameter (`1024`, `True`), or a tuple of

@@ -187,6 +187,24 @@ FailureOr<Val> IRGen::callBuiltin(llvm::StringRef name, const CallArgs &args,
                                  typeName(a[0].v));
     return Val::dtype(a[0].v.dt, /*ptr=*/true);
   }
+  // `tl.dtype("uint32")`: a dtype by Triton's name (`dtype.name`).
+  if (name == "tl.dtype") {
+    if (failed(bind({"name"})))
+      return failure();
+    FailureOr<std::string> n = rd.constStr(a[0], "name");
+    if (failed(n))
+      return failure();
+    for (DType d : {DType::I1, DType::I8, DType::I16, DType::I32, DType::I64,
+                    DType::U8, DType::U16, DType::U32, DType::U64, DType::F16,
+                    DType::BF16, DType::F32, DType::F64, DType::F8E4M3,
+                    DType::F8E5M2})
+      if (*n == tritonName(d))
+        return Val::dtype(d);
+    return fail(a[0].node, "`tl.dtype(\"" + *n +
+                               "\")`: not a dtype Kiln supports (names as "
+                               "`dtype.name` spells them: int32, uint8, fp16, "
+                               "bf16, fp32, ...)");
+  }
   if (llvm::StringRef bare = name; bare.consume_front("tl.") && isTLTypeName(bare))
     return fail(e, "`" + name +
                        "` is a type: kernels can only test values against it "
@@ -199,17 +217,13 @@ FailureOr<Val> IRGen::callBuiltin(llvm::StringRef name, const CallArgs &args,
         return fail(e, "`is_block()` takes no arguments");
       return Val::boolean(d.dtBlock);
     }
-    bool r = q == "is_floating" ? !d.dtPtr && isFloat(d.dt)
-             : q == "is_int"    ? !d.dtPtr && isIntDType(d.dt)
-             : q == "is_ptr"    ? d.dtPtr
-             : q == "is_int_signed"
-                 ? !d.dtPtr && isIntDType(d.dt) && !isUnsigned(d.dt)
-             : q == "is_int_unsigned" ? !d.dtPtr && isUnsigned(d.dt)
-             : q == "is_bool"         ? !d.dtPtr && d.dt == DType::I1
-             : q == "is_fp16"         ? !d.dtPtr && d.dt == DType::F16
-             : q == "is_bf16"         ? !d.dtPtr && d.dt == DType::BF16
-             : q == "is_fp32"         ? !d.dtPtr && d.dt == DType::F32
-                                      : !d.dtPtr && d.dt == DType::F64;
+    // A pointer dtype is only `is_ptr`; Triton's predicates otherwise.
+    std::optional<bool> pred =
+        d.dtPtr ? std::optional<bool>(q == "is_ptr")
+                : dtypePredicate(d.dt, std::string_view(q.data(), q.size()));
+    if (!pred)
+      return fail(e, "unknown attribute `" + q.str() + "` of dtype " + d.repr());
+    bool r = *pred;
     if (args.pos.size() != 1 || !args.kw.empty())
       return fail(e, "`" + q + "()` takes no arguments");
     return Val::boolean(r);
@@ -221,6 +235,25 @@ FailureOr<Val> IRGen::callBuiltin(llvm::StringRef name, const CallArgs &args,
           .Cases({"sum", "round", "map", "filter", "sorted", "reversed"}, true)
           .Default(false))
     return fail(e, "Python builtin `" + name + "` is not supported in kernels");
+
+  // tensor.logical_and / logical_or: both sides as booleans (`!= 0`).
+  if (name == "tensor.logical_and" || name == "tensor.logical_or") {
+    if (failed(bind({"self", "other"})))
+      return failure();
+    FailureOr<Val> x = toRuntime(a[0].v, a[0].node);
+    FailureOr<Val> y = failed(x) ? x : toRuntime(a[1].v, a[1].node);
+    if (failed(y))
+      return failure();
+    FailureOr<Val> bx = x->type.dtype == DType::I1 ? *x : cast(*x, DType::I1, a[0].node);
+    FailureOr<Val> by = failed(bx)                 ? bx
+                        : y->type.dtype == DType::I1 ? *y
+                                                     : cast(*y, DType::I1, a[1].node);
+    if (failed(by))
+      return failure();
+    return binary(name == "tensor.logical_and" ? ast::BinOpKind::BitAnd
+                                               : ast::BinOpKind::BitOr,
+                  *bx, *by, e);
+  }
 
   //===--- triton.* -----------------------------------------------------===//
   if (name == "triton.jit" || name == "triton.autotune" ||
