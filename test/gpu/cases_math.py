@@ -3,7 +3,7 @@
 subnormals, huge/tiny magnitudes, values near 1 and near integers + 0.5)
 plus random ones. Results are compared bitwise where Triton and Kiln emit
 the same instruction or libdevice call (expected: every case), else within
-the ULP bound listed per function (docs/language.md, math precision table).
+the ULP bound listed per function (docs/builtins.md, math precision table).
 """
 import os
 

@@ -4,10 +4,10 @@ cases_math.py checks that Kiln's results are bitwise Triton's; this family check
 are from the true value. Each function runs under Kiln (test/gpu/math_kernels.py) on random
 inputs from its domain, and the result is compared with PyTorch's fp64 function of the same
 inputs, rounded to the result type. A case passes when the largest distance in ULPs is within
-the bound docs/language.md documents for the function (the CUDA Math API's for libdevice
+the bound docs/builtins.md documents for the function (the CUDA Math API's for libdevice
 functions) plus the reference's own rounding (1 ULP for fp32, 2 for fp64, whose reference is
 itself a libm result), NaN where PyTorch gives NaN and infinities equal. The detail line gives the
-measured maximum; docs/language.md's precision table records them.
+measured maximum; docs/builtins.md's precision table records them.
 """
 import decimal
 import math
@@ -46,7 +46,7 @@ def round_half_away(x):
 
 
 # name, OP index in the kernel's chain, PyTorch fp64 reference, input range, ULP bound (fp32,
-# fp64): the documented maximum error (CUDA Math API for libdevice; docs/language.md).
+# fp64): the documented maximum error (CUDA Math API for libdevice; docs/builtins.md).
 TL_UNARY = [  # tl_unary(OP): tl.* builtins
     # 1 / (1 + exp(-x)): for x << 0 it is exp(x), with tl.exp's error.
     ("tl.sigmoid", 0, torch.sigmoid, (-20, 20), (2 + 2 * 29, 4)),

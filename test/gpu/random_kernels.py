@@ -34,7 +34,7 @@
 #
 # randint/philox outputs and rand/rand4x/uniform values must match bitwise;
 # randn/randn4x/normal values within the tolerance documented in
-# docs/language.md (Kiln uses the hardware sin/cos/log approximations where
+# docs/builtins.md (Kiln uses the hardware sin/cos/log approximations where
 # Triton calls libdevice).
 # Every kernel compiles to PTX (test/gpu/random-kernels-ptxas.test runs ptxas
 # on the same PTX); the Philox rounds use mul.hi, normals the approximate
