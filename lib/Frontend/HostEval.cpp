@@ -477,7 +477,7 @@ std::optional<Value> Interp::attribute(const Value &base,
         "math.ceil",             "math.floor",
         "math.log2",             "math.sqrt",
         "math.log",              "math.exp",
-        "math.log10",
+        "math.log10",            "triton.language.get_int_dtype",
         "torch.cuda.current_device",
         "torch.cuda.get_device_properties"};
     if (llvm::is_contained(kKnown, full))

@@ -217,6 +217,23 @@ std::optional<Value> Interp::callBuiltin(const std::string &name,
       return std::nullopt;
     return Value::named(K::DeviceProps, "");
   }
+  if (name == "triton.language.get_int_dtype") {
+    if (!arity(2, 2) || !wantInt(*this, args[0], "get_int_dtype", "bitwidth",
+                                 where))
+      return std::nullopt;
+    bool isSigned = args[1].kind == K::Bool || args[1].kind == K::Int
+                        ? args[1].i != 0
+                        : true;
+    static const std::pair<int64_t, std::pair<DType, DType>> kInts[] = {
+        {1, {DType::I1, DType::I1}},   {8, {DType::I8, DType::U8}},
+        {16, {DType::I16, DType::U16}}, {32, {DType::I32, DType::U32}},
+        {64, {DType::I64, DType::U64}}};
+    for (const auto &[bits, types] : kInts)
+      if (args[0].i == bits)
+        return Value::dtypeOf(isSigned ? types.first : types.second);
+    return fail(where, "`get_int_dtype`: unsupported bitwidth " +
+                           std::to_string(args[0].i));
+  }
   if (name == "triton.cdiv" || name == "triton.language.cdiv") {
     if (!arity(2, 2) || !wantInt(*this, args[0], "cdiv", "x", where) ||
         !wantInt(*this, args[1], "cdiv", "div", where))

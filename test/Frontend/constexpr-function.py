@@ -43,6 +43,11 @@ def accum_type(out_dtype):
     return out_dtype
 
 
+@tl.constexpr
+def int_type(num_bits, signed):
+    return tl.core.get_int_dtype(num_bits, signed)
+
+
 @triton.constexpr_function
 def needs_torch(n):
     return torch.empty(n)  # noqa: F821
@@ -75,7 +80,7 @@ def runtime_arg(X, n):
 @triton.jit
 def host_error(X):
     tl.store(X, needs_torch(4))
-# HOST: constexpr-function.py:48:12: error: name `torch` is not defined at the module level of this file (in @triton.constexpr_function `needs_torch`)
+# HOST: constexpr-function.py:53:12: error: name `torch` is not defined at the module level of this file (in @triton.constexpr_function `needs_torch`)
 
 
 @triton.jit
@@ -93,3 +98,5 @@ def acc(X, Y):
     offs = tl.arange(0, 64)
     x = tl.load(X + offs).to(accum_type(X.dtype.element_ty))
     tl.store(Y + offs, x)
+    u: tl.constexpr = int_type(x.dtype.primitive_bitwidth, False)
+    tl.static_assert(u == tl.uint32)

@@ -313,7 +313,7 @@ import triton.language as tl
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
     x = tl.load(X)
-    # expected-error @+1 {{casting to pointer types is not supported}}
+    # expected-error @+1 {{cannot convert f32 to a pointer; only integer addresses can be}}
     y = x.to(X.dtype)
 
 # -----

@@ -329,7 +329,7 @@ import triton.language as tl
 
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
-    # expected-error @+1 {{cannot convert a pointer (!tile.ptr<f32>) to int32}}
+    # expected-error @+1 {{a pointer converts only to int64, int1 or another pointer type, not int32}}
     y = X.to(tl.int32)
 
 # -----
