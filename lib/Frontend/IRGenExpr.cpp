@@ -29,9 +29,16 @@ FailureOr<Val> IRGen::evalImpl(const Expr *e) {
   case Node::Kind::Name:
     return evalName(llvm::cast<NameExpr>(e));
   case Node::Kind::Int:
-    if (llvm::cast<IntExpr>(e)->tooLarge)
+    if (llvm::cast<IntExpr>(e)->tooLarge) {
+      // Up to 2^64 - 1 (`0xFFFFFFFFFFFFFFFF`): a wide int, as Python has it.
+      std::string digits = text(e).str();
+      llvm::erase(digits, '_');
+      llvm::APInt v;
+      if (!llvm::StringRef(digits).getAsInteger(0, v) && v.getActiveBits() <= 64)
+        return *Val::fromWide(__int128(v.getZExtValue()));
       return fail(e, "integer literal `" + text(e) +
-                         "` is too large (Kiln's integers are 64-bit)");
+                         "` is too large (Kiln's integers are below 2^64)");
+    }
     return Val::integer(llvm::cast<IntExpr>(e)->value);
   case Node::Kind::Float:
     return Val::flt(llvm::cast<FloatExpr>(e)->value);

@@ -33,6 +33,8 @@ static std::optional<DType> defaultDType(const Val &v) {
   case Val::Kind::Bool:
     return DType::I1;
   case Val::Kind::Int:
+    if (v.wide)
+      return DType::U64;
     if (v.i >= INT32_MIN && v.i <= INT32_MAX)
       return DType::I32;
     if (v.i > INT32_MAX && v.i <= int64_t(UINT32_MAX))
@@ -284,23 +286,26 @@ LogicalResult IRGen::binaryTypeCheck(Val &l, Val &r, bool allowLPtr,
     for (Val *v : {&l, &r}) {
       if (v->isRuntime() || !isIntDType(*res))
         continue;
-      int64_t c = v->kind == Val::Kind::Float ? int64_t(v->f) : v->i;
+      __int128 c = v->kind == Val::Kind::Float ? __int128(int64_t(v->f))
+                                               : v->asWide();
       if (isUnsigned(*res) && c < 0)
         return fail(where, "cannot combine an unsigned value with the "
                            "negative constant " +
-                               std::to_string(c) + "; cast one of them");
+                               v->repr() + "; cast one of them");
       unsigned w = bitWidth(*res);
-      int64_t lo = *res == DType::I1  ? 0
-                   : isUnsigned(*res) ? 0
-                   : w == 64          ? INT64_MIN
-                                      : -(int64_t(1) << (w - 1));
-      int64_t hi = *res == DType::I1  ? 1
-                   : w == 64          ? INT64_MAX
-                   : isUnsigned(*res) ? (int64_t(1) << w) - 1
-                                      : (int64_t(1) << (w - 1)) - 1;
+      // 64-bit results take any 64-bit pattern (2**63 next to an int64 is
+      // its bits, as in C); narrower ones the type's range.
+      __int128 lo = *res == DType::I1  ? 0
+                    : isUnsigned(*res) ? 0
+                    : w == 64          ? -(__int128(1) << 63)
+                                       : -(__int128(1) << (w - 1));
+      __int128 hi = *res == DType::I1 ? 1
+                    : w == 64         ? (__int128(1) << 64) - 1
+                    : isUnsigned(*res) ? (__int128(1) << w) - 1
+                                       : (__int128(1) << (w - 1)) - 1;
       if (c < lo || c > hi)
-        return fail(where, "constant " + std::to_string(c) +
-                               " is out of range for " + tritonName(*res));
+        return fail(where, "constant " + v->repr() + " is out of range for " +
+                               tritonName(*res));
     }
     for (Val *v : {&l, &r}) {
       FailureOr<Val> cv =
@@ -348,24 +353,6 @@ FailureOr<mlir::Value> IRGen::scalarCondition(const Val &v, const Node *where,
 //===----------------------------------------------------------------------===//
 // Operators
 //===----------------------------------------------------------------------===//
-
-static bool mulOverflows(int64_t a, int64_t b, int64_t &r) {
-  return __builtin_mul_overflow(a, b, &r);
-}
-
-/// Python's floor division and modulo on ints.
-static int64_t floorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0)))
-    --q;
-  return q;
-}
-static int64_t floorMod(int64_t a, int64_t b) {
-  int64_t m = a % b;
-  if (m != 0 && ((m < 0) != (b < 0)))
-    m += b;
-  return m;
-}
 
 FailureOr<Val> IRGen::foldConstBinary(BinOpKind op, const Val &l, const Val &r,
                                       const Node *where) {
@@ -419,60 +406,71 @@ FailureOr<Val> IRGen::foldConstBinary(BinOpKind op, const Val &l, const Val &r,
                              "`: " + typeName(l) + " and " + typeName(r));
     }
   }
-  int64_t a = l.i, c = r.i, res = 0;
+  // Integers as Python's: computed in 128 bits, kept when the result is in
+  // [-2^63, 2^64) (values from 2^63 on are `wide`).
+  __int128 a = l.asWide(), c = r.asWide(), res = 0;
+  auto result = [&](__int128 v) -> FailureOr<Val> {
+    std::optional<Val> out = Val::fromWide(v);
+    if (!out)
+      return overflow();
+    return *out;
+  };
+  const __int128 kLimit = __int128(1) << 64;
   switch (op) {
   case BinOpKind::Add:
-    if (__builtin_add_overflow(a, c, &res))
-      return overflow();
-    return Val::integer(res);
+    return result(a + c);
   case BinOpKind::Sub:
-    if (__builtin_sub_overflow(a, c, &res))
-      return overflow();
-    return Val::integer(res);
+    return result(a - c);
   case BinOpKind::Mul:
-    if (mulOverflows(a, c, res))
+    if (__builtin_mul_overflow(a, c, &res))
       return overflow();
-    return Val::integer(res);
+    return result(res);
   case BinOpKind::FloorDiv:
-  case BinOpKind::Mod:
+  case BinOpKind::Mod: {
     if (c == 0)
       return fail(where, "division by zero in constant expression");
-    if (a == INT64_MIN && c == -1)
-      return overflow();
-    return Val::integer(op == BinOpKind::FloorDiv ? floorDiv(a, c)
-                                                  : floorMod(a, c));
+    __int128 q = a / c, m = a % c;
+    if (m != 0 && ((m < 0) != (c < 0))) {
+      q -= 1;
+      m += c;
+    }
+    return result(op == BinOpKind::FloorDiv ? q : m);
+  }
   case BinOpKind::Pow: {
     if (c < 0)
-      return Val::flt(std::pow(double(a), double(c)));
-    int64_t acc = 1, base = a;
-    for (int64_t e = c; e > 0; e >>= 1) {
-      if (e & 1)
-        if (mulOverflows(acc, base, acc))
-          return overflow();
-      if (e > 1 && mulOverflows(base, base, base))
+      return Val::flt(std::pow(l.asDouble(), r.asDouble()));
+    __int128 acc = 1, base = a;
+    for (__int128 e = c; e > 0; e >>= 1) {
+      if ((e & 1) && (__builtin_mul_overflow(acc, base, &acc) ||
+                      acc >= kLimit || acc < -kLimit))
+        return overflow();
+      if (e > 1 && (__builtin_mul_overflow(base, base, &base) ||
+                    base >= kLimit || base < -kLimit))
         return overflow();
     }
-    return Val::integer(acc);
+    return result(acc);
   }
   case BinOpKind::LShift:
     if (c < 0)
       return fail(where, "negative shift count");
-    if (c >= 63 || (a != 0 && (a > (INT64_MAX >> c) || a < (INT64_MIN >> c))))
-      return a == 0 ? FailureOr<Val>(Val::integer(0)) : overflow();
-    return Val::integer(a << c);
+    if (a == 0)
+      return Val::integer(0);
+    if (c >= 65)
+      return overflow();
+    return result(a * (__int128(1) << int(c)));
   case BinOpKind::RShift:
     if (c < 0)
       return fail(where, "negative shift count");
-    return Val::integer(c >= 63 ? (a < 0 ? -1 : 0) : (a >> c));
+    return result(c >= 127 ? (a < 0 ? -1 : 0) : (a >> int(c)));
   case BinOpKind::BitAnd:
   case BinOpKind::BitOr:
   case BinOpKind::BitXor: {
-    int64_t v = op == BinOpKind::BitAnd  ? (a & c)
-                : op == BinOpKind::BitOr ? (a | c)
-                                         : (a ^ c);
+    __int128 v = op == BinOpKind::BitAnd  ? (a & c)
+                 : op == BinOpKind::BitOr ? (a | c)
+                                          : (a ^ c);
     if (l.kind == Val::Kind::Bool && r.kind == Val::Kind::Bool)
       return Val::boolean(v != 0);
-    return Val::integer(v);
+    return result(v);
   }
   default:
     return fail(where,
@@ -618,7 +616,7 @@ FailureOr<Val> IRGen::foldConstCompare(CmpOpKind op, const Val &l, const Val &r,
     if (l.isNumber() && r.isNumber())
       eq = l.asDouble() == r.asDouble() &&
            (l.kind == Val::Kind::Float || r.kind == Val::Kind::Float ||
-            l.i == r.i);
+            l.asWide() == r.asWide());
     else
       eq = l.sameAs(r);
     return Val::boolean(op == CmpOpKind::Eq ? eq : !eq);
@@ -626,7 +624,7 @@ FailureOr<Val> IRGen::foldConstCompare(CmpOpKind op, const Val &l, const Val &r,
   if (l.isNumber() && r.isNumber()) {
     bool res;
     if (l.kind != Val::Kind::Float && r.kind != Val::Kind::Float) {
-      int64_t a = l.i, c = r.i;
+      __int128 a = l.asWide(), c = r.asWide();
       res = op == CmpOpKind::Lt    ? a < c
             : op == CmpOpKind::LtE ? a <= c
             : op == CmpOpKind::Gt  ? a > c
@@ -732,17 +730,23 @@ FailureOr<Val> IRGen::unary(UnaryOpKind op, const Val &v, const Node *where) {
                              spelling(op) + "`: " + typeName(v));
     switch (op) {
     case UnaryOpKind::Plus:
-      return v.kind == Val::Kind::Float ? v : Val::integer(v.i);
-    case UnaryOpKind::Minus:
+      return v.kind == Val::Kind::Float ? v : *Val::fromWide(v.asWide());
+    case UnaryOpKind::Minus: {
       if (v.kind == Val::Kind::Float)
         return Val::flt(-v.f);
-      if (v.i == INT64_MIN)
+      std::optional<Val> r = Val::fromWide(-v.asWide());
+      if (!r)
         return fail(where, "integer overflow in constant expression");
-      return Val::integer(-v.i);
-    case UnaryOpKind::Invert:
+      return *r;
+    }
+    case UnaryOpKind::Invert: {
       if (v.kind == Val::Kind::Float)
         return fail(where, "bad operand type for unary `~`: " + typeName(v));
-      return Val::integer(~v.i);
+      std::optional<Val> r = Val::fromWide(~v.asWide());
+      if (!r)
+        return fail(where, "integer overflow in constant expression");
+      return *r;
+    }
     default:
       break;
     }

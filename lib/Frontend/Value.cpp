@@ -16,7 +16,7 @@ bool Val::sameAs(const Val &o) const {
     return value == o.value && type == o.type;
   case Kind::Int:
   case Kind::Bool:
-    return i == o.i;
+    return i == o.i && wide == o.wide;
   case Kind::Float:
     return f == o.f || (std::isnan(f) && std::isnan(o.f));
   case Kind::None:
@@ -87,7 +87,7 @@ static const char *tlDTypeName(DType d) {
 std::string Val::repr() const {
   switch (kind) {
   case Kind::Int:
-    return std::to_string(i);
+    return wide ? std::to_string(uint64_t(i)) : std::to_string(i);
   case Kind::Bool:
     return i ? "True" : "False";
   case Kind::Float: {

@@ -46,6 +46,10 @@ struct Val {
   mlir::Value value; ///< Runtime
   TType type;        ///< Runtime
   int64_t i = 0;     ///< Int, Bool (0/1)
+  /// Int in [2^63, 2^64): `i` holds its 64 bits (Python's ints are unbounded;
+  /// `2**63 - 1` and `-(1 << 63)` pass through such values, and Triton makes
+  /// one of them a uint64).
+  bool wide = false;
   double f = 0;      ///< Float
   /// Str: the text. Module / Builtin / Method: the canonical name
   /// ("triton.language", "tl.load"). Undef: why the name has no value.
@@ -202,7 +206,7 @@ struct Val {
     switch (kind) {
     case Kind::Int:
     case Kind::Bool:
-      return i != 0;
+      return i != 0 || wide;
     case Kind::Float:
       return f != 0;
     case Kind::None:
@@ -215,7 +219,21 @@ struct Val {
       return true;
     }
   }
-  double asDouble() const { return kind == Kind::Float ? f : double(i); }
+  double asDouble() const {
+    return kind == Kind::Float ? f : wide ? double(uint64_t(i)) : double(i);
+  }
+  /// An Int or Bool as a 128-bit integer (wide values are positive).
+  __int128 asWide() const {
+    return wide ? __int128(uint64_t(i)) : __int128(i);
+  }
+  /// The Int whose value is `v`, if it is in [-2^63, 2^64).
+  static std::optional<Val> fromWide(__int128 v) {
+    if (v < -(__int128(1) << 63) || v >= (__int128(1) << 64))
+      return std::nullopt;
+    Val r = integer(int64_t(uint64_t(v)));
+    r.wide = v > __int128(INT64_MAX);
+    return r;
+  }
   /// Same compile-time value (runtime values: same SSA value).
   bool sameAs(const Val &o) const;
   /// Python repr-like text of a constexpr (`1024`, `True`, `tl.float16`).

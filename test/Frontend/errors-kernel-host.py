@@ -164,7 +164,7 @@ import triton.language as tl
 
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
-    # expected-error @+1 {{integer literal `99999999999999999999` is too large (Kiln's integers are 64-bit)}}
+    # expected-error @+1 {{integer literal `99999999999999999999` is too large (Kiln's integers are below 2^64)}}
     x = N + 99999999999999999999
 
 # -----

@@ -278,7 +278,7 @@ import triton.language as tl
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
     # expected-error @+1 {{integer overflow in constant expression}}
-    y = 2 ** 63
+    y = 2 ** 64
 
 # -----
 import triton
