@@ -9,7 +9,7 @@ from .errors import LaunchError
 # Element types by the name a tensor's dtype prints as (torch.float16 ->
 # "float16"), numpy-style names, and Triton's short names.
 _DTYPE_NAMES = {
-    "bool": "i1", "int8": "i8", "int16": "i16", "short": "i16",
+    "bool": "i1", "int1": "i1", "int8": "i8", "int16": "i16", "short": "i16",
     "int32": "i32", "int": "i32", "int64": "i64", "long": "i64",
     "uint32": "u32", "uint8": "u8", "uint16": "u16", "uint64": "u64",
     "float16": "fp16", "half": "fp16",

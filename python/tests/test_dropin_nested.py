@@ -96,5 +96,26 @@ class ConstexprFunctionTest(unittest.TestCase):
         self.assertIn(_f32_hex(math.log(3.0)), ptx)
 
 
+class ReinterpretTest(unittest.TestCase):
+    def test_reinterpret_specializes_on_the_tl_dtype(self):
+        tl = triton.language
+        raw = Tensor(0x30000, "torch.uint8")
+        fp8 = triton.reinterpret(raw, tl.float8e5)
+        self.assertIsInstance(fp8, triton.TensorWrapper)
+        self.assertEqual(fp8.data_ptr(), raw.data_ptr())
+        self.assertIs(triton.reinterpret(fp8, raw.dtype), raw)
+        out = Tensor(0x40000)
+        ptx = nested.widen.warmup(fp8, out, BLOCK=128, grid=(1,)).asm["ptx"]
+        self.assertIn("e5m2", ptx)  # fp8e5 -> fp32 conversions
+        before = len(launches())
+        nested.widen[(1,)](fp8, out, BLOCK=128)
+        nested.widen[(1,)](raw, out, BLOCK=128)  # another specialization
+        got = launches()[before:]
+        self.assertEqual([g["params"][0] for g in got], [0x30000, 0x30000])
+        self.assertEqual(len(nested.widen.cache[0]), 2)
+        with self.assertRaises(TypeError):
+            triton.reinterpret(3, tl.float8e5)
+
+
 if __name__ == "__main__":
     unittest.main()

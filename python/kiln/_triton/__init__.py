@@ -9,7 +9,7 @@ __kiln__ = True
 from .runtime import (Autotuner, Config, Heuristics, JITFunction,  # noqa
                       KernelInterface, OutOfResources, autotune, heuristics,
                       jit)
-from .runtime.jit import reinterpret  # noqa: F401
+from .runtime.jit import TensorWrapper, reinterpret  # noqa: F401
 from .runtime.errors import CompilationError  # noqa: F401
 from . import language, runtime, testing, tools  # noqa: F401
 from .language.core import constexpr_function  # noqa: F401
@@ -41,5 +41,5 @@ def must_use_result(x, s=True):
 __all__ = ["autotune", "cdiv", "Config", "constexpr_function", "heuristics",
            "jit",
            "JITFunction", "KernelInterface", "language", "next_power_of_2",
-           "OutOfResources", "reinterpret", "runtime", "testing", "tools",
+           "OutOfResources", "reinterpret", "TensorWrapper", "runtime", "testing", "tools",
            "__version__", "set_allocator"]

@@ -44,3 +44,9 @@ if __name__ == "__main__":
     @triton.jit
     def in_main(x_ptr):
         tl.store(x_ptr, 1.0)
+
+
+@triton.jit
+def widen(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs).to(tl.float32))

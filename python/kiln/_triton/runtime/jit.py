@@ -639,6 +639,62 @@ def jit(fn=None, *, version=None, repr=None, launch_metadata=None,
     return decorator
 
 
+class TensorWrapper:
+    """A tensor seen as another element type (`triton.reinterpret`): kernels
+    specialize on `dtype` (a tl dtype, e.g. tl.float8e5 over a torch uint8
+    tensor); the memory is the base tensor's."""
+
+    def __init__(self, base, dtype):
+        self.base = base
+        self.dtype = dtype
+        self.data = getattr(base, "data", None)
+        self.device = base.device
+        self.shape = getattr(base, "shape", None)
+
+    def data_ptr(self):
+        return self.base.data_ptr()
+
+    def stride(self, *args):
+        return self.base.stride(*args)
+
+    def numel(self):
+        return self.base.numel()
+
+    def dim(self):
+        return self.base.dim()
+
+    def element_size(self):
+        return max(1, self.dtype.primitive_bitwidth // 8)
+
+    def cpu(self):
+        return TensorWrapper(self.base.cpu(), self.dtype)
+
+    def to(self, device):
+        return TensorWrapper(self.base.to(device), self.dtype)
+
+    def clone(self):
+        return TensorWrapper(self.base.clone(), self.dtype)
+
+    def copy_(self, other):
+        self.base.copy_(other.base if isinstance(other, TensorWrapper)
+                        else other)
+        return self
+
+    def new_empty(self, sizes):
+        return TensorWrapper(self.base.new_empty(sizes), self.dtype)
+
+    def __str__(self):
+        return "TensorWrapper[%s](%s)" % (self.dtype, self.base)
+
+
 def reinterpret(tensor, dtype):
-    raise LaunchError("triton.reinterpret is not supported by Kiln's "
-                      "drop-in")
+    """Triton's triton.reinterpret: `tensor`'s memory as elements of `dtype`
+    (a tl dtype); reinterpreting a wrapper as its base's own dtype gives the
+    base back."""
+    if isinstance(tensor, TensorWrapper):
+        if dtype == tensor.base.dtype:
+            return tensor.base
+        return TensorWrapper(tensor.base, dtype)
+    if hasattr(tensor, "data_ptr"):
+        return TensorWrapper(tensor, dtype)
+    raise TypeError("Cannot reinterpret a %s." % type(tensor).__name__)
