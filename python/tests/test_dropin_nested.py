@@ -117,5 +117,29 @@ class ReinterpretTest(unittest.TestCase):
             triton.reinterpret(3, tl.float8e5)
 
 
+class KnobsTest(unittest.TestCase):
+    def test_knobs_are_settable_and_autotuning_print_is_honoured(self):
+        import contextlib
+        import io
+        from dropin import kernels
+        knobs = triton.knobs
+        self.assertIs(__import__("triton.knobs").knobs, knobs)
+        saved = knobs.autotuning.print
+        knobs.compilation.always_compile = True  # recorded only
+        self.assertIn("always_compile=True", repr(knobs.compilation))
+        self.assertIsNone(knobs.nvidia.ptxas.version)
+        try:
+            knobs.autotuning.print = True
+            x, out = Tensor(0x50000), Tensor(0x60000)
+            buf = io.StringIO()
+            with contextlib.redirect_stdout(buf):
+                kernels.tuned_copy[(4,)](x, out, 4097)  # a new tuning key
+            self.assertIn("Triton autotuning for function tuned_copy",
+                          buf.getvalue())
+        finally:
+            knobs.autotuning.print = saved
+            knobs.compilation.always_compile = False
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -11,7 +11,7 @@ from .runtime import (Autotuner, Config, Heuristics, JITFunction,  # noqa
                       jit)
 from .runtime.jit import TensorWrapper, reinterpret  # noqa: F401
 from .runtime.errors import CompilationError  # noqa: F401
-from . import language, runtime, testing, tools  # noqa: F401
+from . import knobs, language, runtime, testing, tools  # noqa: F401
 from .language.core import constexpr_function  # noqa: F401
 
 _allocator = None
@@ -39,7 +39,7 @@ def must_use_result(x, s=True):
 
 
 __all__ = ["autotune", "cdiv", "Config", "constexpr_function", "heuristics",
-           "jit",
+           "jit", "knobs",
            "JITFunction", "KernelInterface", "language", "next_power_of_2",
            "OutOfResources", "reinterpret", "TensorWrapper", "runtime", "testing", "tools",
            "__version__", "set_allocator"]

@@ -299,7 +299,9 @@ class Autotuner(KernelInterface):
         else:
             config = self.configs[0]
         self.best_config = config
-        if os.environ.get("TRITON_PRINT_AUTOTUNING") == "1" and \
+        from triton import knobs
+        if (knobs.autotuning.print or
+                os.environ.get("TRITON_PRINT_AUTOTUNING") == "1") and \
                 not used_cached:
             print("Triton autotuning for function %s finished after %.2fs;"
                   " best config selected: %s;" % (self.__name__,

@@ -1,0 +1,63 @@
+"""`triton.knobs` on the host: Triton 3.6's settings objects, so that code
+which reads or sets them (`triton.knobs.autotuning.print = True`,
+`monkeypatch.setattr(triton.knobs.compilation, "always_compile", True)`)
+runs under the drop-in. Kiln honours `autotuning.print` (also
+TRITON_PRINT_AUTOTUNING=1); the others are recorded only: Kiln's compiler,
+caches and launch have their own settings (docs/dropin.md)."""
+import os
+
+__kiln__ = True
+
+
+def _env_flag(name):
+    return os.environ.get(name, "0").lower() in ("1", "true", "on", "yes")
+
+
+class base_knobs:
+    """A group of settings: plain attributes with Triton's defaults."""
+
+    def __init__(self, **defaults):
+        self.__dict__.update(defaults)
+
+    def copy(self):
+        return type(self)(**self.__dict__)
+
+    def __repr__(self):
+        return "%s(%s)" % (type(self).__name__, ", ".join(
+            "%s=%r" % kv for kv in sorted(self.__dict__.items())))
+
+
+class _tool(base_knobs):
+    """nvidia.ptxas and friends: a path and a version Kiln does not probe."""
+
+
+cache = base_knobs(dir=os.environ.get("TRITON_CACHE_DIR"),
+                   dump_dir=os.environ.get("TRITON_DUMP_DIR"),
+                   override_dir=os.environ.get("TRITON_OVERRIDE_DIR"),
+                   home_dir=os.environ.get("TRITON_HOME"))
+compilation = base_knobs(
+    override=False, dump_ir=_env_flag("MLIR_ENABLE_DUMP"),
+    store_binary_only=False, always_compile=_env_flag("TRITON_ALWAYS_COMPILE"),
+    use_ir_loc=None, enable_asan=False, disable_line_info=False,
+    front_end_debugging=False,
+    allow_non_constexpr_globals=_env_flag("TRITON_ALLOW_NON_CONSTEXPR_GLOBALS"),
+    instrumentation_mode="", listener=None)
+autotuning = base_knobs(cache=_env_flag("TRITON_CACHE_AUTOTUNING"),
+                        print=_env_flag("TRITON_PRINT_AUTOTUNING"))
+runtime = base_knobs(interpret=_env_flag("TRITON_INTERPRET"),
+                     debug=_env_flag("TRITON_DEBUG"), override_arch=None,
+                     launch_enter_hook=None, launch_exit_hook=None,
+                     jit_cache_hook=None, jit_post_compile_hook=None,
+                     add_stages_inspection_hook=None)
+language = base_knobs(fp32_default=None, default_fp_fusion=True)
+build = base_knobs(cc=os.environ.get("CC"), backend_dirs=set())
+nvidia = base_knobs(
+    ptxas=_tool(path=os.environ.get("TRITON_PTXAS_PATH"), version=None),
+    cuobjdump=_tool(path=None, version=None),
+    nvdisasm=_tool(path=None, version=None),
+    dump_nvptx=False, disable_ptxas_opt=False, mock_ptx_version=None,
+    libdevice_path=os.environ.get("TRITON_LIBDEVICE_PATH"),
+    libcuda_path=os.environ.get("TRITON_LIBCUDA_PATH"))
+amd = base_knobs()
+proton = base_knobs(cupti_lib_dir=None)
+propagate_env = True
