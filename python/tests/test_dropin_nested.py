@@ -62,6 +62,11 @@ class NestedKernelTest(unittest.TestCase):
         found = re.search(re.escape(NESTED) + r":%d:(\d+)" % line, message)
         self.assertIn(int(found.group(1)), (col - len("tl."), col))
 
+    def test_def_inside_a_module_level_block(self):
+        ptx = nested.in_block.warmup(self.x, grid=(1,)).asm["ptx"]
+        bits = int(_f32_hex(200.0)[2:], 16)  # stored as its bits here
+        self.assertTrue(_f32_hex(200.0) in ptx or str(bits) in ptx, ptx)
+
     def test_replaced_source(self):
         # Triton's tests: JITFunction(fn) and _unsafe_update_src.
         k = triton.JITFunction(nested.template.fn)

@@ -50,3 +50,9 @@ if __name__ == "__main__":
 def widen(x_ptr, out_ptr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     tl.store(out_ptr + offs, tl.load(x_ptr + offs).to(tl.float32))
+
+
+if SCALE > 0:  # a def inside a module-level block
+    @triton.jit
+    def in_block(x_ptr):
+        tl.store(x_ptr, SCALE * 2)

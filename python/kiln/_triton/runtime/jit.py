@@ -27,7 +27,8 @@ import types
 from kiln import _jit as _kjit
 from kiln import _lib
 from kiln import _report
-from kiln.errors import CompilationError, KilnError, LaunchError, check
+from kiln.errors import (CompilationError, KernelNotFoundError, KilnError,
+                         LaunchError, check)
 
 from . import nested
 from .bindings import host_bindings
@@ -242,7 +243,13 @@ class JITFunction(KernelInterface, LaunchCodegen):
                 self._kernel = self._derived_kernel(roots, bindings)
             else:
                 module = _kiln_module(self._file, roots, bindings)
-                self._kernel = module[self.__name__]
+                try:
+                    self._kernel = module[self.__name__]
+                except KernelNotFoundError:
+                    # A def inside a module-level block: not a top-level name.
+                    if not nested.inside_statement(self, self._file):
+                        raise
+                    self._kernel = self._derived_kernel(roots, bindings)
             self._stats = _report.register(self)
         return self._kernel
 
@@ -254,6 +261,12 @@ class JITFunction(KernelInterface, LaunchCodegen):
         except (OSError, SyntaxError, LookupError) as e:
             raise CompilationError("kernel `%s`: %s" % (self.__name__, e))
         self._derived = derived
+        # The derived source's bindings replace the file's for the same name
+        # (a def inside `if __name__ == ...` is bound by both).
+        own = {b.split("=", 1)[0] for b in derived.bindings}
+        bindings = tuple(b for b in bindings
+                         if "::" in b.split("=", 1)[0] or
+                         b.split("=", 1)[0] not in own)
         try:
             module = _kiln_module(self._file, roots,
                                   bindings + derived.bindings, derived.text)

@@ -75,6 +75,19 @@ def needs_derived_source(jit_fn):
     return "<locals>" in getattr(jit_fn.fn, "__qualname__", "")
 
 
+def inside_statement(jit_fn, path):
+    """Whether `jit_fn`'s def sits inside a module-level compound statement
+    (`if __name__ == "__main__":`), where the file's top level does not
+    name it."""
+    fn = jit_fn.fn
+    try:
+        tree = ast.parse(_read(path), path)
+    except (OSError, SyntaxError, ValueError):
+        return False
+    top, node = _find_def(tree, fn.__name__, fn.__code__.co_firstlineno)
+    return node is not None and top is not node
+
+
 def _captured(fn):
     code = getattr(fn, "__code__", None)
     cells = getattr(fn, "__closure__", None) or ()
