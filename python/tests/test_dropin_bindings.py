@@ -67,6 +67,8 @@ class SpellingTest(unittest.TestCase):
         self.assertEqual(s((64, tl.float16, None)),
                          "(64, triton.language.float16, None)")
         self.assertEqual(s((1,)), "(1,)")
+        self.assertEqual(s([64, (1, 2), tl.int8]),
+                         "[64, (1, 2), triton.language.int8]")
         # A @triton.jit function: where it is defined (its first decorator).
         line = host_chosen.rsqrt_kernel.fn.__code__.co_firstlineno
         self.assertEqual(s(host_chosen.rsqrt_kernel),
@@ -78,7 +80,7 @@ class SpellingTest(unittest.TestCase):
         class Color(enum.IntEnum):
             RED = 1
         for value in (float("inf"), float("nan"), "x" * 300, Color.RED,
-                      os, lambda: 0, [1], (1, os),
+                      os, lambda: 0, [1, os], (1, os),
                       tl.pointer_type(tl.float32), host_chosen.compare_version):
             self.assertIsNone(bindings.spelling(value), value)
 

@@ -51,6 +51,11 @@ class NestedKernelTest(unittest.TestCase):
         self.assertEqual([g["grid"] for g in got], [(8, 1, 1), (16, 1, 1)])
         self.assertEqual(got[0]["block"], 128)  # num_warps 4
 
+    def test_captured_list_is_a_shape(self):
+        ptx = nested.make_halves(256).warmup(self.x, self.x,
+                                             grid=(1,)).asm["ptx"]
+        self.assertIn(".entry halves_sum", ptx)
+
     def test_error_names_the_place_in_the_file(self):
         k = nested.make_broken()
         with self.assertRaises(triton.CompilationError) as ctx:

@@ -51,10 +51,12 @@ def spelling(value):
     if t is str:
         limit = _MAX_CONSTEXPR_STR if wrapped else _MAX_STR
         return repr(value) if len(value) <= limit else None
-    if t is tuple and len(value) <= _MAX_TUPLE:
+    if (t is tuple or t is list) and len(value) <= _MAX_TUPLE:
         parts = [spelling(v) for v in value]
         if None in parts:
             return None
+        if t is list:  # a shape (`[BLOCK_M, BLOCK_N]`): kernels take lists
+            return "[%s]" % ", ".join(parts)
         return "(%s%s)" % (", ".join(parts), "," if len(parts) == 1 else "")
     if t is dtype:  # not pointer or block types: their repr is no name
         return repr(value)  # "triton.language.float32"
