@@ -239,6 +239,14 @@ FailureOr<Val> IRGen::evalName(const NameExpr *e) {
   return fail(e, "name `" + e->id + "` is not defined");
 }
 
+/// A shape as the tuple of ints kernels read (`x.shape`, `x.type.shape`).
+static Val shapeTuple(llvm::ArrayRef<int64_t> shape) {
+  std::vector<Val> dims;
+  for (int64_t d : shape)
+    dims.push_back(Val::integer(d));
+  return Val::tuple(std::move(dims));
+}
+
 FailureOr<Val> IRGen::evalAttribute(const AttributeExpr *e) {
   FailureOr<Val> base = eval(e->value);
   if (failed(base))
@@ -263,12 +271,8 @@ FailureOr<Val> IRGen::evalAttribute(const AttributeExpr *e) {
       }
       return t;
     }
-    if (a == "shape") {
-      std::vector<Val> dims;
-      for (int64_t d : v.type.shape)
-        dims.push_back(Val::integer(d));
-      return Val::tuple(std::move(dims));
-    }
+    if (a == "shape")
+      return shapeTuple(v.type.shape);
     if (a == "numel")
       return Val::integer(v.type.numel());
     if (a == "to")
@@ -301,18 +305,12 @@ FailureOr<Val> IRGen::evalAttribute(const AttributeExpr *e) {
   if (v.kind == Val::Kind::DType && v.dtBlock) {
     if (a == "element_ty" || a == "scalar")
       return Val::dtype(v.dt, v.dtPtr);
-    if (a == "shape") {
-      std::vector<Val> dims;
-      for (int64_t d : v.blockShape)
-        dims.push_back(Val::integer(d));
-      return Val::tuple(std::move(dims));
-    }
-    if (a == "numel") {
-      int64_t n = 1;
-      for (int64_t d : v.blockShape)
-        n *= d;
-      return Val::integer(n);
-    }
+    if (a == "shape")
+      return shapeTuple(v.blockShape);
+    if (a == "numel")
+      return Val::integer(TType{v.dt, v.dtPtr, {v.blockShape.begin(),
+                                               v.blockShape.end()}}
+                              .numel());
     if (a == "is_block")
       return Val::method("dtype." + a, v);
     return fail(e->attrRange.begin, "unknown attribute `" + a +

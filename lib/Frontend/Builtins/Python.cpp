@@ -240,14 +240,9 @@ FailureOr<Val> IRGen::callBuiltin(llvm::StringRef name, const CallArgs &args,
   if (name == "tensor.logical_and" || name == "tensor.logical_or") {
     if (failed(bind({"self", "other"})))
       return failure();
-    FailureOr<Val> x = toRuntime(a[0].v, a[0].node);
-    FailureOr<Val> y = failed(x) ? x : toRuntime(a[1].v, a[1].node);
-    if (failed(y))
-      return failure();
-    FailureOr<Val> bx = x->type.dtype == DType::I1 ? *x : cast(*x, DType::I1, a[0].node);
-    FailureOr<Val> by = failed(bx)                 ? bx
-                        : y->type.dtype == DType::I1 ? *y
-                                                     : cast(*y, DType::I1, a[1].node);
+    // cast() leaves int1 values as they are and makes others `!= 0`.
+    FailureOr<Val> bx = cast(a[0].v, DType::I1, a[0].node);
+    FailureOr<Val> by = failed(bx) ? bx : cast(a[1].v, DType::I1, a[1].node);
     if (failed(by))
       return failure();
     return binary(name == "tensor.logical_and" ? ast::BinOpKind::BitAnd
