@@ -239,7 +239,11 @@ typedef enum kiln_arg_kind {
                         * (pointers, scalars, None, nested tuples; no
                         * descriptors), depth first, at most 8 deep.
                         * Specialized element by element, as Triton does;
-                        * the kernel indexes it with constants (`t[0]`) */
+                        * the kernel indexes it with constants (`t[0]`).
+                        * byte_size: 0, or the address of a NUL-terminated
+                        * "x,y" naming a namedtuple's fields, one per
+                        * element (the kernel reads `t.x`); it must stay
+                        * valid for the call (kiln_kernel_bind copies it) */
 } kiln_arg_kind;
 
 /* One argument for each non-constexpr parameter, in order. 24 bytes. */
@@ -334,6 +338,13 @@ static inline kiln_arg kiln_arg_none(void) {
 static inline kiln_arg kiln_arg_tuple(int64_t size) {
   kiln_arg a = kiln_arg_scalar_(KILN_ARG_TUPLE);
   a.value.i = size;
+  return a;
+}
+/* The header of a namedtuple argument: `fields` names its `size` elements,
+ * comma-separated ("ptr,n"). */
+static inline kiln_arg kiln_arg_namedtuple(int64_t size, const char *fields) {
+  kiln_arg a = kiln_arg_tuple(size);
+  a.byte_size = (uint64_t)(uintptr_t)fields;
   return a;
 }
 

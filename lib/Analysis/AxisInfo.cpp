@@ -518,6 +518,16 @@ AxisInfoAnalysis::visitOperation(Operation *op,
             }
             return AxisInfo(contig, ops[0]->getDivisibility(), constancy);
           })
+          .Case<tile::MaxConstancyOp>([&](auto h) -> std::optional<AxisInfo> {
+            Vec contig(ops[0]->getContiguity()), constancy(ops[0]->getConstancy());
+            for (auto [d, v] : llvm::enumerate(h.getValues())) {
+              constancy[d] = std::max<int64_t>(constancy[d], llvm::bit_floor(uint64_t(v)));
+              if (constancy[d] > 1) // Equal values do not increase.
+                contig[d] = 1;
+            }
+            return AxisInfo(contig, ops[0]->getDivisibility(), constancy,
+                            ops[0]->getConstant());
+          })
           .Case<tile::LoadOp>([&](auto l) -> std::optional<AxisInfo> {
             // Equal addresses (and mask bits) load equal values.
             SmallVector<const AxisInfo *> in{ops[0]};

@@ -237,7 +237,11 @@ kiln_status kiln::capi::convertArgs(const kiln_kernel *kernel,
                         "tuple of " + std::to_string(a.value.i) +
                             " element(s) with " + std::to_string(nargs - i - 1) +
                             " argument(s) after it");
-      out.push_back(rt::Arg::tupleHeader(unsigned(a.value.i)));
+      // byte_size: 0, or the address of a namedtuple's "x,y" field names.
+      out.push_back(rt::Arg::tupleHeader(
+          unsigned(a.value.i),
+          a.byte_size ? reinterpret_cast<const char *>(uintptr_t(a.byte_size))
+                      : nullptr));
       break;
     default:
       return argError(kernel, args, nargs, i,

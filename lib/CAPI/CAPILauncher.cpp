@@ -38,8 +38,10 @@ struct kiln_launcher {
   std::vector<DType> dtypes; ///< Pointee types of pointer slots.
   /// Integer slots never specialized on their value (do_not_specialize).
   std::vector<bool> unspecialized;
-  /// Tuple slots: the element count bound (the structure is fixed).
+  /// Tuple slots: the element count bound (the structure is fixed) and a
+  /// namedtuple's field names (copied: the prototype's are the caller's).
   std::vector<unsigned> tupleSizes;
+  std::vector<std::string> tupleFields;
   kiln_options options;
   /// The last launch's specialization (undecorated kernels): options are
   /// fixed here, so arguments of the same value classes reuse it.
@@ -87,6 +89,7 @@ kiln_status kiln_kernel_bind(kiln_kernel *kernel, const kiln_arg *prototype,
       l->dtypes.push_back(a.dtype());
       l->unspecialized.push_back(prototype[i].kind == KILN_ARG_INT_NOSPEC);
       l->tupleSizes.push_back(a.tupleSize());
+      l->tupleFields.push_back(a.tupleFields().str());
     }
     *out = l.release();
     return KILN_OK;
@@ -140,7 +143,10 @@ static kiln_status unpack(kiln_launcher *launcher, const void *packed,
                         std::to_string(bits) +
                         " element(s); this launcher was bound for " +
                         std::to_string(launcher->tupleSizes[i]));
-      args.push_back(rt::Arg::tupleHeader(launcher->tupleSizes[i]));
+      args.push_back(rt::Arg::tupleHeader(
+          launcher->tupleSizes[i], launcher->tupleFields[i].empty()
+                                       ? nullptr
+                                       : launcher->tupleFields[i].c_str()));
       break;
     case Slot::TensorDesc: // base, then the block/padding bits
       args.push_back(rt::Arg::tensorDescFromBits(bits, launcher->dtypes[i],

@@ -721,7 +721,10 @@ mlir::OwningOpRef<mlir::ModuleOp> IRGen::compile(const KernelSpec &sp) {
         std::vector<Val> elems;
         for (const ParamSpec &el : e.elements)
           elems.push_back(build(el));
-        return Val::tuple(std::move(elems));
+        Val t = Val::tuple(std::move(elems));
+        if (!e.fieldNames.empty())
+          t.fields = std::make_shared<const std::vector<std::string>>(e.fieldNames);
+        return t;
       }
       if (e.kind == ParamSpec::Kind::Constexpr)
         return *parseConstexprText(e.constexprValue); // checked above

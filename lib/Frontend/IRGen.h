@@ -132,6 +132,9 @@ public:
                                            const ast::AttributeExpr *e);
   mlir::FailureOr<Val> evalCall(const ast::CallExpr *e);
   mlir::FailureOr<Val> evalSubscript(const ast::SubscriptExpr *e);
+  mlir::FailureOr<Val> namedTupleClass(const ast::ClassDef &c);
+  mlir::FailureOr<Val> constructNamedTuple(const Val &cls, const CallArgs &args,
+                                           const ast::CallExpr *e);
   mlir::FailureOr<Val> evalBoolOp(const ast::BoolOpExpr *e);
   mlir::FailureOr<Val> evalCompare(const ast::CompareExpr *e);
   mlir::FailureOr<Val> evalIfExp(const ast::IfExpExpr *e);

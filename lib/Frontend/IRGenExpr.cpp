@@ -339,6 +339,28 @@ FailureOr<Val> IRGen::evalAttribute(const AttributeExpr *e) {
     return fail(e->attrRange.begin,
                 "unknown attribute `" + a + "` of dtype " + v.repr());
   }
+  // A namedtuple's fields (Triton's tuple_type with `fields`).
+  if (v.kind == Val::Kind::Tuple && v.fields) {
+    auto it = llvm::find(*v.fields, a);
+    if (it != v.fields->end())
+      return v.elems[it - v.fields->begin()];
+    if (a == "_fields") {
+      std::vector<Val> names;
+      for (const std::string &f : *v.fields)
+        names.push_back(Val::str(f));
+      return Val::tuple(std::move(names));
+    }
+    return fail(e->attrRange.begin,
+                "the namedtuple " + (v.s.empty() ? std::string() : "`" + v.s + "` ") +
+                    "has no field `" + a + "` (its fields: " +
+                    llvm::join(*v.fields, ", ") + ")");
+  }
+  if (v.kind == Val::Kind::Tuple)
+    return fail(e->attrRange.begin,
+                "unknown attribute `" + text(e) + "`: a plain tuple of " +
+                    std::to_string(v.elems.size()) +
+                    " element(s) has no attributes (index it, `x[0]`; a "
+                    "namedtuple argument's fields are read by name)");
   return fail(e->attrRange.begin, "unknown attribute `" + text(e) + "` (" +
                                       typeName(v) + " has no attributes)");
 }
@@ -379,9 +401,20 @@ FailureOr<Val> IRGen::descriptorAttribute(const Val &v,
 
 FailureOr<Val> IRGen::evalArgs(const CallExpr *e, CallArgs &out) {
   for (const Expr *a : e->args) {
-    if (llvm::isa<StarredExpr>(a))
-      return fail(a, "unpacking arguments with `*` is not supported in "
-                     "Triton kernels");
+    // `f(x, *t)` of a tuple (Triton 3.3+): its elements, in order.
+    if (auto *star = llvm::dyn_cast<StarredExpr>(a)) {
+      FailureOr<Val> t = eval(star->value);
+      if (failed(t))
+        return failure();
+      if (t->kind != Val::Kind::Tuple)
+        return fail(a, "`*` unpacks tuples in Triton kernels, not " +
+                           typeName(*t));
+      for (const Val &el : t->elems) {
+        out.pos.push_back(el);
+        out.posNodes.push_back(a);
+      }
+      continue;
+    }
     FailureOr<Val> v = eval(a);
     if (failed(v))
       return failure();
@@ -424,6 +457,8 @@ FailureOr<Val> IRGen::call(const Val &callee, const CallArgs &args,
   }
   case Val::Kind::Function:
     return callFunction(callee.fn, args, e);
+  case Val::Kind::NamedTupleClass:
+    return constructNamedTuple(callee, args, e);
   case Val::Kind::DType:
     // `tl.float32(-float("inf"))`: a scalar of that dtype (Triton's
     // dtype.__call__); a runtime value is converted.
@@ -439,6 +474,44 @@ FailureOr<Val> IRGen::call(const Val &callee, const CallArgs &args,
     return fail(e->func, "`" + text(e->func) + "` is not callable (it is " +
                              typeName(callee) + ")");
   }
+}
+
+/// `Point(x, y=...)` of a NamedTuple class: a tuple with its fields, the
+/// arguments bound as Python binds them (defaults from the class body).
+FailureOr<Val> IRGen::constructNamedTuple(const Val &cls, const CallArgs &args,
+                                          const CallExpr *e) {
+  const std::vector<std::string> &fields = *cls.fields;
+  size_t n = fields.size();
+  if (args.pos.size() > n)
+    return fail(args.posNodes[n], "`" + cls.s + "` takes " + std::to_string(n) +
+                                      " field" + (n == 1 ? "" : "s") + " but " +
+                                      std::to_string(args.pos.size()) +
+                                      " were given");
+  std::vector<std::optional<Val>> bound(n);
+  for (size_t k = 0; k < args.pos.size(); ++k)
+    bound[k] = args.pos[k];
+  for (size_t k = 0; k < args.kw.size(); ++k) {
+    auto it = llvm::find(fields, args.kw[k].first);
+    if (it == fields.end())
+      return fail(args.kwNodes[k], "`" + cls.s + "` has no field `" +
+                                       args.kw[k].first + "` (its fields: " +
+                                       llvm::join(fields, ", ") + ")");
+    size_t idx = it - fields.begin();
+    if (bound[idx])
+      return fail(args.kwNodes[k], "`" + cls.s + "` got multiple values for "
+                                                 "the field `" +
+                                       fields[idx] + "`");
+    bound[idx] = args.kw[k].second;
+  }
+  Val t = Val::tuple({});
+  for (size_t k = 0; k < n; ++k) {
+    if (!bound[k] && cls.elems[k].kind == Val::Kind::Undef)
+      return fail(e, "`" + cls.s + "` is missing the field `" + fields[k] + "`");
+    t.elems.push_back(bound[k] ? *bound[k] : cls.elems[k]);
+  }
+  t.s = cls.s;
+  t.fields = cls.fields;
+  return t;
 }
 
 FailureOr<Val> IRGen::evalSubscript(const SubscriptExpr *e) {

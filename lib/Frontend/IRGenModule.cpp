@@ -372,6 +372,47 @@ static std::string packageRootHint(const IRGen &g) {
          "(ln-compile -I DIR, the C API's include_dirs)";
 }
 
+/// `class P(NamedTuple)` / `(typing.NamedTuple)`: Triton's kernels build
+/// and read such tuples (its `_is_namedtuple`).
+static bool isNamedTuple(const ClassDef &c) {
+  if (c.bases.size() != 1)
+    return false;
+  if (auto *n = llvm::dyn_cast<NameExpr>(c.bases[0]))
+    return n->id == "NamedTuple";
+  if (auto *a = llvm::dyn_cast<AttributeExpr>(c.bases[0]))
+    return a->attr == "NamedTuple";
+  return false;
+}
+
+/// The class's fields (its annotated names, in order) and their defaults,
+/// which must be compile-time values.
+FailureOr<Val> IRGen::namedTupleClass(const ClassDef &c) {
+  std::vector<std::string> fields;
+  Val cls = Val::named(Val::Kind::NamedTupleClass, c.name);
+  for (const Stmt *s : c.body) {
+    auto *a = llvm::dyn_cast<AnnAssignStmt>(s);
+    if (!a)
+      continue; // docstrings, `pass`, methods (not callable in kernels)
+    auto *target = llvm::dyn_cast<NameExpr>(a->target);
+    if (!target)
+      continue;
+    fields.push_back(target->id);
+    if (!a->value) {
+      cls.elems.push_back(Val::undef("no default"));
+      continue;
+    }
+    FailureOr<Val> v = eval(a->value);
+    if (failed(v))
+      return failure();
+    if (v->isRuntime())
+      return fail(a->value, "the default of the field `" + target->id + "` of `" +
+                                c.name + "` must be a compile-time value");
+    cls.elems.push_back(*v);
+  }
+  cls.fields = std::make_shared<const std::vector<std::string>>(std::move(fields));
+  return cls;
+}
+
 std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
   auto it = moduleDefs.find(use->id);
   if (it == moduleDefs.end())
@@ -390,6 +431,14 @@ std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
   case How::Known:
     return FailureOr<Val>(*d->cached);
   case How::Class:
+    if (auto *c = llvm::dyn_cast<ClassDef>(d->site); c && isNamedTuple(*c)) {
+      FailureOr<Val> cls = namedTupleClass(*c);
+      if (succeeded(cls)) {
+        d->how = How::Known;
+        d->cached = *cls;
+      }
+      return cls;
+    }
     return FailureOr<Val>(fail(
         use, "`" + name + "` is " +
                  (llvm::isa<ClassDef>(d->site) ? "a class" : "a type alias") +

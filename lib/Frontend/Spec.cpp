@@ -54,9 +54,17 @@ bool isIdentifier(llvm::StringRef s) {
 bool isConstexprLiteral(llvm::StringRef s) {
   if (s == "True" || s == "False" || s == "None")
     return true;
-  if (s.size() >= 2 && (s.front() == '"' || s.front() == '\'') &&
-      s.back() == s.front())
-    return true;
+  if (s.size() >= 2 && (s.front() == '"' || s.front() == '\'')) {
+    // One quoted string: its quote appears unescaped only at the two ends,
+    // so the entry splitter of parseEntries sees the same extent.
+    for (size_t i = 1; i < s.size(); ++i) {
+      if (s[i] == '\\')
+        ++i;
+      else if (s[i] == s.front())
+        return i == s.size() - 1;
+    }
+    return false;
+  }
   llvm::StringRef body = s;
   if (body.consume_front("-") || body.consume_front("+")) {
   }
@@ -106,7 +114,9 @@ std::string ParamSpec::toString() const {
   case Kind::Tuple: {
     std::string s = "(";
     for (size_t k = 0; k < elements.size(); ++k)
-      s += (k ? "," : "") + elements[k].toString();
+      s += (k ? "," : "") +
+           (fieldNames.empty() ? std::string() : fieldNames[k] + "=") +
+           elements[k].toString();
     return s + (elements.size() == 1 ? ",)" : ")");
   }
   case Kind::Pointer:
@@ -139,7 +149,8 @@ std::string KernelSpec::toString() const {
 }
 
 static llvm::Expected<std::vector<ParamSpec>>
-parseEntries(llvm::StringRef text, unsigned depth);
+parseEntries(llvm::StringRef text, unsigned depth,
+             std::vector<std::string> *fieldNames = nullptr);
 
 static llvm::Expected<ParamSpec> parseEntry(llvm::StringRef text,
                                             unsigned index, unsigned depth) {
@@ -163,7 +174,7 @@ static llvm::Expected<ParamSpec> parseEntry(llvm::StringRef text,
     p.kind = ParamSpec::Kind::Tuple;
     if (body.empty())
       return p;
-    auto elements = parseEntries(body, depth + 1);
+    auto elements = parseEntries(body, depth + 1, &p.fieldNames);
     if (!elements)
       return fail("in the tuple: " + llvm::toString(elements.takeError()));
     if (llvm::any_of(*elements, [](const ParamSpec &e) {
@@ -293,7 +304,8 @@ kiln::parseSignature(std::string_view textView) {
 }
 
 static llvm::Expected<std::vector<ParamSpec>>
-parseEntries(llvm::StringRef text, unsigned nesting) {
+parseEntries(llvm::StringRef text, unsigned nesting,
+             std::vector<std::string> *fieldNames) {
   std::vector<ParamSpec> out;
   if (text.trim().empty())
     return out;
@@ -306,7 +318,10 @@ parseEntries(llvm::StringRef text, unsigned nesting) {
   for (size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
     if (quote) { // A string constexpr may hold any of these characters.
-      quote = c == quote ? 0 : quote;
+      if (c == '\\')
+        ++i; // an escaped character, the quote included
+      else if (c == quote)
+        quote = 0;
       continue;
     }
     if (c == '"' || c == '\'')
@@ -319,14 +334,31 @@ parseEntries(llvm::StringRef text, unsigned nesting) {
     }
   }
   parts.push_back(text.substr(start));
-  unsigned index = 0;
+  // A namedtuple's elements (inside a tuple only): `NAME=ENTRY`, all of
+  // them named or none.
+  unsigned index = 0, named = 0;
   for (llvm::StringRef part : parts) {
     ++index;
-    auto entry = parseEntry(part.trim(), index, nesting);
+    part = part.trim();
+    size_t eq = part.find('=');
+    if (fieldNames && eq != llvm::StringRef::npos &&
+        isIdentifier(part.take_front(eq).trim())) {
+      std::string name = part.take_front(eq).trim().str();
+      if (llvm::is_contained(*fieldNames, name))
+        return err("signature entry " + llvm::Twine(index) + " `" + part +
+                   "`: the field `" + name + "` is named twice");
+      fieldNames->push_back(std::move(name));
+      part = part.drop_front(eq + 1).trim();
+      ++named;
+    }
+    auto entry = parseEntry(part, index, nesting);
     if (!entry)
       return entry.takeError();
     out.push_back(*entry);
   }
+  if (named != 0 && named != parts.size())
+    return err("a tuple's elements are all named (a namedtuple: "
+               "(x=i32,y=*fp16)) or none are");
   return out;
 }
 

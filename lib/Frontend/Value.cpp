@@ -37,8 +37,10 @@ bool Val::sameAs(const Val &o) const {
         descriptor != o.descriptor || s != o.s)
       return false;
     [[fallthrough]];
+  case Kind::NamedTupleClass:
   case Kind::Tuple:
-    if (elems.size() != o.elems.size())
+    if (elems.size() != o.elems.size() || s != o.s ||
+        bool(fields) != bool(o.fields) || (fields && *fields != *o.fields))
       return false;
     for (size_t k = 0; k < elems.size(); ++k)
       if (!elems[k].sameAs(o.elems[k]))
@@ -122,11 +124,19 @@ std::string Val::repr() const {
     return r + "], " + scalar + ">";
   }
   case Kind::Tuple: {
+    if (fields) { // as Python prints a namedtuple: Point(x=1, y=2)
+      std::string r = s + "(";
+      for (size_t k = 0; k < elems.size(); ++k)
+        r += (k ? ", " : "") + (*fields)[k] + "=" + elems[k].repr();
+      return r + ")";
+    }
     std::string r = "(";
     for (size_t k = 0; k < elems.size(); ++k)
       r += (k ? ", " : "") + elems[k].repr();
     return r + (elems.size() == 1 ? ",)" : ")");
   }
+  case Kind::NamedTupleClass:
+    return "class `" + s + "`";
   case Kind::Module:
     return "module `" + s + "`";
   case Kind::Builtin:

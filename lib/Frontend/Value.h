@@ -41,6 +41,9 @@ struct Val {
     Method,
     Undef,
     BlockPtr,
+    /// A NamedTuple class of the module (`class Point(NamedTuple)`):
+    /// calling it makes a Tuple with its fields.
+    NamedTupleClass,
   };
   Kind kind = Kind::None;
   mlir::Value value; ///< Runtime
@@ -72,6 +75,11 @@ struct Val {
   bool descriptor = false;
   const ast::FunctionDef *fn = nullptr;
   std::shared_ptr<Val> self; ///< Method receiver
+  /// Tuple of a namedtuple (an argument, or a NamedTuple class called in
+  /// the kernel) and NamedTupleClass: the field names, in order (`s` holds
+  /// the class name, if known). A NamedTupleClass's `elems` are its fields'
+  /// defaults (Undef where none).
+  std::shared_ptr<const std::vector<std::string>> fields;
 
   static Val runtime(mlir::Value v, TType t) {
     Val r;

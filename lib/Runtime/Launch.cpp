@@ -68,6 +68,8 @@ std::string Arg::describe() const {
            block + "] (" + hexPtr(ptr_) + ")";
   }
   case Kind::Tuple:
+    if (fields_)
+      return "namedtuple (" + std::string(fields_) + ")";
     return "tuple of " + std::to_string(int_) + " element(s)";
   }
   return "?";
@@ -246,6 +248,27 @@ llvm::Expected<ParamSpec> argSpec(llvm::StringRef kernelName,
           "kernel `{0}`: {1}: tuples nested deeper than 8", kernelName, what));
     ps.kind = ParamSpec::Kind::Tuple;
     unsigned size = a.tupleSize();
+    if (!a.tupleFields().empty()) {
+      llvm::SmallVector<llvm::StringRef> names;
+      a.tupleFields().split(names, ',');
+      if (names.size() != size)
+        return makeError(llvm::formatv(
+            "kernel `{0}`: {1}: the namedtuple names {2} field(s) (`{3}`) for "
+            "{4} element(s)",
+            kernelName, what, names.size(), a.tupleFields(), size));
+      for (llvm::StringRef n : names) {
+        bool ok = !n.empty() && !llvm::isDigit(n[0]) &&
+                  llvm::all_of(n, [](char c) {
+                    return llvm::isAlnum(c) || c == '_';
+                  });
+        if (!ok || llvm::is_contained(ps.fieldNames, n.str()))
+          return makeError(llvm::formatv(
+              "kernel `{0}`: {1}: `{2}` is not a namedtuple field name (or "
+              "repeats one) in `{3}`",
+              kernelName, what, n, a.tupleFields()));
+        ps.fieldNames.push_back(n.str());
+      }
+    }
     ++argIndex;
     for (unsigned k = 0; k < size; ++k) {
       std::string element = what + ", element " + std::to_string(k);

@@ -107,6 +107,11 @@ void appendArgClasses(llvm::ArrayRef<Arg> args, llvm::SmallVectorImpl<char> &s) 
       auto bits = a.kind() == Arg::Kind::Tuple ? (long long)a.tupleSize()
                                                 : (long long)a.descriptorBits();
       s.append(buf, std::to_chars(buf, buf + sizeof(buf), bits).ptr);
+      if (!a.tupleFields().empty()) { // a namedtuple's fields select code
+        s.push_back('(');
+        s.append(a.tupleFields().begin(), a.tupleFields().end());
+        s.push_back(')');
+      }
     }
   }
 }

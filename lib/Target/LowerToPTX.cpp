@@ -190,6 +190,7 @@ llvm::Expected<CompiledKernel> lowerTileToPTX(ModuleOp module, const KernelSpec 
     PassManager pm(ctx);
     pm.enableVerifier(false);
     pm.addPass(tile::createTileFoldDotAdd());
+    pm.addPass(tile::createTileDecomposeBatchedDot());
     pm.addPass(tile::createTileAssignLayouts());
     pm.addPass(tile::createTileRemoveLayoutConversions());
     pm.addPass(createCSEPass());

@@ -3,6 +3,8 @@ the described entries of Kernel._describe (a specialization code, a pack
 format, the value and the byte size) turned into kiln_args and packed
 values: plain arguments, host tensor descriptors (a header and its shapes
 and strides) and tuples (a header and their elements, nested)."""
+import ctypes
+
 from . import _lib
 from .errors import LaunchError
 
@@ -135,6 +137,19 @@ def _first_device(args):
     return None
 
 
+_FIELD_NAMES = {}
+
+
+def _field_names_address(fields):
+    """The address of a NUL-terminated copy of `fields` ("x,y") that lives
+    as long as the process (kiln_arg's namedtuple header points at it)."""
+    buf = _FIELD_NAMES.get(fields)
+    if buf is None:
+        buf = _FIELD_NAMES[fields] = ctypes.create_string_buffer(
+            fields.encode())
+    return ctypes.addressof(buf)
+
+
 def _arg_count(d):
     """kiln_args of one described entry (Kernel._describe)."""
     code = d[0]
@@ -159,6 +174,8 @@ def _fill_prototype(protos, at, d):
                 protos[at + 1 + k].value.i = part
             return at + 1 + len(value[2])
         p.kind, p.value.i = _lib.ARG_TUPLE, len(value)
+        if code[2]:  # a namedtuple's field names, kept alive here
+            p.byte_size = _field_names_address(code[2])
         at += 1
         for e in value:
             at = _fill_prototype(protos, at, e)

@@ -202,7 +202,8 @@ class Kernel:
     def _describe(self, args, with_sizes):
         """Per argument: the specialization code, the pack format, the value
         and the byte size (for pointers). A tuple's entry holds its
-        elements' entries (code ("tuple", codes), value the entries)."""
+        elements' entries (code ("tuple", codes, fields), value the entries;
+        fields: a namedtuple's "x,y", else None)."""
         return [self._describe_one(
                     "kernel `%s`: argument #%d `%s`" % (
                         self.name, i + 1, self.arg_names[i]), a, with_sizes)
@@ -243,8 +244,10 @@ class Kernel:
                 raise LaunchError("%s: a tensor descriptor inside a tuple is "
                                   "not supported" % where)
             full = "QQ" + "".join(e[1] + "Q" for e in elems)
-            return (("tuple", tuple(e[0] for e in elems)), full[:-1], elems,
-                    0)
+            fields = getattr(type(a), "_fields", None)
+            fields = ",".join(fields) if fields else None
+            return (("tuple", tuple(e[0] for e in elems), fields), full[:-1],
+                    elems, 0)
         if _is_descriptor(a):
             return _describe_descriptor(where, a)
         return self._describe_pointer(where, a, with_sizes)

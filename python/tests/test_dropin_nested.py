@@ -67,6 +67,17 @@ class NestedKernelTest(unittest.TestCase):
         found = re.search(re.escape(NESTED) + r":%d:(\d+)" % line, message)
         self.assertIn(int(found.group(1)), (col - len("tl."), col))
 
+    def test_error_names_a_captured_value_without_spelling(self):
+        k = nested.make_capturing_an_object()
+        with self.assertRaises(triton.CompilationError) as ctx:
+            k[(1,)](self.x)
+        message = str(ctx.exception)
+        line, col = _line_of("tl.store(x_ptr, scale)")
+        self.assertIn("%s:%d:%d: error: name `scale` is not defined"
+                      % (NESTED, line, col + len("tl.store(x_ptr, ")), message)
+        self.assertIn("(`scale` is captured from the function enclosing the "
+                      "kernel: a object, which is no compile-time value", message)
+
     def test_def_inside_a_module_level_block(self):
         ptx = nested.in_block.warmup(self.x, grid=(1,)).asm["ptx"]
         bits = int(_f32_hex(200.0)[2:], 16)  # stored as its bits here

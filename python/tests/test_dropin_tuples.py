@@ -3,6 +3,7 @@ tensors; no GPU, no torch): a tuple is specialized element by element as
 Triton does (dtypes, 16-byte alignment, integers equal to 1 and None become
 constants), its runtime elements are launched as consecutive parameters,
 and bad elements are named. The kernels are dropin/tuples.py."""
+import collections
 import ctypes
 import os
 import unittest
@@ -93,9 +94,55 @@ class TupleLaunchTest(unittest.TestCase):
         with self.assertRaises(kiln.CompilationError) as cm:
             k[(1,)](out, (f32(0x200000),), (1.0, 1.0), 10, L=2, BLOCK=128)
         # Where the helper indexes it.
-        self.assertIn("tuples.py:10:17: error:", str(cm.exception))
+        self.assertIn("tuples.py:12:17: error:", str(cm.exception))
         self.assertIn("tuple index 1 out of range for a tuple of 1",
                       str(cm.exception))
+
+
+class NamedTupleTest(unittest.TestCase):
+    def test_fields_are_read_by_name(self):
+        k = tuples.affine_copy
+        src = tuples.Strided(f32(0x200000), 1000, 1)
+        dst = tuples.Strided(f32(0x300000), 1000, 2)
+        k[(4,)](src, dst, tuples.Affine(2.0, 0.5), BLOCK=256)
+        f = [ctypes.c_uint32.from_buffer_copy(ctypes.c_float(v)).value
+             for v in (2.0, 0.5)]
+        # Elements in order; the stride 1 is the constexpr 1.
+        self.assertEqual(last_launch()["params"],
+                         [0x200000, 1000, 0x300000, 1000, 2] + f)
+        c = kiln.jit(tuples.__file__).affine_copy.compile(
+            src, dst, tuples.Affine(2.0, 0.5), BLOCK=256)
+        params = [(p["name"], p["type"]) for p in c.info["params"]]
+        self.assertEqual(params, [
+            ("src.0", "*fp32:16"), ("src.1", "i32"), ("dst.0", "*fp32:16"),
+            ("dst.1", "i32"), ("dst.2", "i32"), ("coef.0", "fp32"),
+            ("coef.1", "fp32")])
+        self.assertEqual(c.info["constexprs"], {"BLOCK": "256", "src.2": "1"})
+
+    def test_another_class_is_another_specialization(self):
+        k = tuples.affine_copy
+        other = collections.namedtuple("Strided2", ["ptr", "n", "stride"])
+        src = tuples.Strided(f32(0x200000), 1000, 1)
+        k[(1,)](src, tuples.Strided(f32(0x300000), 64, 1),
+                tuples.Affine(1.0, 0.0), BLOCK=64)
+        k[(1,)](src, other(f32(0x300000), 64, 1), tuples.Affine(1.0, 0.0),
+                BLOCK=64)
+        self.assertEqual(last_launch()["kernel"], "affine_copy")
+        # A plain tuple has no fields: the kernel's `dst.ptr` does not exist.
+        with self.assertRaises(kiln.CompilationError) as cm:
+            k[(1,)](src, (f32(0x300000), 64, 1), tuples.Affine(1.0, 0.0),
+                    BLOCK=64)
+        self.assertIn("unknown attribute `t.ptr`: a plain tuple of 3 "
+                      "element(s) has no attributes", str(cm.exception))
+
+    def test_unknown_field_is_named(self):
+        Wrong = collections.namedtuple("Wrong", ["ptr", "count", "stride"])
+        with self.assertRaises(kiln.CompilationError) as cm:
+            tuples.affine_copy[(1,)](
+                Wrong(f32(0x200000), 10, 1), Wrong(f32(0x300000), 10, 1),
+                tuples.Affine(1.0, 0.0), BLOCK=64)
+        self.assertIn("the namedtuple has no field `n` (its fields: ptr, "
+                      "count, stride)", str(cm.exception))
 
 
 if __name__ == "__main__":

@@ -83,6 +83,11 @@ func.func @hints(%X: !tile.ptr<f16> {tile.divisibility = 16 : i32},
   %ms = tile.splat %k2 : i32 -> tensor<64xi32>
   // expected-remark @below {{contiguity = [64], divisibility = [1], constancy = [1]}}
   %mc = tile.max_contiguous %ms, [64] : tensor<64xi32>
+  // expected-remark @below {{contiguity = [64], divisibility = [1073741824], constancy = [1]}}
+  %r = tile.arange 0 to 64 : tensor<64xi32>
+  // Runs of 16 equal values (rounded down to a power of two); not contiguous.
+  // expected-remark @below {{contiguity = [1], divisibility = [1073741824], constancy = [16]}}
+  %rc = tile.max_constancy %r, [24] : tensor<64xi32>
   return
 }
 

@@ -172,8 +172,9 @@ import triton.language as tl
 def k(H, F, I, U, O):
     r = tl.arange(0, 16)
     a = tl.load(H + (r[:, None] * 16 + r[None, :])[None, :, :])
-    # expected-error @+1 {{3-D (batched) `tl.dot` is not supported yet: compute one 2-D product per batch entry (see examples/matmul/batched_matmul.py)}}
-    c = tl.dot(a, a)
+    b = tl.load(H + (r[:, None] * 16 + r[None, :])[None, :, :] + tl.arange(0, 2)[:, None, None])
+    # expected-error @+1 {{operands of `tl.dot` with shapes [1, 16, 16] and [2, 16, 16] are not compatible: the batch sizes differ (1 and 2)}}
+    c = tl.dot(a, b)
 
 # -----
 import triton

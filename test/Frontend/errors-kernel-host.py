@@ -60,7 +60,7 @@ import triton.language as tl
 
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
-    # expected-error @+1 {{unpacking arguments with `*` is not supported in Triton kernels}}
+    # expected-error @+1 {{`*` unpacks tuples in Triton kernels, not !tile.ptr<f32>}}
     tl.store(*X)
 
 # -----

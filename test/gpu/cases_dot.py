@@ -109,6 +109,37 @@ def block_case(results, t_in, t_out, bm, bn, bk, precision="tf32", has_acc=0, ep
              against(reference, tol))
 
 
+def dot3d_case(results, t_in, t_out, bb, bm, bn, bk, precision="tf32", has_acc=0,
+               num_warps=4):
+    """A 3-D (batched) tl.dot in one program, against torch.bmm and Triton."""
+    seed = bb * 5 + bm + bn * 3 + bk
+
+    def make():
+        a = rand(t_in, (bb, bm, bk), seed)
+        b = rand(t_in, (bb, bk, bn), seed + 1)
+        acc = rand(t_out, (bb, bm, bn), seed + 2) if t_out != "i32" else \
+            torch.randint(-100, 100, (bb, bm, bn), device=DEV, generator=gen(seed + 2),
+                          dtype=torch.int32)
+        return [a, b, torch.empty((bb, bm, bn), device=DEV, dtype=TORCH[t_out]), acc]
+
+    def reference():
+        a, b, _, acc = make()
+        if t_in == "i8":
+            c = torch.bmm(a.double(), b.double()).to(torch.int64)
+        else:
+            wide = torch.float64 if t_in == "fp32" and precision != "tf32" else torch.float32
+            c = torch.bmm(a.to(wide), b.to(wide))
+        if has_acc:
+            c = c + acc.to(c.dtype)
+        return c.to(TORCH[t_out])
+
+    run_case(results, f"dot3d {t_in}->{t_out} {bb}x{bm}x{bn}x{bk} {precision} acc={has_acc} "
+             f"warps={num_warps}", KERNELS, "dot3d", (1,), make, [2],
+             dict(BB=bb, BM=bm, BN=bn, BK=bk, PRECISION=precision, HAS_ACC=has_acc,
+                  num_warps=num_warps),
+             against(reference, tolerance(t_in, t_out, precision)))
+
+
 def kloop_case(results, m, n, k, bm, bn, bk, num_warps=4):
     def make():
         a = rand("fp16", (m, k), 11)
@@ -321,6 +352,13 @@ def cases(results):
     bmm_case(results, 4, 50, 70, 90, "fp16", "fp32", True, transposed_b=True)
     bmm_case(results, 2, 64, 32, 64, "i8", "i32", True)
     bmm_case(results, 2, 48, 48, 80, "fp32", "fp32", False)
+    # 3-D (batched) tl.dot: one 2-D product per batch entry (tile-decompose-batched-dot).
+    for bb, bm, bn, bk in [(1, 16, 16, 16), (2, 16, 32, 16), (4, 32, 32, 32), (8, 16, 16, 32)]:
+        dot3d_case(results, "fp16", "fp32", bb, bm, bn, bk, has_acc=bb % 2)
+    dot3d_case(results, "fp32", "fp32", 2, 32, 16, 16, precision="ieee")
+    dot3d_case(results, "fp32", "fp32", 4, 16, 16, 16, precision="tf32", has_acc=1)
+    dot3d_case(results, "bf16", "fp32", 2, 64, 64, 32, num_warps=8)
+    dot3d_case(results, "i8", "i32", 4, 16, 32, 32, has_acc=1)
     # Attention's inner loop: dot -> row max/sum -> exp2 -> dot.
     for seq, d, bn, causal in [(64, 64, 32, 0), (64, 64, 32, 1), (128, 64, 64, 1), (32, 16, 16, 0)]:
         attention_case(results, seq, d, bn, causal)

@@ -17,6 +17,10 @@ Valid Triton; no host code. Signatures (all tensors contiguous, row-major):
       SEQ x D, online softmax over key blocks of BLOCK_N (the fused attention
       forward's inner loop; CAUSAL masks keys after the query). O fp32.
       grid (1,)
+  dot3d(A, B, C, ACC, BB, BM, BN, BK, PRECISION, HAS_ACC)
+      one program: C[BB, BM, BN] = A[BB, BM, BK] @ B[BB, BK, BN] (+ ACC), a 3-D
+      (batched) tl.dot as Triton's test_dot3d writes it; out_dtype = C's dtype.
+      grid (1,)
 """
 import triton
 import triton.language as tl
@@ -30,6 +34,9 @@ import triton.language as tl
 # RUN: ln-compile %S/../../examples/matmul/matmul.py --kernel matmul_kernel --signature '*fp16,*fp16,*fp16,i32,i32,i32,i32,i32,i32,i32,i32,i32' -D BLOCK_SIZE_M=64 -D BLOCK_SIZE_N=64 -D BLOCK_SIZE_K=32 -D GROUP_SIZE_M=8 -D 'ACTIVATION="leaky_relu"' --emit=ptx -o /dev/null
 # RUN: ln-compile %S/../../examples/matmul/batched_matmul.py --kernel bmm_kernel --signature '*fp32,*fp32,*fp32,*fp32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32' -D BLOCK_M=32 -D BLOCK_N=32 -D BLOCK_K=32 -D HAS_BIAS=0 --emit=ptx -o /dev/null
 # RUN: ln-compile %S/../../examples/matmul/attention_fwd.py --kernel attn_fwd --signature '*fp16,*fp16,*fp16,fp32,*fp16,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32,i32' -D HEAD_DIM=64 -D BLOCK_M=128 -D BLOCK_N=64 -D CAUSAL=1 --num-warps 8 --emit=ptx -o /dev/null
+# RUN: ln-compile %s --kernel dot3d --signature '*fp16,*fp16,*fp32,*fp32' -D BB=4 -D BM=32 -D BN=16 -D BK=32 -D PRECISION='"tf32"' -D HAS_ACC=1 --emit=ptx -o /dev/null
+# RUN: ln-compile %s --kernel dot3d --signature '*fp32,*fp32,*fp32,*fp32' -D BB=2 -D BM=16 -D BN=16 -D BK=16 -D PRECISION='"ieee"' -D HAS_ACC=0 --emit=ptx -o /dev/null
+# RUN: ln-compile %s --kernel dot3d --signature '*i8,*i8,*i32,*i32' -D BB=1 -D BM=16 -D BN=32 -D BK=32 -D PRECISION='"tf32"' -D HAS_ACC=1 --emit=ptx -o /dev/null
 # RUN: ln-compile %s --kernel attention_block --signature '*fp16,*fp16,*fp16,*fp32' -D SEQ=64 -D D=64 -D BLOCK_N=32 -D CAUSAL=1 --emit=ptx -o /dev/null
 
 
@@ -120,3 +127,21 @@ def attention_block(Q, K, V, O, SEQ: tl.constexpr, D: tl.constexpr, BLOCK_N: tl.
         acc = acc * alpha[:, None] + tl.dot(p.to(tl.float16), v)
         m_i = m_new
     tl.store(O + rq[:, None] * D + rd[None, :], acc / l_i[:, None])
+
+
+@triton.jit
+def dot3d(A, B, C, ACC, BB: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr,
+          BK: tl.constexpr, PRECISION: tl.constexpr, HAS_ACC: tl.constexpr):
+    rb = tl.arange(0, BB)
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a = tl.load(A + rb[:, None, None] * BM * BK + rm[None, :, None] * BK + rk[None, None, :])
+    b = tl.load(B + rb[:, None, None] * BK * BN + rk[None, :, None] * BN + rn[None, None, :])
+    c_offs = rb[:, None, None] * BM * BN + rm[None, :, None] * BN + rn[None, None, :]
+    if HAS_ACC:
+        c = tl.dot(a, b, tl.load(ACC + c_offs), input_precision=PRECISION,
+                   out_dtype=C.dtype.element_ty)
+    else:
+        c = tl.dot(a, b, input_precision=PRECISION, out_dtype=C.dtype.element_ty)
+    tl.store(C + c_offs, c)

@@ -171,6 +171,48 @@ TEST(Spec, Tuples) {
             std::string::npos);
 }
 
+TEST(Spec, NamedTuples) {
+  auto r = parseSignature("(ptr=*fp16:16, n = i32,inner=(a=1,b=None)),(x=fp32,)");
+  ASSERT_TRUE(static_cast<bool>(r)) << llvm::toString(r.takeError());
+  ASSERT_EQ(r->size(), 2u);
+  EXPECT_EQ((*r)[0].fieldNames, (std::vector<std::string>{"ptr", "n", "inner"}));
+  EXPECT_EQ((*r)[0].elements[2].fieldNames,
+            (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ((*r)[0].toString(), "(ptr=*fp16:16,n=i32,inner=(a=1,b=None))");
+  EXPECT_EQ((*r)[1].toString(), "(x=fp32,)");
+  // Fields select code: a namedtuple is not the plain tuple of its elements.
+  EXPECT_NE((*r)[1], (*parseSignature("(fp32,)"))[0]);
+  EXPECT_EQ(errorOf("(x=i32,i32)"),
+            "signature entry 1 `(x=i32,i32)`: in the tuple: a tuple's "
+            "elements are all named (a namedtuple: (x=i32,y=*fp16)) or none "
+            "are");
+  EXPECT_EQ(errorOf("(x=i32,x=i32)"),
+            "signature entry 1 `(x=i32,x=i32)`: in the tuple: signature entry "
+            "2 `x=i32`: the field `x` is named twice");
+  // Only tuple elements have names; a string constexpr may hold `=`.
+  EXPECT_NE(errorOf("x=i32").find("unknown type"), std::string::npos);
+  auto s = parseSignature("(s='a=b',)");
+  ASSERT_TRUE(static_cast<bool>(s));
+  EXPECT_EQ((*s)[0].elements[0].constexprValue, "'a=b'");
+  EXPECT_EQ((*s)[0].fieldNames, (std::vector<std::string>{"s"}));
+}
+
+// A string constexpr is one quoted string: brackets and commas inside it do
+// not split or nest entries, and text that only looks quoted at both ends
+// (`"a" ] "b"`, a fuzzer's finding) is not a string.
+TEST(Spec, StringConstexprs) {
+  auto r = parseSignature(R"(("a,(b]",'c\'d'),"x\"y")");
+  ASSERT_TRUE(static_cast<bool>(r)) << llvm::toString(r.takeError());
+  ASSERT_EQ(r->size(), 2u);
+  ASSERT_EQ((*r)[0].elements.size(), 2u);
+  EXPECT_EQ((*r)[0].elements[0].constexprValue, R"("a,(b]")");
+  EXPECT_EQ((*r)[0].elements[1].constexprValue, R"('c\'d')");
+  EXPECT_EQ((*r)[1].constexprValue, R"("x\"y")");
+  EXPECT_NE(errorOf(R"((("" "(" ] "")))").find("unknown type"),
+            std::string::npos);
+  EXPECT_NE(errorOf(R"("a\")").find("unknown type"), std::string::npos);
+}
+
 TEST(Spec, ErrorsNameTheEntry) {
   EXPECT_EQ(errorOf("*fp16,fp31"),
             "signature entry 2 `fp31`: unknown type `fp31` (expected *T, T, "

@@ -485,6 +485,38 @@ TEST(Tuples, ErrorsNameTheElement) {
   EXPECT_ERROR_CONTAINS(errorText(r), "tuples nested deeper than 8");
 }
 
+// A namedtuple's field names travel with its header into the signature
+// (`(x=...,y=...)`), which keys the compiled code: the kernel reads fields
+// by name, so another class's fields are another specialization.
+TEST(Tuples, NamedTupleFieldsAreInTheSpec) {
+  auto params = listKernelParameters(kTupleSource, "t.py", "k");
+  ASSERT_TRUE(bool(params)) << errorText(params);
+  LaunchOptions o = tupleOptions();
+  std::vector<Arg> args = {Arg::ptr(kAligned, DType::F32),
+                           Arg::tupleHeader(2, "ptr,stride"),
+                           Arg::ptr(kAligned + 0x100, DType::F16),
+                           Arg::integer(1), Arg::integer(64)};
+  auto spec = deriveSpec("k", *params, args, o, "sm_90");
+  ASSERT_TRUE(bool(spec)) << errorText(spec);
+  EXPECT_EQ(spec->toString(), "k(*fp32:16,(ptr=*fp16:16,stride=1),i32:16,128)"
+                              "[B=128]num_warps=4,num_stages=3,arch=sm_90");
+  EXPECT_EQ(args[1].describe(), "namedtuple (ptr,stride)");
+  args[1] = Arg::tupleHeader(2, "ptr");
+  auto one = deriveSpec("k", *params, args, o, "sm_90");
+  EXPECT_EQ(errorText(one),
+            "kernel `k`: argument #2 `srcs`: the namedtuple names 1 field(s) "
+            "(`ptr`) for 2 element(s)");
+  args[1] = Arg::tupleHeader(2, "ptr,ptr");
+  auto twice = deriveSpec("k", *params, args, o, "sm_90");
+  EXPECT_EQ(errorText(twice),
+            "kernel `k`: argument #2 `srcs`: `ptr` is not a namedtuple field "
+            "name (or repeats one) in `ptr,ptr`");
+  args[1] = Arg::tupleHeader(2, "ptr,1x");
+  auto digit = deriveSpec("k", *params, args, o, "sm_90");
+  EXPECT_ERROR_CONTAINS(errorText(digit),
+                        "`1x` is not a namedtuple field name");
+}
+
 TEST(Validate, UnsignedScalars) {
   KernelInfo info;
   info.name = "k";

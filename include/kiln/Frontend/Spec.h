@@ -64,6 +64,9 @@ struct ParamSpec {
   /// tuples). The kernel receives its runtime elements as consecutive
   /// parameters, depth first.
   std::vector<ParamSpec> elements;
+  /// Tuple of a namedtuple argument (`(x=*fp16:16,n=i32)`): the field name
+  /// of each element, which the kernel reads as `arg.x`; empty otherwise.
+  std::vector<std::string> fieldNames;
 
   bool operator==(const ParamSpec &) const = default;
   /// Canonical AOT spelling; parseSignature(toString()) round-trips.

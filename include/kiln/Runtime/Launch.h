@@ -99,11 +99,20 @@ public:
   /// elements, each an argument, a nested tuple (its header and elements)
   /// or None, depth first. Triton specializes a tuple element by element;
   /// the kernel receives the runtime elements as consecutive parameters.
-  static Arg tupleHeader(unsigned size) {
-    return Arg(Kind::Tuple, DType::I32, 0, int64_t(size), 0);
+  /// `fields`: a namedtuple's field names, "x,y" (one per element; the
+  /// kernel reads `arg.x`), or null for a plain tuple. Not copied: it must
+  /// outlive the launch or compile the Arg is used for.
+  static Arg tupleHeader(unsigned size, const char *fields = nullptr) {
+    Arg a(Kind::Tuple, DType::I32, 0, int64_t(size), 0);
+    a.fields_ = fields;
+    return a;
   }
   unsigned tupleSize() const {
     return kind_ == Kind::Tuple ? unsigned(int_) : 0;
+  }
+  /// A namedtuple header's field names ("x,y"); empty otherwise.
+  llvm::StringRef tupleFields() const {
+    return fields_ ? llvm::StringRef(fields_) : llvm::StringRef();
   }
 
   /// The same argument, never specialized on its value (no `:16`, not the
@@ -143,6 +152,7 @@ private:
   double float_;
   uint64_t bytes_ = 0;
   bool specialize_ = true;
+  const char *fields_ = nullptr; ///< Tuple: a namedtuple's field names
 };
 
 /// How many entries of `args` the parameter whose argument starts at `i`

@@ -375,6 +375,7 @@ void populateElementwisePatterns(TileTypeConverter &converter,
   patterns.add<ConstantLowering, SplatLowering, BroadcastLowering,
                ExpandDimsLowering, AddPtrLowering, PtrCastLowering,
                HintLowering<MultipleOfOp>, HintLowering<MaxContiguousOp>,
+               HintLowering<MaxConstancyOp>,
                ProgramIdLowering, NumProgramsLowering, BarrierLowering>(converter,
                                                                         ctx);
 }

@@ -1,7 +1,7 @@
 //===- CompileTime.cpp - constexpr, cdiv, static_assert, hints ------------===//
 //
 // Builtins evaluated (or checked) at compile time, and the compiler hints
-// multiple_of / max_contiguous.
+// multiple_of / max_contiguous / max_constancy.
 //
 //===----------------------------------------------------------------------===//
 #include "Registry.h"
@@ -107,10 +107,13 @@ static FailureOr<Val> hintBuiltin(BuiltinCall &call) {
     ints.push_back(int32_t(v.i));
   }
   mlir::Type t = toMLIR(&g.ctx, x->type);
-  mlir::Value r =
-      name == "tl.multiple_of"
-          ? mlir::Value(tile::MultipleOfOp::create(g.b, l, t, x->value, ints))
-          : tile::MaxContiguousOp::create(g.b, l, t, x->value, ints);
+  mlir::Value r;
+  if (name == "tl.multiple_of")
+    r = tile::MultipleOfOp::create(g.b, l, t, x->value, ints);
+  else if (name == "tl.max_contiguous")
+    r = tile::MaxContiguousOp::create(g.b, l, t, x->value, ints);
+  else
+    r = tile::MaxConstancyOp::create(g.b, l, t, x->value, ints);
   return Val::runtime(r, x->type);
 }
 /// tl.core.get_int_dtype(bitwidth, signed): the integer dtype of that
@@ -182,6 +185,7 @@ llvm::ArrayRef<BuiltinDef> kiln::fe::compileTimeBuiltins() {
        getIntDtypeBuiltin,
        false},
       {"max_contiguous", {"input", "values"}, false, false, hintBuiltin, false},
+      {"max_constancy", {"input", "values"}, false, false, hintBuiltin, false},
   };
   return defs;
 }

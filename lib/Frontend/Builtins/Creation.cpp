@@ -114,6 +114,13 @@ static FailureOr<Val> zerosBuiltin(BuiltinCall &call) {
     return failure();
   return g.broadcastTo(*scalar, shape, e, "value");
 }
+
+/// tl.to_tensor(x): a Python number as a runtime scalar of its default type
+/// (int32, int64 when it does not fit, fp32, int1); tensors unchanged.
+static FailureOr<Val> toTensorBuiltin(BuiltinCall &call) {
+  auto &[g, rd, a, e, l, args] = call;
+  return g.toRuntime(a[0].v, a[0].node);
+}
 } // namespace
 
 llvm::ArrayRef<BuiltinDef> kiln::fe::creationBuiltins() {
@@ -123,6 +130,7 @@ llvm::ArrayRef<BuiltinDef> kiln::fe::creationBuiltins() {
       {"arange", {"start", "end"}, false, false, arangeBuiltin, false},
       {"zeros", {"shape", "dtype"}, false, false, zerosBuiltin, false},
       {"full", {"shape", "value", "dtype"}, false, false, zerosBuiltin, false},
+      {"to_tensor", {"x"}, false, false, toTensorBuiltin, false},
       {"zeros_like",
        {"input", "dtype=None"},
        false,

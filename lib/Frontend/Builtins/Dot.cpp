@@ -2,7 +2,8 @@
 //
 // Triton 3.6's checks and result types for matrix products: operands of one
 // dtype (any two fp8 types may mix), int8 -> int32, fp32 and bf16 -> fp32,
-// fp64 -> fp64, fp16 / fp8 -> out_dtype; f32 products multiply as tf32
+// fp64 -> fp64, fp16 / fp8 -> out_dtype; 2-D or 3-D (batched) operands;
+// f32 products multiply as tf32
 // unless input_precision (or allow_tf32=False) says otherwise. Generates one
 // tile.dot whose accumulator is `acc` or zeros.
 //
@@ -94,10 +95,18 @@ mlir::FailureOr<Val> dotImpl(IRGen &g, const Val &lhs, const ast::Node *lhsNode,
     return g.fail(call, "operands of `" + fn + "` must have M >= 16, N >= 16 and K >= " +
                             std::to_string(minK) + ", got M = " + std::to_string(m) +
                             ", N = " + std::to_string(n) + ", K = " + std::to_string(k));
-  if (sa.size() == 3)
-    return g.fail(call, "3-D (batched) `" + fn +
-                            "` is not supported yet: compute one 2-D product per "
-                            "batch entry (see examples/matmul/batched_matmul.py)");
+  // Batched: tile-decompose-batched-dot makes one 2-D product per entry.
+  llvm::SmallVector<int64_t, 3> resultShape;
+  if (sa.size() == 3) {
+    if (sa[0] != sb[0])
+      return g.fail(call, "operands of `" + fn + "` with shapes " + shapeStr(sa) +
+                              " and " + shapeStr(sb) +
+                              " are not compatible: the batch sizes differ (" +
+                              std::to_string(sa[0]) + " and " +
+                              std::to_string(sb[0]) + ")");
+    resultShape.push_back(sa[0]);
+  }
+  resultShape.append({m, n});
 
   DType ret;
   if (isIntDType(da)) {
@@ -144,7 +153,7 @@ mlir::FailureOr<Val> dotImpl(IRGen &g, const Val &lhs, const ast::Node *lhsNode,
                         ") of `" + fn + "` must be <= K (" + std::to_string(k) + ")");
   }
 
-  TType retType{ret, false, {m, n}};
+  TType retType{ret, false, llvm::SmallVector<int64_t, 2>(resultShape.begin(), resultShape.end())};
   mlir::Location l = g.loc(call);
   mlir::Value acc;
   if (accArg && accArg->given && accArg->v.kind != Val::Kind::None) {
@@ -164,7 +173,7 @@ mlir::FailureOr<Val> dotImpl(IRGen &g, const Val &lhs, const ast::Node *lhsNode,
     mlir::TypedAttr zero =
         isIntDType(ret) ? mlir::TypedAttr(g.b.getIntegerAttr(elem, 0))
                         : mlir::TypedAttr(g.b.getFloatAttr(elem, 0.0));
-    auto type = mlir::RankedTensorType::get({m, n}, elem);
+    auto type = mlir::RankedTensorType::get(resultShape, elem);
     acc = arith::ConstantOp::create(g.b, l, mlir::DenseElementsAttr::get(type, zero));
   }
   tile::InputPrecision p = precision == "ieee"     ? tile::InputPrecision::ieee

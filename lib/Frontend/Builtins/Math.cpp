@@ -139,6 +139,21 @@ static FailureOr<Val> maximumBuiltin(BuiltinCall &call) {
   return Val::runtime(v, x.type);
 }
 
+/// tl.add / tl.sub / tl.mul(x, y, sanitize_overflow=True): the `+`, `-`
+/// and `*` operators (Triton's overflow sanitizer, which the flag controls,
+/// runs only in its debug mode; Kiln has none, so the flag is only checked).
+static FailureOr<Val> arithmeticBuiltin(BuiltinCall &call) {
+  auto &[g, rd, a, e, l, args] = call;
+  if (!a[2].v.isConstexpr())
+    return g.fail(a[2].node, "`sanitize_overflow` of `" + rd.fn +
+                                 "` must be a constexpr bool, got " +
+                                 g.typeName(a[2].v));
+  BinOpKind op = rd.fn == "tl.add"   ? BinOpKind::Add
+                 : rd.fn == "tl.sub" ? BinOpKind::Sub
+                                     : BinOpKind::Mul;
+  return g.binary(op, a[0].v, a[1].v, e);
+}
+
 static FailureOr<Val> fmaBuiltin(BuiltinCall &call) {
   auto &[g, rd, a, e, l, args] = call;
   llvm::StringRef name = rd.fn;
@@ -513,6 +528,9 @@ llvm::ArrayRef<BuiltinDef> kiln::fe::mathBuiltins() {
        false,
        maximumBuiltin},
       {"fma", {"x", "y", "z"}, false, true, fmaBuiltin},
+      {"add", {"x", "y", "sanitize_overflow=True"}, false, false, arithmeticBuiltin},
+      {"sub", {"x", "y", "sanitize_overflow=True"}, false, false, arithmeticBuiltin},
+      {"mul", {"x", "y", "sanitize_overflow=True"}, false, false, arithmeticBuiltin},
       {"cast",
        {"input", "dtype", "fp_downcast_rounding=None", "bitcast=False"},
        true,

@@ -119,6 +119,14 @@ int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out) {
       out = Val::named(Val::Kind::Module, "triton.language.PropagateNan");
       return 0;
     }
+    if (attr == "TRITON_MAX_TENSOR_NUMEL") { // Triton's limit on a block
+      out = Val::integer(1048576);
+      return 0;
+    }
+    if (attr == "pi32_t") { // core.py's `pointer_type(int32)`
+      out = Val::dtype(DType::I32, /*ptr=*/true);
+      return 0;
+    }
     if (findBuiltin(attr) || isTLTypeName(attr)) {
       out = Val::named(Val::Kind::Builtin, "tl." + attr.str());
       return 0;
@@ -132,10 +140,6 @@ int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out) {
   if (mod == "triton.language.core") {
     if (attr == "CONSTEXPR_0") {
       out = Val::integer(0);
-      return 0;
-    }
-    if (attr == "TRITON_MAX_TENSOR_NUMEL") {
-      out = Val::integer(1048576);
       return 0;
     }
     if (findBuiltin(("core." + attr).str())) {

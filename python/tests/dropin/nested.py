@@ -45,6 +45,16 @@ def make_broken():
     return broken
 
 
+def make_capturing_an_object():
+    scale = object()  # no compile-time value (a tensor or a plain function would not be either)
+
+    @triton.jit
+    def uses_object(x_ptr):
+        tl.store(x_ptr, scale)
+
+    return uses_object
+
+
 @triton.jit
 def template(x_ptr, out_ptr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)

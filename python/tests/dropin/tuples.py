@@ -1,6 +1,8 @@
 """Kernels taking Python tuples (test_dropin_tuples.py): plain Triton code,
 as flash-linear-attention's attnres passes its residual sources (a padded
 tuple of tensors indexed with tl.static_range)."""
+from typing import NamedTuple
+
 import triton
 import triton.language as tl
 
@@ -30,3 +32,33 @@ def pick_rows(out, pair, N, BLOCK: tl.constexpr):
     p = tl.where(offs % 2 == 1, pair[0][1] + offs * 0, p)
     if pair[2] is None:
         tl.store(out + offs * pair[1], tl.load(p + offs, mask=mask), mask=mask)
+
+
+# Namedtuple arguments and NamedTuple classes built in kernels (Triton 3.3+:
+# a namedtuple argument is specialized element by element and its fields are
+# read by name).
+class Strided(NamedTuple):
+    ptr: tl.tensor
+    n: int
+    stride: int
+
+
+class Affine(NamedTuple):
+    scale: float
+    shift: float = 0.0
+
+
+@triton.jit
+def _masked(t, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    return t.ptr + offs * t.stride, offs < t.n
+
+
+@triton.jit
+def affine_copy(src, dst, coef, BLOCK: tl.constexpr):
+    # src, dst: Strided; coef: Affine (a constexpr default filled in here).
+    sp, smask = _masked(Strided(src.ptr, n=src.n, stride=src.stride), BLOCK)
+    dp, dmask = _masked(dst, BLOCK)
+    c = Affine(coef.scale)
+    tl.store(dp, tl.load(sp, mask=smask) * c.scale + coef.shift + c.shift,
+             mask=dmask & smask)

@@ -1,8 +1,33 @@
 // RUN: kiln-opt %s --split-input-file --verify-diagnostics
 
-func.func @rank(%a: tensor<2x16x16xf16>, %c: tensor<2x16x16xf32>) {
-  // expected-error @+1 {{'tile.dot' op operands must be 2-D, got 'tensor<2x16x16xf16>', 'tensor<2x16x16xf16>' and 'tensor<2x16x16xf32>'}}
-  %0 = tile.dot %a, %a, %c : tensor<2x16x16xf16>, tensor<2x16x16xf16> -> tensor<2x16x16xf32>
+func.func @rank(%a: tensor<2x2x16x16xf16>, %c: tensor<2x2x16x16xf32>) {
+  // expected-error @+1 {{'tile.dot' op operands must be all 2-D or all 3-D (batched), got 'tensor<2x2x16x16xf16>', 'tensor<2x2x16x16xf16>' and 'tensor<2x2x16x16xf32>'}}
+  %0 = tile.dot %a, %a, %c : tensor<2x2x16x16xf16>, tensor<2x2x16x16xf16> -> tensor<2x2x16x16xf32>
+  return
+}
+
+// -----
+
+func.func @mixed_rank(%a: tensor<2x16x16xf16>, %b: tensor<16x16xf16>, %c: tensor<2x16x16xf32>) {
+  // expected-error @+1 {{'tile.dot' op operands must be all 2-D or all 3-D (batched), got 'tensor<2x16x16xf16>', 'tensor<16x16xf16>' and 'tensor<2x16x16xf32>'}}
+  %0 = tile.dot %a, %b, %c : tensor<2x16x16xf16>, tensor<16x16xf16> -> tensor<2x16x16xf32>
+  return
+}
+
+// -----
+
+func.func @batch(%a: tensor<2x16x16xf16>, %b: tensor<4x16x16xf16>, %c: tensor<2x16x16xf32>) {
+  // expected-error @+1 {{'tile.dot' op expects one power-of-two batch size, got 'tensor<2x16x16xf16>', 'tensor<4x16x16xf16>' and 'tensor<2x16x16xf32>'}}
+  %0 = tile.dot %a, %b, %c : tensor<2x16x16xf16>, tensor<4x16x16xf16> -> tensor<2x16x16xf32>
+  return
+}
+
+// -----
+
+#bl = #tile.blocked<sizePerThread = [1, 1, 1], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>
+func.func @batched_layout(%a: tensor<2x16x16xf16, #bl>, %c: tensor<2x16x16xf32, #bl>) {
+  // expected-error @+1 {{'tile.dot' op 3-D (batched) operands carry no layouts: --tile-decompose-batched-dot runs first}}
+  %0 = tile.dot %a, %a, %c : tensor<2x16x16xf16, #bl>, tensor<2x16x16xf16, #bl> -> tensor<2x16x16xf32, #bl>
   return
 }
 

@@ -49,11 +49,24 @@ LogicalResult DotOp::verify() {
   auto a = cast<RankedTensorType>(getA().getType());
   auto b = cast<RankedTensorType>(getB().getType());
   auto c = cast<RankedTensorType>(getC().getType());
-  if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
-    return emitOpError("operands must be 2-D, got ")
+  int64_t rank = a.getRank();
+  if ((rank != 2 && rank != 3) || b.getRank() != rank || c.getRank() != rank)
+    return emitOpError("operands must be all 2-D or all 3-D (batched), got ")
            << a << ", " << b << " and " << c;
-  int64_t m = a.getDimSize(0), k = a.getDimSize(1), n = b.getDimSize(1);
-  if (b.getDimSize(0) != k || c.getDimSize(0) != m || c.getDimSize(1) != n)
+  if (rank == 3) {
+    if (b.getDimSize(0) != a.getDimSize(0) || c.getDimSize(0) != a.getDimSize(0) ||
+        !llvm::isPowerOf2_64(a.getDimSize(0)))
+      return emitOpError("expects one power-of-two batch size, got ")
+             << a << ", " << b << " and " << c;
+    // tile-decompose-batched-dot splits batched products before layouts.
+    if (a.getEncoding() || b.getEncoding() || c.getEncoding())
+      return emitOpError("3-D (batched) operands carry no layouts: "
+                         "--tile-decompose-batched-dot runs first");
+  }
+  int64_t m = a.getDimSize(rank - 2), k = a.getDimSize(rank - 1),
+          n = b.getDimSize(rank - 1);
+  if (b.getDimSize(rank - 2) != k || c.getDimSize(rank - 2) != m ||
+      c.getDimSize(rank - 1) != n)
     return emitOpError("expects an M x K times K x N product into M x N, got ")
            << a << " x " << b << " -> " << c;
   Type ea = a.getElementType(), eb = b.getElementType(), ec = c.getElementType();

@@ -448,6 +448,7 @@ LogicalResult verifyHint(HintOp op) {
 
 LogicalResult MultipleOfOp::verify() { return verifyHint(*this); }
 LogicalResult MaxContiguousOp::verify() { return verifyHint(*this); }
+LogicalResult MaxConstancyOp::verify() { return verifyHint(*this); }
 
 #define GET_OP_CLASSES
 #include "kiln/Dialect/Tile/IR/TileOps.cpp.inc"

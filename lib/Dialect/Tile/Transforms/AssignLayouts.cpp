@@ -312,7 +312,7 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
   // A scan keeps its operands' layout (all operands share one).
   bool elementwise =
       isa<AddPtrOp, PtrCastOp, WhereOp, LoadOp, StoreOp, AtomicCASOp, AtomicRMWOp,
-          MultipleOfOp, MaxContiguousOp, ScanOp, SortOp>(op) ||
+          MultipleOfOp, MaxContiguousOp, MaxConstancyOp, ScanOp, SortOp>(op) ||
       isa<PreciseDivFOp, PreciseSqrtOp, ExternElementwiseOp,
           InlineAsmElementwiseOp, MapElementwiseOp>(op) || // MathOpToLLVM.cpp
       ((isa<arith::ArithDialect, math::MathDialect>(op->getDialect())) &&

@@ -24,7 +24,8 @@ _BUILTINS = (
     "range device_assert device_print debug_barrier multiple_of "
     "max_contiguous max_constancy assume inline_asm_elementwise rand "
     "randint randn rand4x randint4x randn4x philox cast to_tensor "
-    "map_elementwise topk"
+    "map_elementwise topk add sub mul reduce_or philox_impl uint_to_uniform_float "
+    "pair_uniform_to_normal"
 ).split()
 
 _table, __getattr__ = core.builtin_namespace("triton.language", _BUILTINS)

@@ -279,7 +279,7 @@ class JITFunction(KernelInterface, LaunchCodegen):
         (a nested def is compiled dedented)."""
         if self._derived is None:
             return error
-        return CompilationError(self._derived.fix_columns(str(error)))
+        return CompilationError(self._derived.explain(str(error)))
 
     # -- launch path ----------------------------------------------------------
 
@@ -346,7 +346,7 @@ class JITFunction(KernelInterface, LaunchCodegen):
             num_stages = 3
         kernel = self.kiln_kernel()
         tuples = {p.name for p, v in zip(self.params, values)
-                  if not p.is_constexpr and type(v) is tuple} - \
+                  if not p.is_constexpr and isinstance(v, tuple)} - \
             self._tuple_params
         if tuples:
             # Key these parameters by their elements from now on: a new run

@@ -63,6 +63,8 @@ def _tuple_key(v):
     c = v.__class__
     if c is tuple:
         return ("T",) + tuple(_tuple_key(e) for e in v)
+    if isinstance(v, tuple):  # a namedtuple: its class names the fields
+        return (c,) + tuple(_tuple_key(e) for e in v)
     if c not in _SCALARS:
         return v.dtype
     if c is not int:

@@ -189,6 +189,9 @@ class DerivedSource:
                 if name in fn.__globals__:
                     values.setdefault(name, fn.__globals__[name])
         bindings = []
+        # Captured values with no compile-time spelling (a tensor, a plain
+        # function): named in the error of a kernel that uses one.
+        self.unspellable = {}
         for name in sorted(values):
             value = values[name]
             if isinstance(value, JITFunction) and id(value) in self.def_lines:
@@ -201,11 +204,26 @@ class DerivedSource:
                     text_ = None
             if text_ is not None:
                 bindings.append("%s=%s" % (name, text_))
+            else:
+                self.unspellable[name] = type(value).__name__
         self.bindings = tuple(bindings)
         names = [b.split("=", 1)[0] for b in bindings]
         if names:
             out.append("if %s: %s = None" % (_CAPTURE_TEST, " = ".join(names)))
         self.text = "\n".join(out) + "\n"
+
+    def explain(self, message):
+        """`message` with file columns fixed and, for a name the kernel
+        captured but Kiln could not pass, what that name holds."""
+        message = self.fix_columns(message)
+        m = re.search(r"name `(\w+)` is not defined", message)
+        if m and m.group(1) in self.unspellable:
+            message += (
+                "\n  (`%s` is captured from the function enclosing the kernel: "
+                "a %s, which is no compile-time value; kernels capture "
+                "constexprs, numbers, strings, dtypes and @triton.jit "
+                "functions)" % (m.group(1), self.unspellable[m.group(1)]))
+        return message
 
     def fix_columns(self, message):
         """Kiln's FILE:LINE:COL for the dedented lines, as in the file."""

@@ -593,7 +593,9 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["c", "d"]>]> {
   let summary = "matrix product with accumulation: d = a x b + c";
   let description = [{
     `tl.dot(a, b, acc)`: `a` is M x K, `b` is K x N, `c` and the result are
-    M x N. Operand and accumulator element types: f16 or bf16 with an f32
+    M x N; or, batched, B x M x K times B x K x N into B x M x N (before
+    layout assignment only: `--tile-decompose-batched-dot` turns it into B
+    2-D products). Operand and accumulator element types: f16 or bf16 with an f32
     accumulator (f16 also with an f16 one), f32 (`inputPrecision` tf32,
     tf32x3 or ieee) with f32, f64 with f64, i8 with i32, and 8-bit floats
     (f8E4M3FN, f8E5M2, mixed) with f32. M, N and K are powers of two
@@ -673,6 +675,18 @@ def Tile_MaxContiguousOp : Tile_HintOp<"max_contiguous",
 
     ```mlir
     %o = tile.max_contiguous %x, [1024] : tensor<1024xi32>
+    ```
+  }];
+}
+
+def Tile_MaxConstancyOp : Tile_HintOp<"max_constancy",
+    "assert runs of equal values"> {
+  let description = [{
+    `tl.max_constancy(x, 16)`: one run length per dimension: along each,
+    aligned runs of that many elements hold one value (e.g. `offs // 16`).
+
+    ```mlir
+    %o = tile.max_constancy %x, [16, 1] : tensor<64x32xi32>
     ```
   }];
 }

@@ -37,6 +37,28 @@ def TileFoldDotAdd : Pass<"tile-fold-dot-add", "mlir::ModuleOp"> {
   let dependentDialects = ["::kiln::tile::TileDialect"];
 }
 
+def TileDecomposeBatchedDot
+    : Pass<"tile-decompose-batched-dot", "mlir::ModuleOp"> {
+  let summary = "split 3-D (batched) tile.dot ops into one 2-D product per batch entry";
+  let description = [{
+    `tl.dot` on `B x M x K` and `B x K x N` operands (Triton's batched
+    product) becomes `B` two-dimensional `tile.dot`s, which layout
+    assignment and the tensor-core lowering handle as any other. The batch
+    dimension is moved last (`tile.trans`) and halved until single entries
+    remain (`tile.reshape` to `... x B/2 x 2`, `tile.split`); the products
+    are joined back the same way (`tile.join`, `tile.reshape`) and the
+    batch dimension moved first again. Runs before layout assignment: a
+    3-D `tile.dot` has no layouts.
+
+    ```mlir
+    %d = tile.dot %a, %b, %c : tensor<2x16x32xf16>, tensor<2x32x16xf16> -> tensor<2x16x16xf32>
+    ```
+    becomes two `tensor<16x32xf16>, tensor<32x16xf16> -> tensor<16x16xf32>`
+    products of the split operands.
+  }];
+  let dependentDialects = ["::kiln::tile::TileDialect"];
+}
+
 def TileRemoveLayoutConversions
     : Pass<"tile-remove-layout-conversions", "mlir::ModuleOp"> {
   let summary = "remove tile.convert_layout ops that are not needed";
