@@ -54,6 +54,11 @@ struct VarInfo {
   unsigned minMemBits = 0;         // Narrowest element accessed in memory.
   int fastDim = -1;                // Most contiguous dimension of its pointers.
   int64_t fastContig = 1;
+  /// The same over accesses of a slice only (a reduction's result stored
+  /// per row): used when no access of the full tensor is contiguous, since
+  /// those move a whole dimension's worth more elements.
+  int sliceFastDim = -1;
+  int64_t sliceFastContig = 1;
   /// Dimensions reduced inside a loop: warps go elsewhere when they can, so
   /// that no iteration needs shared memory for the reduction.
   SmallVector<unsigned> reducedDims;
@@ -575,10 +580,13 @@ LogicalResult LayoutAssigner::materialize() {
     unsigned bits = getPointeeBytes(ptr.getType()) * 8;
     info.minMemBits = info.minMemBits ? std::min(info.minMemBits, bits) : bits;
     AxisInfo facts = axis.get(ptr);
+    bool sliceOnly = dimMap.size() < info.shape.size();
+    int &fastDim = sliceOnly ? info.sliceFastDim : info.fastDim;
+    int64_t &fastContig = sliceOnly ? info.sliceFastContig : info.fastContig;
     for (unsigned d = 0; d < rankOf(ptr) && d < facts.rank(); ++d)
-      if (facts.getContiguity(d) > info.fastContig) {
-        info.fastContig = facts.getContiguity(d);
-        info.fastDim = dimMap[d];
+      if (facts.getContiguity(d) > fastContig) {
+        fastContig = facts.getContiguity(d);
+        fastDim = dimMap[d];
       }
     // Atomics that are lowered one element at a time vote for width 1; the
     // vector atomics of sm_90 vote like stores, up to their vector width.
@@ -598,6 +606,8 @@ LogicalResult LayoutAssigner::materialize() {
   for (auto &[root, info] : vars) {
     if (terms.fixedLayout(root))
       continue;
+    if (info.fastDim < 0)
+      info.fastDim = info.sliceFastDim;
     blockedOf[root] = blockedFor(info, accesses.lookup(root));
   }
   deriveShapeResults(vars, accesses);
