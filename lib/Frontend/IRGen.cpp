@@ -375,6 +375,32 @@ FailureOr<Val> IRGen::callFunction(const FunctionDef *fn, const CallArgs &args,
 // Kernel entry
 //===----------------------------------------------------------------------===//
 
+/// `__kiln_def__('PATH', 'NAME', LINE)` given as a constexpr's value: the
+/// @triton.jit function defined there (the drop-in's spelling of a function
+/// passed as an argument; its file is loaded like an import).
+FailureOr<Val> IRGen::constexprFunction(llvm::StringRef text, uint32_t where,
+                                        llvm::StringRef origin) {
+  Expr *e = nullptr;
+  ParseResult pr = parseExpression(text.trim(), e);
+  auto *call = pr.module ? llvm::dyn_cast_or_null<CallExpr>(e) : nullptr;
+  const StrExpr *path = nullptr, *name = nullptr;
+  const IntExpr *line = nullptr;
+  if (call && call->args.size() == 3 && call->keywords.empty()) {
+    path = llvm::dyn_cast<StrExpr>(call->args[0]);
+    name = llvm::dyn_cast<StrExpr>(call->args[1]);
+    line = llvm::dyn_cast<IntExpr>(call->args[2]);
+  }
+  if (!path || !name || !line || line->value <= 0 || line->tooLarge)
+    return fail(where, origin + ": `" + text +
+                           "` is not __kiln_def__('PATH', 'NAME', LINE)");
+  std::string why;
+  FailureOr<Val> fn = functionDefinedAt(*this, path->value, name->value,
+                                        unsigned(line->value), nullptr, why);
+  if (failed(fn))
+    return fail(where, origin + ": `" + text + "` names no function: " + why);
+  return fn;
+}
+
 /// Parses a constexpr given as text (-D or an inline signature literal).
 static std::optional<Val> parseConstexprText(llvm::StringRef text) {
   Expr *e = nullptr;
@@ -573,7 +599,15 @@ mlir::OwningOpRef<mlir::ModuleOp> IRGen::compile(const KernelSpec &sp) {
         origin = "-D " + p.name;
       }
       Val v;
-      if (!text.empty()) {
+      if (!text.empty() &&
+          llvm::StringRef(text).trim().starts_with("__kiln_def__(")) {
+        // A @triton.jit function passed for the constexpr (Triton's
+        // `ACTIVATION_FN=my_activation`), named by its definition.
+        FailureOr<Val> f = constexprFunction(text, p.range.begin, origin);
+        if (failed(f))
+          return nullptr;
+        v = *f;
+      } else if (!text.empty()) {
         std::optional<Val> pv = parseConstexprText(text);
         if (!pv)
           return (void)fail(p.range.begin,

@@ -131,8 +131,11 @@ public:
   mlir::FailureOr<Val> descriptorAttribute(const Val &desc,
                                            const ast::AttributeExpr *e);
   mlir::FailureOr<Val> evalCall(const ast::CallExpr *e);
+  mlir::FailureOr<Val> evalGetattr(const ast::CallExpr *e, bool has);
   mlir::FailureOr<Val> evalSubscript(const ast::SubscriptExpr *e);
   mlir::FailureOr<Val> namedTupleClass(const ast::ClassDef &c);
+  mlir::FailureOr<Val> constexprFunction(llvm::StringRef text, uint32_t where,
+                                         llvm::StringRef origin);
   mlir::FailureOr<Val> constructNamedTuple(const Val &cls, const CallArgs &args,
                                            const ast::CallExpr *e);
   mlir::FailureOr<Val> evalBoolOp(const ast::BoolOpExpr *e);

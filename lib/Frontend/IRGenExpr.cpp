@@ -434,10 +434,45 @@ FailureOr<Val> IRGen::evalArgs(const CallExpr *e, CallArgs &out) {
   return Val::none();
 }
 
+/// getattr(obj, NAME[, default]) / hasattr(obj, NAME) with a constexpr NAME
+/// (`getattr(x, MATH_FN)()`, `getattr(tl, OP)`): `obj.NAME` at compile time.
+FailureOr<Val> IRGen::evalGetattr(const CallExpr *e, bool has) {
+  const char *fn = has ? "hasattr" : "getattr";
+  size_t maxArgs = has ? 2 : 3;
+  if (e->args.size() < 2 || e->args.size() > maxArgs || !e->keywords.empty() ||
+      llvm::any_of(e->args, [](const Expr *a) { return llvm::isa<StarredExpr>(a); }))
+    return fail(e, std::string("`") + fn + "` takes an object, a constexpr name" +
+                       (has ? "" : " and an optional default"));
+  FailureOr<Val> name = eval(e->args[1]);
+  if (failed(name))
+    return failure();
+  if (name->kind != Val::Kind::Str)
+    return fail(e->args[1], std::string("the name given to `") + fn +
+                                "` must be a constexpr string, got " +
+                                typeName(*name));
+  AttributeExpr attr(e->range, e->args[0], name->s, e->args[1]->range);
+  if (!has && e->args.size() == 2)
+    return evalAttribute(&attr);
+  // With a default (or for hasattr): a missing attribute is not an error.
+  std::optional<CapturedError> captured;
+  std::optional<CapturedError> *outer = capture;
+  capture = &captured;
+  FailureOr<Val> v = evalAttribute(&attr);
+  capture = outer;
+  if (has)
+    return Val::boolean(succeeded(v));
+  if (succeeded(v))
+    return v;
+  return eval(e->args[2]);
+}
+
 FailureOr<Val> IRGen::evalCall(const CallExpr *e) {
   FailureOr<Val> callee = eval(e->func);
   if (failed(callee))
     return failure();
+  if (callee->kind == Val::Kind::Builtin &&
+      (callee->s == "getattr" || callee->s == "hasattr"))
+    return evalGetattr(e, callee->s == "hasattr");
   CallArgs args;
   if (failed(evalArgs(e, args)))
     return failure();

@@ -14,6 +14,7 @@ import kiln
 
 kiln.install()
 
+import triton  # noqa: E402
 from dropin import tuples  # noqa: E402
 
 _fake = ctypes.CDLL(os.environ["KILN_FAKE_CUDA"])
@@ -143,6 +144,29 @@ class NamedTupleTest(unittest.TestCase):
                 tuples.Affine(1.0, 0.0), BLOCK=64)
         self.assertIn("the namedtuple has no field `n` (its fields: ptr, "
                       "count, stride)", str(cm.exception))
+
+
+class FunctionArgumentTest(unittest.TestCase):
+    def test_jit_functions_as_constexprs(self):
+        from dropin import helpers
+        x = f32(0x200000)
+        k = tuples.apply_fn
+        ptx = k.warmup(x, 1000, FN=tuples.leaky, ARG=0.25, BLOCK=128,
+                       grid=(8,)).asm["ptx"]
+        self.assertIn("0f3E800000", ptx)  # the slope 0.25
+        k[(8,)](x, 1000, FN=tuples.leaky, ARG=0.25, BLOCK=128)
+        self.assertEqual(last_launch()["kernel"], "apply_fn")
+        # Another function is another specialization.
+        ptx2 = k.warmup(x, 1000, FN=helpers.scale_by, ARG=3.0, BLOCK=128,
+                        grid=(8,)).asm["ptx"]
+        self.assertNotEqual(ptx, ptx2)
+        self.assertIn("0f40400000", ptx2)  # 3.0
+
+    def test_a_function_without_source_is_refused(self):
+        fn = triton.jit(eval("lambda x, a: x"))
+        with self.assertRaises(kiln.LaunchError) as cm:
+            tuples.apply_fn[(1,)](f32(0x200000), 10, FN=fn, ARG=1, BLOCK=64)
+        self.assertIn("constexpr `FN`: the @triton.jit function", str(cm.exception))
 
 
 if __name__ == "__main__":

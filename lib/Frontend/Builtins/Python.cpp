@@ -229,7 +229,7 @@ FailureOr<Val> IRGen::callBuiltin(llvm::StringRef name, const CallArgs &args,
     return Val::boolean(r);
   }
   if (llvm::StringSwitch<bool>(name)
-          .Cases({"getattr", "setattr", "hasattr", "type"}, true)
+          .Cases({"setattr", "type"}, true)
           .Cases({"list", "tuple", "dict", "set", "str", "zip", "enumerate"},
                  true)
           .Cases({"sum", "round", "map", "filter", "sorted", "reversed"}, true)

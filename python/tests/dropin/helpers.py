@@ -8,3 +8,8 @@ OFFSET: tl.constexpr = tl.constexpr(7)
 @triton.jit
 def twice(x):
     return x * 2
+
+
+@triton.jit
+def scale_by(x, factor: tl.constexpr):
+    return x * factor

@@ -62,3 +62,17 @@ def affine_copy(src, dst, coef, BLOCK: tl.constexpr):
     c = Affine(coef.scale)
     tl.store(dp, tl.load(sp, mask=smask) * c.scale + coef.shift + c.shift,
              mask=dmask & smask)
+
+
+# @triton.jit functions passed for constexpr parameters (triton_kernels'
+# ACTIVATION_FN, an epilogue chosen by the host), also imported ones.
+@triton.jit
+def leaky(x, slope: tl.constexpr):
+    return tl.where(x >= 0, x, x * slope)
+
+
+@triton.jit
+def apply_fn(x_ptr, N, FN: tl.constexpr, ARG: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < N
+    tl.store(x_ptr + offs, FN(tl.load(x_ptr + offs, mask=mask), ARG), mask=mask)

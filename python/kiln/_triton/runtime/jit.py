@@ -132,6 +132,14 @@ def _literal(name, value):
         value = value.value
     if isinstance(value, dtype):
         return "tl." + repr(value).rsplit(".", 1)[1]
+    if isinstance(value, JITFunction):  # `ACTIVATION_FN=my_activation`
+        from .bindings import _def_spelling
+        text = _def_spelling(value.fn)
+        if text is None:
+            raise LaunchError(
+                "constexpr `%s`: the @triton.jit function `%s` has no source "
+                "file Kiln can read" % (name, value.__name__))
+        return text
     return _kjit._literal(name, value)
 
 
