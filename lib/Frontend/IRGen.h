@@ -98,6 +98,7 @@ public:
   mlir::LogicalResult genAssign(const ast::AssignStmt *s);
   mlir::LogicalResult genAugAssign(const ast::AugAssignStmt *s);
   mlir::LogicalResult genFor(const ast::ForStmt *s);
+  mlir::LogicalResult genTupleFor(const ast::ForStmt *s, const Val &tuple);
   mlir::LogicalResult genStaticFor(const ast::ForStmt *s, const CallArgs &a,
                                    const ast::Node *call);
   mlir::LogicalResult genWhile(const ast::WhileStmt *s);

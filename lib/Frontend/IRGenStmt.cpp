@@ -386,18 +386,56 @@ static void finishLoopScope(IRGen &g, const IRGen::Scope &before,
   bindCarried(g, lv, results);
 }
 
+/// `for x in t` over a tuple (a tuple argument, `(a, b)`): unrolled, one
+/// copy of the body per element, as static_range is; the target may unpack
+/// (`for p, n in pairs`).
+LogicalResult IRGen::genTupleFor(const ForStmt *s, const Val &tuple) {
+  if (const Node *r = findReturn(s->body))
+    return fail(r, "`return` inside a loop is not supported");
+  if (tuple.elems.size() > kMaxStaticUnroll)
+    return fail(s->iter, "iterating a tuple of " +
+                             std::to_string(tuple.elems.size()) +
+                             " elements (the unrolling limit is " +
+                             std::to_string(kMaxStaticUnroll) + ")");
+  llvm::scope_exit restore([&] { --fs->loopDepth; });
+  ++fs->loopDepth;
+  for (const Val &el : tuple.elems) {
+    if (failed(assign(s->target, el, s->target)) || failed(genBlock(s->body)))
+      return failure();
+  }
+  return success();
+}
+
 LogicalResult IRGen::genFor(const ForStmt *s) {
   auto *call = llvm::dyn_cast<CallExpr>(s->iter);
-  FailureOr<Val> callee = call ? eval(call->func) : FailureOr<Val>(Val());
+  if (!call || !llvm::isa<NameExpr, AttributeExpr>(call->func)) {
+    FailureOr<Val> it = eval(s->iter);
+    if (failed(it))
+      return failure();
+    if (it->kind == Val::Kind::Tuple)
+      return genTupleFor(s, *it);
+    return fail(s->iter, "`for` loops must iterate over `range(...)`, "
+                         "`tl.range(...)`, `tl.static_range(...)` or a tuple, "
+                         "not " + typeName(*it));
+  }
+  FailureOr<Val> callee = eval(call->func);
   if (failed(callee))
     return failure();
   bool isRange = callee->kind == Val::Kind::Builtin &&
                  (callee->s == "range" || callee->s == "tl.range");
   bool isStatic =
       callee->kind == Val::Kind::Builtin && callee->s == "tl.static_range";
-  if (!call || (!isRange && !isStatic))
+  if (!isRange && !isStatic) {
+    // A call returning a tuple (a helper's `(a, b)`, `zip`-free Triton).
+    FailureOr<Val> it = eval(s->iter);
+    if (failed(it))
+      return failure();
+    if (it->kind == Val::Kind::Tuple)
+      return genTupleFor(s, *it);
     return fail(s->iter, "`for` loops must iterate over `range(...)`, "
-                         "`tl.range(...)` or `tl.static_range(...)`");
+                         "`tl.range(...)`, `tl.static_range(...)` or a tuple, "
+                         "not " + typeName(*it));
+  }
   auto *target = llvm::dyn_cast<NameExpr>(s->target);
   if (!target)
     return fail(s->target, "the loop variable must be a single name");

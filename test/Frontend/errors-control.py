@@ -114,8 +114,8 @@ import triton.language as tl
 
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
-    # expected-error @+1 {{`for` loops must iterate over `range(...)`, `tl.range(...)` or `tl.static_range(...)`}}
-    for i in (1, 2, 3):
+    # expected-error @+1 {{`for` loops must iterate over `range(...)`, `tl.range(...)`, `tl.static_range(...)` or a tuple, not i32}}
+    for i in N:
         pass
 
 # -----
