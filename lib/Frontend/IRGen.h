@@ -129,6 +129,7 @@ public:
   mlir::FailureOr<Val> evalImpl(const ast::Expr *e);
   mlir::FailureOr<Val> evalName(const ast::NameExpr *e);
   mlir::FailureOr<Val> evalAttribute(const ast::AttributeExpr *e);
+  mlir::FailureOr<Val> attributeOf(const Val &v, const ast::AttributeExpr *e);
   mlir::FailureOr<Val> descriptorAttribute(const Val &desc,
                                            const ast::AttributeExpr *e);
   mlir::FailureOr<Val> evalCall(const ast::CallExpr *e);
@@ -275,6 +276,8 @@ public:
     std::string message;
   };
   std::optional<CapturedError> *capture = nullptr;
+  /// AST nodes made while generating (getattr's `obj.NAME`).
+  std::vector<std::unique_ptr<ast::AttributeExpr>> synthesized;
   FnState *fs = nullptr;
   unsigned inlineDepth = 0;
   /// Statements generated so far: a budget against code explosion.

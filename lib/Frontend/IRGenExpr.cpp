@@ -251,7 +251,11 @@ FailureOr<Val> IRGen::evalAttribute(const AttributeExpr *e) {
   FailureOr<Val> base = eval(e->value);
   if (failed(base))
     return failure();
-  const Val &v = *base;
+  return attributeOf(*base, e);
+}
+
+/// `v.<e->attr>` for the value `v` of `e->value` (evaluated once).
+FailureOr<Val> IRGen::attributeOf(const Val &v, const AttributeExpr *e) {
   const std::string &a = e->attr;
   if (v.kind == Val::Kind::Module)
     return isUserModule(v) ? attributeOfUserModule(*this, v, e)
@@ -450,14 +454,21 @@ FailureOr<Val> IRGen::evalGetattr(const CallExpr *e, bool has) {
     return fail(e->args[1], std::string("the name given to `") + fn +
                                 "` must be a constexpr string, got " +
                                 typeName(*name));
-  AttributeExpr attr(e->range, e->args[0], name->s, e->args[1]->range);
+  FailureOr<Val> obj = eval(e->args[0]);
+  if (failed(obj))
+    return failure();
+  // The attribute as if written `obj.NAME` (kept: diagnostics and module
+  // loads may refer to the node later).
+  synthesized.push_back(std::make_unique<AttributeExpr>(
+      e->range, e->args[0], name->s, e->args[1]->range));
+  const AttributeExpr &attr = *synthesized.back();
   if (!has && e->args.size() == 2)
-    return evalAttribute(&attr);
+    return attributeOf(*obj, &attr);
   // With a default (or for hasattr): a missing attribute is not an error.
   std::optional<CapturedError> captured;
   std::optional<CapturedError> *outer = capture;
   capture = &captured;
-  FailureOr<Val> v = evalAttribute(&attr);
+  FailureOr<Val> v = attributeOf(*obj, &attr);
   capture = outer;
   if (has)
     return Val::boolean(succeeded(v));
