@@ -457,6 +457,14 @@ std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
       }
       return v;
     }
+    // collections.namedtuple: module-level namedtuple classes kernels
+    // build (`P = namedtuple("P", ["ptr", "n"])`).
+    if (d->module == "collections" &&
+        (d->importedName.empty() || d->importedName == "namedtuple"))
+      return FailureOr<Val>(
+          d->importedName.empty()
+              ? Val::named(Val::Kind::Module, "collections")
+              : Val::named(Val::Kind::Builtin, "collections.namedtuple"));
     // A from-import of a module not found in the package roots given.
     if (auto *from = llvm::dyn_cast<ImportFromStmt>(d->site);
         from && hasPackageRoots(*this))
@@ -583,7 +591,8 @@ std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
                                         why));
   }
   if (!v->isConstexpr() && v->kind != Val::Kind::Function &&
-      v->kind != Val::Kind::Module && v->kind != Val::Kind::Builtin)
+      v->kind != Val::Kind::Module && v->kind != Val::Kind::Builtin &&
+      v->kind != Val::Kind::NamedTupleClass)
     return FailureOr<Val>(fail(use, "`" + name + "` is defined at " + where +
                                         " by `" + by +
                                         "`, which is not a compile-time "

@@ -4,10 +4,13 @@
 # passed to helpers; wrong fields are named.
 # RUN: ln-compile %s --kernel copy --signature '(ptr=*fp32:16,n=i32),(ptr=*fp32:16,n=i32)' -D BLOCK=64 --emit=tile | FileCheck %s
 # RUN: ln-compile %s --kernel closure --signature '*fp32:16,(fn=None,captured=(fp32,i32))' --emit=tile | FileCheck %s --check-prefix=STAR
+# RUN: ln-compile %s --kernel from_collections --signature '*fp32,i32' --emit=tile | FileCheck %s --check-prefix=COLL
 # RUN: not ln-compile %s --kernel bad_field --signature '(ptr=*fp32:16,n=i32)' --emit=tile 2>&1 | FileCheck %s --check-prefix=FIELD
 # RUN: not ln-compile %s --kernel bad_field --signature '(*fp32:16,i32)' --emit=tile 2>&1 | FileCheck %s --check-prefix=PLAIN
 # RUN: not ln-compile %s --kernel missing --signature '*fp32' --emit=tile 2>&1 | FileCheck %s --check-prefix=MISSING
 # RUN: not ln-compile %s --kernel unknown_kw --signature '*fp32' --emit=tile 2>&1 | FileCheck %s --check-prefix=KW
+import collections
+from collections import namedtuple
 from typing import NamedTuple
 
 import triton
@@ -65,6 +68,21 @@ def closure(X, c):
 # STAR: %[[M:[^ ]+]] = arith.mulf %{{.*}}, %[[S]] : tensor<16xf32>
 # STAR: %[[B:[^ ]+]] = arith.sitofp %arg2 : i32 to f32
 # STAR: arith.addf %[[M]], %{{.*}} : tensor<16xf32>
+
+
+Pair = namedtuple("Pair", ["ptr", "n"])
+Coef = collections.namedtuple("Coef", "a, b c", defaults=(5.0, 7.0))
+
+
+@triton.jit
+def from_collections(X, N):
+    p = Pair(X, N)
+    c = Coef(1.0, c=2.0)
+    offs = tl.arange(0, 16)
+    tl.store(p.ptr + offs, c.a + c.b * c.c, mask=offs < p.n)
+
+# COLL-LABEL: func.func @from_collections(
+# COLL: arith.constant dense<1.100000e+01> : tensor<16xf32>
 
 
 @triton.jit

@@ -198,6 +198,13 @@ int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out) {
     }
     return 2;
   }
+  if (mod == "collections") {
+    if (attr == "namedtuple") {
+      out = Val::named(Val::Kind::Builtin, "collections.namedtuple");
+      return 0;
+    }
+    return 2;
+  }
   if (mod == "triton.language.PropagateNan") {
     if (attr == "ALL" || attr == "NONE") {
       out = Val::str(attr.str());

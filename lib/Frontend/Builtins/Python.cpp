@@ -171,6 +171,57 @@ FailureOr<Val> IRGen::callBuiltin(llvm::StringRef name, const CallArgs &args,
   }
   if (name == "print")
     return callBuiltin("tl.device_print", args, e);
+  // collections.namedtuple("P", "x y" | ["x", "y"], defaults=(...)): a
+  // class kernels build tuples of (as `class P(NamedTuple)`).
+  if (name == "collections.namedtuple") {
+    if (failed(bind({"typename", "field_names", "rename=False",
+                     "defaults=None", "module=None"})))
+      return failure();
+    if (a[0].v.kind != Val::Kind::Str)
+      return fail(a[0].node, "`typename` of `namedtuple` must be a string, got " +
+                                 typeName(a[0].v));
+    std::vector<std::string> fields;
+    if (a[1].v.kind == Val::Kind::Str) {
+      llvm::SmallVector<llvm::StringRef> parts;
+      llvm::StringRef(a[1].v.s).split(parts, ' ', -1, false);
+      for (llvm::StringRef p : parts) {
+        llvm::SmallVector<llvm::StringRef> names;
+        p.split(names, ',', -1, false);
+        for (llvm::StringRef n : names)
+          if (!n.trim().empty())
+            fields.push_back(n.trim().str());
+      }
+    } else if (a[1].v.kind == Val::Kind::Tuple) {
+      for (const Val &f : a[1].v.elems) {
+        if (f.kind != Val::Kind::Str)
+          return fail(a[1].node, "the field names of `namedtuple` must be "
+                                 "strings, got " + typeName(f));
+        fields.push_back(f.s);
+      }
+    } else {
+      return fail(a[1].node, "`field_names` of `namedtuple` must be a string "
+                             "or a list of strings, got " + typeName(a[1].v));
+    }
+    for (size_t k = 0; k < fields.size(); ++k)
+      if (llvm::count(fields, fields[k]) > 1)
+        return fail(a[1].node, "duplicate field name `" + fields[k] +
+                                   "` in `namedtuple`");
+    Val cls = Val::named(Val::Kind::NamedTupleClass, a[0].v.s);
+    cls.elems.assign(fields.size(), Val::undef("no default"));
+    if (a[3].v.kind == Val::Kind::Tuple) {
+      const std::vector<Val> &defaults = a[3].v.elems;
+      if (defaults.size() > fields.size())
+        return fail(a[3].node, "`namedtuple` got more defaults than fields");
+      std::copy(defaults.begin(), defaults.end(),
+                cls.elems.end() - defaults.size());
+    } else if (a[3].v.kind != Val::Kind::None) {
+      return fail(a[3].node, "`defaults` of `namedtuple` must be a tuple, got " +
+                                 typeName(a[3].v));
+    }
+    cls.fields =
+        std::make_shared<const std::vector<std::string>>(std::move(fields));
+    return cls;
+  }
   if (name == "isinstance") {
     if (failed(bind({"obj", "class_or_tuple"})))
       return failure();
