@@ -448,12 +448,21 @@ static std::optional<Val> parseConstexprText(llvm::StringRef text) {
       return std::nullopt;
     dotted = n->id + dotted;
     llvm::StringRef d = dotted;
-    if (!d.consume_front("tl.") && !d.consume_front("triton.language."))
+    bool prefixed = d.consume_front("tl.") || d.consume_front("triton.language.");
+    if (!prefixed)
       if (std::optional<DType> dt = parseDTypeName(d.str()))
         return Val::dtype(*dt);
+    // A dtype, or (spelled in full) a tl function passed for a constexpr
+    // (`REDUCE=tl.maximum`).
     Val out;
-    if (lookupModuleAttr("triton.language", d, out) == 0 &&
-        out.kind == Val::Kind::DType)
+    auto [sub, attr] = d.rsplit('.');
+    std::string mod = attr.empty() ? "triton.language"
+                                   : "triton.language." + sub.str();
+    if (attr.empty())
+      attr = sub;
+    if (lookupModuleAttr(mod, attr, out) == 0 &&
+        (out.kind == Val::Kind::DType ||
+         (prefixed && out.kind == Val::Kind::Builtin)))
       return out;
     return std::nullopt;
   };

@@ -161,6 +161,10 @@ class FunctionArgumentTest(unittest.TestCase):
                         grid=(8,)).asm["ptx"]
         self.assertNotEqual(ptx, ptx2)
         self.assertIn("0f40400000", ptx2)  # 3.0
+        # A tl function passes too (spelled triton.language.maximum).
+        ptx3 = k.warmup(x, 1000, FN=triton.language.maximum, ARG=0.5,
+                        BLOCK=128, grid=(8,)).asm["ptx"]
+        self.assertIn("max.f32", ptx3)
 
     def test_a_function_without_source_is_refused(self):
         fn = triton.jit(eval("lambda x, a: x"))

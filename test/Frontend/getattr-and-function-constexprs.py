@@ -3,7 +3,8 @@
 # constexpr parameter (`ACTIVATION_FN=...`): the drop-in spells it by its
 # definition, `__kiln_def__('PATH', 'NAME', LINE)`.
 # RUN: ln-compile %s --kernel by_name --signature '*fp32' -D "MATH_FN='exp2'" --emit=tile | FileCheck %s
-# RUN: ln-compile %s --kernel apply --signature '*fp32' -D "FN=__kiln_def__('%s', 'halve', 22)" --emit=tile | FileCheck %s --check-prefix=FUNC
+# RUN: ln-compile %s --kernel apply --signature '*fp32' -D "FN=__kiln_def__('%s', 'halve', 23)" --emit=tile | FileCheck %s --check-prefix=FUNC
+# RUN: ln-compile %s --kernel apply --signature '*fp32' -D FN=triton.language.math.exp --emit=tile | FileCheck %s --check-prefix=TLFN
 # RUN: not ln-compile %s --kernel apply --signature '*fp32' -D "FN=__kiln_def__('%s', 'halve', 12)" --emit=tile 2>&1 | FileCheck %s --check-prefix=NOFN
 # RUN: not ln-compile %s --kernel by_name --signature '*fp32' -D "MATH_FN=3" --emit=tile 2>&1 | FileCheck %s --check-prefix=NOTSTR
 import triton
@@ -35,5 +36,7 @@ def apply(X, FN: tl.constexpr):
 # FUNC-LABEL: func.func @apply
 # FUNC: arith.constant dense<5.000000e-01>
 # FUNC: arith.mulf
+# TLFN: tile.constexprs = {FN = "triton.language.math.exp"}
+# TLFN: math.exp
 # NOFN: error: -D FN: `__kiln_def__('{{.*}}getattr-and-function-constexprs.py', 'halve', 12)` names no function: there is no module-level `def halve` at line 12 of {{.*}}getattr-and-function-constexprs.py
 # NOTSTR: error: the name given to `getattr` must be a constexpr string, got constexpr int 3

@@ -132,6 +132,12 @@ def _literal(name, value):
         value = value.value
     if isinstance(value, dtype):
         return "tl." + repr(value).rsplit(".", 1)[1]
+    from triton.language.core import _Builtin
+    if isinstance(value, _Builtin):  # `REDUCE_FN=tl.maximum`
+        from .bindings import spelling
+        text = spelling(value)
+        if text is not None:
+            return text
     if isinstance(value, JITFunction):  # `ACTIVATION_FN=my_activation`
         from .bindings import _def_spelling
         text = _def_spelling(value.fn)
