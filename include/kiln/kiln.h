@@ -244,6 +244,14 @@ typedef enum kiln_arg_kind {
                         * "x,y" naming a namedtuple's fields, one per
                         * element (the kernel reads `t.x`); it must stay
                         * valid for the call (kiln_kernel_bind copies it) */
+  KILN_ARG_CONSTEXPR = 12, /* another compile-time value for a parameter,
+                            * value.ptr the address of its NUL-terminated
+                            * signature spelling: a @triton.jit function as
+                            * __kiln_def__('PATH', 'NAME', LINE), a tl
+                            * function as triton.language.maximum. Like None
+                            * it specializes the kernel and takes no slot;
+                            * valid for the call (kiln_kernel_bind copies
+                            * it) */
 } kiln_arg_kind;
 
 /* One argument for each non-constexpr parameter, in order. 24 bytes. */
@@ -333,6 +341,12 @@ static inline kiln_arg kiln_arg_bool(int v) {
 }
 static inline kiln_arg kiln_arg_none(void) {
   return kiln_arg_scalar_(KILN_ARG_NONE);
+}
+/* A compile-time value by its signature spelling (KILN_ARG_CONSTEXPR). */
+static inline kiln_arg kiln_arg_constexpr(const char *spelling) {
+  kiln_arg a = kiln_arg_scalar_(KILN_ARG_CONSTEXPR);
+  a.value.ptr = (uint64_t)(uintptr_t)spelling;
+  return a;
 }
 /* The header of a tuple argument; its `size` elements follow it. */
 static inline kiln_arg kiln_arg_tuple(int64_t size) {

@@ -230,6 +230,13 @@ kiln_status kiln::capi::convertArgs(const kiln_kernel *kernel,
       out.push_back(rt::Arg::tensorDescFromBits(a.value.ptr, *t, a.byte_size));
       break;
     }
+    case KILN_ARG_CONSTEXPR:
+      if (!a.value.ptr)
+        return argError(kernel, args, nargs, i,
+                        "constexpr argument without a spelling (null)");
+      out.push_back(rt::Arg::constexprText(
+          reinterpret_cast<const char *>(uintptr_t(a.value.ptr))));
+      break;
     case KILN_ARG_TUPLE:
       // Each element is at least one argument after the header.
       if (a.value.i < 0 || uint64_t(a.value.i) > nargs - i - 1)

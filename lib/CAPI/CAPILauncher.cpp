@@ -38,10 +38,11 @@ struct kiln_launcher {
   std::vector<DType> dtypes; ///< Pointee types of pointer slots.
   /// Integer slots never specialized on their value (do_not_specialize).
   std::vector<bool> unspecialized;
-  /// Tuple slots: the element count bound (the structure is fixed) and a
-  /// namedtuple's field names (copied: the prototype's are the caller's).
+  /// Tuple slots: the element count bound (the structure is fixed). Texts:
+  /// a namedtuple's field names, a constexpr argument's spelling (copied:
+  /// the prototype's are the caller's).
   std::vector<unsigned> tupleSizes;
-  std::vector<std::string> tupleFields;
+  std::vector<std::string> texts;
   kiln_options options;
   /// The last launch's specialization (undecorated kernels): options are
   /// fixed here, so arguments of the same value classes reuse it.
@@ -89,7 +90,9 @@ kiln_status kiln_kernel_bind(kiln_kernel *kernel, const kiln_arg *prototype,
       l->dtypes.push_back(a.dtype());
       l->unspecialized.push_back(prototype[i].kind == KILN_ARG_INT_NOSPEC);
       l->tupleSizes.push_back(a.tupleSize());
-      l->tupleFields.push_back(a.tupleFields().str());
+      l->texts.push_back(a.kind() == rt::Arg::Kind::Tuple
+                             ? a.tupleFields().str()
+                             : a.constexprText().str());
     }
     *out = l.release();
     return KILN_OK;
@@ -133,7 +136,9 @@ static kiln_status unpack(kiln_launcher *launcher, const void *packed,
       args.push_back(rt::Arg::ptr(bits, launcher->dtypes[i], load64(a + 8)));
       break;
     case Slot::None:
-      args.push_back(rt::Arg::none());
+      args.push_back(launcher->texts[i].empty()
+                         ? rt::Arg::none()
+                         : rt::Arg::constexprText(launcher->texts[i].c_str()));
       break;
     case Slot::Tuple:
       if (bits != launcher->tupleSizes[i])
@@ -144,9 +149,8 @@ static kiln_status unpack(kiln_launcher *launcher, const void *packed,
                         " element(s); this launcher was bound for " +
                         std::to_string(launcher->tupleSizes[i]));
       args.push_back(rt::Arg::tupleHeader(
-          launcher->tupleSizes[i], launcher->tupleFields[i].empty()
-                                       ? nullptr
-                                       : launcher->tupleFields[i].c_str()));
+          launcher->tupleSizes[i],
+          launcher->texts[i].empty() ? nullptr : launcher->texts[i].c_str()));
       break;
     case Slot::TensorDesc: // base, then the block/padding bits
       args.push_back(rt::Arg::tensorDescFromBits(bits, launcher->dtypes[i],

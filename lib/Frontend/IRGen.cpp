@@ -401,6 +401,11 @@ FailureOr<Val> IRGen::constexprFunction(llvm::StringRef text, uint32_t where,
   return fn;
 }
 
+/// `__kiln_def__(...)`: a @triton.jit function given as a constexpr value.
+static bool isFunctionSpelling(llvm::StringRef text) {
+  return text.trim().starts_with("__kiln_def__(");
+}
+
 /// Parses a constexpr given as text (-D or an inline signature literal).
 static std::optional<Val> parseConstexprText(llvm::StringRef text) {
   Expr *e = nullptr;
@@ -549,11 +554,17 @@ mlir::OwningOpRef<mlir::ModuleOp> IRGen::compile(const KernelSpec &sp) {
               return false;
             break;
           case ParamSpec::Kind::Constexpr:
-            if (!parseConstexprText(el.constexprValue))
+            if (isFunctionSpelling(el.constexprValue)) {
+              // A @triton.jit function element (Triton's closure tuples).
+              if (failed(constexprFunction(el.constexprValue, at,
+                                           "element " + elName)))
+                return false;
+            } else if (!parseConstexprText(el.constexprValue)) {
               return (void)fail(at, "element " + elName + " of the tuple is `" +
                                         el.constexprValue +
                                         "`, not a constexpr literal"),
                      false;
+            }
             constexprTexts.push_back(
                 b.getNamedAttr(elName, b.getStringAttr(el.constexprValue)));
             break;
@@ -608,8 +619,7 @@ mlir::OwningOpRef<mlir::ModuleOp> IRGen::compile(const KernelSpec &sp) {
         origin = "-D " + p.name;
       }
       Val v;
-      if (!text.empty() &&
-          llvm::StringRef(text).trim().starts_with("__kiln_def__(")) {
+      if (!text.empty() && isFunctionSpelling(text)) {
         // A @triton.jit function passed for the constexpr (Triton's
         // `ACTIVATION_FN=my_activation`), named by its definition.
         FailureOr<Val> f = constexprFunction(text, p.range.begin, origin);
@@ -769,8 +779,10 @@ mlir::OwningOpRef<mlir::ModuleOp> IRGen::compile(const KernelSpec &sp) {
           t.fields = std::make_shared<const std::vector<std::string>>(e.fieldNames);
         return t;
       }
-      if (e.kind == ParamSpec::Kind::Constexpr)
-        return *parseConstexprText(e.constexprValue); // checked above
+      if (e.kind == ParamSpec::Kind::Constexpr) // checked above
+        return isFunctionSpelling(e.constexprValue)
+                   ? *constexprFunction(e.constexprValue, param->range.begin, "")
+                   : *parseConstexprText(e.constexprValue);
       Val v = Val::runtime(entryBlock->getArgument(next),
                            runtimeParams[next].second);
       ++next;

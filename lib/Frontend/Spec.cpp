@@ -54,6 +54,40 @@ bool isIdentifier(llvm::StringRef s) {
 bool isConstexprLiteral(llvm::StringRef s) {
   if (s == "True" || s == "False" || s == "None")
     return true;
+  // A @triton.jit function by its definition (the drop-in's spelling of a
+  // function passed as an argument): __kiln_def__('PATH', 'NAME', LINE),
+  // its quotes and parentheses balanced as the entry splitter sees them.
+  if (s.starts_with("__kiln_def__(") && s.ends_with(")")) {
+    int depth = 0;
+    char quote = 0;
+    for (size_t i = 0; i < s.size(); ++i) {
+      char c = s[i];
+      if (quote) {
+        if (c == '\\')
+          ++i;
+        else if (c == quote)
+          quote = 0;
+        continue;
+      }
+      if (c == '"' || c == '\'')
+        quote = c;
+      else if (c == '(')
+        ++depth;
+      else if (c == ')' && --depth == 0 && i + 1 != s.size())
+        return false;
+      else if (c == '[' || c == ']' || c == '<' || c == '>')
+        return false;
+    }
+    return depth == 0 && !quote;
+  }
+  // A tl function or dtype spelled in full (`triton.language.maximum`).
+  if (s.starts_with("tl.") || s.starts_with("triton.language.")) {
+    llvm::SmallVector<llvm::StringRef> parts;
+    s.split(parts, '.');
+    return llvm::all_of(parts, [](llvm::StringRef p) {
+      return isIdentifier(p);
+    });
+  }
   if (s.size() >= 2 && (s.front() == '"' || s.front() == '\'')) {
     // One quoted string: its quote appears unescaped only at the two ends,
     // so the entry splitter of parseEntries sees the same extent.

@@ -59,7 +59,7 @@ std::string Arg::describe() const {
     return llvm::formatv("float {0} ({1})", buf, dtypeName(dtype_)).str();
   }
   case Kind::None:
-    return "None";
+    return text_ ? "constexpr " + std::string(text_) : "None";
   case Kind::TensorDesc: {
     std::string block;
     for (int64_t d : descriptorBlock())
@@ -68,8 +68,8 @@ std::string Arg::describe() const {
            block + "] (" + hexPtr(ptr_) + ")";
   }
   case Kind::Tuple:
-    if (fields_)
-      return "namedtuple (" + std::string(fields_) + ")";
+    if (text_)
+      return "namedtuple (" + std::string(text_) + ")";
     return "tuple of " + std::to_string(int_) + " element(s)";
   }
   return "?";
@@ -176,7 +176,7 @@ llvm::Expected<ParamSpec> argSpec(llvm::StringRef kernelName,
     // The frontend takes `None` for any parameter: it becomes a constexpr
     // None and leaves the compiled kernel's parameter list.
     ps.kind = ParamSpec::Kind::Constexpr;
-    ps.constexprValue = "None";
+    ps.constexprValue = a.constexprText().empty() ? "None" : a.constexprText().str();
     break;
   case Arg::Kind::Pointer:
     if (a.pointer() == 0)

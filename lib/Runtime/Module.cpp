@@ -101,6 +101,11 @@ void appendArgClasses(llvm::ArrayRef<Arg> args, llvm::SmallVectorImpl<char> &s) 
                 : a.isSpecializedOne() ? '2'
                 : div16                ? '1'
                                        : '0');
+    if (!a.constexprText().empty()) { // a function passed as a value
+      s.push_back('(');
+      s.append(a.constexprText().begin(), a.constexprText().end());
+      s.push_back(')');
+    }
     if (a.kind() == Arg::Kind::TensorDesc || a.kind() == Arg::Kind::Tuple) {
       // The block shape and padding; the element count.
       char buf[24];

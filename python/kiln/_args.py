@@ -125,7 +125,8 @@ def _first_device(args):
     tuples; a host one counts as 0), None when there is none."""
     for a in args:
         t = type(a)
-        if t is int or t is float or t is bool or a is None:
+        if t is int or t is float or t is bool or a is None or \
+                hasattr(t, "_kiln_constexpr_spelling"):
             continue
         if isinstance(a, tuple):
             d = _first_device(a)
@@ -142,7 +143,8 @@ _FIELD_NAMES = {}
 
 def _field_names_address(fields):
     """The address of a NUL-terminated copy of `fields` ("x,y") that lives
-    as long as the process (kiln_arg's namedtuple header points at it)."""
+    as long as the process (kiln_arg's namedtuple header and constexpr
+    spellings point at it)."""
     buf = _FIELD_NAMES.get(fields)
     if buf is None:
         buf = _FIELD_NAMES[fields] = ctypes.create_string_buffer(
@@ -189,6 +191,9 @@ def _fill_prototype(protos, at, d):
         p.kind, p.value.f = _lib.ARG_FLOAT32, value
     elif code == "n":
         p.kind = _lib.ARG_NONE
+    elif code.startswith("cx:"):  # kept alive in _FIELD_NAMES
+        p.kind = _lib.ARG_CONSTEXPR
+        p.value.ptr = _field_names_address(code[3:])
     else:
         p.kind = _lib.ARG_POINTER
         name = (code[4:] if isinstance(code, str) and

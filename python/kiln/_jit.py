@@ -248,6 +248,14 @@ class Kernel:
             fields = ",".join(fields) if fields else None
             return (("tuple", tuple(e[0] for e in elems), fields), full[:-1],
                     elems, 0)
+        spell = getattr(t, "_kiln_constexpr_spelling", None)
+        if spell is not None:  # a function object Triton passes by value
+            text = spell(a)
+            if text is None:
+                raise LaunchError("%s: the function `%s` has no source file "
+                                  "Kiln can read" % (
+                                      where, getattr(a, "__name__", "?")))
+            return ("cx:" + text, "Q", 0, 0)
         if _is_descriptor(a):
             return _describe_descriptor(where, a)
         return self._describe_pointer(where, a, with_sizes)

@@ -23,6 +23,8 @@ ARG_FLOAT32, ARG_FLOAT64, ARG_BOOL, ARG_NONE = 5, 6, 7, 8
 ARG_INT_NOSPEC = 9
 ARG_TENSORDESC = 10
 ARG_TUPLE = 11
+# A compile-time value by its spelling (a @triton.jit function, a tl one).
+ARG_CONSTEXPR = 12
 
 # kiln_dtype
 DTYPES = {"i1": 0, "i8": 1, "i16": 2, "i32": 3, "i64": 4, "u32": 5,

@@ -166,6 +166,25 @@ class FunctionArgumentTest(unittest.TestCase):
                         BLOCK=128, grid=(8,)).asm["ptx"]
         self.assertIn("max.f32", ptx3)
 
+    def test_closure_namedtuple_with_a_function(self):
+        x = f32(0x200000)
+        k = tuples.apply_closure
+        c = tuples.Closure(tuples.affine, (3.0, 1.5))
+        k[(4,)](x, 1000, c, BLOCK=256)
+        f = [ctypes.c_uint32.from_buffer_copy(ctypes.c_float(v)).value
+             for v in (3.0, 1.5)]
+        # The function takes no parameter; the captured values do.
+        self.assertEqual(last_launch()["params"], [0x200000, 1000] + f)
+        ptx = k.warmup(x, 1000, c, BLOCK=256, grid=(4,)).asm["ptx"]
+        self.assertIn("fma.rn.f32", ptx)
+        # Another function: another specialization, the new one launched.
+        k[(4,)](x, 1000, tuples.Closure(triton.language.maximum, (0.0,)),
+                BLOCK=256)
+        self.assertEqual(last_launch()["params"], [0x200000, 1000, 0])
+        ptx = k.warmup(x, 1000, tuples.Closure(triton.language.maximum, (0.0,)),
+                       BLOCK=256, grid=(4,)).asm["ptx"]
+        self.assertIn("max.f32", ptx)
+
     def test_a_function_without_source_is_refused(self):
         fn = triton.jit(eval("lambda x, a: x"))
         with self.assertRaises(kiln.LaunchError) as cm:

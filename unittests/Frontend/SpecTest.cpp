@@ -191,6 +191,18 @@ TEST(Spec, NamedTuples) {
             "2 `x=i32`: the field `x` is named twice");
   // Only tuple elements have names; a string constexpr may hold `=`.
   EXPECT_NE(errorOf("x=i32").find("unknown type"), std::string::npos);
+  // Functions passed by value: their spellings are constexpr literals.
+  auto fn = parseSignature(
+      "(fn=__kiln_def__('/p/a,b.py', 'f', 12),op=triton.language.maximum,"
+      "c=(fp32,))");
+  ASSERT_TRUE(static_cast<bool>(fn)) << llvm::toString(fn.takeError());
+  EXPECT_EQ((*fn)[0].elements[0].constexprValue,
+            "__kiln_def__('/p/a,b.py', 'f', 12)");
+  EXPECT_EQ((*fn)[0].elements[1].constexprValue, "triton.language.maximum");
+  EXPECT_EQ((*parseSignature((*fn)[0].toString()))[0], (*fn)[0]);
+  EXPECT_NE(errorOf("(__kiln_def__('a', 'f', 1)]x),)").find("unknown type"),
+            std::string::npos);
+  EXPECT_NE(errorOf("tl.1x").find("unknown type"), std::string::npos);
   auto s = parseSignature("(s='a=b',)");
   ASSERT_TRUE(static_cast<bool>(s));
   EXPECT_EQ((*s)[0].elements[0].constexprValue, "'a=b'");

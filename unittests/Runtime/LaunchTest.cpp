@@ -517,6 +517,26 @@ TEST(Tuples, NamedTupleFieldsAreInTheSpec) {
                         "`1x` is not a namedtuple field name");
 }
 
+// A function passed by value (a tuple element of Triton's closure pattern):
+// a constexpr by its spelling, no argument slot, part of the key.
+TEST(Tuples, ConstexprTextElements) {
+  auto params = listKernelParameters(kTupleSource, "t.py", "k");
+  ASSERT_TRUE(bool(params)) << errorText(params);
+  LaunchOptions o = tupleOptions();
+  std::vector<Arg> args = {Arg::ptr(kAligned, DType::F32),
+                           Arg::tupleHeader(2, "fn,scale"),
+                           Arg::constexprText("__kiln_def__('/k.py', 'f', 3)"),
+                           Arg::f32(2.0f), Arg::integer(64)};
+  auto spec = deriveSpec("k", *params, args, o, "sm_90");
+  ASSERT_TRUE(bool(spec)) << errorText(spec);
+  EXPECT_EQ(spec->toString(),
+            "k(*fp32:16,(fn=__kiln_def__('/k.py', 'f', 3),scale=fp32),i32:16,"
+            "128)[B=128]num_warps=4,num_stages=3,arch=sm_90");
+  EXPECT_TRUE(args[2].isNone());
+  EXPECT_EQ(args[2].describe(), "constexpr __kiln_def__('/k.py', 'f', 3)");
+  EXPECT_EQ(Arg::none().constexprText(), "");
+}
+
 TEST(Validate, UnsignedScalars) {
   KernelInfo info;
   info.name = "k";

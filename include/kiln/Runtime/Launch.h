@@ -51,6 +51,21 @@ public:
   /// parameter as a constexpr None (signature entry `None`), so the compiled
   /// kernel has no such parameter and nothing is passed for it.
   static Arg none() { return Arg(Kind::None, DType::I32, 0, 0, 0); }
+  /// Another compile-time value passed for a parameter, as its signature
+  /// spelling (a @triton.jit function: `__kiln_def__('PATH', 'NAME', LINE)`;
+  /// a tl function: `triton.language.maximum`). Like None it specializes
+  /// the kernel and takes no argument slot. Not copied: `text` must outlive
+  /// the launch or compile the Arg is used for.
+  static Arg constexprText(const char *text) {
+    Arg a = none();
+    a.text_ = text;
+    return a;
+  }
+  /// A constexprText argument's spelling; empty for None and other kinds.
+  llvm::StringRef constexprText() const {
+    return kind_ == Kind::None && text_ ? llvm::StringRef(text_)
+                                        : llvm::StringRef();
+  }
   /// An integer typed as Triton types a Python int (i32 if it fits, else i64).
   static Arg integer(int64_t v) {
     bool fits = v >= INT32_MIN && v <= INT32_MAX;
@@ -104,7 +119,7 @@ public:
   /// outlive the launch or compile the Arg is used for.
   static Arg tupleHeader(unsigned size, const char *fields = nullptr) {
     Arg a(Kind::Tuple, DType::I32, 0, int64_t(size), 0);
-    a.fields_ = fields;
+    a.text_ = fields;
     return a;
   }
   unsigned tupleSize() const {
@@ -112,7 +127,8 @@ public:
   }
   /// A namedtuple header's field names ("x,y"); empty otherwise.
   llvm::StringRef tupleFields() const {
-    return fields_ ? llvm::StringRef(fields_) : llvm::StringRef();
+    return kind_ == Kind::Tuple && text_ ? llvm::StringRef(text_)
+                                         : llvm::StringRef();
   }
 
   /// The same argument, never specialized on its value (no `:16`, not the
@@ -137,6 +153,7 @@ public:
   double floatValue() const { return float_; }
   /// Size of the buffer behind a pointer argument; 0 when not given.
   uint64_t bytes() const { return bytes_; }
+  /// None, or a constexprText: specialized away, no argument slot.
   bool isNone() const { return kind_ == Kind::None; }
   /// "pointer to fp16 (0x7f..)", "integer 1024 (i32)", "float 1e-05 (fp32)",
   /// "None".
@@ -152,7 +169,8 @@ private:
   double float_;
   uint64_t bytes_ = 0;
   bool specialize_ = true;
-  const char *fields_ = nullptr; ///< Tuple: a namedtuple's field names
+  /// Tuple: a namedtuple's field names; None: a constexprText's spelling.
+  const char *text_ = nullptr;
 };
 
 /// How many entries of `args` the parameter whose argument starts at `i`

@@ -76,3 +76,24 @@ def apply_fn(x_ptr, N, FN: tl.constexpr, ARG: tl.constexpr, BLOCK: tl.constexpr)
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
     tl.store(x_ptr + offs, FN(tl.load(x_ptr + offs, mask=mask), ARG), mask=mask)
+
+
+# Triton's closure pattern: a namedtuple holding a @triton.jit function and
+# the arguments it captured, passed to the kernel (the function part is a
+# compile-time value, specialized on).
+class Closure(NamedTuple):
+    fn: tl.constexpr
+    captured: tuple
+
+
+@triton.jit
+def apply_closure(x_ptr, N, closure, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < N
+    y = closure.fn(tl.load(x_ptr + offs, mask=mask), *closure.captured)
+    tl.store(x_ptr + offs, y, mask=mask)
+
+
+@triton.jit
+def affine(x, a, b):
+    return x * a + b

@@ -283,6 +283,10 @@ class _Builtin:
     def __repr__(self):
         return "<triton builtin %s.%s>" % (self.__module__, self.__name__)
 
+    def _kiln_constexpr_spelling(self):
+        """Passed as a value (a tuple element): `triton.language.maximum`."""
+        return self.__module__ + "." + self.__name__
+
 
 def _outside_kernel(what):
     raise ValueError(

@@ -210,6 +210,13 @@ class JITFunction(KernelInterface, LaunchCodegen):
             return self.warmup(*args, grid=grid, **kwargs)
         return self._run(grid, *args, **kwargs)
 
+    def _kiln_constexpr_spelling(self):
+        """How a launch passes this function as a value (a tuple element):
+        its definition, __kiln_def__('PATH', 'NAME', LINE); None without a
+        source file."""
+        from .bindings import _def_spelling
+        return _def_spelling(self.fn)
+
     def __repr__(self):
         return "JITFunction(%s:%s)" % (self.module, self.__qualname__)
 

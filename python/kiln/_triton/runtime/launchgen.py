@@ -66,7 +66,8 @@ def _tuple_key(v):
     if isinstance(v, tuple):  # a namedtuple: its class names the fields
         return (c,) + tuple(_tuple_key(e) for e in v)
     if c not in _SCALARS:
-        return v.dtype
+        # A tensor's dtype; a function passed by value keys as itself.
+        return getattr(v, "dtype", v)
     if c is not int:
         return c
     return -2147483648 <= v <= 2147483647
@@ -83,7 +84,7 @@ def _pack_exprs(expr, d):
     """The struct.pack values of described entry `d` (Kernel._describe) of
     the argument `expr`, as source text."""
     code = d[0]
-    if code == "n":
+    if code == "n" or (type(code) is str and code.startswith("cx:")):
         return ["0, 0"]
     if code in ("i", "l", "f"):
         return ["%s, 0" % expr]
