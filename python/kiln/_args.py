@@ -191,7 +191,7 @@ def _fill_prototype(protos, at, d):
         p.kind, p.value.f = _lib.ARG_FLOAT32, value
     elif code == "n":
         p.kind = _lib.ARG_NONE
-    elif code.startswith("cx:"):  # kept alive in _FIELD_NAMES
+    elif type(code) is str and code.startswith("cx:"):  # in _FIELD_NAMES
         p.kind = _lib.ARG_CONSTEXPR
         p.value.ptr = _field_names_address(code[3:])
     else:
