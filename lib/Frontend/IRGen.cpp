@@ -16,10 +16,6 @@ using namespace kiln;
 using namespace kiln::fe;
 using namespace kiln::ast;
 
-namespace kiln::fe {
-int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out);
-}
-
 /// Calls nest at most this deep when inlined (recursion is an error).
 static constexpr unsigned kMaxInlineDepth = 64;
 
@@ -374,105 +370,6 @@ FailureOr<Val> IRGen::callFunction(const FunctionDef *fn, const CallArgs &args,
 //===----------------------------------------------------------------------===//
 // Kernel entry
 //===----------------------------------------------------------------------===//
-
-/// `__kiln_def__('PATH', 'NAME', LINE)` given as a constexpr's value: the
-/// @triton.jit function defined there (the drop-in's spelling of a function
-/// passed as an argument; its file is loaded like an import).
-FailureOr<Val> IRGen::constexprFunction(llvm::StringRef text, uint32_t where,
-                                        llvm::StringRef origin) {
-  Expr *e = nullptr;
-  ParseResult pr = parseExpression(text.trim(), e);
-  auto *call = pr.module ? llvm::dyn_cast_or_null<CallExpr>(e) : nullptr;
-  const StrExpr *path = nullptr, *name = nullptr;
-  const IntExpr *line = nullptr;
-  if (call && call->args.size() == 3 && call->keywords.empty()) {
-    path = llvm::dyn_cast<StrExpr>(call->args[0]);
-    name = llvm::dyn_cast<StrExpr>(call->args[1]);
-    line = llvm::dyn_cast<IntExpr>(call->args[2]);
-  }
-  if (!path || !name || !line || line->value <= 0 || line->tooLarge)
-    return fail(where, origin + ": `" + text +
-                           "` is not __kiln_def__('PATH', 'NAME', LINE)");
-  std::string why;
-  FailureOr<Val> fn = functionDefinedAt(*this, path->value, name->value,
-                                        unsigned(line->value), nullptr, why);
-  if (failed(fn))
-    return fail(where, origin + ": `" + text + "` names no function: " + why);
-  return fn;
-}
-
-/// `__kiln_def__(...)`: a @triton.jit function given as a constexpr value.
-static bool isFunctionSpelling(llvm::StringRef text) {
-  return text.trim().starts_with("__kiln_def__(");
-}
-
-/// Parses a constexpr given as text (-D or an inline signature literal).
-static std::optional<Val> parseConstexprText(llvm::StringRef text) {
-  Expr *e = nullptr;
-  ParseResult pr = parseExpression(text.trim(), e);
-  if (!pr.module || !e)
-    return std::nullopt;
-  std::function<std::optional<Val>(const Expr *)> ev =
-      [&](const Expr *x) -> std::optional<Val> {
-    if (auto *i = llvm::dyn_cast<IntExpr>(x))
-      return Val::integer(i->value);
-    if (auto *f = llvm::dyn_cast<FloatExpr>(x))
-      return Val::flt(f->value);
-    if (auto *s = llvm::dyn_cast<StrExpr>(x))
-      return Val::str(s->value);
-    if (auto *c = llvm::dyn_cast<ConstExpr>(x)) {
-      if (c->which == ConstExpr::Which::True)
-        return Val::boolean(true);
-      if (c->which == ConstExpr::Which::False)
-        return Val::boolean(false);
-      if (c->which == ConstExpr::Which::None)
-        return Val::none();
-      return std::nullopt;
-    }
-    if (auto *u = llvm::dyn_cast<UnaryOpExpr>(x)) {
-      std::optional<Val> v = ev(u->operand);
-      if (!v || (v->kind != Val::Kind::Int && v->kind != Val::Kind::Float))
-        return std::nullopt;
-      if (u->op == UnaryOpKind::Plus)
-        return v;
-      if (u->op != UnaryOpKind::Minus)
-        return std::nullopt;
-      if (v->kind == Val::Kind::Float)
-        return Val::flt(-v->f);
-      return Val::integer(-v->i);
-    }
-    // Dtypes: tl.float16, triton.language.float16, float16, fp16.
-    std::string dotted;
-    const Expr *cur = x;
-    while (auto *a = llvm::dyn_cast<AttributeExpr>(cur)) {
-      dotted = "." + a->attr + dotted;
-      cur = a->value;
-    }
-    auto *n = llvm::dyn_cast<NameExpr>(cur);
-    if (!n)
-      return std::nullopt;
-    dotted = n->id + dotted;
-    llvm::StringRef d = dotted;
-    bool prefixed = d.consume_front("tl.") || d.consume_front("triton.language.");
-    if (!prefixed)
-      if (std::optional<DType> dt = parseDTypeName(d.str()))
-        return Val::dtype(*dt);
-    // A dtype, or (spelled in full) a tl function passed for a constexpr
-    // (`REDUCE=tl.maximum`).
-    Val out;
-    auto [sub, attr] = d.rsplit('.');
-    std::string mod = attr.empty() ? "triton.language"
-                                   : "triton.language." + sub.str();
-    if (attr.empty())
-      attr = sub;
-    if (lookupModuleAttr(mod, attr, out) == 0 &&
-        (out.kind == Val::Kind::DType ||
-         (prefixed && out.kind == Val::Kind::Builtin)))
-      return out;
-    return std::nullopt;
-  };
-  return ev(e);
-}
 
 mlir::OwningOpRef<mlir::ModuleOp> IRGen::compile(const KernelSpec &sp) {
   spec = sp;

@@ -309,6 +309,16 @@ void collectAssignedNames(llvm::ArrayRef<const ast::Stmt *> stmts,
 /// `tl.constexpr` (or `constexpr`) as an annotation.
 bool isConstexprAnnotation(const ast::Expr *annotation);
 
+/// A constexpr given as text (-D, a signature literal): a number, bool,
+/// None, string, dtype or `triton.language.<function>`; nullopt otherwise
+/// (IRGenConstexprText.cpp).
+std::optional<Val> parseConstexprText(llvm::StringRef text);
+/// `__kiln_def__(...)`: a @triton.jit function given as a constexpr value.
+bool isFunctionSpelling(llvm::StringRef text);
+/// `mod.attr` of Triton's modules (Builtins/Names.cpp): 0 with `out` set
+/// when found, 1 for a known but unsupported name, 2 when unknown.
+int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out);
+
 } // namespace kiln::fe
 
 #endif

@@ -31,10 +31,6 @@ using namespace kiln::ast;
 using mlir::failure;
 using mlir::FailureOr;
 
-namespace kiln::fe {
-int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out);
-}
-
 //===----------------------------------------------------------------------===//
 // Options of the calling thread
 //===----------------------------------------------------------------------===//

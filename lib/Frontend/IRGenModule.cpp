@@ -18,10 +18,6 @@ using namespace kiln;
 using namespace kiln::fe;
 using namespace kiln::ast;
 
-namespace kiln::fe {
-int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out);
-}
-
 using How = IRGen::GlobalDef::How;
 
 /// triton and its submodules: names Kiln knows (or reports as unsupported)
