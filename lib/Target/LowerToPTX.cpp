@@ -191,6 +191,7 @@ llvm::Expected<CompiledKernel> lowerTileToPTX(ModuleOp module, const KernelSpec 
     pm.enableVerifier(false);
     pm.addPass(tile::createTileFoldDotAdd());
     pm.addPass(tile::createTileDecomposeBatchedDot());
+    pm.addPass(tile::createTilePadSmallDot());
     pm.addPass(tile::createTileAssignLayouts());
     pm.addPass(tile::createTileRemoveLayoutConversions());
     pm.addPass(createCSEPass());

@@ -48,9 +48,10 @@ import triton.language as tl
 def k(H, F, I, U, O):
     r = tl.arange(0, 16)
     e = tl.arange(0, 8)
-    a = tl.load(H + e[:, None] * 16 + r[None, :])
-    b = tl.load(H + r[:, None] * 16 + r[None, :])
-    # expected-error @+1 {{operands of `tl.dot` must have M >= 16, N >= 16 and K >= 16, got M = 8, N = 16, K = 16}}
+    a = tl.load(H + r[:, None] * 8 + e[None, :])
+    b = tl.load(H + e[:, None] * 16 + r[None, :])
+    # M and N may be below 16 (padded, as Triton 3.6 does), K may not.
+    # expected-error @+1 {{operands of `tl.dot` must have K >= 16, got M = 16, N = 16, K = 8}}
     c = tl.dot(a, b)
 
 # -----
@@ -62,7 +63,7 @@ import triton.language as tl
 def k(H, F, I, U, O):
     r = tl.arange(0, 16)
     a = tl.load(I + r[:, None] * 16 + r[None, :])
-    # expected-error @+1 {{operands of `tl.dot` must have M >= 16, N >= 16 and K >= 32, got M = 16, N = 16, K = 16}}
+    # expected-error @+1 {{operands of `tl.dot` must have K >= 32, got M = 16, N = 16, K = 16}}
     c = tl.dot(a, a)
 
 # -----

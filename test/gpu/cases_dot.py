@@ -352,6 +352,12 @@ def cases(results):
     bmm_case(results, 4, 50, 70, 90, "fp16", "fp32", True, transposed_b=True)
     bmm_case(results, 2, 64, 32, 64, "i8", "i32", True)
     bmm_case(results, 2, 48, 48, 80, "fp32", "fp32", False)
+    # M or N below 16 (Triton 3.6 pads them; tile-pad-small-dot repeats rows / columns).
+    for bm, bn, bk in [(1, 16, 16), (4, 8, 32), (16, 1, 16), (8, 32, 64), (1, 1, 32)]:
+        block_case(results, "fp16", "fp32", bm, bn, bk, has_acc=bm % 2)
+    block_case(results, "fp32", "fp32", 2, 4, 16, precision="ieee", has_acc=1)
+    block_case(results, "i8", "i32", 8, 16, 32, has_acc=1)
+    block_case(results, "bf16", "fp32", 4, 64, 32, epilogue=2)
     # 3-D (batched) tl.dot: one 2-D product per batch entry (tile-decompose-batched-dot).
     for bb, bm, bn, bk in [(1, 16, 16, 16), (2, 16, 32, 16), (4, 32, 32, 32), (8, 16, 16, 32)]:
         dot3d_case(results, "fp16", "fp32", bb, bm, bn, bk, has_acc=bb % 2)

@@ -91,8 +91,10 @@ mlir::FailureOr<Val> dotImpl(IRGen &g, const Val &lhs, const ast::Node *lhsNode,
                             std::to_string(sb[sb.size() - 2]) + ")");
   int64_t m = sa[sa.size() - 2], k = sa.back(), n = sb.back();
   int64_t minK = bitWidth(da) == 8 ? 32 : 16;
-  if (m < 16 || n < 16 || k < minK)
-    return g.fail(call, "operands of `" + fn + "` must have M >= 16, N >= 16 and K >= " +
+  // Triton 3.6's NVIDIA bounds: M and N from 1 (tile-pad-small-dot pads
+  // them to the mma tile), K from 16, 32 for 8-bit operands.
+  if (k < minK)
+    return g.fail(call, "operands of `" + fn + "` must have K >= " +
                             std::to_string(minK) + ", got M = " + std::to_string(m) +
                             ", N = " + std::to_string(n) + ", K = " + std::to_string(k));
   // Batched: tile-decompose-batched-dot makes one 2-D product per entry.

@@ -58,8 +58,19 @@ func.func @acc(%a: tensor<32x32xi8>, %c: tensor<32x32xf32>) {
 // -----
 
 func.func @small(%a: tensor<16x16xi8>, %c: tensor<16x16xi32>) {
-  // expected-error @+1 {{'tile.dot' op needs M >= 16, N >= 16 and K >= 32, got 16, 16, 16}}
+  // expected-error @+1 {{'tile.dot' op needs K >= 32, got 16}}
   %0 = tile.dot %a, %a, %c : tensor<16x16xi8>, tensor<16x16xi8> -> tensor<16x16xi32>
+  return
+}
+
+// -----
+
+#mma = #tile.mma<version = 2, warpsPerCTA = [4, 1]>
+#opa = #tile.dot_op<opIdx = 0, parent = #mma, kWidth = 2>
+#opb = #tile.dot_op<opIdx = 1, parent = #mma, kWidth = 2>
+func.func @small_with_layouts(%a: tensor<8x16xf16, #opa>, %b: tensor<16x16xf16, #opb>, %c: tensor<8x16xf32, #mma>) {
+  // expected-error @+1 {{'tile.dot' op with layouts needs M >= 16 and N >= 16 (--tile-pad-small-dot runs first), got 8 and 16}}
+  %0 = tile.dot %a, %b, %c : tensor<8x16xf16, #opa>, tensor<16x16xf16, #opb> -> tensor<8x16xf32, #mma>
   return
 }
 

@@ -94,14 +94,18 @@ LogicalResult DotOp::verify() {
     if (!llvm::isPowerOf2_64(d))
       return emitOpError("M, N and K must be powers of two, got ")
              << m << ", " << n << ", " << k;
-  if (m < 16 || n < 16 || k < minK)
-    return emitOpError("needs M >= 16, N >= 16 and K >= ")
-           << minK << ", got " << m << ", " << n << ", " << k;
+  if (k < minK)
+    return emitOpError("needs K >= ") << minK << ", got " << k;
 
   // Layouts: none yet, or the accumulator's mma layout and its operands'.
   Attribute ca = c.getEncoding(), aa = a.getEncoding(), ba = b.getEncoding();
   if (!ca && !aa && !ba)
     return success();
+  // tile-pad-small-dot pads M and N to the mma tile before layouts.
+  if (m < 16 || n < 16)
+    return emitOpError("with layouts needs M >= 16 and N >= 16 (--tile-pad-"
+                       "small-dot runs first), got ")
+           << m << " and " << n;
   auto mma = dyn_cast_or_null<MmaLayoutAttr>(ca);
   auto opA = dyn_cast_or_null<DotOperandLayoutAttr>(aa);
   auto opB = dyn_cast_or_null<DotOperandLayoutAttr>(ba);

@@ -598,8 +598,9 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["c", "d"]>]> {
     2-D products). Operand and accumulator element types: f16 or bf16 with an f32
     accumulator (f16 also with an f16 one), f32 (`inputPrecision` tf32,
     tf32x3 or ieee) with f32, f64 with f64, i8 with i32, and 8-bit floats
-    (f8E4M3FN, f8E5M2, mixed) with f32. M, N and K are powers of two
-    of at least 16 (K at least 32 for 8-bit operands). After layout
+    (f8E4M3FN, f8E5M2, mixed) with f32. M, N and K are powers of two,
+    K at least 16 (32 for 8-bit operands); M and N below 16 only before
+    layout assignment (`--tile-pad-small-dot` pads them). After layout
     assignment `c` and the result carry a `#tile.mma` layout and `a`, `b`
     the matching `#tile.dot_op` layouts, except f16/bf16 operands, which
     may keep any distributed layouts (both alike): the lowering then stages

@@ -59,6 +59,26 @@ def TileDecomposeBatchedDot
   let dependentDialects = ["::kiln::tile::TileDialect"];
 }
 
+def TilePadSmallDot : Pass<"tile-pad-small-dot", "mlir::ModuleOp"> {
+  let summary = "pad 2-D tile.dot ops with M or N below 16 to the mma tile";
+  let description = [{
+    Triton 3.6 accepts `tl.dot` with M and N down to 1 (K at least 16, 32
+    for 8-bit operands) and pads to the tensor-core tile. Here A's rows are
+    repeated up to 16 (row r is row r % M), B's columns likewise up to 16,
+    and the accumulator both ways (`tile.reshape` + `tile.broadcast`); the
+    padded product's first M rows and N columns are the result (taken with
+    `tile.trans`, `tile.reshape` and `tile.split`). Runs after
+    `--tile-decompose-batched-dot`, before layout assignment.
+
+    ```mlir
+    %d = tile.dot %a, %b, %c : tensor<4x32xf16>, tensor<32x8xf16> -> tensor<4x8xf32>
+    ```
+    becomes a `tensor<16x32xf16>, tensor<32x16xf16> -> tensor<16x16xf32>`
+    product of the repeated operands, sliced back to `tensor<4x8xf32>`.
+  }];
+  let dependentDialects = ["::kiln::tile::TileDialect"];
+}
+
 def TileRemoveLayoutConversions
     : Pass<"tile-remove-layout-conversions", "mlir::ModuleOp"> {
   let summary = "remove tile.convert_layout ops that are not needed";
