@@ -21,6 +21,22 @@ using Vec = SmallVector<int64_t, 2>;
 
 int64_t gcd(int64_t a, int64_t b) { return std::gcd(a, b); }
 
+/// tl.max_contiguous / tl.max_constancy: the promised run length (rounded
+/// down to a power of two) raises contiguity or constancy, and rules out the
+/// other (increasing values are not equal, equal values do not increase).
+AxisInfo runHint(const AxisInfo &in, ArrayRef<int32_t> values, bool equalRuns) {
+  Vec contig(in.getContiguity()), constancy(in.getConstancy());
+  Vec &raised = equalRuns ? constancy : contig;
+  Vec &other = equalRuns ? contig : constancy;
+  for (auto [d, v] : llvm::enumerate(values)) {
+    raised[d] = std::max<int64_t>(raised[d], llvm::bit_floor(uint64_t(v)));
+    if (raised[d] > 1)
+      other[d] = 1;
+  }
+  return AxisInfo(contig, in.getDivisibility(), constancy,
+                  equalRuns ? in.getConstant() : std::nullopt);
+}
+
 /// Largest power of two dividing v (capped; 0 is divisible by everything).
 int64_t pow2Divisor(int64_t v) {
   if (v == 0)
@@ -510,23 +526,10 @@ AxisInfoAnalysis::visitOperation(Operation *op,
                             ops[0]->getConstant());
           })
           .Case<tile::MaxContiguousOp>([&](auto h) -> std::optional<AxisInfo> {
-            Vec contig(ops[0]->getContiguity()), constancy(ops[0]->getConstancy());
-            for (auto [d, v] : llvm::enumerate(h.getValues())) {
-              contig[d] = std::max<int64_t>(contig[d], llvm::bit_floor(uint64_t(v)));
-              if (contig[d] > 1) // Increasing values are not constant.
-                constancy[d] = 1;
-            }
-            return AxisInfo(contig, ops[0]->getDivisibility(), constancy);
+            return runHint(*ops[0], h.getValues(), /*equalRuns=*/false);
           })
           .Case<tile::MaxConstancyOp>([&](auto h) -> std::optional<AxisInfo> {
-            Vec contig(ops[0]->getContiguity()), constancy(ops[0]->getConstancy());
-            for (auto [d, v] : llvm::enumerate(h.getValues())) {
-              constancy[d] = std::max<int64_t>(constancy[d], llvm::bit_floor(uint64_t(v)));
-              if (constancy[d] > 1) // Equal values do not increase.
-                contig[d] = 1;
-            }
-            return AxisInfo(contig, ops[0]->getDivisibility(), constancy,
-                            ops[0]->getConstant());
+            return runHint(*ops[0], h.getValues(), /*equalRuns=*/true);
           })
           .Case<tile::LoadOp>([&](auto l) -> std::optional<AxisInfo> {
             // Equal addresses (and mask bits) load equal values.

@@ -224,13 +224,8 @@ std::optional<Value> Interp::callBuiltin(const std::string &name,
     bool isSigned = args[1].kind == K::Bool || args[1].kind == K::Int
                         ? args[1].i != 0
                         : true;
-    static const std::pair<int64_t, std::pair<DType, DType>> kInts[] = {
-        {1, {DType::I1, DType::I1}},   {8, {DType::I8, DType::U8}},
-        {16, {DType::I16, DType::U16}}, {32, {DType::I32, DType::U32}},
-        {64, {DType::I64, DType::U64}}};
-    for (const auto &[bits, types] : kInts)
-      if (args[0].i == bits)
-        return Value::dtypeOf(isSigned ? types.first : types.second);
+    if (std::optional<DType> d = intDType(args[0].i, isSigned))
+      return Value::dtypeOf(*d);
     return fail(where, "`get_int_dtype`: unsupported bitwidth " +
                            std::to_string(args[0].i));
   }

@@ -408,17 +408,9 @@ LogicalResult IRGen::genTupleFor(const ForStmt *s, const Val &tuple) {
 
 LogicalResult IRGen::genFor(const ForStmt *s) {
   auto *call = llvm::dyn_cast<CallExpr>(s->iter);
-  if (!call || !llvm::isa<NameExpr, AttributeExpr>(call->func)) {
-    FailureOr<Val> it = eval(s->iter);
-    if (failed(it))
-      return failure();
-    if (it->kind == Val::Kind::Tuple)
-      return genTupleFor(s, *it);
-    return fail(s->iter, "`for` loops must iterate over `range(...)`, "
-                         "`tl.range(...)`, `tl.static_range(...)` or a tuple, "
-                         "not " + typeName(*it));
-  }
-  FailureOr<Val> callee = eval(call->func);
+  FailureOr<Val> callee = call && llvm::isa<NameExpr, AttributeExpr>(call->func)
+                              ? eval(call->func)
+                              : FailureOr<Val>(Val());
   if (failed(callee))
     return failure();
   bool isRange = callee->kind == Val::Kind::Builtin &&
@@ -426,7 +418,7 @@ LogicalResult IRGen::genFor(const ForStmt *s) {
   bool isStatic =
       callee->kind == Val::Kind::Builtin && callee->s == "tl.static_range";
   if (!isRange && !isStatic) {
-    // A call returning a tuple (a helper's `(a, b)`, `zip`-free Triton).
+    // A tuple: an argument, a display, a helper's returned `(a, b)`.
     FailureOr<Val> it = eval(s->iter);
     if (failed(it))
       return failure();

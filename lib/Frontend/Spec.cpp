@@ -411,6 +411,23 @@ kiln::parseConstexprDefinition(std::string_view textView) {
   return std::make_pair(name.str(), value.str());
 }
 
+std::optional<DType> kiln::intDType(int64_t bits, bool isSigned) {
+  switch (bits) {
+  case 1:
+    return DType::I1;
+  case 8:
+    return isSigned ? DType::I8 : DType::U8;
+  case 16:
+    return isSigned ? DType::I16 : DType::U16;
+  case 32:
+    return isSigned ? DType::I32 : DType::U32;
+  case 64:
+    return isSigned ? DType::I64 : DType::U64;
+  default:
+    return std::nullopt;
+  }
+}
+
 /// Triton's `tl.dtype.is_*()` predicates.
 std::optional<bool> kiln::dtypePredicate(DType t, std::string_view name) {
   bool isInt = !isFloat(t);

@@ -138,17 +138,16 @@ def _first_device(args):
     return None
 
 
-_FIELD_NAMES = {}
+_C_STRINGS = {}
 
 
-def _field_names_address(fields):
-    """The address of a NUL-terminated copy of `fields` ("x,y") that lives
-    as long as the process (kiln_arg's namedtuple header and constexpr
-    spellings point at it)."""
-    buf = _FIELD_NAMES.get(fields)
+def _c_string_address(text):
+    """The address of a NUL-terminated copy of `text` that lives as long as
+    the process (a namedtuple header's field names, a constexpr argument's
+    spelling: kiln_args point at them)."""
+    buf = _C_STRINGS.get(text)
     if buf is None:
-        buf = _FIELD_NAMES[fields] = ctypes.create_string_buffer(
-            fields.encode())
+        buf = _C_STRINGS[text] = ctypes.create_string_buffer(text.encode())
     return ctypes.addressof(buf)
 
 
@@ -177,7 +176,7 @@ def _fill_prototype(protos, at, d):
             return at + 1 + len(value[2])
         p.kind, p.value.i = _lib.ARG_TUPLE, len(value)
         if code[2]:  # a namedtuple's field names, kept alive here
-            p.byte_size = _field_names_address(code[2])
+            p.byte_size = _c_string_address(code[2])
         at += 1
         for e in value:
             at = _fill_prototype(protos, at, e)
@@ -191,9 +190,9 @@ def _fill_prototype(protos, at, d):
         p.kind, p.value.f = _lib.ARG_FLOAT32, value
     elif code == "n":
         p.kind = _lib.ARG_NONE
-    elif type(code) is str and code.startswith("cx:"):  # in _FIELD_NAMES
+    elif type(code) is str and code.startswith("cx:"):  # in _C_STRINGS
         p.kind = _lib.ARG_CONSTEXPR
-        p.value.ptr = _field_names_address(code[3:])
+        p.value.ptr = _c_string_address(code[3:])
     else:
         p.kind = _lib.ARG_POINTER
         name = (code[4:] if isinstance(code, str) and

@@ -36,6 +36,9 @@ bool isFloat(DType t);
 /// Triton's `tl.dtype.is_*()` predicates of a scalar dtype (`is_fp16`,
 /// `is_int_signed`, `is_uint64`, ...); nullopt for a name Triton lacks.
 std::optional<bool> dtypePredicate(DType t, std::string_view name);
+/// Triton's `tl.core.get_int_dtype(bitwidth, signed)`: the integer dtype of
+/// 1, 8, 16, 32 or 64 bits (int1 either way); nullopt for other widths.
+std::optional<DType> intDType(int64_t bits, bool isSigned);
 
 /// One positional signature entry, e.g. `*fp16:16`, `i32`, `i32:16`, `fp32`,
 /// a literal for a constexpr parameter (`1024`, `True`), or a tuple of

@@ -129,23 +129,10 @@ static FailureOr<Val> getIntDtypeBuiltin(BuiltinCall &call) {
     return g.fail(a[1].node, "`signed` of `tl.core.get_int_dtype` must be a "
                              "constexpr, got " +
                                  g.typeName(sign));
-  bool s = sign.truthy();
-  switch (bits.i) {
-  case 1:
-    return Val::dtype(DType::I1);
-  case 8:
-    return Val::dtype(s ? DType::I8 : DType::U8);
-  case 16:
-    return Val::dtype(s ? DType::I16 : DType::U16);
-  case 32:
-    return Val::dtype(s ? DType::I32 : DType::U32);
-  case 64:
-    return Val::dtype(s ? DType::I64 : DType::U64);
-  default:
-    return g.fail(a[0].node, "`tl.core.get_int_dtype`: unsupported bitwidth " +
-                                 std::to_string(bits.i) +
-                                 " (1, 8, 16, 32 or 64)");
-  }
+  if (std::optional<DType> d = intDType(bits.i, sign.truthy()))
+    return Val::dtype(*d);
+  return g.fail(a[0].node, "`tl.core.get_int_dtype`: unsupported bitwidth " +
+                               std::to_string(bits.i) + " (1, 8, 16, 32 or 64)");
 }
 /// tl.standard._log2(i): floor(log2(i)) of a constexpr integer (0 for i <= 1).
 static FailureOr<Val> log2Builtin(BuiltinCall &call) {
