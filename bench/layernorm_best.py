@@ -386,9 +386,10 @@ def tune_candidates(mode, M, N, sms):
                     if rows * block <= 65536 and rows * block >= 32 * wp:
                         add({"rows": rows, "warps": wp})
             for pipe in (1, 2, 4):
-                for wp in sorted({max(4, warps // 2), warps}):
-                    if r * block >= 32 * wp:
-                        add({"rows": r, "warps": wp, "pipe": pipe})
+                for rows in sorted({max(1, r // 2), r}):
+                    for wp in sorted({max(4, warps // 2), warps}):
+                        if rows * block >= 32 * wp:
+                            add({"rows": rows, "warps": wp, "pipe": pipe})
             if block >= 8192:  # the looped variants on rows that still fit
                 for chunk, wp in ((2048, 4), (4096, 8), (8192, 16)):
                     add({"chunk": chunk, "warps": wp})
@@ -404,6 +405,9 @@ def tune_candidates(mode, M, N, sms):
             if block <= 32768:  # the whole row in registers (32 per thread)
                 add({"rows": 1, "warps": 32})
                 add({"rows": 1, "warps": 32, "pipe": 1})
+            if block <= 16384:  # 64 per thread, as a one-block loop over the row holds it
+                for pipe in (0, 1, 2):
+                    add({"rows": 1, "warps": 16, **({"pipe": pipe} if pipe else {})})
             # The cooperative forward (_norm_fwd_coop).
             for chunk, wp, per_sm, ahead in ((8192, 8, 1, 1), (8192, 16, 1, 1), (16384, 16, 1, 0),
                                              (16384, 16, 1, 1), (16384, 32, 1, 1)):

@@ -81,6 +81,16 @@ FWD_CHUNKED_PIPELINED = True
 # Measured on the H200 (LayerNormPlan.cpp: kFwdShortRows, kFwdWide*,
 # kFwdLongPipe*): plain LayerNorm / RMSNorm, fp16 / bf16.
 FWD_SHORT_ROWS = 4
+# The twenty-fourth session's H200 rules (LayerNormPlan.cpp): BLOCK_N 512 with
+# few rows (at most FWD_WIDE_ROWS_PER_SM per SM) 4 rows at 2 warps; 1024 two
+# rows at 2 (few) or 4 warps; 2048 four rows at 4 warps, or with few rows the
+# pipelined kernel with 2 rows at 4 warps, 4 per SM; 4096 one row at 4 warps;
+# 16384 whole rows.
+FWD_NARROW_BLOCK, FWD_NARROW_FEW_ROWS, FWD_NARROW_FEW_WARPS = 512, 4, 2
+FWD_MID_BLOCK, FWD_MID_ROWS, FWD_MID_FEW_WARPS, FWD_MID_MANY_WARPS = 1024, 2, 2, 4
+FWD_HALF_BLOCK, FWD_HALF_MANY_ROWS, FWD_HALF_FEW_ROWS = 2048, 4, 2
+FWD_HALF_WARPS, FWD_HALF_PIPE_PER_SM = 4, 4
+FWD_QUARTER_BLOCK, FWD_QUARTER_WARPS = 4096, 4  # 4096: one row at 4 warps
 FWD_WIDE_BLOCK = 8192
 FWD_WIDE_ROWS_PER_SM = 64
 FWD_WIDE_ROWS = 2
@@ -123,16 +133,32 @@ def plan_forward(M, N, tune=None, sms=132, lean=True, fp32=False, bf16=False):
                      AHEAD=bool(tune.get("ahead", 1)), rows_per_program=rpp),
                 tune.get("warps", 16), (chunks * cdiv(M, rpp),))
     fp32_row = fp32 and block == FWD_CHUNKED_BLOCK_FP32
-    chunked_row = (block == FWD_CHUNKED_BLOCK or fp32_row) and "rows" not in tune
+    plain = lean and not fp32 and not tune
+    chunked_row = ((block == FWD_CHUNKED_BLOCK and not plain) or fp32_row) and "rows" not in tune
     if ((block <= FWD_ONE_PASS_MAX and not chunked_row) or "rows" in tune) \
             and "chunk" not in tune:
         rows = min(max(1, FWD_TILE // block), MAX_ROWS, next_pow2(max(M, 1)))
         heuristic = lean and not fp32 and not tune
         pipe, pipe_warps = (FWD_PIPE_PER_SM, FWD_PIPE_WARPS) \
             if block == FWD_PIPE_BLOCK else (0, None)
-        if heuristic and block == FWD_WIDE_BLOCK:
-            if M > FWD_WIDE_ROWS_PER_SM * sms:
-                rows = min(FWD_WIDE_ROWS, MAX_ROWS, next_pow2(max(M, 1)))
+        few = M <= FWD_WIDE_ROWS_PER_SM * sms
+        cap = min(MAX_ROWS, next_pow2(max(M, 1)))
+        set_warps = None
+        if heuristic and block == FWD_NARROW_BLOCK and few:
+            rows, set_warps = min(FWD_NARROW_FEW_ROWS, cap), FWD_NARROW_FEW_WARPS
+        elif heuristic and block == FWD_MID_BLOCK:
+            rows = min(FWD_MID_ROWS, cap)
+            set_warps = FWD_MID_FEW_WARPS if few else FWD_MID_MANY_WARPS
+        elif heuristic and block == FWD_HALF_BLOCK:
+            rows = min(FWD_HALF_FEW_ROWS if few else FWD_HALF_MANY_ROWS, cap)
+            set_warps = FWD_HALF_WARPS
+            if few:
+                pipe, pipe_warps = FWD_HALF_PIPE_PER_SM, FWD_HALF_WARPS
+        elif heuristic and block == FWD_QUARTER_BLOCK:
+            rows, set_warps = 1, FWD_QUARTER_WARPS
+        elif heuristic and block == FWD_WIDE_BLOCK:
+            if not few:
+                rows = min(FWD_WIDE_ROWS, cap)
             else:
                 pipe, pipe_warps = FWD_WIDE_PIPE_PER_SM, FWD_WIDE_PIPE_WARPS
         elif heuristic and block == FWD_ONE_PASS_MAX:
@@ -148,6 +174,8 @@ def plan_forward(M, N, tune=None, sms=132, lean=True, fp32=False, bf16=False):
                     (16 if lean else 32) if block >= 32768 else 8)
         if heuristic and block == FWD_WIDE_BLOCK and not pipe:
             warps = FWD_WIDE_WARPS
+        if set_warps:
+            warps = set_warps
         warps = tune.get("warps", pipe_warps if pipe_warps else warps)
         if pipe:
             return ("_norm_fwd_pipelined", dict(BLOCK_N=block, ROWS=rows), warps,

@@ -219,6 +219,20 @@ add(Case("reductions.py", "row_sum_kernel",
          tol={"out": (1e-3, 1e-4)},
          bytes=lambda s, e: s.M * s.N * e + 4 * s.M))
 
+add(Case("reductions.py", "row_dot_kernel",
+         "per-row dot products of two [M, 64] tiles stored per row (the loads' fast "
+         "dimension is not the store's)",
+         [Ptr("a"), Ptr("b"), Ptr("out", "fp32"), Int("M", lambda s: s.M),
+          Const("HEAD", lambda s: 64), Const("BLOCK_M", lambda s: 128)],
+         [shape("small", M=256), shape("large", M=1 << 20), shape("odd", M=1001)],
+         F16, lambda s, sms: (cdiv(s.M, 128),), 4,
+         make=lambda c, s: {"a": c.randn(s.M, 64), "b": c.randn(s.M, 64),
+                            "out": c.empty(s.M, dtype="fp32")},
+         outputs={"out": POISON},
+         ref=lambda c, s, t: {"out": (t["a"].double() * t["b"].double()).sum(dim=1)},
+         tol={"out": (1e-3, 1e-4)},
+         bytes=lambda s, e: 2 * s.M * 64 * e + 4 * s.M))
+
 add(Case("reductions.py", "col_max_kernel",
          "running-maximum 2-D tile down the rows, tl.max along axis 0",
          [Ptr("x"), Ptr("out", "fp32"), Int("M", lambda s: s.M), Int("N", lambda s: s.N),

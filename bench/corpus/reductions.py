@@ -21,6 +21,19 @@ def row_sum_kernel(X, Out, M, N, stride, BLOCK_M: tl.constexpr, BLOCK_N: tl.cons
 
 
 @triton.jit
+def row_dot_kernel(A, B, Out, M, HEAD: tl.constexpr, BLOCK_M: tl.constexpr):
+    # Per-row dot products of two contiguous [M, HEAD] matrices stored one
+    # fp32 per row (the shape of an attention backward's "delta" pass): the
+    # loads are contiguous along HEAD, the store along the rows.
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    cols = tl.arange(0, HEAD)
+    inside = (rows < M)[:, None]
+    a = tl.load(A + rows[:, None] * HEAD + cols[None, :], mask=inside, other=0.).to(tl.float32)
+    b = tl.load(B + rows[:, None] * HEAD + cols[None, :], mask=inside, other=0.).to(tl.float32)
+    tl.store(Out + rows, tl.sum(a * b, axis=1), mask=rows < M)
+
+
+@triton.jit
 def col_max_kernel(X, Out, M, N, stride, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
     # BLOCK_N columns per program; walks down the rows keeping a running
     # maximum tile, reduced along axis 0.

@@ -89,10 +89,12 @@ constexpr unsigned kBwdCoopWarpsBF16 = 8;
 /// backward up to 4096 (fwd+bwd 1871 -> 2321 at 1024, 1920 -> 2721 at 2048,
 /// 2340 -> 2671 at 4096); it loses for shorter forward rows and at 8192.
 constexpr int64_t kFwdPipeBlock = 16384;
-/// Rows of BLOCK_N = 16384 go through the chunked forward (4096-element
-/// chunks, 8 warps) unless an override asks for whole rows: with x kept in
-/// L2 between its passes it measured 3006 / 2736 GB/s at 65536 / 4096 x
-/// 16384 against 2885 / 2719 for the pipelined one-pass kernel.
+/// Rows of BLOCK_N = 16384 with options that add live tensors, or fp32, go
+/// through the chunked forward (4096-element chunks, 8 warps) unless an
+/// override asks for whole rows: with x kept in L2 between its passes it
+/// measured 3006 / 2736 GB/s at 65536 / 4096 x 16384 against 2885 / 2719
+/// for the pipelined one-pass kernel on the H100. Plain fp16 / bf16 rows
+/// take the one-pass kernel (measured on the H200, below).
 constexpr int64_t kFwdChunkedBlock = 16384;
 /// fp32 rows of BLOCK_N = 32768 (32 fp32 per thread at 32 warps) go through
 /// the chunked forward with 8192-element chunks at 16 warps: 2964 / 2856
@@ -124,9 +126,41 @@ constexpr unsigned kBwdPipeWideWarps = 16;
 /// * BLOCK_N 32768: the persistent pipelined kernel at 8 warps, 2 programs
 ///   per SM (65536 rows 3810 / 3749, 4096 rows 3492 / 3572, against 3316 /
 ///   3224 and 3123 / 3046 in one pass at 16 warps).
+/// Retuned on the H200 in the twenty-fourth session (the same tune, the
+/// gaps left by the one above; "few rows": at most kFwdWideRowsPerSM rows
+/// per SM):
+/// * BLOCK_N 512: few rows, 4 rows per program at 2 warps (4096 rows: 1273 /
+///   1267 against 1225 / 1225 for 8 rows at 4 warps, which stays for many);
+/// * BLOCK_N 1024: 2 rows per program, 2 warps for few rows (4096 rows:
+///   2002 / 2009 against 1950 / 1893 for 4 rows at 4 warps), 4 for many
+///   (65536 rows: 3916 / 3913 against 3836 / 3810);
+/// * BLOCK_N 2048: many rows, 4 rows at 4 warps (65536 rows: 4008 / 4006
+///   against 3737 / 3672 for 2 rows at 8 warps); few, the persistent
+///   pipelined kernel with 2 rows at 4 warps, 4 programs per SM (4096 rows:
+///   2552 / 2527 against 2326 / 2305);
+/// * BLOCK_N 4096: 1 row per program at 4 warps (32 elements per thread;
+///   fp16, in one process: 4096 rows 3027 against 2934 at 8 warps, 65536
+///   rows 4148 against 3850; bf16 takes the same rule, not tuned);
+/// * BLOCK_N 16384: whole rows, the persistent pipelined kernel at 16 warps,
+///   one program per SM, instead of the chunked forward (4096 rows: 3574 /
+///   3537 against 3440 / 3113; 65536 rows: 3920 / 3889 against 3939 / 3536).
 /// Plain LayerNorm / RMSNorm in fp16 / bf16 only (options that add live
 /// tensors and fp32 were not measured).
 constexpr int64_t kFwdShortRows = 4;
+constexpr int64_t kFwdNarrowBlock = 512;
+constexpr int64_t kFwdNarrowFewRows = 4;
+constexpr unsigned kFwdNarrowFewWarps = 2;
+constexpr int64_t kFwdMidBlock = 1024;
+constexpr int64_t kFwdMidRows = 2;
+constexpr unsigned kFwdMidFewWarps = 2;
+constexpr unsigned kFwdMidManyWarps = 4;
+constexpr int64_t kFwdHalfBlock = 2048;
+constexpr int64_t kFwdHalfManyRows = 4;
+constexpr int64_t kFwdHalfFewRows = 2;
+constexpr unsigned kFwdHalfWarps = 4;
+constexpr int64_t kFwdHalfPipePerSM = 4;
+constexpr int64_t kFwdQuarterBlock = 4096;
+constexpr unsigned kFwdQuarterWarps = 4;
 constexpr int64_t kFwdWideBlock = 8192;
 constexpr int64_t kFwdWideRowsPerSM = 64;
 constexpr int64_t kFwdWideRows = 2;
@@ -237,8 +271,12 @@ llvm::Expected<NormPlan> kiln::rt::planNorm(int64_t M, int64_t N, DType dtype,
   // loop over chunks twice.
   const bool fp32 = dtype == DType::F32;
   const bool fp32Row = fp32 && block == kFwdChunkedBlockF32;
+  // Plain LayerNorm / RMSNorm (no option adds a live tensor) in fp16 / bf16
+  // without an override: the launch parameters measured on the H200.
+  const bool lean = !o.writesResidualOut() && !o.secondOutput;
+  const bool heuristic = lean && !fp32 && !o.rowsPerTile;
   const bool chunkedRow =
-      (block == kFwdChunkedBlock || fp32Row) && !o.rowsPerTile;
+      ((block == kFwdChunkedBlock && !heuristic) || fp32Row) && !o.rowsPerTile;
   if (block <= kFwdOnePassMax && !chunkedRow) {
     p.forward = NormPlan::Variant::Rows;
     int64_t rows =
@@ -254,8 +292,6 @@ llvm::Expected<NormPlan> kiln::rt::planNorm(int64_t M, int64_t N, DType dtype,
     // / 2802 GB/s at 65536 / 4096 rows against 2914 / 2767 at 32; fp32 at
     // 128 registers without spilling) unless options add live tensors
     // (every option at 16 warps spills 476 bytes at fp16): then 32.
-    bool lean = !o.writesResidualOut() && !o.secondOutput;
-    bool heuristic = lean && !fp32 && !o.rowsPerTile;
     // Tiles of kFwdShortRows or more rows: 32 elements per thread (4 warps).
     int64_t perThread = heuristic && rows >= kFwdShortRows ? 1024 : 512;
     p.fwdWarps = unsigned(std::clamp<int64_t>(rows * block / perThread, 4,
@@ -267,17 +303,30 @@ llvm::Expected<NormPlan> kiln::rt::planNorm(int64_t M, int64_t N, DType dtype,
       p.fwdGrid = uint32_t(std::max<int64_t>(
           1, std::min(cdiv(M, rows), perSM * sms)));
     };
+    const bool fewRows = M <= kFwdWideRowsPerSM * sms;
+    auto setRows = [&](int64_t r, unsigned warps) {
+      rows = std::min<int64_t>(r, rowCap);
+      p.fwdRows = unsigned(rows);
+      p.fwdWarps = warps;
+      p.fwdGrid = uint32_t(cdiv(M, rows));
+    };
     if (block == kFwdPipeBlock) {
       pipelined(kFwdPipeWarps, kFwdPipePerSM);
+    } else if (block == kFwdNarrowBlock && heuristic && fewRows) {
+      setRows(kFwdNarrowFewRows, kFwdNarrowFewWarps);
+    } else if (block == kFwdMidBlock && heuristic) {
+      setRows(kFwdMidRows, fewRows ? kFwdMidFewWarps : kFwdMidManyWarps);
+    } else if (block == kFwdHalfBlock && heuristic) {
+      setRows(fewRows ? kFwdHalfFewRows : kFwdHalfManyRows, kFwdHalfWarps);
+      if (fewRows)
+        pipelined(kFwdHalfWarps, kFwdHalfPipePerSM);
+    } else if (block == kFwdQuarterBlock && heuristic) {
+      setRows(1, kFwdQuarterWarps);
     } else if (block == kFwdWideBlock && heuristic) {
-      if (M > kFwdWideRowsPerSM * sms) {
-        rows = std::min<int64_t>(kFwdWideRows, rowCap);
-        p.fwdRows = unsigned(rows);
-        p.fwdWarps = kFwdWideWarps;
-        p.fwdGrid = uint32_t(cdiv(M, rows));
-      } else {
+      if (fewRows)
         pipelined(kFwdWidePipeWarps, kFwdWidePipePerSM);
-      }
+      else
+        setRows(kFwdWideRows, kFwdWideWarps);
     } else if (block == kFwdOnePassMax && heuristic) {
       pipelined(kFwdLongPipeWarps, kFwdLongPipePerSM);
     }

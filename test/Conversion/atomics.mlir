@@ -150,7 +150,7 @@ module attributes {tile.num_warps = 1 : i32, tile.arch = "sm_80"} {
 // CHECK: atom.global.release.cta.exch.b32
 // A float max is a signed max of the bits where the value is >= 0 and an
 // unsigned min where it is < 0; umin is PTX's unsigned min.
-// CHECK: setp.ge.f32 pos, $2, 0f00000000; setp.lt.f32 neg, $2, 0f00000000; and.pred pos, pos, $3; and.pred neg, neg, $3; @pos atom.global.acq_rel.gpu.max.s32 $0, [ $1 + 0 ], $2; @neg atom.global.acq_rel.gpu.min.u32 $0, [ $1 + 0 ], $2; }
+// CHECK: setp.num.f32 num, $2, $2; setp.ge.s32 pos, $2, 0; setp.lt.s32 neg, $2, 0; and.pred pos, pos, num; and.pred neg, neg, num; and.pred pos, pos, $3; and.pred neg, neg, $3; @pos atom.global.acq_rel.gpu.max.s32 $0, [ $1 + 0 ], $2; @neg atom.global.acq_rel.gpu.min.u32 $0, [ $1 + 0 ], $2; }
 // CHECK: atom.global.acq_rel.gpu.min.u32
 module attributes {tile.num_warps = 1 : i32} {
   func.func @ordering(%p: !tile.ptr<f32>, %q: !tile.ptr<i32>, %v: f32, %w: i32) {

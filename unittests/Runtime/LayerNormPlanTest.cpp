@@ -52,8 +52,15 @@ TEST(NormPlan, ShortRowsShareAProgram) {
 TEST(NormPlan, RowsPerProgramNeverExceedTheMatrix) {
   NormPlan p = plan(3, 777);
   EXPECT_EQ(p.fwdBlockN, 1024u);
-  EXPECT_EQ(p.fwdRows, 4u); // next_pow2(3)
-  EXPECT_EQ(p.fwdGrid, 1u);
+  EXPECT_EQ(p.fwdRows, 2u); // 1024 with few rows: 2 rows at 2 warps
+  EXPECT_EQ(p.fwdWarps, 2u);
+  EXPECT_EQ(p.fwdGrid, 2u);
+  // 512 with few rows: 4 per program, but never more than next_pow2(M).
+  NormPlan q = plan(3, 300);
+  EXPECT_EQ(q.fwdRows, 4u);
+  EXPECT_EQ(q.fwdWarps, 2u);
+  EXPECT_EQ(q.fwdGrid, 1u);
+  EXPECT_EQ(plan(1, 300).fwdRows, 1u);
   EXPECT_EQ(p.programs, 2u); // 2 rows per backward tile
   EXPECT_EQ(p.rowsPerProgram, 2);
   NormPlan one = plan(1, 1);
@@ -65,23 +72,68 @@ TEST(NormPlan, RowsPerProgramNeverExceedTheMatrix) {
   EXPECT_EQ(plan(100000, 1).fwdRows, 128u);
 }
 
-TEST(NormPlan, LongRowsInRegistersUpTo32KExcept16K) {
-  // BLOCK_N = 16384: the chunked forward, 4096-element chunks at 8 warps,
-  // pipelined, one row per program.
-  NormPlan p = plan(4096, 16384);
-  EXPECT_EQ(p.forward, NormPlan::Variant::Chunked);
-  EXPECT_EQ(p.fwdBlockN, 4096u);
-  EXPECT_EQ(p.fwdWarps, 8u);
-  EXPECT_TRUE(p.fwdPipelined);
-  EXPECT_EQ(p.fwdGrid, 4096u);
+TEST(NormPlan, LongRowsInRegistersUpTo32K) {
+  // BLOCK_N = 16384, plain fp16 / bf16: whole rows, the persistent
+  // pipelined one-pass kernel at 16 warps, one program per SM.
+  for (DType t : {DType::F16, DType::BF16}) {
+    NormPlan p = plan(4096, 16384, t);
+    EXPECT_EQ(p.forward, NormPlan::Variant::Rows);
+    EXPECT_EQ(p.fwdBlockN, 16384u);
+    EXPECT_EQ(p.fwdRows, 1u);
+    EXPECT_TRUE(p.fwdPipelined);
+    EXPECT_EQ(p.fwdWarps, 16u);
+    EXPECT_EQ(p.fwdGrid, 132u);
+  }
+  // With an option that adds a live tensor (the residual output) or in fp32:
+  // the chunked forward, 4096-element chunks at 8 warps, pipelined, one row
+  // per program.
+  NormOptions resOut;
+  resOut.residual = true;
+  for (NormPlan p : {plan(4096, 16384, DType::F16, resOut), plan(4096, 16384, DType::F32)}) {
+    EXPECT_EQ(p.forward, NormPlan::Variant::Chunked);
+    EXPECT_EQ(p.fwdBlockN, 4096u);
+    EXPECT_EQ(p.fwdWarps, 8u);
+    EXPECT_TRUE(p.fwdPipelined);
+    EXPECT_EQ(p.fwdGrid, 4096u);
+  }
   // Asking for whole rows gives the persistent pipelined one-pass kernel.
   NormOptions rows;
   rows.rowsPerTile = 1;
-  NormPlan w = plan(4096, 16384, DType::F16, rows);
+  NormPlan w = plan(4096, 16384, DType::F32, rows);
   EXPECT_EQ(w.forward, NormPlan::Variant::Rows);
   EXPECT_TRUE(w.fwdPipelined);
   EXPECT_EQ(w.fwdWarps, 16u);
   EXPECT_EQ(w.fwdGrid, 132u);
+  // 1024 / 2048 with many rows per SM (65536 on 132 SMs): 2 rows at 4 warps
+  // and 4 rows at 4 warps; 2048 with few: the pipelined kernel, 2 rows at 4
+  // warps, 4 programs per SM.
+  NormPlan mid = plan(65536, 1024);
+  EXPECT_EQ(mid.fwdRows, 2u);
+  EXPECT_EQ(mid.fwdWarps, 4u);
+  EXPECT_EQ(mid.fwdGrid, 32768u);
+  NormPlan halfMany = plan(65536, 2048, DType::BF16);
+  EXPECT_EQ(halfMany.fwdRows, 4u);
+  EXPECT_EQ(halfMany.fwdWarps, 4u);
+  EXPECT_FALSE(halfMany.fwdPipelined);
+  EXPECT_EQ(halfMany.fwdGrid, 16384u);
+  NormPlan halfFew = plan(4096, 2048);
+  EXPECT_EQ(halfFew.fwdRows, 2u);
+  EXPECT_EQ(halfFew.fwdWarps, 4u);
+  EXPECT_TRUE(halfFew.fwdPipelined);
+  EXPECT_EQ(halfFew.fwdGrid, 528u);
+  NormPlan narrowFew = plan(4096, 512);
+  EXPECT_EQ(narrowFew.fwdRows, 4u);
+  EXPECT_EQ(narrowFew.fwdWarps, 2u);
+  EXPECT_EQ(narrowFew.fwdGrid, 1024u);
+  NormPlan quarter = plan(65536, 4096, DType::BF16);
+  EXPECT_EQ(quarter.fwdRows, 1u);
+  EXPECT_EQ(quarter.fwdWarps, 4u);
+  EXPECT_EQ(quarter.fwdGrid, 65536u);
+  // fp32 keeps the general rule (4096-element tiles, 16 per thread).
+  NormPlan f2048 = plan(4096, 2048, DType::F32);
+  EXPECT_EQ(f2048.fwdRows, 2u);
+  EXPECT_EQ(f2048.fwdWarps, 8u);
+  EXPECT_FALSE(f2048.fwdPipelined);
   // 32768 in registers: the persistent pipelined kernel at 8 warps, two
   // programs per SM (16 warps in one pass when rowsPerTile asks; 32 when
   // options add live tensors); longer rows chunked.
@@ -128,7 +180,7 @@ TEST(NormPlan, LongRowsInRegistersUpTo32KExcept16K) {
   // The one-pass backward keeps whole rows up to 8192: there only for fp32,
   // with the dx options or when rowsPerTile asks for it (the Columns
   // backward otherwise).
-  EXPECT_NE(p.backward, NormPlan::Variant::Rows);
+  EXPECT_NE(plan(4096, 16384).backward, NormPlan::Variant::Rows);
   for (NormPlan q : {plan(4096, 8192, DType::F32),
                      plan(4096, 8192, DType::BF16, res),
                      plan(4096, 8192, DType::BF16, rows)}) {

@@ -422,16 +422,20 @@ SmallVector<Value> emitAtom(OpBuilder &b, Location loc, StringRef instr, StringR
     text += llvm::formatv("@${0} ", vec + inputs.size() - 1).str();
   }
   if (instr.starts_with("fmax.") || instr.starts_with("fmin.")) {
-    // Triton's float max / min on the bits (IEEE order is the signed order
-    // of the bits for non-negative values and the reverse unsigned order
-    // for negative ones): one atom per sign, under disjoint predicates.
+    // A float max / min on the bits, as Triton does it: IEEE order is the
+    // signed order of the bits for values with the sign bit clear and the
+    // reverse unsigned order for values with it set; one atom per sign,
+    // under disjoint predicates. The split is by the sign bit, not by
+    // `x >= 0` (Triton's): -0.0 then takes the unsigned side, where it never
+    // beats a negative value, so the result does not depend on the order the
+    // atoms land in. NaN takes neither side (it is ignored, as in Triton).
     assert(vec == 1 && args.size() == 1 && "a float max / min is one scalar atom");
     std::string bits = instr.substr(strlen("fmax.b")).str();
     bool isMax = instr.starts_with("fmax.");
-    std::string zero = bits == "64" ? "0d0000000000000000" : "0f00000000";
     std::string ord = "atom.global." + ordering.str() + ".";
-    std::string block = "{ .reg .pred pos, neg; setp.ge.f" + bits + " pos, $2, " + zero +
-                        "; setp.lt.f" + bits + " neg, $2, " + zero + "; ";
+    std::string block = "{ .reg .pred pos, neg, num; setp.num.f" + bits + " num, $2, $2; setp.ge.s" +
+                        bits + " pos, $2, 0; setp.lt.s" + bits +
+                        " neg, $2, 0; and.pred pos, pos, num; and.pred neg, neg, num; ";
     if (pred)
       block += "and.pred pos, pos, $3; and.pred neg, neg, $3; ";
     block += "@pos " + ord + (isMax ? "max.s" : "min.s") + bits + " $0, [ $1 + 0 ], $2; ";
