@@ -570,14 +570,29 @@ mlir::OwningOpRef<mlir::ModuleOp> IRGen::compile(const KernelSpec &sp) {
     // as Triton specializes an integer equal to 1 (and as its AOT signatures
     // pass constants); the kernel has no such parameter.
     if (entry->kind == ParamSpec::Kind::Constexpr) {
+      // A function passed by value (Triton specializes a JITFunction
+      // argument whether or not the parameter says tl.constexpr).
+      if (isFunctionSpelling(entry->constexprValue)) {
+        FailureOr<Val> f = constexprFunction(
+            entry->constexprValue, p.range.begin,
+            "signature entry " + std::to_string(sigIdx));
+        if (failed(f))
+          return nullptr;
+        st.scope[p.name] = Binding{*f, p.range.begin};
+        constexprTexts.push_back(b.getNamedAttr(
+            p.name, b.getStringAttr(llvm::StringRef(entry->constexprValue).trim())));
+        continue;
+      }
       std::optional<Val> pv = parseConstexprText(entry->constexprValue);
-      if (!pv || pv->kind != Val::Kind::Int)
+      // An integer constant, or a tl function spelled in full
+      // (`triton.language.maximum`).
+      if (!pv || (pv->kind != Val::Kind::Int && pv->kind != Val::Kind::Builtin))
         return (void)fail(p.range.begin,
                           "parameter `" + p.name +
                               "` is not tl.constexpr, so its "
                               "signature entry must be a type such "
-                              "as i32 or *fp16, none, or an integer "
-                              "constant such as 1, not `" +
+                              "as i32 or *fp16, none, an integer "
+                              "constant such as 1 or a function, not `" +
                               entry->constexprValue + "`"),
                nullptr;
       st.scope[p.name] = Binding{*pv, p.range.begin};

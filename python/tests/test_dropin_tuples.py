@@ -166,6 +166,22 @@ class FunctionArgumentTest(unittest.TestCase):
                         BLOCK=128, grid=(8,)).asm["ptx"]
         self.assertIn("max.f32", ptx3)
 
+    def test_function_for_an_unannotated_parameter(self):
+        # Triton specializes a JITFunction argument even where the parameter
+        # is not tl.constexpr: the function takes no parameter slot.
+        x = f32(0x200000)
+        k = tuples.apply_fn_plain
+        k[(8,)](x, 1000, tuples.leaky, BLOCK=128)
+        self.assertEqual(last_launch()["params"], [0x200000, 1000])
+        leaky = k.warmup(x, 1000, tuples.leaky, BLOCK=128, grid=(8,)).asm["ptx"]
+        self.assertNotIn("max.f32", leaky)
+        self.assertIn("setp.ge.f32", leaky)
+        k[(8,)](x, 1000, triton.language.maximum, BLOCK=128)
+        self.assertEqual(last_launch()["params"], [0x200000, 1000])
+        most = k.warmup(x, 1000, triton.language.maximum, BLOCK=128,
+                        grid=(8,)).asm["ptx"]
+        self.assertIn("max.f32", most)
+
     def test_closure_namedtuple_with_a_function(self):
         x = f32(0x200000)
         k = tuples.apply_closure

@@ -97,3 +97,12 @@ def apply_closure(x_ptr, N, closure, BLOCK: tl.constexpr):
 @triton.jit
 def affine(x, a, b):
     return x * a + b
+
+
+# A function passed to a parameter without a `tl.constexpr` annotation:
+# Triton specializes on it all the same (a JITFunction is always constexpr).
+@triton.jit
+def apply_fn_plain(x_ptr, N, fn, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < N
+    tl.store(x_ptr + offs, fn(tl.load(x_ptr + offs, mask=mask), 2.0), mask=mask)
