@@ -447,7 +447,8 @@ KernelDecorators::applyHeuristics(LaunchArgs &args,
         return makeError(msg);
       }
       std::optional<LaunchValue> lv = host::toLaunchValue(*r);
-      if (!lv || lv->kind == LaunchValue::Kind::Pointer)
+      if (!lv || lv->kind == LaunchValue::Kind::Pointer ||
+          lv->kind == LaunchValue::Kind::Tuple)
         return makeError(st.render(
             layer.heuristicOffsets[k],
             "heuristic `" + name + "` returned " + host::repr(*r) + " (a " +

@@ -527,6 +527,28 @@ std::optional<Value> Interp::attribute(const Value &base,
     if (name == "num_ctas")
       return Value::integer(base.config->numCtas);
     break;
+  case K::Tuple:
+    // A namedtuple launch argument (`args["p"].ptr`): its field names.
+    if (!base.s.empty()) {
+      unsigned k = 0;
+      for (llvm::StringRef f : llvm::split(base.s, ',')) {
+        if (f == name && k < base.elems.size())
+          return base.elems[k];
+        ++k;
+      }
+      if (name == "_fields") {
+        std::vector<Value> names;
+        for (llvm::StringRef f : llvm::split(base.s, ','))
+          names.push_back(Value::str(f.str()));
+        return Value::seq(K::Tuple, std::move(names));
+      }
+      return fail(a, "`" + text(a).str() + "`: the namedtuple has no field `" + name +
+                         "` (its fields: " +
+                         llvm::join(llvm::split(base.s, ','), ", ") + ")");
+    }
+    if (name == "index" || name == "count")
+      return Value::method(base, name);
+    break;
   case K::List:
     if (name == "append" || name == "extend" || name == "index" ||
         name == "count") {

@@ -651,6 +651,14 @@ Value kiln::host::fromLaunchValue(const LaunchValue &v) {
     p.i = int64_t(v.address);
     return p;
   }
+  case LaunchValue::Kind::Tuple: {
+    std::vector<Value> elems;
+    for (const LaunchValue &e : v.elems)
+      elems.push_back(fromLaunchValue(e));
+    Value t = Value::seq(K::Tuple, std::move(elems));
+    t.s = llvm::join(v.fields, ","); // a namedtuple's fields (`.name`)
+    return t;
+  }
   }
   return Value::none();
 }
@@ -680,6 +688,20 @@ std::optional<LaunchValue> kiln::host::toLaunchValue(const Value &v) {
   }
   case K::Pointer:
     return LaunchValue::pointer(v.dtype, uint64_t(v.i));
+  case K::Tuple: {
+    std::vector<LaunchValue> elems;
+    for (const Value &e : v.elems) {
+      std::optional<LaunchValue> l = toLaunchValue(e);
+      if (!l)
+        return std::nullopt;
+      elems.push_back(std::move(*l));
+    }
+    std::vector<std::string> fields;
+    if (!v.s.empty())
+      for (llvm::StringRef f : llvm::split(v.s, ','))
+        fields.push_back(f.str());
+    return LaunchValue::tuple(std::move(elems), std::move(fields));
+  }
   default:
     return std::nullopt;
   }

@@ -61,10 +61,30 @@ LaunchValue kiln::rt::launchValueOf(const Arg &arg) {
   case Arg::Kind::Float:
     return LaunchValue::flt(arg.floatValue());
   case Arg::Kind::None:
-  case Arg::Kind::Tuple: // not modelled by C++ decorators (documented)
+  case Arg::Kind::Tuple: // launchValueAt reads the elements
     return LaunchValue::none();
   }
   return LaunchValue::none();
+}
+
+LaunchValue kiln::rt::launchValueAt(llvm::ArrayRef<Arg> args, size_t i) {
+  const Arg &a = args[i];
+  if (a.kind() != Arg::Kind::Tuple)
+    return launchValueOf(a);
+  std::vector<LaunchValue> elems;
+  size_t at = i + 1;
+  for (unsigned k = 0; k < a.tupleSize() && at < args.size(); ++k) {
+    elems.push_back(launchValueAt(args, at));
+    at += std::max<size_t>(1, argSpan(args, at));
+  }
+  std::vector<std::string> fields;
+  if (!a.tupleFields().empty()) {
+    llvm::SmallVector<llvm::StringRef> parts;
+    a.tupleFields().split(parts, ',');
+    for (llvm::StringRef f : parts)
+      fields.push_back(f.trim().str());
+  }
+  return LaunchValue::tuple(std::move(elems), std::move(fields));
 }
 
 LaunchValue kiln::rt::launchValueFromLiteral(llvm::StringRef literal) {
@@ -125,14 +145,52 @@ std::optional<std::string> kiln::rt::literalOf(const LaunchValue &v) {
     return std::string(tlDTypeName(v.dtype));
   case LaunchValue::Kind::Pointer:
     return std::nullopt;
+  case LaunchValue::Kind::Tuple: {
+    // A tuple of constants reads back as a Python tuple; one holding a
+    // pointer has no literal.
+    std::string out = "(";
+    for (const LaunchValue &e : v.elems) {
+      std::optional<std::string> t = literalOf(e);
+      if (!t)
+        return std::nullopt;
+      out += *t + ", ";
+    }
+    if (v.elems.size() > 1)
+      out.resize(out.size() - 2);
+    else if (v.elems.size() == 1)
+      out.pop_back(); // "(x,)"
+    return out + ")";
+  }
   }
   return std::nullopt;
 }
 
 bool kiln::rt::sameLaunchValue(const LaunchValue &a, const LaunchValue &b) {
-  return a.kind == b.kind && a.i == b.i && a.f == b.f && a.s == b.s &&
-         a.dtype == b.dtype && a.address == b.address;
+  if (a.kind != b.kind || a.i != b.i || a.f != b.f || a.s != b.s ||
+      a.dtype != b.dtype || a.address != b.address ||
+      a.elems.size() != b.elems.size() || a.fields != b.fields)
+    return false;
+  for (size_t k = 0; k < a.elems.size(); ++k)
+    if (!sameLaunchValue(a.elems[k], b.elems[k]))
+      return false;
+  return true;
 }
+
+namespace {
+/// An autotune key's text for one value: pointers by dtype, tuples element
+/// by element.
+std::string keyText(const LaunchValue &v) {
+  if (v.kind == LaunchValue::Kind::Pointer)
+    return std::string("*") + dtypeName(v.dtype);
+  if (v.kind == LaunchValue::Kind::Tuple) {
+    std::string out = "(";
+    for (const LaunchValue &e : v.elems)
+      out += keyText(e) + ",";
+    return out + ")";
+  }
+  return literalOf(v).value_or("?");
+}
+} // namespace
 
 std::string kiln::rt::configText(const AutotuneConfig &c) {
   std::string s;
@@ -159,13 +217,7 @@ kiln::rt::autotuneKeyValues(const AutotuneSpec &spec,
     auto it = args.find(name);
     if (it == args.end())
       continue;
-    const LaunchValue &v = it->second;
-    out += name + '=';
-    if (v.kind == LaunchValue::Kind::Pointer)
-      out += std::string("*") + dtypeName(v.dtype);
-    else
-      out += literalOf(v).value_or("?");
-    out += ',';
+    out += name + '=' + keyText(it->second) + ',';
   }
   // As Triton does: every pointer argument's dtype selects the result too.
   out += "dtypes=";

@@ -57,7 +57,8 @@ llvm::Error buildMeta(const Kernel::State &s, llvm::ArrayRef<Arg> args,
     return makeError(msg);
   }
   for (size_t i = 0; i < starts.size(); ++i)
-    meta[runtimeNames[i]] = launchValueOf(args[starts[i]]);
+    meta[runtimeNames[i]] = s.precompiled ? launchValueOf(args[starts[i]])
+                                          : launchValueAt(args, starts[i]);
   for (const KernelParameter &p : s.params)
     if (p.isConstexpr && p.defaultValue)
       meta[p.name] = launchValueFromLiteral(*p.defaultValue);

@@ -484,6 +484,73 @@ def scale(X, Y, n, BLOCK: tl.constexpr, EVEN: tl.constexpr):
   EXPECT_EQ(o->constexprs.at("EVEN").text(), "True");
 }
 
+TEST_F(FakeAutotune, HeuristicsReadTupleArguments) {
+  // A namedtuple and a plain tuple argument, as Triton's heuristics see
+  // them: `args["src"].n`, `args["scales"][1]`, `len(...)`, pointers' dtypes.
+  const char *src = R"(import triton
+import triton.language as tl
+
+
+@triton.heuristics(dict(
+    EVEN=lambda args: args["src"].n % args["BLOCK"] == 0,
+    FACTOR=lambda args: len(args["scales"]) * 10 + args["scales"][1],
+    HALF=lambda args: args["src"].ptr.dtype == tl.float16,
+))
+@triton.jit
+def copy(src, dst, scales, BLOCK: tl.constexpr, EVEN: tl.constexpr,
+         FACTOR: tl.constexpr, HALF: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.static_assert(FACTOR == 23)
+    tl.static_assert(not HALF)
+    if EVEN:
+        tl.store(dst + offs, tl.load(src.ptr + offs) * scales[0])
+    else:
+        m = offs < src.n
+        tl.store(dst + offs, tl.load(src.ptr + offs, mask=m) * scales[0], mask=m)
+)";
+  ModuleOptions mo;
+  mo.cache = CacheConfig{true, dir.str(), false};
+  auto k = Module::fromSource(src, "copy.py", std::move(mo)).kernel("copy");
+  ASSERT_TRUE(bool(k)) << llvm::toString(k.takeError());
+  LaunchOptions o;
+  o.constexprs.emplace("BLOCK", 128);
+  auto argsFor = [&](int64_t n) {
+    return std::vector<Arg>{Arg::tupleHeader(2, "ptr,n"),
+                            Arg::ptr(x.ptr(), DType::F32),
+                            Arg::integer(n),
+                            Arg::ptr(y.ptr(), DType::F32),
+                            Arg::tupleHeader(2),
+                            Arg::f32(0.5f),
+                            Arg::integer(3)};
+  };
+  LaunchArgs meta;
+  auto r = k->resolveOptions(argsFor(1024), o, cdivGrid(), &meta);
+  ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+  EXPECT_EQ(r->constexprs.at("EVEN").text(), "True");
+  EXPECT_EQ(r->constexprs.at("FACTOR").text(), "23");
+  EXPECT_EQ(r->constexprs.at("HALF").text(), "False");
+  ASSERT_EQ(meta.at("src").kind, LaunchValue::Kind::Tuple);
+  EXPECT_EQ(meta.at("src").fields, (std::vector<std::string>{"ptr", "n"}));
+  r = k->resolveOptions(argsFor(1000), o, cdivGrid(), &meta);
+  ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+  EXPECT_EQ(r->constexprs.at("EVEN").text(), "False");
+  // The launch compiles with those values (the static_asserts hold).
+  ASSERT_EQ(errorText(k->launch(Grid(8), argsFor(1000), o)), "");
+
+  // A field the namedtuple does not have is an error naming its fields.
+  std::string bad = src;
+  bad.replace(bad.find("args[\"src\"].n %"), 17, "args[\"src\"].count %");
+  ModuleOptions mo2;
+  mo2.cache = CacheConfig{true, dir.str(), false};
+  auto k2 = Module::fromSource(bad, "copy.py", std::move(mo2)).kernel("copy");
+  ASSERT_TRUE(bool(k2)) << llvm::toString(k2.takeError());
+  std::string err = errorText(k2->launch(Grid(8), argsFor(1000), o));
+  EXPECT_NE(err.find("copy.py:6:23"), std::string::npos) << err;
+  EXPECT_NE(err.find("the namedtuple has no field `count` (its fields: ptr, n)"),
+            std::string::npos)
+      << err;
+}
+
 // FlashAttention's unmodified layer_norm.py (fetched into .ext/, never
 // committed): its forward kernel tuned over the six warp counts its host
 // function triton_autotune_configs() returns, the absent tensors passed as

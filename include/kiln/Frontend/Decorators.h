@@ -70,13 +70,15 @@ struct AutotuneSpec {
 
 /// What a heuristics lambda sees of one launch argument (`args["X"]`).
 struct LaunchValue {
-  enum class Kind { None, Bool, Int, Float, Str, Pointer, DType };
+  enum class Kind { None, Bool, Int, Float, Str, Pointer, DType, Tuple };
   Kind kind = Kind::None;
   int64_t i = 0;  ///< Bool (0/1), Int
   double f = 0;   ///< Float
   std::string s;  ///< Str; DType: its Triton name ("fp16")
   DType dtype = DType::F32; ///< Pointer: element dtype; DType
   uint64_t address = 0;     ///< Pointer
+  std::vector<LaunchValue> elems;  ///< Tuple: its elements
+  std::vector<std::string> fields; ///< Tuple: a namedtuple's field names
 
   static LaunchValue none() { return {}; }
   static LaunchValue boolean(bool v) {
@@ -95,6 +97,14 @@ struct LaunchValue {
     LaunchValue r;
     r.kind = Kind::Float;
     r.f = v;
+    return r;
+  }
+  static LaunchValue tuple(std::vector<LaunchValue> elems,
+                           std::vector<std::string> fields = {}) {
+    LaunchValue r;
+    r.kind = Kind::Tuple;
+    r.elems = std::move(elems);
+    r.fields = std::move(fields);
     return r;
   }
   static LaunchValue pointer(DType elem, uint64_t address) {

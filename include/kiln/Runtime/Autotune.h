@@ -73,6 +73,9 @@ readKernelLayers(llvm::StringRef source, llvm::StringRef filename,
 
 /// What a heuristics lambda sees of a launch argument.
 LaunchValue launchValueOf(const Arg &arg);
+/// The value of the argument starting at args[i]: a tuple (with a
+/// namedtuple's field names) holds its elements' values.
+LaunchValue launchValueAt(llvm::ArrayRef<Arg> args, size_t i);
 /// A constexpr literal ("128", "True", "None", "0.5", "'s'", "tl.float16")
 /// as a launch value (anything else: a string holding the text).
 LaunchValue launchValueFromLiteral(llvm::StringRef literal);
