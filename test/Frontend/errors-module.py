@@ -39,8 +39,18 @@ from triton.language import dot_scaled
 
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
-    # expected-error @+1 {{`triton.language.dot_scaled` is not supported (imported at}}
+    # expected-error @+1 {{`tl.dot_scaled` is missing required argument `lhs_format`}}
     dot_scaled(X, X)
+
+# -----
+import triton
+from triton.language import fp8e4nv
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{`triton.language.fp8e4nv` is not supported (imported at}}
+    fp8e4nv(X)
 
 # -----
 # expected-error @-1 {{kernel `k` not found in within split at}}

@@ -29,7 +29,7 @@ import triton.language as tl
 
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
-    # expected-error @+1 {{`tl.dot_scaled` is not supported}}
+    # expected-error @+1 {{`tl.dot_scaled` is missing required argument `lhs_format`}}
     x = tl.dot_scaled(X, X)
 
 # -----

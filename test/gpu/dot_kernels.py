@@ -145,3 +145,27 @@ def dot3d(A, B, C, ACC, BB: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr,
     else:
         c = tl.dot(a, b, input_precision=PRECISION, out_dtype=C.dtype.element_ty)
     tl.store(C + c_offs, c)
+
+
+@triton.jit
+def dot_scaled_block(A, AS, B, BS, C, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
+                     AF: tl.constexpr, BF: tl.constexpr, HAS_AS: tl.constexpr,
+                     HAS_BS: tl.constexpr, FAST: tl.constexpr):
+    """One microscaled product: A is [M, K] (fp8 bytes, bf16) or [M, K // 2]
+    (e2m1, two codes per byte), B is [K, N] or [K // 2, N]; scales are e8m0
+    bytes, [M, K // 32] and [N, K // 32], or absent (HAS_*S = False)."""
+    KA: tl.constexpr = K // 2 if AF == "e2m1" else K
+    KB: tl.constexpr = K // 2 if BF == "e2m1" else K
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    rg = tl.arange(0, K // 32)
+    a = tl.load(A + rm[:, None] * KA + tl.arange(0, KA)[None, :])
+    b = tl.load(B + tl.arange(0, KB)[:, None] * N + rn[None, :])
+    sa = None
+    sb = None
+    if HAS_AS:
+        sa = tl.load(AS + rm[:, None] * (K // 32) + rg[None, :])
+    if HAS_BS:
+        sb = tl.load(BS + rn[:, None] * (K // 32) + rg[None, :])
+    c = tl.dot_scaled(a, sa, AF, b, sb, BF, fast_math=FAST)
+    tl.store(C + rm[:, None] * N + rn[None, :], c)

@@ -2,7 +2,7 @@
 //
 // Resolves attributes of the `triton`, `triton.language` and
 // `triton.language.math` modules: the registry's builtins and dtypes, then
-// the Triton names Kiln knows but does not implement ("`tl.dot_scaled` is
+// the Triton names Kiln knows but does not implement ("`tl.fp8e4nv` is
 // not supported"), else an unknown attribute. Binds call arguments to a
 // builtin's parameter list.
 //
@@ -26,8 +26,7 @@ using namespace kiln::ast;
 //===----------------------------------------------------------------------===//
 
 /// Triton builtins that Kiln knows about but does not implement.
-static const char *const kTLUnsupported[] = {"dot_scaled",
-                                             "zeros_like_",
+static const char *const kTLUnsupported[] = {"zeros_like_",
                                              "abs_",
                                              "fp8e4nv"};
 

@@ -9,7 +9,7 @@ const BuiltinDef *kiln::fe::findBuiltin(llvm::StringRef name) {
        {memoryBuiltins(), atomicBuiltins(), creationBuiltins(), mathBuiltins(),
         reductionBuiltins(), shapeBuiltins(), debugBuiltins(),
         compileTimeBuiltins(), randomBuiltins(), scanBuiltins(),
-        sortGatherBuiltins(), libdeviceBuiltins(), dotBuiltins(),
+        sortGatherBuiltins(), libdeviceBuiltins(), dotBuiltins(), dotScaledBuiltins(),
         cudaExtraBuiltins()})
     for (const BuiltinDef &d : family)
       if (name == d.name)

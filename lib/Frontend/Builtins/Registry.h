@@ -52,6 +52,7 @@ llvm::ArrayRef<BuiltinDef> scanBuiltins();
 llvm::ArrayRef<BuiltinDef> sortGatherBuiltins();
 /// tl.dot (Dot.cpp).
 llvm::ArrayRef<BuiltinDef> dotBuiltins();
+llvm::ArrayRef<BuiltinDef> dotScaledBuiltins();
 /// `tl.extra.cuda` helpers, registered as `cuda.<name>` (CudaExtras.cpp).
 llvm::ArrayRef<BuiltinDef> cudaExtraBuiltins();
 /// `a @ b`: tl.dot(a, b) with Triton's defaults (Dot.cpp).
