@@ -306,6 +306,22 @@ FailureOr<Val> IRGen::attributeOf(const Val &v, const AttributeExpr *e) {
     return descriptorAttribute(v, e);
   if (v.kind == Val::Kind::BlockPtr && a == "advance")
     return Val::method("tl.advance", v);
+  // A block pointer's dtype is a pointer to its block (Triton:
+  // pointer_type(block_type)); code reads `p.dtype.element_ty` to cast a
+  // value for storing through it, so `element_ty` gives the element's dtype.
+  if (v.kind == Val::Kind::BlockPtr && (a == "dtype" || a == "type"))
+    return Val::dtype(v.bpBase().type.dtype, /*ptr=*/true);
+  // A number assigned to a local without a tl.constexpr annotation is a
+  // runtime scalar in Triton, with the tensor methods (`n.to(tl.uint32)`);
+  // Kiln keeps it a constexpr, so its tensor methods apply to the scalar.
+  if ((v.kind == Val::Kind::Int || v.kind == Val::Kind::Float ||
+       v.kind == Val::Kind::Bool) &&
+      (a == "to" || a == "logical_and" || a == "logical_or" || isTensorMethod(a))) {
+    FailureOr<Val> r = toRuntime(v, e);
+    if (failed(r))
+      return failure();
+    return attributeOf(*r, e);
+  }
   if (v.kind == Val::Kind::DType && v.dtBlock) {
     if (a == "element_ty" || a == "scalar")
       return Val::dtype(v.dt, v.dtPtr);
