@@ -236,8 +236,9 @@ LogicalResult AtomicCASOp::verify() {
     return failure();
   Type elem = getElementTypeOrSelf(getResult().getType());
   unsigned bits = elem.getIntOrFloatBitWidth();
-  if (bits != 32 && bits != 64)
-    return emitOpError() << "atomic_cas needs a 32- or 64-bit element type, got "
+  // PTX's atom.cas takes .b16 (sm_70+), .b32 and .b64, as Triton's does.
+  if (bits != 16 && bits != 32 && bits != 64)
+    return emitOpError() << "atomic_cas needs a 16-, 32- or 64-bit element type, got "
                          << elem;
   return success();
 }

@@ -338,6 +338,7 @@ def Tile_AtomicCASOp : Tile_Op<"atomic_cas", [
     so spin loops stay uniform. `sem` (`relaxed`, `acquire`, `release`,
     `acq_rel`: the default) and `scope` (`cta`, `gpu`: the default, `sys`)
     are Triton's and PTX's memory ordering and scope of the `atom`.
+    Elements are 16, 32 or 64 bits wide (`atom.cas.b16/b32/b64`).
 
     ```mlir
     %old = tile.atomic_cas %lock, %c0, %c1 : !tile.ptr<i32>
