@@ -234,8 +234,28 @@ LogicalResult IRGen::resolveModule() {
       continue;
     if (auto *t = llvm::dyn_cast<TryStmt>(s); t && t->orelse.empty() &&
                                               t->finalbody.empty()) {
+      // The try body runs when each of its statements is an import Kiln
+      // resolves or an alias of a triton name it knows
+      // (`f = tl.uint_to_uniform_float`, the fallback `def` in the
+      // `except`); else the first handler made only of resolvable imports.
+      auto tritonAlias = [&](const Stmt *st) -> std::optional<Val> {
+        auto *a = llvm::dyn_cast<AssignStmt>(st);
+        if (!a || a->targets.size() != 1 || !llvm::isa<NameExpr>(a->targets[0]) ||
+            !llvm::isa<NameExpr, AttributeExpr>(a->value))
+          return std::nullopt;
+        std::optional<Val> v = resolveStaticName(a->value);
+        if (v && (v->kind == Val::Kind::Builtin || v->kind == Val::Kind::Module ||
+                  v->kind == Val::Kind::DType))
+          return v;
+        return std::nullopt;
+      };
+      auto resolves = [&](llvm::ArrayRef<const Stmt *> body) {
+        return !body.empty() && llvm::all_of(body, [&](const Stmt *st) {
+          return importsResolve(*this, {st}) || tritonAlias(st);
+        });
+      };
       llvm::ArrayRef<const Stmt *> taken;
-      if (importsResolve(*this, t->body))
+      if (resolves(t->body))
         taken = t->body;
       else
         for (const ExceptHandler &h : t->handlers)
@@ -244,8 +264,17 @@ LogicalResult IRGen::resolveModule() {
             break;
           }
       if (!taken.empty()) {
-        for (const Stmt *st : taken)
-          recordImport(st);
+        for (const Stmt *st : taken) {
+          if (recordImport(st))
+            continue;
+          std::optional<Val> v = tritonAlias(st);
+          const std::string &name =
+              llvm::cast<NameExpr>(llvm::cast<AssignStmt>(st)->targets[0])->id;
+          GlobalDef d = def(How::Known, st);
+          d.cached = *v;
+          globals[name] = *v;
+          add(name, std::move(d));
+        }
         continue;
       }
     }
