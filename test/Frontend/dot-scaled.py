@@ -42,7 +42,7 @@ def fp4(A, AS, B, BS, C):
 # FP4: arith.cmpi eq
 # FP4: arith.constant dense<0x7FC0> : tensor<64x64xbf16>
 # FP4: tile.where
-# The rhs, packed along N: interleaved in the transposed operand, transposed back.
+# The rhs scale, spread to [N, K], is transposed to the operand's [K, N].
 # FP4: tile.trans %{{.*}}, [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
 # FP4: tile.dot %{{.*}} : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
 
