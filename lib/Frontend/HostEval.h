@@ -57,6 +57,8 @@ struct Value {
   Kind kind = Kind::None;
   int64_t i = 0;
   double f = 0;
+  /// Str: the text; Builtin / Module / Extern / Method: the name; Tuple: a
+  /// namedtuple launch argument's field names ("ptr,n"), else empty.
   std::string s;
   /// Tuple/List/Set elements; Dict keys (in insertion order); Method receiver.
   std::vector<Value> elems;
