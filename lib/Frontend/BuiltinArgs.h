@@ -38,6 +38,15 @@ struct ArgReader {
                                 g.typeName(a.v));
     return a.v.truthy();
   }
+  /// A constexpr bool, or `dflt` where the argument is None or not given
+  /// (unbound parameters are None: a builtin's defaults are applied here).
+  mlir::FailureOr<bool> constBoolOr(const Arg &a, llvm::StringRef what, bool dflt) {
+    return isNone(a) ? mlir::FailureOr<bool>(dflt) : constBool(a, what);
+  }
+  /// A dtype, or `dflt` where the argument is None or not given.
+  mlir::FailureOr<DType> dtypeOr(const Arg &a, llvm::StringRef what, DType dflt) {
+    return isNone(a) ? mlir::FailureOr<DType>(dflt) : dtype(a, what);
+  }
   mlir::FailureOr<DType> dtype(const Arg &a, llvm::StringRef what) {
     if (a.v.kind != Val::Kind::DType || a.v.dtPtr)
       return g.fail(a.node, "`" + what + "` of `" + fn +

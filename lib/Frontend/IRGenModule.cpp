@@ -172,6 +172,17 @@ LogicalResult IRGen::resolveModule() {
   auto add = [&](const std::string &name, GlobalDef d) {
     moduleDefs[name].push_back(std::move(d));
   };
+  // `value` as a triton name Kiln knows (`triton.jit`, `tl.maximum`, a
+  // module; with `dtypes`, also `tl.float16`).
+  auto knownTritonName = [&](const Expr *value, bool dtypes) -> std::optional<Val> {
+    if (!llvm::isa<NameExpr, AttributeExpr>(value))
+      return std::nullopt;
+    std::optional<Val> v = resolveStaticName(value);
+    if (v && (v->kind == Val::Kind::Builtin || v->kind == Val::Kind::Module ||
+              (dtypes && v->kind == Val::Kind::DType)))
+      return v;
+    return std::nullopt;
+  };
   for (unsigned pos = 0; pos < module.body.size(); ++pos) {
     const Stmt *s = module.body[pos];
     auto def = [&](How how, const Node *site) {
@@ -240,14 +251,9 @@ LogicalResult IRGen::resolveModule() {
       // `except`); else the first handler made only of resolvable imports.
       auto tritonAlias = [&](const Stmt *st) -> std::optional<Val> {
         auto *a = llvm::dyn_cast<AssignStmt>(st);
-        if (!a || a->targets.size() != 1 || !llvm::isa<NameExpr>(a->targets[0]) ||
-            !llvm::isa<NameExpr, AttributeExpr>(a->value))
+        if (!a || a->targets.size() != 1 || !llvm::isa<NameExpr>(a->targets[0]))
           return std::nullopt;
-        std::optional<Val> v = resolveStaticName(a->value);
-        if (v && (v->kind == Val::Kind::Builtin || v->kind == Val::Kind::Module ||
-                  v->kind == Val::Kind::DType))
-          return v;
-        return std::nullopt;
+        return knownTritonName(a->value, /*dtypes=*/true);
       };
       auto resolves = [&](llvm::ArrayRef<const Stmt *> body) {
         return !body.empty() && llvm::all_of(body, [&](const Stmt *st) {
@@ -312,14 +318,11 @@ LogicalResult IRGen::resolveModule() {
           d.value = value;
           // Aliases of triton names (`jit = triton.jit`) are known at once:
           // decorators are resolved through `globals`.
-          if (llvm::isa<NameExpr, AttributeExpr>(value))
-            if (std::optional<Val> alias = resolveStaticName(value);
-                alias && (alias->kind == Val::Kind::Builtin ||
-                          alias->kind == Val::Kind::Module)) {
-              d.how = How::Known;
-              d.cached = *alias;
-              globals[n->id] = *alias;
-            }
+          if (std::optional<Val> alias = knownTritonName(value, /*dtypes=*/false)) {
+            d.how = How::Known;
+            d.cached = *alias;
+            globals[n->id] = *alias;
+          }
           add(n->id, std::move(d));
           continue;
         }

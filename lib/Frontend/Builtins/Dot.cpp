@@ -194,15 +194,11 @@ mlir::FailureOr<Val> dotBuiltin(BuiltinCall &c) {
       return mlir::failure();
     precision = *s;
   }
-  DType out = DType::F32;
-  if (!c.rd.isNone(c.a[6])) {
-    mlir::FailureOr<DType> d = c.rd.dtype(c.a[6], "out_dtype");
-    if (failed(d))
-      return mlir::failure();
-    out = *d;
-  }
+  mlir::FailureOr<DType> out = c.rd.dtypeOr(c.a[6], "out_dtype", DType::F32);
+  if (failed(out))
+    return mlir::failure();
   return dotImpl(c.g, c.a[0].v, c.a[0].node, c.a[1].v, c.a[1].node, &c.a[2],
-                 precision, &c.a[4], &c.a[5], out, c.e, "tl.dot");
+                 precision, &c.a[4], &c.a[5], *out, c.e, "tl.dot");
 }
 } // namespace
 

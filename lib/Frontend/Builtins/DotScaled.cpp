@@ -238,22 +238,13 @@ mlir::FailureOr<Val> dotScaledBuiltin(BuiltinCall &c) {
   };
   mlir::FailureOr<std::string> lf = format(c.a[2], "lhs_format");
   mlir::FailureOr<std::string> rf = format(c.a[5], "rhs_format");
-  // Unbound parameters are None: the defaults are applied here.
-  auto flag = [&](const Arg &a, const char *what, bool dflt) -> mlir::FailureOr<bool> {
-    return c.rd.isNone(a) ? mlir::FailureOr<bool>(dflt) : c.rd.constBool(a, what);
-  };
-  mlir::FailureOr<bool> fast = flag(c.a[7], "fast_math", false);
-  mlir::FailureOr<bool> lpack = flag(c.a[8], "lhs_k_pack", true);
-  mlir::FailureOr<bool> rpack = flag(c.a[9], "rhs_k_pack", true);
-  if (failed(lf) || failed(rf) || failed(fast) || failed(lpack) || failed(rpack))
+  mlir::FailureOr<bool> fast = c.rd.constBoolOr(c.a[7], "fast_math", false);
+  mlir::FailureOr<bool> lpack = c.rd.constBoolOr(c.a[8], "lhs_k_pack", true);
+  mlir::FailureOr<bool> rpack = c.rd.constBoolOr(c.a[9], "rhs_k_pack", true);
+  mlir::FailureOr<DType> out = c.rd.dtypeOr(c.a[10], "out_dtype", DType::F32);
+  if (failed(lf) || failed(rf) || failed(fast) || failed(lpack) || failed(rpack) ||
+      failed(out))
     return mlir::failure();
-  DType out = DType::F32;
-  if (!c.rd.isNone(c.a[10])) {
-    mlir::FailureOr<DType> d = c.rd.dtype(c.a[10], "out_dtype");
-    if (failed(d))
-      return mlir::failure();
-    out = *d;
-  }
   DType compute = (*lf == "fp16" || *rf == "fp16") ? DType::F16 : DType::BF16;
   int64_t kl = 0, kr = 0;
   mlir::FailureOr<Val> a = upcast(b, {&c.a[0], &c.a[1], *lf, *lpack, 0}, compute, *fast, kl);
@@ -265,7 +256,7 @@ mlir::FailureOr<Val> dotScaledBuiltin(BuiltinCall &c) {
   if (kl != kr)
     return g.fail(c.e, "`tl.dot_scaled`: the operands' K differ (lhs " + std::to_string(kl) +
                            ", rhs " + std::to_string(kr) + ", counting two fp4 values per byte)");
-  std::vector<std::pair<std::string, Val>> kw = {{"out_dtype", Val::dtype(out)}};
+  std::vector<std::pair<std::string, Val>> kw = {{"out_dtype", Val::dtype(*out)}};
   if (!c.rd.isNone(c.a[6]))
     kw.push_back({"acc", c.a[6].v});
   return b.tl("dot", {*a, *bb}, std::move(kw));

@@ -20,12 +20,6 @@ namespace arith = mlir::arith;
 namespace math = mlir::math;
 
 namespace {
-/// A constexpr bool argument, or `dflt` when it was not given.
-static FailureOr<bool> boolArg(ArgReader &rd, const Arg &a, llvm::StringRef what,
-                               bool dflt) {
-  return rd.isNone(a) ? FailureOr<bool>(dflt) : rd.constBool(a, what);
-}
-
 /// tl.sum / tl.max / tl.min.
 static FailureOr<Val> reduce(IRGen &g, ArgReader &rd, llvm::StringRef which,
                              llvm::ArrayRef<Arg> a, const CallExpr *e,
@@ -227,8 +221,8 @@ static FailureOr<Val> maxminBuiltin(BuiltinCall &call) {
     if (*ri) {
       FailureOr<Val> in = rd.value(a[0], "input");
       FailureOr<bool> left =
-          boolArg(rd, a[3], "return_indices_tie_break_left", true);
-      FailureOr<bool> keep = boolArg(rd, a[4], "keep_dims", false);
+          rd.constBoolOr(a[3], "return_indices_tie_break_left", true);
+      FailureOr<bool> keep = rd.constBoolOr(a[4], "keep_dims", false);
       if (failed(in) || failed(left) || failed(keep))
         return failure();
       return reduceWithIndices(g, rd, *in, a[1], name == "max", *left, *keep, e);
@@ -243,8 +237,8 @@ static FailureOr<Val> argBuiltin(BuiltinCall &call) {
   llvm::StringRef name = rd.fn;
   name.consume_front("tl.");
   FailureOr<Val> in = rd.value(a[0], "input");
-  FailureOr<bool> left = boolArg(rd, a[2], "tie_break_left", true);
-  FailureOr<bool> keep = boolArg(rd, a[3], "keep_dims", false);
+  FailureOr<bool> left = rd.constBoolOr(a[2], "tie_break_left", true);
+  FailureOr<bool> keep = rd.constBoolOr(a[3], "keep_dims", false);
   if (failed(in) || failed(left) || failed(keep))
     return failure();
   FailureOr<Val> r =
@@ -278,7 +272,7 @@ static FailureOr<Val> bitwiseBuiltin(BuiltinCall &call) {
       return failure();
     axis = *ax;
   }
-  FailureOr<bool> keep = boolArg(rd, a[2], "keep_dims", false);
+  FailureOr<bool> keep = rd.constBoolOr(a[2], "keep_dims", false);
   if (failed(keep))
     return failure();
   auto body = [&](llvm::ArrayRef<Val> xs) -> FailureOr<llvm::SmallVector<mlir::Value>> {

@@ -17,12 +17,6 @@ using namespace kiln::ast;
 namespace arith = mlir::arith;
 
 namespace {
-/// A constexpr bool argument, or `dflt` when it was not given.
-FailureOr<bool> boolArg(ArgReader &rd, const Arg &a, llvm::StringRef what,
-                               bool dflt) {
-  return rd.isNone(a) ? FailureOr<bool>(dflt) : rd.constBool(a, what);
-}
-
 /// Creates the combiner block of `region` and fills it through `body`.
 mlir::LogicalResult fillCombiner(IRGen &g, mlir::Region &region,
                                  llvm::ArrayRef<Val> inputs, CombinerBody body,
@@ -159,7 +153,7 @@ FailureOr<Val> reduceBuiltin(BuiltinCall &call) {
   FailureOr<const FunctionDef *> fn = readCombiner(g, a[2], rd.fn, inputs->size());
   if (failed(fn))
     return failure();
-  FailureOr<bool> keep = boolArg(rd, a[3], "keep_dims", false);
+  FailureOr<bool> keep = rd.constBoolOr(a[3], "keep_dims", false);
   if (failed(keep))
     return failure();
   JitCombiner body{g, *fn, rd.fn, e};
@@ -181,7 +175,7 @@ FailureOr<Val> associativeScanBuiltin(BuiltinCall &call) {
   FailureOr<const FunctionDef *> fn = readCombiner(g, a[2], rd.fn, inputs->size());
   if (failed(fn))
     return failure();
-  FailureOr<bool> reverse = boolArg(rd, a[3], "reverse", false);
+  FailureOr<bool> reverse = rd.constBoolOr(a[3], "reverse", false);
   if (failed(reverse))
     return failure();
   JitCombiner body{g, *fn, rd.fn, e};
@@ -213,7 +207,7 @@ FailureOr<Val> cumulative(BuiltinCall &call, bool product) {
       a[1].given ? rd.axis(a[1], v.type.shape.size()) : FailureOr<unsigned>(0u);
   if (failed(axis))
     return failure();
-  FailureOr<bool> reverse = boolArg(rd, a[2], "reverse", false);
+  FailureOr<bool> reverse = rd.constBoolOr(a[2], "reverse", false);
   if (failed(reverse))
     return failure();
   std::optional<DType> target;

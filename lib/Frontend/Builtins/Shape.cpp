@@ -251,7 +251,7 @@ static FailureOr<Val> ravelBuiltin(BuiltinCall &call) {
   if (failed(x))
     return failure();
   FailureOr<bool> canReorder =
-      rd.isNone(a[1]) ? FailureOr<bool>(false) : rd.constBool(a[1], "can_reorder");
+      rd.constBoolOr(a[1], "can_reorder", false);
   if (failed(canReorder))
     return failure();
   return emitReshape(g, l, *x, {x->type.numel()}, *canReorder);
@@ -363,7 +363,7 @@ static FailureOr<Val> splitBuiltin(BuiltinCall &call) {
 static FailureOr<Val> catBuiltin(BuiltinCall &call) {
   auto &[g, rd, a, e, l, args] = call;
   FailureOr<bool> canReorder =
-      rd.isNone(a[2]) ? FailureOr<bool>(false) : rd.constBool(a[2], "can_reorder");
+      rd.constBoolOr(a[2], "can_reorder", false);
   if (failed(canReorder))
     return failure();
   if (!*canReorder)
