@@ -385,6 +385,11 @@ def tune_candidates(mode, M, N, sms):
                 for wp in sorted({max(1, warps // 2), warps, min(32, warps * 2)}):
                     if rows * block <= 65536 and rows * block >= 32 * wp:
                         add({"rows": rows, "warps": wp})
+            if block <= 2048:  # a row or two per warp: no exchange between warps
+                for rows in (1, 2, 4):
+                    for wp in (1, 2):
+                        if rows * block >= 32 * wp * 8:
+                            add({"rows": rows, "warps": wp})
             for pipe in (1, 2, 4):
                 for rows in sorted({max(1, r // 2), r}):
                     for wp in sorted({max(4, warps // 2), warps}):

@@ -16,6 +16,26 @@
 # CHECK: @pos atom.global.acq_rel.gpu.min.s64 {{.*}} @neg atom.global.acq_rel.gpu.max.u64
 # COUNT: atom.global.relaxed.gpu.add.u32
 # COUNT: atom.global.relaxed.cta.add.u32
+# 16-bit float adds: on sm_90 runs of contiguous elements are one vector atom (OUT + arange, and
+# SCAT + offs % 8), scattered ones one atom each (% 5); bf16 before sm_90 (no bf16 atom.add there)
+# is a compare-and-swap loop.
+# RUN: ln-compile %s --kernel add16 --signature '*bf16:16,*bf16:16,*bf16:16,i32:16' -D SLOTS=8 -D BLOCK=1024 --emit=ptx -o %t/2.ptx
+# RUN: FileCheck %s --check-prefix=BF16 --input-file=%t/2.ptx
+# RUN: ln-compile %s --kernel add16 --signature '*fp16:16,*fp16:16,*fp16:16,i32:16' -D SLOTS=5 -D BLOCK=1024 --emit=ptx -o %t/3.ptx
+# RUN: FileCheck %s --check-prefix=FP16 --input-file=%t/3.ptx
+# RUN: ln-compile %s --kernel add16 --signature '*bf16:16,*bf16:16,*bf16:16,i32:16' -D SLOTS=8 -D BLOCK=256 --arch sm_80 --emit=ptx -o %t/4.ptx
+# RUN: FileCheck %s --check-prefix=CAS --input-file=%t/4.ptx
+# RUN: %if ptxas %{ %ptxas -arch=sm_90 %t/2.ptx -o %t/2.cubin %}
+# RUN: %if ptxas %{ %ptxas -arch=sm_90 %t/3.ptx -o %t/3.cubin %}
+# RUN: %if ptxas %{ %ptxas -arch=sm_80 %t/4.ptx -o %t/4.cubin %}
+# BF16: atom.global.acq_rel.gpu.add.noftz.v8.bf16
+# BF16: atom.global.relaxed.gpu.add.noftz.v8.bf16
+# FP16: atom.global.acq_rel.gpu.add.noftz.f16
+# FP16: atom.global.relaxed.gpu.add.noftz.f16 %rs
+# CAS-NOT: add.noftz
+# CAS: fma.rn.bf16
+# CAS-SAME: atom.global.acq_rel.gpu.cas.b16
+# CAS-SAME: setp.ne.b16
 import triton
 import triton.language as tl
 
@@ -42,3 +62,14 @@ def relaxed_count(C, N, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     tl.atomic_add(C + offs % 4, 1, mask=offs < N, sem="relaxed", scope="gpu")
     tl.atomic_add(C + 4, 1, sem="relaxed", scope="cta")
+
+
+@triton.jit
+def add16(X, OUT, SCAT, N, SLOTS: tl.constexpr, BLOCK: tl.constexpr):
+    """fp16 / bf16 atomic adds: a contiguous block added onto OUT[0:BLOCK] by
+    every program, and each element onto SCAT[i % SLOTS]."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < N
+    x = tl.load(X + offs, mask=m, other=0.0)
+    tl.atomic_add(OUT + tl.arange(0, BLOCK), x, mask=m)
+    tl.atomic_add(SCAT + offs % SLOTS, x, mask=m, sem="relaxed")

@@ -122,5 +122,32 @@ def cases(results):
          make_count, count_reference, dict(BLOCK=block, num_warps=4))
 
 
+    # fp16 / bf16 atomic_add: a contiguous block (a vector atom on sm_90) and
+    # scattered slots. Values 1 and 2, at most 125 per slot: every partial sum
+    # is an integer <= 250, exact in bf16, so the order the atoms land in does
+    # not matter.
+    n16, block16, slots16 = 8000, 1024, 64
+    for dt in (torch.float16, torch.bfloat16):
+        xs = (torch.randint(1, 3, (n16,), device=DEV, generator=g)).to(dt)
+
+        def make_add16(xs=xs, dt=dt):
+            out = torch.zeros(block16, device=DEV, dtype=dt)
+            scat = torch.zeros(slots16, device=DEV, dtype=dt)
+            return [xs, out, scat, n16], [out, scat]
+
+        def add16_reference(xs=xs, dt=dt):
+            v = xs.double()
+            idx = torch.arange(n16, device=DEV)
+            out = torch.zeros(block16, device=DEV, dtype=torch.float64)
+            out.index_add_(0, idx % block16, v)
+            scat = torch.zeros(slots16, device=DEV, dtype=torch.float64)
+            scat.index_add_(0, idx % slots16, v)
+            return [out.to(dt), scat.to(dt)]
+
+        _run(results, f"atomic_add {str(dt)[6:]} contiguous and scattered n={n16}", "add16",
+             (triton_cdiv(n16, block16),), make_add16, add16_reference,
+             dict(SLOTS=slots16, BLOCK=block16, num_warps=4))
+
+
 def triton_cdiv(a, b):
     return (a + b - 1) // b

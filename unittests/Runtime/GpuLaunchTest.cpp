@@ -270,3 +270,61 @@ TEST(GpuLaunch, StreamsAndEvents) {
   KILN_ASSERT_OK(buf.copyToHost(all.data(), n * 4));
   EXPECT_EQ(all[n - 1], float(n - 1));
 }
+
+// bf16 atomic adds: compiled for the device (sm_90: `atom.add.noftz.bf16`,
+// vector where contiguous) and for sm_80 (no bf16 `atom.add`: a
+// compare-and-swap loop), whose PTX the driver also runs on a newer GPU. The
+// values are small integers, so every order of the adds gives the exact sum.
+TEST(GpuLaunch, BF16AtomicAddOnEveryTarget) {
+  KILN_REQUIRE_GPU(dev);
+  Module m = Module::fromSource(
+      "import triton\nimport triton.language as tl\n\n@triton.jit\n"
+      "def add16(X, OUT, SCAT, N, SLOTS: tl.constexpr, BLOCK: tl.constexpr):\n"
+      "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+      "    m = offs < N\n"
+      "    x = tl.load(X + offs, mask=m, other=0.0)\n"
+      "    tl.atomic_add(OUT + tl.arange(0, BLOCK), x, mask=m)\n"
+      "    tl.atomic_add(SCAT + offs % SLOTS, x, mask=m, sem=\"relaxed\")\n",
+      "add16.py", ModuleOptions{{}, CacheConfig{false, "", false}});
+  Kernel k = llvm::cantFail(m.kernel("add16"));
+  const uint32_t n = 8000, block = 1024, slots = 64;
+  std::vector<uint16_t> x(n);
+  std::vector<double> out(block, 0.0), scat(slots, 0.0);
+  for (uint32_t i = 0; i < n; ++i) {
+    double v = (i * 7919u) % 3 == 0 ? 2.0 : 1.0;
+    x[i] = floatToBF16(float(v));
+    out[i % block] += v; // at most 8 programs add 2.0: <= 16
+    scat[i % slots] += v; // 125 values: <= 250, exact in bf16
+  }
+  LaunchOptions o;
+  o.constexprs.emplace("SLOTS", int64_t(slots));
+  o.constexprs.emplace("BLOCK", int64_t(block));
+  for (const char *arch : {"device", "sm_80"}) {
+    KILN_ASSIGN_OR_FAIL(xb, DeviceBuffer::alloc(dev, n * 2));
+    KILN_ASSIGN_OR_FAIL(ob, DeviceBuffer::alloc(dev, block * 2));
+    KILN_ASSIGN_OR_FAIL(sb, DeviceBuffer::alloc(dev, slots * 2));
+    std::vector<uint16_t> zeros(block, 0);
+    KILN_ASSERT_OK(xb.copyFromHost(x.data(), n * 2));
+    KILN_ASSERT_OK(ob.copyFromHost(zeros.data(), block * 2));
+    KILN_ASSERT_OK(sb.copyFromHost(zeros.data(), slots * 2));
+    std::vector<Arg> args = {Arg::ptr(xb.ptr(), DType::BF16),
+                             Arg::ptr(ob.ptr(), DType::BF16),
+                             Arg::ptr(sb.ptr(), DType::BF16), Arg::integer(n)};
+    Grid grid((n + block - 1) / block);
+    if (std::string(arch) == "device") {
+      KILN_ASSERT_OK(k.launch(grid, args, o));
+    } else {
+      KILN_ASSIGN_OR_FAIL(ck, k.compileFor(arch, args, o));
+      ASSERT_NE(ck->ptx.find("atom.global.acq_rel.gpu.cas.b16"), std::string::npos);
+      ASSERT_EQ(ck->ptx.find("add.noftz.bf16"), std::string::npos);
+      KILN_ASSERT_OK(Kernel::fromCompiled(*ck).launch(grid, args));
+    }
+    std::vector<uint16_t> gotOut(block), gotScat(slots);
+    KILN_ASSERT_OK(ob.copyToHost(gotOut.data(), block * 2));
+    KILN_ASSERT_OK(sb.copyToHost(gotScat.data(), slots * 2));
+    for (uint32_t i = 0; i < block; ++i)
+      ASSERT_EQ(bf16ToFloat(gotOut[i]), out[i]) << arch << " OUT[" << i << "]";
+    for (uint32_t i = 0; i < slots; ++i)
+      ASSERT_EQ(bf16ToFloat(gotScat[i]), scat[i]) << arch << " SCAT[" << i << "]";
+  }
+}

@@ -389,6 +389,9 @@ FailureOr<std::string> rmwInstruction(RMWKind kind, Type elem) {
   return failure();
 }
 
+/// The `instr` of a bf16 atomic add before sm_90 (no bf16 `atom.add` there).
+constexpr llvm::StringLiteral kBF16AddByCAS = "casadd.bf16";
+
 /// Emits one predicated `atom` on `vec` consecutive elements (operands: ptr,
 /// then `args`, each holding `vec` values; vec > 1 is a vector `atom` of one
 /// operand) returning the old values.
@@ -440,6 +443,25 @@ SmallVector<Value> emitAtom(OpBuilder &b, Location loc, StringRef instr, StringR
       block += "and.pred pos, pos, $3; and.pred neg, neg, $3; ";
     block += "@pos " + ord + (isMax ? "max.s" : "min.s") + bits + " $0, [ $1 + 0 ], $2; ";
     block += "@neg " + ord + (isMax ? "min.u" : "max.u") + bits + " $0, [ $1 + 0 ], $2; }";
+    Value old = inlinePtx(b, loc, {bitsType}, inputs, block, constraints,
+                          /*hasSideEffects=*/true)[0];
+    return {fromBits(b, loc, old, elem)};
+  }
+  if (instr == kBF16AddByCAS) {
+    // bf16 `atom.add` needs sm_90: before it, a compare-and-swap loop on the
+    // 16 bits (Triton's LLVM expands its atomicrmw the same way). The sum is
+    // one rounding (`fma` by 1.0: sm_80 has no bf16 `add`); a NaN in memory
+    // compares by bits, so the loop ends.
+    assert(vec == 1 && args.size() == 1 && "a bf16 add by CAS is one scalar atom");
+    std::string loop = "L_kiln_cas_${:uid}";
+    std::string done = "L_kiln_cas_done_${:uid}";
+    std::string block = "{ .reg .pred again; .reg .b16 seen, sum, one; mov.b16 one, 0x3F80; ";
+    if (pred)
+      block += "@!$3 bra " + done + "; ";
+    block += "ld.global.b16 $0, [ $1 + 0 ]; " + loop + ": fma.rn.bf16 sum, $0, one, $2; " +
+             "atom.global." + ordering.str() + ".cas.b16 seen, [ $1 + 0 ], $0, sum; " +
+             "setp.ne.b16 again, seen, $0; mov.b16 $0, seen; @again bra " + loop + "; " +
+             done + ": }";
     Value old = inlinePtx(b, loc, {bitsType}, inputs, block, constraints,
                           /*hasSideEffects=*/true)[0];
     return {fromBits(b, loc, old, elem)};
@@ -568,13 +590,18 @@ struct AtomicRMWLowering : OpConversionPattern<AtomicRMWOp> {
       return op.emitOpError("unsupported atomic operation");
     ValueRange val = adaptor.getVal();
     std::string ordering = (op.getSem() + "." + op.getScope()).str();
+    unsigned vec = std::max(1u, state.vectorWidth.lookup(op));
+    if (elem.isBF16() && state.computeCapability < 90) {
+      *instr = kBF16AddByCAS.str();
+      vec = 1;
+    }
     return lowerAtomic(
         op, state.idsFor(op), op.getPtr().getType(), op.getType(), *instr, ordering,
         adaptor.getPtr(), adaptor.getMask(),
         [&](unsigned i) {
           return SmallVector<Value>{val.size() == 1 ? val[0] : val[i]};
         },
-        elem, rewriter, std::max(1u, state.vectorWidth.lookup(op)));
+        elem, rewriter, vec);
   }
 };
 

@@ -111,7 +111,8 @@ static FailureOr<Val> atomic_rmwBuiltin(BuiltinCall &call) {
                                        : tile::RMWKind::umin;
   unsigned w = bitWidth(d);
   bool okWidth =
-      w == 32 || w == 64 || (*kind == tile::RMWKind::add && d == DType::F16);
+      w == 32 || w == 64 ||
+      (*kind == tile::RMWKind::add && (d == DType::F16 || d == DType::BF16));
   if (!okWidth)
     return g.fail(a[0].node, "`" + name + "` does not support " +
                                  tritonName(d) + " elements");
