@@ -44,6 +44,12 @@ LogicalResult IRGen::fail(uint32_t offset, const llvm::Twine &msg) {
   return failure();
 }
 
+void IRGen::warn(const Node *n, const llvm::Twine &msg) {
+  if (capture || !warnedAt.insert(n->range.begin).second)
+    return;
+  mlir::emitWarning(loc(n)) << msg;
+}
+
 llvm::StringRef IRGen::text(const Node *n) const {
   return source.slice(n->range.begin, n->range.end);
 }

@@ -21,6 +21,7 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/LLVM.h"
 #include <map>
+#include <set>
 #include <optional>
 
 namespace kiln::fe {
@@ -60,6 +61,10 @@ public:
   mlir::LogicalResult fail(const ast::Node *n, const llvm::Twine &msg) {
     return fail(n->range.begin, msg);
   }
+  /// A warning at `n` (once per place, however often the code is inlined;
+  /// none while an evaluation is only tried). Compiles that succeed return
+  /// them in CompiledKernel::warnings.
+  void warn(const ast::Node *n, const llvm::Twine &msg);
   /// Source text of a node, for messages.
   llvm::StringRef text(const ast::Node *n) const;
   std::string typeName(const Val &v) const;
@@ -287,6 +292,7 @@ public:
   /// nest over the budget fail after one iteration instead of at the end.
   uint64_t staticRepeats = 1;
   bool hadError = false;
+  std::set<uint32_t> warnedAt; ///< Offsets warn() has reported.
   /// Active eval/genStmt/inlining frames: bounded so that no input can
   /// exhaust the (enlarged, see Frontend.cpp) stack.
   unsigned recursion = 0;
@@ -318,6 +324,12 @@ bool isFunctionSpelling(llvm::StringRef text);
 /// `mod.attr` of Triton's modules (Builtins/Names.cpp): 0 with `out` set
 /// when found, 1 for a known but unsupported name, 2 when unknown.
 int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out);
+/// Python's `math` module (Builtins/PythonMath.cpp): its constants, and its
+/// functions as builtins "math.NAME" that callMath folds on numbers; 0 with
+/// `out` set when found, 2 when unknown.
+int lookupMathAttr(llvm::StringRef attr, Val &out);
+mlir::FailureOr<Val> callMath(IRGen &g, llvm::StringRef name,
+                              const CallArgs &args, const ast::CallExpr *e);
 
 } // namespace kiln::fe
 

@@ -485,6 +485,18 @@ std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
       }
       return v;
     }
+    // Python's math: constants kernel files compute with it
+    // (`tl.constexpr(math.sqrt(2.0 / math.pi))`), folded on numbers.
+    if (d->module == "math") {
+      if (d->importedName.empty())
+        return FailureOr<Val>(Val::named(Val::Kind::Module, "math"));
+      Val out;
+      if (lookupMathAttr(d->importedName, out) == 0)
+        return FailureOr<Val>(out);
+      return FailureOr<Val>(
+          fail(use, "`math." + d->importedName + "` is not supported (imported at " +
+                        where + ")"));
+    }
     // collections.namedtuple: module-level namedtuple classes kernels
     // build (`P = namedtuple("P", ["ptr", "n"])`).
     if (d->module == "collections" &&

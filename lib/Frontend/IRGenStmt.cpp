@@ -442,8 +442,13 @@ LogicalResult IRGen::genFor(const ForStmt *s) {
   llvm::SmallVector<Arg, 8> a;
   std::optional<int64_t> numStages; // tl.range(..., num_stages=N)
   if (callee->s == "range") {
-    if (!args.kw.empty())
-      return fail(args.kwNodes[0], "`range` does not take keyword arguments");
+    // Triton reads only the positional arguments of Python's `range` and
+    // drops its keywords (`range(a, b, step=s)` steps by 1); Kiln runs such
+    // code as Triton does, and says so.
+    for (const Node *kw : args.kwNodes)
+      warn(kw, "Triton ignores keyword arguments of `range` (this loop steps "
+               "by its positional step, 1 if none), and so does Kiln; for "
+               "`step=` or `num_stages=` use `tl.range`");
     if (args.pos.empty() || args.pos.size() > 3)
       return fail(call, "`range` expects 1 to 3 arguments, got " +
                             std::to_string(args.pos.size()));

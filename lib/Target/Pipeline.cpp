@@ -210,6 +210,8 @@ llvm::Expected<CompiledKernel> compileKernel(llvm::StringRef source,
       (void)module.release();
   });
   result.stageMillis.push_back({Stage::Tile, millisSince(start)});
+  // The frontend succeeded: what it reported are warnings.
+  result.warnings = llvm::StringRef(rendered).rtrim('\n').str();
   if (options.onStage)
     options.onStage(Stage::Tile, printModule(*module));
   if (options.stopAfter == Stage::Tile)

@@ -177,6 +177,8 @@ bool runPipeline(const Options &o, CompileFn compile, llvm::StringRef knownName,
     cli::printDiagnostics(llvm::toString(ck.takeError()));
     return false;
   }
+  if (!ck->warnings.empty())
+    cli::printDiagnostics(ck->warnings);
   if (!dumped)
     return false;
   if (o.emit == Stage::PTX && emitted.empty())

@@ -68,6 +68,9 @@ struct CompiledKernel {
   std::string ptx;
   /// Wall time of each stage that ran, in milliseconds, in pipeline order.
   std::vector<std::pair<Stage, double>> stageMillis;
+  /// Warnings of a compile that succeeded, rendered as errors are
+  /// (`FILE:LINE:COL: warning: ...`, source line, caret); empty if none.
+  std::string warnings;
 };
 
 /// Compiles `spec.kernelName` from Triton-language `source` (named `filename`

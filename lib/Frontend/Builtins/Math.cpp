@@ -228,14 +228,23 @@ static FailureOr<Val> pointerCast(IRGen &g, const Val &x, const Val &to,
 
 static FailureOr<Val> castBuiltin(BuiltinCall &call) {
   auto &[g, rd, a, e, l, args] = call;
-  if (!a[0].v.isRuntime())
-    return g.fail(a[0].node, "cannot convert " + g.typeName(a[0].v) +
-                                 " with .to(); only tensors and runtime "
-                                 "scalars have a dtype");
+  // A number becomes a scalar of its default type first, as Triton's
+  // to_tensor makes it (`tl.cast(0, tl.int64)`: an i32 0 cast to i64).
+  Val in = a[0].v;
+  if (in.isNumber()) {
+    FailureOr<Val> v = g.toRuntime(in, a[0].node);
+    if (failed(v))
+      return failure();
+    in = *v;
+  }
+  if (!in.isRuntime())
+    return g.fail(a[0].node, "cannot convert " + g.typeName(in) +
+                                 " with .to(); only tensors, runtime scalars "
+                                 "and numbers have a dtype");
   if (a[1].v.kind == Val::Kind::DType &&
-      (a[1].v.dtPtr || a[0].v.type.isPtr) && rd.isNone(a[3]) &&
+      (a[1].v.dtPtr || in.type.isPtr) && rd.isNone(a[3]) &&
       rd.isNone(a[2]))
-    return pointerCast(g, a[0].v, a[1].v, e);
+    return pointerCast(g, in, a[1].v, e);
   FailureOr<DType> d = rd.dtype(a[1], "dtype");
   if (failed(d))
     return failure();
@@ -244,7 +253,7 @@ static FailureOr<Val> castBuiltin(BuiltinCall &call) {
     if (failed(bc))
       return failure();
     if (*bc)
-      return bitcastValue(g, a[0].v, *d, e);
+      return bitcastValue(g, in, *d, e);
   }
   if (!rd.isNone(a[2])) {
     FailureOr<std::string> r = rd.constStr(a[2], "fp_downcast_rounding");
@@ -254,9 +263,9 @@ static FailureOr<Val> castBuiltin(BuiltinCall &call) {
       return g.fail(a[2].node, "invalid rounding mode `" + *r +
                                    "`; supported rounding modes are "
                                    "'rtne' and 'rtz'");
-    DType s = a[0].v.type.dtype;
+    DType s = in.type.dtype;
     if (s == *d)
-      return a[0].v;
+      return in;
     if (!isFloat(s) || !isFloat(*d) || bitWidth(*d) >= bitWidth(s))
       return g.fail(a[2].node,
                     std::string("fp_downcast_rounding should be set only for "
@@ -268,9 +277,9 @@ static FailureOr<Val> castBuiltin(BuiltinCall &call) {
                                    " is not supported (fp8 conversions round "
                                    "to nearest even)");
     if (*r == "rtz")
-      return truncateTowardZero(g, a[0].v, *d, e);
+      return truncateTowardZero(g, in, *d, e);
   }
-  return g.cast(a[0].v, *d, e);
+  return g.cast(in, *d, e);
 }
 } // namespace
 

@@ -197,6 +197,8 @@ int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out) {
     }
     return 2;
   }
+  if (mod == "math")
+    return lookupMathAttr(attr, out);
   if (mod == "collections") {
     if (attr == "namedtuple") {
       out = Val::named(Val::Kind::Builtin, "collections.namedtuple");

@@ -318,6 +318,8 @@ FailureOr<Val> IRGen::callBuiltin(llvm::StringRef name, const CallArgs &args,
       p <<= 1;
     return Val::integer(p);
   }
+  if (name.starts_with("math."))
+    return callMath(*this, name, args, e);
   if (name.starts_with("tl.") || name.starts_with("libdevice.") || name == "to")
     return callTL(name, args, e);
   return fail(e, "`" + name + "` is not supported");
