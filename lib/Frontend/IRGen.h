@@ -75,6 +75,11 @@ public:
   /// is parsed and skipped; a binding is evaluated only when a kernel (or a
   /// default, or a helper) reads it (lookupGlobal).
   mlir::LogicalResult resolveModule();
+  /// The truth of a module-level `if` condition evaluated before the
+  /// statement at `pos` runs, when it is a compile-time value; std::nullopt
+  /// when Kiln cannot evaluate it (nothing is reported).
+  std::optional<bool> staticModuleCondition(const ast::Expr *test,
+                                            unsigned pos);
   /// The module-level binding of `use->id` visible at `modulePos`, evaluated
   /// on first use; nullopt when the module binds no such name.
   std::optional<FailureOr<Val>> lookupGlobal(const ast::NameExpr *use);
@@ -259,7 +264,7 @@ public:
       Deleted,     ///< `del name`
     };
     How how = How::Known;
-    unsigned pos = 0;             ///< index of the top-level statement
+    unsigned pos = 0;             ///< order of its statement as the module runs
     const ast::Node *site = nullptr;
     const ast::Expr *value = nullptr;
     ast::BinOpKind augOp = ast::BinOpKind::Add;
@@ -324,6 +329,9 @@ bool isFunctionSpelling(llvm::StringRef text);
 /// `mod.attr` of Triton's modules (Builtins/Names.cpp): 0 with `out` set
 /// when found, 1 for a known but unsupported name, 2 when unknown.
 int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out);
+/// `triton.__version__` as kernel files see it: the Triton release whose
+/// language Kiln compiles.
+inline constexpr const char *kTritonLanguageVersion = "3.6.0";
 /// Python's `math` module (Builtins/PythonMath.cpp): its constants, and its
 /// functions as builtins "math.NAME" that callMath folds on numbers; 0 with
 /// `out` set when found, 2 when unknown.

@@ -13,6 +13,7 @@
 
 #include "kiln/Dialect/Tile/IR/Tile.h"
 #include "llvm/ADT/ScopeExit.h"
+#include <functional>
 
 using namespace kiln;
 using namespace kiln::fe;
@@ -183,8 +184,12 @@ LogicalResult IRGen::resolveModule() {
       return v;
     return std::nullopt;
   };
-  for (unsigned pos = 0; pos < module.body.size(); ++pos) {
-    const Stmt *s = module.body[pos];
+  // Statements in the order Python runs them: the module's, and in a
+  // module-level `if` whose condition Kiln can evaluate, the taken branch's.
+  // `seq` orders them for lookups (a binding is visible after it).
+  unsigned seq = 0;
+  std::function<void(const Stmt *)> visit = [&](const Stmt *s) {
+    unsigned pos = seq++;
     auto def = [&](How how, const Node *site) {
       GlobalDef d;
       d.how = how;
@@ -242,7 +247,7 @@ LogicalResult IRGen::resolveModule() {
       return false;
     };
     if (recordImport(s))
-      continue;
+      return;
     if (auto *t = llvm::dyn_cast<TryStmt>(s); t && t->orelse.empty() &&
                                               t->finalbody.empty()) {
       // The try body runs when each of its statements is an import Kiln
@@ -281,7 +286,7 @@ LogicalResult IRGen::resolveModule() {
           globals[name] = *v;
           add(name, std::move(d));
         }
-        continue;
+        return;
       }
     }
     if (auto *fn = llvm::dyn_cast<FunctionDef>(s)) {
@@ -289,15 +294,15 @@ LogicalResult IRGen::resolveModule() {
       d.cached = Val::function(fn);
       globals[fn->name] = *d.cached;
       add(fn->name, std::move(d));
-      continue;
+      return;
     }
     if (auto *c = llvm::dyn_cast<ClassDef>(s)) {
       add(c->name, def(How::Class, s));
-      continue;
+      return;
     }
     if (auto *t = llvm::dyn_cast<TypeAliasStmt>(s)) {
       add(t->name->id, def(How::Class, s));
-      continue;
+      return;
     }
     if (llvm::isa<AssignStmt, AnnAssignStmt>(s)) {
       const Expr *value;
@@ -308,7 +313,7 @@ LogicalResult IRGen::resolveModule() {
       } else {
         auto *ann = llvm::cast<AnnAssignStmt>(s);
         if (!ann->value)
-          continue; // an annotation alone binds nothing
+          return; // an annotation alone binds nothing
         value = ann->value;
         targets.push_back(ann->target);
       }
@@ -340,7 +345,7 @@ LogicalResult IRGen::resolveModule() {
           add(names[k], std::move(d));
         }
       }
-      continue;
+      return;
     }
     if (auto *a = llvm::dyn_cast<AugAssignStmt>(s)) {
       if (auto *n = llvm::dyn_cast<NameExpr>(a->target)) {
@@ -349,7 +354,7 @@ LogicalResult IRGen::resolveModule() {
         d.augOp = a->op;
         add(n->id, std::move(d));
       }
-      continue;
+      return;
     }
     if (auto *d = llvm::dyn_cast<DeleteStmt>(s)) {
       std::vector<std::string> names;
@@ -357,11 +362,22 @@ LogicalResult IRGen::resolveModule() {
         boundNames(t, names);
       for (const std::string &n : names)
         add(n, def(How::Deleted, s));
-      continue;
+      return;
     }
     if (auto *is = llvm::dyn_cast<IfStmt>(s);
         is && isMainGuard(is, text(is->test)))
-      continue; // the script's entry point: never kernel code
+      return; // the script's entry point: never kernel code
+    // A condition Kiln evaluates (`if TRITON3:` after `TRITON3 =
+    // version.parse(triton.__version__) >= version.parse("3.0.0")`,
+    // `if triton.__version__ >= "2.1.0":`) runs its taken branch as Python
+    // would; else every name the `if` binds is ambiguous (below).
+    if (auto *is = llvm::dyn_cast<IfStmt>(s)) {
+      if (std::optional<bool> taken = staticModuleCondition(is->test, seq)) {
+        for (const Stmt *st : *taken ? is->body : is->orelse)
+          visit(st);
+        return;
+      }
+    }
     if (llvm::isa<IfStmt, TryStmt, WithStmt, ForStmt, WhileStmt, MatchStmt>(
             s)) {
       std::vector<std::string> names;
@@ -371,11 +387,39 @@ LogicalResult IRGen::resolveModule() {
         d.container = containerName(s);
         add(n, std::move(d));
       }
-      continue;
+      return;
     }
     // Expression statements, asserts, raises, ...: host code, skipped.
-  }
+  };
+  for (const Stmt *s : module.body)
+    visit(s);
   return success();
+}
+
+std::optional<bool> IRGen::staticModuleCondition(const Expr *test,
+                                                 unsigned pos) {
+  std::optional<CapturedError> captured;
+  std::optional<CapturedError> *savedCapture = capture;
+  FnState *savedFs = fs;
+  unsigned savedPos = modulePos;
+  FnState st;
+  mlir::OwningOpRef<mlir::ModuleOp> scratch =
+      mlir::ModuleOp::create(b.getUnknownLoc());
+  FailureOr<Val> v = failure();
+  {
+    mlir::OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(scratch->getBody());
+    capture = &captured;
+    fs = &st;
+    modulePos = pos;
+    v = eval(test);
+  }
+  capture = savedCapture;
+  fs = savedFs;
+  modulePos = savedPos;
+  if (failed(v) || !v->isConstexpr())
+    return std::nullopt;
+  return v->truthy();
 }
 
 /// `k.py:12`, where a binding is.
@@ -484,6 +528,18 @@ std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
         d->cached = *v;
       }
       return v;
+    }
+    // typing.TYPE_CHECKING is False when the module runs.
+    if (d->module == "typing" && d->importedName == "TYPE_CHECKING")
+      return FailureOr<Val>(Val::boolean(false));
+    // packaging.version (`from packaging import version`, `from
+    // packaging.version import Version`): version guards.
+    if (d->module == "packaging" || d->module == "packaging.version") {
+      if (d->importedName.empty())
+        return FailureOr<Val>(Val::named(Val::Kind::Module, d->module));
+      Val out;
+      if (lookupModuleAttr(d->module, d->importedName, out) == 0)
+        return FailureOr<Val>(out);
     }
     // Python's math: constants kernel files compute with it
     // (`tl.constexpr(math.sqrt(2.0 / math.pi))`), folded on numbers.

@@ -638,6 +638,21 @@ FailureOr<Val> IRGen::foldConstCompare(CmpOpKind op, const Val &l, const Val &r,
     }
     return Val::boolean(res);
   }
+  if (l.kind == Val::Kind::Tuple && r.kind == Val::Kind::Tuple) {
+    // Python's order: the first unequal elements decide, else the length.
+    for (size_t k = 0; k < l.elems.size() && k < r.elems.size(); ++k) {
+      FailureOr<Val> eq = foldConstCompare(CmpOpKind::Eq, l.elems[k], r.elems[k], where);
+      if (failed(eq))
+        return failure();
+      if (!eq->truthy())
+        return foldConstCompare(op, l.elems[k], r.elems[k], where);
+    }
+    size_t a = l.elems.size(), c = r.elems.size();
+    return Val::boolean(op == CmpOpKind::Lt    ? a < c
+                        : op == CmpOpKind::LtE ? a <= c
+                        : op == CmpOpKind::Gt  ? a > c
+                                               : a >= c);
+  }
   if (l.kind == Val::Kind::Str && r.kind == Val::Kind::Str) {
     int c = l.s.compare(r.s);
     bool res = op == CmpOpKind::Lt    ? c < 0

@@ -90,6 +90,12 @@ int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out) {
       out = Val::named(Val::Kind::Builtin, "tl.cdiv");
       return 0;
     }
+    // The language Kiln compiles is Triton 3.6's (the drop-in reports the
+    // same), so version guards in kernel files take the 3.6 branch.
+    if (attr == "__version__") {
+      out = Val::str(kTritonLanguageVersion);
+      return 0;
+    }
     if (attr == "testing" || attr == "runtime" || attr == "compile" ||
         attr == "tools" || attr == "set_allocator" || attr == "knobs")
       return 1;
@@ -199,6 +205,22 @@ int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out) {
   }
   if (mod == "math")
     return lookupMathAttr(attr, out);
+  // packaging.version's parse / Version, for `version.parse(triton.__version__)
+  // >= version.parse("3.0.0")` guards (Builtins/Python.cpp).
+  if (mod == "packaging") {
+    if (attr == "version") {
+      out = Val::named(Val::Kind::Module, "packaging.version");
+      return 0;
+    }
+    return 2;
+  }
+  if (mod == "packaging.version") {
+    if (attr == "parse" || attr == "Version") {
+      out = Val::named(Val::Kind::Builtin, "packaging.version.parse");
+      return 0;
+    }
+    return 2;
+  }
   if (mod == "collections") {
     if (attr == "namedtuple") {
       out = Val::named(Val::Kind::Builtin, "collections.namedtuple");

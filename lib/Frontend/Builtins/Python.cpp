@@ -320,6 +320,32 @@ FailureOr<Val> IRGen::callBuiltin(llvm::StringRef name, const CallArgs &args,
   }
   if (name.starts_with("math."))
     return callMath(*this, name, args, e);
+  // packaging.version.parse("3.6.0") / Version(...): the release numbers as a
+  // tuple without trailing zeros ("3.0" == "3.0.0"), which compares as PEP
+  // 440 orders releases. Pre-, post-, dev- and local parts are refused
+  // rather than ordered wrongly.
+  if (name == "packaging.version.parse") {
+    if (failed(bind({"version"})))
+      return failure();
+    FailureOr<std::string> text = rd.constStr(a[0], "version");
+    if (failed(text))
+      return failure();
+    llvm::StringRef rest = llvm::StringRef(*text).trim();
+    rest.consume_front("v");
+    std::vector<Val> parts;
+    llvm::SmallVector<llvm::StringRef, 4> fields;
+    rest.split(fields, '.');
+    for (llvm::StringRef f : fields) {
+      unsigned n;
+      if (f.empty() || f.getAsInteger(10, n))
+        return fail(a[0].node, "Kiln compares release versions only "
+                               "(numbers and dots), not `" + *text + "`");
+      parts.push_back(Val::integer(n));
+    }
+    while (parts.size() > 1 && parts.back().i == 0)
+      parts.pop_back();
+    return Val::tuple(std::move(parts));
+  }
   if (name.starts_with("tl.") || name.starts_with("libdevice.") || name == "to")
     return callTL(name, args, e);
   return fail(e, "`" + name + "` is not supported");
