@@ -540,8 +540,17 @@ IRGen *kiln::fe::ownerOf(const IRGen &g, const FunctionDef *fn) {
 FailureOr<Val> kiln::fe::callForeign(IRGen &g, IRGen &owner,
                                      const FunctionDef *fn,
                                      const CallArgs &args, const Node *call) {
-  // The owner generates at our insertion point, within our budgets.
+  // Checked here, where `call` is: the owner would place it in its own file.
+  if (!owner.isConstexprFunction(fn) && !owner.isJit(fn))
+    return g.fail(call, "`" + fn->name +
+                            "` is not a @triton.jit function; kernels can "
+                            "only call @triton.jit functions");
+  // The owner generates at our insertion point, within our budgets, and
+  // reports into our capture while we only try an evaluation (a module-level
+  // `if` condition).
   owner.b.setInsertionPoint(g.b.getInsertionBlock(), g.b.getInsertionPoint());
+  auto *savedCapture = owner.capture;
+  owner.capture = g.capture;
   owner.stmtBudget = g.stmtBudget;
   owner.inlineDepth = g.inlineDepth;
   owner.recursion = g.recursion;
@@ -551,6 +560,7 @@ FailureOr<Val> kiln::fe::callForeign(IRGen &g, IRGen &owner,
   owner.fs = &outer;
   FailureOr<Val> r = owner.callFunction(fn, args, call);
   owner.fs = savedFs;
+  owner.capture = savedCapture;
   g.b.setInsertionPoint(owner.b.getInsertionBlock(),
                         owner.b.getInsertionPoint());
   g.stmtBudget = owner.stmtBudget;

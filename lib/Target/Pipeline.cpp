@@ -63,6 +63,7 @@ llvm::Expected<CompiledKernel> lowerVerified(ModuleOp module, const KernelSpec &
                             lowered->stageMillis.begin(),
                             lowered->stageMillis.end());
   lowered->stageMillis = std::move(result.stageMillis);
+  lowered->warnings = std::move(result.warnings);
   return lowered;
 }
 

@@ -26,3 +26,21 @@ def uses_undefined(X):
 @triton.jit
 def uses_broken(X):
     broken_helper(X)
+
+
+from mylib.ops.utils import host_flag
+
+if host_flag(3, 6):
+    HAS_FEATURE = True
+else:
+    HAS_FEATURE = False
+
+
+@triton.jit
+def uses_host_if(X):
+    tl.store(X, HAS_FEATURE)
+
+
+@triton.jit
+def calls_host_fn(X):
+    tl.store(X, host_flag(3, 6))

@@ -1,0 +1,58 @@
+"""Spellings whose meaning is Triton's own (test/gpu/compat_kernels.py): the same file under
+Triton 3.6 and Kiln must give the same outputs, or fail to compile under both."""
+import os
+
+import torch
+
+from kcompare import DEV, HERE, close, exact, gen, run_case, triton_module
+
+PATH = os.path.join(HERE, "compat_kernels.py")
+
+
+def cases(results):
+    # range(0, N, step=S): Triton drops `step=`, the loop runs N times (sum 0..N-1).
+    n, s = 100, 7
+    x = torch.arange(n, device=DEV, dtype=torch.int64)
+
+    def make_range():
+        return [x, torch.empty(2, device=DEV, dtype=torch.int64), n, s]
+
+    def range_check(ks, ts):
+        ok, detail = exact(ks, ts)
+        return ok, detail + f"; kiln sum {int(ks[0][0])} count {int(ks[0][1])} " \
+                            f"(step 1: {n * (n - 1) // 2} / {n})"
+
+    run_case(results, "range(0, N, step=S) and tl.cast(0, tl.int64)", PATH, "range_keyword",
+             (1,), make_range, [1], {}, range_check)
+
+    m = 1000
+    xf = torch.randn(m, device=DEV, generator=gen(5))
+    run_case(results, "math constants and a version-guarded helper (gelu + softplus)", PATH,
+             "gelu_softplus", (4,),
+             lambda: [xf, torch.empty(m, device=DEV), m], [1], dict(BLOCK=256),
+             close(4e-6, 1e-6))
+
+    # int8 & 0x80: record whether Triton compiles it; Kiln rejects the constant.
+    xi = torch.randint(-128, 128, (m,), device=DEV, dtype=torch.int8, generator=gen(6))
+    tmod, kmod = triton_module(PATH)
+    outcome = {}
+    for who, mod in (("triton", tmod), ("kiln", kmod)):
+        y = torch.zeros(m, device=DEV, dtype=torch.int32)
+        try:
+            mod.int8_mask[(4,)](xi, y, m, BLOCK=256)
+            torch.cuda.synchronize()
+            outcome[who] = ("ran", y.clone())
+        except Exception as e:  # noqa: BLE001: a compile error is the outcome here
+            outcome[who] = ("error", f"{type(e).__name__}: {str(e).splitlines()[0][:160]}")
+    t, k = outcome["triton"], outcome["kiln"]
+    if t[0] == "error" and k[0] == "error":
+        results.append(("int8 & 0x80 (constant out of int8's range)", True,
+                        f"both reject it; triton: {t[1]}; kiln: {k[1]}"))
+    elif t[0] == "ran" and k[0] == "ran":
+        ok, detail = exact([k[1]], [t[1]])
+        results.append(("int8 & 0x80 (constant out of int8's range)", ok, detail))
+    else:
+        tri = "ran, first values " + str(t[1][:6].tolist()) if t[0] == "ran" else t[1]
+        kil = "ran" if k[0] == "ran" else k[1]
+        results.append(("int8 & 0x80 (constant out of int8's range)", False,
+                        f"triton {tri}; kiln {kil}"))
