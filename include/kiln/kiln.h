@@ -466,6 +466,11 @@ KILN_API kiln_status kiln_kernel_compile(kiln_kernel *kernel,
                                          char **ptx, char **info_json);
 KILN_API void kiln_free(void *p);
 
+/* The warnings of compiles since the last call (`FILE:LINE:COL: warning:
+ * ...` with the source line and a caret; each text once per process), or
+ * NULL when there are none. Free the string with kiln_free. */
+KILN_API kiln_status kiln_take_warnings(char **text);
+
 /*--- Devices --------------------------------------------------------------*/
 
 /* KILN_ERROR_NO_DRIVER with the reason when no CUDA driver can be loaded.

@@ -522,4 +522,17 @@ kiln_status kiln_device_synchronize(int device) {
 
 void kiln_free(void *p) { std::free(p); }
 
+kiln_status kiln_take_warnings(char **text) {
+  KILN_CHECK_ARG(text);
+  *text = nullptr;
+  std::string joined = rt::takeCompileWarnings();
+  if (joined.empty())
+    return KILN_OK;
+  *text = static_cast<char *>(std::malloc(joined.size() + 1));
+  if (!*text)
+    return fail(KILN_ERROR_INVALID_ARGUMENT, "out of memory");
+  std::memcpy(*text, joined.c_str(), joined.size() + 1);
+  return KILN_OK;
+}
+
 } // extern "C"

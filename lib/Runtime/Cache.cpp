@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <set>
 
 #ifndef KILN_VERSION_STRING
 #define KILN_VERSION_STRING "0.0.0"
@@ -280,6 +281,7 @@ std::optional<CompiledKernel> DiskCache::loadKernel(llvm::StringRef key) {
   if (!obj)
     return reject("payload is not a JSON object");
   std::optional<llvm::StringRef> ptx = obj->getString("ptx");
+  std::optional<llvm::StringRef> warnings = obj->getString("warnings");
   const llvm::json::Value *info = obj->get("info");
   if (!ptx || !info)
     return reject("payload lacks `ptx` or `info`");
@@ -291,6 +293,8 @@ std::optional<CompiledKernel> DiskCache::loadKernel(llvm::StringRef key) {
   CompiledKernel k;
   k.info = std::move(*parsed);
   k.ptx = ptx->str();
+  if (warnings)
+    k.warnings = warnings->str();
   return k;
 }
 
@@ -301,6 +305,8 @@ llvm::Error DiskCache::storeKernel(llvm::StringRef key,
                          {"kiln", kilnBuildVersion()},
                          {"info", kernel.info.toJSON()},
                          {"ptx", kernel.ptx}};
+  if (!kernel.warnings.empty())
+    obj["warnings"] = kernel.warnings;
   std::string payload;
   llvm::raw_string_ostream(payload) << llvm::json::Value(std::move(obj));
   return storePayload(key, "kernel", payload);
@@ -365,6 +371,34 @@ void kiln::rt::clearMemoryCaches() {
 }
 
 unsigned kiln::rt::memoryCacheGeneration() { return generation.load(); }
+
+namespace {
+struct WarningSink {
+  std::mutex mutex;
+  std::vector<std::string> pending;
+  std::set<std::string> seen;
+};
+WarningSink &warningSink() {
+  static WarningSink sink;
+  return sink;
+}
+void recordCompileWarnings(const std::string &text) {
+  WarningSink &w = warningSink();
+  std::lock_guard<std::mutex> lock(w.mutex);
+  if (w.seen.insert(text).second)
+    w.pending.push_back(text);
+}
+} // namespace
+
+std::string kiln::rt::takeCompileWarnings() {
+  WarningSink &w = warningSink();
+  std::lock_guard<std::mutex> lock(w.mutex);
+  std::string joined;
+  for (const std::string &t : w.pending)
+    joined += (joined.empty() ? "" : "\n") + t;
+  w.pending.clear();
+  return joined;
+}
 
 llvm::Expected<std::shared_ptr<const CompiledKernel>>
 kiln::rt::compileCached(const CompileRequest &req, DiskCache &cache,
@@ -437,6 +471,9 @@ kiln::rt::compileCached(const CompileRequest &req, DiskCache &cache,
                     .str());
     result = std::make_shared<const CompiledKernel>(std::move(*compiled));
   }
+  if (!result->warnings.empty())
+    recordCompileWarnings(restoreFilename(
+        result->warnings, llvm::sys::path::filename(req.filename), req.filename));
   std::lock_guard<std::mutex> lock(mc.mutex);
   auto [it, inserted] = mc.kernels.emplace(key, result);
   return it->second;

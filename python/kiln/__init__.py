@@ -11,7 +11,7 @@ import ctypes as _ctypes
 
 from . import _lib
 from .errors import (CompilationError, KernelNotFoundError, KilnError,
-                     LaunchError, NoDriverError, OutOfResourcesError)
+                     KilnWarning, LaunchError, NoDriverError, OutOfResourcesError)
 from ._jit import Compiled, Kernel, Module, jit
 from .errors import check as _check
 
@@ -21,7 +21,7 @@ library_path = _lib.path
 __all__ = ["jit", "Module", "Kernel", "Compiled", "cdiv", "device_count",
            "device_name", "device_arch", "synchronize", "KilnError",
            "CompilationError", "LaunchError", "NoDriverError", "OutOfResourcesError",
-           "KernelNotFoundError", "install", "uninstall"]
+           "KernelNotFoundError", "KilnWarning", "install", "uninstall"]
 
 
 def cdiv(a, b):

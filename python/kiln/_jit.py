@@ -20,7 +20,7 @@ import types
 
 from . import _lib
 from .errors import (CompilationError, KernelNotFoundError, KilnError,
-                     LaunchError, check)
+                     KilnWarning, LaunchError, check)
 
 _I32_MIN, _I32_MAX = -(1 << 31), (1 << 31) - 1
 _I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
@@ -82,6 +82,25 @@ def _find_stream(device):
     _raw_stream = raw
     return raw(max(device, 0))
 
+
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def _show_warnings():
+    """The compiler's warnings since the last call, as a KilnWarning shown
+    at the user's call (the first frame outside this package and its
+    generated launchers)."""
+    p = ctypes.c_void_p()
+    if _lib.take_warnings(ctypes.byref(p)) != 0 or not p.value:
+        return
+    text = _lib.take_string(p.value)
+    level, frame = 2, sys._getframe(1)
+    while frame is not None and (frame.f_code.co_filename.startswith(_PACKAGE_DIR)
+                                 or frame.f_code.co_filename.startswith("<kiln ")):
+        frame, level = frame.f_back, level + 1
+    import warnings
+    warnings.warn(KilnWarning(text), stacklevel=level)
 
 class Compiled:
     """A compiled specialization: its PTX and KernelInfo (as ln-compile
@@ -429,7 +448,12 @@ class Kernel:
         try:
             entry = self._launches[tuple(key)]
         except KeyError:
-            entry = self._new_launch(tuple(key), args, kwargs)
+            # A new specialization: compiled at its first launch, whose
+            # warnings (if any) are shown once it ran.
+            self._new_launch(tuple(key), args, kwargs)
+            self.run(grid, args, kwargs)
+            _show_warnings()
+            return
         except TypeError:  # an unhashable keyword value
             return self._run_slow(grid, args, kwargs)
         if type(grid) is not tuple:

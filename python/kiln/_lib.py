@@ -182,6 +182,7 @@ launcher_destroy = _fn("kiln_launcher_destroy", None, _P)
 kernel_compile = _fn("kiln_kernel_compile", _I, _P, ctypes.POINTER(Arg), _S,
                      _P, ctypes.POINTER(_P), ctypes.POINTER(_P))
 free = _fn("kiln_free", None, _P)
+take_warnings = _fn("kiln_take_warnings", _I, ctypes.POINTER(_P))
 device_count = _fn("kiln_device_count", _I, ctypes.POINTER(_I))
 device_name = _fn("kiln_device_name", _I, _I, ctypes.POINTER(_CP))
 device_arch = _fn("kiln_device_arch", _I, _I, ctypes.POINTER(_I),

@@ -29,6 +29,12 @@ class KernelNotFoundError(KilnError, AttributeError, LookupError):
     """No @triton.jit kernel of that name in the file."""
 
 
+class KilnWarning(UserWarning):
+    """Kiln compiled code as Triton does although it likely means something
+    else (e.g. `range(a, b, step=s)`, whose keyword Triton drops). The text
+    is the `FILE:LINE:COL: warning: ...` diagnostic with the source line."""
+
+
 def raise_status(status, message, default=KilnError):
     from . import _lib
     cls = {

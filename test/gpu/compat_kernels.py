@@ -24,6 +24,7 @@ import math
 import triton
 import triton.language as tl
 from packaging import version
+from triton.language.extra import libdevice
 
 _kAlpha = tl.constexpr(math.sqrt(2.0 / math.pi))
 TRITON3 = version.parse(triton.__version__) >= version.parse("3.0.0")
@@ -54,7 +55,7 @@ def gelu_softplus(X, Y, N, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     m = offs < N
     x = tl.load(X + offs, mask=m, other=0.0)
-    g = 0.5 * x * (1 + tl.math.tanh(_kAlpha * (x + 0.044715 * x * x * x)))
+    g = 0.5 * x * (1 + libdevice.tanh(_kAlpha * (x + 0.044715 * x * x * x)))
     tl.store(Y + offs, g + softplus(x) * math.log2(8), mask=m)
 
 

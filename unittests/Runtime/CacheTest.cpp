@@ -267,6 +267,43 @@ TEST(CompileCache, MissThenDiskHitThenMemoryHit) {
   EXPECT_EQ(countFiles(dir.str()), 1);
 }
 
+// A compile's warnings are handed out once, with the full filename back in
+// their locations, and an entry on disk keeps them for the next process.
+TEST(CompileCache, WarningsSurviveTheDiskCacheAndAreTakenOnce) {
+  TempDir dir;
+  DiskCache cache({true, dir.str(), false});
+  FakeCompiler fake;
+  CompileFunction warned = [&](llvm::StringRef source, llvm::StringRef filename,
+                               const KernelSpec &spec) -> llvm::Expected<CompiledKernel> {
+    auto k = fake.fn()(source, filename, spec);
+    if (k)
+      k->warnings = filename.str() + ":3:9: warning: something Triton does";
+    return k;
+  };
+  KernelSpec spec = sampleSpec();
+  std::string source = "@triton.jit\ndef _layer_norm_fwd_fused(): pass  # warned\n";
+  std::string hash = sha256Hex(source);
+  CompileRequest req{source, "/abs/dir/warned.py", hash, spec};
+  clearMemoryCaches();
+  (void)takeCompileWarnings(); // Whatever earlier tests left.
+
+  ASSERT_TRUE(bool(compileCached(req, cache, warned)));
+  EXPECT_EQ(takeCompileWarnings(), "/abs/dir/warned.py:3:9: warning: something Triton does");
+  EXPECT_EQ(takeCompileWarnings(), "");
+  ASSERT_TRUE(bool(compileCached(req, cache, warned))); // memory hit
+  EXPECT_EQ(takeCompileWarnings(), "");
+
+  clearMemoryCaches();
+  PrepareStats st;
+  auto fromDisk = compileCached(req, cache, warned, &st);
+  ASSERT_TRUE(bool(fromDisk));
+  EXPECT_EQ(st.ptxFrom, PrepareStats::From::Disk);
+  EXPECT_EQ((*fromDisk)->warnings, "warned.py:3:9: warning: something Triton does");
+  // The same text was already handed out in this process.
+  EXPECT_EQ(takeCompileWarnings(), "");
+  EXPECT_EQ(fake.calls, 1);
+}
+
 TEST(CompileCache, AnotherLibdeviceFileIsAnotherKey) {
   // libdevice builds differ in the last bit of some functions: PTX compiled
   // against one must not be reused when KILN_LIBDEVICE names another.

@@ -142,6 +142,11 @@ llvm::Expected<std::shared_ptr<const CompiledKernel>>
 compileCached(const CompileRequest &request, DiskCache &cache,
               const CompileFunction &compile, PrepareStats *stats = nullptr);
 
+/// Warnings of the kernels compileCached produced (compiled, or read from
+/// the disk cache, whose entries keep them) since the last call, each text
+/// once per process, with full filenames; "" when none. Thread-safe.
+std::string takeCompileWarnings();
+
 /// Forgets every compiled and loaded kernel held in process memory (loaded
 /// modules stay resident); the next launch goes to the disk cache.
 void clearMemoryCaches();

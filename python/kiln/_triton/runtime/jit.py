@@ -418,6 +418,7 @@ class JITFunction(KernelInterface, LaunchCodegen):
             finally:
                 self._stats.compile_ms += entry.__kiln_compile_ms__ + (
                     time.perf_counter() - t0) * 1e3
+                _kjit._show_warnings()
         return entry(grid, *values)
 
     def _launch_generic(self, grid, values, num_warps, num_stages,
