@@ -36,7 +36,8 @@ import triton.language as tl
 # Each operand's load gets the coalesced layout of its own shape (A 128x32:
 # four lanes of 8 halves span a row; B 32x128: sixteen), not one variable
 # shared with the 128x128 result through `rm`, which would be sized for 128
-# columns and make half of A's lanes load copies. The store takes A's.
+# columns and make half of A's lanes load copies. The 128-column store picks
+# its own (B's shape: sixteen lanes of 8 span a row).
 # OWN-DAG: #[[LA:blocked[0-9]*]] = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [8, 1], order = [1, 0]>
 # OWN-DAG: #[[LB:blocked[0-9]*]] = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [8, 1], order = [1, 0]>
 # OWN: scf.for {{.*}} -> (tensor<128x32x!tile.ptr<f16>, #[[LA]]>, {{.*}}, tensor<32x128x!tile.ptr<f16>, #[[LB]]>)
@@ -45,7 +46,7 @@ import triton.language as tl
 # OWN-NEXT: tile.load {{.*}} : tensor<32x128x!tile.ptr<f16>, #[[LB]]>
 # OWN-NOT: tile.convert_layout
 # OWN: scf.yield
-# OWN: tile.convert_layout {{.*}} : tensor<128x128xf16, #mma> -> tensor<128x128xf16, #[[LA]]>
+# OWN: tile.convert_layout {{.*}} : tensor<128x128xf16, #mma> -> tensor<128x128xf16, #[[LB]]>
 # Other operand types convert into #tile.dot_op layouts (bf16 would stage
 # like f16; tf32 uses the generic exchange):
 # TF32-DAG: #[[MMA:.*]] = #tile.mma<version = 2, warpsPerCTA = [2, 2]>
@@ -72,8 +73,9 @@ def kloop(A, B, C, K):
     tl.store(C + rm[:, None] * 128 + rm[None, :], acc.to(tl.float16))
 
 # A reduction of a dot result (attention's row maximum) reduces the
-# accumulator where it is: its result is a slice of the mma layout (only the
-# 64 row maxima convert, for the store's layout). fp32 "ieee" operands take
+# accumulator where it is: its result is a slice of the mma layout, and the
+# store's pointers (index math, a copy of `r` of their own) are computed in
+# that slice too, so nothing converts. fp32 "ieee" operands take
 # the FMA operand layouts (kWidth = 0); 8 warps on a 64x64 result split 4 x 2
 # (64 rows are too few for 8 warps of 16 whole rows).
 # ROWMAX-DAG: #[[MMA8:.*]] = #tile.mma<version = 2, warpsPerCTA = [4, 2]>
@@ -83,7 +85,8 @@ def kloop(A, B, C, K):
 # ROWMAX: %[[D:[0-9]+]] = tile.dot {{.*}} -> tensor<64x64xf32, #[[MMA8]]>
 # ROWMAX-NOT: tile.convert_layout %[[D]]
 # ROWMAX: %[[M:[0-9]+]] = tile.max %[[D]], 1 : tensor<64x64xf32, #[[MMA8]]> -> tensor<64xf32, #[[ROWS]]>
-# ROWMAX: tile.convert_layout %[[M]] : tensor<64xf32, #[[ROWS]]> -> tensor<64xf32, #slice
+# ROWMAX-NOT: tile.convert_layout
+# ROWMAX: tile.store %{{.*}}, %[[M]] : tensor<64x!tile.ptr<f32>, #[[ROWS]]>
 
 
 @triton.jit

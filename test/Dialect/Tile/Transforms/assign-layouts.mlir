@@ -96,14 +96,16 @@ module attributes {tile.num_warps = 4 : i32} {
 
 // Reducing along axis 1 gives the dim-1 slice; adding it to a tensor that
 // is also used as x[None, :] (the dim-0 slice) cannot share a layout: the
-// conflicting operand gets a conversion.
+// conflicting operand gets a conversion. (%x is computed, not index math:
+// index math would get a copy per use instead, see @untied below.)
 // CHECK-LABEL: func.func @conflict
 // CHECK: %[[S:.*]] = tile.sum %{{.*}}, 1 : tensor<16x16xf32, #[[P:blocked.*]]> -> tensor<16xf32, #[[S1:slice.*]]>
 // CHECK: %[[C:.*]] = tile.convert_layout %{{.*}} : tensor<16xf32, #[[S0:slice.*]]> -> tensor<16xf32, #[[S1]]>
 // CHECK: arith.addf %[[S]], %[[C]] : tensor<16xf32, #[[S1]]>
 module attributes {tile.num_warps = 1 : i32} {
   func.func @conflict(%t: f32) {
-    %x = tile.splat %t : f32 -> tensor<16xf32>
+    %x0 = tile.splat %t : f32 -> tensor<16xf32>
+    %x = arith.mulf %x0, %x0 : tensor<16xf32>
     %x2 = tile.expand_dims %x, 0 : tensor<16xf32> -> tensor<1x16xf32>
     %b = tile.broadcast %x2 : tensor<1x16xf32> -> tensor<16x16xf32>
     %s = tile.sum %b, 1 : tensor<16x16xf32> -> tensor<16xf32>
@@ -128,3 +130,4 @@ module attributes {tile.num_warps = 4 : i32} {
     return
   }
 }
+
