@@ -43,6 +43,13 @@ std::optional<DType> kiln::capi::toDType(int dtype) {
   return parseDTypeName(kDTypeNames[dtype]);
 }
 
+char *kiln::capi::copyString(const std::string &s) {
+  char *p = static_cast<char *>(std::malloc(s.size() + 1));
+  if (p)
+    std::memcpy(p, s.c_str(), s.size() + 1);
+  return p;
+}
+
 kiln_status kiln::capi::fail(kiln_status status, std::string message) {
   lastError = std::move(message);
   return status;
@@ -528,10 +535,8 @@ kiln_status kiln_take_warnings(char **text) {
   std::string joined = rt::takeCompileWarnings();
   if (joined.empty())
     return KILN_OK;
-  *text = static_cast<char *>(std::malloc(joined.size() + 1));
-  if (!*text)
+  if (!(*text = copyString(joined)))
     return fail(KILN_ERROR_INVALID_ARGUMENT, "out of memory");
-  std::memcpy(*text, joined.c_str(), joined.size() + 1);
   return KILN_OK;
 }
 

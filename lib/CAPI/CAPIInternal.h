@@ -31,6 +31,9 @@ kiln_status fail(kiln_status status, std::string message);
 /// Consumes `err`: KILN_OK on success, else records its message with the
 /// status the message shows (no driver, compile error) or `fallback`.
 kiln_status fail(llvm::Error err, kiln_status fallback);
+/// A malloc'ed copy of `s` for the caller to kiln_free; null when out of
+/// memory.
+char *copyString(const std::string &s);
 /// The status a runtime error message stands for, `fallback` if unclear.
 kiln_status classify(llvm::StringRef message, kiln_status fallback);
 

@@ -417,13 +417,6 @@ void kiln_kernel_destroy(kiln_kernel *kernel) {
 // Compile only
 //===----------------------------------------------------------------------===//
 
-static char *copyString(const std::string &s) {
-  char *p = static_cast<char *>(std::malloc(s.size() + 1));
-  if (p)
-    std::memcpy(p, s.c_str(), s.size() + 1);
-  return p;
-}
-
 kiln_status kiln_kernel_compile(kiln_kernel *kernel, const kiln_arg *args,
                                 size_t nargs, const kiln_options *options,
                                 char **ptx, char **infoJson) {

@@ -286,6 +286,12 @@ public:
     std::string message;
   };
   std::optional<CapturedError> *capture = nullptr;
+  /// Runs `body` as module-level code before the statement at `pos` runs,
+  /// into a scratch module that is thrown away, with errors captured in
+  /// `captured` instead of reported.
+  mlir::FailureOr<Val>
+  tryAtModuleLevel(unsigned pos, std::optional<CapturedError> &captured,
+                   llvm::function_ref<mlir::FailureOr<Val>()> body);
   /// AST nodes made while generating (getattr's `obj.NAME`).
   std::vector<std::unique_ptr<ast::AttributeExpr>> synthesized;
   FnState *fs = nullptr;

@@ -396,9 +396,9 @@ LogicalResult IRGen::resolveModule() {
   return success();
 }
 
-std::optional<bool> IRGen::staticModuleCondition(const Expr *test,
-                                                 unsigned pos) {
-  std::optional<CapturedError> captured;
+FailureOr<Val>
+IRGen::tryAtModuleLevel(unsigned pos, std::optional<CapturedError> &captured,
+                        llvm::function_ref<FailureOr<Val>()> body) {
   std::optional<CapturedError> *savedCapture = capture;
   FnState *savedFs = fs;
   unsigned savedPos = modulePos;
@@ -412,11 +412,19 @@ std::optional<bool> IRGen::staticModuleCondition(const Expr *test,
     capture = &captured;
     fs = &st;
     modulePos = pos;
-    v = eval(test);
+    v = body();
   }
   capture = savedCapture;
   fs = savedFs;
   modulePos = savedPos;
+  return v;
+}
+
+std::optional<bool> IRGen::staticModuleCondition(const Expr *test,
+                                                 unsigned pos) {
+  std::optional<CapturedError> captured;
+  FailureOr<Val> v =
+      tryAtModuleLevel(pos, captured, [&] { return eval(test); });
   if (failed(v) || !v->isConstexpr())
     return std::nullopt;
   return v->truthy();
@@ -529,38 +537,21 @@ std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
       }
       return v;
     }
-    // typing.TYPE_CHECKING is False when the module runs.
-    if (d->module == "typing" && d->importedName == "TYPE_CHECKING")
-      return FailureOr<Val>(Val::boolean(false));
-    // packaging.version (`from packaging import version`, `from
-    // packaging.version import Version`): version guards.
-    if (d->module == "packaging" || d->module == "packaging.version") {
+    // Python modules Kiln models (Builtins/Names.cpp): `math` folded on
+    // numbers, `collections.namedtuple`, `packaging.version` for version
+    // guards, `typing.TYPE_CHECKING` (False when the module runs).
+    if (llvm::is_contained({"math", "collections", "packaging",
+                            "packaging.version", "typing"},
+                           d->module)) {
       if (d->importedName.empty())
         return FailureOr<Val>(Val::named(Val::Kind::Module, d->module));
       Val out;
       if (lookupModuleAttr(d->module, d->importedName, out) == 0)
         return FailureOr<Val>(out);
+      return FailureOr<Val>(fail(use, "`" + d->module + "." + d->importedName +
+                                          "` is not supported (imported at " +
+                                          where + ")"));
     }
-    // Python's math: constants kernel files compute with it
-    // (`tl.constexpr(math.sqrt(2.0 / math.pi))`), folded on numbers.
-    if (d->module == "math") {
-      if (d->importedName.empty())
-        return FailureOr<Val>(Val::named(Val::Kind::Module, "math"));
-      Val out;
-      if (lookupMathAttr(d->importedName, out) == 0)
-        return FailureOr<Val>(out);
-      return FailureOr<Val>(
-          fail(use, "`math." + d->importedName + "` is not supported (imported at " +
-                        where + ")"));
-    }
-    // collections.namedtuple: module-level namedtuple classes kernels
-    // build (`P = namedtuple("P", ["ptr", "n"])`).
-    if (d->module == "collections" &&
-        (d->importedName.empty() || d->importedName == "namedtuple"))
-      return FailureOr<Val>(
-          d->importedName.empty()
-              ? Val::named(Val::Kind::Module, "collections")
-              : Val::named(Val::Kind::Builtin, "collections.namedtuple"));
     // A from-import of a module not found in the package roots given.
     if (auto *from = llvm::dyn_cast<ImportFromStmt>(d->site);
         from && hasPackageRoots(*this))
@@ -605,24 +596,12 @@ std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
         fail(use, "`" + name + "` at " + where + " is defined in terms of "
                                                  "itself"));
 
-  // Evaluate the definition as the module would when it runs, into a
-  // scratch module that is thrown away: only compile-time values survive.
+  // Evaluate the definition as the module would when it runs; only
+  // compile-time values survive.
   d->evaluating = true;
   std::optional<CapturedError> captured;
-  std::optional<CapturedError> *savedCapture = capture;
-  FnState *savedFs = fs;
-  unsigned savedPos = modulePos;
-  FnState st;
-  mlir::OwningOpRef<mlir::ModuleOp> scratch =
-      mlir::ModuleOp::create(b.getUnknownLoc());
-  FailureOr<Val> v = failure();
-  {
-    mlir::OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToEnd(scratch->getBody());
-    capture = &captured;
-    fs = &st;
-    modulePos = d->pos;
-    v = eval(d->value);
+  FailureOr<Val> v = tryAtModuleLevel(d->pos, captured, [&]() -> FailureOr<Val> {
+    FailureOr<Val> v = eval(d->value);
     if (succeeded(v) && d->how == How::AugValue) {
       // The binding before this statement, combined with the new value.
       auto *self = llvm::cast<AugAssignStmt>(d->site);
@@ -642,10 +621,8 @@ std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
       else
         v = v->elems[d->index];
     }
-  }
-  capture = savedCapture;
-  fs = savedFs;
-  modulePos = savedPos;
+    return v;
+  });
   d->evaluating = false;
 
   std::string by = shortText(text(d->value));
@@ -661,13 +638,8 @@ std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
     // A call Kiln cannot evaluate (a torch or driver call) is named as such.
     if (auto *call = llvm::dyn_cast<CallExpr>(d->value)) {
       std::optional<CapturedError> calleeErr;
-      capture = &calleeErr;
-      modulePos = d->pos;
-      fs = &st;
-      FailureOr<Val> callee = eval(call->func);
-      capture = savedCapture;
-      fs = savedFs;
-      modulePos = savedPos;
+      FailureOr<Val> callee = tryAtModuleLevel(
+          d->pos, calleeErr, [&] { return eval(call->func); });
       if (failed(callee) || (callee->kind != Val::Kind::Builtin &&
                              callee->kind != Val::Kind::Function))
         return FailureOr<Val>(fail(

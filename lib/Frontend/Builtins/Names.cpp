@@ -205,6 +205,13 @@ int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out) {
   }
   if (mod == "math")
     return lookupMathAttr(attr, out);
+  if (mod == "typing") {
+    if (attr == "TYPE_CHECKING") { // False when the module runs
+      out = Val::boolean(false);
+      return 0;
+    }
+    return 2;
+  }
   // packaging.version's parse / Version, for `version.parse(triton.__version__)
   // >= version.parse("3.0.0")` guards (Builtins/Python.cpp).
   if (mod == "packaging") {

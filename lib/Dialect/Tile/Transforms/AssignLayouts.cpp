@@ -29,6 +29,7 @@
 #include "BlockedLayouts.h"
 #include "DotLayouts.h"
 #include "LayoutTerms.h"
+#include "Rematerialize.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -714,51 +715,6 @@ LogicalResult LayoutAssigner::run() {
   if (walk.wasInterrupted())
     return failure();
   return materialize();
-}
-
-/// Index math cheap to compute in any layout: aranges, splats, constants,
-/// and expand_dims / broadcast / integer and pointer arithmetic of those.
-bool isCheapIndexOp(Operation *op) {
-  if (op->getNumResults() != 1 || op->getNumRegions() ||
-      !isa<RankedTensorType>(op->getResult(0).getType()))
-    return false;
-  if (isa<ArangeOp, SplatOp, ExpandDimsOp, BroadcastOp, AddPtrOp>(op))
-    return true;
-  if (auto cst = dyn_cast<arith::ConstantOp>(op))
-    return isa<DenseElementsAttr>(cst.getValue());
-  return op->getDialect() && isa<arith::ArithDialect>(op->getDialect()) &&
-         OpTrait::hasElementwiseMappableTraits(op) &&
-         !isa<FloatType>(mlir::getElementTypeOrSelf(op->getResult(0)));
-}
-
-/// Gives each use of cheap index math its own copy before layouts are
-/// chosen, so that every memory access picks the layout its own pointers
-/// want, as Triton's coalescing does per access with the index math
-/// recomputed: `offs_n[None, :]` feeding a pointer contiguous along dim 0
-/// and another contiguous along dim 1 would otherwise tie both tiles to one
-/// layout (one of the two loads then strided). Copies that land in the same
-/// layout are merged again by CSE after the assignment.
-void untieCheapIndexMath(func::FuncOp func) {
-  SmallVector<Operation *> cheap;
-  func.walk([&](Operation *op) {
-    if (isCheapIndexOp(op))
-      cheap.push_back(op);
-  });
-  // Consumers before producers: a copy's operands are then untied in turn.
-  for (Operation *op : llvm::reverse(cheap)) {
-    Value result = op->getResult(0);
-    SmallVector<OpOperand *> uses;
-    for (OpOperand &use : result.getUses())
-      uses.push_back(&use);
-    if (uses.size() < 2)
-      continue;
-    OpBuilder b(op);
-    b.setInsertionPointAfter(op);
-    for (OpOperand *use : llvm::drop_begin(uses)) {
-      Operation *copy = b.clone(*op);
-      use->set(copy->getResult(0));
-    }
-  }
 }
 
 struct TileAssignLayoutsPass

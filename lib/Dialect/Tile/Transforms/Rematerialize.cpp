@@ -2,6 +2,7 @@
 #include "Rematerialize.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/IRMapping.h"
 
@@ -80,3 +81,40 @@ Value kiln::tile::rematerialize(Value v, Attribute layout, OpBuilder *rewriter,
   return clone->getResult(0);
 }
 
+/// Index math cheap to compute in any layout: aranges, splats, constants,
+/// and expand_dims / broadcast / integer and pointer arithmetic of those.
+static bool isCheapIndexOp(Operation *op) {
+  if (op->getNumResults() != 1 || op->getNumRegions() ||
+      !isa<RankedTensorType>(op->getResult(0).getType()))
+    return false;
+  if (isa<ArangeOp, SplatOp, ExpandDimsOp, BroadcastOp, AddPtrOp>(op))
+    return true;
+  if (auto cst = dyn_cast<arith::ConstantOp>(op))
+    return isa<DenseElementsAttr>(cst.getValue());
+  return op->getDialect() && isa<arith::ArithDialect>(op->getDialect()) &&
+         OpTrait::hasElementwiseMappableTraits(op) &&
+         !isa<FloatType>(mlir::getElementTypeOrSelf(op->getResult(0)));
+}
+
+void kiln::tile::untieCheapIndexMath(func::FuncOp func) {
+  SmallVector<Operation *> cheap;
+  func.walk([&](Operation *op) {
+    if (isCheapIndexOp(op))
+      cheap.push_back(op);
+  });
+  // Consumers before producers: a copy's operands are then untied in turn.
+  for (Operation *op : llvm::reverse(cheap)) {
+    Value result = op->getResult(0);
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : result.getUses())
+      uses.push_back(&use);
+    if (uses.size() < 2)
+      continue;
+    OpBuilder b(op);
+    b.setInsertionPointAfter(op);
+    for (OpOperand *use : llvm::drop_begin(uses)) {
+      Operation *copy = b.clone(*op);
+      use->set(copy->getResult(0));
+    }
+  }
+}

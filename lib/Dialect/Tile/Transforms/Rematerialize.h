@@ -12,6 +12,7 @@
 
 #include "kiln/Dialect/Tile/IR/Tile.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 
 namespace kiln::tile {
@@ -22,6 +23,17 @@ namespace kiln::tile {
 /// succeed.
 mlir::Value rematerialize(mlir::Value v, mlir::Attribute layout, mlir::OpBuilder *builder,
                           unsigned depth);
+
+/// Gives each further use of cheap index math (aranges, splats, dense
+/// constants, and expand_dims / broadcast / addptr / integer arithmetic of
+/// those) its own copy, before --tile-assign-layouts chooses layouts: every
+/// memory access then picks the layout its own pointers want, as Triton's
+/// coalescing does per access with the index math recomputed.
+/// `offs_n[None, :]` feeding a pointer contiguous along dim 0 and another
+/// contiguous along dim 1 would otherwise tie both tiles to one layout (one
+/// of the two loads then strided). CSE after the assignment merges the
+/// copies that land in the same layout.
+void untieCheapIndexMath(mlir::func::FuncOp func);
 
 } // namespace kiln::tile
 
