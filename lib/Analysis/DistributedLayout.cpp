@@ -78,6 +78,18 @@ Coord DistributedLayout::regOffset(unsigned r) const {
   return c;
 }
 
+DistributedLayout DistributedLayout::asRows() const {
+  if (rank() != 1)
+    return *this;
+  DistributedLayout rows;
+  rows.shape = {1, shape[0]};
+  for (auto [from, to] : {std::pair{&regBases, &rows.regBases}, {&laneBases, &rows.laneBases},
+                          {&warpBases, &rows.warpBases}})
+    for (const Coord &basis : *from)
+      to->push_back(Coord{0, basis[0]});
+  return rows;
+}
+
 Coord DistributedLayout::coordOf(unsigned r, unsigned lane, unsigned warp) const {
   Coord c = regOffset(r);
   for (unsigned b = 0; b < laneBases.size(); ++b)

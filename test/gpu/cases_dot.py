@@ -159,12 +159,14 @@ def kloop_case(results, m, n, k, bm, bn, bk, num_warps=4):
 def strided_case(results, t_in, m, n, k, bm, bn, bk, layout, precision="tf32", num_warps=4):
     """dot_kloop_strided with A and B views of `layout`: "nt" (B stored N x K, read
     K-contiguous), "nn" (B stored K x N, N contiguous), "gather" (every second element
-    of both: nothing contiguous)."""
+    of both: nothing contiguous), "tn" (A stored K x M, read M-contiguous; B as "nn"),
+    "tt" (A as "tn", B as "nt")."""
     step = 2 if layout == "gather" else 1
 
     def make():
-        a = rand(t_in, (m, k * step), 21)[:, ::step]
-        b = rand(t_in, (k, n), 22) if layout == "nn" else \
+        a = rand(t_in, (k, m), 21).t() if layout[0] == "t" else \
+            rand(t_in, (m, k * step), 21)[:, ::step]
+        b = rand(t_in, (k, n), 22) if layout in ("nn", "tn") else \
             rand(t_in, (n, k * step), 22)[:, ::step].t()
         return [a, b, torch.empty((m, n), device=DEV, dtype=torch.float32), m, n, k,
                 a.stride(0), a.stride(1), b.stride(0), b.stride(1)]
@@ -184,6 +186,74 @@ def strided_case(results, t_in, m, n, k, bm, bn, bk, layout, precision="tf32", n
              KERNELS, "dot_kloop_strided", (triton_cdiv(m, bm), triton_cdiv(n, bn)), make, [2],
              dict(BM=bm, BN=bn, BK=bk, PRECISION=precision, num_warps=num_warps),
              against(reference, tol))
+
+
+def scaled_case(results, t_in, m, n, k, bm, bn, bk, a_mmajor, num_warps):
+    """dot_scaled_kloop: B rows scaled by exp(S[k]) * T[k // BK] in fp32 before the dot."""
+    def make():
+        a = rand(t_in, (k, m), 31).t() if a_mmajor else rand(t_in, (m, k), 31)
+        b = rand(t_in, (k, n), 32)
+        s = torch.randn(k, device=DEV, generator=gen(33)) * 0.5
+        t = torch.rand(triton_cdiv(k, bk), device=DEV, generator=gen(34)) + 0.5
+        return [a, b, s, t, torch.empty((m, n), device=DEV, dtype=torch.float32), m, n, k,
+                a.stride(0), a.stride(1)]
+
+    def reference():
+        a, b, s, t = make()[:4]
+        scale = torch.exp(s) * t.repeat_interleave(bk)[:k]
+        b = (b.float() * scale[:, None]).to(b.dtype)
+        return a.float() @ b.float()
+
+    run_case(results, f"dot_scaled_kloop {t_in} A {'M' if a_mmajor else 'K'}-contiguous "
+             f"{m}x{n}x{k} blocks {bm}x{bn}x{bk} warps={num_warps}",
+             KERNELS, "dot_scaled_kloop", (triton_cdiv(m, bm), triton_cdiv(n, bn)), make, [4],
+             dict(BM=bm, BN=bn, BK=bk, num_warps=num_warps), against(reference, (2e-2, 2e-2)))
+
+
+def computed_a_case(results, t_in, m, n, k, bm, bn, bk, num_warps):
+    """dot_computed_a_kloop: A from an fp32 tile scaled by 1-D factors, cast to t_in."""
+    def make():
+        cb = torch.randn((m, k), device=DEV, generator=gen(41))
+        d = torch.randn(k, device=DEV, generator=gen(42)) * 0.3
+        x = rand(t_in, (k, n), 43)
+        return [cb, d, x, torch.empty((m, n), device=DEV, dtype=torch.float32), m, n, k]
+
+    def reference():
+        cb, d, x = make()[:3]
+        a = (cb * torch.exp(torch.minimum(d, torch.zeros_like(d)))[None, :]).to(x.dtype)
+        return a.float() @ x.float()
+
+    run_case(results, f"dot_computed_a_kloop {t_in} {m}x{n}x{k} blocks {bm}x{bn}x{bk} "
+             f"warps={num_warps}",
+             KERNELS, "dot_computed_a_kloop", (triton_cdiv(m, bm), triton_cdiv(n, bn)), make,
+             [3], dict(BM=bm, BN=bn, BK=bk, num_warps=num_warps),
+             against(reference, (2e-2, 2e-2)))
+
+
+def causal_a_case(results, t_in, bm, bn, k, bk, num_warps, programs=2):
+    """dot_computed_a_causal over `programs` row blocks of `bm`."""
+    m = programs * bm
+    rows = max(m, k, bn)
+
+    def make():
+        cb = torch.randn((m, k), device=DEV, generator=gen(51))
+        d = torch.randn(max(m, k), device=DEV, generator=gen(52)) * 0.3
+        x = rand(t_in, (rows, bn), 53)
+        return [cb, d, x, torch.empty((m, bn), device=DEV, dtype=torch.float32), k]
+
+    def reference():
+        cb, d, x = make()[:3]
+        xf = x.float()
+        acc = (xf[:m] @ xf[:bn]) * d[:m, None]
+        a = cb * torch.exp(torch.minimum(d[:m, None] - d[None, :k], torch.zeros(())))
+        causal = torch.arange(m, device=DEV)[:, None] >= torch.arange(k, device=DEV)[None, :]
+        a = torch.where(causal, a, torch.zeros(())).to(x.dtype)
+        return acc + a.float() @ xf[:k]
+
+    run_case(results, f"dot_computed_a_causal {t_in} {m}x{bn}x{k} blocks {bm}x{bn}x{bk} "
+             f"warps={num_warps}",
+             KERNELS, "dot_computed_a_causal", (programs,), make, [3],
+             dict(BM=bm, BN=bn, BK=bk, num_warps=num_warps), against(reference, (2e-2, 5e-2)))
 
 
 def triton_cdiv(a, b):
@@ -325,6 +395,27 @@ def cases(results):
     strided_case(results, "fp32", 128, 96, 160, 64, 32, 32, "gather")
     strided_case(results, "fp32", 256, 64, 64, 64, 64, 16, "gather")
     strided_case(results, "fp16", 128, 96, 160, 64, 32, 32, "gather")
+    # A loaded M-contiguous (x^T in mamba's chunk state): copied into transposed slots,
+    # read by wgmma as M-major (4 and 8 warps) and by ldmatrix.trans (2 warps: mma.sync);
+    # with a K-major B as well ("tt").
+    strided_case(results, "fp16", 256, 128, 256, 128, 128, 32, "tn")
+    strided_case(results, "bf16", 200, 136, 160, 64, 64, 32, "tn")
+    strided_case(results, "fp16", 256, 256, 128, 128, 128, 64, "tn", num_warps=8)
+    strided_case(results, "bf16", 100, 70, 96, 64, 32, 32, "tn", num_warps=2)
+    strided_case(results, "fp16", 128, 96, 160, 64, 64, 32, "tt")
+    strided_case(results, "fp16", 96, 64, 80, 32, 64, 16, "tt", num_warps=2)
+    # Loops whose dot operand is computed from other loads (mamba's chunk state and
+    # chunk scan): the other loads are started ahead too (slots, or registers for the
+    # small ones); A M-contiguous or not.
+    for t_in, a_mmajor, warps in [("bf16", True, 4), ("fp16", False, 4), ("bf16", True, 2),
+                                  ("fp16", True, 8)]:
+        scaled_case(results, t_in, 192, 128, 250, 64, 128, 32, a_mmajor, warps)
+    for t_in, warps in [("bf16", 4), ("fp16", 2)]:
+        computed_a_case(results, t_in, 160, 64, 256, 64, 64, 32, warps)
+    # A computed in the accumulator layout of the dot before the loop: from registers
+    # (wgmma, in flight across iterations, at 128 rows and 4 warps; mma.sync otherwise).
+    for t_in, bm, warps in [("fp16", 128, 4), ("bf16", 64, 4), ("fp16", 64, 2), ("bf16", 128, 8)]:
+        causal_a_case(results, t_in, bm, 64, 256, 32, warps)
     # fp8 K loops: K-major A and B ("nt") run on sm_90 wgmma k32 from K-major slots
     # (32-, 64- and 128-byte K rows; M, N, K not multiples of the blocks); an
     # N-contiguous B ("nn") stays on mma.sync.

@@ -103,6 +103,68 @@ def dot_kloop_strided(A, B, C, M, N, K, s_am, s_ak, s_bk, s_bn,
 
 
 @triton.jit
+def dot_scaled_kloop(A, B, S, T, C, M, N, K, s_am, s_ak,
+                     BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # mamba's chunk state: B's rows scaled in fp32 by factors loaded in the loop
+    # (a vector and a scalar), cast back, then the dot; A may be M-contiguous.
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k0 in range(0, K, BK):
+        a = tl.load(A + rm[:, None] * s_am + (k0 + rk)[None, :] * s_ak,
+                    mask=(rm[:, None] < M) & ((k0 + rk)[None, :] < K), other=0.0)
+        b = tl.load(B + (k0 + rk)[:, None] * N + rn[None, :],
+                    mask=((k0 + rk)[:, None] < K) & (rn[None, :] < N), other=0.0).to(tl.float32)
+        s = tl.load(S + k0 + rk, mask=k0 + rk < K, other=0.0)
+        t = tl.load(T + k0 // BK)
+        b *= (tl.exp(s) * t)[:, None]
+        acc += tl.dot(a, b.to(A.dtype.element_ty))
+    tl.store(C + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def dot_computed_a_kloop(CB, D, X, C, M, N, K,
+                         BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # mamba's chunk scan: A is an fp32 tile scaled by loaded factors and cast.
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k0 in range(0, K, BK):
+        cb = tl.load(CB + rm[:, None] * K + (k0 + rk)[None, :],
+                     mask=(rm[:, None] < M) & ((k0 + rk)[None, :] < K), other=0.0)
+        d = tl.load(D + k0 + rk, mask=k0 + rk < K, other=0.0)
+        cb *= tl.exp(tl.minimum(d, 0.0))[None, :]
+        x = tl.load(X + (k0 + rk)[:, None] * N + rn[None, :],
+                    mask=((k0 + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
+        acc += tl.dot(cb.to(X.dtype.element_ty), x)
+    tl.store(C + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def dot_computed_a_causal(CB, D, X, C, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # mamba's chunk scan: the product before the loop is scaled by row factors,
+    # so the loop's A (an fp32 tile scaled by them, causally masked) is computed
+    # in the accumulator's layout and multiplied from registers.
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    dm = tl.load(D + rm)
+    q = tl.load(X + rm[:, None] * BN + rn[None, :])
+    p = tl.load(X + rn[:, None] * BN + rn[None, :])
+    acc = tl.dot(q, p) * dm[:, None]
+    for k0 in range(0, K, BK):
+        cb = tl.load(CB + rm[:, None] * K + (k0 + rk)[None, :])
+        d = tl.load(D + k0 + rk)
+        cb *= tl.exp(tl.minimum(dm[:, None] - d[None, :], 0.0))
+        cb = tl.where(rm[:, None] >= k0 + rk[None, :], cb, 0.0)
+        x = tl.load(X + (k0 + rk)[:, None] * BN + rn[None, :])
+        acc += tl.dot(cb.to(X.dtype.element_ty), x)
+    tl.store(C + rm[:, None] * BN + rn[None, :], acc)
+
+
+@triton.jit
 def attention_block(Q, K, V, O, SEQ: tl.constexpr, D: tl.constexpr, BLOCK_N: tl.constexpr,
                     CAUSAL: tl.constexpr):
     rq = tl.arange(0, SEQ)

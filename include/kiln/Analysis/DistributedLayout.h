@@ -58,6 +58,10 @@ struct DistributedLayout {
   /// consecutive elements along `dim`.
   unsigned contiguousRegsAlong(unsigned dim) const;
 
+  /// A 1-D layout as the one row of a 1 x N tile (same registers, lanes and
+  /// warps); any other layout unchanged. Shared-memory slots are 2-D.
+  DistributedLayout asRows() const;
+
   /// True when both put every element in the same (lane, warp) positions, so
   /// converting between them only permutes registers.
   bool sameThreadMapping(const DistributedLayout &other) const;

@@ -13,6 +13,8 @@
 //    cp.async.wait_group N followed by bar.sync;
 //  - tile.local_load reads its tile with ld.shared (a tile.dot reading the
 //    slot directly leaves these loads unused, and LLVM deletes them).
+// A 1-D tile (a loop's vector of per-K factors) is the one row of a 1 x N
+// slot: its layout is lifted to that row (DistributedLayout::asRows).
 // A slot uses the swizzled layout of the dot's own operand staging
 // (SwizzledTile), so ldmatrix reads it free of bank conflicts; f32 slots
 // (tf32 wgmma) count two 16-bit units per element, fp8 slots (fp8 wgmma)
@@ -156,6 +158,7 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
     std::optional<DistributedLayout> layout = getDistributedLayout(ptrType);
     if (!layout)
       return rewriter.notifyMatchFailure(op, "pointer tensor without a layout");
+    layout = layout->asRows();
     SharedMemoryType type = op.getBuffer().getType();
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
@@ -256,6 +259,7 @@ struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
     std::optional<DistributedLayout> layout = getDistributedLayout(resultType);
     if (!layout)
       return rewriter.notifyMatchFailure(op, "result without a layout");
+    layout = layout->asRows();
     SharedMemoryType type = op.getBuffer().getType();
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;

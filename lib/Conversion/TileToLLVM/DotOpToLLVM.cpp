@@ -33,10 +33,25 @@ using Coord = DistributedLayout::Coord;
 
 bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
 
+} // namespace
+
+bool isAccumulatorLayoutA(DotOp op) {
+  auto a = cast<RankedTensorType>(op.getA().getType());
+  auto mma = dyn_cast_or_null<MmaLayoutAttr>(a.getEncoding());
+  return mma && mma == op.getC().getType().getEncoding() && mma.getWarpsPerCTA()[1] == 1 &&
+         (a.getElementType().isF16() || a.getElementType().isBF16());
+}
+
+namespace {
+
 /// Whether a (f16/bf16) dot operand goes through the dot's own staging in
-/// the scratch area: it is neither in its registers (#tile.dot_op) nor in a
-/// pipelined slot. The lowering and the scratch size both ask this.
-bool isStagedByDot(Value operand) {
+/// the scratch area: it is neither in its registers (#tile.dot_op, or an A
+/// in the accumulator's layout) nor in a pipelined slot. The lowering and
+/// the scratch size both ask this.
+bool isStagedByDot(DotOp op, unsigned operandIndex) {
+  Value operand = operandIndex == 0 ? op.getA() : op.getB();
+  if (operandIndex == 0 && isAccumulatorLayoutA(op))
+    return false;
   return !isa_and_nonnull<DotOperandLayoutAttr>(
              cast<RankedTensorType>(operand.getType()).getEncoding()) &&
          !operand.getDefiningOp<LocalLoadOp>();
@@ -67,7 +82,8 @@ struct DotLowering : OpConversionPattern<DotOp> {
              << state.computeCapability;
     SmallVector<Value> acc(adaptor.getC().begin(), adaptor.getC().end());
     if (canUseWgmma(op, state.computeCapability)) {
-      if (failed(lowerWgmma(rewriter, op, state, *a, adaptor.getA(), *c, acc)))
+      if (failed(lowerWgmma(rewriter, op, state, *a, adaptor.getA(), *b, adaptor.getB(), *c,
+                            acc)))
         return failure();
       rewriter.replaceOpWithMultiple(op, {acc});
       return success();
@@ -92,9 +108,6 @@ struct DotLowering : OpConversionPattern<DotOp> {
       const LoweringState::ThreadIds &ids = state.idsFor(op);
       auto slotA = op.getA().getDefiningOp<LocalLoadOp>();
       auto slotB = op.getB().getDefiningOp<LocalLoadOp>();
-      if (slotA && slotA.getBuffer().getType().getTransposed())
-        return op.emitOpError("reads A from a transposed shared-memory slot; only B "
-                              "operands are read K-major");
       // f32 and fp8 slots are made for tf32 / fp8 wgmma only
       // (--tile-pipeline-loops checks the same conditions as canUseWgmma);
       // ldmatrix reads 16-bit slots.
@@ -103,10 +116,10 @@ struct DotLowering : OpConversionPattern<DotOp> {
           return op.emitOpError("internal error: reads a ")
                  << slot.getBuffer().getType().getElementBits()
                  << "-bit shared-memory slot but cannot run as wgmma";
-      bool stageA = isStagedByDot(op.getA()), stageB = isStagedByDot(op.getB());
+      bool stageA = isStagedByDot(op, 0), stageB = isStagedByDot(op, 1);
       if (stageA || stageB)
         barrier(rewriter, loc); // an earlier user of the scratch may still read it
-      if (!opA)
+      if (!opA && !isAccumulatorLayoutA(op))
         ops.stagedA = slotA ? fromSlot(rewriter, op, slotA, *fragA, true)
                             : stageOperand(rewriter, loc, ids, *a, ops.aVals, *fragA, true, 0);
       if (!opB)
@@ -136,7 +149,7 @@ struct DotLowering : OpConversionPattern<DotOp> {
         describeStaged(rewriter, loc, state.idsFor(op), type.getStoredRows(),
                        type.getStoredRowLen(), fragments, isA, /*byteBase=*/0,
                        slotByteOffset(rewriter, loc, state, slot));
-    staged.kMajor = type.getTransposed(); // B only (the pipeliner's choice)
+    staged.transposed = type.getTransposed();
     return staged;
   }
 
@@ -362,8 +375,8 @@ unsigned getDotScratchBytes(DotOp op) {
   auto b = cast<RankedTensorType>(op.getB().getType());
   if (!isa_and_nonnull<MmaLayoutAttr>(op.getC().getType().getEncoding()))
     return 0;
-  int64_t elements = (isStagedByDot(op.getA()) ? a.getNumElements() : 0) +
-                     (isStagedByDot(op.getB()) ? b.getNumElements() : 0);
+  int64_t elements = (isStagedByDot(op, 0) ? a.getNumElements() : 0) +
+                     (isStagedByDot(op, 1) ? b.getNumElements() : 0);
   return unsigned(elements * 2);
 }
 

@@ -17,10 +17,13 @@
 //    per instruction: rows 0-7 / 8-15, K 0-7 / 8-15) and its B fragments
 //    with ldmatrix.x2.trans (K 0-7 / 8-15 of one 8-column tile; .trans
 //    gives each lane the K pairs of its column);
-//  - a B whose threads hold runs along K (K^T loaded K-contiguous) is stored
-//    K-major instead, N rows of K (StagedOperand::kMajor, also a transposed
-//    slot), and read with ldmatrix.x2 without .trans: each lane then gets
-//    the K pair of its column directly.
+//  - an operand whose threads hold runs along its other dimension is stored
+//    transposed (StagedOperand::transposed, also a transposed slot), so the
+//    runs stay whole 16-byte stores: a B loaded K-contiguous (K^T of
+//    attention) as N rows of K, read with ldmatrix.x2 without .trans (each
+//    lane then gets the K pair of its column directly); an A loaded
+//    M-contiguous (x^T in mamba's chunk state) as K rows of M, read with
+//    ldmatrix.x4.trans (each lane gets the K pair of its row).
 // Other conversions into dot operands (tf32, int8, fp8, FMA) keep the
 // generic exchange (ConvertLayoutOpToLLVM.cpp); its buffer is never smaller
 // than this one (padding only adds), so the scratch size stays right.
@@ -104,10 +107,10 @@ StagedOperand describeStaged(OpBuilder &b, Location loc, const LoweringState::Th
 StagedOperand stageOperand(OpBuilder &b, Location loc, const LoweringState::ThreadIds &ids,
                            const DistributedLayout &src, ArrayRef<Value> values,
                            const DistributedLayout &fragments, bool isA, int64_t byteBase) {
-  // B whose threads hold runs along K is stored transposed (N rows of K), so
-  // that those runs stay whole 16-byte stores.
-  bool kMajor = !isA && src.contiguousRegsAlong(0) > src.contiguousRegsAlong(1);
-  unsigned inner = kMajor ? 0 : 1;
+  // Threads holding runs down the columns (B along K, A along M) store the
+  // tile transposed, so that those runs stay whole 16-byte stores.
+  bool transposed = src.contiguousRegsAlong(0) > src.contiguousRegsAlong(1);
+  unsigned inner = transposed ? 0 : 1;
   SwizzledTile tile(src.shape[1 - inner], src.shape[inner]);
   Type i16 = b.getI16Type();
   // Writes: every first copy stores its runs along the inner dimension.
@@ -146,7 +149,7 @@ StagedOperand stageOperand(OpBuilder &b, Location loc, const LoweringState::Thre
   }
   StagedOperand staged =
       describeStaged(b, loc, ids, tile.rows, tile.rowLen, fragments, isA, byteBase, Value());
-  staged.kMajor = kMajor;
+  staged.transposed = transposed;
   return staged;
 }
 
@@ -155,7 +158,23 @@ SmallVector<Value> loadFragment(OpBuilder &b, Location loc, const StagedOperand 
   SwizzledTile tile(s.rows, s.rowLen);
   Type i32 = b.getI32Type();
   Value eight = i32Const(b, loc, 8);
-  if (s.kMajor) {
+  if (s.transposed && s.isA) {
+    // A (row0 = M, col0 = K) stored as K rows of M: lane l addresses K row
+    // (l % 8) + 8 * (matrix >> 1) at M column 8 * (matrix & 1), the four
+    // 8x8 matrices in the order of the non-transposed read; .trans gives
+    // each lane the K pair of its row.
+    Value k = arith::AddIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, s.warpBase[1], i32Const(b, loc, col0)),
+        arith::AddIOp::create(b, loc, s.laneRow, arith::MulIOp::create(b, loc, s.matHigh, eight)));
+    Value m = arith::AddIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, s.warpBase[0], i32Const(b, loc, row0)),
+        arith::MulIOp::create(b, loc, s.matLow, eight));
+    Value addr = sharedAddress32(b, loc, tile.offset(b, loc, k, m), s.byteBase, s.dynamicBase);
+    return inlinePtx(b, loc, {i32, i32, i32, i32}, {addr},
+                     "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {$0, $1, $2, $3}, [$4];",
+                     "=r,=r,=r,=r,r", /*hasSideEffects=*/true);
+  }
+  if (s.transposed) {
     // B (row0 = K, col0 = N) stored as N rows of K: lanes 0-7 address the 8
     // columns' K 0-7, lanes 8-15 their K 8-15; each lane receives the K pair
     // of its column, as .trans gives it from the N-major form.

@@ -118,10 +118,10 @@ struct StagedOperand {
   mlir::Value dynamicBase; ///< i32 bytes added to byteBase (a slot), or null
   llvm::SmallVector<mlir::Value> warpBase; ///< warp offset in the fragment layout
   mlir::Value laneRow, matLow, matHigh;
-  /// B stored transposed, N rows of K (a source whose threads hold runs
-  /// along K, as a K-contiguous load of K^T leaves them): its fragments are
-  /// read with ldmatrix without .trans.
-  bool kMajor = false;
+  /// Stored transposed (a source whose threads hold runs down the columns):
+  /// B as N rows of K, read with ldmatrix without .trans; A as K rows of M,
+  /// read with ldmatrix.trans.
+  bool transposed = false;
 };
 /// Writes `values` (laid out as `src`, M x K for A, K x N for B) to the
 /// scratch at `byteBase` (no barriers); `fragments` is the operand's
@@ -146,16 +146,24 @@ llvm::SmallVector<mlir::Value> loadFragment(mlir::OpBuilder &b, mlir::Location l
                                             const StagedOperand &s, int64_t row0,
                                             int64_t col0);
 /// Whether `op` runs as sm_90 wgmma (WgmmaToLLVM.cpp): f16/bf16 operands,
-/// B in a pipelined slot and A in one or in its #tile.dot_op registers, or
-/// tf32 operands both in K-major slots; an f32 accumulator with all warps
-/// along M.
+/// B in a pipelined slot or staged by the dot (computed in registers) and A
+/// in a slot or in registers (#tile.dot_op, or the accumulator's layout), or
+/// tf32 / fp8 operands both in K-major slots; an f32 accumulator with all
+/// warps along M.
 bool canUseWgmma(tile::DotOp op, unsigned computeCapability);
 /// Lowers such a dot, updating `acc` (the accumulator's registers, laid out
-/// as `c`); `aVals` (laid out as `a`) are A's registers when it has no slot.
+/// as `c`); `aVals` (laid out as `a`) are A's registers when it has no slot,
+/// `bVals` (laid out as `b`) B's when the dot stages it.
 mlir::LogicalResult lowerWgmma(mlir::ConversionPatternRewriter &rewriter, tile::DotOp op,
                                const LoweringState &state, const DistributedLayout &a,
-                               mlir::ValueRange aVals, const DistributedLayout &c,
+                               mlir::ValueRange aVals, const DistributedLayout &b,
+                               mlir::ValueRange bVals, const DistributedLayout &c,
                                llvm::SmallVector<mlir::Value> &acc);
+/// Whether an f16/bf16 A is in the accumulator's own layout with all warps
+/// along M: each warp then holds its A fragments already (two adjacent m16n8
+/// accumulator tiles are one m16k16 A fragment), and no dot stages it
+/// (mamba's chunk scan scales its cb tile in that layout).
+bool isAccumulatorLayoutA(tile::DotOp op);
 /// tile.dot_wait (WgmmaToLLVM.cpp).
 void populateWgmmaPatterns(TileTypeConverter &converter, const LoweringState &state,
                            mlir::RewritePatternSet &patterns);

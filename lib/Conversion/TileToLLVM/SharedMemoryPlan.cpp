@@ -8,11 +8,17 @@
 // the outermost op (a loop) holding its last use in the allocation's block
 // (uses of a tile.local_load of it count: a dot reads the slot directly),
 // and through the tile.async_wait that follows it (copies may land until
-// then). Buffers share bytes with the scratch when every scratch user runs
-// after them (attention's epilogue exchange after the key loop),
-// and with each other when their lives do not overlap (two key loops one
-// after the other): the kernel asks for less shared memory, and more
-// programs fit on an SM.
+// then). A buffer starts after the scratch of every user that does not run
+// after its life: scratch users after it (attention's epilogue exchange
+// after the key loop, a matmul's 128 KB accumulator exchange after its K
+// loop) share its bytes, as buffers whose lives do not overlap share each
+// other's (two key loops one after the other): the kernel asks for less
+// shared memory, more programs fit on an SM, and the pipeliner's slots are
+// not squeezed by an exchange that comes after them. A scratch user before a
+// buffer shares it only when a tile.barrier in the buffer's block separates
+// it from the first copy into the buffer (the pipeliner puts one before its
+// prologue: mamba's chunk scan multiplies a 24 KB staged product before its
+// K loop); otherwise its last reads could race the copies.
 //
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
@@ -47,18 +53,34 @@ unsigned planSharedMemory(ModuleOp module, LoweringState &state) {
   });
 
   unsigned scratch = 0;
-  SmallVector<int64_t> scratchUsers;
+  SmallVector<std::pair<int64_t, unsigned>> scratchUsers; // (index, bytes)
   module.walk([&](Operation *op) {
     if (unsigned bytes = getScratchBytes(op)) {
       scratch = std::max(scratch, bytes);
-      scratchUsers.push_back(index[op]);
+      scratchUsers.push_back({index[op], bytes});
     }
   });
 
-  SmallVector<std::pair<tile::LocalAllocOp, Interval>> buffers;
+  struct Buffer {
+    tile::LocalAllocOp alloc;
+    Interval life;
+    /// Scratch users before this index are fenced from the buffer's copies.
+    int64_t fencedBefore;
+  };
+  SmallVector<Buffer> buffers;
   module.walk([&](tile::LocalAllocOp alloc) {
     Block *block = alloc->getBlock();
     Interval life{index[alloc], index[alloc]};
+    // The last barrier of the block before the first copy into the buffer.
+    int64_t fencedBefore = -1;
+    for (Operation *op = alloc->getNextNode(); op; op = op->getNextNode()) {
+      bool copies = false;
+      op->walk([&](tile::AsyncCopyOp copy) { copies |= copy.getBuffer() == alloc.getResult(); });
+      if (copies)
+        break;
+      if (isa<tile::BarrierOp>(op))
+        fencedBefore = index[op];
+    }
     // A tile.dot reads a slot through the tile.local_load of it (no copy
     // to registers): the load's users use the buffer too.
     SmallVector<Operation *> users;
@@ -78,27 +100,26 @@ unsigned planSharedMemory(ModuleOp module, LoweringState &state) {
       if (Operation *after = top->getNextNode(); after && isa<tile::AsyncWaitOp>(after))
         life.end = std::max(life.end, index[after]);
     }
-    buffers.push_back({alloc, life});
+    buffers.push_back({alloc, life, fencedBefore});
   });
 
-  // Only scratch users after every buffer's life may share its bytes: they
-  // start with a barrier, and the buffers' last wait ends with one after all
-  // reads of the slots. (A scratch user before a buffer is not fenced from
-  // the copies into it.)
-  bool overlapScratch = llvm::none_of(buffers, [&](auto &b) {
-    return llvm::any_of(scratchUsers, [&](int64_t i) { return i <= b.second.end; });
-  });
-  // 1024 bytes: the period of the 128-byte swizzle, which wgmma applies to
-  // absolute shared addresses.
-  int64_t base = overlapScratch ? 0 : llvm::alignTo(scratch, 1024);
+  // Only scratch users after a buffer's life may share its bytes: they
+  // start with a barrier, and the buffer's last wait ends with one after all
+  // reads of the slots.
   int64_t end = scratch;
   for (auto [i, entry] : llvm::enumerate(buffers)) {
-    auto [alloc, life] = entry;
-    int64_t offset = base;
+    auto [alloc, life, fencedBefore] = entry;
+    unsigned before = 0;
+    for (auto [at, bytes] : scratchUsers)
+      if (at <= life.end && at >= fencedBefore)
+        before = std::max(before, bytes);
+    // 1024 bytes: the period of the 128-byte swizzle, which wgmma applies to
+    // absolute shared addresses.
+    int64_t offset = before ? llvm::alignTo(before, 1024) : 0;
     for (unsigned j = 0; j < i; ++j)
-      if (buffers[j].second.overlaps(life)) {
-        tile::SharedMemoryType other = buffers[j].first.getType();
-        offset = std::max(offset, state.localAllocOffset[buffers[j].first] +
+      if (buffers[j].life.overlaps(life)) {
+        tile::SharedMemoryType other = buffers[j].alloc.getType();
+        offset = std::max(offset, state.localAllocOffset[buffers[j].alloc] +
                                       other.getNumSlots() * other.getSlotBytes());
       }
     offset = llvm::alignTo(offset, 1024);

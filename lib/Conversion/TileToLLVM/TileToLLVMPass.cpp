@@ -187,8 +187,11 @@ LogicalResult TileToLLVMPass::prepare(ModuleOp module, LoweringState &state) {
         ptr = load.getPtr(), mask = load.getMask();
       else if (auto copy = dyn_cast<tile::AsyncCopyOp>(op)) {
         // Runs along the slot's stored rows only (the last dimension, the
-        // first of a transposed slot).
-        unsigned inner = copy.getBuffer().getType().getTransposed() ? 0 : 1;
+        // first of a transposed slot; a 1-D tile is one row).
+        unsigned inner = copy.getBuffer().getType().getTransposed() ||
+                                 cast<RankedTensorType>(copy.getPtr().getType()).getRank() == 1
+                             ? 0
+                             : 1;
         state.vectorWidth[op] = axis.getVectorWidth(copy.getPtr(), inner, copy.getMask());
         return;
       } else if (isa<arith::ArithDialect>(op->getDialect()) || isa<tile::WhereOp>(op)) {

@@ -13,7 +13,9 @@
 //    elements per row with the 128/64/32-byte swizzle are wgmma's canonical
 //    swizzled layout; stride byte offset = 8 rows of a panel;
 //  - B (K x N, N innermost) is "N-major" (transposed): leading byte offset =
-//    one panel (64 columns x K rows), stride byte offset = 8 rows of a panel.
+//    one panel (64 columns x K rows), stride byte offset = 8 rows of a panel;
+//  - a transposed A slot (K rows of M, an A loaded M-contiguous) is
+//    "M-major", described as an N-major B: f16/bf16 only.
 // Each K step of 16 advances A's start address by 32 bytes (inside a panel)
 // and B's by 16 rows. tf32 operands (f32 slots, two 16-bit units per
 // element) and fp8 operands (e4m3 / e5m2 slots, half a unit per element),
@@ -129,6 +131,31 @@ SwizzledTile storedB(LocalLoadOp slotB, int64_t kUnits, int64_t n) {
                                                      : SwizzledTile(kUnits, n);
 }
 
+bool isTransposedSlot(LocalLoadOp slot) {
+  return slot && slot.getBuffer().getType().getTransposed();
+}
+
+/// Whether the dot stages B itself (computed in registers, in a blocked
+/// layout), and then whether its threads' runs go down K (stored
+/// transposed, as stageOperand does).
+std::optional<bool> stagedBTransposed(DotOp op) {
+  auto type = cast<RankedTensorType>(op.getB().getType());
+  if (op.getB().getDefiningOp<LocalLoadOp>() ||
+      !isa_and_nonnull<BlockedLayoutAttr>(type.getEncoding()) ||
+      !(type.getElementType().isF16() || type.getElementType().isBF16()))
+    return std::nullopt;
+  std::optional<DistributedLayout> layout = getDistributedLayout(type);
+  if (!layout)
+    return std::nullopt;
+  return layout->contiguousRegsAlong(0) > layout->contiguousRegsAlong(1);
+}
+
+/// A's slot as stored: M rows of K, or K rows of M when transposed. (A in
+/// registers has none; the K-major geometry then only sizes nothing.)
+SwizzledTile storedA(LocalLoadOp slotA, int64_t m, int64_t kUnits) {
+  return isTransposedSlot(slotA) ? SwizzledTile(kUnits, m) : SwizzledTile(m, kUnits);
+}
+
 } // namespace
 
 bool canUseWgmma(DotOp op, unsigned computeCapability) {
@@ -141,8 +168,12 @@ bool canUseWgmma(DotOp op, unsigned computeCapability) {
   // A in registers: the fragments of this accumulator layout, which are
   // wgmma's register A fragments (the mma.sync m16n8k16 ones per warp).
   auto opA = dyn_cast_or_null<DotOperandLayoutAttr>(op.getA().getType().getEncoding());
-  bool registerA = opA && opA.getParent() == mma && opA.getKWidth() == 2;
-  if ((!slotA && !registerA) || !slotB || !mma || !cType.getElementType().isF32())
+  bool registerA =
+      (opA && opA.getParent() == mma && opA.getKWidth() == 2) || isAccumulatorLayoutA(op);
+  // B computed in registers is staged into swizzled shared memory for the
+  // wgmma to read, as Triton does (mamba's chunk state scales its B).
+  std::optional<bool> stagedB = slotB ? std::nullopt : stagedBTransposed(op);
+  if ((!slotA && !registerA) || (!slotB && !stagedB) || !mma || !cType.getElementType().isF32())
     return false;
   Type elem = op.getA().getType().getElementType();
   // fp8 operands may mix e4m3 and e5m2.
@@ -152,7 +183,7 @@ bool canUseWgmma(DotOp op, unsigned computeCapability) {
   // tf32 (f32 operands) and fp8: both K-major in slots (tf32 and fp8 wgmma
   // have no transposed operands; Kiln keeps no such A in registers).
   bool tf32 = elem.isF32() && op.getInputPrecision() == InputPrecision::tf32;
-  if ((tf32 || fp8) && (!slotA || !slotB.getBuffer().getType().getTransposed()))
+  if ((tf32 || fp8) && (!slotA || !slotB || isTransposedSlot(slotA) || !isTransposedSlot(slotB)))
     return false;
   if (!(elem.isF16() || elem.isBF16() || tf32 || fp8))
     return false;
@@ -163,17 +194,17 @@ bool canUseWgmma(DotOp op, unsigned computeCapability) {
     return false;
   if (n % 8 || (n > 256 && n % 256))
     return false;
-  if (slotA && slotA.getBuffer().getType().getTransposed())
-    return false;
   // Panel widths wgmma can describe (128/64/32-byte rows).
-  SwizzledTile a(m, k), b = storedB(slotB, k, n);
+  SwizzledTile a = storedA(slotA, m, k),
+               b = slotB ? storedB(slotB, k, n)
+                         : (*stagedB ? SwizzledTile(n, k) : SwizzledTile(k, n));
   return swizzleMode(a.panelLen * 2) && swizzleMode(b.panelLen * 2);
 }
 
 LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
                          const LoweringState &state, const DistributedLayout &a,
-                         ValueRange aVals, const DistributedLayout &c,
-                         SmallVector<Value> &acc) {
+                         ValueRange aVals, const DistributedLayout &bLayout, ValueRange bVals,
+                         const DistributedLayout &c, SmallVector<Value> &acc) {
   Location loc = op.getLoc();
   OpBuilder &b = rewriter;
   auto slotA = op.getA().getDefiningOp<LocalLoadOp>();
@@ -186,8 +217,11 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
   // tf32, k32 for fp8.
   int64_t k = kUnits(op);
   unsigned warpsM = mma.getWarpsPerCTA()[0];
-  SwizzledTile tileA(m, k), tileB = storedB(slotB, k, n);
-  bool kMajorB = slotB.getBuffer().getType().getTransposed();
+  std::optional<bool> stagedB = slotB ? std::nullopt : stagedBTransposed(op);
+  SwizzledTile tileA = storedA(slotA, m, k),
+               tileB = slotB ? storedB(slotB, k, n)
+                             : (*stagedB ? SwizzledTile(n, k) : SwizzledTile(k, n));
+  bool kMajorB = slotB ? isTransposedSlot(slotB) : *stagedB, mMajorA = isTransposedSlot(slotA);
   uint64_t modeA = *swizzleMode(tileA.panelLen * 2), modeB = *swizzleMode(tileB.panelLen * 2);
   Type elemType = op.getA().getType().getElementType();
   // tf32 and fp8 are read K-major only: no transpose fields.
@@ -195,16 +229,38 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
   int64_t instrK = 16 * 16 / elemType.getIntOrFloatBitWidth();
   std::string types = ptxType(elemType) + "." + ptxType(op.getB().getType().getElementType());
 
-  Value addrB = slotAddress(rewriter, loc, state, slotB);
+  Value addrB;
+  if (slotB) {
+    addrB = slotAddress(rewriter, loc, state, slotB);
+  } else {
+    // Stage B at the scratch's start (getDotScratchBytes sizes it): the
+    // generic-proxy stores are fenced before the async-proxy wgmma reads.
+    auto fragB = getDistributedLayout(
+        op.getB().getType().getShape(),
+        DotOperandLayoutAttr::get(op.getContext(), 1, mma, 2));
+    if (!fragB)
+      return op.emitOpError("internal error: no fragment layout for a staged wgmma B");
+    barrier(b, loc); // an earlier user of the scratch may still read it
+    SmallVector<Value> values(bVals.begin(), bVals.end());
+    stageOperand(b, loc, state.idsFor(op), bLayout, values, *fragB, /*isA=*/false,
+                 /*byteBase=*/0);
+    inlinePtx(b, loc, {}, {}, "fence.proxy.async.shared::cta;", "", /*hasSideEffects=*/true);
+    barrier(b, loc);
+    addrB = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(),
+                                     sharedPtr(b, loc, i32Const(b, loc, 0)));
+  }
   Value groupA;
   if (slotA) {
     // The warp group's first row: 16 * (warp rounded down to a multiple of 4).
     Value warp = state.idsFor(op).warp;
     Value groupRow = arith::MulIOp::create(
         b, loc, arith::AndIOp::create(b, loc, warp, i32Const(b, loc, ~3)), i32Const(b, loc, 16));
+    // K-major: groupRow rows of a panel; M-major: groupRow (a multiple of
+    // 64) columns, whole panels of K rows each.
+    int64_t bytesPerRow = mMajorA ? tileA.panelBytes() / tileA.panelLen : tileA.panelLen * 2;
     groupA = arith::AddIOp::create(
         b, loc, slotAddress(rewriter, loc, state, slotA),
-        arith::MulIOp::create(b, loc, groupRow, i32Const(b, loc, tileA.panelLen * 2)));
+        arith::MulIOp::create(b, loc, groupRow, i32Const(b, loc, bytesPerRow)));
   }
   // A's registers for (M block, K step): the m16n8k16 A fragment of the
   // warp's 16 rows, a0a1 (row, k), a2a3 (row + 8, k), a4a5 (row, k + 8),
@@ -257,15 +313,18 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
       }
   inlinePtx(b, loc, {}, {}, "wgmma.fence.sync.aligned;", "", /*hasSideEffects=*/true);
   unsigned nAcc = nInstr / 2;
-  // scale-d (a predicate: accumulate), then A and B unscaled, A K-major (0;
-  // no such field for A in registers), B N-major (1) or K-major (0, a
-  // transposed slot); tf32 and fp8 have no transpose fields. Inputs
+  // scale-d (a predicate: accumulate), then A and B unscaled, A K-major (0)
+  // or M-major (1, a transposed slot; no such field for A in registers), B
+  // N-major (1) or K-major (0, a transposed slot); tf32 and fp8 have no
+  // transpose fields. Inputs
   // after the accumulators: A (descriptor or 4 registers), B's descriptor,
   // the accumulate flag.
   unsigned aInputs = slotA ? 1 : 4;
   std::string aOperand = slotA ? "$" + std::to_string(nAcc) : asmOperandList(nAcc, 4);
   std::string transposeFields =
-      kMajorOnly ? "" : std::string(", ") + (slotA ? "0, " : "") + (kMajorB ? "0" : "1");
+      kMajorOnly ? ""
+                 : std::string(", ") + (slotA ? (mMajorA ? "1, " : "0, ") : "") +
+                       (kMajorB ? "0" : "1");
   std::string text = "{ .reg .pred p; setp.ne.b32 p, $" + std::to_string(nAcc + aInputs + 1) +
                      ", 0; wgmma.mma_async.sync.aligned.m64n" + std::to_string(nInstr) + "k" +
                      std::to_string(instrK) + ".f32." + types + " " +
@@ -281,15 +340,18 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
       v = undef;
   }
   // Each step's descriptors are the slot's plus its byte offset / 16.
-  Value baseDescA = slotA ? descriptor(b, loc, groupA, /*leading=*/16, 8 * tileA.panelLen * 2, modeA)
+  Value baseDescA = slotA ? descriptor(b, loc, groupA, mMajorA ? tileA.panelBytes() : 16,
+                                      8 * tileA.panelLen * 2, modeA)
                           : Value();
   Value baseDescB = descriptor(b, loc, addrB, kMajorB ? 16 : tileB.panelBytes(),
                                8 * tileB.panelLen * 2, modeB);
   Value accumulate = i32Const(b, loc, 1);
   Value overwrite = zeroInit ? i32Const(b, loc, 0) : accumulate;
   for (int64_t kk = 0; kk < k; kk += 16) {
-    // A: K-major, the panel holding kk, 32 bytes per K step inside it.
-    int64_t offA = (kk / tileA.panelLen) * tileA.panelBytes() + (kk % tileA.panelLen) * 2;
+    // A: K-major, the panel holding kk, 32 bytes per K step inside it;
+    // M-major as an N-major B, 16 rows per K step.
+    int64_t offA = mMajorA ? kk * tileA.panelLen * 2
+                           : (kk / tileA.panelLen) * tileA.panelBytes() + (kk % tileA.panelLen) * 2;
     // B: N-major, 16 rows per K step; K-major as A (32 bytes per K step
     // inside the panel holding kk).
     int64_t offB = kMajorB ? (kk / tileB.panelLen) * tileB.panelBytes() + (kk % tileB.panelLen) * 2
@@ -297,7 +359,8 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
     for (int64_t mb = 0; mb < mBlocks; ++mb) {
       SmallVector<Value> aIn;
       if (slotA) {
-        int64_t rowOff = 16 * warpsM * mb * tileA.panelLen * 2;
+        int64_t rowOff = mMajorA ? 16 * warpsM * mb / tileA.panelLen * tileA.panelBytes()
+                                 : 16 * warpsM * mb * tileA.panelLen * 2;
         aIn.push_back(advance(b, loc, baseDescA, offA + rowOff));
       } else {
         aIn = aFragments[(kk / 16) * mBlocks + mb];

@@ -69,7 +69,11 @@ namespace {
 /// `tensor` (of `what`) has the slot shape of `buffer`.
 LogicalResult checkSlotShape(Operation *op, RankedTensorType tensor, SharedMemoryType buffer,
                              StringRef what) {
-  if (tensor.getShape() != buffer.getSlotShape())
+  // A 1-D tile is the one row of a 1 x N slot.
+  SmallVector<int64_t> shape(tensor.getShape());
+  if (shape.size() == 1)
+    shape.insert(shape.begin(), 1);
+  if (ArrayRef<int64_t>(shape) != buffer.getSlotShape())
     return op->emitOpError() << what << " shape [" << tensor.getShape()
                              << "] differs from the slot shape [" << buffer.getSlotShape()
                              << "] of " << buffer;

@@ -18,9 +18,13 @@ using namespace mlir;
 namespace kiln::tile {
 
 /// Whether `dot` will likely run as sm_90 wgmma (lib/Conversion/TileToLLVM/
-/// WgmmaToLLVM.cpp), which needs all warps along M: f16/bf16 operands loaded
-/// in the dot's own loop (--tile-pipeline-loops then puts them in shared
-/// memory), an f32 accumulator, warp groups of 4 and whole 16-row blocks.
+/// WgmmaToLLVM.cpp), which needs all warps along M: f16/bf16 operands, A
+/// loaded in the dot's own loop and B loaded or computed there
+/// (--tile-pipeline-loops puts loaded ones in shared memory; the dot stages
+/// a computed B there, as mamba's chunk state scales its B), an f32
+/// accumulator, warp groups of 4 and whole 16-row blocks. (A computed A
+/// keeps the layout of its producers: mamba's chunk scan scales its A in the
+/// accumulator layout of an earlier dot, whose warps are not all along M.)
 bool prefersWarpGroups(DotOp dot, unsigned numWarps) {
   std::optional<unsigned> cc = getTargetComputeCapability(dot);
   auto result = cast<RankedTensorType>(dot.getType());
@@ -31,12 +35,13 @@ bool prefersWarpGroups(DotOp dot, unsigned numWarps) {
   int64_t m = result.getDimSize(0), n = result.getDimSize(1);
   if (m % (16 * numWarps) || n % 8 || dot.getA().getType().getDimSize(1) % 16)
     return false;
-  auto loadedHere = [&](Value v) {
-    auto load = v.getDefiningOp<LoadOp>();
-    return load && load->getBlock() == dot->getBlock() &&
-           isa_and_nonnull<scf::ForOp>(dot->getParentOp());
+  if (!isa_and_nonnull<scf::ForOp>(dot->getParentOp()))
+    return false;
+  auto madeHere = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    return def && def->getBlock() == dot->getBlock();
   };
-  return loadedHere(dot.getA()) && loadedHere(dot.getB());
+  return madeHere(dot.getA()) && dot.getA().getDefiningOp<LoadOp>() && madeHere(dot.getB());
 }
 
 bool isFp8Dot(DotOp dot) {

@@ -58,6 +58,8 @@ namespace {
 /// less the scratch the function's other ops will reuse (the lowering sizes
 /// it exactly; this errs high: layout exchanges with their padding, dots
 /// that stage their own operands, at least 16 KB for reductions and scans).
+/// Ops after the loop do not count: the lowering lets their scratch share
+/// the slots' bytes (SharedMemoryPlan.cpp).
 int64_t slotBudgetBytes(scf::ForOp loop) {
   std::optional<unsigned> cc = getTargetComputeCapability(loop);
   int64_t limit = !cc ? 48 * 1024
@@ -70,7 +72,13 @@ int64_t slotBudgetBytes(scf::ForOp loop) {
   if (!func)
     func = loop;
   int64_t allocated = 0; // slots of loops pipelined before, invariant operands
-  func->walk([&](Operation *op) {
+  bool seenLoop = false;
+  func->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    // Pre-order: what is visited after the loop and not inside it runs after
+    // it.
+    seenLoop |= op == loop.getOperation();
+    if (seenLoop && !loop->isAncestor(op))
+      return;
     if (auto alloc = dyn_cast<LocalAllocOp>(op))
       allocated += alloc.getType().getNumSlots() * alloc.getType().getSlotBytes();
     else if (auto cvt = dyn_cast<ConvertLayoutOp>(op)) {
@@ -165,7 +173,10 @@ bool feedsOnlyLaterLoops(LoadOp load) {
 
 /// The two stages of one loop, or failure when they do not split cleanly.
 struct StagePlan {
+  /// Loads copied into slots: dot operands, then companions.
   SmallVector<LoadOp> loads;
+  /// Loads started ahead into registers (CompanionLoads::prefetched).
+  SmallVector<LoadOp> prefetched;
   /// Stage 0: the ops (in body order) the loads' pointers and masks need.
   llvm::SetVector<Operation *> stage0;
   /// Iter-arg numbers carried ahead (their yields are computed by stage 0).
@@ -175,21 +186,26 @@ struct StagePlan {
   DenseSet<Value> aheadValues;
 };
 
-FailureOr<StagePlan> planStages(scf::ForOp loop, ArrayRef<LoadOp> loads) {
+FailureOr<StagePlan> planStages(scf::ForOp loop, ArrayRef<LoadOp> loads,
+                                ArrayRef<LoadOp> prefetched = {}) {
   StagePlan plan;
   Block *body = loop.getBody();
   plan.loads.assign(loads.begin(), loads.end());
+  plan.prefetched.assign(prefetched.begin(), prefetched.end());
   if (plan.loads.empty())
     return failure();
 
   // Backward slice of the loads' addresses and masks inside the body, with
   // the yields of the iter args it reaches.
   SmallVector<Value> work;
-  for (LoadOp load : plan.loads) {
+  for (LoadOp load : llvm::concat<LoadOp>(plan.loads, plan.prefetched)) {
     work.push_back(load.getPtr());
     if (load.getMask())
       work.push_back(load.getMask());
   }
+  for (LoadOp load : plan.prefetched) // cloned whole into stage 0
+    if (load.getOther())
+      work.push_back(load.getOther());
   DenseSet<Operation *> inSlice;
   while (!work.empty()) {
     Value v = work.pop_back_val();
@@ -228,7 +244,7 @@ FailureOr<StagePlan> planStages(scf::ForOp loop, ArrayRef<LoadOp> loads) {
 
   // Stage 1 (and the code after the loop) must not see them.
   DenseSet<Operation *> loadSet;
-  for (LoadOp load : plan.loads)
+  for (LoadOp load : llvm::concat<LoadOp>(plan.loads, plan.prefetched))
     loadSet.insert(load);
   auto yield = cast<scf::YieldOp>(body->getTerminator());
   for (Operation &op : body->without_terminator()) {
@@ -302,10 +318,27 @@ std::pair<Value, Value> copyOperands(OpBuilder &b, Value ptr, Value mask) {
   return {rematerialize(ptr, better, &b, 12), rematerialize(mask, better, &b, 12)};
 }
 
+/// The prefetched loads' values of the iteration stage 0 is cloned for go
+/// to `prefetchedOut`: each load predicated on `inRange` as well (a
+/// pointer past the loop's end is not read).
 void emitStage0(OpBuilder &b, Location loc, const StagePlan &plan, ArrayRef<Value> buffers,
-                IRMapping &map, Value slot, Value inRange) {
+                IRMapping &map, Value slot, Value inRange,
+                SmallVectorImpl<Value> &prefetchedOut) {
   for (Operation *op : plan.stage0)
     b.clone(*op, map);
+  for (LoadOp load : plan.prefetched) {
+    Value mask = inRange;
+    if (auto type = dyn_cast<RankedTensorType>(load.getPtr().getType()))
+      mask = SplatOp::create(b, load.getLoc(),
+                             RankedTensorType::get(type.getShape(), b.getI1Type(),
+                                                   type.getEncoding()),
+                             inRange);
+    if (Value m = load.getMask())
+      mask = arith::AndIOp::create(b, load.getLoc(), map.lookupOrDefault(m), mask);
+    auto ahead = cast<LoadOp>(b.clone(*load, map));
+    ahead.getMaskMutable().assign(mask);
+    prefetchedOut.push_back(ahead.getResult());
+  }
   for (auto [constLoad, buffer] : llvm::zip(plan.loads, buffers)) {
     LoadOp load = constLoad;
     auto ptrType = cast<RankedTensorType>(load.getPtr().getType());
@@ -329,7 +362,9 @@ bool feedsWarpGroupDots(scf::ForOp loop, const StagePlan &plan) {
     return false;
   for (LoadOp load : plan.loads)
     for (Operation *user : load->getUsers()) {
-      auto dot = cast<DotOp>(user);
+      auto dot = dyn_cast<DotOp>(user);
+      if (!dot)
+        continue; // a companion
       auto c = cast<RankedTensorType>(dot.getC().getType());
       auto mma = cast<MmaLayoutAttr>(c.getEncoding());
       if (!c.getElementType().isF32() || mma.getWarpsPerCTA()[1] != 1 ||
@@ -358,16 +393,23 @@ void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
   for (LoadOp load : plan.loads) {
     auto type = cast<RankedTensorType>(load.getType());
     SmallVector<int64_t> shape{int64_t(stages)};
+    if (type.getRank() == 1) // one row
+      shape.push_back(1);
     llvm::append_range(shape, type.getShape());
     buffers.push_back(LocalAllocOp::create(
         b, load.getLoc(), SharedMemoryType::get(b.getContext(), shape, type.getElementType(),
                                                 isTransposedOperand(load))));
   }
 
-  // Prologue: iterations 0 .. stages - 2, each into its own slot.
+  // Prologue: iterations 0 .. stages - 2, each into its own slot. The
+  // barrier before it lets the scratch of what ran before the loop (a dot
+  // staging its operands) share the slots' bytes (SharedMemoryPlan.cpp).
+  BarrierOp::create(b, loc);
   SmallVector<Value> ahead;
   for (unsigned k : plan.ahead)
     ahead.push_back(loop.getInitArgs()[k]);
+  // prefetchedInit[j * #prefetched + p]: load p of iteration j.
+  SmallVector<Value> prefetchedInit;
   for (unsigned j = 0; j < lead; ++j) {
     IRMapping map;
     auto [iv, inRange] =
@@ -375,13 +417,15 @@ void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
     map.map(loop.getInductionVar(), iv);
     for (auto [k, v] : llvm::zip(plan.ahead, ahead))
       map.map(loop.getRegionIterArgs()[k], v);
-    emitStage0(b, loc, plan, buffers, map, constantLike(b, loc, i32, j), inRange);
+    emitStage0(b, loc, plan, buffers, map, constantLike(b, loc, i32, j), inRange,
+               prefetchedInit);
     for (auto [i, k] : llvm::enumerate(plan.ahead))
       ahead[i] = map.lookupOrDefault(yield.getOperand(k));
   }
 
   // The new loop carries the other iter args, the carried-ahead ones, the
-  // slot to copy into and the slot to read.
+  // prefetched loads' values of iterations i .. i + lead - 1 (in that
+  // order, the loads inside), the slot to copy into and the slot to read.
   SmallVector<unsigned> kept;
   SmallVector<Value> inits;
   for (unsigned k = 0; k < loop.getNumRegionIterArgs(); ++k)
@@ -390,6 +434,8 @@ void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
       inits.push_back(loop.getInitArgs()[k]);
     }
   llvm::append_range(inits, ahead);
+  unsigned prefetchBase = inits.size(), numPrefetched = plan.prefetched.size();
+  llvm::append_range(inits, prefetchedInit);
   inits.push_back(constantLike(b, loc, i32, lead));
   inits.push_back(constantLike(b, loc, i32, 0));
   // Loop invariants, made once before the loop.
@@ -407,16 +453,29 @@ void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
   AsyncWaitOp::create(b, loc, lead - 1);
   // Stage 0 of iteration i + lead.
   IRMapping map0;
+  SmallVector<Value> prefetchedAhead;
   auto startCopies = [&] {
     auto [ivAhead, inRange] = shiftedIv(b, loc, loop, newLoop.getInductionVar(), distance);
     map0.map(loop.getInductionVar(), ivAhead);
     for (auto [i, k] : llvm::enumerate(plan.ahead))
       map0.map(loop.getRegionIterArgs()[k], newArgs[kept.size() + i]);
-    emitStage0(b, loc, plan, buffers, map0, copySlot, inRange);
+    emitStage0(b, loc, plan, buffers, map0, copySlot, inRange, prefetchedAhead);
   };
   if (!asyncDots)
     startCopies();
   // Stage 1 of iteration i: everything else, the loads read from the slot.
+  // A slot whose tile is only converted to another layout (mamba's fp32 cb
+  // tile into the accumulator layout it is scaled in) is read straight into
+  // that layout: ld.shared reads any layout, and the exchange through the
+  // scratch (two barriers per iteration) goes. Not into #tile.dot_op: a dot
+  // reading a tile.local_load reads its slot as an operand slot.
+  DenseMap<Operation *, ConvertLayoutOp> readAs; // load -> its only convert
+  for (LoadOp load : plan.loads)
+    if (load->hasOneUse())
+      if (auto cvt = dyn_cast<ConvertLayoutOp>(*load->user_begin());
+          cvt && cvt->getBlock() == body &&
+          !isa_and_nonnull<DotOperandLayoutAttr>(cvt.getType().getEncoding()))
+        readAs[load] = cvt;
   IRMapping map1;
   map1.map(loop.getInductionVar(), newLoop.getInductionVar());
   for (auto [i, k] : llvm::enumerate(kept))
@@ -425,11 +484,23 @@ void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
     if (auto load = dyn_cast<LoadOp>(op)) {
       auto it = llvm::find(plan.loads, load);
       if (it != plan.loads.end()) {
-        Value slotTile = LocalLoadOp::create(b, load.getLoc(), load.getType(),
+        ConvertLayoutOp cvt = readAs.lookup(load);
+        Value slotTile = LocalLoadOp::create(b, load.getLoc(),
+                                             cvt ? cvt.getType() : load.getType(),
                                              buffers[it - plan.loads.begin()], readSlot);
-        map1.map(load.getResult(), slotTile);
+        map1.map(cvt ? cvt.getResult() : load.getResult(), slotTile);
         continue;
       }
+      auto pit = llvm::find(plan.prefetched, load);
+      if (pit != plan.prefetched.end()) {
+        map1.map(load.getResult(), newArgs[prefetchBase + (pit - plan.prefetched.begin())]);
+        continue;
+      }
+    }
+    if (auto cvt = dyn_cast<ConvertLayoutOp>(op)) {
+      auto load = cvt.getSrc().getDefiningOp<LoadOp>();
+      if (load && readAs.lookup(load) == cvt)
+        continue; // read in its layout above
     }
     if (plan.stage0.contains(&op) &&
         llvm::any_of(op.getResults(), [&](Value r) { return plan.aheadValues.contains(r); }))
@@ -450,6 +521,11 @@ void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
     yields.push_back(map1.lookupOrDefault(yield.getOperand(k)));
   for (unsigned k : plan.ahead)
     yields.push_back(map0.lookupOrDefault(yield.getOperand(k)));
+  // The prefetched values move one iteration down; iteration i + lead's
+  // join at the end.
+  llvm::append_range(yields, newArgs.slice(prefetchBase + numPrefetched,
+                                           numPrefetched * (lead - 1)));
+  llvm::append_range(yields, prefetchedAhead);
   yields.push_back(next(copySlot));
   yields.push_back(next(readSlot));
   scf::YieldOp::create(b, loc, yields);
@@ -471,7 +547,8 @@ void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
       if (auto dot = dyn_cast<DotOp>(op);
           dot &&
           (dot.getA().getDefiningOp<LocalLoadOp>() ||
-           isa_and_nonnull<DotOperandLayoutAttr>(dot.getA().getType().getEncoding())) &&
+           isa_and_nonnull<DotOperandLayoutAttr, MmaLayoutAttr>(
+               dot.getA().getType().getEncoding())) &&
           dot.getB().getDefiningOp<LocalLoadOp>() && dot->hasOneUse() &&
           isa<scf::YieldOp>(*dot->user_begin())) {
         dot->setAttr("tile.wgmma_pending", b.getI32IntegerAttr(1));
@@ -531,17 +608,27 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
     // (with their partners: their dots run on mma.sync), as single bytes
     // are not copied into slots.
     DenseMap<Operation *, bool> copiesAllWords;
+    DenseMap<Operation *, CompanionLoads> companions;
     llvm::DenseSet<Operation *> excluded;
     std::optional<ModuleAxisInfo> axis;
+    auto ensureAxis = [&] {
+      if (!axis)
+        axis.emplace(getOperation());
+      return succeeded(axis->status());
+    };
     for (scf::ForOp loop : loops) {
       SmallVector<LoadOp> loads = dotOperandLoads(loop);
-      if (loads.empty())
+      bool hasDot = llvm::any_of(*loop.getBody(), [](Operation &op) { return isa<DotOp>(op); });
+      if (loads.empty()) {
+        if (hasDot) {
+          if (!ensureAxis())
+            return signalPassFailure();
+          companions[loop] = companionLoads(loop, {}, excluded, *axis);
+        }
         continue;
-      if (!axis) {
-        axis.emplace(getOperation());
-        if (failed(axis->status()))
-          return signalPassFailure();
       }
+      if (!ensureAxis())
+        return signalPassFailure();
       for (LoadOp load : loads)
         if (mlir::getElementTypeOrSelf(load.getType()).getIntOrFloatBitWidth() == 8 &&
             !copiesWords(load, *axis))
@@ -551,6 +638,7 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
         continue;
       copiesAllWords[loop] =
           llvm::all_of(loads, [&](LoadOp load) { return copiesWords(load, *axis); });
+      companions[loop] = companionLoads(loop, loads, excluded, *axis);
     }
 
     SmallVector<LoadOp> invariant;
@@ -567,38 +655,58 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
     }
     for (scf::ForOp loop : loops) {
       unsigned stages = requestedStages(loop, numStages);
+      if (stages < 2)
+        continue;
       auto words = copiesAllWords.find(loop);
-      if (stages < 2 || words == copiesAllWords.end())
+      SmallVector<LoadOp> loads;
+      if (words != copiesAllWords.end())
+        loads = dotOperandLoads(loop, excluded);
+      CompanionLoads others = companions.lookup(loop);
+      if (loads.empty() && others.slotted.empty())
         continue;
-      SmallVector<LoadOp> loads = dotOperandLoads(loop, excluded);
-      if (loads.empty())
-        continue;
-      int64_t slotBytes = 0;
-      for (LoadOp load : loads)
-        slotBytes += tensorBytes(load.getType());
       int64_t budget = slotBudgetBytes(loop);
+      auto bytesOf = [](ArrayRef<LoadOp> slotted) {
+        int64_t bytes = 0;
+        for (LoadOp load : slotted)
+          bytes += tensorBytes(load.getType());
+        return bytes;
+      };
+      if (!loads.empty() && !words->second) {
+        if (bytesOf(loads) <= budget) {
+          readKMajorOperandsFromSlots(loads);
+          stageInLoop(loop, loads);
+        }
+        continue;
+      }
+      // The dot operands with the loop's other loads if they all fit, else
+      // the dot operands alone.
+      auto tryPipeline = [&](ArrayRef<LoadOp> slotted, ArrayRef<LoadOp> prefetched) {
+        int64_t slotBytes = bytesOf(slotted);
+        unsigned fitting = stages;
+        while (fitting >= 2 && int64_t(fitting) * slotBytes > budget)
+          --fitting;
+        FailureOr<StagePlan> plan = planStages(loop, slotted, prefetched);
+        if (failed(plan) || fitting < 2)
+          return false;
+        readKMajorOperandsFromSlots(loads);
+        pipeline(loop, *plan, fitting);
+        return true;
+      };
+      if (!others.empty()) {
+        SmallVector<LoadOp> all(loads);
+        llvm::append_range(all, others.slotted);
+        if (tryPipeline(all, others.prefetched))
+          continue;
+      }
+      if (loads.empty() || tryPipeline(loads, {}))
+        continue;
+      // tf32 / fp8 operands too large for two slots each still go through
+      // one (copied and read in the same iteration) rather than registers.
       bool kMajorOnly = llvm::any_of(loads, [](LoadOp l) { return isKMajorOnlyLoad(l); });
-      if (!words->second) {
-        if (slotBytes <= budget) {
-          readKMajorOperandsFromSlots(loads);
-          stageInLoop(loop, loads);
-        }
-        continue;
+      if (kMajorOnly && bytesOf(loads) <= budget) {
+        readKMajorOperandsFromSlots(loads);
+        stageInLoop(loop, loads);
       }
-      FailureOr<StagePlan> plan = planStages(loop, loads);
-      while (stages >= 2 && int64_t(stages) * slotBytes > budget)
-        --stages;
-      if (failed(plan) || stages < 2) {
-        // tf32 / fp8 operands too large for two slots each still go through
-        // one (copied and read in the same iteration) rather than registers.
-        if (kMajorOnly && slotBytes <= budget) {
-          readKMajorOperandsFromSlots(loads);
-          stageInLoop(loop, loads);
-        }
-        continue;
-      }
-      readKMajorOperandsFromSlots(loads);
-      pipeline(loop, *plan, stages);
     }
   }
 };

@@ -11,7 +11,10 @@
 
 #include "DotLayouts.h"
 
+#include "kiln/Analysis/DistributedLayout.h"
+
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 
@@ -122,7 +125,8 @@ bool isTransposedOperand(LoadOp load) {
 /// element alive for each (255 registers and spills on the corpus' odd
 /// matmul).
 bool copiesWords(LoadOp load, const kiln::ModuleAxisInfo &axis) {
-  unsigned inner = isTransposedOperand(load) ? 0 : 1;
+  unsigned inner =
+      cast<RankedTensorType>(load.getType()).getRank() == 1 || isTransposedOperand(load) ? 0 : 1;
   return axis.getVectorWidth(load.getPtr(), inner, load.getMask()) *
              kiln::getPointeeBytes(load.getPtr().getType()) >= 4;
 }
@@ -164,8 +168,9 @@ bool isCopyableDotOperand(LoadOp load) {
   if (load.getOther() && !isZeroConstant(load.getOther()))
     return false;
   // Copies move runs along the slot's stored rows. A load whose threads'
-  // runs go down the columns (K^T loaded with K contiguous) is copied into
-  // a transposed slot, which only B operands are read from.
+  // runs go down the columns (K^T loaded with K contiguous, an A loaded
+  // M-contiguous) is copied into a transposed slot, which ldmatrix (.trans
+  // for A) and wgmma (K-major B, M-major A) read as well.
   bool transposed = isTransposedOperand(load);
   if (type.getDimSize(0) % 8 && transposed)
     return false;
@@ -173,7 +178,7 @@ bool isCopyableDotOperand(LoadOp load) {
     return false;
   for (OpOperand &use : load.getResult().getUses()) {
     auto dot = dyn_cast<DotOp>(use.getOwner());
-    if (!dot || use.getOperandNumber() > 1 || (transposed && use.getOperandNumber() != 1))
+    if (!dot || use.getOperandNumber() > 1)
       return false;
     if (!isa_and_nonnull<MmaLayoutAttr>(dot.getC().getType().getEncoding()) ||
         isa_and_nonnull<DotOperandLayoutAttr>(type.getEncoding()))
@@ -191,6 +196,50 @@ SmallVector<LoadOp> dotOperandLoads(scf::ForOp loop,
       loads.push_back(load);
   keepWholeKMajorDots(loads);
   return loads;
+}
+
+CompanionLoads companionLoads(scf::ForOp loop, ArrayRef<LoadOp> dotLoads,
+                              const llvm::DenseSet<Operation *> &excluded,
+                              const kiln::ModuleAxisInfo &axis) {
+  CompanionLoads found;
+  Block *body = loop.getBody();
+  bool writes = false;
+  body->walk([&](Operation *op) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (effects ? effects.hasEffect<MemoryEffects::Write>()
+                : !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+      writes = true;
+  });
+  if (writes)
+    return found;
+  for (Operation &op : *body) {
+    auto load = dyn_cast<LoadOp>(op);
+    if (!load || load.getIsVolatile() || llvm::is_contained(dotLoads, load) ||
+        excluded.contains(load))
+      continue;
+    auto type = dyn_cast<RankedTensorType>(load.getType());
+    if (!type) { // a scalar: one register per iteration ahead
+      found.prefetched.push_back(load);
+      continue;
+    }
+    // A slot: a 1-D or 2-D tile of 16- or 32-bit floats in rows of whole
+    // 16-byte chunks, copied in runs of 4 bytes or more, masked lanes zero.
+    // (Tensors are not carried ahead in registers: a 1-D factor broadcast
+    // against an accumulator layout holds a register per column, and four
+    // iterations of them cost mamba's chunk scan 67 registers.)
+    Type elem = type.getElementType();
+    unsigned bits = elem.getIntOrFloatBitWidth();
+    bool rowTile = type.getRank() == 1 && getDistributedLayout(type);
+    bool blocked = type.getRank() == 2 && isa_and_nonnull<BlockedLayoutAttr>(type.getEncoding());
+    if (!(rowTile || blocked) || !(elem.isF16() || elem.isBF16() || elem.isF32()) ||
+        (load.getOther() && !isZeroConstant(load.getOther())))
+      continue;
+    int64_t storedRow = type.getDimSize(rowTile || isTransposedOperand(load) ? 0 : 1);
+    if ((storedRow * bits / 8) % 16 || !copiesWords(load, axis))
+      continue;
+    found.slotted.push_back(load);
+  }
+  return found;
 }
 
 void readKMajorOperandsFromSlots(ArrayRef<LoadOp> loads) {

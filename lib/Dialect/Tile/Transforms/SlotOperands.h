@@ -48,6 +48,24 @@ llvm::SmallVector<LoadOp>
 dotOperandLoads(mlir::scf::ForOp loop,
                 const llvm::DenseSet<mlir::Operation *> &excluded = {});
 
+/// The other loads of a pipelined loop (a tile scaled before it meets the
+/// dot, the 1-D factors it is scaled by), which Triton's pipeliner starts
+/// ahead as well: `slotted` ones (1-D and 2-D float tiles) are copied into
+/// slots like the dot's operands and read back into their own layout;
+/// `prefetched` ones (scalars) are loaded ahead into registers carried
+/// through the loop.
+struct CompanionLoads {
+  llvm::SmallVector<LoadOp> slotted, prefetched;
+  bool empty() const { return slotted.empty() && prefetched.empty(); }
+};
+
+/// The companion loads of `loop` (not among `dotLoads` or `excluded`).
+/// None when the loop writes memory: a load started ahead could then miss a
+/// store of an iteration before it.
+CompanionLoads companionLoads(mlir::scf::ForOp loop, llvm::ArrayRef<LoadOp> dotLoads,
+                              const llvm::DenseSet<mlir::Operation *> &excluded,
+                              const kiln::ModuleAxisInfo &axis);
+
 /// Once a K-major operand (tf32, fp8) is copied into a slot, its dot reads
 /// the slot: the #tile.dot_op conversion between the load and the dot is
 /// dropped.

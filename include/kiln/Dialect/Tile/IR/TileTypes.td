@@ -45,7 +45,9 @@ def Tile_SharedMemoryType : Tile_Type<"SharedMemory", "smem"> {
     by column instead (128 stored rows of 64 elements, the first dimension
     innermost, swizzled as above): the form a B operand loaded with K
     contiguous (K^T of attention) is copied in, 16 bytes at a time, and
-    that ldmatrix (without .trans) and wgmma (K-major B) read.
+    that ldmatrix (without .trans) and wgmma (K-major B) read; an A operand
+    loaded with M contiguous is copied in the same way (K rows of M), read
+    by ldmatrix.trans and by wgmma as M-major.
 
     `!tile.smem<4x256x32xf32>` holds 32-bit floats, the operands of a tf32
     wgmma: each element is stored as two 16-bit units, so a row of 32

@@ -1,0 +1,166 @@
+# --tile-pipeline-loops beyond plain operand loads (mamba's SSD kernels):
+#  - an A loaded M-contiguous is copied into a transposed slot (K rows of M),
+#    read by ldmatrix.x4.trans (mma.sync) or by wgmma as M-major;
+#  - the loop's other loads start ahead too: float tiles (1-D as a 1 x N
+#    slot) are copied into slots and read back in their own layout, or straight
+#    into the layout they are converted to; scalars are carried in registers;
+#  - a barrier before the prologue lets the scratch of a dot before the loop
+#    share the slots' bytes;
+#  - on sm_90, a computed B is staged by the dot for wgmma, and an A computed
+#    in the accumulator layout is wgmma's register operand.
+# RUN: ln-compile %s --kernel scaled --signature '*fp16:16,*fp16:16,*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32,i32:16' \
+# RUN:   -D BM=64 -D BN=64 -D BK=32 --arch sm_80 --emit=tile-layout | FileCheck %s --check-prefix=SCALED
+# RUN: ln-compile %s --kernel scaled --signature '*fp16:16,*fp16:16,*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32,i32:16' \
+# RUN:   -D BM=64 -D BN=64 -D BK=32 --arch sm_80 | FileCheck %s --check-prefix=SCALEDPTX
+# RUN: ln-compile %s --kernel computed_a_causal --signature '*fp32:16,*fp32:16,*fp16:16,*fp32:16,i32:16' \
+# RUN:   -D BM=64 -D BN=64 -D BK=32 --emit=tile-layout | FileCheck %s --check-prefix=READAS
+# RUN: ln-compile %s --kernel computed_a_causal --signature '*fp32:16,*fp32:16,*fp16:16,*fp32:16,i32:16' \
+# RUN:   -D BM=64 -D BN=64 -D BK=32 --emit=llvm-dialect | FileCheck %s --check-prefix=SMEM
+# RUN: ln-compile %s --kernel tn --signature '*fp16:16,*fp16:16,*fp32:16,i32:16' \
+# RUN:   -D BM=128 -D BN=128 -D BK=32 | FileCheck %s --check-prefix=TN90
+# RUN: ln-compile %s --kernel scaled --signature '*fp16:16,*fp16:16,*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32,i32:16' \
+# RUN:   -D BM=128 -D BN=64 -D BK=32 | FileCheck %s --check-prefix=STAGED90
+# RUN: ln-compile %s --kernel computed_a_causal --signature '*fp32:16,*fp32:16,*fp16:16,*fp32:16,i32:16' \
+# RUN:   -D BM=128 -D BN=64 -D BK=32 --emit=tile-layout | FileCheck %s --check-prefix=REGA90
+# RUN: ln-compile %s --kernel computed_a_causal --signature '*fp32:16,*fp32:16,*fp16:16,*fp32:16,i32:16' \
+# RUN:   -D BM=128 -D BN=64 -D BK=32 | FileCheck %s --check-prefix=REGA90PTX
+
+# mamba's chunk state: A (x^T) M-contiguous, B scaled in fp32 by a vector and
+# a scalar loaded in the loop. Three slots of each tile, the vector's as one
+# row; the scalar is loaded two iterations ahead and carried.
+# SCALED-LABEL: func.func @scaled
+# SCALED: %[[A:[0-9]+]] = tile.local_alloc : <3x64x32xf16, transposed>
+# SCALED-NEXT: %[[B:[0-9]+]] = tile.local_alloc : <3x32x64xf16>
+# SCALED-NEXT: %[[S:[0-9]+]] = tile.local_alloc : <3x1x32xf32>
+# SCALED-NEXT: tile.barrier
+# SCALED: %[[T0:[0-9]+]] = tile.load %{{[0-9]+}}, mask %{{[0-9]+}} : !tile.ptr<f32>
+# SCALED: tile.async_copy {{.*}} into %[[S]][%c0_i32{{.*}}] : tensor<32x!tile.ptr<f32>, {{.*}}> -> <3x1x32xf32>
+# SCALED: %[[T1:[0-9]+]] = tile.load %{{[0-9]+}}, mask %{{[0-9]+}} : !tile.ptr<f32>
+# SCALED: scf.for {{.*}} iter_args(%{{.*}}, %[[TI:arg[0-9]+]] = %[[T0]], %[[TN:arg[0-9]+]] = %[[T1]], %[[COPY:arg[0-9]+]] = %c2_i32, %[[READ:arg[0-9]+]] = %c0_i32{{.*}}) -> (tensor<64x64xf32, #{{.*}}>, f32, f32, i32, i32)
+# SCALED: %[[T2:[0-9]+]] = tile.load %{{[0-9]+}}, mask %{{[0-9]+}} : !tile.ptr<f32>
+# SCALED: tile.async_copy {{.*}} into %[[A]][%[[COPY]]]
+# SCALED: tile.async_copy {{.*}} into %[[B]][%[[COPY]]]
+# SCALED: tile.async_copy {{.*}} into %[[S]][%[[COPY]]]
+# SCALED: tile.local_load %[[A]][%[[READ]]] : <3x64x32xf16, transposed> -> tensor<64x32xf16
+# SCALED: tile.local_load %[[B]][%[[READ]]] : <3x32x64xf16> -> tensor<32x64xf16
+# SCALED: tile.local_load %[[S]][%[[READ]]] : <3x1x32xf32> -> tensor<32xf32
+# SCALED: tile.splat %[[TI]] : f32
+# SCALED: tile.dot
+# SCALED: scf.yield %{{[0-9]+}}, %[[TN]], %[[T2]],
+# SCALED-NOT: tile.load
+
+# The transposed A slot is read with ldmatrix.x4.trans; the vector's copies
+# move 4 bytes each.
+# SCALEDPTX: cp.async.ca.shared.global [%r{{[0-9]+}}], [%rd{{[0-9]+}}], 4, %r{{[0-9]+}};
+# SCALEDPTX: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+# SCALEDPTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+
+# mamba's chunk scan: the fp32 cb tile is scaled in the accumulator layout
+# (its row factors also scale the product before the loop), so its slot is
+# read straight into #mma: no exchange through the scratch in the loop.
+# READAS-LABEL: func.func @computed_a_causal
+# READAS: tile.dot
+# READAS: tile.barrier
+# READAS: scf.for
+# READAS-NOT: tile.convert_layout
+# READAS: tile.local_load %{{[0-9]+}}[%{{.*}}] : <3x64x32xf32> -> tensor<64x32xf32, #mma>
+# READAS-NOT: tile.convert_layout
+# READAS: tile.dot %{{[0-9]+}}, %{{[0-9]+}}, %{{.*}} : tensor<64x32xf16, #mma>
+# READAS: scf.yield
+
+# The dot before the loop stages 16 KB of operands; the barrier fences it from
+# the prologue's copies, so the slots (3 x (8 + 4 + 0.125) KB, each buffer
+# 1024-byte aligned) start at 0: 40.4 KB, not 56.
+# SMEM: tile.shared_bytes = 41344 : i32
+
+# sm_90: both operands in slots, A M-major: wgmma with A's transpose field 1.
+# TN90-COUNT-2: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 1, 1;
+# TN90-NOT: ldmatrix
+
+# sm_90, 128 rows on 4 warps: the scaled B is staged by the dot into swizzled
+# shared memory (16-byte stores), fenced for the async proxy, and read by
+# wgmma through a descriptor, as Triton does; A from its M-major slot.
+# STAGED90: st.shared.v4.b32
+# STAGED90: fence.proxy.async.shared::cta;
+# STAGED90-NEXT: // end inline asm
+# STAGED90-NEXT: bar.sync 0;
+# STAGED90: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 1, 1;
+# STAGED90-NOT: mma.sync.aligned
+# STAGED90-NOT: ldmatrix
+
+# A computed in the accumulator layout (warps all along M) is wgmma's register
+# A: no staging, and the products stay in flight into the next iteration.
+# REGA90: #mma = #tile.mma<version = 2, warpsPerCTA = [4, 1]>
+# REGA90: scf.for
+# REGA90: tile.dot %{{[0-9]+}}, %{{[0-9]+}}, %{{.*}} {tile.wgmma_pending = 1 : i32} : tensor<128x32xf16, #mma>
+# REGA90: tile.dot_wait
+# REGA90PTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def scaled(A, B, S, T, C, M, N, K, s_ak, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k0 in range(0, K, BK):
+        a = tl.load(A + rm[:, None] + (k0 + rk)[None, :] * s_ak,
+                    mask=(rm[:, None] < M) & ((k0 + rk)[None, :] < K), other=0.0)
+        b = tl.load(B + (k0 + rk)[:, None] * N + rn[None, :],
+                    mask=((k0 + rk)[:, None] < K) & (rn[None, :] < N), other=0.0).to(tl.float32)
+        s = tl.load(S + k0 + rk, mask=k0 + rk < K, other=0.0)
+        t = tl.load(T + k0 // BK)
+        b *= (tl.exp(s) * t)[:, None]
+        acc += tl.dot(a, b.to(tl.float16))
+    tl.store(C + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def computed_a(CB, D, X, C, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k0 in range(0, K, BK):
+        cb = tl.load(CB + rm[:, None] * K + (k0 + rk)[None, :])
+        d = tl.load(D + k0 + rk)
+        cb *= tl.exp(d)[None, :]
+        x = tl.load(X + (k0 + rk)[:, None] * N + rn[None, :])
+        acc += tl.dot(cb.to(tl.float16), x)
+    tl.store(C + rm[:, None] * N + rn[None, :], acc)
+
+
+@triton.jit
+def computed_a_causal(CB, D, X, C, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    dm = tl.load(D + rm)
+    # The product before the loop is scaled by dm: dm's layout is then the
+    # accumulator's rows, and the loop's cb tile is scaled in that layout.
+    q = tl.load(X + rm[:, None] * BN + rn[None, :])
+    p = tl.load(X + rn[:, None] * BN + rn[None, :])
+    acc = tl.dot(q, p) * dm[:, None]
+    for k0 in range(0, K, BK):
+        cb = tl.load(CB + rm[:, None] * K + (k0 + rk)[None, :])
+        d = tl.load(D + k0 + rk)
+        cb *= tl.exp(tl.minimum(dm[:, None] - d[None, :], 0.0))
+        cb = tl.where(rm[:, None] >= k0 + rk[None, :], cb, 0.0)
+        x = tl.load(X + (k0 + rk)[:, None] * BN + rn[None, :])
+        acc += tl.dot(cb.to(tl.float16), x)
+    tl.store(C + rm[:, None] * BN + rn[None, :], acc)
+
+
+@triton.jit
+def tn(A, B, C, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k0 in range(0, K, BK):
+        a = tl.load(A + rm[:, None] + (k0 + rk)[None, :] * BM)
+        b = tl.load(B + (k0 + rk)[:, None] * BN + rn[None, :])
+        acc = tl.dot(a, b, acc)
+    tl.store(C + rm[:, None] * BN + rn[None, :], acc)
