@@ -1,7 +1,10 @@
 //===- WgmmaToLLVM.cpp - tile.dot on sm_90 warp-group MMA (wgmma) ---------===//
 //
-// A tile.dot whose f16/bf16 operands both sit in software-pipelined
-// !tile.smem slots and whose f32 accumulator has all warps along M
+// A tile.dot whose f16/bf16 operands sit in software-pipelined !tile.smem
+// slots, in registers (A only: its #tile.dot_op fragments, or the
+// accumulator's own layout) or are staged by the dot into swizzled scratch
+// (what Triton's local_alloc does), and whose f32 accumulator has all warps
+// along M
 // (#tile.mma<warpsPerCTA = [W, 1]>, W a multiple of 4) runs as
 // wgmma.mma_async.m64nNk16 on sm_90: each group of 4 consecutive warps (a
 // warp group) owns 64 consecutive rows of every 16*W-row block, which is
@@ -124,23 +127,18 @@ std::string ptxType(Type t) {
   return t.isF16() ? "f16" : "bf16";
 }
 
-/// B's slot as stored: K rows of N, or N rows of K when transposed (K in
-/// 16-bit units).
-SwizzledTile storedB(LocalLoadOp slotB, int64_t kUnits, int64_t n) {
-  return slotB.getBuffer().getType().getTransposed() ? SwizzledTile(n, kUnits)
-                                                     : SwizzledTile(kUnits, n);
-}
-
 bool isTransposedSlot(LocalLoadOp slot) {
   return slot && slot.getBuffer().getType().getTransposed();
 }
 
-/// Whether the dot stages B itself (computed in registers, in a blocked
-/// layout), and then whether its threads' runs go down K (stored
-/// transposed, as stageOperand does).
-std::optional<bool> stagedBTransposed(DotOp op) {
-  auto type = cast<RankedTensorType>(op.getB().getType());
-  if (op.getB().getDefiningOp<LocalLoadOp>() ||
+/// Whether the dot stages operand `index` itself (f16/bf16 in registers in
+/// a blocked layout: loaded outside a pipelined loop, or computed), and
+/// then whether its threads' runs go down the first dimension: stored
+/// transposed (B as N rows of K, A as K rows of M), as stageOperand does.
+std::optional<bool> stagedTransposed(DotOp op, unsigned index) {
+  Value operand = index == 0 ? op.getA() : op.getB();
+  auto type = cast<RankedTensorType>(operand.getType());
+  if (operand.getDefiningOp<LocalLoadOp>() ||
       !isa_and_nonnull<BlockedLayoutAttr>(type.getEncoding()) ||
       !(type.getElementType().isF16() || type.getElementType().isBF16()))
     return std::nullopt;
@@ -150,10 +148,41 @@ std::optional<bool> stagedBTransposed(DotOp op) {
   return layout->contiguousRegsAlong(0) > layout->contiguousRegsAlong(1);
 }
 
-/// A's slot as stored: M rows of K, or K rows of M when transposed. (A in
+/// A's shared-memory tile: M rows of K, or K rows of M when M-major. (A in
 /// registers has none; the K-major geometry then only sizes nothing.)
-SwizzledTile storedA(LocalLoadOp slotA, int64_t m, int64_t kUnits) {
-  return isTransposedSlot(slotA) ? SwizzledTile(kUnits, m) : SwizzledTile(m, kUnits);
+SwizzledTile storedA(bool mMajor, int64_t m, int64_t kUnits) {
+  return mMajor ? SwizzledTile(kUnits, m) : SwizzledTile(m, kUnits);
+}
+
+/// Where each operand of a wgmma comes from.
+struct WgmmaOperands {
+  LocalLoadOp slotA, slotB;
+  bool registerA = false;
+  /// Set when the dot stages the operand: whether it is stored transposed.
+  std::optional<bool> stagedA, stagedB;
+  bool smemA() const { return slotA || stagedA; }
+  bool mMajorA() const { return slotA ? isTransposedSlot(slotA) : stagedA.value_or(false); }
+  bool kMajorB() const { return slotB ? isTransposedSlot(slotB) : stagedB.value_or(false); }
+};
+
+WgmmaOperands wgmmaOperands(DotOp op) {
+  WgmmaOperands w;
+  w.slotA = op.getA().getDefiningOp<LocalLoadOp>();
+  w.slotB = op.getB().getDefiningOp<LocalLoadOp>();
+  auto mma = dyn_cast_or_null<MmaLayoutAttr>(op.getC().getType().getEncoding());
+  // A in registers: the fragments of this accumulator layout, which are
+  // wgmma's register A fragments (the mma.sync m16n8k16 ones per warp).
+  auto opA = dyn_cast_or_null<DotOperandLayoutAttr>(op.getA().getType().getEncoding());
+  w.registerA =
+      (opA && opA.getParent() == mma && opA.getKWidth() == 2) || isAccumulatorLayoutA(op);
+  // Operands in registers otherwise are staged into swizzled shared memory
+  // for the wgmma to read, as Triton's local_alloc does (mamba's chunk state
+  // scales its B; its chunk scan multiplies two tiles loaded once).
+  if (!w.slotA && !w.registerA)
+    w.stagedA = stagedTransposed(op, 0);
+  if (!w.slotB)
+    w.stagedB = stagedTransposed(op, 1);
+  return w;
 }
 
 } // namespace
@@ -161,19 +190,12 @@ SwizzledTile storedA(LocalLoadOp slotA, int64_t m, int64_t kUnits) {
 bool canUseWgmma(DotOp op, unsigned computeCapability) {
   if (computeCapability < 90)
     return false;
-  auto slotA = op.getA().getDefiningOp<LocalLoadOp>();
-  auto slotB = op.getB().getDefiningOp<LocalLoadOp>();
   auto cType = cast<RankedTensorType>(op.getC().getType());
   auto mma = dyn_cast_or_null<MmaLayoutAttr>(cType.getEncoding());
-  // A in registers: the fragments of this accumulator layout, which are
-  // wgmma's register A fragments (the mma.sync m16n8k16 ones per warp).
-  auto opA = dyn_cast_or_null<DotOperandLayoutAttr>(op.getA().getType().getEncoding());
-  bool registerA =
-      (opA && opA.getParent() == mma && opA.getKWidth() == 2) || isAccumulatorLayoutA(op);
-  // B computed in registers is staged into swizzled shared memory for the
-  // wgmma to read, as Triton does (mamba's chunk state scales its B).
-  std::optional<bool> stagedB = slotB ? std::nullopt : stagedBTransposed(op);
-  if ((!slotA && !registerA) || (!slotB && !stagedB) || !mma || !cType.getElementType().isF32())
+  WgmmaOperands w = wgmmaOperands(op);
+  LocalLoadOp slotA = w.slotA, slotB = w.slotB;
+  if ((!w.smemA() && !w.registerA) || (!slotB && !w.stagedB) || !mma ||
+      !cType.getElementType().isF32())
     return false;
   Type elem = op.getA().getType().getElementType();
   // fp8 operands may mix e4m3 and e5m2.
@@ -195,9 +217,8 @@ bool canUseWgmma(DotOp op, unsigned computeCapability) {
   if (n % 8 || (n > 256 && n % 256))
     return false;
   // Panel widths wgmma can describe (128/64/32-byte rows).
-  SwizzledTile a = storedA(slotA, m, k),
-               b = slotB ? storedB(slotB, k, n)
-                         : (*stagedB ? SwizzledTile(n, k) : SwizzledTile(k, n));
+  SwizzledTile a = storedA(w.mMajorA(), m, k),
+               b = w.kMajorB() ? SwizzledTile(n, k) : SwizzledTile(k, n);
   return swizzleMode(a.panelLen * 2) && swizzleMode(b.panelLen * 2);
 }
 
@@ -207,8 +228,9 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
                          const DistributedLayout &c, SmallVector<Value> &acc) {
   Location loc = op.getLoc();
   OpBuilder &b = rewriter;
-  auto slotA = op.getA().getDefiningOp<LocalLoadOp>();
-  auto slotB = op.getB().getDefiningOp<LocalLoadOp>();
+  WgmmaOperands w = wgmmaOperands(op);
+  LocalLoadOp slotA = w.slotA, slotB = w.slotB;
+  bool smemA = w.smemA();
   auto cType = cast<RankedTensorType>(op.getC().getType());
   auto mma = cast<MmaLayoutAttr>(cType.getEncoding());
   int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
@@ -217,11 +239,9 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
   // tf32, k32 for fp8.
   int64_t k = kUnits(op);
   unsigned warpsM = mma.getWarpsPerCTA()[0];
-  std::optional<bool> stagedB = slotB ? std::nullopt : stagedBTransposed(op);
-  SwizzledTile tileA = storedA(slotA, m, k),
-               tileB = slotB ? storedB(slotB, k, n)
-                             : (*stagedB ? SwizzledTile(n, k) : SwizzledTile(k, n));
-  bool kMajorB = slotB ? isTransposedSlot(slotB) : *stagedB, mMajorA = isTransposedSlot(slotA);
+  bool kMajorB = w.kMajorB(), mMajorA = w.mMajorA();
+  SwizzledTile tileA = storedA(mMajorA, m, k),
+               tileB = kMajorB ? SwizzledTile(n, k) : SwizzledTile(k, n);
   uint64_t modeA = *swizzleMode(tileA.panelLen * 2), modeB = *swizzleMode(tileB.panelLen * 2);
   Type elemType = op.getA().getType().getElementType();
   // tf32 and fp8 are read K-major only: no transpose fields.
@@ -229,28 +249,36 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
   int64_t instrK = 16 * 16 / elemType.getIntOrFloatBitWidth();
   std::string types = ptxType(elemType) + "." + ptxType(op.getB().getType().getElementType());
 
-  Value addrB;
-  if (slotB) {
-    addrB = slotAddress(rewriter, loc, state, slotB);
-  } else {
-    // Stage B at the scratch's start (getDotScratchBytes sizes it): the
-    // generic-proxy stores are fenced before the async-proxy wgmma reads.
-    auto fragB = getDistributedLayout(
-        op.getB().getType().getShape(),
-        DotOperandLayoutAttr::get(op.getContext(), 1, mma, 2));
-    if (!fragB)
-      return op.emitOpError("internal error: no fragment layout for a staged wgmma B");
+  // Operands the dot stages go to the scratch (getDotScratchBytes sizes
+  // it): A at 0, B after it. The generic-proxy stores are fenced before the
+  // async-proxy wgmma reads.
+  auto scratchAddress = [&](int64_t bytes) -> Value {
+    return LLVM::PtrToIntOp::create(b, loc, b.getI32Type(),
+                                    sharedPtr(b, loc, i32Const(b, loc, bytes)));
+  };
+  int64_t bBase = w.stagedA ? m * k * 2 : 0;
+  if (w.stagedA || w.stagedB) {
     barrier(b, loc); // an earlier user of the scratch may still read it
-    SmallVector<Value> values(bVals.begin(), bVals.end());
-    stageOperand(b, loc, state.idsFor(op), bLayout, values, *fragB, /*isA=*/false,
-                 /*byteBase=*/0);
+    for (unsigned index : {0u, 1u}) {
+      if (!(index == 0 ? w.stagedA : w.stagedB))
+        continue;
+      Value operand = index == 0 ? op.getA() : op.getB();
+      auto fragments = getDistributedLayout(
+          cast<RankedTensorType>(operand.getType()).getShape(),
+          DotOperandLayoutAttr::get(op.getContext(), index, mma, 2));
+      if (!fragments)
+        return op.emitOpError("internal error: no fragment layout for a staged wgmma operand");
+      SmallVector<Value> values(index == 0 ? aVals.begin() : bVals.begin(),
+                                index == 0 ? aVals.end() : bVals.end());
+      stageOperand(b, loc, state.idsFor(op), index == 0 ? a : bLayout, values, *fragments,
+                   /*isA=*/index == 0, /*byteBase=*/index == 0 ? 0 : bBase);
+    }
     inlinePtx(b, loc, {}, {}, "fence.proxy.async.shared::cta;", "", /*hasSideEffects=*/true);
     barrier(b, loc);
-    addrB = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(),
-                                     sharedPtr(b, loc, i32Const(b, loc, 0)));
   }
+  Value addrB = slotB ? slotAddress(rewriter, loc, state, slotB) : scratchAddress(bBase);
   Value groupA;
-  if (slotA) {
+  if (smemA) {
     // The warp group's first row: 16 * (warp rounded down to a multiple of 4).
     Value warp = state.idsFor(op).warp;
     Value groupRow = arith::MulIOp::create(
@@ -259,7 +287,7 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
     // 64) columns, whole panels of K rows each.
     int64_t bytesPerRow = mMajorA ? tileA.panelBytes() / tileA.panelLen : tileA.panelLen * 2;
     groupA = arith::AddIOp::create(
-        b, loc, slotAddress(rewriter, loc, state, slotA),
+        b, loc, slotA ? slotAddress(rewriter, loc, state, slotA) : scratchAddress(0),
         arith::MulIOp::create(b, loc, groupRow, i32Const(b, loc, bytesPerRow)));
   }
   // A's registers for (M block, K step): the m16n8k16 A fragment of the
@@ -303,7 +331,7 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
   // A's registers, all packed before the fence that orders register writes
   // before the wgmma reads of them.
   SmallVector<SmallVector<Value>> aFragments; // [kStep * mBlocks + mBlock]
-  if (!slotA)
+  if (!smemA)
     for (int64_t kk = 0; kk < k; kk += 16)
       for (int64_t mb = 0; mb < mBlocks; ++mb) {
         FailureOr<SmallVector<Value>> regs = registerFragment(mb, kk);
@@ -319,18 +347,18 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
   // transpose fields. Inputs
   // after the accumulators: A (descriptor or 4 registers), B's descriptor,
   // the accumulate flag.
-  unsigned aInputs = slotA ? 1 : 4;
-  std::string aOperand = slotA ? "$" + std::to_string(nAcc) : asmOperandList(nAcc, 4);
+  unsigned aInputs = smemA ? 1 : 4;
+  std::string aOperand = smemA ? "$" + std::to_string(nAcc) : asmOperandList(nAcc, 4);
   std::string transposeFields =
       kMajorOnly ? ""
-                 : std::string(", ") + (slotA ? (mMajorA ? "1, " : "0, ") : "") +
+                 : std::string(", ") + (smemA ? (mMajorA ? "1, " : "0, ") : "") +
                        (kMajorB ? "0" : "1");
   std::string text = "{ .reg .pred p; setp.ne.b32 p, $" + std::to_string(nAcc + aInputs + 1) +
                      ", 0; wgmma.mma_async.sync.aligned.m64n" + std::to_string(nInstr) + "k" +
                      std::to_string(instrK) + ".f32." + types + " " +
                      asmOperandList(0, nAcc) + ", " + aOperand + ", $" +
                      std::to_string(nAcc + aInputs) + ", p, 1, 1" + transposeFields + "; }";
-  std::string inputConstraints = slotA ? "l,l,r" : "r,r,r,r,l,r";
+  std::string inputConstraints = smemA ? "l,l,r" : "r,r,r,r,l,r";
   // A zero accumulator (attention's scores, a dot without `acc`) is not
   // materialized: the first K step runs with scale-d = 0, which ignores it.
   bool zeroInit = matchPattern(op.getC(), m_AnyZeroFloat());
@@ -340,7 +368,7 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
       v = undef;
   }
   // Each step's descriptors are the slot's plus its byte offset / 16.
-  Value baseDescA = slotA ? descriptor(b, loc, groupA, mMajorA ? tileA.panelBytes() : 16,
+  Value baseDescA = smemA ? descriptor(b, loc, groupA, mMajorA ? tileA.panelBytes() : 16,
                                       8 * tileA.panelLen * 2, modeA)
                           : Value();
   Value baseDescB = descriptor(b, loc, addrB, kMajorB ? 16 : tileB.panelBytes(),
@@ -358,7 +386,7 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
                            : kk * tileB.panelLen * 2;
     for (int64_t mb = 0; mb < mBlocks; ++mb) {
       SmallVector<Value> aIn;
-      if (slotA) {
+      if (smemA) {
         int64_t rowOff = mMajorA ? 16 * warpsM * mb / tileA.panelLen * tileA.panelBytes()
                                  : 16 * warpsM * mb * tileA.panelLen * 2;
         aIn.push_back(advance(b, loc, baseDescA, offA + rowOff));

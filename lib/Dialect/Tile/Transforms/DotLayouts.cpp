@@ -18,13 +18,12 @@ using namespace mlir;
 namespace kiln::tile {
 
 /// Whether `dot` will likely run as sm_90 wgmma (lib/Conversion/TileToLLVM/
-/// WgmmaToLLVM.cpp), which needs all warps along M: f16/bf16 operands, A
-/// loaded in the dot's own loop and B loaded or computed there
-/// (--tile-pipeline-loops puts loaded ones in shared memory; the dot stages
-/// a computed B there, as mamba's chunk state scales its B), an f32
-/// accumulator, warp groups of 4 and whole 16-row blocks. (A computed A
-/// keeps the layout of its producers: mamba's chunk scan scales its A in the
-/// accumulator layout of an earlier dot, whose warps are not all along M.)
+/// WgmmaToLLVM.cpp), which needs all warps along M: f16/bf16 operands, an
+/// f32 accumulator, warp groups of 4 and whole 16-row blocks. Wherever its
+/// operands come from, as in Triton: --tile-pipeline-loops puts the loads of
+/// a K loop in shared memory, the dot stages the rest there (mamba's chunk
+/// state scales its B; its chunk scan multiplies two tiles loaded once, then
+/// an A scaled in that product's layout, which wgmma takes from registers).
 bool prefersWarpGroups(DotOp dot, unsigned numWarps) {
   std::optional<unsigned> cc = getTargetComputeCapability(dot);
   auto result = cast<RankedTensorType>(dot.getType());
@@ -33,15 +32,8 @@ bool prefersWarpGroups(DotOp dot, unsigned numWarps) {
       !(elem.isF16() || elem.isBF16()))
     return false;
   int64_t m = result.getDimSize(0), n = result.getDimSize(1);
-  if (m % (16 * numWarps) || n % 8 || dot.getA().getType().getDimSize(1) % 16)
-    return false;
-  if (!isa_and_nonnull<scf::ForOp>(dot->getParentOp()))
-    return false;
-  auto madeHere = [&](Value v) {
-    Operation *def = v.getDefiningOp();
-    return def && def->getBlock() == dot->getBlock();
-  };
-  return madeHere(dot.getA()) && dot.getA().getDefiningOp<LoadOp>() && madeHere(dot.getB());
+  return m % (16 * numWarps) == 0 && n % 8 == 0 && (n <= 256 || n % 256 == 0) &&
+         dot.getA().getType().getDimSize(1) % 16 == 0;
 }
 
 bool isFp8Dot(DotOp dot) {

@@ -70,8 +70,8 @@
 
 # The dot before the loop stages 16 KB of operands; the barrier fences it from
 # the prologue's copies, so the slots (3 x (8 + 4 + 0.125) KB, each buffer
-# 1024-byte aligned) start at 0: 40.4 KB, not 56.
-# SMEM: tile.shared_bytes = 41344 : i32
+# 1024-byte aligned) start at 0: 36.4 KB, not 52.
+# SMEM: tile.shared_bytes = 37248 : i32
 
 # sm_90: both operands in slots, A M-major: wgmma with A's transpose field 1.
 # TN90-COUNT-2: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 1, 1;
