@@ -230,6 +230,21 @@ def computed_a_case(results, t_in, m, n, k, bm, bn, bk, num_warps):
              against(reference, (2e-2, 2e-2)))
 
 
+def mmajor_block_case(results, t_in, bm, bn, bk, num_warps):
+    """dot_block_mmajor: A passed as K x M (its transpose is the M x K operand)."""
+    def make():
+        return [rand(t_in, (bk, bm), 61), rand(t_in, (bk, bn), 62),
+                torch.empty((bm, bn), device=DEV, dtype=torch.float32)]
+
+    def reference():
+        a_t, b = make()[:2]
+        return a_t.float().t() @ b.float()
+
+    run_case(results, f"dot_block_mmajor {t_in} {bm}x{bn}x{bk} warps={num_warps}", KERNELS,
+             "dot_block_mmajor", (1,), make, [2], dict(BM=bm, BN=bn, BK=bk, num_warps=num_warps),
+             against(reference, tolerance(t_in, "fp32", "tf32")))
+
+
 def causal_a_case(results, t_in, bm, bn, k, bk, num_warps, programs=2):
     """dot_computed_a_causal over `programs` row blocks of `bm`."""
     m = programs * bm
@@ -412,6 +427,11 @@ def cases(results):
         scaled_case(results, t_in, 192, 128, 250, 64, 128, 32, a_mmajor, warps)
     for t_in, warps in [("bf16", 4), ("fp16", 2)]:
         computed_a_case(results, t_in, 160, 64, 256, 64, 64, 32, warps)
+    # An M-contiguous A outside any loop, staged by the dot as K rows of M (wgmma
+    # M-major with 4 and 8 warps, ldmatrix.trans with 2).
+    for t_in, bm, bn, bk, warps in [("fp16", 128, 64, 32, 4), ("bf16", 64, 64, 64, 4),
+                                    ("fp16", 64, 32, 32, 2), ("fp16", 128, 128, 64, 8)]:
+        mmajor_block_case(results, t_in, bm, bn, bk, warps)
     # A computed in the accumulator layout of the dot before the loop: from registers
     # (wgmma, in flight across iterations, at 128 rows and 4 warps; mma.sync otherwise).
     for t_in, bm, warps in [("fp16", 128, 4), ("bf16", 64, 4), ("fp16", 64, 2), ("bf16", 128, 8)]:

@@ -69,6 +69,18 @@ def dot_block(A, B, C, ACC, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr
 
 
 @triton.jit
+def dot_block_mmajor(A, B, C, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # A stored K x M and loaded M-contiguous, outside any loop: the dot stages
+    # it itself, K rows of M (wgmma M-major; ldmatrix.trans on mma.sync).
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a = tl.load(A + rm[:, None] + rk[None, :] * BM)
+    b = tl.load(B + rk[:, None] * BN + rn[None, :])
+    tl.store(C + rm[:, None] * BN + rn[None, :], tl.dot(a, b))
+
+
+@triton.jit
 def dot_kloop(A, B, C, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
     rm = tl.program_id(0) * BM + tl.arange(0, BM)
     rn = tl.program_id(1) * BN + tl.arange(0, BN)

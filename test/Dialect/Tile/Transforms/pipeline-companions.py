@@ -24,6 +24,10 @@
 # RUN:   -D BM=128 -D BN=64 -D BK=32 --emit=tile-layout | FileCheck %s --check-prefix=REGA90
 # RUN: ln-compile %s --kernel computed_a_causal --signature '*fp32:16,*fp32:16,*fp16:16,*fp32:16,i32:16' \
 # RUN:   -D BM=128 -D BN=64 -D BK=32 | FileCheck %s --check-prefix=REGA90PTX
+# RUN: ln-compile %s --kernel mmajor_once --signature '*fp16:16,*fp16:16,*fp32:16' \
+# RUN:   -D BM=128 -D BN=64 -D BK=32 | FileCheck %s --check-prefix=ONCE90
+# RUN: ln-compile %s --kernel mmajor_once --signature '*fp16:16,*fp16:16,*fp32:16' \
+# RUN:   -D BM=64 -D BN=64 -D BK=32 --arch sm_80 | FileCheck %s --check-prefix=ONCE80
 
 # mamba's chunk state: A (x^T) M-contiguous, B scaled in fp32 by a vector and
 # a scalar loaded in the loop. Three slots of each tile, the vector's as one
@@ -95,6 +99,16 @@
 # REGA90: tile.dot %{{[0-9]+}}, %{{[0-9]+}}, %{{.*}} {tile.wgmma_pending = 1 : i32} : tensor<128x32xf16, #mma>
 # REGA90: tile.dot_wait
 # REGA90PTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+
+# Outside any loop an M-contiguous A is staged by the dot as K rows of M
+# (16-byte stores): wgmma reads it M-major through a descriptor; mma.sync
+# (sm_80) with ldmatrix.x4.trans.
+# ONCE90: st.shared.v4.b32
+# ONCE90: fence.proxy.async.shared::cta;
+# ONCE90-COUNT-2: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 1, 1;
+# ONCE80: st.shared.v4.b32
+# ONCE80: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+# ONCE80: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 import triton
 import triton.language as tl
 
@@ -164,3 +178,13 @@ def tn(A, B, C, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
         b = tl.load(B + (k0 + rk)[:, None] * BN + rn[None, :])
         acc = tl.dot(a, b, acc)
     tl.store(C + rm[:, None] * BN + rn[None, :], acc)
+
+
+@triton.jit
+def mmajor_once(A, B, C, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a = tl.load(A + rm[:, None] + rk[None, :] * BM)
+    b = tl.load(B + rk[:, None] * BN + rn[None, :])
+    tl.store(C + rm[:, None] * BN + rn[None, :], tl.dot(a, b))
