@@ -52,6 +52,14 @@ func.func @copy_shape(%p: tensor<32x32x!tile.ptr<f16>>, %b: !tile.smem<3x64x32xf
 
 // -----
 
+func.func @copy_row(%p: tensor<32x!tile.ptr<f32>>, %b: !tile.smem<3x4x32xf32>, %s: i32) {
+  // expected-error @+1 {{'tile.async_copy' op pointer tensor shape [32] differs from the slot shape [4, 32] of '!tile.smem<3x4x32xf32>' (a 1-D tile of N fills a 1 x N slot)}}
+  tile.async_copy %p into %b[%s] : tensor<32x!tile.ptr<f32>> -> !tile.smem<3x4x32xf32>
+  return
+}
+
+// -----
+
 func.func @copy_elem(%p: tensor<64x32x!tile.ptr<bf16>>, %b: !tile.smem<3x64x32xf16>, %s: i32) {
   // expected-error @+1 {{'tile.async_copy' op copies 'tensor<64x32xbf16>' into '!tile.smem<3x64x32xf16>': the element types differ}}
   tile.async_copy %p into %b[%s] : tensor<64x32x!tile.ptr<bf16>> -> !tile.smem<3x64x32xf16>

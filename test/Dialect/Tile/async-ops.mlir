@@ -9,6 +9,10 @@
 // CHECK: tile.async_commit
 // CHECK: tile.async_wait {pending = 1 : i32}
 // CHECK: tile.local_load %[[BUF]][%arg2] : <3x64x32xf16> -> tensor<64x32xf16>
+// A 1-D tile (a loop's per-K factors) is the one row of a 1 x N slot.
+// CHECK-LABEL: func.func @row
+// CHECK: tile.async_copy %arg0 into %{{.*}}[%arg1] : tensor<32x!tile.ptr<f32>> -> <3x1x32xf32>
+// CHECK: tile.local_load %{{.*}}[%arg1] : <3x1x32xf32> -> tensor<32xf32>
 // CHECK: func.func @bf16(%arg0: !tile.smem<2x16x16xbf16>)
 // CHECK: func.func @fp8(%arg0: !tile.smem<3x64x32xf8E4M3FN>, %arg1: !tile.smem<3x32x64xf8E5M2, transposed>)
 // CHECK-LABEL: func.func @dot_wait
@@ -23,6 +27,12 @@ func.func @pipelined(%p: tensor<64x32x!tile.ptr<f16>>, %m: tensor<64x32xi1>, %sl
   tile.async_wait {pending = 1 : i32}
   %t = tile.local_load %buf[%slot] : !tile.smem<3x64x32xf16> -> tensor<64x32xf16>
   return %t : tensor<64x32xf16>
+}
+func.func @row(%p: tensor<32x!tile.ptr<f32>>, %slot: i32) -> tensor<32xf32> {
+  %buf = tile.local_alloc : !tile.smem<3x1x32xf32>
+  tile.async_copy %p into %buf[%slot] : tensor<32x!tile.ptr<f32>> -> !tile.smem<3x1x32xf32>
+  %t = tile.local_load %buf[%slot] : !tile.smem<3x1x32xf32> -> tensor<32xf32>
+  return %t : tensor<32xf32>
 }
 func.func @bf16(%b: !tile.smem<2x16x16xbf16>) {
   return

@@ -73,10 +73,15 @@ LogicalResult checkSlotShape(Operation *op, RankedTensorType tensor, SharedMemor
   SmallVector<int64_t> shape(tensor.getShape());
   if (shape.size() == 1)
     shape.insert(shape.begin(), 1);
-  if (ArrayRef<int64_t>(shape) != buffer.getSlotShape())
-    return op->emitOpError() << what << " shape [" << tensor.getShape()
-                             << "] differs from the slot shape [" << buffer.getSlotShape()
-                             << "] of " << buffer;
+  if (ArrayRef<int64_t>(shape) != buffer.getSlotShape()) {
+    InFlightDiagnostic diag = op->emitOpError()
+                              << what << " shape [" << tensor.getShape()
+                              << "] differs from the slot shape [" << buffer.getSlotShape()
+                              << "] of " << buffer;
+    if (tensor.getRank() == 1)
+      diag << " (a 1-D tile of N fills a 1 x N slot)";
+    return diag;
+  }
   return success();
 }
 } // namespace

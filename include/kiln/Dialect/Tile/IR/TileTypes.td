@@ -49,11 +49,15 @@ def Tile_SharedMemoryType : Tile_Type<"SharedMemory", "smem"> {
     loaded with M contiguous is copied in the same way (K rows of M), read
     by ldmatrix.trans and by wgmma as M-major.
 
+    `!tile.smem<3x1x32xf32>` holds a 1-D tile of 32 (a loop's per-K factors,
+    started ahead like the dot's operands) as the one row of each slot.
+
     `!tile.smem<4x256x32xf32>` holds 32-bit floats, the operands of a tf32
     wgmma: each element is stored as two 16-bit units, so a row of 32
     floats is laid out and swizzled exactly as a row of 64 halves (128
-    bytes). Such slots are read by wgmma only (A as M rows of K, B
-    transposed, N rows of K: tf32 wgmma has no transposed operands).
+    bytes). As dot operands such slots are read by wgmma only (A as M rows
+    of K, B transposed, N rows of K: tf32 wgmma has no transposed operands);
+    other f32 tiles of a pipelined loop are read back with ld.shared.
 
     `!tile.smem<3x128x128xf8E4M3FN>` (or `f8E5M2`) holds the 8-bit float
     operands of an fp8 wgmma: two elements per 16-bit unit, so a row of 128
