@@ -1,9 +1,11 @@
 //===- DotOpToLLVM.cpp - tile.dot on tensor cores (mma.sync) and FMA ------===//
 //
-// After layout assignment the operands of tile.dot are already in registers
-// in the #tile.dot_op layouts (a tile.convert_layout staged them through
-// shared memory) and the accumulator in #tile.mma, so the product is pure
-// register work:
+// The operands of tile.dot are in registers in the #tile.dot_op layouts (a
+// tile.convert_layout staged them through shared memory), in their own
+// layouts (f16/bf16: the dot stages them, A at 0 and B after it, and reads
+// each K step with ldmatrix), in pipelined slots, or, for an f16/bf16 A, in
+// the accumulator's own layout with all warps along M (its registers are
+// the A fragments already); the accumulator is in #tile.mma. Then:
 //  - mma.sync path (kWidth > 0): for every 16x8 accumulator tile a thread's
 //    warp owns and every K step of the instruction, pack the A fragment (4
 //    registers) and the B fragment (2) from the operand values by their
@@ -28,12 +30,6 @@ using namespace kiln;
 using namespace kiln::tile;
 
 namespace kiln::lowering {
-namespace {
-using Coord = DistributedLayout::Coord;
-
-bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
-
-} // namespace
 
 bool isAccumulatorLayoutA(DotOp op) {
   auto a = cast<RankedTensorType>(op.getA().getType());
@@ -43,6 +39,9 @@ bool isAccumulatorLayoutA(DotOp op) {
 }
 
 namespace {
+using Coord = DistributedLayout::Coord;
+
+bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
 
 /// Whether a (f16/bf16) dot operand goes through the dot's own staging in
 /// the scratch area: it is neither in its registers (#tile.dot_op, or an A
