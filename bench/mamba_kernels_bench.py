@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """mamba's SSD forward kernels timed config by config under whichever `triton` is active: run
 once with `python3` (Triton 3.6) and once with `python3 -m kiln.run` (Kiln's drop-in), same
-inputs (seeded). For each autotuned kernel of the SSD forward (`_chunk_state_fwd_kernel`,
-`_chunk_scan_fwd_kernel`, `_bmm_chunk_fwd_kernel`, `_state_passing_fwd_kernel` where
-autotuned) every config of its own autotune list is forced in turn (the autotuner's `configs`
-narrowed to it, its cache cleared) and its host function timed with triton.testing.do_bench
-(CUDA events, L2 flushed by do_bench, median: the op as its callers see it, host path
-included) and under torch.profiler (the kernel's own CUDA time, mean of 20 back-to-back
-calls, warm L2). Prints one line per (kernel, config): both times and a checksum of the
-output, so that the two runs can be compared line by line; --out writes them as JSON. Device only; needs the mamba tree (.ext/mamba, test/gpu/run_mamba.sh).
+inputs (seeded). For each of the autotuned `_chunk_state_fwd_kernel`, `_chunk_scan_fwd_kernel`
+and `_bmm_chunk_fwd_kernel`, every config of its own autotune list is forced in turn (the
+autotuner's `configs` narrowed to it, its cache cleared) and its host function timed with
+triton.testing.do_bench (CUDA events, L2 flushed, median: the op as its callers see it, host
+path included) and under torch.profiler (the kernel's own CUDA time, mean of 20 back-to-back
+calls, warm L2). Prints one line per (kernel, config): both times and a checksum of the output,
+so that the two runs can be compared line by line; --out writes them as JSON. A config a
+compiler rejects (Triton: out of shared memory) is printed as an error. Device only; needs the
+mamba tree (.ext/mamba, test/gpu/run_mamba.sh).
 
     python3 bench/mamba_kernels_bench.py [--out FILE] [--only chunk_state,chunk_scan] [--config N]
     python3 -m kiln.run bench/mamba_kernels_bench.py [--out FILE]
