@@ -27,6 +27,22 @@ from mamba_ssm.ops.triton.selective_state_update import selective_state_update  
 from mamba_ssm.ops.triton.ssd_combined import mamba_chunk_scan_combined  # noqa: E402
 
 
+CHUNK = 256
+
+
+def ssd_inputs(dev="cuda", dtype=torch.bfloat16):
+    """The SSD forward's inputs, x, dt, A, B, C, D (batch 4, 2048 tokens, 32 heads of 64,
+    state 128, one group), made in this order from the caller's seeded generator."""
+    b, L, h, p, n, g = 4, 2048, 32, 64, 128, 1
+    x = torch.randn(b, L, h, p, device=dev, dtype=dtype)
+    dt = torch.nn.functional.softplus(torch.randn(b, L, h, device=dev) - 4).to(torch.float32)
+    A = -torch.rand(h, device=dev) * 8
+    B = torch.randn(b, L, g, n, device=dev, dtype=dtype)
+    C = torch.randn(b, L, g, n, device=dev, dtype=dtype)
+    D = torch.randn(h, device=dev)
+    return x, dt, A, B, C, D
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out")
@@ -58,16 +74,11 @@ def main():
                 print("    %-48s %8.1f us x %d" % (e.key[:48], e.device_time_total / max(1, e.count),
                                                  e.count), flush=True)
 
-    # SSD forward (Mamba-2): batch 4, 2048 tokens, 32 heads of 64, state 128.
-    b, L, h, p, n, g, chunk = 4, 2048, 32, 64, 128, 1, 256
-    x = torch.randn(b, L, h, p, device=dev, dtype=dt16)
-    dt = torch.nn.functional.softplus(torch.randn(b, L, h, device=dev) - 4).to(torch.float32)
-    A = -torch.rand(h, device=dev) * 8
-    B = torch.randn(b, L, g, n, device=dev, dtype=dt16)
-    C = torch.randn(b, L, g, n, device=dev, dtype=dt16)
-    D = torch.randn(h, device=dev)
+    # SSD forward (Mamba-2).
+    x, dt, A, B, C, D = ssd_inputs(dev, dt16)
+    h, p, g, n = x.shape[2], x.shape[3], B.shape[2], B.shape[3]
     run("ssd chunk_scan_combined fwd", lambda: mamba_chunk_scan_combined(
-        x, dt, A, B, C, chunk, D=D), lambda o: o)
+        x, dt, A, B, C, CHUNK, D=D), lambda o: o)
 
     # Decode step: selective_state_update on (batch 64, heads 32, 64 x 128).
     bs = 64

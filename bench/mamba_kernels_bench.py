@@ -28,6 +28,8 @@ from triton.testing import do_bench  # noqa: E402
 
 from mamba_ssm.ops.triton import ssd_bmm, ssd_chunk_scan, ssd_chunk_state  # noqa: E402
 
+from mamba_bench import CHUNK, ssd_inputs  # noqa: E402
+
 
 KERNELS = {"chunk_state": "_chunk_state_fwd_kernel", "chunk_scan": "_chunk_scan_fwd_kernel",
            "bmm_chunk": "_bmm_chunk_fwd_kernel"}
@@ -61,14 +63,8 @@ def main():
     args = ap.parse_args()
     torch.manual_seed(0)
     dev, dt16 = "cuda", torch.bfloat16
-    # The shapes of bench/mamba_bench.py: batch 4, 2048 tokens, 32 heads of 64, state 128.
-    b, L, h, p, n, g, chunk = 4, 2048, 32, 64, 128, 1, 256
-    x = torch.randn(b, L, h, p, device=dev, dtype=dt16)
-    dt = torch.nn.functional.softplus(torch.randn(b, L, h, device=dev) - 4).to(torch.float32)
-    A = -torch.rand(h, device=dev) * 8
-    B = torch.randn(b, L, g, n, device=dev, dtype=dt16)
-    C = torch.randn(b, L, g, n, device=dev, dtype=dt16)
-    D = torch.randn(h, device=dev)
+    x, dt, A, B, C, D = ssd_inputs(dev, dt16)  # bench/mamba_bench.py's shapes
+    chunk = CHUNK
     # The inputs of the timed kernels, made with one config each (no autotuning here).
     tuners = (ssd_chunk_state._chunk_state_fwd_kernel, ssd_bmm._bmm_chunk_fwd_kernel)
     saved = [t.configs for t in tuners]

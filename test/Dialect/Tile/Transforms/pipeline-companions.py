@@ -8,31 +8,33 @@
 #    share the slots' bytes;
 #  - on sm_90, a computed B is staged by the dot for wgmma, and an A computed
 #    in the accumulator layout is wgmma's register operand.
-# RUN: ln-compile %s --kernel scaled --signature '*fp16:16,*fp16:16,*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32,i32:16' \
+# The kernels are test/gpu/dot_kernels.py's, which the GPU dot family runs
+# against Triton; `tn` below is the plain M-major K loop.
+# RUN: ln-compile %S/../../../gpu/dot_kernels.py --kernel dot_scaled_kloop --signature '*fp16:16,*fp16:16,*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32,1,i32:16' \
 # RUN:   -D BM=64 -D BN=64 -D BK=32 --arch sm_80 --emit=tile-layout | FileCheck %s --check-prefix=SCALED
-# RUN: ln-compile %s --kernel scaled --signature '*fp16:16,*fp16:16,*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32,i32:16' \
+# RUN: ln-compile %S/../../../gpu/dot_kernels.py --kernel dot_scaled_kloop --signature '*fp16:16,*fp16:16,*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32,1,i32:16' \
 # RUN:   -D BM=64 -D BN=64 -D BK=32 --arch sm_80 | FileCheck %s --check-prefix=SCALEDPTX
-# RUN: ln-compile %s --kernel computed_a_causal --signature '*fp32:16,*fp32:16,*fp16:16,*fp32:16,i32:16' \
+# RUN: ln-compile %S/../../../gpu/dot_kernels.py --kernel dot_computed_a_causal --signature '*fp32:16,*fp32:16,*fp16:16,*fp32:16,i32:16' \
 # RUN:   -D BM=64 -D BN=64 -D BK=32 --emit=tile-layout | FileCheck %s --check-prefix=READAS
-# RUN: ln-compile %s --kernel computed_a_causal --signature '*fp32:16,*fp32:16,*fp16:16,*fp32:16,i32:16' \
+# RUN: ln-compile %S/../../../gpu/dot_kernels.py --kernel dot_computed_a_causal --signature '*fp32:16,*fp32:16,*fp16:16,*fp32:16,i32:16' \
 # RUN:   -D BM=64 -D BN=64 -D BK=32 --emit=llvm-dialect | FileCheck %s --check-prefix=SMEM
 # RUN: ln-compile %s --kernel tn --signature '*fp16:16,*fp16:16,*fp32:16,i32:16' \
 # RUN:   -D BM=128 -D BN=128 -D BK=32 | FileCheck %s --check-prefix=TN90
-# RUN: ln-compile %s --kernel scaled --signature '*fp16:16,*fp16:16,*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32,i32:16' \
+# RUN: ln-compile %S/../../../gpu/dot_kernels.py --kernel dot_scaled_kloop --signature '*fp16:16,*fp16:16,*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32,1,i32:16' \
 # RUN:   -D BM=128 -D BN=64 -D BK=32 | FileCheck %s --check-prefix=STAGED90
-# RUN: ln-compile %s --kernel computed_a_causal --signature '*fp32:16,*fp32:16,*fp16:16,*fp32:16,i32:16' \
+# RUN: ln-compile %S/../../../gpu/dot_kernels.py --kernel dot_computed_a_causal --signature '*fp32:16,*fp32:16,*fp16:16,*fp32:16,i32:16' \
 # RUN:   -D BM=128 -D BN=64 -D BK=32 --emit=tile-layout | FileCheck %s --check-prefix=REGA90
-# RUN: ln-compile %s --kernel computed_a_causal --signature '*fp32:16,*fp32:16,*fp16:16,*fp32:16,i32:16' \
+# RUN: ln-compile %S/../../../gpu/dot_kernels.py --kernel dot_computed_a_causal --signature '*fp32:16,*fp32:16,*fp16:16,*fp32:16,i32:16' \
 # RUN:   -D BM=128 -D BN=64 -D BK=32 | FileCheck %s --check-prefix=REGA90PTX
-# RUN: ln-compile %s --kernel mmajor_once --signature '*fp16:16,*fp16:16,*fp32:16' \
+# RUN: ln-compile %S/../../../gpu/dot_kernels.py --kernel dot_block_mmajor --signature '*fp16:16,*fp16:16,*fp32:16' \
 # RUN:   -D BM=128 -D BN=64 -D BK=32 | FileCheck %s --check-prefix=ONCE90
-# RUN: ln-compile %s --kernel mmajor_once --signature '*fp16:16,*fp16:16,*fp32:16' \
+# RUN: ln-compile %S/../../../gpu/dot_kernels.py --kernel dot_block_mmajor --signature '*fp16:16,*fp16:16,*fp32:16' \
 # RUN:   -D BM=64 -D BN=64 -D BK=32 --arch sm_80 | FileCheck %s --check-prefix=ONCE80
 
 # mamba's chunk state: A (x^T) M-contiguous, B scaled in fp32 by a vector and
 # a scalar loaded in the loop. Three slots of each tile, the vector's as one
 # row; the scalar is loaded two iterations ahead and carried.
-# SCALED-LABEL: func.func @scaled
+# SCALED-LABEL: func.func @dot_scaled_kloop
 # SCALED: %[[A:[0-9]+]] = tile.local_alloc : <3x64x32xf16, transposed>
 # SCALED-NEXT: %[[B:[0-9]+]] = tile.local_alloc : <3x32x64xf16>
 # SCALED-NEXT: %[[S:[0-9]+]] = tile.local_alloc : <3x1x32xf32>
@@ -62,7 +64,7 @@
 # mamba's chunk scan: the fp32 cb tile is scaled in the accumulator layout
 # (its row factors also scale the product before the loop), so its slot is
 # read straight into #mma: no exchange through the scratch in the loop.
-# READAS-LABEL: func.func @computed_a_causal
+# READAS-LABEL: func.func @dot_computed_a_causal
 # READAS: tile.dot
 # READAS: tile.barrier
 # READAS: scf.for
@@ -114,60 +116,6 @@ import triton.language as tl
 
 
 @triton.jit
-def scaled(A, B, S, T, C, M, N, K, s_ak, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-    rm = tl.program_id(0) * BM + tl.arange(0, BM)
-    rn = tl.program_id(1) * BN + tl.arange(0, BN)
-    rk = tl.arange(0, BK)
-    acc = tl.zeros((BM, BN), dtype=tl.float32)
-    for k0 in range(0, K, BK):
-        a = tl.load(A + rm[:, None] + (k0 + rk)[None, :] * s_ak,
-                    mask=(rm[:, None] < M) & ((k0 + rk)[None, :] < K), other=0.0)
-        b = tl.load(B + (k0 + rk)[:, None] * N + rn[None, :],
-                    mask=((k0 + rk)[:, None] < K) & (rn[None, :] < N), other=0.0).to(tl.float32)
-        s = tl.load(S + k0 + rk, mask=k0 + rk < K, other=0.0)
-        t = tl.load(T + k0 // BK)
-        b *= (tl.exp(s) * t)[:, None]
-        acc += tl.dot(a, b.to(tl.float16))
-    tl.store(C + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
-
-
-@triton.jit
-def computed_a(CB, D, X, C, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-    rm = tl.program_id(0) * BM + tl.arange(0, BM)
-    rn = tl.program_id(1) * BN + tl.arange(0, BN)
-    rk = tl.arange(0, BK)
-    acc = tl.zeros((BM, BN), dtype=tl.float32)
-    for k0 in range(0, K, BK):
-        cb = tl.load(CB + rm[:, None] * K + (k0 + rk)[None, :])
-        d = tl.load(D + k0 + rk)
-        cb *= tl.exp(d)[None, :]
-        x = tl.load(X + (k0 + rk)[:, None] * N + rn[None, :])
-        acc += tl.dot(cb.to(tl.float16), x)
-    tl.store(C + rm[:, None] * N + rn[None, :], acc)
-
-
-@triton.jit
-def computed_a_causal(CB, D, X, C, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-    rm = tl.program_id(0) * BM + tl.arange(0, BM)
-    rn = tl.arange(0, BN)
-    rk = tl.arange(0, BK)
-    dm = tl.load(D + rm)
-    # The product before the loop is scaled by dm: dm's layout is then the
-    # accumulator's rows, and the loop's cb tile is scaled in that layout.
-    q = tl.load(X + rm[:, None] * BN + rn[None, :])
-    p = tl.load(X + rn[:, None] * BN + rn[None, :])
-    acc = tl.dot(q, p) * dm[:, None]
-    for k0 in range(0, K, BK):
-        cb = tl.load(CB + rm[:, None] * K + (k0 + rk)[None, :])
-        d = tl.load(D + k0 + rk)
-        cb *= tl.exp(tl.minimum(dm[:, None] - d[None, :], 0.0))
-        cb = tl.where(rm[:, None] >= k0 + rk[None, :], cb, 0.0)
-        x = tl.load(X + (k0 + rk)[:, None] * BN + rn[None, :])
-        acc += tl.dot(cb.to(tl.float16), x)
-    tl.store(C + rm[:, None] * BN + rn[None, :], acc)
-
-
-@triton.jit
 def tn(A, B, C, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
     rm = tl.arange(0, BM)
     rn = tl.arange(0, BN)
@@ -178,13 +126,3 @@ def tn(A, B, C, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
         b = tl.load(B + (k0 + rk)[:, None] * BN + rn[None, :])
         acc = tl.dot(a, b, acc)
     tl.store(C + rm[:, None] * BN + rn[None, :], acc)
-
-
-@triton.jit
-def mmajor_once(A, B, C, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-    rm = tl.arange(0, BM)
-    rn = tl.arange(0, BN)
-    rk = tl.arange(0, BK)
-    a = tl.load(A + rm[:, None] + rk[None, :] * BM)
-    b = tl.load(B + rk[:, None] * BN + rn[None, :])
-    tl.store(C + rm[:, None] * BN + rn[None, :], tl.dot(a, b))
