@@ -181,8 +181,28 @@ loadOnDevice(Device &dev, std::shared_ptr<const CompiledKernel> ck,
 
   auto t0 = std::chrono::steady_clock::now();
   CUmodule mod = nullptr;
-  std::optional<std::string> cubin = cache ? cache->loadBinary(cubinKey)
-                                           : std::nullopt;
+  // Pipelined tensor-core kernels compile as whole programs: fewer
+  // registers (mamba's chunk scan at 32 x 64 on 2 warps: 158 against 188
+  // relocatable, local ptxas), no cubin of ours to cache (DriverAPI.h).
+  JitMode mode;
+  std::string modeError;
+  if (!chooseJitMode(ck->ptx, mode, modeError))
+    return makeError(modeError);
+  if (mode == JitMode::WholeProgram) {
+    auto tj = std::chrono::steady_clock::now();
+    DriverJitResult r = loadModuleImage(drv, ck->ptx.data(), ck->ptx.size(), mod);
+    if (!r.ok())
+      return makeError("driver JIT (whole program) of kernel `" + info.name + "` for " +
+                       dev.arch() + " failed in " + r.failedCall + ": " +
+                       drv.describe(r.result) + r.logText());
+    st.jitMs = msSince(tj);
+    if (cache)
+      cache->log(llvm::formatv("jit module {0} (driver JIT, whole program, in {1:f2} ms; "
+                               "no cubin stored)",
+                               info.name, st.jitMs));
+  }
+  std::optional<std::string> cubin = cache && !mod ? cache->loadBinary(cubinKey)
+                                                   : std::nullopt;
   if (cubin) {
     auto m = loadCubin(dev, *cubin, info.name);
     if (m) {

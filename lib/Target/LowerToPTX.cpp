@@ -16,6 +16,7 @@
 #include "kiln/Target/LLVMToPTX.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
@@ -42,6 +43,32 @@ std::string printModule(ModuleOp module) {
   llvm::raw_string_ostream os(text);
   module->print(os, OpPrintingFlags().enableDebugInfo(false));
   return text;
+}
+
+/// Whether the driver should compile the kernel as a whole program (the
+/// runtime's KILN_JIT=auto reads kWholeProgramMarker from the PTX) rather
+/// than as relocatable code through its linker. Measured on the H200
+/// (docs/performance.md, twenty-seventh session): tensor-core kernels whose K
+/// loops are software-pipelined take fewer registers whole and run faster
+/// (mamba's chunk scan at 32 x 64 on 2 warps: 119 -> 111 us; 216 registers
+/// from the driver's linker, 158 from a whole-program ptxas); a K loop that
+/// still loads tiles itself keeps them in flight
+/// better as relocatable code (the corpus's bmm_bias at odd shapes, whose
+/// unaligned rows are copied into the slots 2 bytes at a time by plain loads:
+/// 1.35x slower whole), as do kernels without products (ninth session). The
+/// copies' widths are known only to the lowering: it sets
+/// tile.sync_slot_copies for those.
+bool prefersWholeProgramJit(ModuleOp module) {
+  bool hasDot = false, loadsInDotLoop = false;
+  module.walk([&](tile::DotOp dot) {
+    hasDot = true;
+    if (auto loop = dot->getParentOfType<scf::ForOp>())
+      loop.walk([&](tile::LoadOp load) {
+        if (isa<RankedTensorType>(load.getType()))
+          loadsInDotLoop = true;
+      });
+  });
+  return hasDot && !loadsInDotLoop;
 }
 
 std::optional<DType> dtypeOf(Type t) {
@@ -199,6 +226,7 @@ llvm::Expected<CompiledKernel> lowerTileToPTX(ModuleOp module, const KernelSpec 
     if (failed(pm.run(module)))
       return stageError(Stage::TileLayout, "layout assignment failed");
   }
+  bool wholeProgram = prefersWholeProgramJit(module);
   clock.done(Stage::TileLayout, [&] { return printModule(module); });
   if (stopAfter(Stage::TileLayout))
     return result;
@@ -215,6 +243,8 @@ llvm::Expected<CompiledKernel> lowerTileToPTX(ModuleOp module, const KernelSpec 
   }
   if (auto shared = module->getAttrOfType<IntegerAttr>("tile.shared_bytes"))
     info.sharedBytes = shared.getInt();
+  if (module->hasAttr("tile.sync_slot_copies"))
+    wholeProgram = false;
   clock.done(Stage::LLVMDialect, [&] { return printModule(module); });
   if (stopAfter(Stage::LLVMDialect))
     return result;
@@ -252,6 +282,8 @@ llvm::Expected<CompiledKernel> lowerTileToPTX(ModuleOp module, const KernelSpec 
   if (!ptx)
     return stageError(Stage::PTX, llvm::toString(ptx.takeError()));
   result.ptx = std::move(*ptx);
+  if (wholeProgram)
+    result.ptx += kWholeProgramMarker;
   clock.done(Stage::PTX, [&] { return result.ptx; });
   return result;
 }

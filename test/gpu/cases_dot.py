@@ -427,6 +427,10 @@ def cases(results):
         scaled_case(results, t_in, 192, 128, 250, 64, 128, 32, a_mmajor, warps)
     for t_in, warps in [("bf16", 4), ("fp16", 2)]:
         computed_a_case(results, t_in, 160, 64, 256, 64, 64, 32, warps)
+    # A computed B on 2 x 2 warps (mma.sync: 32 rows are too few for warp groups),
+    # A K- or M-contiguous.
+    scaled_case(results, "fp16", 96, 128, 250, 32, 64, 32, False, 4)
+    scaled_case(results, "bf16", 96, 128, 250, 32, 64, 32, True, 4)
     # An M-contiguous A outside any loop, staged by the dot as K rows of M (wgmma
     # M-major with 4 and 8 warps, ldmatrix.trans with 2).
     for t_in, bm, bn, bk, warps in [("fp16", 128, 64, 32, 4), ("bf16", 64, 64, 64, 4),
@@ -435,6 +439,10 @@ def cases(results):
     # A computed in the accumulator layout of the dot before the loop: from registers
     # (wgmma, in flight across iterations, at 128 rows and 4 warps; mma.sync otherwise).
     for t_in, bm, warps in [("fp16", 128, 4), ("bf16", 64, 4), ("fp16", 64, 2), ("bf16", 128, 8)]:
+        causal_a_case(results, t_in, bm, 64, 256, 32, warps)
+    # Warps along N (mamba's chunk scan at 32 x 64 on 2 warps, and 16 rows): the
+    # product before the loop does not keep A in registers; A is staged by the dot.
+    for t_in, bm, warps in [("bf16", 32, 2), ("fp16", 32, 4), ("fp16", 16, 2)]:
         causal_a_case(results, t_in, bm, 64, 256, 32, warps)
     # fp8 K loops: K-major A and B ("nt") run on sm_90 wgmma k32 from K-major slots
     # (32-, 64- and 128-byte K rows; M, N, K not multiples of the blocks); an

@@ -39,11 +39,13 @@ struct Fake {
   int (*count)();
   int (*launch)(int, char *, size_t, unsigned *, void **, uint64_t *, int);
   void (*reset)();
+  int (*calls)(const char *);
   Fake() {
     void *h = dlopen(KILN_FAKE_CUDA, RTLD_NOW | RTLD_LOCAL);
     count = (int (*)())dlsym(h, "kilnFakeLaunchCount");
     launch = (decltype(launch))dlsym(h, "kilnFakeLaunch");
     reset = (void (*)())dlsym(h, "kilnFakeReset");
+    calls = (int (*)(const char *))dlsym(h, "kilnFakeCalls");
   }
   std::vector<Recorded> launches() const {
     std::vector<Recorded> out;
@@ -201,6 +203,23 @@ TEST_F(AOTRuntime, ImagesAreChosenByArch) {
                                "is invalid)");
   else
     EXPECT_EQ(info.cubinError, "");
+}
+
+// PTX the backend marked for a whole-program compile (pipelined tensor-core
+// loops) is loaded as a module, not linked, as the JIT runtime does.
+TEST_F(AOTRuntime, MarkedPTXCompilesAsAWholeProgram) {
+  static const char ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                            ".visible .entry marked(\n\t.param .u64 X\n)\n{\n\tret;\n}\n"
+                            "// kiln.jit: whole-program\n";
+  static const Image images[] = {{90, false, ptx, sizeof(ptx) - 1}};
+  static const KernelDescriptor marked = {"marked", "kiln::aot::marked", 4, 0, images, 1};
+  int links = fake().calls("cuLinkCreate"), ptxLoads = fake().calls("cuModuleLoadDataEx(PTX)");
+  LoadInfo info;
+  Status s = prepare(marked, nullptr, &info);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_TRUE(info.jitFromPTX);
+  EXPECT_EQ(fake().calls("cuLinkCreate"), links);
+  EXPECT_EQ(fake().calls("cuModuleLoadDataEx(PTX)"), ptxLoads + 1);
 }
 
 TEST_F(AOTRuntime, NoImageForTheDeviceIsAnError) {

@@ -405,11 +405,30 @@ CUresult cuLinkDestroy(void *state) {
   delete static_cast<Link *>(state);
   return OK;
 }
-CUresult cuModuleLoadDataEx(void **mod, const void *image, unsigned, int *,
-                            void **) {
+CUresult cuModuleLoadDataEx(void **mod, const void *image, unsigned numOptions, int *keys,
+                            void **values) {
   count("cuModuleLoadDataEx");
-  // The image has no size argument: the fake format carries the PTX length.
   const char *s = static_cast<const char *>(image);
+  // PTX (NUL-terminated, as the real driver reads it): compiled as a whole
+  // program, with the linker's error log for bad PTX.
+  if (std::strncmp(s, ".version", 8) == 0 || std::strncmp(s, "//", 2) == 0) {
+    count("cuModuleLoadDataEx(PTX)");
+    std::string ptx(s);
+    if (ptx.find("bogus") != std::string::npos) {
+      for (unsigned i = 0; i + 1 < numOptions; ++i)
+        if (keys[i] == 5 && keys[i + 1] == 6)
+          std::snprintf(static_cast<char *>(values[i]),
+                        size_t(reinterpret_cast<uintptr_t>(values[i + 1])),
+                        "ptxas application ptx input, line 1; error   : Unknown "
+                        "modifier '.bogus'");
+      return INVALID_PTX;
+    }
+    auto *m = new Module();
+    m->ptx = std::move(ptx);
+    *mod = m;
+    return OK;
+  }
+  // A cubin has no size argument: the fake format carries the PTX length.
   if (std::strncmp(s, "FAKECUBIN ", 10) != 0)
     return INVALID_IMAGE;
   char *end = nullptr;

@@ -183,6 +183,55 @@ TEST_F(FakeDriver, DriverErrorsCarryNameStringAndJitLog) {
             "for launch)");
 }
 
+// Kernels the backend marks (pipelined tensor-core loops) are compiled by the
+// driver as whole programs (cuModuleLoadDataEx of the PTX: fewer registers,
+// as Triton's ptxas); the others through its linker, whose cubin is cached.
+TEST_F(FakeDriver, MarkedKernelsCompileAsWholePrograms) {
+  auto buf = DeviceBuffer::alloc(*dev, 4096);
+  ASSERT_TRUE(bool(buf));
+  std::vector<Arg> args = {Arg::ptr(buf->ptr(), DType::F32), Arg::f32(1.0f),
+                           Arg::integer(1)};
+  auto withMma = [](const char *name) {
+    CompiledKernel k = axpi(0, name);
+    k.ptx += kWholeProgramMarker;
+    return k;
+  };
+  auto launch = [&](const CompiledKernel &k) {
+    return errorText(Kernel::fromCompiled(k).launch(Grid(1), args));
+  };
+  int links = fake().calls("cuLinkCreate");
+  int ptxLoads = fake().calls("cuModuleLoadDataEx(PTX)");
+  EXPECT_EQ(launch(withMma("kiln_test_mma")), "");
+  EXPECT_EQ(fake().calls("cuLinkCreate"), links);
+  EXPECT_EQ(fake().calls("cuModuleLoadDataEx(PTX)"), ptxLoads + 1);
+  EXPECT_EQ(launch(axpi(0, "kiln_test_plain")), "");
+  EXPECT_EQ(fake().calls("cuLinkCreate"), links + 1);
+  EXPECT_EQ(fake().calls("cuModuleLoadDataEx(PTX)"), ptxLoads + 1);
+
+  // A whole-program JIT error names the call and carries the driver's log.
+  CompiledKernel bad = withMma("kiln_test_mma_bad");
+  bad.ptx.replace(bad.ptx.find("ret;"), 4, "bogus.op;");
+  EXPECT_EQ(launch(bad),
+            "driver JIT (whole program) of kernel `kiln_test_mma_bad` for sm_90 failed in "
+            "cuModuleLoadDataEx: CUDA_ERROR_INVALID_PTX (a PTX JIT compilation failed)\n"
+            "JIT log:\nptxas application ptx input, line 1; error   : Unknown modifier "
+            "'.bogus'");
+
+  // KILN_JIT chooses for every kernel; another value is an error.
+  ::setenv("KILN_JIT", "link", 1);
+  EXPECT_EQ(launch(withMma("kiln_test_mma_linked")), "");
+  EXPECT_EQ(fake().calls("cuLinkCreate"), links + 2);
+  ::setenv("KILN_JIT", " Whole ", 1);
+  EXPECT_EQ(launch(axpi(0, "kiln_test_plain_whole")), "");
+  EXPECT_EQ(fake().calls("cuModuleLoadDataEx(PTX)"), ptxLoads + 3);
+  EXPECT_EQ(fake().calls("cuLinkCreate"), links + 2);
+  ::setenv("KILN_JIT", "fast", 1);
+  EXPECT_EQ(launch(axpi(0, "kiln_test_plain_fast")),
+            "KILN_JIT=\"fast\": expected link (the driver's linker, relocatable code), "
+            "whole (whole-program compile) or auto");
+  ::unsetenv("KILN_JIT");
+}
+
 TEST_F(FakeDriver, DeviceBufferChecksSizes) {
   auto buf = DeviceBuffer::alloc(*dev, 64);
   ASSERT_TRUE(bool(buf));

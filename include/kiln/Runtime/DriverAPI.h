@@ -164,6 +164,18 @@ struct DriverJitResult {
 DriverJitResult jitLinkPTX(const DriverAPI &drv, const std::string &ptx,
                            const char *name, std::string &cubin);
 
+/// How the driver compiles a kernel's PTX. Through its linker (jitLinkPTX)
+/// the code is relocatable and the cubin can be cached; loaded as a module
+/// (loadModuleImage of the PTX) it is compiled as a whole program, as
+/// Triton's ptxas compiles, and cached by the driver's own JIT cache only.
+/// Whole-program code takes fewer registers but keeps fewer loads in flight.
+enum class JitMode { Link, WholeProgram };
+
+/// The mode for `ptx`: KILN_JIT=link or whole, else (auto, the default) the
+/// backend's choice: whole program when the PTX ends with
+/// kWholeProgramMarker. False with `error` set for another KILN_JIT value.
+bool chooseJitMode(const std::string &ptx, JitMode &mode, std::string &error);
+
 /// cuModuleLoadDataEx of an image (a cubin, or NUL-terminated PTX that the
 /// driver JIT-compiles), copied to 8-byte alignment first.
 DriverJitResult loadModuleImage(const DriverAPI &drv, const void *image,

@@ -10,6 +10,7 @@
 #define KILN_TARGET_PIPELINE_H
 
 #include "kiln/Frontend/Spec.h"
+#include "kiln/Target/JitMarker.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"

@@ -147,6 +147,26 @@ struct LocalAllocLowering : OpConversionPattern<LocalAllocOp> {
   }
 };
 
+} // namespace
+
+unsigned asyncCopyChunkElements(AsyncCopyOp op, const LoweringState &state) {
+  auto ptrType = cast<RankedTensorType>(op.getPtr().getType());
+  std::optional<DistributedLayout> layout = getDistributedLayout(ptrType);
+  if (!layout)
+    return 0;
+  layout = layout->asRows();
+  SharedMemoryType type = op.getBuffer().getType();
+  int64_t elemBytes = type.getElementBits() / 8;
+  // Runs along the stored row (the last dimension; the first when the slot
+  // is transposed) that stay inside one chunk.
+  unsigned inner = type.getTransposed() ? 0 : 1;
+  unsigned vec = std::min({unsigned(16 / elemBytes), layout->contiguousRegsAlong(inner),
+                           std::max(1u, state.vectorWidth.lookup(op))});
+  return layout->numRegs() % vec ? 1 : vec;
+}
+
+namespace {
+
 struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
   AsyncCopyLowering(TypeConverter &tc, MLIRContext *ctx, const LoweringState &state)
       : OpConversionPattern(tc, ctx), state(state) {}
@@ -166,13 +186,8 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
     Value base = slotByteOffset(b, loc, type, adaptor.getBuffer().front(), adaptor.getSlot().front());
     SwizzledTile tile(type.getStoredRows(), type.getStoredRowUnits());
     int64_t bits = type.getElementBits(), elemBytes = bits / 8;
-    // Runs along the stored row (the last dimension; the first when the slot
-    // is transposed) that stay inside one chunk.
     unsigned inner = type.getTransposed() ? 0 : 1;
-    unsigned vec = std::min({unsigned(16 / elemBytes), layout->contiguousRegsAlong(inner),
-                             std::max(1u, state.vectorWidth.lookup(op))});
-    if (layout->numRegs() % vec)
-      vec = 1;
+    unsigned vec = asyncCopyChunkElements(op, state);
     // A single byte has no 16-bit unit of its own; --tile-pipeline-loops
     // copies fp8 only in runs of 4 bytes or more.
     if (vec * elemBytes < 2)

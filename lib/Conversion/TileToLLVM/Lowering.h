@@ -189,6 +189,10 @@ mlir::Value slotByteOffset(mlir::ConversionPatternRewriter &rewriter, mlir::Loca
 /// (AsyncCopyOpToLLVM.cpp).
 void populateAsyncCopyPatterns(TileTypeConverter &converter, const LoweringState &state,
                                mlir::RewritePatternSet &patterns);
+/// Elements of one tile.async_copy chunk (0: the pointers have no layout).
+/// Chunks under 4 bytes are not cp.async: they are loaded and stored by the
+/// copying threads themselves (synchronously).
+unsigned asyncCopyChunkElements(kiln::tile::AsyncCopyOp op, const LoweringState &state);
 /// tile.assert through CUDA's __assertfail (AssertOpToLLVM.cpp; populated
 /// by populatePrintPatterns).
 void populateAssertPatterns(TileTypeConverter &converter,

@@ -219,6 +219,18 @@ LogicalResult TileToLLVMPass::prepare(ModuleOp module, LoweringState &state) {
     });
   }
 
+  // Slot copies too narrow for cp.async load synchronously: lib/Target then
+  // leaves the kernel to the driver's linker (relocatable code keeps such
+  // loads in flight; LowerToPTX.cpp).
+  bool syncCopies = false;
+  module.walk([&](tile::AsyncCopyOp copy) {
+    syncCopies |= asyncCopyChunkElements(copy, state) *
+                      copy.getBuffer().getType().getElementBits() / 8 <
+                  4;
+  });
+  if (syncCopies)
+    module->setAttr("tile.sync_slot_copies", UnitAttr::get(ctx));
+
   // wgmma exists only in the architecture-specific sm_90a (lib/Target picks
   // that target when the module says so).
   bool wgmma = false;

@@ -134,16 +134,30 @@ Status loadKernel(const DriverAPI &drv, const KernelDescriptor &k, CUdevice dev,
           " (compile it for this architecture: ARCHS / --arch)");
     std::string cubin;
     std::string text(static_cast<const char *>(ptx->data), ptx->size);
-    kiln::rt::DriverJitResult r =
-        kiln::rt::jitLinkPTX(drv, text, k.kernelName, cubin);
-    if (!r.ok())
-      return driverError(drv, k,
-                         "driver JIT of the " + smName(ptx->sm) +
-                             " PTX failed in " + r.failedCall,
-                         r.result, r.logText());
-    r = kiln::rt::loadModuleImage(drv, cubin.data(), cubin.size(), mod);
-    if (!r.ok())
-      return driverError(drv, k, "cuModuleLoadDataEx", r.result, r.logText());
+    kiln::rt::JitMode mode;
+    std::string modeError;
+    if (!kiln::rt::chooseJitMode(text, mode, modeError))
+      return Status::error(kernelText(k) + ": " + modeError);
+    if (mode == kiln::rt::JitMode::WholeProgram) {
+      kiln::rt::DriverJitResult r =
+          kiln::rt::loadModuleImage(drv, text.data(), text.size(), mod);
+      if (!r.ok())
+        return driverError(drv, k,
+                           "driver JIT (whole program) of the " + smName(ptx->sm) +
+                               " PTX failed in " + r.failedCall,
+                           r.result, r.logText());
+    } else {
+      kiln::rt::DriverJitResult r =
+          kiln::rt::jitLinkPTX(drv, text, k.kernelName, cubin);
+      if (!r.ok())
+        return driverError(drv, k,
+                           "driver JIT of the " + smName(ptx->sm) +
+                               " PTX failed in " + r.failedCall,
+                           r.result, r.logText());
+      r = kiln::rt::loadModuleImage(drv, cubin.data(), cubin.size(), mod);
+      if (!r.ok())
+        return driverError(drv, k, "cuModuleLoadDataEx", r.result, r.logText());
+    }
     chosen = ptx;
     out.info.jitFromPTX = true;
   }

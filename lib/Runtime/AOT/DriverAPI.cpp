@@ -5,6 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kiln/Runtime/DriverAPI.h"
+#include "kiln/Target/JitMarker.h"
+#include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -199,6 +202,32 @@ DriverJitResult kiln::rt::jitLinkPTX(const DriverAPI &drv,
   res.log = logs.text();
   drv.cuLinkDestroy(link);
   return res;
+}
+
+bool kiln::rt::chooseJitMode(const std::string &ptx, JitMode &mode, std::string &error) {
+  std::string choice = "auto";
+  if (const char *v = std::getenv("KILN_JIT"); v && *v) {
+    std::string text(v);
+    size_t b = text.find_first_not_of(" \t"), e = text.find_last_not_of(" \t");
+    choice = b == std::string::npos ? "" : text.substr(b, e - b + 1);
+    std::transform(choice.begin(), choice.end(), choice.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+  }
+  if (choice == "link" || choice == "whole") {
+    mode = choice == "link" ? JitMode::Link : JitMode::WholeProgram;
+    return true;
+  }
+  if (choice != "auto") {
+    error = "KILN_JIT=\"" + choice +
+            "\": expected link (the driver's linker, relocatable code), whole "
+            "(whole-program compile) or auto";
+    return false;
+  }
+  std::string marker = kWholeProgramMarker;
+  bool marked = ptx.size() >= marker.size() &&
+                ptx.compare(ptx.size() - marker.size(), marker.size(), marker) == 0;
+  mode = marked ? JitMode::WholeProgram : JitMode::Link;
+  return true;
 }
 
 DriverJitResult kiln::rt::loadModuleImage(const DriverAPI &drv,
