@@ -343,6 +343,20 @@ const ModuleScope::Binding *ModuleScope::find(llvm::StringRef name) const {
   return it == bindings.end() ? nullptr : &it->second;
 }
 
+std::vector<std::pair<std::string, std::string>> ModuleScope::imports() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto &[name, b] : bindings)
+    if (!b.importName.empty())
+      out.emplace_back(name, b.importName);
+  return out;
+}
+
+void ModuleScope::alias(llvm::StringRef name, std::string importName) {
+  auto it = bindings.find(name);
+  if (it != bindings.end() && !it->second.importName.empty())
+    it->second.importName = std::move(importName);
+}
+
 //===----------------------------------------------------------------------===//
 // Interp: errors, names, attributes
 //===----------------------------------------------------------------------===//

@@ -153,6 +153,12 @@ public:
     std::string importName;          ///< Import: the dotted name bound
   };
   const Binding *find(llvm::StringRef name) const;
+  /// Names bound by import statements, with the dotted name each binds.
+  std::vector<std::pair<std::string, std::string>> imports() const;
+  /// Makes the import of `name` bind `importName` instead: a name another
+  /// module of the package re-exports from triton (`from vllm.triton_utils
+  /// import triton`) as the kernel's own lookup resolved it.
+  void alias(llvm::StringRef name, std::string importName);
   /// Whether the file imports `torch` (then torch dtypes are known).
   bool importsTorch() const { return torch; }
 

@@ -166,7 +166,7 @@ std::optional<Val> IRGen::resolveStaticName(const Expr *e) const {
 
 bool IRGen::isJit(const FunctionDef *fn) const {
   for (const Expr *d : fn->decorators) {
-    std::optional<Val> v = resolveStatic(d, globals);
+    std::optional<Val> v = resolveDecorator(d);
     if (v && v->kind == Val::Kind::Builtin && v->s == "triton.jit")
       return true;
   }
@@ -215,13 +215,39 @@ static LogicalResult checkParamKinds(IRGen &g, const FunctionDef *fn) {
   return success();
 }
 
+/// Why a decorator may name triton.jit without Kiln seeing it: it is
+/// imported from a module of the package that was not found (`from
+/// vllm.triton_utils import triton` without -I).
+static std::string unresolvedDecoratorHint(const IRGen &g, const FunctionDef *fn) {
+  for (const Expr *d : fn->decorators) {
+    if (auto *c = llvm::dyn_cast<CallExpr>(d))
+      d = c->func;
+    while (auto *a = llvm::dyn_cast<AttributeExpr>(d))
+      d = a->value;
+    auto *n = llvm::dyn_cast<NameExpr>(d);
+    auto it = n ? g.moduleDefs.find(n->id) : g.moduleDefs.end();
+    if (it == g.moduleDefs.end() || it->second.empty())
+      continue;
+    const IRGen::GlobalDef &def = it->second.back();
+    auto *from = llvm::dyn_cast_or_null<ImportFromStmt>(def.site);
+    if (def.how != IRGen::GlobalDef::How::HostImport || !from ||
+        findModuleFile(g, from->module, from->level))
+      continue;
+    return "; its decorator's `" + n->id + "` comes from '" +
+           std::string(from->level, '.') + from->module + "': " +
+           cannotFindModule(g, from->module, from->level);
+  }
+  return "";
+}
+
 const FunctionDef *IRGen::findKernel(llvm::StringRef name) {
   const FunctionDef *fn = findFunction(name);
   if (fn && isJit(fn))
     return failed(checkParamKinds(*this, fn)) ? nullptr : fn;
   if (fn)
     return (void)fail(fn->nameRange.begin,
-                      "`" + name + "` is not a @triton.jit function"),
+                      "`" + name + "` is not a @triton.jit function" +
+                          unresolvedDecoratorHint(*this, fn)),
            nullptr;
   std::vector<std::string> kernels = jitFunctionNames();
   std::string list = kernels.empty()
@@ -232,6 +258,19 @@ const FunctionDef *IRGen::findKernel(llvm::StringRef name) {
   return nullptr;
 }
 
+/// Whether `text` uses `name` as a whole identifier.
+static bool mentionsName(llvm::StringRef text, llvm::StringRef name) {
+  auto isIdent = [](char c) { return std::isalnum((unsigned char)c) || c == '_'; };
+  for (size_t at = text.find(name); at != llvm::StringRef::npos;
+       at = text.find(name, at + 1)) {
+    bool startOk = at == 0 || (!isIdent(text[at - 1]) && text[at - 1] != '.');
+    size_t end = at + name.size();
+    if (startOk && (end == text.size() || !isIdent(text[end])))
+      return true;
+  }
+  return false;
+}
+
 /// @triton.jit, with @triton.autotune / @triton.heuristics above it: their
 /// arguments are evaluated here so that bad ones are reported where they are
 /// written; the kernel itself is compiled for the explicit specialization.
@@ -239,6 +278,23 @@ static LogicalResult checkDecorators(IRGen &g, const FunctionDef *fn) {
   if (hostDecorators(g))
     return success(); // applied by the host (Python's drop-in triton)
   host::ModuleScope scope(g.module);
+  // Names the decorators reach through another module of the package
+  // (`from vllm.triton_utils import triton`) are, to the host evaluator, the
+  // triton names the kernel's own lookup resolves them to.
+  std::string decoratorText;
+  for (const Expr *d : fn->decorators)
+    decoratorText += g.text(d).str() + "\n";
+  for (const auto &[name, imported] : scope.imports()) {
+    llvm::StringRef root = llvm::StringRef(imported).split('.').first;
+    if (root == "triton" || !mentionsName(decoratorText, name))
+      continue;
+    NameExpr use(fn->range, name);
+    std::optional<Val> v = g.resolveDecorator(&use);
+    if (v && (v->kind == Val::Kind::Module || v->kind == Val::Kind::Builtin) &&
+        (v->s == "triton" || llvm::StringRef(v->s).starts_with("triton.") ||
+         v->s == "tl" || llvm::StringRef(v->s).starts_with("tl.")))
+      scope.alias(name, v->s == "tl" ? "triton.language" : v->s);
+  }
   host::Interp in(scope, g.source);
   if (!readDecorators(in, fn, [](uint32_t) { return std::string(); }))
     return g.fail(in.error().offset, in.error().message);

@@ -94,6 +94,12 @@ public:
   /// A name or dotted name (`triton.jit`, `tl`) resolved against `globals`
   /// without evaluating anything.
   std::optional<Val> resolveStaticName(const ast::Expr *e) const;
+  /// A decorator (`triton.jit`, `triton.jit(...)`) as resolveStaticName
+  /// sees it, or else, when it names another module of the package (vLLM's
+  /// `from vllm.triton_utils import triton`), as a kernel would read it,
+  /// with this file's errors kept quiet: an unknown decorator is host code.
+  /// Logically const: resolving an import only caches it.
+  std::optional<Val> resolveDecorator(const ast::Expr *d) const;
   /// Names of the module's @triton.jit functions, in file order.
   std::vector<std::string> jitFunctionNames() const;
   /// The @triton.jit function `name`; reports an error (listing the

@@ -25,7 +25,7 @@ using HK = host::Value::Kind;
 /// compile time too).
 bool IRGen::isConstexprFunction(const FunctionDef *fn) const {
   for (const Expr *d : fn->decorators) {
-    std::optional<Val> v = resolveStaticName(d);
+    std::optional<Val> v = resolveDecorator(d);
     if (v && v->kind == Val::Kind::Builtin &&
         (v->s == "triton.constexpr_function" || v->s == "tl.constexpr"))
       return true;

@@ -420,6 +420,21 @@ IRGen::tryAtModuleLevel(unsigned pos, std::optional<CapturedError> &captured,
   return v;
 }
 
+std::optional<Val> IRGen::resolveDecorator(const Expr *d) const {
+  if (auto *c = llvm::dyn_cast<CallExpr>(d))
+    d = c->func;
+  if (std::optional<Val> v = resolveStaticName(d))
+    return v;
+  if (!followsImports(*this) || !llvm::isa<NameExpr, AttributeExpr>(d))
+    return std::nullopt;
+  auto &self = const_cast<IRGen &>(*this);
+  std::optional<CapturedError> captured;
+  FailureOr<Val> v = self.tryAtModuleLevel(~0u, captured, [&] { return self.eval(d); });
+  if (failed(v))
+    return std::nullopt;
+  return *v;
+}
+
 std::optional<bool> IRGen::staticModuleCondition(const Expr *test,
                                                  unsigned pos) {
   std::optional<CapturedError> captured;
@@ -541,7 +556,8 @@ std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
     // numbers, `collections.namedtuple`, `packaging.version` for version
     // guards, `typing.TYPE_CHECKING` (False when the module runs).
     if (llvm::is_contained({"math", "collections", "packaging",
-                            "packaging.version", "typing"},
+                            "packaging.version", "typing", "importlib",
+                            "importlib.util"},
                            d->module)) {
       if (d->importedName.empty())
         return FailureOr<Val>(Val::named(Val::Kind::Module, d->module));

@@ -205,6 +205,22 @@ int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out) {
   }
   if (mod == "math")
     return lookupMathAttr(attr, out);
+  // importlib.util.find_spec, for `HAS_TRITON = find_spec("triton") is not
+  // None` guards (vLLM's triton_utils; Builtins/Python.cpp).
+  if (mod == "importlib") {
+    if (attr == "util") {
+      out = Val::named(Val::Kind::Module, "importlib.util");
+      return 0;
+    }
+    return 2;
+  }
+  if (mod == "importlib.util") {
+    if (attr == "find_spec") {
+      out = Val::named(Val::Kind::Builtin, "importlib.util.find_spec");
+      return 0;
+    }
+    return 2;
+  }
   if (mod == "typing") {
     if (attr == "TYPE_CHECKING") { // False when the module runs
       out = Val::boolean(false);

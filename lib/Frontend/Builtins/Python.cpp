@@ -346,6 +346,21 @@ FailureOr<Val> IRGen::callBuiltin(llvm::StringRef name, const CallArgs &args,
       parts.pop_back();
     return Val::tuple(std::move(parts));
   }
+  // importlib.util.find_spec("triton..."): Triton is what Kiln compiles, so
+  // it is installed; a spec stands as the module's name (not None, truthy).
+  // Whether any other module is installed is the host's to know.
+  if (name == "importlib.util.find_spec") {
+    if (failed(bind({"name", "package=None"})))
+      return failure();
+    FailureOr<std::string> module = rd.constStr(a[0], "name");
+    if (failed(module))
+      return failure();
+    if (*module == "triton" || llvm::StringRef(*module).starts_with("triton."))
+      return Val::str(*module);
+    return fail(a[0].node, "whether `" + *module +
+                               "` is installed is host code; Kiln knows only that "
+                               "triton is");
+  }
   if (name.starts_with("tl.") || name.starts_with("libdevice.") || name == "to")
     return callTL(name, args, e);
   return fail(e, "`" + name + "` is not supported");
