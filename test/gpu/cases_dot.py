@@ -271,6 +271,52 @@ def causal_a_case(results, t_in, bm, bn, k, bk, num_warps, programs=2):
              dict(BM=bm, BN=bn, BK=bk, num_warps=num_warps), against(reference, (2e-2, 5e-2)))
 
 
+def gathered_rows_case(results, t_in, k, scaled, num_warps, bm=64, bn=64, bk=32, top_k=2,
+                       tokens=37, n=96, experts=3):
+    """dot_gathered_rows (vLLM's fused MoE): slots sorted by expert, padded per
+    expert to whole blocks of bm with an invalid id; every valid slot written once."""
+    num_valid = tokens * top_k
+    owner = [(t * 7) % experts for t in range(num_valid)]
+    ids, block_experts = [], []
+    for e in range(experts):
+        group = [t for t in range(num_valid) if owner[t] == e]
+        group += [num_valid] * (-len(group) % bm)
+        ids += group
+        block_experts += [e] * (len(group) // bm)
+    kb = triton_cdiv(k, bk)
+
+    def make():
+        a = rand(t_in, (tokens, k), 71)
+        b = rand(t_in, (experts, k, n), 72)
+        a_s = torch.rand((tokens, kb), device=DEV, generator=gen(73)) + 0.5
+        b_s = torch.rand((experts, kb), device=DEV, generator=gen(74)) + 0.5
+        c = torch.empty((num_valid, n), device=DEV, dtype=torch.float32)
+        return [a, b, c, a_s, b_s, torch.tensor(ids, device=DEV, dtype=torch.int32),
+                torch.tensor(block_experts, device=DEV, dtype=torch.int32), num_valid, n, k, kb,
+                a.stride(0), b.stride(0), b.stride(1), c.stride(0)]
+
+    def reference():
+        a, b, _, a_s, b_s = make()[:5]
+        out = torch.empty((num_valid, n), device=DEV, dtype=torch.float64)
+        for t in range(num_valid):
+            row, e = a[t // top_k].double(), b[owner[t]].double()
+            if not scaled:
+                out[t] = row @ e
+                continue
+            acc = torch.zeros(n, device=DEV, dtype=torch.float64)
+            for j in range(kb):
+                blk = slice(j * bk, min(k, (j + 1) * bk))
+                acc += (row[blk] @ e[blk]) * a_s[t // top_k, j].double() * b_s[owner[t], j].double()
+            out[t] = acc
+        return out.float()
+
+    run_case(results, f"dot_gathered_rows {t_in} {num_valid} slots x {n} x {k} "
+             f"{'block-scaled ' if scaled else ''}blocks {bm}x{bn}x{bk} warps={num_warps}",
+             KERNELS, "dot_gathered_rows", (len(block_experts), triton_cdiv(n, bn)), make, [2],
+             dict(BM=bm, BN=bn, BK=bk, TOP_K=top_k, SCALED=scaled, num_warps=num_warps),
+             against(reference, (2e-2, 2e-2)))
+
+
 def triton_cdiv(a, b):
     return (a + b - 1) // b
 
@@ -444,6 +490,12 @@ def cases(results):
     # product before the loop does not keep A in registers; A is staged by the dot.
     for t_in, bm, warps in [("bf16", 32, 2), ("fp16", 32, 4), ("fp16", 16, 2)]:
         causal_a_case(results, t_in, bm, 64, 256, 32, warps)
+    # vLLM's fused MoE: A rows gathered through token ids, B chosen per block's
+    # expert, with and without per-K-block scales (K = 256: pipelined; K = 200:
+    # rows too narrow to copy ahead).
+    for t_in, k, scaled, warps in [("bf16", 256, False, 4), ("fp16", 256, True, 4),
+                                   ("bf16", 200, True, 4), ("fp16", 256, True, 2)]:
+        gathered_rows_case(results, t_in, k, scaled, warps)
     # fp8 K loops: K-major A and B ("nt") run on sm_90 wgmma k32 from K-major slots
     # (32-, 64- and 128-byte K rows; M, N, K not multiples of the blocks); an
     # N-contiguous B ("nn") stays on mma.sync.

@@ -243,3 +243,37 @@ def dot_scaled_block(A, AS, B, BS, C, M: tl.constexpr, N: tl.constexpr, K: tl.co
         sb = tl.load(BS + rn[:, None] * (K // 32) + rg[None, :])
     c = tl.dot_scaled(a, sa, AF, b, sb, BF, fast_math=FAST)
     tl.store(C + rm[:, None] * N + rn[None, :], c)
+
+
+@triton.jit
+def dot_gathered_rows(A, B, C, AS, BS, token_ids, expert_ids, num_valid, N, K, KB,
+                      stride_am, stride_be, stride_bk, stride_cm,
+                      BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                      TOP_K: tl.constexpr, SCALED: tl.constexpr):
+    # vLLM's fused MoE: each block of BM slots takes its A rows through gathered
+    # token ids (slot // TOP_K) and multiplies them by its expert's B; padding
+    # slots (ids >= num_valid) write nothing. SCALED: per-row and per-expert
+    # scales of each K block, as block-quantized (fp8 w8a8) MoE applies them.
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    slots = tl.load(token_ids + pid_m * BM + tl.arange(0, BM))
+    valid = slots < num_valid
+    expert = tl.load(expert_ids + pid_m).to(tl.int64)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = A + (slots[:, None] // TOP_K) * stride_am + rk[None, :]
+    b_ptrs = B + expert * stride_be + rk[:, None] * stride_bk + rn[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for kb in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_ptrs, mask=valid[:, None] & (rk[None, :] < K - kb * BK), other=0.0)
+        b = tl.load(b_ptrs, mask=(rk[:, None] < K - kb * BK) & (rn[None, :] < N), other=0.0)
+        if SCALED:
+            a_s = tl.load(AS + (slots // TOP_K) * KB + kb, mask=valid, other=0.0)
+            b_s = tl.load(BS + expert * KB + kb)
+            acc += tl.dot(a, b) * a_s[:, None] * b_s
+        else:
+            acc += tl.dot(a, b)
+        a_ptrs += BK
+        b_ptrs += BK * stride_bk
+    tl.store(C + slots[:, None] * stride_cm + rn[None, :], acc,
+             mask=valid[:, None] & (rn[None, :] < N))

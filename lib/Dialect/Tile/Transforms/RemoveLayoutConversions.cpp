@@ -6,11 +6,23 @@
 // and broadcasts, expand_dims or elementwise ops of those) is replaced by
 // recomputing that value directly in the requested layout.
 //
+// The rest are made smaller and rarer: a conversion of a broadcast or an
+// expand_dims converts the smaller tensor before it (a row of scales, not
+// the 64 x 64 tile they are broadcast to); one of an elementwise op whose
+// operands are all such values or cheap converts them instead; one of a
+// value from outside the loop it is in runs once before the loop; and a
+// loop-carried pointer tensor converted for its load in every iteration is
+// carried in the load's layout instead (vLLM's fused MoE: its A pointers,
+// computed from gathered token ids, are tied to the output tile's layout).
+//
 //===----------------------------------------------------------------------===//
 #include "kiln/Dialect/Tile/Transforms/Passes.h"
 
 #include "Rematerialize.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -23,6 +35,13 @@ using namespace mlir;
 using namespace kiln::tile;
 
 namespace {
+
+RankedTensorType withLayout(Type type, Attribute layout) {
+  auto tensor = cast<RankedTensorType>(type);
+  return RankedTensorType::get(tensor.getShape(), tensor.getElementType(), layout);
+}
+
+Attribute layoutOf(Value v) { return cast<RankedTensorType>(v.getType()).getEncoding(); }
 
 struct CollapseConversion : OpRewritePattern<ConvertLayoutOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -44,12 +63,156 @@ struct CollapseConversion : OpRewritePattern<ConvertLayoutOp> {
   }
 };
 
+/// Layouts a conversion can be pushed through a shape op into: the slice of
+/// an expand_dims' operand needs a blocked or mma parent.
+bool slicesInto(Attribute layout) { return isa<BlockedLayoutAttr, MmaLayoutAttr>(layout); }
+
+/// convert(broadcast(x)) -> broadcast(convert(x)); convert(expand_dims(y))
+/// -> expand_dims(convert(y)): the smaller tensor goes through shared memory.
+struct SinkIntoShapeOp : OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvertLayoutOp op,
+                                PatternRewriter &rewriter) const override {
+    Attribute layout = layoutOf(op.getResult());
+    Location loc = op.getLoc();
+    if (auto bcast = op.getSrc().getDefiningOp<BroadcastOp>()) {
+      Value src = bcast.getSrc();
+      auto cvt = ConvertLayoutOp::create(rewriter, loc, withLayout(src.getType(), layout), src);
+      rewriter.replaceOpWithNewOp<BroadcastOp>(op, op.getType(), cvt);
+      return success();
+    }
+    if (auto expand = op.getSrc().getDefiningOp<ExpandDimsOp>(); expand && slicesInto(layout)) {
+      Value src = expand.getSrc();
+      auto slice = SliceLayoutAttr::get(op.getContext(), expand.getAxis(), layout);
+      auto cvt = ConvertLayoutOp::create(rewriter, loc, withLayout(src.getType(), slice), src);
+      rewriter.replaceOpWithNewOp<ExpandDimsOp>(op, op.getType(), cvt, expand.getAxis());
+      return success();
+    }
+    return failure();
+  }
+};
+
+bool isElementwise(Operation *op) {
+  return op->getNumResults() == 1 && op->getNumRegions() == 0 &&
+         (isa<WhereOp, AddPtrOp>(op) ||
+          (isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) &&
+           OpTrait::hasElementwiseMappableTraits(op)));
+}
+
+/// convert(op(a, b, ...)) -> op(convert(a), convert(b), ...) for an
+/// elementwise op read only by the conversion, when each operand's
+/// conversion goes away or gets smaller (cheap values, broadcasts,
+/// expand_dims, other conversions, values from outside the loop).
+struct SinkIntoElementwise : OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvertLayoutOp op,
+                                PatternRewriter &rewriter) const override {
+    Operation *def = op.getSrc().getDefiningOp();
+    if (!def || !isElementwise(def) || !def->hasOneUse())
+      return failure();
+    Attribute layout = layoutOf(op.getResult());
+    auto loop = op->getParentOfType<scf::ForOp>();
+    auto cheap = [&](Value v) {
+      if (!isa<RankedTensorType>(v.getType()))
+        return true;
+      Operation *d = v.getDefiningOp();
+      return (d && isa<BroadcastOp, ExpandDimsOp, ConvertLayoutOp>(d)) ||
+             (loop && loop.isDefinedOutsideOfLoop(v)) ||
+             rematerialize(v, layout, nullptr, /*depth=*/8);
+    };
+    if (!llvm::all_of(def->getOperands(), cheap))
+      return failure();
+    IRMapping map;
+    for (Value v : def->getOperands())
+      if (isa<RankedTensorType>(v.getType()))
+        map.map(v, ConvertLayoutOp::create(rewriter, op.getLoc(),
+                                           withLayout(v.getType(), layout), v));
+    Operation *clone = rewriter.clone(*def, map);
+    clone->getResult(0).setType(withLayout(def->getResult(0).getType(), layout));
+    rewriter.replaceOp(op, clone->getResult(0));
+    return success();
+  }
+};
+
+/// A conversion of a value from outside the loops it is in runs once, before
+/// the outermost of them.
+struct HoistInvariantConversion : OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvertLayoutOp op,
+                                PatternRewriter &rewriter) const override {
+    Operation *outermost = nullptr;
+    for (auto loop = op->getParentOfType<scf::ForOp>(); loop;
+         loop = loop->getParentOfType<scf::ForOp>()) {
+      if (!loop.isDefinedOutsideOfLoop(op.getSrc()))
+        break;
+      outermost = loop;
+    }
+    if (!outermost)
+      return failure();
+    rewriter.moveOpBefore(op, outermost);
+    return success();
+  }
+};
+
+/// A loop-carried tensor (a pointer tile) whose loop reads it only through
+/// one conversion and advances it by a value cheap to recompute is carried
+/// in the converted layout: converted once before the loop.
+void carryInConvertedLayout(scf::ForOp loop) {
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  for (BlockArgument arg : loop.getRegionIterArgs()) {
+    if (!isa<RankedTensorType>(arg.getType()))
+      continue;
+    unsigned index = arg.getArgNumber() - loop.getNumInductionVars();
+    ConvertLayoutOp cvt;
+    AddPtrOp advance;
+    bool other = false;
+    for (OpOperand &use : arg.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto c = dyn_cast<ConvertLayoutOp>(user); c && !cvt)
+        cvt = c;
+      else if (auto a = dyn_cast<AddPtrOp>(user);
+               a && !advance && use.getOperandNumber() == 0 && a->hasOneUse() &&
+               *a->user_begin() == yield.getOperation() &&
+               yield.getOperand(index) == a.getResult())
+        advance = a;
+      else
+        other = true;
+    }
+    if (other || !cvt || !advance)
+      continue;
+    Attribute layout = layoutOf(cvt.getResult());
+    Value offset = advance.getOffset();
+    if (!rematerialize(offset, layout, nullptr, /*depth=*/8))
+      continue;
+    RankedTensorType oldType = cast<RankedTensorType>(arg.getType());
+    RankedTensorType newType = withLayout(oldType, layout);
+    OpBuilder b(loop);
+    OpOperand &init = loop.getInitArgsMutable()[index];
+    init.set(ConvertLayoutOp::create(b, loop.getLoc(), newType, init.get()));
+    arg.setType(newType);
+    cvt.getResult().replaceAllUsesWith(arg);
+    cvt.erase();
+    b.setInsertionPoint(advance);
+    advance->setOperand(1, rematerialize(offset, layout, &b, 8));
+    advance.getResult().setType(newType);
+    Value result = loop.getResult(index);
+    result.setType(newType);
+    if (!result.use_empty()) {
+      b.setInsertionPointAfter(loop);
+      auto back = ConvertLayoutOp::create(b, loop.getLoc(), oldType, result);
+      result.replaceAllUsesExcept(back, back);
+    }
+  }
+}
+
 struct TileRemoveLayoutConversionsPass
     : kiln::tile::impl::TileRemoveLayoutConversionsBase<
           TileRemoveLayoutConversionsPass> {
   void runOnOperation() override {
+    getOperation().walk([](scf::ForOp loop) { carryInConvertedLayout(loop); });
     RewritePatternSet patterns(&getContext());
-    patterns.add<CollapseConversion>(&getContext());
+    patterns.add<CollapseConversion, SinkIntoShapeOp, SinkIntoElementwise,
+                 HoistInvariantConversion>(&getContext());
     ConvertLayoutOp::getCanonicalizationPatterns(patterns, &getContext());
     GreedyRewriteConfig config;
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);

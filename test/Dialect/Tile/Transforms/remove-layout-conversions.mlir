@@ -59,3 +59,99 @@ func.func @loaded(%p: tensor<16x!tile.ptr<f32>, #s0>) {
   tile.print "x" %b : tensor<16xf32, #b>
   return
 }
+
+// -----
+
+#r = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#c = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#rs = #tile.slice<dim = 1, parent = #r>
+
+// vLLM's fused MoE: the A pointers (from gathered token ids, in the output
+// tile's layout) are converted for their load every iteration, with the
+// mask built from the token mask. The pointers are carried in the load's
+// layout instead (converted once before the loop, advanced by a recomputed
+// constant), the mask's conversion sinks to the 1-D token mask and leaves
+// the loop: no conversion runs in it.
+// CHECK-DAG: #[[C:.*]] = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4]
+// CHECK-DAG: #[[CS:.*]] = #tile.slice<dim = 1, parent = #[[C]]>
+// CHECK-LABEL: func.func @carried_pointers
+// CHECK-DAG: %[[INIT:.*]] = tile.convert_layout %{{.*}} : tensor<64x32x!tile.ptr<bf16>, #{{.*}}> -> tensor<64x32x!tile.ptr<bf16>, #[[C]]>
+// CHECK-DAG: %[[TM:.*]] = tile.convert_layout %{{.*}} : tensor<64xi1, #{{.*}}> -> tensor<64xi1, #[[CS]]>
+// CHECK: scf.for {{.*}} iter_args(%[[P:.*]] = %[[INIT]], {{.*}}) -> (tensor<64x32x!tile.ptr<bf16>, #[[C]]>, tensor<64x32xf32, #[[C]]>)
+// CHECK-NOT: tile.convert_layout
+// CHECK: tile.expand_dims %[[TM]], 1 : tensor<64xi1, #[[CS]]> -> tensor<64x1xi1, #[[C]]>
+// CHECK: %[[V:.*]] = tile.load %[[P]], mask %{{.*}} : tensor<64x32x!tile.ptr<bf16>, #[[C]]>
+// CHECK: %[[NEXT:.*]] = tile.addptr %[[P]], %{{.*}} : tensor<64x32x!tile.ptr<bf16>, #[[C]]>, tensor<64x32xi32, #[[C]]>
+// CHECK: scf.yield %[[NEXT]],
+// CHECK: }
+// CHECK-NOT: tile.convert_layout
+func.func @carried_pointers(%a: tensor<64x32x!tile.ptr<bf16>, #r>, %tokmask: tensor<64xi1, #rs>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %step = arith.constant dense<32> : tensor<64x32xi32, #r>
+  %acc0 = arith.constant dense<0.0> : tensor<64x32xf32, #c>
+  %r:2 = scf.for %k = %c0 to %n step %c1 iter_args(%p = %a, %acc = %acc0) -> (tensor<64x32x!tile.ptr<bf16>, #r>, tensor<64x32xf32, #c>) : i32 {
+    %e = tile.expand_dims %tokmask, 1 : tensor<64xi1, #rs> -> tensor<64x1xi1, #r>
+    %m = tile.broadcast %e : tensor<64x1xi1, #r> -> tensor<64x32xi1, #r>
+    %pc = tile.convert_layout %p : tensor<64x32x!tile.ptr<bf16>, #r> -> tensor<64x32x!tile.ptr<bf16>, #c>
+    %mc = tile.convert_layout %m : tensor<64x32xi1, #r> -> tensor<64x32xi1, #c>
+    %v = tile.load %pc, mask %mc : tensor<64x32x!tile.ptr<bf16>, #c>
+    %f = arith.extf %v : tensor<64x32xbf16, #c> to tensor<64x32xf32, #c>
+    %s = arith.addf %acc, %f : tensor<64x32xf32, #c>
+    %next = tile.addptr %p, %step : tensor<64x32x!tile.ptr<bf16>, #r>, tensor<64x32xi32, #r>
+    scf.yield %next, %s : tensor<64x32x!tile.ptr<bf16>, #r>, tensor<64x32xf32, #c>
+  }
+  tile.print "acc" %r#1 : tensor<64x32xf32, #c>
+  return
+}
+
+// -----
+
+#r = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#c = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+
+// A pointer tile read for something else as well keeps its layout, and a
+// conversion of loaded data in the loop stays in it.
+// CHECK-LABEL: func.func @carried_pointers_other_use
+// CHECK: scf.for {{.*}} -> (tensor<64x32x!tile.ptr<bf16>, #blocked>)
+// CHECK: tile.convert_layout %{{.*}} : tensor<64x32x!tile.ptr<bf16>, #blocked> -> tensor<64x32x!tile.ptr<bf16>, #blocked1>
+func.func @carried_pointers_other_use(%a: tensor<64x32x!tile.ptr<bf16>, #r>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %step = arith.constant dense<32> : tensor<64x32xi32, #r>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%p = %a) -> (tensor<64x32x!tile.ptr<bf16>, #r>) : i32 {
+    %pc = tile.convert_layout %p : tensor<64x32x!tile.ptr<bf16>, #r> -> tensor<64x32x!tile.ptr<bf16>, #c>
+    %v = tile.load %pc : tensor<64x32x!tile.ptr<bf16>, #c>
+    tile.print "v" %v : tensor<64x32xbf16, #c>
+    tile.print "p" %p : tensor<64x32x!tile.ptr<bf16>, #r>
+    %next = tile.addptr %p, %step : tensor<64x32x!tile.ptr<bf16>, #r>, tensor<64x32xi32, #r>
+    scf.yield %next : tensor<64x32x!tile.ptr<bf16>, #r>
+  }
+  return
+}
+
+// -----
+
+#r = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#rs = #tile.slice<dim = 1, parent = #r>
+#mma = #tile.mma<version = 2, warpsPerCTA = [4, 1]>
+
+// A row of scales broadcast over a product's tile (fp8 block-scaled
+// MoE): the 64 scales are converted to the accumulator's rows, not the
+// 64 x 64 tile.
+// CHECK-DAG: #[[MMA:.*]] = #tile.mma
+// CHECK-DAG: #[[MS:.*]] = #tile.slice<dim = 1, parent = #[[MMA]]>
+// CHECK-LABEL: func.func @broadcast_scales
+// CHECK: %[[S:.*]] = tile.convert_layout %{{.*}} : tensor<64xf32, #{{.*}}> -> tensor<64xf32, #[[MS]]>
+// CHECK: %[[E:.*]] = tile.expand_dims %[[S]], 1 : tensor<64xf32, #[[MS]]> -> tensor<64x1xf32, #[[MMA]]>
+// CHECK: tile.broadcast %[[E]] : tensor<64x1xf32, #[[MMA]]> -> tensor<64x64xf32, #[[MMA]]>
+// CHECK-NOT: tile.convert_layout
+func.func @broadcast_scales(%p: tensor<64x!tile.ptr<f32>, #rs>, %acc: tensor<64x64xf32, #mma>) {
+  %s = tile.load %p : tensor<64x!tile.ptr<f32>, #rs>
+  %e = tile.expand_dims %s, 1 : tensor<64xf32, #rs> -> tensor<64x1xf32, #r>
+  %b = tile.broadcast %e : tensor<64x1xf32, #r> -> tensor<64x64xf32, #r>
+  %c = tile.convert_layout %b : tensor<64x64xf32, #r> -> tensor<64x64xf32, #mma>
+  %m = arith.mulf %acc, %c : tensor<64x64xf32, #mma>
+  tile.print "m" %m : tensor<64x64xf32, #mma>
+  return
+}

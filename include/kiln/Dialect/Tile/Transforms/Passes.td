@@ -86,7 +86,13 @@ def TileRemoveLayoutConversions
     Folds conversions to the same layout and chains of conversions, and
     rematerializes cheap producers (constants, splats, aranges and
     elementwise ops of them) directly in the layout a conversion asks for,
-    so the data never goes through shared memory.
+    so the data never goes through shared memory. The conversions left are
+    made smaller and rarer: one of a broadcast or an expand_dims converts the
+    smaller operand; one of an elementwise op read by nothing else converts
+    its operands when those conversions shrink or vanish; one of a value from
+    outside its loops moves before them; and a loop-carried tensor read
+    only through one conversion and advanced by a cheap `tile.addptr` is
+    carried in the converted layout (converted once before the loop).
   }];
   let dependentDialects = ["::kiln::tile::TileDialect"];
 }
