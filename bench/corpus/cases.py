@@ -760,6 +760,61 @@ add(Case("dots.py", "attention_kernel",
          tol={"o": (1e-2, 1e-2)},
          bytes=lambda s, e: 4 * s.ZH * s.N * s.D * e))
 
+MOE_SHAPES = [shape("small", T=64, E=4, N=256, K=256), shape("large", T=4096, E=8, N=2048, K=2048),
+              shape("odd", T=37, E=3, N=300, K=200)]
+MOE_TOP_K, MOE_BLOCK_M = 2, 64
+
+
+def _moe_routing(s):
+    """Slot t (token t // top_k) goes to expert (7 t + t // 5) % E; slots sorted
+    by expert, each expert's padded to whole blocks with the invalid id T * top_k.
+    Returns (slot ids, expert of each block, owner of each slot)."""
+    slots = s.T * MOE_TOP_K
+    owner = [(7 * t + t // 5) % s.E for t in range(slots)]
+    ids, blocks = [], []
+    for e in range(s.E):
+        group = [t for t in range(slots) if owner[t] == e]
+        group += [slots] * (-len(group) % MOE_BLOCK_M)
+        ids += group
+        blocks += [e] * (len(group) // MOE_BLOCK_M)
+    return ids, blocks, owner
+
+
+def _moe_make(c, s):
+    ids, blocks, _ = _moe_routing(s)
+    return {"a": c.randn(s.T, s.K, scale=0.1), "b": c.randn(s.E, s.K, s.N, scale=0.1),
+            "c": c.empty(s.T * MOE_TOP_K, s.N),
+            "ids": c.torch.tensor(ids, device=c.dev, dtype=c.torch.int32),
+            "blocks": c.torch.tensor(blocks, device=c.dev, dtype=c.torch.int32)}
+
+
+def _moe_ref(c, s, t):
+    _, _, owner = _moe_routing(s)
+    owner = c.torch.tensor(owner, device=c.dev)
+    a, b = t["a"].float(), t["b"].float()
+    out = c.torch.empty(s.T * MOE_TOP_K, s.N, device=c.dev, dtype=c.torch.float32)
+    slots = c.torch.arange(s.T * MOE_TOP_K, device=c.dev)
+    for e in range(s.E):
+        mine = slots[owner == e]
+        out[mine] = a[mine // MOE_TOP_K] @ b[e]
+    return {"c": out}
+
+
+add(Case("dots.py", "moe_gemm_kernel",
+         "mixture-of-experts GEMM (vLLM's fused MoE): A rows gathered through sorted slot ids, "
+         "B chosen per block's expert, padding slots masked",
+         [Ptr("a"), Ptr("b"), Ptr("c"), Ptr("ids", dtype="i32"), Ptr("blocks", dtype="i32"),
+          Int("num_slots", lambda s: s.T * MOE_TOP_K), Int("N", lambda s: s.N),
+          Int("K", lambda s: s.K), Int("stride_a", lambda s: s.K),
+          Int("stride_e", lambda s: s.K * s.N), Int("stride_b", lambda s: s.N),
+          Int("stride_c", lambda s: s.N),
+          Const("BLOCK_M", lambda s: MOE_BLOCK_M), Const("BLOCK_N", lambda s: 64),
+          Const("BLOCK_K", lambda s: 32), Const("TOP_K", lambda s: MOE_TOP_K)],
+         MOE_SHAPES, H, lambda s, sms: (len(_moe_routing(s)[1]) * cdiv(s.N, 64),), 4,
+         make=_moe_make, outputs={"c": POISON}, ref=_moe_ref,
+         tol={"c": (2e-2, 2e-2)},
+         bytes=lambda s, e: (s.T * s.K + s.E * s.K * s.N + s.T * MOE_TOP_K * s.N) * e))
+
 BMM_SHAPES = [shape("small", Z=4, M=128, N=128, K=128), shape("large", Z=32, M=1024, N=1024, K=1024),
               shape("odd", Z=3, M=500, N=300, K=200)]
 add(Case("dots.py", "bmm_bias_kernel",

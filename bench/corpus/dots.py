@@ -95,3 +95,35 @@ def bmm_bias_kernel(A, B, C, bias, M, N, K, stride_ab, stride_bb, stride_cb,
     acc += tl.load(bias + z * N + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
     tl.store(C + z * stride_cb + rm[:, None] * N + rn[None, :], acc.to(C.dtype.element_ty),
              mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def moe_gemm_kernel(A, B, C, slot_ids, block_expert, num_slots, N, K,
+                    stride_a, stride_e, stride_b, stride_c,
+                    BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                    TOP_K: tl.constexpr):
+    # Mixture-of-experts GEMM as vLLM's fused MoE runs it: slots (token x
+    # top-k choice) sorted by expert and padded per expert to whole blocks;
+    # block b multiplies the tokens of its slots by expert block_expert[b]'s
+    # K x N weights. Padding slots (id == num_slots) are neither read nor
+    # written. One program per (slot block, column block), row blocks outer.
+    pid = tl.program_id(0)
+    blocks_n = tl.cdiv(N, BLOCK_N)
+    pid_m = pid // blocks_n
+    pid_n = pid % blocks_n
+    slot = tl.load(slot_ids + pid_m * BLOCK_M + tl.arange(0, BLOCK_M))
+    live = slot < num_slots
+    expert = tl.load(block_expert + pid_m).to(tl.int64)
+    cols = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    ks = tl.arange(0, BLOCK_K)
+    a_ptrs = A + (slot // TOP_K)[:, None] * stride_a + ks[None, :]
+    b_ptrs = B + expert * stride_e + ks[:, None] * stride_b + cols[None, :]
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k0 in range(0, K, BLOCK_K):
+        a = tl.load(a_ptrs, mask=live[:, None] & (ks[None, :] < K - k0), other=0.0)
+        b = tl.load(b_ptrs, mask=(ks[:, None] < K - k0) & (cols[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BLOCK_K
+        b_ptrs += BLOCK_K * stride_b
+    tl.store(C + slot[:, None] * stride_c + cols[None, :], acc.to(C.dtype.element_ty),
+             mask=live[:, None] & (cols[None, :] < N))
