@@ -17,6 +17,12 @@ RankedTensorType withLayout(Type type, Attribute layout) {
 
 } // namespace
 
+bool kiln::tile::isLayoutAgnosticElementwise(Operation *op) {
+  return isa<AddPtrOp, PtrCastOp, WhereOp, PreciseDivFOp, PreciseSqrtOp, ExternElementwiseOp>(op) ||
+         (isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) &&
+          OpTrait::hasElementwiseMappableTraits(op));
+}
+
 Value kiln::tile::rematerialize(Value v, Attribute layout, OpBuilder *rewriter,
                                 unsigned depth) {
   auto type = cast<RankedTensorType>(v.getType());
@@ -52,10 +58,7 @@ Value kiln::tile::rematerialize(Value v, Attribute layout, OpBuilder *rewriter,
       return {};
     operandLayouts.push_back(
         SliceLayoutAttr::get(def->getContext(), expand.getAxis(), layout));
-  } else if (isa<AddPtrOp, PtrCastOp, WhereOp, PreciseDivFOp, PreciseSqrtOp,
-                 ExternElementwiseOp>(def) ||
-             (isa<arith::ArithDialect, math::MathDialect>(def->getDialect()) &&
-              OpTrait::hasElementwiseMappableTraits(def))) {
+  } else if (isLayoutAgnosticElementwise(def)) {
     for (Value operand : def->getOperands())
       operandLayouts.push_back(isa<RankedTensorType>(operand.getType()) ? layout
                                                                         : Attribute());

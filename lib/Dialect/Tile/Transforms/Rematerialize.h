@@ -17,6 +17,10 @@
 
 namespace kiln::tile {
 
+/// An op computed element by element in whatever layout its result has
+/// (arith / math elementwise ops, tile.where, tile.addptr, ...).
+bool isLayoutAgnosticElementwise(mlir::Operation *op);
+
 /// `v` recomputed in `layout` (ops created at `builder`'s insertion point),
 /// or null when that is not cheap within `depth` producers. With a null
 /// `builder` nothing is created: a non-null result only says that it would

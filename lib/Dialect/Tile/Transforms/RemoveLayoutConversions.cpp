@@ -20,8 +20,6 @@
 
 #include "Rematerialize.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -37,8 +35,7 @@ using namespace kiln::tile;
 namespace {
 
 RankedTensorType withLayout(Type type, Attribute layout) {
-  auto tensor = cast<RankedTensorType>(type);
-  return RankedTensorType::get(tensor.getShape(), tensor.getElementType(), layout);
+  return cast<RankedTensorType>(type).cloneWithEncoding(layout);
 }
 
 Attribute layoutOf(Value v) { return cast<RankedTensorType>(v.getType()).getEncoding(); }
@@ -92,13 +89,6 @@ struct SinkIntoShapeOp : OpRewritePattern<ConvertLayoutOp> {
   }
 };
 
-bool isElementwise(Operation *op) {
-  return op->getNumResults() == 1 && op->getNumRegions() == 0 &&
-         (isa<WhereOp, AddPtrOp>(op) ||
-          (isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) &&
-           OpTrait::hasElementwiseMappableTraits(op)));
-}
-
 /// convert(op(a, b, ...)) -> op(convert(a), convert(b), ...) for an
 /// elementwise op read only by the conversion, when each operand's
 /// conversion goes away or gets smaller (cheap values, broadcasts,
@@ -108,7 +98,8 @@ struct SinkIntoElementwise : OpRewritePattern<ConvertLayoutOp> {
   LogicalResult matchAndRewrite(ConvertLayoutOp op,
                                 PatternRewriter &rewriter) const override {
     Operation *def = op.getSrc().getDefiningOp();
-    if (!def || !isElementwise(def) || !def->hasOneUse())
+    if (!def || def->getNumResults() != 1 || !isLayoutAgnosticElementwise(def) ||
+        !def->hasOneUse())
       return failure();
     Attribute layout = layoutOf(op.getResult());
     auto loop = op->getParentOfType<scf::ForOp>();
