@@ -74,6 +74,17 @@ llvm::Expected<Device &> Device::get(int index) {
   d->limits_.maxThreadsPerBlock = unsigned(threads);
   d->limits_.maxSharedPerBlock = unsigned(smem);
   d->limits_.maxSharedPerBlockOptin = unsigned(std::max(smem, smemOptin));
+  // Per-SM capacities only steer the register cap (Occupancy.h): a driver
+  // that does not answer leaves sm_90's numbers.
+  for (auto [a, out] : {std::pair<int, unsigned *>{cu::DEV_MAX_REGISTERS_PER_SM,
+                                                   &d->limits_.registersPerSM},
+                        {cu::DEV_MAX_THREADS_PER_SM, &d->limits_.maxThreadsPerSM},
+                        {cu::DEV_MAX_BLOCKS_PER_SM, &d->limits_.maxBlocksPerSM},
+                        {cu::DEV_MAX_SHARED_PER_SM, &d->limits_.sharedPerSM}}) {
+    int v = 0;
+    if (drv->cuDeviceGetAttribute(&v, a, d->handle_) == cu::SUCCESS && v > 0)
+      *out = unsigned(v);
+  }
   if (auto err = drv->check(drv->cuDeviceTotalMem(&d->totalMemory_, d->handle_),
                             what("cuDeviceTotalMem")))
     return err;

@@ -7,6 +7,7 @@
 #include "llvm/ADT/StringMap.h"
 #include <atomic>
 #include <mutex>
+#include <optional>
 
 namespace kiln::rt {
 
@@ -53,7 +54,31 @@ struct LoadedKernel {
   /// integer arguments equal to 1 constexprs (not passed); false for
   /// precompiled code, whose signature is the caller's.
   bool onesAreConstant = false;
+
+  /// The same PTX under a `.maxnreg` cap that fits more programs per SM, for
+  /// grids the kernel's own build cannot hold at once (Occupancy.h). Planned
+  /// at load, built on the first launch that wants it.
+  struct Capped {
+    unsigned registers = 0; ///< 0: no cap planned.
+    uint64_t fromPrograms = UINT64_MAX; ///< Grids above this use the cap.
+    int localBytes = 0; ///< The own build's local memory: the cap must not add.
+    std::optional<DiskCache> cache;
+    std::string cubinKey;
+    std::once_flag built;
+    CUmodule module = nullptr;
+    CUfunction function = nullptr; ///< Null: not built, failed or dropped.
+  } capped;
 };
+
+/// Plans lk.capped for a kernel whose own build has `registers` registers
+/// and `localBytes` of local memory (nothing when no cap pays).
+void planRegisterCappedBuild(LoadedKernel &lk, const DiskCache *cache,
+                             llvm::StringRef cubinKey, int registers,
+                             int localBytes);
+/// The function to launch for `programs` programs: the register-capped
+/// build above lk.capped.fromPrograms (built on first use), else the own.
+/// The device's context must be current.
+CUfunction launchFunction(LoadedKernel &lk, uint64_t programs);
 
 struct Kernel::State {
   std::shared_ptr<Module::State> module; ///< Null for fromCompiled kernels.

@@ -1,5 +1,6 @@
 //===- Module.cpp - Modules, kernel handles, loading and launching --------===//
 #include "kiln/Runtime/Module.h"
+#include "kiln/Runtime/Occupancy.h"
 #include "KernelState.h"
 #include "RuntimeError.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -254,8 +255,11 @@ loadOnDevice(Device &dev, std::shared_ptr<const CompiledKernel> ck,
           drv.cuFuncGetAttribute(&staticSmem, cu::FUNC_SHARED_SIZE_BYTES, fn),
           "cuFuncGetAttribute"))
     return err;
+  int localBytes = 0;
   llvm::consumeError(
       drv.check(drv.cuFuncGetAttribute(&regs, cu::FUNC_NUM_REGS, fn), ""));
+  llvm::consumeError(drv.check(
+      drv.cuFuncGetAttribute(&localBytes, cu::FUNC_LOCAL_SIZE_BYTES, fn), ""));
   unsigned threads = info.numWarps * 32;
   if (threads > unsigned(maxThreads))
     return makeError(llvm::formatv(
@@ -294,9 +298,17 @@ loadOnDevice(Device &dev, std::shared_ptr<const CompiledKernel> ck,
   st.loadMs = msSince(t0) - st.jitMs;
   st.loadedModule = true;
 
+  bool capRegisters = false;
+  if (!registerCapsEnabled(capRegisters, modeError))
+    return makeError(modeError);
   unloadOnError.release();
-  return std::make_shared<LoadedKernel>(&dev, mod, fn, std::move(ck),
-                                        memoryCacheGeneration());
+  auto lk = std::make_shared<LoadedKernel>(&dev, mod, fn, std::move(ck),
+                                           memoryCacheGeneration());
+  // Whole-program builds (tensor-core kernels) already allocate for
+  // occupancy; the linker's builds get a register-capped variant planned.
+  if (capRegisters && mode == JitMode::Link)
+    planRegisterCappedBuild(*lk, cache, cubinKey, regs, localBytes);
+  return lk;
 }
 } // namespace
 
@@ -398,6 +410,8 @@ LoadedKernel::~LoadedKernel() {
     return;
   llvm::consumeError(device->synchronize());
   device->driver().cuModuleUnload(module);
+  if (capped.module)
+    device->driver().cuModuleUnload(capped.module);
 }
 
 llvm::Expected<std::shared_ptr<LoadedKernel>> Kernel::resolve(llvm::ArrayRef<Arg> args,
@@ -564,13 +578,15 @@ llvm::Error Kernel::launchLoaded(LoadedKernel &lk, const Grid &grid,
         "kernel `{0}`: launch_cooperative_grid: the CUDA driver ({1}) lacks "
         "cuLaunchCooperativeKernel",
         info.name, drv.libraryPath));
+  CUfunction fn = cooperative ? lk.function
+                               : launchFunction(lk, uint64_t(grid.x) * grid.y * grid.z);
   CUresult r =
       cooperative
           ? drv.cuLaunchCooperativeKernel(lk.function, grid.x, grid.y, grid.z,
                                           info.numWarps * 32, 1, 1,
                                           info.sharedBytes, stream,
                                           packed.data())
-          : drv.cuLaunchKernel(lk.function, grid.x, grid.y, grid.z,
+          : drv.cuLaunchKernel(fn, grid.x, grid.y, grid.z,
                                info.numWarps * 32, 1, 1, info.sharedBytes,
                                stream, packed.data(), nullptr);
   if (r == cu::ERROR_COOPERATIVE_LAUNCH_TOO_LARGE)

@@ -54,6 +54,7 @@ struct Launch {
   unsigned grid[3], block[3], shared;
   void *stream;
   std::vector<uint64_t> params;
+  int registerCap = 0; ///< The launched build's `.maxnreg` (0: none).
 };
 struct Memset {
   uint64_t ptr;
@@ -155,6 +156,10 @@ int kilnFakeLaunch(int i, char *name, size_t nameSize, unsigned *dims7,
   for (int k = 0; k < n && k < maxParams; ++k)
     params[k] = l.params[k];
   return n;
+}
+int kilnFakeLaunchRegisterCap(int i) {
+  std::lock_guard<std::mutex> lock(mutex);
+  return i < 0 || i >= int(launches.size()) ? -1 : launches[i].registerCap;
 }
 int kilnFakeMemsetCount() {
   std::lock_guard<std::mutex> lock(mutex);
@@ -278,6 +283,10 @@ CUresult cuDeviceGetAttribute(int *v, int attr, int) {
   case 75: *v = 9; break;                   // cc major
   case 76: *v = 0; break;                   // cc minor
   case 97: *v = 227 * 1024; break;          // shared opt-in
+  case 39: *v = 2048; break;                // threads per SM
+  case 81: *v = 228 * 1024; break;          // shared per SM
+  case 82: *v = 64 * 1024; break;           // registers per SM
+  case 106: *v = 32; break;                 // programs per SM
   default: return INVALID_VALUE;
   }
   return OK;
@@ -462,12 +471,30 @@ CUresult cuModuleUnload(void *mod) {
   delete m;
   return OK;
 }
+/// The `.maxnreg` bound of a module's PTX (0: none).
+int registerCap(const std::string &ptx) {
+  size_t at = ptx.find("\n.maxnreg ");
+  return at == std::string::npos ? 0 : std::atoi(ptx.c_str() + at + 10);
+}
+
+/// Registers as ptxas would report them: KILN_FAKE_REGISTERS (default 40)
+/// within the PTX's `.maxnreg`; local memory (spills) when that cap is below
+/// KILN_FAKE_SPILLS_BELOW.
+int fakeRegisters(const Function *f, bool local) {
+  const char *r = std::getenv("KILN_FAKE_REGISTERS");
+  const char *s = std::getenv("KILN_FAKE_SPILLS_BELOW");
+  int natural = r ? std::atoi(r) : 40, cap = registerCap(f->module->ptx);
+  if (local)
+    return cap && s && cap < std::atoi(s) ? 64 : 0;
+  return cap ? std::min(natural, cap) : natural;
+}
+
 CUresult cuFuncGetAttribute(int *v, int attr, void *fn) {
   switch (attr) {
   case 0: *v = 1024; return OK;
   case 1: *v = 0; return OK;
-  case 3: *v = 0; return OK;
-  case 4: *v = 40; return OK;
+  case 3: *v = fakeRegisters(static_cast<Function *>(fn), true); return OK;
+  case 4: *v = fakeRegisters(static_cast<Function *>(fn), false); return OK;
   case 8: *v = static_cast<Function *>(fn)->maxDynamicShared; return OK;
   }
   return INVALID_VALUE;
@@ -508,7 +535,8 @@ CUresult cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz,
   int limit = f->maxDynamicShared > 0 ? f->maxDynamicShared : 48 * 1024;
   if (int(shared) > limit || bx * by * bz > 1024 || !gx || !gy || !gz)
     return INVALID_VALUE;
-  Launch l{f->name, {gx, gy, gz}, {bx, by, bz}, shared, stream, {}};
+  Launch l{f->name, {gx, gy, gz}, {bx, by, bz}, shared, stream, {},
+           registerCap(f->module->ptx)};
   for (size_t i = 0; i < f->paramBytes.size(); ++i) {
     uint64_t v = 0;
     std::memcpy(&v, params[i], f->paramBytes[i]);

@@ -31,6 +31,7 @@ struct FakeApi {
   int (*copy)(int, uint64_t *, uint64_t *, size_t *);
   void (*setKernelTime)(const char *, unsigned, float);
   int (*carveout)(const char *); ///< -1 when never set
+  int (*launchRegisterCap)(int); ///< launch i's `.maxnreg` (0: none)
 };
 
 inline const FakeApi &fake() {
@@ -49,6 +50,7 @@ inline const FakeApi &fake() {
     a.copy = (decltype(a.copy))dlsym(h, "kilnFakeCopy");
     a.setKernelTime = (decltype(a.setKernelTime))dlsym(h, "kilnFakeSetKernelTime");
     a.carveout = (int (*)(const char *))dlsym(h, "kilnFakeCarveout");
+    a.launchRegisterCap = (int (*)(int))dlsym(h, "kilnFakeLaunchRegisterCap");
     return a;
   }();
   return api;

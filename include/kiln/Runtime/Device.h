@@ -24,6 +24,12 @@ struct DeviceLimits {
   unsigned maxThreadsPerBlock = 1024;
   unsigned maxSharedPerBlock = 48 * 1024;       ///< Without opt-in.
   unsigned maxSharedPerBlockOptin = 227 * 1024; ///< sm_90's opt-in limit.
+  /// What one SM holds at once (sm_90's numbers until the driver answers):
+  /// the programs resident per SM follow from these (Occupancy.h).
+  unsigned registersPerSM = 64 * 1024;
+  unsigned maxThreadsPerSM = 2048;
+  unsigned maxBlocksPerSM = 32;
+  unsigned sharedPerSM = 228 * 1024;
 };
 
 class Device {

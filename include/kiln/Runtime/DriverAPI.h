@@ -50,9 +50,13 @@ inline constexpr int DEV_MAX_GRID_DIM_Z = 7;
 inline constexpr int DEV_MAX_SHARED_PER_BLOCK = 8;
 inline constexpr int DEV_MULTIPROCESSOR_COUNT = 16;
 inline constexpr int DEV_L2_CACHE_SIZE = 38;
+inline constexpr int DEV_MAX_THREADS_PER_SM = 39;
 inline constexpr int DEV_CC_MAJOR = 75;
 inline constexpr int DEV_CC_MINOR = 76;
+inline constexpr int DEV_MAX_SHARED_PER_SM = 81;
+inline constexpr int DEV_MAX_REGISTERS_PER_SM = 82;
 inline constexpr int DEV_MAX_SHARED_PER_BLOCK_OPTIN = 97;
+inline constexpr int DEV_MAX_BLOCKS_PER_SM = 106;
 // CUfunction_attribute
 inline constexpr int FUNC_MAX_THREADS_PER_BLOCK = 0;
 inline constexpr int FUNC_SHARED_SIZE_BYTES = 1;

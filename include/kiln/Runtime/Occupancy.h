@@ -1,0 +1,62 @@
+//===- Occupancy.h - Programs per SM and the register cap that raises it --===//
+//
+// The driver's JIT compiles every kernel for instruction-level parallelism
+// within the `.maxntid` bound Kiln's PTX carries: ptxas spends registers on
+// loads in flight. That is what a grid of few programs needs (one program
+// per SM walking 3000 rows: the corpus's column maxima at 32 registers run
+// 4.5x slower than at 54). A grid larger than the device holds at once
+// needs the opposite: more programs per SM (the corpus's LayerNorm forward
+// at 54 registers fits 4 programs of 256 threads per SM, Triton's build of
+// it at 40 fits 6, and runs 1.13x faster on the H200).
+//
+// So the runtime keeps both: the kernel's own build, and for grids of more
+// programs than the SMs hold at once, a second build of the same PTX under a
+// `.maxnreg` cap that fits more programs per SM, built on the first such
+// launch, kept only when ptxas met the cap without spilling.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_RUNTIME_OCCUPANCY_H
+#define KILN_RUNTIME_OCCUPANCY_H
+
+#include "kiln/Runtime/Device.h"
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace kiln::rt {
+
+/// Programs of `threads` threads, `registers` registers each and
+/// `sharedBytes` of shared memory that one SM of `lim` holds at once.
+unsigned residentPrograms(const DeviceLimits &lim, unsigned registers,
+                          unsigned threads, uint64_t sharedBytes);
+
+struct RegisterCap {
+  unsigned registers = 0;          ///< The `.maxnreg` bound.
+  unsigned programsPerSM = 0;      ///< Resident with the kernel's own build.
+  unsigned cappedProgramsPerSM = 0; ///< Resident under the cap.
+};
+
+/// The cap for a kernel built with `registers` registers per thread: the
+/// largest register count that reaches the most programs per SM without
+/// going below 70 % of `registers` (further, ptxas trades loads in flight
+/// for registers). Nullopt unless that fits at least 1.5 times the programs
+/// (shared memory or the thread limit may bound them; smaller steps lost
+/// more than they won, Occupancy.cpp).
+std::optional<RegisterCap> planRegisterCap(const DeviceLimits &lim,
+                                           unsigned registers, unsigned threads,
+                                           uint64_t sharedBytes);
+
+/// `ptx` with its kernel's `.maxnreg` set to `registers` (replacing one the
+/// PTX has, else after its `.maxntid` line); nullopt without either.
+std::optional<std::string> withRegisterCap(std::string_view ptx,
+                                           unsigned registers);
+
+/// KILN_OCCUPANCY: unset, "1" or "on" builds register-capped variants for
+/// large grids; "0" or "off" never does. Another value: false, with `error`
+/// naming it.
+bool registerCapsEnabled(bool &enabled, std::string &error);
+
+} // namespace kiln::rt
+
+#endif // KILN_RUNTIME_OCCUPANCY_H

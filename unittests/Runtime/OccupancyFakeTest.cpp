@@ -1,0 +1,171 @@
+//===- OccupancyFakeTest.cpp - Register-capped builds for large grids -----===//
+//
+// Programs per SM and the register cap (pure functions, checked against
+// ncu's theoretical occupancy on the H200), then the launch path against the
+// stand-in driver, which reports KILN_FAKE_REGISTERS registers within the
+// PTX's `.maxnreg` and spills below KILN_FAKE_SPILLS_BELOW.
+//
+//===----------------------------------------------------------------------===//
+#include "FakeDriver.h"
+#include "kiln/Runtime/Module.h"
+#include "kiln/Runtime/Occupancy.h"
+#include "gtest/gtest.h"
+#include <cstdlib>
+
+using namespace kiln;
+using namespace kiln::rt;
+using namespace kiln::rt::fakedrv;
+
+namespace {
+
+TEST(Occupancy, ResidentProgramsFollowRegistersThreadsAndSharedMemory) {
+  DeviceLimits sm90;
+  // ncu, H200, 256 threads: 54 registers 50 % (4 programs), 50 the same,
+  // 42 62.5 % (5), 40 75 % (6), 32 100 % (8).
+  EXPECT_EQ(residentPrograms(sm90, 54, 256, 0), 4u);
+  EXPECT_EQ(residentPrograms(sm90, 50, 256, 0), 4u);
+  EXPECT_EQ(residentPrograms(sm90, 42, 256, 0), 5u);
+  EXPECT_EQ(residentPrograms(sm90, 40, 256, 0), 6u);
+  EXPECT_EQ(residentPrograms(sm90, 32, 256, 0), 8u);
+  EXPECT_EQ(residentPrograms(sm90, 255, 128, 0), 2u); // ncu: 12.5 % at 4 warps
+  // Threads bound small kernels, then the 32-program limit.
+  EXPECT_EQ(residentPrograms(sm90, 16, 1024, 0), 2u);
+  EXPECT_EQ(residentPrograms(sm90, 16, 32, 0), 32u);
+  // Shared memory: 1 KB per program is the driver's.
+  EXPECT_EQ(residentPrograms(sm90, 32, 128, 100 * 1024), 2u);
+  EXPECT_EQ(residentPrograms(sm90, 32, 128, 227 * 1024), 1u);
+  EXPECT_EQ(residentPrograms(sm90, 32, 0, 0), 0u);
+}
+
+TEST(Occupancy, CapsReachTheHighestStepWithinSeventyPercentIfItIsHalfAsMuchAgain) {
+  DeviceLimits sm90;
+  auto plan = [&](unsigned regs, unsigned threads, uint64_t smem = 0) {
+    auto p = planRegisterCap(sm90, regs, threads, smem);
+    return p ? std::to_string(p->registers) + ":" +
+                   std::to_string(p->programsPerSM) + "->" +
+                   std::to_string(p->cappedProgramsPerSM)
+             : std::string("none");
+  };
+  EXPECT_EQ(plan(54, 256), "40:4->6"); // the corpus's LayerNorm forward
+  EXPECT_EQ(plan(42, 256), "32:5->8"); // its online softmax
+  EXPECT_EQ(plan(50, 256), "40:4->6"); // its cross-entropy backward
+  EXPECT_EQ(plan(56, 256), "40:4->6"); // the tutorial's, 4096 columns
+  // Smaller steps: its cross-entropy forward (5 -> 6 at 40; 33 is the
+  // floor, 32 too far), the tutorial's backward at 1024 columns (10 -> 12).
+  EXPECT_EQ(plan(47, 256), "none");
+  EXPECT_EQ(plan(48, 128), "none");
+  EXPECT_EQ(plan(40, 256), "none"); // 6 -> 8
+  EXPECT_EQ(plan(32, 256), "none"); // 8 programs fill 2048 threads
+  EXPECT_EQ(plan(128, 256), "none"); // the next step, 80, is below 90
+  EXPECT_EQ(plan(80, 128), "56:6->9");
+  EXPECT_EQ(plan(64, 128), "none"); // 8 -> 10 at 48
+  EXPECT_EQ(plan(24, 128), "none");
+  // Shared memory already bounds the programs: registers cannot help.
+  EXPECT_EQ(plan(54, 256, 96 * 1024), "none");
+}
+
+TEST(Occupancy, CapsGoIntoThePTX) {
+  std::string ptx = ".visible .entry k(\n)\n.maxntid 256, 1, 1\n.maxnreg 128\n{\n}\n";
+  EXPECT_EQ(*withRegisterCap(ptx, 40),
+            ".visible .entry k(\n)\n.maxntid 256, 1, 1\n.maxnreg 40\n{\n}\n");
+  std::string unbounded = ".visible .entry k(\n)\n.maxntid 128, 1, 1\n{\n}\n";
+  EXPECT_EQ(*withRegisterCap(unbounded, 72),
+            ".visible .entry k(\n)\n.maxntid 128, 1, 1\n.maxnreg 72\n{\n}\n");
+  // Only directives at the start of a line count.
+  EXPECT_FALSE(withRegisterCap("// .maxntid 1\n.entry k()\n{\n}\n", 40));
+}
+
+TEST(Occupancy, TheSwitchIsCheckedByName) {
+  bool on = false;
+  std::string error;
+  ::unsetenv("KILN_OCCUPANCY");
+  EXPECT_TRUE(registerCapsEnabled(on, error) && on);
+  ::setenv("KILN_OCCUPANCY", " Off ", 1);
+  EXPECT_TRUE(registerCapsEnabled(on, error) && !on);
+  ::setenv("KILN_OCCUPANCY", "1", 1);
+  EXPECT_TRUE(registerCapsEnabled(on, error) && on);
+  ::setenv("KILN_OCCUPANCY", "max", 1);
+  EXPECT_FALSE(registerCapsEnabled(on, error));
+  EXPECT_EQ(error, "KILN_OCCUPANCY=\"max\": expected on (register-capped "
+                   "builds for grids larger than the device holds at once) "
+                   "or off");
+  ::unsetenv("KILN_OCCUPANCY");
+}
+
+/// An 8-warp kernel (PTX as Kiln emits it: `.maxntid`, `.maxnreg 128`).
+CompiledKernel eightWarps(const std::string &name) {
+  CompiledKernel k;
+  k.info.name = name;
+  ParamSpec p;
+  p.kind = ParamSpec::Kind::Pointer;
+  p.dtype = DType::F32;
+  k.info.params = {KernelInfo::Param{"X", p}};
+  k.info.numWarps = 8;
+  k.ptx = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry " +
+          name + "(\n\t.param .u64 X\n)\n.maxntid 256, 1, 1\n.maxnreg 128\n{\n\tret;\n}\n";
+  return k;
+}
+
+struct OccupancyFake : FakeDriver {
+  void TearDown() override {
+    for (const char *v : {"KILN_FAKE_REGISTERS", "KILN_FAKE_SPILLS_BELOW", "KILN_OCCUPANCY"})
+      ::unsetenv(v);
+  }
+  /// The `.maxnreg` of the build each grid ran (0: none, 128: the kernel's own).
+  std::vector<int> capsLaunched(const CompiledKernel &k, std::vector<unsigned> grids,
+                                std::string *error = nullptr) {
+    auto buf = DeviceBuffer::alloc(*dev, 64);
+    EXPECT_TRUE(bool(buf));
+    Kernel kernel = Kernel::fromCompiled(k);
+    std::vector<int> caps;
+    for (unsigned g : grids) {
+      int before = fake().launchCount();
+      if (auto err = kernel.launch(Grid(g), {Arg::ptr(buf->ptr(), DType::F32)})) {
+        if (error)
+          *error = llvm::toString(std::move(err));
+        else
+          ADD_FAILURE() << llvm::toString(std::move(err));
+        return caps;
+      }
+      caps.push_back(fake().launchCount() > before
+                         ? fake().launchRegisterCap(fake().launchCount() - 1)
+                         : -1);
+    }
+    return caps;
+  }
+};
+
+TEST_F(OccupancyFake, GridsLargerThanTheDeviceHoldsRunTheCappedBuild) {
+  // 54 registers at 256 threads: 4 programs per SM, 528 on 132 SMs; capped
+  // at 40, 6. Built once, on the first grid above 528.
+  ::setenv("KILN_FAKE_REGISTERS", "54", 1);
+  int links = fake().calls("cuLinkCreate");
+  EXPECT_EQ(capsLaunched(eightWarps("kiln_occ_large"), {100, 528, 529, 16384, 3}),
+            (std::vector<int>{128, 128, 40, 40, 128}));
+  EXPECT_EQ(fake().calls("cuLinkCreate"), links + 2);
+}
+
+TEST_F(OccupancyFake, CapsThatSpillOrCannotPayAreNotUsed) {
+  ::setenv("KILN_FAKE_REGISTERS", "54", 1);
+  ::setenv("KILN_FAKE_SPILLS_BELOW", "48", 1);
+  EXPECT_EQ(capsLaunched(eightWarps("kiln_occ_spills"), {5000, 5000}),
+            (std::vector<int>{128, 128}));
+  ::unsetenv("KILN_FAKE_SPILLS_BELOW");
+  ::setenv("KILN_FAKE_REGISTERS", "32", 1); // 8 programs: the SM is full
+  int links = fake().calls("cuLinkCreate");
+  EXPECT_EQ(capsLaunched(eightWarps("kiln_occ_full"), {5000}), (std::vector<int>{128}));
+  EXPECT_EQ(fake().calls("cuLinkCreate"), links + 1);
+}
+
+TEST_F(OccupancyFake, TheSwitchTurnsCapsOff) {
+  ::setenv("KILN_FAKE_REGISTERS", "54", 1);
+  ::setenv("KILN_OCCUPANCY", "off", 1);
+  EXPECT_EQ(capsLaunched(eightWarps("kiln_occ_off"), {5000}), (std::vector<int>{128}));
+  ::setenv("KILN_OCCUPANCY", "most", 1);
+  std::string error;
+  capsLaunched(eightWarps("kiln_occ_bad_switch"), {5000}, &error);
+  EXPECT_EQ(error, "KILN_OCCUPANCY=\"most\": expected on (register-capped builds "
+                   "for grids larger than the device holds at once) or off");
+}
+
+} // namespace
