@@ -4,6 +4,8 @@
 # RUN: ln-compile %s --kernel kloop --signature '*fp16:16,*fp16:16,*fp16:16,i32:16' \
 # RUN:   --arch sm_80 --emit=tile-layout | FileCheck %s --check-prefix=S3
 # RUN: ln-compile %s --kernel kloop --signature '*fp16:16,*fp16:16,*fp16:16,i32:16' \
+# RUN:   --arch sm_80 --num-stages 5 --emit=tile-layout | FileCheck %s --check-prefix=S5
+# RUN: ln-compile %s --kernel kloop --signature '*fp16:16,*fp16:16,*fp16:16,i32:16' \
 # RUN:   --emit=tile-layout | FileCheck %s --check-prefix=W90
 # RUN: ln-compile %s --kernel kloop --signature '*fp16:16,*fp16:16,*fp16:16,i32:16' \
 # RUN:   --emit=ptx | FileCheck %s --check-prefix=W90PTX
@@ -57,7 +59,7 @@ import triton.language as tl
 # UNALPTX: st.shared.b16 [%r[[BASE]]+1024], %rs
 # UNALPTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 
-# Three stages (the default): two slots are filled before the loop, one
+# Three stages (the default) on mma.sync: two slots are filled before the loop, one
 # group each; every iteration waits for its own group (1 may stay pending),
 # starts the copies two iterations ahead into the slot read last time, and
 # multiplies the tiles of its slot. The pointers are carried two iterations
@@ -87,6 +89,25 @@ import triton.language as tl
 # S3: tile.async_wait {pending = 0 : i32}
 # S3-NOT: tile.load
 # S3: tile.store
+
+# Five stages on mma.sync: four slots, not five. Each iteration multiplies
+# the tiles of its slot, synchronizes and refills that same slot four
+# iterations ahead (the copy and read slots start together).
+# S5-LABEL: func.func @kloop
+# S5: %[[BA:[0-9]+]] = tile.local_alloc : <4x128x32xf16>
+# S5: %[[BB:[0-9]+]] = tile.local_alloc : <4x32x128xf16>
+# S5: tile.async_copy {{.*}} into %[[BA]][%c3_i32{{.*}}]
+# S5: scf.for %[[K:arg[0-9]+]] = {{.*}} iter_args(%[[ACC:arg[0-9]+]] = {{.*}}, %[[COPY:arg[0-9]+]] = %c0_i32{{[_0-9]*}}, %[[READ:arg[0-9]+]] = %c0_i32{{.*}})
+# S5-NEXT: tile.async_wait {pending = 3 : i32}
+# S5-NEXT: %[[A:[0-9]+]] = tile.local_load %[[BA]][%[[READ]]]
+# S5-NEXT: %[[B:[0-9]+]] = tile.local_load %[[BB]][%[[READ]]]
+# S5-NEXT: tile.dot %[[A]], %[[B]], %[[ACC]]
+# S5-NEXT: tile.barrier
+# S5: tile.async_copy %arg{{[0-9]+}}, mask %{{[0-9]+}} into %[[BA]][%[[COPY]]]
+# S5: tile.async_copy %arg{{[0-9]+}}, mask %{{[0-9]+}} into %[[BB]][%[[COPY]]]
+# S5-NEXT: tile.async_commit
+# S5: scf.yield
+# S5: tile.async_wait {pending = 0 : i32}
 
 # On sm_90 the products are wgmma (all 4 warps along M) and stay in flight
 # into the next iteration: each iteration computes first, then synchronizes
