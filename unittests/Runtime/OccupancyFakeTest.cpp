@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "FakeDriver.h"
+#include "kiln/Runtime/Cache.h"
 #include "kiln/Runtime/Module.h"
 #include "kiln/Runtime/Occupancy.h"
 #include "gtest/gtest.h"
@@ -155,6 +156,59 @@ TEST_F(OccupancyFake, CapsThatSpillOrCannotPayAreNotUsed) {
   int links = fake().calls("cuLinkCreate");
   EXPECT_EQ(capsLaunched(eightWarps("kiln_occ_full"), {5000}), (std::vector<int>{128}));
   EXPECT_EQ(fake().calls("cuLinkCreate"), links + 1);
+}
+
+TEST_F(OccupancyFake, CappedCubinsAreCachedOnDisk) {
+  // A kernel compiled from source (8 warps, PTX with `.maxnreg 128`): its
+  // own cubin and the capped one both come from the disk cache once the
+  // memory caches are gone.
+  ::setenv("KILN_FAKE_REGISTERS", "54", 1);
+  TempDir dir;
+  ModuleOptions mo;
+  mo.cache = CacheConfig{true, dir.str(), /*log=*/true};
+  Module m = Module::fromSource(R"(import triton
+import triton.language as tl
+
+
+@triton.jit
+def twice(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)
+)",
+                                "twice.py", mo);
+  Kernel k = llvm::cantFail(m.kernel("twice"));
+  auto buf = DeviceBuffer::alloc(*dev, 4096);
+  ASSERT_TRUE(bool(buf));
+  LaunchOptions o;
+  o.numWarps = 8;
+  o.constexprs.emplace("BLOCK", 1024);
+  std::vector<Arg> args = {Arg::ptr(buf->ptr(), DType::F32), Arg::integer(1000)};
+  auto launchCap = [&](unsigned grid) {
+    int before = fake().launchCount();
+    if (auto err = k.launch(Grid(grid), args, o)) {
+      ADD_FAILURE() << llvm::toString(std::move(err));
+      return -1;
+    }
+    return fake().launchCount() > before ? fake().launchRegisterCap(before) : -1;
+  };
+  clearMemoryCaches();
+  int links = fake().calls("cuLinkCreate");
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(launchCap(5000), 40);
+  std::string log = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(fake().calls("cuLinkCreate"), links + 2);
+  EXPECT_NE(log.find("kiln[cache]: kernel twice: 54 registers, 4 programs per SM; grids "
+                     "above 528 programs get a build capped at 40 registers (6 per SM)"),
+            std::string::npos)
+      << log;
+  EXPECT_NE(log.find("kiln[cache]: kernel twice: register-capped build, 40 registers"),
+            std::string::npos)
+      << log;
+
+  clearMemoryCaches();
+  EXPECT_EQ(launchCap(5000), 40);
+  EXPECT_EQ(launchCap(100), 128);
+  EXPECT_EQ(fake().calls("cuLinkCreate"), links + 2); // both from disk
 }
 
 TEST_F(OccupancyFake, TheSwitchTurnsCapsOff) {
