@@ -8,6 +8,7 @@
 #include <atomic>
 #include <mutex>
 #include <optional>
+#include <vector>
 
 namespace kiln::rt {
 
@@ -57,16 +58,29 @@ struct LoadedKernel {
 
   /// The same PTX under a `.maxnreg` cap that fits more programs per SM, for
   /// grids the kernel's own build cannot hold at once (Occupancy.h). Planned
-  /// at load, built on the first launch that wants it.
+  /// at load, built on the first launch that wants it; which build such
+  /// grids run is measured on their first launches (KILN_OCCUPANCY=auto).
   struct Capped {
+    enum class Choice : uint8_t { Measure, Own, Capped };
     unsigned registers = 0; ///< 0: no cap planned.
-    uint64_t fromPrograms = UINT64_MAX; ///< Grids above this use the cap.
+    uint64_t fromPrograms = UINT64_MAX; ///< Grids above this may use the cap.
     int localBytes = 0; ///< The own build's local memory: the cap must not add.
     std::optional<DiskCache> cache;
     std::string cubinKey;
     std::once_flag built;
     CUmodule module = nullptr;
     CUfunction function = nullptr; ///< Null: not built, failed or dropped.
+    std::atomic<Choice> choice{Choice::Measure};
+    /// The measuring launches (under `mutex`): events around each, read
+    /// once done; alternately the own build and the capped one.
+    struct Sample {
+      CUevent start = nullptr, stop = nullptr;
+      bool capped = false;
+    };
+    std::mutex mutex;
+    std::vector<Sample> recorded;
+    std::vector<float> ownMs, cappedMs;
+    unsigned started = 0;
   } capped;
 };
 
@@ -74,11 +88,20 @@ struct LoadedKernel {
 /// and `localBytes` of local memory (nothing when no cap pays).
 void planRegisterCappedBuild(LoadedKernel &lk, const DiskCache *cache,
                              llvm::StringRef cubinKey, int registers,
-                             int localBytes);
-/// The function to launch for `programs` programs: the register-capped
-/// build above lk.capped.fromPrograms (built on first use), else the own.
-/// The device's context must be current.
-CUfunction launchFunction(LoadedKernel &lk, uint64_t programs);
+                             int localBytes, bool always);
+/// What one launch of `programs` programs runs: the kernel's own build, or
+/// above lk.capped.fromPrograms the register-capped one (built on first
+/// use) when measured faster; while measuring, `sample` holds the events
+/// the launch is timed with. The device's context must be current.
+struct CappedLaunch {
+  CUfunction function = nullptr;
+  LoadedKernel::Capped::Sample sample;
+};
+CappedLaunch beginLaunch(LoadedKernel &lk, uint64_t programs, CUstream stream);
+/// After the launch: ends a measuring launch's timing (or drops it when
+/// the launch failed).
+void endLaunch(LoadedKernel &lk, const CappedLaunch &launch, CUstream stream,
+               bool launched);
 
 struct Kernel::State {
   std::shared_ptr<Module::State> module; ///< Null for fromCompiled kernels.

@@ -298,16 +298,17 @@ loadOnDevice(Device &dev, std::shared_ptr<const CompiledKernel> ck,
   st.loadMs = msSince(t0) - st.jitMs;
   st.loadedModule = true;
 
-  bool capRegisters = false;
-  if (!registerCapsEnabled(capRegisters, modeError))
+  RegisterCapMode capMode;
+  if (!registerCapMode(capMode, modeError))
     return makeError(modeError);
   unloadOnError.release();
   auto lk = std::make_shared<LoadedKernel>(&dev, mod, fn, std::move(ck),
                                            memoryCacheGeneration());
   // Whole-program builds (tensor-core kernels) already allocate for
   // occupancy; the linker's builds get a register-capped variant planned.
-  if (capRegisters && mode == JitMode::Link)
-    planRegisterCappedBuild(*lk, cache, cubinKey, regs, localBytes);
+  if (capMode != RegisterCapMode::Off && mode == JitMode::Link)
+    planRegisterCappedBuild(*lk, cache, cubinKey, regs, localBytes,
+                            capMode == RegisterCapMode::On);
   return lk;
 }
 } // namespace
@@ -410,8 +411,13 @@ LoadedKernel::~LoadedKernel() {
     return;
   llvm::consumeError(device->synchronize());
   device->driver().cuModuleUnload(module);
+  const Driver &drv = device->driver();
   if (capped.module)
-    device->driver().cuModuleUnload(capped.module);
+    drv.cuModuleUnload(capped.module);
+  for (const Capped::Sample &sample : capped.recorded) {
+    drv.cuEventDestroy(sample.start);
+    drv.cuEventDestroy(sample.stop);
+  }
 }
 
 llvm::Expected<std::shared_ptr<LoadedKernel>> Kernel::resolve(llvm::ArrayRef<Arg> args,
@@ -578,17 +584,20 @@ llvm::Error Kernel::launchLoaded(LoadedKernel &lk, const Grid &grid,
         "kernel `{0}`: launch_cooperative_grid: the CUDA driver ({1}) lacks "
         "cuLaunchCooperativeKernel",
         info.name, drv.libraryPath));
-  CUfunction fn = cooperative ? lk.function
-                               : launchFunction(lk, uint64_t(grid.x) * grid.y * grid.z);
+  CappedLaunch run{lk.function, {}};
+  if (!cooperative)
+    run = beginLaunch(lk, uint64_t(grid.x) * grid.y * grid.z, stream);
   CUresult r =
       cooperative
           ? drv.cuLaunchCooperativeKernel(lk.function, grid.x, grid.y, grid.z,
                                           info.numWarps * 32, 1, 1,
                                           info.sharedBytes, stream,
                                           packed.data())
-          : drv.cuLaunchKernel(fn, grid.x, grid.y, grid.z,
+          : drv.cuLaunchKernel(run.function, grid.x, grid.y, grid.z,
                                info.numWarps * 32, 1, 1, info.sharedBytes,
                                stream, packed.data(), nullptr);
+  if (run.sample.start)
+    endLaunch(lk, run, stream, r == cu::SUCCESS);
   if (r == cu::ERROR_COOPERATIVE_LAUNCH_TOO_LARGE)
     return makeError(llvm::formatv(
         "kernel `{0}`: launch_cooperative_grid: the grid {1}x{2}x{3} ({4} "

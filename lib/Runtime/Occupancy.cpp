@@ -79,8 +79,8 @@ std::optional<std::string> kiln::rt::withRegisterCap(std::string_view ptx,
   return out;
 }
 
-bool kiln::rt::registerCapsEnabled(bool &enabled, std::string &error) {
-  enabled = true;
+bool kiln::rt::registerCapMode(RegisterCapMode &mode, std::string &error) {
+  mode = RegisterCapMode::Auto;
   const char *v = std::getenv("KILN_OCCUPANCY");
   if (!v || !*v)
     return true;
@@ -89,19 +89,22 @@ bool kiln::rt::registerCapsEnabled(bool &enabled, std::string &error) {
   std::string choice = b == std::string::npos ? "" : text.substr(b, e - b + 1);
   std::transform(choice.begin(), choice.end(), choice.begin(),
                  [](unsigned char c) { return char(std::tolower(c)); });
-  if (choice == "1" || choice == "on" || choice == "0" || choice == "off") {
-    enabled = choice == "1" || choice == "on";
+  if (choice == "auto" || choice == "on" || choice == "off") {
+    mode = choice == "auto" ? RegisterCapMode::Auto
+           : choice == "on" ? RegisterCapMode::On
+                            : RegisterCapMode::Off;
     return true;
   }
   error = "KILN_OCCUPANCY=\"" + choice +
-          "\": expected on (register-capped builds for grids larger than the "
-          "device holds at once) or off";
+          "\": expected auto (time the register-capped build on the first "
+          "large grids and keep the faster), on (always the capped build for "
+          "grids larger than the device holds at once) or off";
   return false;
 }
 
 void kiln::rt::planRegisterCappedBuild(LoadedKernel &lk, const DiskCache *cache,
                                        llvm::StringRef cubinKey, int registers,
-                                       int localBytes) {
+                                       int localBytes, bool always) {
   const KernelInfo &info = lk.compiled->info;
   const Device &dev = *lk.device;
   auto plan = planRegisterCap(dev.limits(), unsigned(std::max(registers, 0)),
@@ -113,6 +116,8 @@ void kiln::rt::planRegisterCappedBuild(LoadedKernel &lk, const DiskCache *cache,
   c.fromPrograms = uint64_t(plan->programsPerSM) *
                    uint64_t(std::max(dev.multiprocessors(), 1));
   c.localBytes = localBytes;
+  if (always)
+    c.choice = LoadedKernel::Capped::Choice::Capped;
   if (cache)
     c.cache.emplace(*cache);
   c.cubinKey = sha256Hex(llvm::formatv("{0}\nmaxnreg {1}\n", cubinKey,
@@ -189,9 +194,115 @@ void buildRegisterCapped(LoadedKernel &lk) {
 }
 } // namespace
 
-CUfunction kiln::rt::launchFunction(LoadedKernel &lk, uint64_t programs) {
-  if (programs <= lk.capped.fromPrograms)
-    return lk.function;
-  std::call_once(lk.capped.built, [&] { buildRegisterCapped(lk); });
-  return lk.capped.function ? lk.capped.function : lk.function;
+namespace {
+using Choice = LoadedKernel::Capped::Choice;
+using Sample = LoadedKernel::Capped::Sample;
+
+/// Launches timed per build; the faster build wins by 3 % or more of the
+/// own build's best time, else the own build stays.
+constexpr unsigned kMeasuredLaunches = 8;
+
+void destroy(const Driver &drv, const Sample &s) {
+  drv.cuEventDestroy(s.start);
+  drv.cuEventDestroy(s.stop);
+}
+
+/// Reads the samples whose launches are done; decides once every measuring
+/// launch has been read. Under c.mutex.
+void harvest(LoadedKernel &lk) {
+  LoadedKernel::Capped &c = lk.capped;
+  const Driver &drv = lk.device->driver();
+  std::vector<Sample> waiting;
+  for (const Sample &s : c.recorded) {
+    CUresult q = drv.cuEventQuery(s.stop);
+    if (q == cu::ERROR_NOT_READY) {
+      waiting.push_back(s);
+      continue;
+    }
+    float ms = 0;
+    if (q == cu::SUCCESS && drv.cuEventElapsedTime(&ms, s.start, s.stop) == cu::SUCCESS)
+      (s.capped ? c.cappedMs : c.ownMs).push_back(ms);
+    destroy(drv, s);
+  }
+  c.recorded = std::move(waiting);
+  if (c.started < kMeasuredLaunches || !c.recorded.empty())
+    return;
+  bool capped = false;
+  if (!c.ownMs.empty() && !c.cappedMs.empty()) {
+    float own = *std::min_element(c.ownMs.begin(), c.ownMs.end());
+    float cap = *std::min_element(c.cappedMs.begin(), c.cappedMs.end());
+    capped = cap < 0.97f * own;
+    if (c.cache)
+      c.cache->log(llvm::formatv(
+          "kernel {0}: own build {1:f4} ms, capped at {2} registers {3:f4} ms "
+          "(best of {4} / {5} launches): grids above {6} programs run the {7}",
+          lk.compiled->info.name, own, c.registers, cap, c.ownMs.size(),
+          c.cappedMs.size(), c.fromPrograms, capped ? "capped build" : "own build"));
+  }
+  c.choice.store(capped ? Choice::Capped : Choice::Own, std::memory_order_release);
+}
+
+/// A launch while the choice is being measured: alternately each build,
+/// with events around it.
+CappedLaunch measuredLaunch(LoadedKernel &lk, CUstream stream) {
+  LoadedKernel::Capped &c = lk.capped;
+  const Driver &drv = lk.device->driver();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  if (!drv.cuEventQuery) { // cannot read events without waiting: keep the own
+    c.choice.store(Choice::Own, std::memory_order_release);
+    return {lk.function, {}};
+  }
+  harvest(lk);
+  Choice ch = c.choice.load(std::memory_order_acquire);
+  if (ch != Choice::Measure)
+    return {ch == Choice::Capped ? c.function : lk.function, {}};
+  // Nothing is timed into a graph being captured, nor beyond the measured
+  // launches (their events not read yet).
+  int capturing = 0;
+  if (c.started >= kMeasuredLaunches ||
+      (drv.cuStreamIsCapturing && drv.cuStreamIsCapturing(stream, &capturing) == cu::SUCCESS &&
+       capturing))
+    return {lk.function, {}};
+  Sample s;
+  s.capped = c.started % 2 == 1;
+  if (drv.cuEventCreate(&s.start, 0) != cu::SUCCESS ||
+      drv.cuEventCreate(&s.stop, 0) != cu::SUCCESS ||
+      drv.cuEventRecord(s.start, stream) != cu::SUCCESS) {
+    if (s.start)
+      drv.cuEventDestroy(s.start);
+    if (s.stop)
+      drv.cuEventDestroy(s.stop);
+    return {lk.function, {}};
+  }
+  ++c.started;
+  return {s.capped ? c.function : lk.function, s};
+}
+} // namespace
+
+CappedLaunch kiln::rt::beginLaunch(LoadedKernel &lk, uint64_t programs, CUstream stream) {
+  LoadedKernel::Capped &c = lk.capped;
+  if (programs <= c.fromPrograms)
+    return {lk.function, {}};
+  Choice ch = c.choice.load(std::memory_order_acquire);
+  if (ch == Choice::Own)
+    return {lk.function, {}};
+  std::call_once(c.built, [&] { buildRegisterCapped(lk); });
+  if (!c.function)
+    return {lk.function, {}};
+  if (ch == Choice::Capped)
+    return {c.function, {}};
+  return measuredLaunch(lk, stream);
+}
+
+void kiln::rt::endLaunch(LoadedKernel &lk, const CappedLaunch &launch, CUstream stream,
+                         bool launched) {
+  LoadedKernel::Capped &c = lk.capped;
+  const Driver &drv = lk.device->driver();
+  if (!launched || drv.cuEventRecord(launch.sample.stop, stream) != cu::SUCCESS) {
+    std::lock_guard<std::mutex> lock(c.mutex);
+    destroy(drv, launch.sample);
+    return;
+  }
+  std::lock_guard<std::mutex> lock(c.mutex);
+  c.recorded.push_back(launch.sample);
 }

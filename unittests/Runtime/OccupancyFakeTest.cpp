@@ -77,18 +77,21 @@ TEST(Occupancy, CapsGoIntoThePTX) {
 }
 
 TEST(Occupancy, TheSwitchIsCheckedByName) {
-  bool on = false;
+  RegisterCapMode mode = RegisterCapMode::Off;
   std::string error;
   ::unsetenv("KILN_OCCUPANCY");
-  EXPECT_TRUE(registerCapsEnabled(on, error) && on);
+  EXPECT_TRUE(registerCapMode(mode, error) && mode == RegisterCapMode::Auto);
   ::setenv("KILN_OCCUPANCY", " Off ", 1);
-  EXPECT_TRUE(registerCapsEnabled(on, error) && !on);
+  EXPECT_TRUE(registerCapMode(mode, error) && mode == RegisterCapMode::Off);
+  ::setenv("KILN_OCCUPANCY", "on", 1);
+  EXPECT_TRUE(registerCapMode(mode, error) && mode == RegisterCapMode::On);
+  ::setenv("KILN_OCCUPANCY", "AUTO", 1);
+  EXPECT_TRUE(registerCapMode(mode, error) && mode == RegisterCapMode::Auto);
   ::setenv("KILN_OCCUPANCY", "1", 1);
-  EXPECT_TRUE(registerCapsEnabled(on, error) && on);
-  ::setenv("KILN_OCCUPANCY", "max", 1);
-  EXPECT_FALSE(registerCapsEnabled(on, error));
-  EXPECT_EQ(error, "KILN_OCCUPANCY=\"max\": expected on (register-capped "
-                   "builds for grids larger than the device holds at once) "
+  EXPECT_FALSE(registerCapMode(mode, error));
+  EXPECT_EQ(error, "KILN_OCCUPANCY=\"1\": expected auto (time the register-capped "
+                   "build on the first large grids and keep the faster), on (always "
+                   "the capped build for grids larger than the device holds at once) "
                    "or off");
   ::unsetenv("KILN_OCCUPANCY");
 }
@@ -138,8 +141,9 @@ struct OccupancyFake : FakeDriver {
 
 TEST_F(OccupancyFake, GridsLargerThanTheDeviceHoldsRunTheCappedBuild) {
   // 54 registers at 256 threads: 4 programs per SM, 528 on 132 SMs; capped
-  // at 40, 6. Built once, on the first grid above 528.
+  // at 40, 6. Built once, on the first grid above 528 (`on`: not timed).
   ::setenv("KILN_FAKE_REGISTERS", "54", 1);
+  ::setenv("KILN_OCCUPANCY", "on", 1);
   int links = fake().calls("cuLinkCreate");
   EXPECT_EQ(capsLaunched(eightWarps("kiln_occ_large"), {100, 528, 529, 16384, 3}),
             (std::vector<int>{128, 128, 40, 40, 128}));
@@ -148,6 +152,7 @@ TEST_F(OccupancyFake, GridsLargerThanTheDeviceHoldsRunTheCappedBuild) {
 
 TEST_F(OccupancyFake, CapsThatSpillOrCannotPayAreNotUsed) {
   ::setenv("KILN_FAKE_REGISTERS", "54", 1);
+  ::setenv("KILN_OCCUPANCY", "on", 1);
   ::setenv("KILN_FAKE_SPILLS_BELOW", "48", 1);
   EXPECT_EQ(capsLaunched(eightWarps("kiln_occ_spills"), {5000, 5000}),
             (std::vector<int>{128, 128}));
@@ -163,6 +168,7 @@ TEST_F(OccupancyFake, CappedCubinsAreCachedOnDisk) {
   // own cubin and the capped one both come from the disk cache once the
   // memory caches are gone.
   ::setenv("KILN_FAKE_REGISTERS", "54", 1);
+  ::setenv("KILN_OCCUPANCY", "on", 1);
   TempDir dir;
   ModuleOptions mo;
   mo.cache = CacheConfig{true, dir.str(), /*log=*/true};
@@ -211,6 +217,32 @@ def twice(x_ptr, n, BLOCK: tl.constexpr):
   EXPECT_EQ(fake().calls("cuLinkCreate"), links + 2); // both from disk
 }
 
+TEST_F(OccupancyFake, AutoKeepsTheBuildItMeasuredFaster) {
+  // The first 8 large grids alternate between the builds, timed with events
+  // (the stand-in driver runs PTX with `.maxnreg 40` in 0.5 ms, the rest in
+  // 1 ms); then the faster runs. Small grids never take part.
+  ::setenv("KILN_FAKE_REGISTERS", "54", 1);
+  fake().setKernelTime(".maxnreg 40", 0, 0.5f);
+  int events = fake().calls("cuEventRecord");
+  EXPECT_EQ(capsLaunched(eightWarps("kiln_occ_auto_fast"),
+                         {5000, 100, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 100}),
+            (std::vector<int>{128, 128, 40, 128, 40, 128, 40, 128, 40, 40, 40, 128}));
+  EXPECT_EQ(fake().calls("cuEventRecord"), events + 16);
+}
+
+TEST_F(OccupancyFake, AutoKeepsTheOwnBuildWhenTheCapIsNotFaster) {
+  ::setenv("KILN_FAKE_REGISTERS", "54", 1);
+  fake().setKernelTime(".maxnreg 40", 0, 0.98f); // within 3 %: not worth it
+  EXPECT_EQ(capsLaunched(eightWarps("kiln_occ_auto_close"),
+                         {5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000}),
+            (std::vector<int>{128, 40, 128, 40, 128, 40, 128, 40, 128, 128}));
+  fake().reset();
+  fake().setKernelTime(".maxnreg 40", 0, 2.0f);
+  EXPECT_EQ(capsLaunched(eightWarps("kiln_occ_auto_slow"),
+                         {5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000}),
+            (std::vector<int>{128, 40, 128, 40, 128, 40, 128, 40, 128}));
+}
+
 TEST_F(OccupancyFake, TheSwitchTurnsCapsOff) {
   ::setenv("KILN_FAKE_REGISTERS", "54", 1);
   ::setenv("KILN_OCCUPANCY", "off", 1);
@@ -218,8 +250,10 @@ TEST_F(OccupancyFake, TheSwitchTurnsCapsOff) {
   ::setenv("KILN_OCCUPANCY", "most", 1);
   std::string error;
   capsLaunched(eightWarps("kiln_occ_bad_switch"), {5000}, &error);
-  EXPECT_EQ(error, "KILN_OCCUPANCY=\"most\": expected on (register-capped builds "
-                   "for grids larger than the device holds at once) or off");
+  EXPECT_EQ(error, "KILN_OCCUPANCY=\"most\": expected auto (time the register-capped "
+                   "build on the first large grids and keep the faster), on (always "
+                   "the capped build for grids larger than the device holds at once) "
+                   "or off");
 }
 
 } // namespace

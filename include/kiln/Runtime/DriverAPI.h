@@ -141,6 +141,10 @@ struct DriverAPI {
   CUresult (*cuEventRecord)(CUevent, CUstream);
   CUresult (*cuEventSynchronize)(CUevent);
   CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
+  /// Optional: SUCCESS once the event's work is done, ERROR_NOT_READY before.
+  CUresult (*cuEventQuery)(CUevent) = nullptr;
+  /// Optional: *status != 0 while the stream is being captured into a graph.
+  CUresult (*cuStreamIsCapturing)(CUstream, int *) = nullptr;
 
   /// Loads `library` (a file name searched like dlopen does, or a path),
   /// resolves every entry point and calls cuInit(0). On failure returns false

@@ -9,10 +9,15 @@
 // at 54 registers fits 4 programs of 256 threads per SM, Triton's build of
 // it at 40 fits 6, and runs 1.13x faster on the H200).
 //
+// And which wins depends on the kernel more than on its registers: the
+// tuned LayerNorm of examples/layernorm/layer_norm_fast.py (one 4096-wide
+// row per 4-warp program, its loads all in flight) runs 10 % slower capped.
 // So the runtime keeps both: the kernel's own build, and for grids of more
 // programs than the SMs hold at once, a second build of the same PTX under a
 // `.maxnreg` cap that fits more programs per SM, built on the first such
-// launch, kept only when ptxas met the cap without spilling.
+// launch, kept only when ptxas met the cap without spilling; the first few
+// such launches alternate between the two, timed with events, and the rest
+// run the faster.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_RUNTIME_OCCUPANCY_H
@@ -52,10 +57,12 @@ std::optional<RegisterCap> planRegisterCap(const DeviceLimits &lim,
 std::optional<std::string> withRegisterCap(std::string_view ptx,
                                            unsigned registers);
 
-/// KILN_OCCUPANCY: unset, "1" or "on" builds register-capped variants for
-/// large grids; "0" or "off" never does. Another value: false, with `error`
-/// naming it.
-bool registerCapsEnabled(bool &enabled, std::string &error);
+enum class RegisterCapMode { Auto, On, Off };
+/// KILN_OCCUPANCY: unset or "auto" measures, on a kernel's first large
+/// grids, whether the capped build is faster and keeps the faster; "on"
+/// always runs it for large grids; "off" never builds it. Another value:
+/// false, with `error` naming it.
+bool registerCapMode(RegisterCapMode &mode, std::string &error);
 
 } // namespace kiln::rt
 

@@ -102,6 +102,8 @@ bool DriverAPI::load(const char *library, DriverAPI &d, std::string &error) {
   resolveOptional(lib, "cuStreamGetCtx", d.cuStreamGetCtx);
   resolveOptional(lib, "cuLaunchCooperativeKernel", d.cuLaunchCooperativeKernel);
   resolveOptional(lib, "cuCtxGetDevice", d.cuCtxGetDevice);
+  resolveOptional(lib, "cuEventQuery", d.cuEventQuery);
+  resolveOptional(lib, "cuStreamIsCapturing", d.cuStreamIsCapturing);
 
   if (CUresult r = d.cuInit(0); r != cu::SUCCESS) {
     error = "no usable CUDA device: cuInit: " + d.describe(r);
