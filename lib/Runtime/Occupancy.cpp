@@ -125,10 +125,10 @@ void kiln::rt::planRegisterCappedBuild(LoadedKernel &lk, const DiskCache *cache,
                              .str());
   if (cache)
     cache->log(llvm::formatv(
-        "kernel {0}: {1} registers, {2} programs per SM; grids above {3} "
-        "programs get a build capped at {4} registers ({5} per SM)",
-        info.name, registers, plan->programsPerSM, c.fromPrograms,
-        plan->registers, plan->cappedProgramsPerSM));
+        "kernel {0}: {1} registers, {2} programs per SM; a build capped at "
+        "{3} registers ({4} per SM) for grids above {5} programs",
+        info.name, registers, plan->programsPerSM, plan->registers,
+        plan->cappedProgramsPerSM, c.fromPrograms));
 }
 
 namespace {
@@ -192,9 +192,7 @@ void buildRegisterCapped(LoadedKernel &lk) {
   c.module = mod;
   c.function = fn;
 }
-} // namespace
 
-namespace {
 using Choice = LoadedKernel::Capped::Choice;
 using Sample = LoadedKernel::Capped::Sample;
 

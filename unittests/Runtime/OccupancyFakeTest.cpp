@@ -203,8 +203,8 @@ def twice(x_ptr, n, BLOCK: tl.constexpr):
   EXPECT_EQ(launchCap(5000), 40);
   std::string log = testing::internal::GetCapturedStderr();
   EXPECT_EQ(fake().calls("cuLinkCreate"), links + 2);
-  EXPECT_NE(log.find("kiln[cache]: kernel twice: 54 registers, 4 programs per SM; grids "
-                     "above 528 programs get a build capped at 40 registers (6 per SM)"),
+  EXPECT_NE(log.find("kiln[cache]: kernel twice: 54 registers, 4 programs per SM; a build "
+                     "capped at 40 registers (6 per SM) for grids above 528 programs"),
             std::string::npos)
       << log;
   EXPECT_NE(log.find("kiln[cache]: kernel twice: register-capped build, 40 registers"),
