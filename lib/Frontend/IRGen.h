@@ -83,6 +83,9 @@ public:
   /// The module-level binding of `use->id` visible at `modulePos`, evaluated
   /// on first use; nullopt when the module binds no such name.
   std::optional<FailureOr<Val>> lookupGlobal(const ast::NameExpr *use);
+  /// `torch.version.hip` read through the module's import of torch
+  /// (IRGenExpr.cpp): None on the CUDA builds Kiln runs beside.
+  bool readsTorchVersionHip(const ast::AttributeExpr *e) const;
   const ast::FunctionDef *findFunction(llvm::StringRef name) const;
   bool isJit(const ast::FunctionDef *fn) const;
   /// Decorated `@triton.constexpr_function`: host Python that kernels call

@@ -247,7 +247,38 @@ static Val shapeTuple(llvm::ArrayRef<int64_t> shape) {
   return Val::tuple(std::move(dims));
 }
 
+/// Whether `e` reads PyTorch's `torch.version.hip` (through `import torch`,
+/// `import torch as th` or `from torch import version`), the module-level
+/// binding of its leading name being that import.
+bool IRGen::readsTorchVersionHip(const AttributeExpr *e) const {
+  if (e->attr != "hip")
+    return false;
+  const NameExpr *name = llvm::dyn_cast<NameExpr>(e->value);
+  llvm::StringRef imported = "version";
+  if (auto *mid = llvm::dyn_cast<AttributeExpr>(e->value);
+      mid && mid->attr == "version") {
+    name = llvm::dyn_cast<NameExpr>(mid->value);
+    imported = "";
+  }
+  if (!name || fs && fs->scope.count(name->id))
+    return false;
+  auto it = moduleDefs.find(name->id);
+  if (it == moduleDefs.end())
+    return false;
+  const GlobalDef *d = nullptr;
+  for (const GlobalDef &cand : it->second)
+    if (cand.pos < modulePos)
+      d = &cand;
+  return d && d->how == GlobalDef::How::HostImport && d->module == "torch" &&
+         d->importedName == imported;
+}
+
 FailureOr<Val> IRGen::evalAttribute(const AttributeExpr *e) {
+  // None: Kiln compiles for NVIDIA GPUs, where PyTorch is a CUDA build.
+  // Kernels test it to pick AMD-only code (torchao's
+  // `if tl.constexpr(torch.version.hip is not None)`).
+  if (readsTorchVersionHip(e))
+    return Val::none();
   FailureOr<Val> base = eval(e->value);
   if (failed(base))
     return failure();

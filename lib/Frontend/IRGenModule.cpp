@@ -460,7 +460,19 @@ static std::string shortText(llvm::StringRef t) {
 }
 
 /// For a module Kiln did not find as a file: how to make it find one.
-static std::string packageRootHint(const IRGen &g) {
+/// The hint after "which kernels cannot use" for a name from `module`:
+/// where to find it when it may be the user's own file; none for the
+/// standard library and the libraries every Triton user has.
+static std::string packageRootHint(const IRGen &g, llvm::StringRef module) {
+  llvm::StringRef top = module.split('.').first;
+  if (top == "torch")
+    return " (of torch, kernels may read `torch.version.hip`: None, as Kiln "
+           "runs beside CUDA builds of PyTorch)";
+  if (llvm::is_contained({"numpy", "os", "sys", "functools", "itertools",
+                          "operator", "enum", "dataclasses", "warnings",
+                          "logging", "inspect", "re", "abc"},
+                         top))
+    return "";
   if (!followsImports(g) || hasPackageRoots(g))
     return "";
   return "; if it is a Python file of your package, give the package root "
@@ -577,12 +589,12 @@ std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
       return FailureOr<Val>(fail(use, "`" + name + "` is the module `" +
                                           d->module +
                                           "`, which kernels cannot use" +
-                                          packageRootHint(*this)));
+                                          packageRootHint(*this, d->module)));
     return FailureOr<Val>(
         fail(use, "`" + name + "` is `" + d->importedName + "` from module `" +
                       d->module + "` (imported at " + where +
                       "), which kernels cannot use" +
-                      packageRootHint(*this)));
+                      packageRootHint(*this, d->module)));
   case How::Unsupported:
     return FailureOr<Val>(
         fail(use, d->message + " (imported at " + where + ")"));
