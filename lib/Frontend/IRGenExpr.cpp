@@ -637,10 +637,10 @@ FailureOr<Val> IRGen::evalSubscript(const SubscriptExpr *e) {
     if (!llvm::isa<ConstExpr>(ix) ||
         llvm::cast<ConstExpr>(ix)->which != ConstExpr::Which::None)
       ++kept;
-  if (kept && !v.type.isTensor())
-    return fail(e, "`" + text(e->value) + "` (" + typeName(v) +
-                       ") is not subscriptable");
-  if (kept > v.type.shape.size())
+  // A scalar takes `:` and `None` as Triton's tensor.__getitem__ does: `:`
+  // keeps, `None` at position k inserts a 1 at k or at the end
+  // (`pid[:, None]` is a 1-element tile; torchao's blockwise fp8 kernels).
+  if (kept > v.type.shape.size() && v.type.isTensor())
     return fail(e, "too many indices for a tensor of rank " +
                        std::to_string(v.type.shape.size()));
   for (size_t dim = 0; dim < e->indices.size(); ++dim) {
@@ -648,7 +648,7 @@ FailureOr<Val> IRGen::evalSubscript(const SubscriptExpr *e) {
     if (auto *c = llvm::dyn_cast<ConstExpr>(ix);
         c && c->which == ConstExpr::Which::None) {
       llvm::SmallVector<int64_t, 2> s(v.type.shape);
-      s.insert(s.begin() + dim, 1);
+      s.insert(s.begin() + std::min(dim, s.size()), 1);
       TType t = v.type.withShape(s);
       if (!v.type.isTensor()) {
         FailureOr<Val> sv = broadcastTo(v, s, e, "value");
@@ -665,6 +665,9 @@ FailureOr<Val> IRGen::evalSubscript(const SubscriptExpr *e) {
     auto *sl = llvm::dyn_cast<SliceExpr>(ix);
     if (sl && !sl->lower && !sl->upper && !sl->step)
       continue;
+    if (!base->type.isTensor())
+      return fail(e, "`" + text(e->value) + "` (" + typeName(*base) +
+                         ") is not subscriptable");
     return fail(ix, "unsupported tensor index `" + text(ix) +
                         "`: only `:` and `None` are supported");
   }

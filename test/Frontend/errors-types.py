@@ -244,6 +244,22 @@ import triton
 import triton.language as tl
 
 
+# A scalar takes `:` and `None` as Triton's tensors do (`pid[:, None]` is a
+# 1-element tile), and nothing else.
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    one = pid[:, None] + pid[None, :]
+    tl.static_assert(one.shape == (1,))
+    tl.static_assert(pid[None, None].shape == (1, 1))
+    # expected-error @+1 {{`pid` (i32) is not subscriptable}}
+    y = pid[:, 0]
+
+# -----
+import triton
+import triton.language as tl
+
+
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
     # expected-error @+1 {{`N` is not callable (it is i32)}}
