@@ -145,7 +145,7 @@ import triton.language as tl
 def k(X, Y, N, BLOCK: tl.constexpr):
     a = tl.arange(0, BLOCK)
     b = tl.arange(0, 64)
-    # expected-error @+1 {{`mask` has shape [64], which does not broadcast to [128]}}
+    # expected-error @+1 {{`mask` of `tl.load` has shape [64], which does not broadcast with the pointer's [128]}}
     x = tl.load(X + a, mask=b < N)
 
 # -----

@@ -166,6 +166,55 @@ static FailureOr<Val> loadBuiltin(BuiltinCall &call) {
   return v;
 }
 
+/// `v` with size-1 dimensions in front up to `rank`, as Triton aligns the
+/// shapes it broadcasts against each other.
+static Val withLeadingDims(IRGen &g, Val v, size_t rank, const Node *where) {
+  while (v.type.isTensor() && v.type.shape.size() < rank) {
+    llvm::SmallVector<int64_t, 2> s(v.type.shape);
+    s.insert(s.begin(), 1);
+    TType t = v.type.withShape(s);
+    v = Val::runtime(tile::ExpandDimsOp::create(g.b, g.loc(where),
+                                                toMLIR(&g.ctx, t), v.value, 0u),
+                     t);
+  }
+  return v;
+}
+
+/// Triton's load broadcasts the pointer tensor and `mask`, then `other`,
+/// against each other (stores and atomics only broadcast to the pointer):
+/// a mask or `other` of a larger shape widens the pointer tensor, one of a
+/// lower rank takes size-1 leading dimensions (xformers' scaled_index_add
+/// loads a [1, R, C] pointer tile under an [I, R, C] mask).
+static LogicalResult broadcastLoadOperands(IRGen &g, ArgReader &rd, Val &ptr,
+                                           Arg &mask, Arg &other) {
+  if (!ptr.type.isTensor())
+    return success();
+  llvm::SmallVector<int64_t, 2> shape(ptr.type.shape);
+  for (Arg *a : {&mask, &other}) {
+    if (rd.isNone(*a) || !a->v.isRuntime() || !a->v.type.isTensor())
+      continue;
+    auto common = broadcastShapes(shape, a->v.type.shape);
+    if (!common)
+      return g.fail(a->node, "`" + std::string(a == &mask ? "mask" : "other") +
+                                 "` of `" + rd.fn + "` has shape " +
+                                 shapeStr(a->v.type.shape) +
+                                 ", which does not broadcast with the pointer's " +
+                                 shapeStr(shape));
+    shape = *common;
+  }
+  for (Arg *a : {&mask, &other})
+    if (!rd.isNone(*a) && a->v.isRuntime() && a->v.type.isTensor())
+      a->v = withLeadingDims(g, a->v, shape.size(), a->node);
+  if (llvm::ArrayRef<int64_t>(shape) == llvm::ArrayRef<int64_t>(ptr.type.shape))
+    return success();
+  FailureOr<Val> wide = g.broadcastTo(withLeadingDims(g, ptr, shape.size(), mask.node),
+                                      shape, mask.node, "the pointer");
+  if (failed(wide))
+    return failure();
+  ptr = *wide;
+  return success();
+}
+
 static FailureOr<Val> loadBody(BuiltinCall &call) {
   auto &[g, rd, a, e, l, args] = call;
   if (a[0].v.kind == Val::Kind::BlockPtr)
@@ -178,12 +227,15 @@ static FailureOr<Val> loadBody(BuiltinCall &call) {
   if (failed(checkNoBoundaryCheck(g, rd, a[3], "boundary_check")) ||
       failed(checkNoBoundaryCheck(g, rd, a[4], "padding_option")))
     return failure();
-  FailureOr<mlir::Value> mask = prepareMask(g, rd, a[1], *ptr);
+  Arg maskArg = a[1], otherArg = a[2];
+  if (failed(broadcastLoadOperands(g, rd, *ptr, maskArg, otherArg)))
+    return failure();
+  FailureOr<mlir::Value> mask = prepareMask(g, rd, maskArg, *ptr);
   if (failed(mask))
     return failure();
   mlir::Value other;
-  if (!rd.isNone(a[2])) {
-    FailureOr<Val> o = prepareValue(g, rd, a[2], *ptr, "other");
+  if (!rd.isNone(otherArg)) {
+    FailureOr<Val> o = prepareValue(g, rd, otherArg, *ptr, "other");
     if (failed(o))
       return failure();
     other = o->value;
