@@ -189,9 +189,15 @@ static LogicalResult broadcastLoadOperands(IRGen &g, ArgReader &rd, Val &ptr,
                                            Arg &mask, Arg &other) {
   if (!ptr.type.isTensor())
     return success();
+  // Operands of the wrong kind are left for prepareMask / prepareValue to
+  // name as the user wrote them.
+  auto takesPart = [&](const Arg &a) {
+    return !rd.isNone(a) && a.v.isRuntime() && a.v.type.isTensor() &&
+           !a.v.type.isPtr && (&a != &mask || a.v.type.dtype == DType::I1);
+  };
   llvm::SmallVector<int64_t, 2> shape(ptr.type.shape);
   for (Arg *a : {&mask, &other}) {
-    if (rd.isNone(*a) || !a->v.isRuntime() || !a->v.type.isTensor())
+    if (!takesPart(*a))
       continue;
     auto common = broadcastShapes(shape, a->v.type.shape);
     if (!common)
@@ -203,7 +209,7 @@ static LogicalResult broadcastLoadOperands(IRGen &g, ArgReader &rd, Val &ptr,
     shape = *common;
   }
   for (Arg *a : {&mask, &other})
-    if (!rd.isNone(*a) && a->v.isRuntime() && a->v.type.isTensor())
+    if (takesPart(*a))
       a->v = withLeadingDims(g, a->v, shape.size(), a->node);
   if (llvm::ArrayRef<int64_t>(shape) == llvm::ArrayRef<int64_t>(ptr.type.shape))
     return success();
