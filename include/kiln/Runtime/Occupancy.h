@@ -4,14 +4,13 @@
 // within the `.maxntid` bound Kiln's PTX carries: ptxas spends registers on
 // loads in flight. That is what a grid of few programs needs (one program
 // per SM walking 3000 rows: the corpus's column maxima at 32 registers run
-// 4.5x slower than at 54). A grid larger than the device holds at once
-// needs the opposite: more programs per SM (the corpus's LayerNorm forward
+// 4.5x slower than at 54). A grid larger than the device holds at once may
+// need the opposite: more programs per SM (the corpus's LayerNorm forward
 // at 54 registers fits 4 programs of 256 threads per SM, Triton's build of
-// it at 40 fits 6, and runs 1.13x faster on the H200).
-//
-// And which wins depends on the kernel more than on its registers: the
-// tuned LayerNorm of examples/layernorm/layer_norm_fast.py (one 4096-wide
-// row per 4-warp program, its loads all in flight) runs 10 % slower capped.
+// it at 40 fits 6, and runs 1.13x faster on the H200). Which wins depends
+// on the kernel more than on its registers: the tuned LayerNorm of
+// examples/layernorm/layer_norm_fast.py (one 4096-wide row per 4-warp
+// program, its loads all in flight) runs 10 % slower capped.
 // So the runtime keeps both: the kernel's own build, and for grids of more
 // programs than the SMs hold at once, a second build of the same PTX under a
 // `.maxnreg` cap that fits more programs per SM, built on the first such
