@@ -85,7 +85,7 @@ public:
   std::optional<FailureOr<Val>> lookupGlobal(const ast::NameExpr *use);
   /// `torch.version.hip` read through the module's import of torch
   /// (IRGenExpr.cpp): None on the CUDA builds Kiln runs beside.
-  bool readsTorchVersionHip(const ast::AttributeExpr *e) const;
+  bool readsTorchVersionHip(const ast::AttributeExpr *e);
   const ast::FunctionDef *findFunction(llvm::StringRef name) const;
   bool isJit(const ast::FunctionDef *fn) const;
   /// Decorated `@triton.constexpr_function`: host Python that kernels call
@@ -203,6 +203,9 @@ public:
                                       llvm::StringRef opName);
   mlir::LogicalResult broadcastPair(Val &l, Val &r, const ast::Node *where,
                                     llvm::StringRef opName);
+  /// A tensor with size-1 dimensions in front up to `rank`, as Triton aligns
+  /// the shapes it broadcasts against each other (scalars unchanged).
+  Val withLeadingDims(Val v, size_t rank, const ast::Node *where);
   /// Scalar or tensor i1 for a condition (`x != 0` for other types).
   mlir::FailureOr<Val> toBool(const Val &v, const ast::Node *where);
   /// Runtime value -> i1 scalar usable as an scf condition.
@@ -287,6 +290,8 @@ public:
   /// Module-level lookups see the bindings of statements before this one
   /// (Python's order while the module runs); kernels see the final ones.
   unsigned modulePos = ~0u;
+  /// The module-level binding of `name` visible at modulePos; null if none.
+  GlobalDef *visibleDef(const std::string &name);
 
   /// While set, fail() records its first message here instead of reporting
   /// it: lazy module-level evaluation reports it at the kernel's use.

@@ -250,7 +250,7 @@ static Val shapeTuple(llvm::ArrayRef<int64_t> shape) {
 /// Whether `e` reads PyTorch's `torch.version.hip` (through `import torch`,
 /// `import torch as th` or `from torch import version`), the module-level
 /// binding of its leading name being that import.
-bool IRGen::readsTorchVersionHip(const AttributeExpr *e) const {
+bool IRGen::readsTorchVersionHip(const AttributeExpr *e) {
   if (e->attr != "hip")
     return false;
   const NameExpr *name = llvm::dyn_cast<NameExpr>(e->value);
@@ -260,15 +260,9 @@ bool IRGen::readsTorchVersionHip(const AttributeExpr *e) const {
     name = llvm::dyn_cast<NameExpr>(mid->value);
     imported = "";
   }
-  if (!name || fs && fs->scope.count(name->id))
+  if (!name || (fs && fs->scope.count(name->id)))
     return false;
-  auto it = moduleDefs.find(name->id);
-  if (it == moduleDefs.end())
-    return false;
-  const GlobalDef *d = nullptr;
-  for (const GlobalDef &cand : it->second)
-    if (cand.pos < modulePos)
-      d = &cand;
+  const GlobalDef *d = visibleDef(name->id);
   return d && d->how == GlobalDef::How::HostImport && d->module == "torch" &&
          d->importedName == imported;
 }

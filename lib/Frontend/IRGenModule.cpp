@@ -520,16 +520,22 @@ FailureOr<Val> IRGen::namedTupleClass(const ClassDef &c) {
   return cls;
 }
 
-std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
-  auto it = moduleDefs.find(use->id);
+IRGen::GlobalDef *IRGen::visibleDef(const std::string &name) {
+  auto it = moduleDefs.find(name);
   if (it == moduleDefs.end())
-    return std::nullopt;
+    return nullptr;
   GlobalDef *d = nullptr;
   for (GlobalDef &cand : it->second)
     if (cand.pos < modulePos)
       d = &cand;
+  return d;
+}
+
+std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
+  GlobalDef *d = visibleDef(use->id);
   if (!d)
     return std::nullopt;
+  auto it = moduleDefs.find(use->id); // d's list: is d its last binding?
   if (d->how == How::Known)
     return FailureOr<Val>(*d->cached); // the common case: `tl`, helpers
   const std::string &name = use->id;

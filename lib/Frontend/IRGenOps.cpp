@@ -227,6 +227,17 @@ FailureOr<Val> IRGen::broadcastTo(const Val &in, llvm::ArrayRef<int64_t> shape,
   return Val::runtime(tile::BroadcastOp::create(b, l, out, v.value), outT);
 }
 
+Val IRGen::withLeadingDims(Val v, size_t rank, const Node *where) {
+  while (v.type.isTensor() && v.type.shape.size() < rank) {
+    llvm::SmallVector<int64_t, 2> s(v.type.shape);
+    s.insert(s.begin(), 1);
+    TType t = v.type.withShape(s);
+    v.value = tile::ExpandDimsOp::create(b, loc(where), toMLIR(&ctx, t), v.value, 0u);
+    v.type = t;
+  }
+  return v;
+}
+
 LogicalResult IRGen::broadcastPair(Val &l, Val &r, const Node *where,
                                    llvm::StringRef opName) {
   if (!l.type.isTensor() && !r.type.isTensor())
@@ -238,14 +249,7 @@ LogicalResult IRGen::broadcastPair(Val &l, Val &r, const Node *where,
                            opName + "`");
   // Lower-rank tensors get leading size-1 dimensions first, as in Triton.
   for (Val *v : {&l, &r}) {
-    while (v->type.isTensor() && v->type.shape.size() < shape->size()) {
-      llvm::SmallVector<int64_t, 2> s(v->type.shape);
-      s.insert(s.begin(), 1);
-      TType t = v->type.withShape(s);
-      v->value = tile::ExpandDimsOp::create(b, loc(where), toMLIR(&ctx, t),
-                                            v->value, 0u);
-      v->type = t;
-    }
+    *v = withLeadingDims(*v, shape->size(), where);
     FailureOr<Val> bv = broadcastTo(*v, *shape, where, "operand");
     if (failed(bv))
       return failure();

@@ -89,15 +89,16 @@ struct LoadedKernel {
 void planRegisterCappedBuild(LoadedKernel &lk, const DiskCache *cache,
                              llvm::StringRef cubinKey, int registers,
                              int localBytes, bool always);
-/// What one launch of `programs` programs runs: the kernel's own build, or
-/// above lk.capped.fromPrograms the register-capped one (built on first
-/// use) when measured faster; while measuring, `sample` holds the events
-/// the launch is timed with. The device's context must be current.
+/// What a launch of more than lk.capped.fromPrograms programs runs (the
+/// caller compares, on the launch path): the register-capped build (built
+/// on first use) when measured faster, else the kernel's own; while
+/// measuring, `sample` holds the events the launch is timed with. The
+/// device's context must be current.
 struct CappedLaunch {
   CUfunction function = nullptr;
   LoadedKernel::Capped::Sample sample;
 };
-CappedLaunch beginLaunch(LoadedKernel &lk, uint64_t programs, CUstream stream);
+CappedLaunch beginLaunch(LoadedKernel &lk, CUstream stream);
 /// After the launch: ends a measuring launch's timing (or drops it when
 /// the launch failed).
 void endLaunch(LoadedKernel &lk, const CappedLaunch &launch, CUstream stream,

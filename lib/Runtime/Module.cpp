@@ -186,8 +186,10 @@ loadOnDevice(Device &dev, std::shared_ptr<const CompiledKernel> ck,
   // registers (mamba's chunk scan at 32 x 64 on 2 warps: 158 against 188
   // relocatable, local ptxas), no cubin of ours to cache (DriverAPI.h).
   JitMode mode;
+  RegisterCapMode capMode;
   std::string modeError;
-  if (!chooseJitMode(ck->ptx, mode, modeError))
+  if (!chooseJitMode(ck->ptx, mode, modeError) ||
+      !registerCapMode(capMode, modeError))
     return makeError(modeError);
   if (mode == JitMode::WholeProgram) {
     auto tj = std::chrono::steady_clock::now();
@@ -298,9 +300,6 @@ loadOnDevice(Device &dev, std::shared_ptr<const CompiledKernel> ck,
   st.loadMs = msSince(t0) - st.jitMs;
   st.loadedModule = true;
 
-  RegisterCapMode capMode;
-  if (!registerCapMode(capMode, modeError))
-    return makeError(modeError);
   unloadOnError.release();
   auto lk = std::make_shared<LoadedKernel>(&dev, mod, fn, std::move(ck),
                                            memoryCacheGeneration());
@@ -585,8 +584,8 @@ llvm::Error Kernel::launchLoaded(LoadedKernel &lk, const Grid &grid,
         "cuLaunchCooperativeKernel",
         info.name, drv.libraryPath));
   CappedLaunch run{lk.function, {}};
-  if (!cooperative)
-    run = beginLaunch(lk, uint64_t(grid.x) * grid.y * grid.z, stream);
+  if (!cooperative && uint64_t(grid.x) * grid.y * grid.z > lk.capped.fromPrograms)
+    run = beginLaunch(lk, stream);
   CUresult r =
       cooperative
           ? drv.cuLaunchCooperativeKernel(lk.function, grid.x, grid.y, grid.z,

@@ -1,9 +1,9 @@
 //===- Occupancy.cpp - Programs per SM; register-capped builds ------------===//
 #include "kiln/Runtime/Occupancy.h"
 #include "KernelState.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
-#include <cctype>
 #include <cstdlib>
 
 using namespace kiln;
@@ -84,11 +84,7 @@ bool kiln::rt::registerCapMode(RegisterCapMode &mode, std::string &error) {
   const char *v = std::getenv("KILN_OCCUPANCY");
   if (!v || !*v)
     return true;
-  std::string text(v);
-  size_t b = text.find_first_not_of(" \t"), e = text.find_last_not_of(" \t");
-  std::string choice = b == std::string::npos ? "" : text.substr(b, e - b + 1);
-  std::transform(choice.begin(), choice.end(), choice.begin(),
-                 [](unsigned char c) { return char(std::tolower(c)); });
+  std::string choice = llvm::StringRef(v).trim().lower();
   if (choice == "auto" || choice == "on" || choice == "off") {
     mode = choice == "auto" ? RegisterCapMode::Auto
            : choice == "on" ? RegisterCapMode::On
@@ -277,10 +273,8 @@ CappedLaunch measuredLaunch(LoadedKernel &lk, CUstream stream) {
 }
 } // namespace
 
-CappedLaunch kiln::rt::beginLaunch(LoadedKernel &lk, uint64_t programs, CUstream stream) {
+CappedLaunch kiln::rt::beginLaunch(LoadedKernel &lk, CUstream stream) {
   LoadedKernel::Capped &c = lk.capped;
-  if (programs <= c.fromPrograms)
-    return {lk.function, {}};
   Choice ch = c.choice.load(std::memory_order_acquire);
   if (ch == Choice::Own)
     return {lk.function, {}};

@@ -166,20 +166,6 @@ static FailureOr<Val> loadBuiltin(BuiltinCall &call) {
   return v;
 }
 
-/// `v` with size-1 dimensions in front up to `rank`, as Triton aligns the
-/// shapes it broadcasts against each other.
-static Val withLeadingDims(IRGen &g, Val v, size_t rank, const Node *where) {
-  while (v.type.isTensor() && v.type.shape.size() < rank) {
-    llvm::SmallVector<int64_t, 2> s(v.type.shape);
-    s.insert(s.begin(), 1);
-    TType t = v.type.withShape(s);
-    v = Val::runtime(tile::ExpandDimsOp::create(g.b, g.loc(where),
-                                                toMLIR(&g.ctx, t), v.value, 0u),
-                     t);
-  }
-  return v;
-}
-
 /// Triton's load broadcasts the pointer tensor and `mask`, then `other`,
 /// against each other (stores and atomics only broadcast to the pointer):
 /// a mask or `other` of a larger shape widens the pointer tensor, one of a
@@ -210,10 +196,10 @@ static LogicalResult broadcastLoadOperands(IRGen &g, ArgReader &rd, Val &ptr,
   }
   for (Arg *a : {&mask, &other})
     if (takesPart(*a))
-      a->v = withLeadingDims(g, a->v, shape.size(), a->node);
+      a->v = g.withLeadingDims(a->v, shape.size(), a->node);
   if (llvm::ArrayRef<int64_t>(shape) == llvm::ArrayRef<int64_t>(ptr.type.shape))
     return success();
-  FailureOr<Val> wide = g.broadcastTo(withLeadingDims(g, ptr, shape.size(), mask.node),
+  FailureOr<Val> wide = g.broadcastTo(g.withLeadingDims(ptr, shape.size(), mask.node),
                                       shape, mask.node, "the pointer");
   if (failed(wide))
     return failure();
