@@ -39,24 +39,59 @@ module attributes {tile.num_warps = 4 : i32} {
 // CHECK: %[[CLAMP:.*]] = llvm.mlir.constant(31 : i32) : i32
 // CHECK-NEXT: %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
 // CHECK-NEXT: %[[M:.*]] = llvm.mlir.constant(-1 : i32) : i32
-// CHECK-NEXT: nvvm.shfl.sync  bfly %[[M]], %arg0, %[[ONE]], %[[CLAMP]] : i32 -> i32
-// CHECK: llvm.intr.smax
+// CHECK-NEXT: nvvm.shfl.sync  bfly %[[M]], %arg0, %[[ONE]], %[[CLAMP]] : f32 -> f32
+// CHECK: llvm.intr.maxnum
 // CHECK: %[[TWO:.*]] = llvm.mlir.constant(2 : i32) : i32
-// CHECK: nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %[[TWO]], %{{.*}} : i32 -> i32
+// CHECK: nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %[[TWO]], %{{.*}} : f32 -> f32
 // CHECK: %[[FOUR:.*]] = llvm.mlir.constant(4 : i32) : i32
-// CHECK: nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %[[FOUR]], %{{.*}} : i32 -> i32
+// CHECK: nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %[[FOUR]], %{{.*}} : f32 -> f32
 // CHECK: %[[EIGHT:.*]] = llvm.mlir.constant(8 : i32) : i32
-// CHECK: nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %[[EIGHT]], %{{.*}} : i32 -> i32
+// CHECK: nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %[[EIGHT]], %{{.*}} : f32 -> f32
 // CHECK: %[[SIXTEEN:.*]] = llvm.mlir.constant(16 : i32) : i32
-// CHECK: nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %[[SIXTEEN]], %{{.*}} : i32 -> i32
+// CHECK: nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %[[SIXTEEN]], %{{.*}} : f32 -> f32
 // One warp: no shared memory, no barrier.
 // CHECK-NOT: nvvm.barrier0
 // CHECK: llvm.return
 module attributes {tile.num_warps = 1 : i32} {
-  func.func @shuffle_distances(%x: i32) -> () {
+  func.func @shuffle_distances(%x: f32) -> () {
+    %t = tile.splat %x : f32 -> tensor<32xf32, #b>
+    %s = tile.max %t, 0 : tensor<32xf32, #b> -> f32
+    tile.print "s" %s : f32
+    return
+  }
+}
+
+// -----
+
+// From sm_80 on, a 32-bit integer sum / max / min over all 32 lanes is one
+// redux.sync (signed, as the combination is); floats, and integers reduced
+// over some of the lanes only, keep their butterflies.
+#b = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+#p = #tile.blocked<sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [1, 1], order = [1, 0]>
+// CHECK-LABEL: llvm.func @redux
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK: nvvm.redux.sync add %arg0, %{{.*}} : i32 -> i32
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK: nvvm.redux.sync max %arg0, %{{.*}} : i32 -> i32
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK: nvvm.redux.sync min %arg0, %{{.*}} : i32 -> i32
+// CHECK-COUNT-5: nvvm.shfl.sync  bfly {{.*}} : f32 -> f32
+// CHECK-NOT: nvvm.redux.sync
+// CHECK-COUNT-4: nvvm.shfl.sync  bfly {{.*}} : i32 -> i32
+// CHECK-NOT: nvvm.redux.sync
+// CHECK: llvm.return
+module attributes {tile.num_warps = 1 : i32, tile.arch = "sm_80"} {
+  func.func @redux(%x: i32, %f: f32) -> () {
     %t = tile.splat %x : i32 -> tensor<32xi32, #b>
-    %s = tile.max %t, 0 : tensor<32xi32, #b> -> i32
-    tile.print "s" %s : i32
+    %s = tile.sum %t, 0 : tensor<32xi32, #b> -> i32
+    %mx = tile.max %t, 0 : tensor<32xi32, #b> -> i32
+    %mn = tile.min %t, 0 : tensor<32xi32, #b> -> i32
+    %tf = tile.splat %f : f32 -> tensor<32xf32, #b>
+    %sf = tile.sum %tf, 0 : tensor<32xf32, #b> -> f32
+    %t2 = tile.splat %x : i32 -> tensor<2x16xi32, #p>
+    %s2 = tile.sum %t2, 1 : tensor<2x16xi32, #p> -> tensor<2xi32, #tile.slice<dim = 1, parent = #p>>
+    tile.print "s" %s, %mx, %mn, %sf : i32, i32, i32, f32
+    tile.print "s2" %s2 : tensor<2xi32, #tile.slice<dim = 1, parent = #p>>
     return
   }
 }

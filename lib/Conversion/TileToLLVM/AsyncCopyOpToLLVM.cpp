@@ -11,6 +11,7 @@
 //    loaded and stored synchronously, a single f32 is one 4-byte cp.async;
 //  - tile.async_commit / tile.async_wait are cp.async.commit_group and
 //    cp.async.wait_group N followed by bar.sync;
+//  - tile.local_store writes a tile from registers with st.shared;
 //  - tile.local_load reads its tile with ld.shared (a tile.dot reading the
 //    slot directly leaves these loads unused, and LLVM deletes them).
 // A 1-D tile (a loop's vector of per-K factors) is the one row of a 1 x N
@@ -263,6 +264,77 @@ struct AsyncWaitLowering : OpConversionPattern<AsyncWaitOp> {
   }
 };
 
+struct LocalStoreLowering : OpConversionPattern<LocalStoreOp> {
+  LocalStoreLowering(TypeConverter &tc, MLIRContext *ctx, const LoweringState &state)
+      : OpConversionPattern(tc, ctx), state(state) {}
+  const LoweringState &state;
+
+  LogicalResult matchAndRewrite(LocalStoreOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto valueType = cast<RankedTensorType>(op.getValue().getType());
+    std::optional<DistributedLayout> layout = getDistributedLayout(valueType);
+    if (!layout)
+      return rewriter.notifyMatchFailure(op, "value without a layout");
+    layout = layout->asRows();
+    SharedMemoryType type = op.getBuffer().getType();
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    ValueRange values = adaptor.getValue();
+    Value base = slotByteOffset(b, loc, type, adaptor.getBuffer().front(), adaptor.getSlot().front());
+    SwizzledTile tile(type.getStoredRows(), type.getStoredRowUnits());
+    int64_t bits = type.getElementBits();
+    unsigned inner = type.getTransposed() ? 0 : 1;
+    // Runs of registers along the stored row, at most one 16-byte chunk of
+    // the swizzle (which keeps a chunk's units together).
+    unsigned vec = std::min(unsigned(128 / bits), layout->contiguousRegsAlong(inner));
+    if (layout->numRegs() % vec)
+      vec = 1;
+    if (vec * bits < 16)
+      return op.emitOpError("internal error: stores single bytes into ") << type;
+    const LoweringState::ThreadIds &ids = state.idsFor(op);
+    Type i16 = b.getI16Type(), i32 = b.getI32Type();
+    inFirstCopy(b, loc, *layout, ids, [&](OpBuilder &w) {
+      SmallVector<Value> coords = threadCoords(w, loc, *layout, ids.lane, ids.warp);
+      SmallVector<std::pair<Value, int64_t>> dsts =
+          slotDestinations(w, loc, *layout, tile, inner, vec, bits, base, coords);
+      for (unsigned r = 0; r < layout->numRegs(); r += vec) {
+        auto [dst, dstBytes] = dsts[r / vec];
+        // The run's bits as one 16-bit unit or 32-bit words.
+        int64_t runBits = vec * bits;
+        auto runType = VectorType::get({int64_t(vec)}, w.getIntegerType(bits));
+        Value run = LLVM::UndefOp::create(w, loc, runType);
+        for (unsigned k = 0; k < vec; ++k)
+          run = LLVM::InsertElementOp::create(w, loc, run, toBits(w, loc, values[r + k]),
+                                              i32Const(w, loc, k));
+        SmallVector<Value> inputs{dst};
+        std::string text, constraints = "r";
+        if (runBits == 16) {
+          inputs.push_back(LLVM::BitcastOp::create(w, loc, i16, run));
+          text = "st.shared.b16 " + sharedOperand(0, dstBytes) + ", $1;";
+          constraints += ",h";
+        } else {
+          int64_t words = runBits / 32;
+          Value packed =
+              LLVM::BitcastOp::create(w, loc, VectorType::get({words}, i32), run);
+          text = "st.shared" + (words > 1 ? ".v" + std::to_string(words) : std::string()) +
+                 ".b32 " + sharedOperand(0, dstBytes) + ", " + (words > 1 ? "{" : "");
+          for (int64_t i = 0; i < words; ++i) {
+            inputs.push_back(
+                LLVM::ExtractElementOp::create(w, loc, packed, i32Const(w, loc, i)));
+            text += (i ? ", $" : "$") + std::to_string(i + 1);
+            constraints += ",r";
+          }
+          text += words > 1 ? "};" : ";";
+        }
+        // Ordered after the barrier that frees the slot.
+        inlinePtx(w, loc, {}, inputs, text, constraints, /*hasSideEffects=*/true);
+      }
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
   LocalLoadLowering(TypeConverter &tc, MLIRContext *ctx, const LoweringState &state)
       : OpConversionPattern(tc, ctx), state(state) {}
@@ -321,7 +393,8 @@ struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
 void populateAsyncCopyPatterns(TileTypeConverter &converter, const LoweringState &state,
                                RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<LocalAllocLowering, AsyncCopyLowering, LocalLoadLowering, AsyncWaitLowering>(
+  patterns.add<LocalAllocLowering, AsyncCopyLowering, LocalStoreLowering, LocalLoadLowering,
+               AsyncWaitLowering>(
       converter, ctx, state);
   patterns.add<AsyncCommitLowering>(converter, ctx);
 }

@@ -5,7 +5,8 @@
 //  1. registers of the thread: a balanced tree;
 //  2. lanes of the warp: shfl.sync.bfly, after which every lane holds the
 //     warp's result (butterflies of commutative ops give identical bits in
-//     all lanes);
+//     all lanes); a 32-bit integer sum / max / min over all 32 lanes is one
+//     redux.sync on sm_80 and later, as in Triton;
 //  3. warps: one lane per warp writes its partial to shared memory, a
 //     barrier, then every thread combines all partials in the same order, so
 //     all threads end with the same value (uniform control flow on it).
@@ -19,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/TypeUtilities.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -81,7 +83,7 @@ using CombineFn =
 FailureOr<SmallVector<SmallVector<Value>>>
 reduceAlongAxis(Operation *op, ArrayRef<ValueRange> vals, const LoweringState &state,
                 ConversionPatternRewriter &rewriter, CombineFn combine,
-                bool orderLanes) {
+                bool orderLanes, std::optional<NVVM::ReduxKind> redux = std::nullopt) {
   Location loc = op->getLoc();
   auto srcType = cast<RankedTensorType>(op->getOperand(0).getType());
   std::optional<DistributedLayout> s = getDistributedLayout(srcType);
@@ -127,6 +129,14 @@ reduceAlongAxis(Operation *op, ArrayRef<ValueRange> vals, const LoweringState &s
   // upper lane), so that a combiner that is not exactly commutative (an
   // argmax meeting a NaN) still leaves the same bits in every lane.
   unsigned laneMask = s->laneMaskAlong(axis);
+  bool wholeWarp = laneMask == (1u << kLaneBits) - 1;
+  if (redux && wholeWarp && state.computeCapability >= 80 && numOperands == 1 &&
+      llvm::all_of(partial, [](const Tuple &t) { return t[0].getType().isInteger(32); })) {
+    Value allLanes = i32Const(rewriter, loc, -1);
+    for (Tuple &t : partial)
+      t[0] = NVVM::ReduxOp::create(rewriter, loc, t[0].getType(), t[0], *redux, allLanes);
+    laneMask = 0;
+  }
   for (unsigned bit = 0; bit < kLaneBits; ++bit) {
     if (!(laneMask & (1u << bit)))
       continue;
@@ -260,8 +270,11 @@ struct NamedReduceLowering : OpConversionPattern<OpT> {
       return Tuple{kiln::lowering::combine(b, loc, Kind, acc[0], x[0])};
     };
     SmallVector<ValueRange> vals{adaptor.getSrc()};
+    NVVM::ReduxKind redux = Kind == ReduceKind::Sum   ? NVVM::ReduxKind::ADD
+                            : Kind == ReduceKind::Max ? NVVM::ReduxKind::MAX
+                                                      : NVVM::ReduxKind::MIN;
     FailureOr<SmallVector<SmallVector<Value>>> results =
-        reduceAlongAxis(op, vals, state, rewriter, combine, /*orderLanes=*/false);
+        reduceAlongAxis(op, vals, state, rewriter, combine, /*orderLanes=*/false, redux);
     if (failed(results))
       return failure();
     rewriter.replaceOpWithMultiple(op, *results);

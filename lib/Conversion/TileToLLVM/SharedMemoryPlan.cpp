@@ -71,11 +71,17 @@ unsigned planSharedMemory(ModuleOp module, LoweringState &state) {
   module.walk([&](tile::LocalAllocOp alloc) {
     Block *block = alloc->getBlock();
     Interval life{index[alloc], index[alloc]};
-    // The last barrier of the block before the first copy into the buffer.
+    // The last barrier of the block before the first copy (or store) into
+    // the buffer.
     int64_t fencedBefore = -1;
     for (Operation *op = alloc->getNextNode(); op; op = op->getNextNode()) {
       bool copies = false;
-      op->walk([&](tile::AsyncCopyOp copy) { copies |= copy.getBuffer() == alloc.getResult(); });
+      op->walk([&](Operation *inner) {
+        if (auto copy = dyn_cast<tile::AsyncCopyOp>(inner))
+          copies |= copy.getBuffer() == alloc.getResult();
+        else if (auto store = dyn_cast<tile::LocalStoreOp>(inner))
+          copies |= store.getBuffer() == alloc.getResult();
+      });
       if (copies)
         break;
       if (isa<tile::BarrierOp>(op))

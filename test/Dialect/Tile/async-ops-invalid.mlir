@@ -92,6 +92,22 @@ func.func @load_elem(%b: !tile.smem<3x64x32xf16>, %s: i32) {
 
 // -----
 
+func.func @store_shape(%b: !tile.smem<3x64x32xf16>, %s: i32, %t: tensor<32x64xf16>) {
+  // expected-error @+1 {{'tile.local_store' op value shape [32, 64] differs from the slot shape [64, 32] of '!tile.smem<3x64x32xf16>'}}
+  tile.local_store %t into %b[%s] : tensor<32x64xf16> -> !tile.smem<3x64x32xf16>
+  return
+}
+
+// -----
+
+func.func @store_elem(%b: !tile.smem<3x64x32xf16>, %s: i32, %t: tensor<64x32xbf16>) {
+  // expected-error @+1 {{'tile.local_store' op writes 'bf16' into '!tile.smem<3x64x32xf16>'}}
+  tile.local_store %t into %b[%s] : tensor<64x32xbf16> -> !tile.smem<3x64x32xf16>
+  return
+}
+
+// -----
+
 func.func @wait() {
   // expected-error @+1 {{'tile.async_wait' op attribute 'pending' failed to satisfy constraint: 32-bit signless integer attribute whose value is non-negative}}
   tile.async_wait {pending = -1 : i32}

@@ -9,6 +9,7 @@
 // CHECK: tile.async_commit
 // CHECK: tile.async_wait {pending = 1 : i32}
 // CHECK: tile.local_load %[[BUF]][%arg2] : <3x64x32xf16> -> tensor<64x32xf16>
+// CHECK: tile.local_store %{{.*}} into %[[BUF]][%arg2] : tensor<64x32xf16> -> <3x64x32xf16>
 // A 1-D tile (a loop's per-K factors) is the one row of a 1 x N slot.
 // CHECK-LABEL: func.func @row
 // CHECK: tile.async_copy %arg0 into %{{.*}}[%arg1] : tensor<32x!tile.ptr<f32>> -> <3x1x32xf32>
@@ -26,6 +27,7 @@ func.func @pipelined(%p: tensor<64x32x!tile.ptr<f16>>, %m: tensor<64x32xi1>, %sl
   tile.async_commit
   tile.async_wait {pending = 1 : i32}
   %t = tile.local_load %buf[%slot] : !tile.smem<3x64x32xf16> -> tensor<64x32xf16>
+  tile.local_store %t into %buf[%slot] : tensor<64x32xf16> -> !tile.smem<3x64x32xf16>
   return %t : tensor<64x32xf16>
 }
 func.func @row(%p: tensor<32x!tile.ptr<f32>>, %slot: i32) -> tensor<32xf32> {

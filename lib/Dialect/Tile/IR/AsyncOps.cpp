@@ -101,6 +101,16 @@ LogicalResult AsyncCopyOp::verify() {
   return success();
 }
 
+LogicalResult LocalStoreOp::verify() {
+  auto value = cast<RankedTensorType>(getValue().getType());
+  SharedMemoryType buffer = getBuffer().getType();
+  if (failed(checkSlotShape(*this, value, buffer, "value")))
+    return failure();
+  if (value.getElementType() != buffer.getElementType())
+    return emitOpError() << "writes " << value.getElementType() << " into " << buffer;
+  return success();
+}
+
 LogicalResult LocalLoadOp::verify() {
   auto result = cast<RankedTensorType>(getType());
   SharedMemoryType buffer = getBuffer().getType();

@@ -134,12 +134,17 @@ void stageInvariantOperand(LoadOp load) {
   load.erase();
 }
 
-/// Dot operands that cannot be copied asynchronously (rows not proven 4-byte
-/// aligned) go through one shared-memory slot each, written and read in the
-/// same iteration, as Triton does (load, local_alloc, wgmma): the dots then
-/// read them from shared memory (wgmma on sm_90) instead of staging them.
-/// `loads` are in one loop body, the last one after the others.
-void stageInLoop(scf::ForOp loop, ArrayRef<LoadOp> loads) {
+/// Dot operands that cannot all be copied asynchronously (rows not proven
+/// 4-byte aligned) go through one shared-memory slot each, written and read
+/// in the same iteration, as Triton does (load, local_alloc, wgmma): the dots
+/// then read them from shared memory (wgmma on sm_90) instead of staging
+/// them. The loads that cp.async cannot copy stay loads, issued before the
+/// barrier that frees the slots (their latency overlaps it), and their tiles
+/// are stored into the slots after it; the others become copies.
+/// `loads` are in one loop body, the last one after the others; `wordCopies`
+/// holds those cp.async can copy.
+void stageInLoop(scf::ForOp loop, ArrayRef<LoadOp> loads,
+                 const llvm::DenseSet<Operation *> &wordCopies) {
   OpBuilder outer(loop);
   LoadOp last = loads.back();
   OpBuilder b(last->getContext());
@@ -149,19 +154,29 @@ void stageInLoop(scf::ForOp loop, ArrayRef<LoadOp> loads) {
   // before its iteration ends; the barrier makes that hold for all warps).
   BarrierOp::create(b, loc);
   Value slot = arith::ConstantIntOp::create(b, loc, 0, 32);
-  SmallVector<std::pair<LoadOp, Value>> staged;
+  SmallVector<std::tuple<LoadOp, Value, bool>> staged; // (load, buffer, copied)
+  bool anyCopy = false;
   for (LoadOp load : loads) {
     Value buffer = LocalAllocOp::create(outer, load.getLoc(), oneSlotType(load));
-    AsyncCopyOp::create(b, load.getLoc(), load.getPtr(), load.getMask(), buffer, slot);
-    staged.push_back({load, buffer});
+    bool copied = wordCopies.contains(load);
+    if (copied)
+      AsyncCopyOp::create(b, load.getLoc(), load.getPtr(), load.getMask(), buffer, slot);
+    else
+      LocalStoreOp::create(b, load.getLoc(), load.getResult(), buffer, slot);
+    anyCopy |= copied;
+    staged.push_back({load, buffer, copied});
   }
-  AsyncCommitOp::create(b, loc);
-  AsyncWaitOp::create(b, loc, 0);
-  for (auto [constLoad, buffer] : staged) {
+  if (anyCopy)
+    AsyncCommitOp::create(b, loc);
+  AsyncWaitOp::create(b, loc, 0); // + the barrier after the stores
+  for (auto [constLoad, buffer, copied] : staged) {
     LoadOp load = constLoad;
     Value tile = LocalLoadOp::create(b, load.getLoc(), load.getType(), buffer, slot);
-    load.getResult().replaceAllUsesWith(tile);
-    load.erase();
+    load.getResult().replaceUsesWithIf(tile, [](OpOperand &use) {
+      return !isa<LocalStoreOp>(use.getOwner());
+    });
+    if (copied)
+      load.erase();
   }
 }
 
@@ -625,6 +640,7 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
     // (with their partners: their dots run on mma.sync), as single bytes
     // are not copied into slots.
     DenseMap<Operation *, bool> copiesAllWords;
+    llvm::DenseSet<Operation *> wordCopies; // dot operand loads cp.async can copy
     DenseMap<Operation *, CompanionLoads> companions;
     llvm::DenseSet<Operation *> excluded;
     std::optional<ModuleAxisInfo> axis;
@@ -653,8 +669,11 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
       loads = dotOperandLoads(loop, excluded);
       if (loads.empty())
         continue;
+      for (LoadOp load : loads)
+        if (copiesWords(load, *axis))
+          wordCopies.insert(load);
       copiesAllWords[loop] =
-          llvm::all_of(loads, [&](LoadOp load) { return copiesWords(load, *axis); });
+          llvm::all_of(loads, [&](LoadOp load) { return wordCopies.contains(load); });
       companions[loop] = companionLoads(loop, loads, excluded, *axis);
     }
 
@@ -691,7 +710,7 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
       if (!loads.empty() && !words->second) {
         if (bytesOf(loads) <= budget) {
           readKMajorOperandsFromSlots(loads);
-          stageInLoop(loop, loads);
+          stageInLoop(loop, loads, wordCopies);
         }
         continue;
       }
@@ -722,7 +741,7 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
       bool kMajorOnly = llvm::any_of(loads, [](LoadOp l) { return isKMajorOnlyLoad(l); });
       if (kMajorOnly && bytesOf(loads) <= budget) {
         readKMajorOperandsFromSlots(loads);
-        stageInLoop(loop, loads);
+        stageInLoop(loop, loads, wordCopies);
       }
     }
   }

@@ -31,15 +31,19 @@ import triton.language as tl
 
 # K not divisible by 16: A's mask (rk < K - k) may change at every element, so
 # no copy of 4 bytes or more is proven and cp.async cannot move A. As in
-# Triton, the loop is not pipelined: each iteration copies both tiles into a
-# one-slot buffer (element by element where it must), waits, and the dot
-# reads the slots (wgmma on sm_90).
+# Triton, the loop is not pipelined: each iteration writes both tiles into a
+# one-slot buffer, waits, and the dot reads the slots (wgmma on sm_90). A stays
+# a load issued before the barrier that frees its slot (its latency overlaps
+# the barrier) and is stored into the slot after it; B, whose rows are whole
+# 16-byte runs, is copied with cp.async.
 # UNAL-LABEL: func.func @kloop
 # UNAL: %[[BA:[0-9]+]] = tile.local_alloc : <1x128x32xf16>
 # UNAL: %[[BB:[0-9]+]] = tile.local_alloc : <1x32x128xf16>
 # UNAL: scf.for
+# UNAL: %[[LA:[0-9]+]] = tile.load %arg{{[0-9]+}}, mask
 # UNAL: tile.barrier
-# UNAL: tile.async_copy %arg{{[0-9]+}}, mask %{{[0-9]+}} into %[[BA]][%[[SLOT:c0_i32[_0-9]*]]]
+# UNAL-NEXT: %[[SLOT:c0_i32[_0-9]*]] = arith.constant 0 : i32
+# UNAL-NEXT: tile.local_store %[[LA]] into %[[BA]][%[[SLOT]]]
 # UNAL-NEXT: tile.async_copy %arg{{[0-9]+}}, mask %{{[0-9]+}} into %[[BB]][%[[SLOT]]]
 # UNAL-NEXT: tile.async_commit
 # UNAL-NEXT: tile.async_wait {pending = 0 : i32}
@@ -48,15 +52,21 @@ import triton.language as tl
 # UNAL-NEXT: tile.dot %[[A]], %[[B]]
 # UNAL-NOT: tile.load
 # UNAL: tile.store
-# The element-wise stores address the swizzled slot as one thread base plus
-# immediates (the swizzle is linear over the coordinates' bits), not one
-# loop-invariant register per element.
-# UNALPTX-NOT: cp.async.ca
-# UNALPTX: @p ld.global.b16
+# All of A's element loads come before the barrier; the element-wise stores
+# after it address the swizzled slot as one thread base plus immediates (the
+# swizzle is linear over the coordinates' bits), not one loop-invariant
+# register per element.
+# UNALPTX: @%p{{[0-9]+}} ld.global.b16
+# UNALPTX-NOT: st.shared
+# UNALPTX: bar.sync 0;
+# UNALPTX-NOT: ld.global
 # UNALPTX: st.shared.b16 [%r[[BASE:[0-9]+]]], %rs
 # UNALPTX: st.shared.b16 [%r{{[0-9]+}}+256], %rs
 # UNALPTX: st.shared.b16 [%r[[BASE]]+512], %rs
+# UNALPTX: st.shared.b16 [%r{{[0-9]+}}+768], %rs
 # UNALPTX: st.shared.b16 [%r[[BASE]]+1024], %rs
+# UNALPTX: cp.async.cg.shared.global
+# UNALPTX: cp.async.wait_group 0;
 # UNALPTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 
 # Three stages (the default) on mma.sync: two slots are filled before the loop, one

@@ -52,6 +52,30 @@ def Tile_AsyncCopyOp : Tile_Op<"async_copy", [MemoryEffects<[MemRead, MemWrite]>
   let hasVerifier = 1;
 }
 
+def Tile_LocalStoreOp : Tile_Op<"local_store", [MemoryEffects<[MemWrite]>]> {
+  let summary = "write a tile held in registers into a shared-memory slot";
+  let description = [{
+    Element `(i, j)` of `value` goes to element `(i, j)` of slot `slot` of
+    `buffer`, in the slot's swizzled layout (`st.shared`, one store per run
+    of registers contiguous along the stored row). The write is synchronous;
+    like the copies, it is visible to the other threads of the program after
+    the next `tile.async_wait` (or barrier). The pipeliner uses it for dot
+    operands whose rows cannot be copied with `cp.async` (not proven 4-byte
+    aligned): their `tile.load`s stay where the program issues them, before
+    the barrier that frees the slot, so that their latency overlaps it.
+
+    ```mlir
+    tile.local_store %a into %buf[%slot]
+        : tensor<128x64xf16, #blocked> -> !tile.smem<1x128x64xf16>
+    ```
+  }];
+  let arguments = (ins RankedTensorOf<[AnyFloat]>:$value, Tile_SharedMemory:$buffer, I32:$slot);
+  let assemblyFormat = [{
+    $value `into` $buffer `[` $slot `]` attr-dict `:` type($value) `->` type($buffer)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_AsyncCommitOp : Tile_Op<"async_commit", [MemoryEffects<[MemWrite]>]> {
   let summary = "close the thread's current group of asynchronous copies";
   let description = [{
