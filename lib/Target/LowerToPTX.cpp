@@ -52,19 +52,25 @@ std::string printModule(ModuleOp module) {
 /// loops are software-pipelined take fewer registers whole and run faster
 /// (mamba's chunk scan at 32 x 64 on 2 warps: 119 -> 111 us; 216 registers
 /// from the driver's linker, 158 from a whole-program ptxas); a K loop that
-/// still loads tiles itself keeps them in flight
-/// better as relocatable code (the corpus's bmm_bias at odd shapes, whose
-/// unaligned rows are copied into the slots 2 bytes at a time by plain loads:
-/// 1.35x slower whole), as do kernels without products (ninth session). The
-/// copies' widths are known only to the lowering: it sets
-/// tile.sync_slot_copies for those.
+/// still loads tiles for its products keeps them in flight better as
+/// relocatable code, as do kernels without products (ninth session), and so
+/// did slot copies of 2 bytes (the corpus's bmm_bias at odd shapes, 1.35x
+/// slower whole; the copies' widths are known only to the lowering: it sets
+/// tile.sync_slot_copies for those). Unaligned rows are now loaded and
+/// stored into their slots (tile.local_store): whole programs measured
+/// faster (odd matmul 1.31 -> 1.19 of Triton, moe_gemm 1.11 -> 1.08).
 bool prefersWholeProgramJit(ModuleOp module) {
   bool hasDot = false, loadsInDotLoop = false;
   module.walk([&](tile::DotOp dot) {
     hasDot = true;
     if (auto loop = dot->getParentOfType<scf::ForOp>())
       loop.walk([&](tile::LoadOp load) {
-        if (isa<RankedTensorType>(load.getType()))
+        // Tiles loaded only to be stored into a dot's slot (unaligned rows,
+        // no cp.async) run faster whole (twenty-ninth session).
+        bool staged = !load->use_empty() && llvm::all_of(load->getUsers(), [](Operation *user) {
+          return isa<tile::LocalStoreOp>(user);
+        });
+        if (isa<RankedTensorType>(load.getType()) && !staged)
           loadsInDotLoop = true;
       });
   });
