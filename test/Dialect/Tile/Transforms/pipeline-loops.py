@@ -11,6 +11,10 @@
 # RUN:   --emit=ptx | FileCheck %s --check-prefix=W90PTX
 # RUN: ln-compile %s --kernel kloop --signature '*fp16:16,*fp16:16,*fp16:16,i32' \
 # RUN:   --num-stages 1 --emit=tile-layout | FileCheck %s --check-prefix=OFF
+# RUN: ln-compile %s --kernel kloop_odd --signature '*fp16:16,*fp16:16,*fp16:16,i32,i32' -D BK=16 \
+# RUN:   --emit=tile-layout | FileCheck %s --check-prefix=ODDSMALL
+# RUN: ln-compile %s --kernel kloop_odd --signature '*fp16:16,*fp16:16,*fp16:16,i32,i32' -D BK=64 \
+# RUN:   --emit=tile-layout | FileCheck %s --check-prefix=ODDLARGE
 # RUN: ln-compile %s --kernel staged --signature '*fp16:16,*fp16:16,*fp16:16,i32' \
 # RUN:   --num-stages 1 --emit=tile-layout | FileCheck %s --check-prefix=RANGE
 # RUN: ln-compile %s --kernel ptr_used --signature '*fp16:16,*fp16:16,*fp16:16,i32' \
@@ -207,6 +211,45 @@ def kloop(A, B, C, K):
         acc = tl.dot(a, b, acc)
         a_ptrs += 32
         b_ptrs += 32 * 128
+    tl.store(C + rm[:, None] * 128 + rm[None, :], acc.to(tl.float16))
+
+
+# Both operands unaligned (row stride S unknown): with 16 + 16 elements per
+# thread both loads are issued before the slots' barrier; with 64 + 64 (which
+# would spill next to the accumulator and the pointers) only A is, and B is
+# loaded after A is stored, as in Triton.
+# ODDSMALL-LABEL: func.func @kloop_odd
+# ODDSMALL: scf.for
+# ODDSMALL: %[[LA:[0-9]+]] = tile.load
+# ODDSMALL: %[[LB:[0-9]+]] = tile.load
+# ODDSMALL: tile.barrier
+# ODDSMALL-NEXT: %[[SLOT:c0_i32[_0-9]*]] = arith.constant 0 : i32
+# ODDSMALL-NEXT: tile.local_store %[[LA]] into %{{[0-9]+}}[%[[SLOT]]]
+# ODDSMALL-NEXT: tile.local_store %[[LB]] into %{{[0-9]+}}[%[[SLOT]]]
+# ODDSMALL-NEXT: tile.async_wait {pending = 0 : i32}
+# ODDLARGE-LABEL: func.func @kloop_odd
+# ODDLARGE: scf.for
+# ODDLARGE: %[[LA:[0-9]+]] = tile.load
+# ODDLARGE-NOT: tile.load
+# ODDLARGE: tile.barrier
+# ODDLARGE-NEXT: %[[SLOT:c0_i32[_0-9]*]] = arith.constant 0 : i32
+# ODDLARGE-NEXT: tile.local_store %[[LA]] into %{{[0-9]+}}[%[[SLOT]]]
+# ODDLARGE-NEXT: %[[LB:[0-9]+]] = tile.load
+# ODDLARGE-NEXT: tile.local_store %[[LB]] into %{{[0-9]+}}[%[[SLOT]]]
+# ODDLARGE-NEXT: tile.async_wait {pending = 0 : i32}
+@triton.jit
+def kloop_odd(A, B, C, K, S, BK: tl.constexpr):
+    rm = tl.arange(0, 128)
+    rk = tl.arange(0, BK)
+    a_ptrs = A + rm[:, None] * S + rk[None, :]
+    b_ptrs = B + rk[:, None] * S + rm[None, :]
+    acc = tl.zeros((128, 128), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptrs, mask=rk[None, :] < K - k, other=0.0)
+        b = tl.load(b_ptrs, mask=rk[:, None] < K - k, other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BK
+        b_ptrs += BK * S
     tl.store(C + rm[:, None] * 128 + rm[None, :], acc.to(tl.float16))
 
 
