@@ -669,33 +669,38 @@ FailureOr<Val> IRGen::evalSubscript(const SubscriptExpr *e) {
 }
 
 FailureOr<Val> IRGen::evalBoolOp(const BoolOpExpr *e) {
-  FailureOr<Val> acc = eval(e->values[0]);
-  if (failed(acc))
-    return failure();
-  for (size_t k = 1; k < e->values.size(); ++k) {
-    if (!acc->isRuntime()) {
-      if (!acc->isConstexpr())
-        return fail(e->values[k - 1],
-                    "`" + std::string(e->isAnd ? "and" : "or") +
-                        "` cannot be applied to " + typeName(*acc));
-      // Python short-circuit on a constexpr.
-      if (acc->truthy() != e->isAnd)
-        return acc;
-      acc = eval(e->values[k]);
-      if (failed(acc))
-        return failure();
+  // As Triton: operands are evaluated in order; a constexpr that decides
+  // the result (false in `and`, true in `or`) is the result, with the rest
+  // never evaluated, even after runtime operands (`if is_lead and not SKIP:`
+  // with SKIP is a constexpr False `if`); other constexprs drop out; the
+  // runtime operands left combine as booleans.
+  llvm::SmallVector<std::pair<Val, const Expr *>> runtime;
+  std::optional<Val> last;
+  for (const Expr *operand : e->values) {
+    FailureOr<Val> v = eval(operand);
+    if (failed(v))
+      return failure();
+    if (v->isRuntime()) {
+      runtime.push_back({*v, operand});
       continue;
     }
-    FailureOr<Val> next = eval(e->values[k]);
-    if (failed(next))
-      return failure();
-    FailureOr<Val> l = toBool(*acc, e->values[k - 1]);
+    if (!v->isConstexpr())
+      return fail(operand, "`" + std::string(e->isAnd ? "and" : "or") +
+                               "` cannot be applied to " + typeName(*v));
+    if (v->truthy() != e->isAnd)
+      return *v;
+    last = *v;
+  }
+  if (runtime.empty())
+    return *last;
+  FailureOr<Val> acc = toBool(runtime.back().first, runtime.back().second);
+  if (failed(acc))
+    return failure();
+  for (size_t k = runtime.size() - 1; k-- > 0;) {
+    FailureOr<Val> l = toBool(runtime[k].first, runtime[k].second);
     if (failed(l))
       return failure();
-    FailureOr<Val> r = toBool(*next, e->values[k]);
-    if (failed(r))
-      return failure();
-    acc = binary(e->isAnd ? BinOpKind::BitAnd : BinOpKind::BitOr, *l, *r, e);
+    acc = binary(e->isAnd ? BinOpKind::BitAnd : BinOpKind::BitOr, *l, *acc, e);
     if (failed(acc))
       return failure();
   }

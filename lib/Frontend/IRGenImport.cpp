@@ -383,7 +383,12 @@ static FailureOr<Val> moduleExport(IRGen &g, IRGen &mod,
   unsigned savedPos = mod.modulePos;
   mod.modulePos = ~0u;
   mod.hadError = g.hadError;
+  // While we only try an evaluation (a module-level `if` condition), its
+  // errors are ours to capture, not to report.
+  auto *savedCapture = mod.capture;
+  mod.capture = g.capture;
   std::optional<FailureOr<Val>> v = mod.lookupGlobal(usePtr);
+  mod.capture = savedCapture;
   mod.modulePos = savedPos;
   g.hadError |= mod.hadError;
   if (!v)

@@ -572,10 +572,12 @@ std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
     }
     // Python modules Kiln models (Builtins/Names.cpp): `math` folded on
     // numbers, `collections.namedtuple`, `packaging.version` for version
-    // guards, `typing.TYPE_CHECKING` (False when the module runs).
+    // guards, `typing.TYPE_CHECKING` (False when the module runs), Inductor's
+    // re-exports of libdevice and tl.math.
     if (llvm::is_contained({"math", "collections", "packaging",
                             "packaging.version", "typing", "importlib",
-                            "importlib.util"},
+                            "importlib.util", "torch._inductor.runtime",
+                            "torch._inductor.runtime.triton_helpers"},
                            d->module)) {
       if (d->importedName.empty())
         return FailureOr<Val>(Val::named(Val::Kind::Module, d->module));

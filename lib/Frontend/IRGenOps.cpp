@@ -336,9 +336,15 @@ FailureOr<Val> IRGen::toBool(const Val &v, const Node *where) {
     return fail(where, "expected a boolean, got " + typeName(v));
   if (v.type.dtype == DType::I1 && !v.type.isPtr)
     return v;
-  if (v.type.isPtr)
-    return fail(where,
-                "cannot use a pointer (" + typeName(v) + ") as a condition");
+  if (v.type.isPtr) {
+    // Whether it is not null (Triton casts the pointer to int1): `if ptr:`
+    // on an optional pointer argument that was given.
+    TType addrType = v.type.withDType(DType::I64);
+    Val addr = Val::runtime(tile::PtrCastOp::create(b, loc(where), toMLIR(&ctx, addrType),
+                                                    v.value),
+                            addrType);
+    return compare(ast::CmpOpKind::NotEq, addr, Val::integer(0), where);
+  }
   return cast(v, DType::I1, where);
 }
 

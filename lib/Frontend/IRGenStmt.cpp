@@ -408,7 +408,9 @@ LogicalResult IRGen::genTupleFor(const ForStmt *s, const Val &tuple) {
 
 LogicalResult IRGen::genFor(const ForStmt *s) {
   auto *call = llvm::dyn_cast<CallExpr>(s->iter);
-  FailureOr<Val> callee = call && llvm::isa<NameExpr, AttributeExpr>(call->func)
+  // The callee may be chosen by a constexpr condition:
+  // `(tl.static_range if n <= 4 else range)(n)`.
+  FailureOr<Val> callee = call && llvm::isa<NameExpr, AttributeExpr, IfExpExpr>(call->func)
                               ? eval(call->func)
                               : FailureOr<Val>(Val());
   if (failed(callee))

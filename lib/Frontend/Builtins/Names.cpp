@@ -205,6 +205,27 @@ int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out) {
   }
   if (mod == "math")
     return lookupMathAttr(attr, out);
+  // PyTorch Inductor's kernel helpers re-export Triton's libdevice and
+  // tl.math (`from torch._inductor.runtime.triton_helpers import libdevice`,
+  // in vLLM); its own @triton.jit helpers are not modelled.
+  if (mod == "torch._inductor.runtime") {
+    if (attr == "triton_helpers") {
+      out = Val::named(Val::Kind::Module, "torch._inductor.runtime.triton_helpers");
+      return 0;
+    }
+    return 1;
+  }
+  if (mod == "torch._inductor.runtime.triton_helpers") {
+    if (attr == "libdevice") {
+      out = Val::named(Val::Kind::Module, "triton.language.extra.libdevice");
+      return 0;
+    }
+    if (attr == "math") {
+      out = Val::named(Val::Kind::Module, "triton.language.math");
+      return 0;
+    }
+    return 1;
+  }
   // importlib.util.find_spec, for `HAS_TRITON = find_spec("triton") is not
   // None` guards (vLLM's triton_utils; Builtins/Python.cpp).
   if (mod == "importlib") {

@@ -1,0 +1,3 @@
+import os
+
+RELEASE = os.environ.get("SOME_RELEASE", "1")
