@@ -56,3 +56,27 @@ def cases(results):
         kil = "ran" if k[0] == "ran" else k[1]
         results.append(("int8 & 0x80 (constant out of int8's range)", False,
                         f"triton {tri}; kiln {kil}"))
+
+    # sglang's spellings: an optional pointer tested as a condition, given and None.
+    nb, blk = 300, 128
+    starts = torch.tensor([5, 1000, -7], device=DEV, dtype=torch.int32)
+    for given in (True, False):
+        run_case(results, f"if START: (pointer {'given' if given else 'None'})", PATH,
+                 "optional_start", (3,),
+                 lambda given=given: [torch.empty(nb, device=DEV, dtype=torch.int32),
+                                      starts if given else None, nb],
+                 [0], dict(BLOCK=blk), exact)
+    # `is_lead and not SKIP` with SKIP: constexpr False, its body never compiled.
+    for skip in (True, False):
+        run_case(results, f"is_lead and not SKIP (SKIP={skip})", PATH, "lead_only", (4,),
+                 lambda: [torch.full((1,), 3.5, device=DEV), torch.zeros(6, device=DEV)],
+                 [1], dict(SKIP=skip), exact)
+    # (tl.static_range if N <= 4 else range)(N), unrolled and as a loop; a runtime other.
+    for n_iter in (3, 6):
+        xs = torch.randn(n_iter * blk, device=DEV, generator=gen(7))
+        masked = torch.randn(blk, device=DEV, generator=gen(8))
+        run_case(results, f"(tl.static_range if N <= 4 else range)(N), N={n_iter}", PATH,
+                 "chosen_iter", (1,),
+                 lambda xs=xs, masked=masked: [xs, masked, torch.empty(blk, device=DEV),
+                                               -2.5, 100],
+                 [2], dict(N=n_iter, BLOCK=blk), close(1e-6, 1e-6))

@@ -9,6 +9,9 @@
 # - `x_i8 & 0x80` (lightllm's int4 KV quantizer): a Python constant out of
 #   int8's range next to an int8 tensor; Kiln rejects it, the GPU case
 #   records what Triton does.
+# - sglang's: `if start_ptr:` on an optional pointer (given, or None),
+#   `if is_lead and not SKIP:` (a deciding constexpr after a runtime operand)
+#   and `(tl.static_range if N <= 4 else range)(N)`; a runtime `other`.
 # As a lit test: each compiles (the last one fails) and ptxas takes them.
 # RUN: rm -rf %t && mkdir -p %t
 # RUN: ln-compile %s --kernel range_keyword --signature '*i64,*i64,i32,i32' --emit=ptx -o %t/0.ptx 2>%t/0.err
@@ -17,6 +20,13 @@
 # RUN: not ln-compile %s --kernel int8_mask --signature '*i8,*i32,i32' -D BLOCK=256 --emit=ptx -o %t/2.ptx 2>&1 | FileCheck %s --check-prefix=I8
 # RUN: %if ptxas %{ %ptxas -arch=sm_90 %t/0.ptx -o %t/0.cubin %}
 # RUN: %if ptxas %{ %ptxas -arch=sm_90 %t/1.ptx -o %t/1.cubin %}
+# RUN: ln-compile %s --kernel optional_start --signature '*i32,*i32,i32' -D BLOCK=128 --emit=ptx -o %t/3.ptx
+# RUN: ln-compile %s --kernel optional_start --signature '*i32,none,i32' -D BLOCK=128 --emit=ptx -o %t/4.ptx
+# RUN: ln-compile %s --kernel lead_only --signature '*fp32,*fp32' -D SKIP=True --emit=ptx -o %t/5.ptx
+# RUN: ln-compile %s --kernel chosen_iter --signature '*fp32,*fp32,*fp32,fp32,i32' -D N=3 -D BLOCK=128 --emit=ptx -o %t/6.ptx
+# RUN: %if ptxas %{ %ptxas -arch=sm_90 %t/3.ptx -o %t/3.cubin %}
+# RUN: %if ptxas %{ %ptxas -arch=sm_90 %t/5.ptx -o %t/5.cubin %}
+# RUN: %if ptxas %{ %ptxas -arch=sm_90 %t/6.ptx -o %t/6.cubin %}
 # WARN: warning: Triton ignores keyword arguments of `range`
 # I8: error: constant 128 is out of range for int8
 import math
@@ -65,3 +75,35 @@ def int8_mask(X, Y, N, BLOCK: tl.constexpr):
     m = offs < N
     x = tl.load(X + offs, mask=m, other=0)
     tl.store(Y + offs, ((x & 0x80) >> 4) | (x & 0xF), mask=m)
+
+
+@triton.jit
+def optional_start(OUT, START, N, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    start = 0
+    if START:
+        start = tl.load(START + tl.program_id(0))
+    tl.store(OUT + offs, offs + start, mask=offs < N)
+
+
+@triton.jit
+def lead_only(X, OUT, SKIP: tl.constexpr):
+    pid = tl.program_id(0)
+    is_lead = pid == 0
+    if not SKIP:
+        z = tl.load(X)
+    if is_lead and not SKIP:
+        tl.store(OUT, z)
+    if pid < 1 or True:
+        tl.store(OUT + 1 + pid, 2.0)
+
+
+@triton.jit
+def chosen_iter(X, MASKED, OUT, fill, n, N: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for i in (tl.static_range if N <= 4 else range)(N):
+        acc += tl.load(X + i * BLOCK + offs)
+    # A runtime `other`: lanes at or past n read `fill`.
+    acc += tl.load(MASKED + offs, mask=offs < n, other=fill)
+    tl.store(OUT + offs, acc)
