@@ -10,7 +10,7 @@
 # RUN: ln-compile %s --kernel fp8_fast --signature '*u8:16,*u8:16,*u8:16,*u8:16,*fp32:16' --emit=ptx -o %t.fast.ptx
 # RUN: ln-compile %s --kernel half --signature '*fp16:16,*u8:16,*u8:16,*fp32:16' --emit=ptx -o %t.half.ptx
 # RUN: not ln-compile %s --kernel bad_format --signature '*u8:16,*u8:16,*fp32:16' --emit=tile 2>&1 | FileCheck %s --check-prefix=FORMAT
-# RUN: not ln-compile %s --kernel bad_scale --signature '*bf16:16,*u8:16,*u8:16,*fp32:16' --emit=tile 2>&1 | FileCheck %s --check-prefix=SCALE
+# RUN: ln-compile %s --kernel bf16_scaled --signature '*bf16:16,*u8:16,*u8:16,*fp32:16' --emit=tile | FileCheck %s --check-prefix=SCALE
 # RUN: not ln-compile %s --kernel bad_k --signature '*u8:16,*u8:16,*u8:16,*u8:16,*fp32:16' --emit=tile 2>&1 | FileCheck %s --check-prefix=KDIFF
 # RUN: not ln-compile %s --kernel bad_packed --signature '*fp16:16,*u8:16,*fp32:16' --emit=tile 2>&1 | FileCheck %s --check-prefix=PACKED
 import triton
@@ -89,12 +89,20 @@ def bad_format(A, B, C):
 
 
 @triton.jit
-def bad_scale(A, AS, B, C):
+def bf16_scaled(A, AS, B, C):
+    # A bf16 operand may take a scale too (gemlite passes 127s): applied as to
+    # the others, as Triton's decomposition does.
     a = tl.load(A + tl.arange(0, 16)[:, None] * 32 + tl.arange(0, 32)[None, :])
     sa = tl.load(AS + tl.arange(0, 16)[:, None] + tl.arange(0, 1)[None, :])
-    tl.dot_scaled(a, sa, "bf16", a, None, "bf16")
+    c = tl.dot_scaled(a, sa, "bf16", tl.trans(a), None, "bf16")
+    tl.store(C + tl.arange(0, 16)[:, None] * 16 + tl.arange(0, 16)[None, :], c)
 
-# SCALE: dot-scaled.py:[[@LINE-2]]:22: error: `tl.dot_scaled`: lhs_scale must be None for format 'bf16'
+# SCALE-LABEL: func.func @bf16_scaled
+# SCALE: %[[S:.*]] = tile.load %{{.*}} : tensor<16x1x!tile.ptr<i8>>
+# SCALE: arith.shli
+# SCALE: arith.bitcast %{{.*}} : tensor<16x1xi16> to tensor<16x1xbf16>
+# SCALE: arith.mulf %{{.*}} : tensor<16x32xbf16>
+# SCALE: tile.dot %{{.*}} : tensor<16x32xbf16>, tensor<32x16xbf16>
 
 
 @triton.jit

@@ -104,4 +104,6 @@ def cases(results):
     case(results, "e2m1", "e2m1", 64, 64, 128)
     case(results, "e4m3", "e2m1", 32, 64, 64)
     case(results, "bf16", "e2m1", 64, 64, 64, has_as=False)
+    # A bf16 operand with a scale (gemlite): scaled like the others.
+    case(results, "bf16", "e4m3", 64, 64, 64)
     case(results, "e2m1", "e4m3", 128, 64, 64, nan_scale=True)

@@ -1,8 +1,8 @@
 //===- DotScaled.cpp - tl.dot_scaled as Hopper runs it --------------------===//
 //
 // Microscaled products (OCP MX: fp4 e2m1, fp8 e4m3 / e5m2, with one e8m0
-// uint8 scale per 32 elements along K, or bf16 / fp16 operands without a
-// scale). sm_90 has no block-scaled mma, so this is what Triton 3.6 does
+// uint8 scale per 32 elements along K, or bf16 / fp16 operands, whose scale
+// is optional). sm_90 has no block-scaled mma, so this is what Triton 3.6 does
 // there: each operand is upcast to a 16-bit compute type (fp16 when either
 // format is fp16, else bf16), multiplied by its broadcast scale (2^(s-127),
 // made by shifting s into the exponent field; NaN where s == 255 unless
@@ -131,13 +131,13 @@ mlir::FailureOr<Val> upcast(Builder &b, const Operand &o, DType compute, bool fa
       return g.fail(o.value->node, std::string("`tl.dot_scaled`: ") + which + " in format '" +
                                        o.format + "' must be a " + tritonName(want) +
                                        " tensor, got " + g.typeName(v));
-    if (o.scale->v.kind != Val::Kind::None)
-      return g.fail(o.scale->node, std::string("`tl.dot_scaled`: ") + which +
-                                       "_scale must be None for format '" + o.format + "'");
+    // A scale, if given, applies as to the other formats (Triton's
+    // decomposition scales 16-bit operands too: gemlite passes 127s).
     k = v.type.shape[kDim];
-    return g.cast(v, compute, b.e);
-  }
-  if (o.format == "e4m3" || o.format == "e5m2") {
+    x = g.cast(v, compute, b.e);
+    if (failed(x) || o.scale->v.kind == Val::Kind::None)
+      return x;
+  } else if (o.format == "e4m3" || o.format == "e5m2") {
     DType fp8 = o.format == "e4m3" ? DType::F8E4M3 : DType::F8E5M2;
     if (isByte(d))
       x = bitcastValue(g, v, fp8, b.e);
