@@ -287,6 +287,10 @@ public:
     bool evaluating = false;
   };
   std::map<std::string, std::vector<GlobalDef>> moduleDefs;
+  /// `from M import *` statements, in module order (`module` is M with its
+  /// leading dots): a name no binding of the module defines is looked up in
+  /// them, the last one first.
+  std::vector<GlobalDef> starImports;
   /// Module-level lookups see the bindings of statements before this one
   /// (Python's order while the module runs); kernels see the final ones.
   unsigned modulePos = ~0u;

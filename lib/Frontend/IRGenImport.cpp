@@ -668,3 +668,84 @@ std::string kiln::importedFilesDigest(llvm::StringRef source,
   }
   return llvm::toHex(hash.final(), /*LowerCase=*/true);
 }
+
+//===----------------------------------------------------------------------===//
+// `from M import *`
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// `__all__` of `mod` when it binds one Kiln can evaluate (a list or tuple
+/// of strings), evaluated quietly.
+std::optional<std::vector<std::string>> allNames(IRGen &mod) {
+  auto it = mod.moduleDefs.find("__all__");
+  if (it == mod.moduleDefs.end())
+    return std::nullopt;
+  ImportState *st = stateOf(mod);
+  auto use = std::make_unique<NameExpr>(it->second.back().site->range, "__all__");
+  const NameExpr *usePtr = use.get();
+  st->uses.push_back(std::move(use));
+  std::optional<IRGen::CapturedError> quiet;
+  auto *savedCapture = mod.capture;
+  unsigned savedPos = mod.modulePos;
+  mod.capture = &quiet;
+  mod.modulePos = ~0u;
+  std::optional<FailureOr<Val>> v = mod.lookupGlobal(usePtr);
+  mod.capture = savedCapture;
+  mod.modulePos = savedPos;
+  if (!v || failed(*v) || (*v)->kind != Val::Kind::Tuple)
+    return std::nullopt;
+  std::vector<std::string> names;
+  for (const Val &e : (*v)->elems) {
+    if (e.kind != Val::Kind::Str)
+      return std::nullopt;
+    names.push_back(e.s);
+  }
+  return names;
+}
+
+std::optional<FailureOr<Val>> starLookup(IRGen &g, const std::string &name, const Node *use,
+                                         llvm::SmallPtrSetImpl<IRGen *> &seen) {
+  if (!seen.insert(&g).second)
+    return std::nullopt; // modules that star-import each other
+  for (auto star = g.starImports.rbegin(); star != g.starImports.rend(); ++star) {
+    if (star->pos >= g.modulePos)
+      continue;
+    auto *from = llvm::cast<ImportFromStmt>(star->site);
+    if (from->level == 0 && isTritonModuleName(from->module)) {
+      Val out;
+      if (lookupModuleAttr(from->module, name, out) == 0)
+        return FailureOr<Val>(out);
+      continue;
+    }
+    if (!followsImports(g))
+      continue;
+    std::optional<std::string> file = findModuleFile(g, from->module, from->level);
+    if (!file)
+      continue;
+    FailureOr<IRGen *> gen = loadModuleFile(g, *file, from);
+    if (failed(gen))
+      return FailureOr<Val>(failure());
+    IRGen &mod = **gen;
+    std::optional<std::vector<std::string>> all = allNames(mod);
+    if (all ? !llvm::is_contained(*all, name) : llvm::StringRef(name).starts_with("_"))
+      continue;
+    if (mod.moduleDefs.count(name))
+      return moduleExport(g, mod, name, std::string(from->level, '.') + from->module, use);
+    unsigned savedPos = mod.modulePos;
+    mod.modulePos = ~0u;
+    std::optional<FailureOr<Val>> v = starLookup(mod, name, use, seen);
+    mod.modulePos = savedPos;
+    if (v)
+      return v;
+  }
+  return std::nullopt;
+}
+} // namespace
+
+std::optional<FailureOr<Val>> kiln::fe::starImportedName(IRGen &g, const std::string &name,
+                                                         const Node *use) {
+  if (g.starImports.empty())
+    return std::nullopt;
+  llvm::SmallPtrSet<IRGen *, 4> seen;
+  return starLookup(g, name, use, seen);
+}

@@ -53,6 +53,12 @@ mlir::FailureOr<Val> functionDefinedAt(IRGen &g, const std::string &path,
 bool hasPackageRoots(const IRGen &g);
 /// The value a non-triton import binds, loading the file it names.
 mlir::FailureOr<Val> resolveUserImport(IRGen &g, IRGen::GlobalDef &d);
+/// `name` as one of `g`'s `from M import *` binds it (the last such import
+/// before the current statement that exports it; a user module exports its
+/// `__all__`, else its names without a leading underscore, its own star
+/// imports included), or nullopt when none does.
+std::optional<mlir::FailureOr<Val>> starImportedName(IRGen &g, const std::string &name,
+                                                     const ast::Node *use);
 bool isUserModule(const Val &v);
 mlir::FailureOr<Val> attributeOfUserModule(IRGen &g, const Val &mod,
                                            const ast::AttributeExpr *e);

@@ -219,8 +219,14 @@ LogicalResult IRGen::resolveModule() {
       if (auto *im = llvm::dyn_cast<ImportFromStmt>(st)) {
         std::string m = std::string(im->level, '.') + im->module;
         for (const Alias &a : im->names) {
-          if (a.name == "*")
-            continue; // binds names Kiln cannot list: lookups miss them
+          if (a.name == "*") {
+            // Names the module does not bind are looked up there.
+            GlobalDef d = def(How::HostImport, st);
+            d.module = m;
+            d.importedName = "*";
+            starImports.push_back(std::move(d));
+            continue;
+          }
           std::string bound = a.asName.empty() ? a.name : a.asName;
           GlobalDef d = def(How::HostImport, st);
           d.module = m;
@@ -534,7 +540,7 @@ IRGen::GlobalDef *IRGen::visibleDef(const std::string &name) {
 std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
   GlobalDef *d = visibleDef(use->id);
   if (!d)
-    return std::nullopt;
+    return starImportedName(*this, use->id, use);
   auto it = moduleDefs.find(use->id); // d's list: is d its last binding?
   if (d->how == How::Known)
     return FailureOr<Val>(*d->cached); // the common case: `tl`, helpers
