@@ -80,7 +80,8 @@ int cli::listConfigs(llvm::StringRef source, llvm::StringRef filename,
 
 bool cli::applyDecorators(llvm::StringRef source, llvm::StringRef filename,
                           KernelSpec &spec, std::optional<unsigned> config,
-                          bool explicitWarps, bool explicitStages, bool mustParse) {
+                          bool explicitWarps, bool explicitStages, bool mustParse,
+                          bool hostHeuristics) {
   // Without --config only heuristics change the specialization: skip the
   // extra parse for files that have none.
   if (!config && !source.contains("heuristics"))
@@ -171,6 +172,15 @@ bool cli::applyDecorators(llvm::StringRef source, llvm::StringRef filename,
     if (v)
       args[p.name] = *v;
   }
+  // Launch options a heuristic may read or set (FlagAttention's paged
+  // attention picks num_warps / num_stages): what the command line gives,
+  // which wins over the heuristic when explicit.
+  args["num_warps"] = LaunchValue::integer(spec.numWarps);
+  args["num_stages"] = LaunchValue::integer(spec.numStages);
+  if (explicitWarps)
+    fixed.insert("num_warps");
+  if (explicitStages)
+    fixed.insert("num_stages");
   auto addConfig = [&] {
     if (chosen)
       for (const auto &[name, text] : chosen->constexprs)
@@ -182,6 +192,17 @@ bool cli::applyDecorators(llvm::StringRef source, llvm::StringRef filename,
   if (decos->autotuneIsOutermost())
     addConfig();
   if (llvm::Error e = decos->applyHeuristics(args, fixed)) {
+    if (hostHeuristics) {
+      // The host evaluates them: their values are the -D ones.
+      llvm::consumeError(std::move(e));
+      if (chosen)
+        for (const auto &[name, text] : chosen->constexprs)
+          spec.constexprs[name] = text;
+      for (const KernelParameter &p : *params)
+        if (!p.isConstexpr)
+          spec.constexprs.erase(p.name);
+      return true;
+    }
     bool ok = true;
     llvm::handleAllErrors(
         std::move(e),
@@ -204,6 +225,14 @@ bool cli::applyDecorators(llvm::StringRef source, llvm::StringRef filename,
     for (const auto &[name, text] : chosen->constexprs)
       spec.constexprs[name] = text;
   for (const std::string &name : decos->heuristicNames()) {
+    if (name == "num_warps" || name == "num_stages") {
+      const LaunchValue &v = args[name];
+      if (v.kind != LaunchValue::Kind::Int || v.i <= 0)
+        return cliFail("heuristic `" + name + "` sets `" + name +
+                       "` to something other than a positive integer");
+      (name == "num_warps" ? spec.numWarps : spec.numStages) = unsigned(v.i);
+      continue;
+    }
     auto p = llvm::find_if(
         *params, [&](const KernelParameter &q) { return q.name == name; });
     if (p == params->end())

@@ -25,9 +25,14 @@ int listConfigs(llvm::StringRef source, llvm::StringRef filename,
 /// removed. Prints errors (`ln-compile: error: ...` or rendered
 /// FILE:LINE:COL) and returns false on failure. `mustParse`: fail when the
 /// decorators cannot be read (else leave that to the compiler's diagnostics).
+/// Heuristics may also set num_warps / num_stages (an explicit --num-warps /
+/// --num-stages wins). `hostHeuristics` (--host-decorators): heuristics that
+/// Kiln cannot evaluate (a host call) are the host's: their values come from
+/// -D and the options, no error.
 bool applyDecorators(llvm::StringRef source, llvm::StringRef filename,
                      KernelSpec &spec, std::optional<unsigned> config,
-                     bool explicitWarps, bool explicitStages, bool mustParse);
+                     bool explicitWarps, bool explicitStages, bool mustParse,
+                     bool hostHeuristics = false);
 
 } // namespace kiln::cli
 

@@ -438,7 +438,7 @@ int runFile(const Options &o) {
         !cli::applyDecorators((*bufOrErr)->getBuffer(),
                               (*bufOrErr)->getBufferIdentifier(), spec,
                               o.config, o.numWarps.has_value(), o.numStages.has_value(),
-                              /*mustParse=*/o.config.has_value()))
+                              /*mustParse=*/o.config.has_value(), o.hostDecorators))
       return 1;
   }
 
