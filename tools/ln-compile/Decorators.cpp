@@ -191,17 +191,22 @@ bool cli::applyDecorators(llvm::StringRef source, llvm::StringRef filename,
   };
   if (decos->autotuneIsOutermost())
     addConfig();
+  // The chosen config's kwargs are constexprs; -D values of runtime
+  // parameters only informed the heuristics.
+  auto finish = [&] {
+    if (chosen)
+      for (const auto &[name, text] : chosen->constexprs)
+        spec.constexprs[name] = text;
+    for (const KernelParameter &p : *params)
+      if (!p.isConstexpr)
+        spec.constexprs.erase(p.name);
+    return true;
+  };
   if (llvm::Error e = decos->applyHeuristics(args, fixed)) {
     if (hostHeuristics) {
       // The host evaluates them: their values are the -D ones.
       llvm::consumeError(std::move(e));
-      if (chosen)
-        for (const auto &[name, text] : chosen->constexprs)
-          spec.constexprs[name] = text;
-      for (const KernelParameter &p : *params)
-        if (!p.isConstexpr)
-          spec.constexprs.erase(p.name);
-      return true;
+      return finish();
     }
     bool ok = true;
     llvm::handleAllErrors(
@@ -221,9 +226,6 @@ bool cli::applyDecorators(llvm::StringRef source, llvm::StringRef filename,
   }
   if (!decos->autotuneIsOutermost())
     addConfig();
-  if (chosen)
-    for (const auto &[name, text] : chosen->constexprs)
-      spec.constexprs[name] = text;
   for (const std::string &name : decos->heuristicNames()) {
     if (name == "num_warps" || name == "num_stages") {
       const LaunchValue &v = args[name];
@@ -245,9 +247,5 @@ bool cli::applyDecorators(llvm::StringRef source, llvm::StringRef filename,
     if (lit)
       spec.constexprs[name] = *lit;
   }
-  // -D values of runtime parameters only informed the heuristics.
-  for (const KernelParameter &p : *params)
-    if (!p.isConstexpr)
-      spec.constexprs.erase(p.name);
-  return true;
+  return finish();
 }
