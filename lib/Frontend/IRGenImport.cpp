@@ -371,10 +371,19 @@ static FailureOr<Val> moduleExport(IRGen &g, IRGen &mod,
                                    const std::string &shownModule,
                                    const Node *site) {
   auto it = mod.moduleDefs.find(name);
-  if (it == mod.moduleDefs.end())
+  if (it == mod.moduleDefs.end()) {
+    // A name the module re-exports with `from .m import *` (trident's
+    // language package).
+    unsigned savedPos = mod.modulePos;
+    mod.modulePos = ~0u;
+    std::optional<FailureOr<Val>> star = starImportedName(mod, name, site);
+    mod.modulePos = savedPos;
+    if (star)
+      return *star;
     return FailureOr<Val>(g.fail(site, "cannot import name `" + name +
                                            "` from '" + shownModule + "' (" +
                                            mod.filename + ")"));
+  }
   // Errors of the definition point at it, in its own file.
   ImportState *st = stateOf(mod);
   auto use = std::make_unique<NameExpr>(it->second.back().site->range, name);
@@ -442,12 +451,23 @@ FailureOr<Val> kiln::fe::resolveUserImport(IRGen &g, IRGen::GlobalDef &d) {
   if (failed(gen))
     return failure();
   // `from pkg import mod` binds a submodule when the package has no such
-  // name of its own.
-  if (llvm::sys::path::filename(*file) == "__init__.py" &&
-      !(*gen)->moduleDefs.count(d.importedName)) {
-    llvm::StringRef dir = llvm::sys::path::parent_path(*file);
-    if (auto sub = moduleFileIn(dir, {llvm::StringRef(d.importedName)}))
-      return userModuleValue(*sub);
+  // name of its own, or binds it only by importing that submodule itself
+  // (`from . import mod` in its __init__.py, trident's packages).
+  if (llvm::sys::path::filename(*file) == "__init__.py") {
+    IRGen &pkg = **gen;
+    auto own = pkg.moduleDefs.find(d.importedName);
+    auto importsItself = [&](const IRGen::GlobalDef &def) {
+      auto *f = llvm::dyn_cast_or_null<ImportFromStmt>(def.site);
+      if (!f || def.importedName != d.importedName)
+        return false;
+      std::optional<std::string> from = findModuleFile(pkg, f->module, f->level);
+      return from && *from == *file;
+    };
+    if (own == pkg.moduleDefs.end() || llvm::all_of(own->second, importsItself)) {
+      llvm::StringRef dir = llvm::sys::path::parent_path(*file);
+      if (auto sub = moduleFileIn(dir, {llvm::StringRef(d.importedName)}))
+        return userModuleValue(*sub);
+    }
   }
   return moduleExport(g, **gen, d.importedName, shown, site);
 }

@@ -569,7 +569,13 @@ std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
         ((from && (from->level > 0 ||
                    findModuleFile(*this, from->module, 0))) ||
          (!from && findModuleFile(*this, d->module, 0)))) {
+      // Modules that import each other's names in a circle.
+      if (d->evaluating)
+        return FailureOr<Val>(fail(use, "`" + name + "` (imported at " + where +
+                                            ") is imported in a circle: the modules import it from each other"));
+      d->evaluating = true;
       FailureOr<Val> v = resolveUserImport(*this, *d);
+      d->evaluating = false;
       if (succeeded(v)) {
         d->how = How::Known;
         d->cached = *v;

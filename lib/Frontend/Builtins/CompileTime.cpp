@@ -148,6 +148,21 @@ static FailureOr<Val> log2Builtin(BuiltinCall &call) {
   }
   return Val::integer(log2);
 }
+/// triton.language.target_info: what the compilation targets, as constexpr
+/// booleans (`if cuda_capability_geq(10, 0):` guards newer inline asm).
+static FailureOr<Val> targetInfoBuiltin(BuiltinCall &call) {
+  auto &[g, rd, a, e, l, args] = call;
+  llvm::StringRef fn = llvm::StringRef(rd.fn).rsplit('.').second;
+  if (fn != "cuda_capability_geq")
+    return Val::boolean(fn == "is_cuda"); // Kiln targets NVIDIA GPUs only
+  const Val &major = a[0].v, &minor = a[1].v;
+  if (major.kind != Val::Kind::Int ||
+      (minor.kind != Val::Kind::Int && minor.kind != Val::Kind::None))
+    return g.fail(e, "`cuda_capability_geq` takes constexpr integers (major, minor=0), got " +
+                         g.typeName(major) + " and " + g.typeName(minor));
+  int64_t want = major.i * 10 + (minor.kind == Val::Kind::Int ? minor.i : 0);
+  return Val::boolean(int64_t(archNumber(g.spec.arch)) >= want);
+}
 } // namespace
 
 llvm::ArrayRef<BuiltinDef> kiln::fe::compileTimeBuiltins() {
@@ -171,6 +186,12 @@ llvm::ArrayRef<BuiltinDef> kiln::fe::compileTimeBuiltins() {
        false,
        getIntDtypeBuiltin,
        false},
+      {"target_info.cuda_capability_geq", {"major", "minor="}, false, false, targetInfoBuiltin,
+       false},
+      {"target_info.is_cuda", {}, false, false, targetInfoBuiltin, false},
+      {"target_info.is_hip", {}, false, false, targetInfoBuiltin, false},
+      {"target_info.is_hip_cdna3", {}, false, false, targetInfoBuiltin, false},
+      {"target_info.is_hip_cdna4", {}, false, false, targetInfoBuiltin, false},
       {"max_contiguous", {"input", "values"}, false, false, hintBuiltin, false},
       {"max_constancy", {"input", "values"}, false, false, hintBuiltin, false},
   };

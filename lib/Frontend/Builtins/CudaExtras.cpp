@@ -23,13 +23,6 @@ FailureOr<Val> asmScalar(BuiltinCall &c, const char *text,
                   c.e);
 }
 
-unsigned archNumber(llvm::StringRef arch) {
-  unsigned cc = 0;
-  if (arch.consume_front("sm_"))
-    (void)arch.getAsInteger(10, cc);
-  return cc;
-}
-
 /// griddepcontrol (programmatic dependent launch) exists from sm_90 on.
 FailureOr<Val> gridDependency(BuiltinCall &c, const char *instruction) {
   unsigned cc = archNumber(c.g.spec.arch);

@@ -20,14 +20,6 @@ namespace arith = mlir::arith;
 namespace {
 bool isFp8(DType d) { return d == DType::F8E4M3 || d == DType::F8E5M2; }
 
-/// Compute capability of "sm_89" (0 when unreadable: no arch check).
-unsigned archNumber(llvm::StringRef arch) {
-  unsigned cc = 0;
-  if (arch.consume_front("sm_"))
-    (void)arch.getAsInteger(10, cc);
-  return cc;
-}
-
 mlir::FailureOr<Val> dotImpl(IRGen &g, const Val &lhs, const ast::Node *lhsNode,
                              const Val &rhs, const ast::Node *rhsNode,
                              const Arg *accArg, std::optional<std::string> precisionArg,

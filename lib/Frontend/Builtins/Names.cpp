@@ -116,7 +116,7 @@ int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out) {
       out = Val::named(Val::Kind::Module, "triton.language.math");
       return 0;
     }
-    if (attr == "extra" || attr == "core" || attr == "standard") {
+    if (attr == "extra" || attr == "core" || attr == "standard" || attr == "target_info") {
       out = Val::named(Val::Kind::Module, "triton.language." + attr.str());
       return 0;
     }
@@ -161,6 +161,13 @@ int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out) {
       return 0;
     }
     return lookupModuleAttr("triton.language", attr, out);
+  }
+  if (mod == "triton.language.target_info") {
+    if (findBuiltin(("target_info." + attr).str())) {
+      out = Val::named(Val::Kind::Builtin, "tl.target_info." + attr.str());
+      return 0;
+    }
+    return attr == "current_target" ? 1 : 2;
   }
   if (mod == "triton.language.math") {
     const BuiltinDef *def = findBuiltin(attr);

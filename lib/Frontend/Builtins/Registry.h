@@ -27,6 +27,14 @@ struct BuiltinCall {
 
 using BuiltinHandler = mlir::FailureOr<Val> (*)(BuiltinCall &c);
 
+/// Compute capability of "sm_89" (0 when unreadable: no arch check).
+inline unsigned archNumber(llvm::StringRef arch) {
+  unsigned cc = 0;
+  if (arch.consume_front("sm_"))
+    (void)arch.getAsInteger(10, cc);
+  return cc;
+}
+
 struct BuiltinDef {
   const char *name; ///< without the `tl.` prefix
   std::vector<const char *> params;
