@@ -267,12 +267,36 @@ bool IRGen::readsTorchVersionHip(const AttributeExpr *e) {
          d->importedName == imported;
 }
 
+/// `torch.<dtype>` read in a kernel through `import torch` (tritonbench's
+/// `if V.dtype == torch.float8_e5m2:`): under Triton a torch dtype object,
+/// which equals no tl dtype; Kiln gives it as the string "torch.<dtype>",
+/// which compares the same way (unequal to every tl dtype, equal to itself).
+static std::optional<Val> torchDType(IRGen &g, const AttributeExpr *e) {
+  static const llvm::StringRef kNames[] = {
+      "float16",      "half",          "bfloat16",         "float32",
+      "float",        "float64",       "double",           "float8_e5m2",
+      "float8_e4m3fn", "float8_e5m2fnuz", "float8_e4m3fnuz", "int8",
+      "uint8",        "int16",         "int32",            "int",
+      "int64",        "long",          "bool",             "uint16",
+      "uint32",       "uint64"};
+  auto *name = llvm::dyn_cast<NameExpr>(e->value);
+  if (!name || !llvm::is_contained(kNames, e->attr) || (g.fs && g.fs->scope.count(name->id)))
+    return std::nullopt;
+  const IRGen::GlobalDef *d = g.visibleDef(name->id);
+  if (!d || d->how != IRGen::GlobalDef::How::HostImport || d->module != "torch" ||
+      !d->importedName.empty())
+    return std::nullopt;
+  return Val::str("torch." + e->attr);
+}
+
 FailureOr<Val> IRGen::evalAttribute(const AttributeExpr *e) {
   // None: Kiln compiles for NVIDIA GPUs, where PyTorch is a CUDA build.
   // Kernels test it to pick AMD-only code (torchao's
   // `if tl.constexpr(torch.version.hip is not None)`).
   if (readsTorchVersionHip(e))
     return Val::none();
+  if (std::optional<Val> dt = torchDType(*this, e))
+    return *dt;
   FailureOr<Val> base = eval(e->value);
   if (failed(base))
     return failure();

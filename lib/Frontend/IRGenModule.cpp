@@ -473,7 +473,8 @@ static std::string packageRootHint(const IRGen &g, llvm::StringRef module) {
   llvm::StringRef top = module.split('.').first;
   if (top == "torch")
     return " (of torch, kernels may read `torch.version.hip`: None, as Kiln "
-           "runs beside CUDA builds of PyTorch)";
+           "runs beside CUDA builds of PyTorch, and dtypes such as `torch.float16`, "
+           "which equal no tl dtype)";
   if (llvm::is_contained({"numpy", "os", "sys", "functools", "itertools",
                           "operator", "enum", "dataclasses", "warnings",
                           "logging", "inspect", "re", "abc"},

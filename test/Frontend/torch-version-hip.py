@@ -9,6 +9,7 @@
 # RUN:   | FileCheck %s --check-prefix=ERR
 # RUN: not ln-compile %s --kernel local_torch --signature '*fp32' --emit=tile 2>&1 \
 # RUN:   | FileCheck %s --check-prefix=LOCAL
+# RUN: ln-compile %s --kernel torch_dtypes --signature '*fp32' --emit=tile | FileCheck %s --check-prefix=DTYPE
 import torch
 import torch as th
 from torch import version
@@ -47,7 +48,7 @@ def k(X, N, BLOCK: tl.constexpr):
 @triton.jit
 def other_torch(X):
     tl.store(X, torch.version.cuda)
-# ERR: torch-version-hip.py:[[@LINE-1]]:17: error: `torch` is the module `torch`, which kernels cannot use (of torch, kernels may read `torch.version.hip`: None, as Kiln runs beside CUDA builds of PyTorch)
+# ERR: torch-version-hip.py:[[@LINE-1]]:17: error: `torch` is the module `torch`, which kernels cannot use (of torch, kernels may read `torch.version.hip`: None, as Kiln runs beside CUDA builds of PyTorch, and dtypes such as `torch.float16`, which equal no tl dtype)
 
 
 # A local named like the module is not the module.
@@ -56,3 +57,20 @@ def local_torch(X):
     torch = 3
     tl.store(X, torch.version.hip)
 # LOCAL: torch-version-hip.py:[[@LINE-1]]:23: error: unknown attribute `torch.version` (constexpr int 3 has no attributes)
+
+
+@triton.jit
+def torch_dtypes(V):
+    # A torch dtype (tritonbench's `if V.dtype == torch.float8_e5m2:`) equals
+    # no tl dtype, as under Triton, and equals itself.
+    x = tl.load(V)
+    if V.dtype.element_ty == torch.float32:
+        x = x * 2.0
+    if torch.float16 == torch.float16:
+        x = x + 1.0
+    tl.store(V, x)
+
+
+# DTYPE-LABEL: func.func @torch_dtypes
+# DTYPE-NOT: arith.mulf
+# DTYPE: arith.addf
