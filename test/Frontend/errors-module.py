@@ -10,7 +10,7 @@ import torch
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
     # expected-error @+1 {{`torch` is the module `torch`, which kernels cannot use}}
-    x = torch.float32
+    x = torch.ones
 
 # -----
 import triton

@@ -70,7 +70,7 @@ def k_device(Out):
 
 @triton.jit
 def k_torch(Out):
-    x = torch.float32
+    x = torch.ones
 # TORCH: module-lazy.py:[[@LINE-1]]:9: error: `torch` is the module `torch`, which kernels cannot use
 
 
