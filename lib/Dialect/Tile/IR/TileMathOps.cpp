@@ -70,7 +70,12 @@ kiln::tile::checkInlineAsmConstraints(llvm::StringRef constraints,
              "digits tie to an output, `~{...}` clobbers)";
     unsigned bits = constraintBits(c[0]);
     llvm::ArrayRef<unsigned> list = isOut ? outputBits : inputBits;
-    if (index < list.size() && list[index] != bits)
+    // An 8- or 16-bit value may sit in a wider integer register (Triton
+    // passes it as is and LLVM extends / truncates it: FastVideo's nvfp4
+    // helpers put a uint8 in `r`).
+    bool narrowInt = (c[0] == 'h' || c[0] == 'r' || c[0] == 'l') && index < list.size() &&
+                     (list[index] == 8 || list[index] == 16) && list[index] < bits;
+    if (index < list.size() && list[index] != bits && !narrowInt)
       return "constraint `" + p.str() + "` is a " + std::to_string(bits) +
              "-bit register but " + (isOut ? "output " : "input ") +
              std::to_string(index) + " is " + std::to_string(list[index]) +
