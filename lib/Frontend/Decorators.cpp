@@ -266,6 +266,11 @@ fe::readDecorators(host::Interp &in, const FunctionDef *fn,
       if (f && f->kind == K::Builtin)
         name = f->s;
     }
+    // A @triton.jit static method of a class (trident's kernels and helpers):
+    // staticmethod only changes how Python binds it.
+    if (!call && llvm::isa<NameExpr>(d) && llvm::cast<NameExpr>(d)->id == "staticmethod" &&
+        !sawJit)
+      continue;
     if (name == "triton.jit") {
       sawJit = true;
       continue;

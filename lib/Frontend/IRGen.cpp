@@ -249,6 +249,21 @@ const FunctionDef *IRGen::findKernel(llvm::StringRef name) {
                       "`" + name + "` is not a @triton.jit function" +
                           unresolvedDecoratorHint(*this, fn)),
            nullptr;
+  // A @triton.jit static method (`Relu.kernel`, trident): callable from
+  // kernels, not yet an entry point.
+  auto [clsName, method] = name.split('.');
+  for (const Stmt *s : module.body)
+    if (auto *c = llvm::dyn_cast<ClassDef>(s))
+      for (const Stmt *m : c->body)
+        if (auto *f = llvm::dyn_cast<FunctionDef>(m);
+            f && isJit(f) &&
+            (method.empty() ? f->name == name : c->name == clsName && f->name == method))
+          return (void)fail(f->nameRange.begin,
+                            "`" + c->name + "." + f->name +
+                                "` is a @triton.jit static method of a class: kernels can "
+                                "call it, but Kiln launches only module-level kernels (define "
+                                "it outside the class)"),
+                 nullptr;
   std::vector<std::string> kernels = jitFunctionNames();
   std::string list = kernels.empty()
                          ? "there are no @triton.jit functions in it"

@@ -307,8 +307,9 @@ FailureOr<Val> IRGen::evalAttribute(const AttributeExpr *e) {
 FailureOr<Val> IRGen::attributeOf(const Val &v, const AttributeExpr *e) {
   const std::string &a = e->attr;
   if (v.kind == Val::Kind::Module)
-    return isUserModule(v) ? attributeOfUserModule(*this, v, e)
-                           : attributeOfModule(v, e);
+    return isUserModule(v)  ? attributeOfUserModule(*this, v, e)
+           : isUserClass(v) ? attributeOfUserClass(*this, v, e)
+                            : attributeOfModule(v, e);
   // A constexpr's `.value` (helpers unwrap their constexpr parameters with
   // it, as Triton passes them wrapped): Kiln's values are unwrapped.
   if (a == "value" && v.isConstexpr())

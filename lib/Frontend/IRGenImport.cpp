@@ -407,6 +407,15 @@ static FailureOr<Val> moduleExport(IRGen &g, IRGen &mod,
 }
 
 static constexpr llvm::StringLiteral kUserModulePrefix = "file:";
+static constexpr llvm::StringLiteral kUserClassPrefix = "class:";
+
+Val kiln::fe::userClassValue(const IRGen &g, const ClassDef &c) {
+  return Val::named(Val::Kind::Module, kUserClassPrefix.str() + c.name + ":" + g.filename);
+}
+
+bool kiln::fe::isUserClass(const Val &v) {
+  return v.kind == Val::Kind::Module && llvm::StringRef(v.s).starts_with(kUserClassPrefix);
+}
 
 static Val userModuleValue(const std::string &path) {
   return Val::named(Val::Kind::Module, kUserModulePrefix.str() + path);
@@ -768,4 +777,40 @@ std::optional<FailureOr<Val>> kiln::fe::starImportedName(IRGen &g, const std::st
     return std::nullopt;
   llvm::SmallPtrSet<IRGen *, 4> seen;
   return starLookup(g, name, use, seen);
+}
+
+//===----------------------------------------------------------------------===//
+// Classes as namespaces of @triton.jit static methods
+//===----------------------------------------------------------------------===//
+
+FailureOr<Val> kiln::fe::attributeOfUserClass(IRGen &g, const Val &cls, const AttributeExpr *e) {
+  auto [name, path] = llvm::StringRef(cls.s).drop_front(kUserClassPrefix.size()).split(':');
+  IRGen *owner = &g;
+  if (path != g.filename) {
+    FailureOr<IRGen *> gen = loadModuleFile(g, path.str(), e);
+    if (failed(gen))
+      return failure();
+    owner = *gen;
+  }
+  const ClassDef *c = nullptr;
+  for (const Stmt *s : owner->module.body)
+    if (auto *d = llvm::dyn_cast<ClassDef>(s); d && d->name == name)
+      c = d;
+  const FunctionDef *fn = nullptr;
+  if (c)
+    for (const Stmt *s : c->body)
+      if (auto *f = llvm::dyn_cast<FunctionDef>(s); f && f->name == e->attr)
+        fn = f;
+  std::string shown = "`" + name.str() + "." + e->attr + "`";
+  if (!fn)
+    return g.fail(e, shown + " is not a @triton.jit static method of class `" + name.str() +
+                         "`; of a class, kernels can use only those");
+  if (!owner->isJit(fn))
+    return g.fail(e, shown + " is not a @triton.jit function; kernels can only call "
+                             "@triton.jit functions");
+  // Calls from other files generate it in its own (its names are there).
+  if (owner != &g)
+    if (ImportState *st = stateOf(g))
+      st->registry->owners[fn] = owner;
+  return Val::function(fn);
 }

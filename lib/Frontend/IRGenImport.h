@@ -60,6 +60,12 @@ mlir::FailureOr<Val> resolveUserImport(IRGen &g, IRGen::GlobalDef &d);
 std::optional<mlir::FailureOr<Val>> starImportedName(IRGen &g, const std::string &name,
                                                      const ast::Node *use);
 bool isUserModule(const Val &v);
+/// A class of `g`'s file as a value: kernels reach its @triton.jit static
+/// methods (`Cls.method`, attributeOfUserClass); nothing else of it.
+Val userClassValue(const IRGen &g, const ast::ClassDef &c);
+bool isUserClass(const Val &v);
+mlir::FailureOr<Val> attributeOfUserClass(IRGen &g, const Val &cls,
+                                          const ast::AttributeExpr *e);
 mlir::FailureOr<Val> attributeOfUserModule(IRGen &g, const Val &mod,
                                            const ast::AttributeExpr *e);
 /// The IRGen of the file defining `fn` when it is another file's.

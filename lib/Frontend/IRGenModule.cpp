@@ -559,10 +559,13 @@ std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
       }
       return cls;
     }
+    // Another class: a namespace of @triton.jit static methods
+    // (`Linear.forward(...)`, trident); its other uses stay errors.
+    if (auto *c = llvm::dyn_cast<ClassDef>(d->site))
+      return FailureOr<Val>(userClassValue(*this, *c));
     return FailureOr<Val>(fail(
-        use, "`" + name + "` is " +
-                 (llvm::isa<ClassDef>(d->site) ? "a class" : "a type alias") +
-                 " defined at " + where + ", which kernels cannot use"));
+        use, "`" + name + "` is a type alias defined at " + where +
+                 ", which kernels cannot use"));
   case How::HostImport:
     // Another Python file (relative, or found in the package roots).
     if (auto *from = llvm::dyn_cast<ImportFromStmt>(d->site);

@@ -86,8 +86,8 @@ import triton
 import triton.language as tl
 
 
-# expected-error @+1 {{unsupported decorator `@staticmethod`}}
-@staticmethod
+# expected-error @+1 {{unsupported decorator `@classmethod`}}
+@classmethod
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
     pass

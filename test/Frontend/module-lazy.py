@@ -84,7 +84,7 @@ def k_apex(Out):
 @triton.jit
 def k_class(Out):
     tl.store(Out, Config.block)
-# CLASS: module-lazy.py:[[@LINE-1]]:19: error: `Config` is a class defined at {{.*}}module-lazy.py:43, which kernels cannot use
+# CLASS: module-lazy.py:[[@LINE-1]]:19: error: `Config.block` is not a @triton.jit static method of class `Config`; of a class, kernels can use only those
 
 
 @triton.jit
