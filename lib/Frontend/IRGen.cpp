@@ -250,7 +250,8 @@ const FunctionDef *IRGen::findKernel(llvm::StringRef name) {
                           unresolvedDecoratorHint(*this, fn)),
            nullptr;
   // A @triton.jit static method (`Relu.kernel`, trident): callable from
-  // kernels, not yet an entry point.
+  // kernels; as an entry point, the drop-in compiles it from a source with
+  // the def moved out of its class (still "not found" here, which it reads).
   auto [clsName, method] = name.split('.');
   for (const Stmt *s : module.body)
     if (auto *c = llvm::dyn_cast<ClassDef>(s))
@@ -259,10 +260,11 @@ const FunctionDef *IRGen::findKernel(llvm::StringRef name) {
             f && isJit(f) &&
             (method.empty() ? f->name == name : c->name == clsName && f->name == method))
           return (void)fail(f->nameRange.begin,
-                            "`" + c->name + "." + f->name +
-                                "` is a @triton.jit static method of a class: kernels can "
-                                "call it, but Kiln launches only module-level kernels (define "
-                                "it outside the class)"),
+                            "kernel `" + name + "` not found in " + filename + ": `" +
+                                c->name + "." + f->name +
+                                "` is a @triton.jit static method of a class, which kernels "
+                                "can call and the Python drop-in can launch; to compile it "
+                                "here, define it at module level"),
                  nullptr;
   std::vector<std::string> kernels = jitFunctionNames();
   std::string list = kernels.empty()
