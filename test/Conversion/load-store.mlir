@@ -54,14 +54,13 @@ module attributes {tile.num_warps = 4 : i32} {
 // -----
 
 // fp32, 4 per thread, unmasked: one v4 access with no predicate. A constant
-// `other` of 1.0 is moved in as its bits; a non-constant one is moved in from
-// its registers (inputs after the predicate), with no select after the load.
+// `other` of 1.0 is moved in as its bits; a non-constant one is selected.
 #b = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
 // CHECK-LABEL: llvm.func @fp32
 // CHECK: "ld.global.v4.b32 { $0, $1, $2, $3 }, [ $4 + 0 ];", "=r,=r,=r,=r,l"
 // CHECK: "mov.b32 $0, 0x3F800000;\0A\09mov.b32 $1, 0x3F800000;\0A\09mov.b32 $2, 0x3F800000;\0A\09mov.b32 $3, 0x3F800000;\0A\09@$5 ld.global.v4.b32
-// CHECK: "mov.b32 $0, $6;\0A\09mov.b32 $1, $7;\0A\09mov.b32 $2, $8;\0A\09mov.b32 $3, $9;\0A\09@$5 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $4 + 0 ];", "=r,=r,=r,=r,l,b,r,r,r,r"
-// CHECK-NOT: llvm.select
+// CHECK: "mov.b32 $0, 0x0;{{.*}}@$5 ld.global.v4.b32
+// CHECK-COUNT-4: llvm.select
 module attributes {tile.num_warps = 1 : i32} {
   func.func @fp32(%X: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %N: i32 {tile.divisibility = 16 : i32}) {
     %one = arith.constant dense<1.0> : tensor<128xf32, #b>

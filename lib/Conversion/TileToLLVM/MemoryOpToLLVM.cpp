@@ -248,45 +248,25 @@ struct LoadLowering : OpConversionPattern<LoadOp> {
       for (unsigned w = 0; w < a.numWords; ++w)
         constraints += "=" + a.regConstraint() + ",";
       constraints += "l";
-      // A runtime `other` goes into the registers before the predicated load
-      // (as Triton does), not through a select after it.
-      bool otherIn = pred && selectOther;
       if (pred) {
         inputs.push_back(pred);
         constraints += ",b";
-      }
-      if (policy) {
-        inputs.push_back(policy);
-        constraints += ",l";
-      }
-      if (pred) {
         // Masked-off lanes keep these bits.
-        unsigned movBits = std::max(16u, a.wordBits);
-        SmallVector<Value> otherWords;
-        if (otherIn) {
-          SmallVector<Value> elems;
-          for (unsigned i = 0; i < vec; ++i)
-            elems.push_back(nthOrNull(others, r0 + i));
-          otherWords = packWords(rewriter, loc, a, elems);
-        }
         APInt all(a.vec * a.elemBits, 0);
         for (unsigned e = 0; e < a.vec; ++e)
           all.insertBits(otherBits->zextOrTrunc(a.elemBits), e * a.elemBits);
         for (unsigned w = 0; w < a.numWords; ++w) {
-          if (otherIn) {
-            inputs.push_back(otherWords[w]);
-            constraints += "," + a.regConstraint();
-            text += llvm::formatv("mov.b{0} ${1}, ${2};\n\t", movBits, w,
-                                  a.numWords + inputs.size() - 1)
-                        .str();
-            continue;
-          }
           APInt word = all.extractBits(a.wordBits, w * a.wordBits);
+          unsigned movBits = std::max(16u, a.wordBits);
           text += llvm::formatv("mov.b{0} ${1}, 0x{2};\n\t", movBits, w,
                                 llvm::toString(word.zext(movBits), 16, false))
                       .str();
         }
         text += llvm::formatv("@${0} ", predArg).str();
+      }
+      if (policy) {
+        inputs.push_back(policy);
+        constraints += ",l";
       }
       text += opcode + a.vecSuffix() + "." + a.ptxType() + " ";
       if (a.numWords > 1)
@@ -306,7 +286,7 @@ struct LoadLowering : OpConversionPattern<LoadOp> {
       SmallVector<Value> elems = unpackWords(rewriter, loc, a, regs);
       for (unsigned i = 0; i < vec; ++i) {
         Value v = elems[i];
-        if (selectOther && !otherIn)
+        if (selectOther)
           v = arith::SelectOp::create(rewriter, loc, nthOrNull(masks, r0 + i), v,
                                       nthOrNull(others, r0 + i));
         values.push_back(v);
