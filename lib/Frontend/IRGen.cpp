@@ -252,20 +252,13 @@ const FunctionDef *IRGen::findKernel(llvm::StringRef name) {
   // A @triton.jit static method (`Relu.kernel`, trident): callable from
   // kernels; as an entry point, the drop-in compiles it from a source with
   // the def moved out of its class (still "not found" here, which it reads).
-  auto [clsName, method] = name.split('.');
-  for (const Stmt *s : module.body)
-    if (auto *c = llvm::dyn_cast<ClassDef>(s))
-      for (const Stmt *m : c->body)
-        if (auto *f = llvm::dyn_cast<FunctionDef>(m);
-            f && isJit(f) &&
-            (method.empty() ? f->name == name : c->name == clsName && f->name == method))
-          return (void)fail(f->nameRange.begin,
-                            "kernel `" + name + "` not found in " + filename + ": `" +
-                                c->name + "." + f->name +
-                                "` is a @triton.jit static method of a class, which kernels "
-                                "can call and the Python drop-in can launch; to compile it "
-                                "here, define it at module level"),
-                 nullptr;
+  if (auto method = staticMethodKernel(*this, name))
+    return (void)fail(method->second->nameRange.begin,
+                      "kernel `" + name + "` not found in " + filename + ": `" + method->first +
+                              "` is a @triton.jit static method of a class, which kernels "
+                              "can call and the Python drop-in can launch; to compile it "
+                              "here, define it at module level"),
+           nullptr;
   std::vector<std::string> kernels = jitFunctionNames();
   std::string list = kernels.empty()
                          ? "there are no @triton.jit functions in it"

@@ -296,6 +296,9 @@ public:
   unsigned modulePos = ~0u;
   /// The module-level binding of `name` visible at modulePos; null if none.
   GlobalDef *visibleDef(const std::string &name);
+  /// The module-level import of torch (`import torch [as t]`,
+  /// `from torch import x`) that `name` reads, unless a local shadows it.
+  const GlobalDef *torchImportOf(const ast::NameExpr *name);
 
   /// While set, fail() records its first message here instead of reporting
   /// it: lazy module-level evaluation reports it at the kernel's use.

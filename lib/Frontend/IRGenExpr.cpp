@@ -260,11 +260,15 @@ bool IRGen::readsTorchVersionHip(const AttributeExpr *e) {
     name = llvm::dyn_cast<NameExpr>(mid->value);
     imported = "";
   }
+  const GlobalDef *d = torchImportOf(name);
+  return d && d->importedName == imported;
+}
+
+const IRGen::GlobalDef *IRGen::torchImportOf(const NameExpr *name) {
   if (!name || (fs && fs->scope.count(name->id)))
-    return false;
+    return nullptr;
   const GlobalDef *d = visibleDef(name->id);
-  return d && d->how == GlobalDef::How::HostImport && d->module == "torch" &&
-         d->importedName == imported;
+  return d && d->how == GlobalDef::How::HostImport && d->module == "torch" ? d : nullptr;
 }
 
 /// `torch.<dtype>` read in a kernel through `import torch` (tritonbench's
@@ -279,12 +283,10 @@ static std::optional<Val> torchDType(IRGen &g, const AttributeExpr *e) {
       "uint8",        "int16",         "int32",            "int",
       "int64",        "long",          "bool",             "uint16",
       "uint32",       "uint64"};
-  auto *name = llvm::dyn_cast<NameExpr>(e->value);
-  if (!name || !llvm::is_contained(kNames, e->attr) || (g.fs && g.fs->scope.count(name->id)))
+  if (!llvm::is_contained(kNames, e->attr))
     return std::nullopt;
-  const IRGen::GlobalDef *d = g.visibleDef(name->id);
-  if (!d || d->how != IRGen::GlobalDef::How::HostImport || d->module != "torch" ||
-      !d->importedName.empty())
+  const IRGen::GlobalDef *d = g.torchImportOf(llvm::dyn_cast<NameExpr>(e->value));
+  if (!d || !d->importedName.empty())
     return std::nullopt;
   return Val::str("torch." + e->attr);
 }

@@ -112,7 +112,7 @@ kiln::parseHostBindings(const std::vector<std::string> &texts) {
 // Finding module files
 //===----------------------------------------------------------------------===//
 
-static bool isTritonModuleName(llvm::StringRef m) {
+bool kiln::fe::isTritonModuleName(llvm::StringRef m) {
   return m == "triton" || m.starts_with("triton.");
 }
 
@@ -316,8 +316,8 @@ std::string kiln::fe::cannotFindModule(const IRGen &g, llvm::StringRef dotted,
 // Loading files and reading their names
 //===----------------------------------------------------------------------===//
 
-static FailureOr<IRGen *> loadModuleFile(IRGen &g, const std::string &path,
-                                         const Node *site) {
+FailureOr<IRGen *> kiln::fe::loadModuleFile(IRGen &g, const std::string &path,
+                                           const Node *site) {
   ImportState *st = stateOf(g);
   if (!st)
     return FailureOr<IRGen *>(g.fail(site, "imports are not followed here"));
@@ -365,13 +365,30 @@ static FailureOr<IRGen *> loadModuleFile(IRGen &g, const std::string &path,
   return &gen;
 }
 
-/// `name` as module `mod` binds it at its end (what an importer sees).
-static FailureOr<Val> moduleExport(IRGen &g, IRGen &mod,
-                                   const std::string &name,
-                                   const std::string &shownModule,
-                                   const Node *site) {
+std::optional<FailureOr<Val>>
+kiln::fe::lookupAtEnd(IRGen &mod, const std::string &name,
+                      std::optional<IRGen::CapturedError> *capture) {
   auto it = mod.moduleDefs.find(name);
-  if (it == mod.moduleDefs.end()) {
+  if (it == mod.moduleDefs.end())
+    return std::nullopt;
+  // Errors of the definition point at it, in its own file.
+  ImportState *st = stateOf(mod);
+  auto use = std::make_unique<NameExpr>(it->second.back().site->range, name);
+  const NameExpr *usePtr = use.get();
+  st->uses.push_back(std::move(use));
+  unsigned savedPos = mod.modulePos;
+  auto *savedCapture = mod.capture;
+  mod.modulePos = ~0u;
+  mod.capture = capture;
+  std::optional<FailureOr<Val>> v = mod.lookupGlobal(usePtr);
+  mod.capture = savedCapture;
+  mod.modulePos = savedPos;
+  return v;
+}
+
+FailureOr<Val> kiln::fe::moduleExport(IRGen &g, IRGen &mod, const std::string &name,
+                                      const std::string &shownModule, const Node *site) {
+  if (!mod.moduleDefs.count(name)) {
     // A name the module re-exports with `from .m import *` (trident's
     // language package).
     unsigned savedPos = mod.modulePos;
@@ -384,21 +401,10 @@ static FailureOr<Val> moduleExport(IRGen &g, IRGen &mod,
                                            "` from '" + shownModule + "' (" +
                                            mod.filename + ")"));
   }
-  // Errors of the definition point at it, in its own file.
-  ImportState *st = stateOf(mod);
-  auto use = std::make_unique<NameExpr>(it->second.back().site->range, name);
-  const NameExpr *usePtr = use.get();
-  st->uses.push_back(std::move(use));
-  unsigned savedPos = mod.modulePos;
-  mod.modulePos = ~0u;
-  mod.hadError = g.hadError;
   // While we only try an evaluation (a module-level `if` condition), its
   // errors are ours to capture, not to report.
-  auto *savedCapture = mod.capture;
-  mod.capture = g.capture;
-  std::optional<FailureOr<Val>> v = mod.lookupGlobal(usePtr);
-  mod.capture = savedCapture;
-  mod.modulePos = savedPos;
+  mod.hadError = g.hadError;
+  std::optional<FailureOr<Val>> v = lookupAtEnd(mod, name, g.capture);
   g.hadError |= mod.hadError;
   if (!v)
     return FailureOr<Val>(g.fail(site, "cannot import name `" + name +
@@ -406,16 +412,12 @@ static FailureOr<Val> moduleExport(IRGen &g, IRGen &mod,
   return *v;
 }
 
+void kiln::fe::setOwner(const IRGen &g, const FunctionDef *fn, IRGen *owner) {
+  if (ImportState *st = stateOf(g))
+    st->registry->owners[fn] = owner;
+}
+
 static constexpr llvm::StringLiteral kUserModulePrefix = "file:";
-static constexpr llvm::StringLiteral kUserClassPrefix = "class:";
-
-Val kiln::fe::userClassValue(const IRGen &g, const ClassDef &c) {
-  return Val::named(Val::Kind::Module, kUserClassPrefix.str() + c.name + ":" + g.filename);
-}
-
-bool kiln::fe::isUserClass(const Val &v) {
-  return v.kind == Val::Kind::Module && llvm::StringRef(v.s).starts_with(kUserClassPrefix);
-}
 
 static Val userModuleValue(const std::string &path) {
   return Val::named(Val::Kind::Module, kUserModulePrefix.str() + path);
@@ -696,121 +698,4 @@ std::string kiln::importedFilesDigest(llvm::StringRef source,
       hash.update((*buf)->getBuffer());
   }
   return llvm::toHex(hash.final(), /*LowerCase=*/true);
-}
-
-//===----------------------------------------------------------------------===//
-// `from M import *`
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// `__all__` of `mod` when it binds one Kiln can evaluate (a list or tuple
-/// of strings), evaluated quietly.
-std::optional<std::vector<std::string>> allNames(IRGen &mod) {
-  auto it = mod.moduleDefs.find("__all__");
-  if (it == mod.moduleDefs.end())
-    return std::nullopt;
-  ImportState *st = stateOf(mod);
-  auto use = std::make_unique<NameExpr>(it->second.back().site->range, "__all__");
-  const NameExpr *usePtr = use.get();
-  st->uses.push_back(std::move(use));
-  std::optional<IRGen::CapturedError> quiet;
-  auto *savedCapture = mod.capture;
-  unsigned savedPos = mod.modulePos;
-  mod.capture = &quiet;
-  mod.modulePos = ~0u;
-  std::optional<FailureOr<Val>> v = mod.lookupGlobal(usePtr);
-  mod.capture = savedCapture;
-  mod.modulePos = savedPos;
-  if (!v || failed(*v) || (*v)->kind != Val::Kind::Tuple)
-    return std::nullopt;
-  std::vector<std::string> names;
-  for (const Val &e : (*v)->elems) {
-    if (e.kind != Val::Kind::Str)
-      return std::nullopt;
-    names.push_back(e.s);
-  }
-  return names;
-}
-
-std::optional<FailureOr<Val>> starLookup(IRGen &g, const std::string &name, const Node *use,
-                                         llvm::SmallPtrSetImpl<IRGen *> &seen) {
-  if (!seen.insert(&g).second)
-    return std::nullopt; // modules that star-import each other
-  for (auto star = g.starImports.rbegin(); star != g.starImports.rend(); ++star) {
-    if (star->pos >= g.modulePos)
-      continue;
-    auto *from = llvm::cast<ImportFromStmt>(star->site);
-    if (from->level == 0 && isTritonModuleName(from->module)) {
-      Val out;
-      if (lookupModuleAttr(from->module, name, out) == 0)
-        return FailureOr<Val>(out);
-      continue;
-    }
-    if (!followsImports(g))
-      continue;
-    std::optional<std::string> file = findModuleFile(g, from->module, from->level);
-    if (!file)
-      continue;
-    FailureOr<IRGen *> gen = loadModuleFile(g, *file, from);
-    if (failed(gen))
-      return FailureOr<Val>(failure());
-    IRGen &mod = **gen;
-    std::optional<std::vector<std::string>> all = allNames(mod);
-    if (all ? !llvm::is_contained(*all, name) : llvm::StringRef(name).starts_with("_"))
-      continue;
-    if (mod.moduleDefs.count(name))
-      return moduleExport(g, mod, name, std::string(from->level, '.') + from->module, use);
-    unsigned savedPos = mod.modulePos;
-    mod.modulePos = ~0u;
-    std::optional<FailureOr<Val>> v = starLookup(mod, name, use, seen);
-    mod.modulePos = savedPos;
-    if (v)
-      return v;
-  }
-  return std::nullopt;
-}
-} // namespace
-
-std::optional<FailureOr<Val>> kiln::fe::starImportedName(IRGen &g, const std::string &name,
-                                                         const Node *use) {
-  if (g.starImports.empty())
-    return std::nullopt;
-  llvm::SmallPtrSet<IRGen *, 4> seen;
-  return starLookup(g, name, use, seen);
-}
-
-//===----------------------------------------------------------------------===//
-// Classes as namespaces of @triton.jit static methods
-//===----------------------------------------------------------------------===//
-
-FailureOr<Val> kiln::fe::attributeOfUserClass(IRGen &g, const Val &cls, const AttributeExpr *e) {
-  auto [name, path] = llvm::StringRef(cls.s).drop_front(kUserClassPrefix.size()).split(':');
-  IRGen *owner = &g;
-  if (path != g.filename) {
-    FailureOr<IRGen *> gen = loadModuleFile(g, path.str(), e);
-    if (failed(gen))
-      return failure();
-    owner = *gen;
-  }
-  const ClassDef *c = nullptr;
-  for (const Stmt *s : owner->module.body)
-    if (auto *d = llvm::dyn_cast<ClassDef>(s); d && d->name == name)
-      c = d;
-  const FunctionDef *fn = nullptr;
-  if (c)
-    for (const Stmt *s : c->body)
-      if (auto *f = llvm::dyn_cast<FunctionDef>(s); f && f->name == e->attr)
-        fn = f;
-  std::string shown = "`" + name.str() + "." + e->attr + "`";
-  if (!fn)
-    return g.fail(e, shown + " is not a @triton.jit static method of class `" + name.str() +
-                         "`; of a class, kernels can use only those");
-  if (!owner->isJit(fn))
-    return g.fail(e, shown + " is not a @triton.jit function; kernels can only call "
-                             "@triton.jit functions");
-  // Calls from other files generate it in its own (its names are there).
-  if (owner != &g)
-    if (ImportState *st = stateOf(g))
-      st->registry->owners[fn] = owner;
-  return Val::function(fn);
 }

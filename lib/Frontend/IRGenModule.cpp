@@ -21,12 +21,6 @@ using namespace kiln::ast;
 
 using How = IRGen::GlobalDef::How;
 
-/// triton and its submodules: names Kiln knows (or reports as unsupported)
-/// rather than files to load.
-static bool isTritonModule(llvm::StringRef m) {
-  return m == "triton" || m.starts_with("triton.");
-}
-
 /// `if __name__ == "__main__":`, the script entry point.
 static bool isMainGuard(const IfStmt *is, llvm::StringRef text) {
   std::string t = text.str();
@@ -207,7 +201,7 @@ LogicalResult IRGen::resolveModule() {
               a.asName.empty() ? n.split('.').first.str() : a.asName;
           GlobalDef d = def(How::HostImport, st);
           d.module = a.asName.empty() ? bound : n.str();
-          if (isTritonModule(n)) {
+          if (isTritonModuleName(n)) {
             d.how = How::Known;
             d.cached = Val::named(Val::Kind::Module, d.module);
             globals[bound] = *d.cached;
@@ -231,7 +225,7 @@ LogicalResult IRGen::resolveModule() {
           GlobalDef d = def(How::HostImport, st);
           d.module = m;
           d.importedName = a.name;
-          if (im->level == 0 && isTritonModule(m)) {
+          if (im->level == 0 && isTritonModuleName(m)) {
             Val out;
             int found = lookupModuleAttr(m, a.name, out);
             if (found == 0) {

@@ -168,6 +168,25 @@ unsigned asyncCopyChunkElements(AsyncCopyOp op, const LoweringState &state) {
 
 namespace {
 
+/// Calls `run(w, r, dst, dstBytes)` for each run of `vec` registers r, r + 1,
+/// ... of a tile in `layout` (as slot rows) written to a slot of `type` at
+/// byte `base`: in the first copy of replicated elements only, `dst` the
+/// run's shared address (a thread base) and `dstBytes` its constant offset.
+void forEachSlotRun(OpBuilder &b, Location loc, const DistributedLayout &layout,
+                    SharedMemoryType type, Value base, unsigned vec,
+                    const LoweringState::ThreadIds &ids,
+                    function_ref<void(OpBuilder &, unsigned, Value, int64_t)> run) {
+  SwizzledTile tile(type.getStoredRows(), type.getStoredRowUnits());
+  unsigned inner = type.getTransposed() ? 0 : 1;
+  inFirstCopy(b, loc, layout, ids, [&](OpBuilder &w) {
+    SmallVector<Value> coords = threadCoords(w, loc, layout, ids.lane, ids.warp);
+    SmallVector<std::pair<Value, int64_t>> dsts = slotDestinations(
+        w, loc, layout, tile, inner, vec, type.getElementBits(), base, coords);
+    for (unsigned r = 0; r < layout.numRegs(); r += vec)
+      run(w, r, dsts[r / vec].first, dsts[r / vec].second);
+  });
+}
+
 struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
   AsyncCopyLowering(TypeConverter &tc, MLIRContext *ctx, const LoweringState &state)
       : OpConversionPattern(tc, ctx), state(state) {}
@@ -185,48 +204,40 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
     OpBuilder &b = rewriter;
     ValueRange ptrs = adaptor.getPtr(), masks = adaptor.getMask();
     Value base = slotByteOffset(b, loc, type, adaptor.getBuffer().front(), adaptor.getSlot().front());
-    SwizzledTile tile(type.getStoredRows(), type.getStoredRowUnits());
-    int64_t bits = type.getElementBits(), elemBytes = bits / 8;
-    unsigned inner = type.getTransposed() ? 0 : 1;
+    int64_t elemBytes = type.getElementBits() / 8;
     unsigned vec = asyncCopyChunkElements(op, state);
     // A single byte has no 16-bit unit of its own; --tile-pipeline-loops
     // copies fp8 only in runs of 4 bytes or more.
     if (vec * elemBytes < 2)
       return op.emitOpError("internal error: copies single bytes into ") << type;
-    const LoweringState::ThreadIds &ids = state.idsFor(op);
     Type i32 = b.getI32Type(), i16 = b.getI16Type();
-    inFirstCopy(b, loc, *layout, ids, [&](OpBuilder &w) {
-      SmallVector<Value> coords = threadCoords(w, loc, *layout, ids.lane, ids.warp);
-      SmallVector<std::pair<Value, int64_t>> dsts =
-          slotDestinations(w, loc, *layout, tile, inner, vec, bits, base, coords);
-      for (unsigned r = 0; r < layout->numRegs(); r += vec) {
-        auto [dst, dstBytes] = dsts[r / vec];
-        Value mask = masks.empty() ? Value() : masks[r];
-        if (vec * elemBytes < 4) {
-          // cp.async moves at least 4 bytes: load and store these 2.
-          std::string text = "{ .reg .pred p; setp.ne.b32 p, $2, 0; mov.b16 $0, 0; "
-                             "@p ld.global.b16 $0, [$1]; }";
-          Value pred = mask ? arith::ExtUIOp::create(w, loc, i32, mask).getResult()
-                            : i32Const(w, loc, 1);
-          Value bits = inlinePtx(w, loc, {i16}, {ptrs[r], pred}, text, "=h,l,r",
-                                 /*hasSideEffects=*/true)[0];
-          inlinePtx(w, loc, {}, {dst, bits}, "st.shared.b16 " + sharedOperand(0, dstBytes) + ", $1;",
-                    "r,h", /*hasSideEffects=*/true);
-          continue;
-        }
-        unsigned bytes = vec * elemBytes;
-        std::string text = std::string("cp.async.") + (bytes == 16 ? "cg" : "ca") +
-                           ".shared.global " + sharedOperand(0, dstBytes) + ", [$1], " +
-                           std::to_string(bytes);
-        if (!mask) {
-          inlinePtx(w, loc, {}, {dst, ptrs[r]}, text + ";", "r,l", /*hasSideEffects=*/true);
-          continue;
-        }
-        Value srcBytes = arith::SelectOp::create(w, loc, mask, i32Const(w, loc, bytes),
-                                                 i32Const(w, loc, 0));
-        inlinePtx(w, loc, {}, {dst, ptrs[r], srcBytes}, text + ", $2;", "r,l,r",
-                  /*hasSideEffects=*/true);
+    forEachSlotRun(b, loc, *layout, type, base, vec, state.idsFor(op),
+                   [&](OpBuilder &w, unsigned r, Value dst, int64_t dstBytes) {
+      Value mask = masks.empty() ? Value() : masks[r];
+      if (vec * elemBytes < 4) {
+        // cp.async moves at least 4 bytes: load and store these 2.
+        std::string text = "{ .reg .pred p; setp.ne.b32 p, $2, 0; mov.b16 $0, 0; "
+                           "@p ld.global.b16 $0, [$1]; }";
+        Value pred = mask ? arith::ExtUIOp::create(w, loc, i32, mask).getResult()
+                          : i32Const(w, loc, 1);
+        Value bits = inlinePtx(w, loc, {i16}, {ptrs[r], pred}, text, "=h,l,r",
+                               /*hasSideEffects=*/true)[0];
+        inlinePtx(w, loc, {}, {dst, bits}, "st.shared.b16 " + sharedOperand(0, dstBytes) + ", $1;",
+                  "r,h", /*hasSideEffects=*/true);
+        return;
       }
+      unsigned bytes = vec * elemBytes;
+      std::string text = std::string("cp.async.") + (bytes == 16 ? "cg" : "ca") +
+                         ".shared.global " + sharedOperand(0, dstBytes) + ", [$1], " +
+                         std::to_string(bytes);
+      if (!mask) {
+        inlinePtx(w, loc, {}, {dst, ptrs[r]}, text + ";", "r,l", /*hasSideEffects=*/true);
+        return;
+      }
+      Value srcBytes = arith::SelectOp::create(w, loc, mask, i32Const(w, loc, bytes),
+                                               i32Const(w, loc, 0));
+      inlinePtx(w, loc, {}, {dst, ptrs[r], srcBytes}, text + ", $2;", "r,l,r",
+                /*hasSideEffects=*/true);
     });
     rewriter.eraseOp(op);
     return success();
@@ -281,7 +292,6 @@ struct LocalStoreLowering : OpConversionPattern<LocalStoreOp> {
     OpBuilder &b = rewriter;
     ValueRange values = adaptor.getValue();
     Value base = slotByteOffset(b, loc, type, adaptor.getBuffer().front(), adaptor.getSlot().front());
-    SwizzledTile tile(type.getStoredRows(), type.getStoredRowUnits());
     int64_t bits = type.getElementBits();
     unsigned inner = type.getTransposed() ? 0 : 1;
     // Runs of registers along the stored row, at most one 16-byte chunk of
@@ -291,44 +301,36 @@ struct LocalStoreLowering : OpConversionPattern<LocalStoreOp> {
       vec = 1;
     if (vec * bits < 16)
       return op.emitOpError("internal error: stores single bytes into ") << type;
-    const LoweringState::ThreadIds &ids = state.idsFor(op);
     Type i16 = b.getI16Type(), i32 = b.getI32Type();
-    inFirstCopy(b, loc, *layout, ids, [&](OpBuilder &w) {
-      SmallVector<Value> coords = threadCoords(w, loc, *layout, ids.lane, ids.warp);
-      SmallVector<std::pair<Value, int64_t>> dsts =
-          slotDestinations(w, loc, *layout, tile, inner, vec, bits, base, coords);
-      for (unsigned r = 0; r < layout->numRegs(); r += vec) {
-        auto [dst, dstBytes] = dsts[r / vec];
-        // The run's bits as one 16-bit unit or 32-bit words.
-        int64_t runBits = vec * bits;
-        auto runType = VectorType::get({int64_t(vec)}, w.getIntegerType(bits));
-        Value run = LLVM::UndefOp::create(w, loc, runType);
-        for (unsigned k = 0; k < vec; ++k)
-          run = LLVM::InsertElementOp::create(w, loc, run, toBits(w, loc, values[r + k]),
-                                              i32Const(w, loc, k));
-        SmallVector<Value> inputs{dst};
-        std::string text, constraints = "r";
-        if (runBits == 16) {
-          inputs.push_back(LLVM::BitcastOp::create(w, loc, i16, run));
-          text = "st.shared.b16 " + sharedOperand(0, dstBytes) + ", $1;";
-          constraints += ",h";
-        } else {
-          int64_t words = runBits / 32;
-          Value packed =
-              LLVM::BitcastOp::create(w, loc, VectorType::get({words}, i32), run);
-          text = "st.shared" + (words > 1 ? ".v" + std::to_string(words) : std::string()) +
-                 ".b32 " + sharedOperand(0, dstBytes) + ", " + (words > 1 ? "{" : "");
-          for (int64_t i = 0; i < words; ++i) {
-            inputs.push_back(
-                LLVM::ExtractElementOp::create(w, loc, packed, i32Const(w, loc, i)));
-            text += (i ? ", $" : "$") + std::to_string(i + 1);
-            constraints += ",r";
-          }
-          text += words > 1 ? "};" : ";";
+    forEachSlotRun(b, loc, *layout, type, base, vec, state.idsFor(op),
+                   [&](OpBuilder &w, unsigned r, Value dst, int64_t dstBytes) {
+      // The run's bits as one 16-bit unit or 32-bit words.
+      int64_t runBits = vec * bits;
+      auto runType = VectorType::get({int64_t(vec)}, w.getIntegerType(bits));
+      Value run = LLVM::UndefOp::create(w, loc, runType);
+      for (unsigned k = 0; k < vec; ++k)
+        run = LLVM::InsertElementOp::create(w, loc, run, toBits(w, loc, values[r + k]),
+                                            i32Const(w, loc, k));
+      SmallVector<Value> inputs{dst};
+      std::string text, constraints = "r";
+      if (runBits == 16) {
+        inputs.push_back(LLVM::BitcastOp::create(w, loc, i16, run));
+        text = "st.shared.b16 " + sharedOperand(0, dstBytes) + ", $1;";
+        constraints += ",h";
+      } else {
+        int64_t words = runBits / 32;
+        Value packed = LLVM::BitcastOp::create(w, loc, VectorType::get({words}, i32), run);
+        text = "st.shared" + (words > 1 ? ".v" + std::to_string(words) : std::string()) +
+               ".b32 " + sharedOperand(0, dstBytes) + ", " + (words > 1 ? "{" : "");
+        for (int64_t i = 0; i < words; ++i) {
+          inputs.push_back(LLVM::ExtractElementOp::create(w, loc, packed, i32Const(w, loc, i)));
+          text += (i ? ", $" : "$") + std::to_string(i + 1);
+          constraints += ",r";
         }
-        // Ordered after the barrier that frees the slot.
-        inlinePtx(w, loc, {}, inputs, text, constraints, /*hasSideEffects=*/true);
+        text += words > 1 ? "};" : ";";
       }
+      // Ordered after the barrier that frees the slot.
+      inlinePtx(w, loc, {}, inputs, text, constraints, /*hasSideEffects=*/true);
     });
     rewriter.eraseOp(op);
     return success();
