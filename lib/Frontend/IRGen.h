@@ -26,6 +26,10 @@
 
 namespace kiln::fe {
 
+/// Most copies a compile-time unrolling makes (static_range, a loop over a
+/// tuple, a comprehension): hostile input cannot exhaust time or memory.
+inline constexpr int64_t kMaxStaticUnroll = 4096;
+
 // Nearly every IRGen function returns one of these.
 using mlir::failure;
 using mlir::FailureOr;
@@ -163,6 +167,8 @@ public:
   mlir::FailureOr<Val> evalCompare(const ast::CompareExpr *e);
   mlir::FailureOr<Val> evalIfExp(const ast::IfExpExpr *e);
   mlir::FailureOr<Val> evalJoinedStr(const ast::JoinedStrExpr *e);
+  mlir::FailureOr<Val> evalComprehension(const ast::ComprehensionExpr *c);
+  mlir::FailureOr<std::vector<Val>> comprehensionItems(const ast::Expr *iter);
   /// "lambda expressions are not supported in Triton kernels" and the like,
   /// for host Python reached inside a kernel.
   static std::string hostConstructError(ast::Node::Kind k);

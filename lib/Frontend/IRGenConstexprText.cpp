@@ -72,6 +72,16 @@ std::optional<Val> kiln::fe::parseConstexprText(llvm::StringRef text) {
         return Val::none();
       return std::nullopt;
     }
+    if (auto *t = llvm::dyn_cast<TupleExpr>(x)) { // a shape: (16, 32)
+      std::vector<Val> elems;
+      for (const Expr *el : t->elts) {
+        std::optional<Val> v = ev(el);
+        if (!v)
+          return std::nullopt;
+        elems.push_back(*v);
+      }
+      return Val::tuple(std::move(elems));
+    }
     if (auto *u = llvm::dyn_cast<UnaryOpExpr>(x)) {
       std::optional<Val> v = ev(u->operand);
       if (!v || (v->kind != Val::Kind::Int && v->kind != Val::Kind::Float))

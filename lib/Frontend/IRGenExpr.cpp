@@ -100,6 +100,9 @@ FailureOr<Val> IRGen::evalImpl(const Expr *e) {
   }
   case Node::Kind::JoinedStr:
     return evalJoinedStr(llvm::cast<JoinedStrExpr>(e));
+  case Node::Kind::ListComp:
+  case Node::Kind::GeneratorExp:
+    return evalComprehension(llvm::cast<ComprehensionExpr>(e));
   default:
     break;
   }
@@ -683,8 +686,13 @@ FailureOr<Val> IRGen::evalSubscript(const SubscriptExpr *e) {
                        t);
       continue;
     }
+    // `:`, also spelled with explicit Nones (`None:`, `:None`, `::None`).
+    auto absent = [](const Expr *x) {
+      auto *c = llvm::dyn_cast_or_null<ConstExpr>(x);
+      return !x || (c && c->which == ConstExpr::Which::None);
+    };
     auto *sl = llvm::dyn_cast<SliceExpr>(ix);
-    if (sl && !sl->lower && !sl->upper && !sl->step)
+    if (sl && absent(sl->lower) && absent(sl->upper) && absent(sl->step))
       continue;
     if (!base->type.isTensor())
       return fail(e, "`" + text(e->value) + "` (" + typeName(*base) +

@@ -285,8 +285,17 @@ LogicalResult IRGen::binaryTypeCheck(Val &l, Val &r, bool allowLPtr,
     std::string why;
     std::optional<DType> res =
         computationType(lt, lConst, rt, rConst, divOrMod, why);
-    if (!res)
+    if (!res) {
+      // Triton's wording (its tests match it): "Cannot use / ... because
+      // they have different signedness".
+      if (divOrMod && isUnsigned(lt) != isUnsigned(rt) && isIntDType(lt) &&
+          isIntDType(rt))
+        return fail(where, "Cannot use `" + opName + "` with " +
+                               tritonName(lt) + " and " + tritonName(rt) +
+                               " because they have different signedness; "
+                               "cast them to the same signedness");
       return fail(where, "cannot apply `" + opName + "`: " + why);
+    }
     for (Val *v : {&l, &r}) {
       if (v->isRuntime() || !isIntDType(*res))
         continue;
@@ -465,9 +474,9 @@ FailureOr<Val> IRGen::binary(BinOpKind op, const Val &lIn, const Val &rIn,
   case BinOpKind::LShift:
   case BinOpKind::RShift: {
     if (fl)
-      return fail(where, std::string("`") + sp +
-                             "` expects integer or boolean operands, got " +
-                             typeName(lIn) + " and " + typeName(rIn));
+      return fail(where, "invalid operands of type " + typeName(lIn) +
+                             " and " + typeName(rIn) + " for `" + sp +
+                             "`: it expects integer or boolean operands");
     mlir::Value v;
     if (op == BinOpKind::BitAnd)
       v = arith::AndIOp::create(b, lc, l.value, r.value);
@@ -477,7 +486,10 @@ FailureOr<Val> IRGen::binary(BinOpKind op, const Val &lIn, const Val &rIn,
       v = arith::XOrIOp::create(b, lc, l.value, r.value);
     else if (op == BinOpKind::LShift)
       v = arith::ShLIOp::create(b, lc, l.value, r.value);
-    else if (uns)
+    else if (isUnsigned((lIn.isRuntime() ? lIn : rIn).type.dtype))
+      // Triton shifts by the tensor operand's own signedness (the left one
+      // when both are), not the promoted type's: int32 >> uint32 is
+      // arithmetic on the uint32 bits.
       v = arith::ShRUIOp::create(b, lc, l.value, r.value);
     else
       v = arith::ShRSIOp::create(b, lc, l.value, r.value);

@@ -17,7 +17,6 @@ using namespace kiln::ast;
 
 /// Limits that keep hostile input from exhausting time or memory.
 static constexpr uint64_t kMaxStatements = 200000;
-static constexpr int64_t kMaxStaticUnroll = 4096;
 
 //===----------------------------------------------------------------------===//
 // Statements

@@ -169,8 +169,8 @@ class BadLaunchTest(unittest.TestCase):
     def test_options(self):
         self.fails(kiln.LaunchError, "num_warps = 64 is not a power of two in "
                    "1..32", self.x, self.out, 100, num_warps=64)
-        self.fails(kiln.LaunchError, _WHERE + "num_ctas = 2 is not supported "
-                   "(Kiln launches one CTA per program)", self.x, self.out, 100, num_ctas=2)
+        self.fails(kiln.LaunchError, _WHERE + "num_ctas = 3: expected 1, 2, "
+                   "4, 8 or 16", self.x, self.out, 100, num_ctas=3)
 
     def test_too_much_shared_memory(self):
         i32 = [FakeTensor(p, "torch.int32", 1024, None, 4)

@@ -76,10 +76,16 @@ class ModulesTest(unittest.TestCase):
         self.assertEqual(libdevice.tanh.__name__, "tanh")
         self.assertEqual(math_rsqrt.__name__, "rsqrt")
         with self.assertRaisesRegex(ModuleNotFoundError,
-                                    "No module named 'triton.compiler' "
+                                    "No module named 'triton.backends' "
                                     "\\(kiln's drop-in triton does not "
                                     "provide it\\)"):
-            __import__("triton.compiler.nope")
+            __import__("triton.backends.nope")
+        # Error classes host code names: every Kiln error is a TritonError.
+        import triton.compiler.errors as errors
+        self.assertTrue(issubclass(errors.CompilationError, triton.TritonError))
+        self.assertTrue(issubclass(errors.CompileTimeAssertionFailure,
+                                   errors.CompilationError))
+        self.assertTrue(issubclass(kiln.LaunchError, triton.TritonError))
 
     def test_host_helpers(self):
         self.assertEqual(triton.cdiv(1000, 256), 4)
@@ -390,9 +396,29 @@ class LaunchTest(unittest.TestCase):
                                     "dimensions"):
             kernels.add_kernel[(1, 1, 1, 1)](self.x, self.y, self.out, 5,
                                              BLOCK=32)
-        with self.assertRaisesRegex(kiln.LaunchError, "num_ctas = 2"):
+        with self.assertRaisesRegex(kiln.LaunchError, "num_ctas = 0"):
             kernels.add_kernel[(1,)](self.x, self.y, self.out, 5, BLOCK=32,
-                                     num_ctas=2)
+                                     num_ctas=0)
+        # A cluster of CTAs per program (Hopper) runs as one CTA: same
+        # semantics, so it launches.
+        before = len(launches())
+        kernels.add_kernel[(1,)](self.x, self.y, self.out, 5, BLOCK=32,
+                                 num_ctas=2)
+        self.assertEqual(len(launches()), before + 1)
+
+    def test_launch_returns_the_compiled_kernel(self):
+        # Triton returns the CompiledKernel it ran (tests read h.asm["ptx"],
+        # h.n_regs); Kiln returns one object per specialization, compiled
+        # code fetched when first read.
+        h = kernels.add_kernel[(1,)](self.x, self.y, self.out, 7, BLOCK=64)
+        self.assertIs(h, kernels.add_kernel[(2,)](self.x, self.y, self.out,
+                                                  9, BLOCK=64))
+        self.assertIn(".entry add_kernel", h.asm["ptx"])
+        self.assertEqual(h.metadata.num_warps, 4)
+        self.assertGreater(h.n_regs, 0)
+        other = kernels.add_kernel[(1,)](self.x, self.y, self.out, 7,
+                                         BLOCK=128)
+        self.assertIsNot(h, other)
 
     def test_compile_error_carries_file_line_col(self):
         from dropin import broken

@@ -148,7 +148,11 @@ class KnobsTest(unittest.TestCase):
         saved = knobs.autotuning.print
         knobs.compilation.always_compile = True  # recorded only
         self.assertIn("always_compile=True", repr(knobs.compilation))
-        self.assertIsNone(knobs.nvidia.ptxas.version)
+        # No ptxas: the driver's CUDA version, else the PTX ISA's release.
+        self.assertRegex(knobs.nvidia.ptxas.version, r"^1[2-9]\.\d$")
+        ptxas = knobs.nvidia.ptxas.copy()
+        ptxas.version = "12.8"
+        self.assertEqual(ptxas.version, "12.8")
         try:
             knobs.autotuning.print = True
             x, out = Tensor(0x50000), Tensor(0x60000)

@@ -71,6 +71,24 @@ class TupleLaunchTest(unittest.TestCase):
         self.assertEqual(last_launch()["params"],
                          [0x100000, 0x200000, 0x300000, 100])
 
+    def test_constexpr_elements_and_constexpr_tuples(self):
+        # tl.constexpr elements are compile-time: no parameter, and another
+        # value is another specialization (not a runtime int's).
+        out = f32(0x100000)
+        shape = tuple(triton.language.constexpr(v) for v in (16, 32))
+        tuples.fill_block[(1,)](out, (32, 3), shape)
+        self.assertEqual(last_launch()["params"], [0x100000, 32, 3])
+        n = _fake.kilnFakeLaunchCount()
+        tuples.fill_block[(1,)](out, (64, 5), (triton.language.constexpr(32),
+                                              triton.language.constexpr(16)))
+        self.assertEqual(_fake.kilnFakeLaunchCount(), n + 1)
+        self.assertEqual(last_launch()["params"], [0x100000, 64, 5])
+
+        class Size(tuple):  # torch.Size: a tuple subclass
+            pass
+        tuples.fill_shape[(1,)](out, Size((8, 3)))
+        self.assertEqual(last_launch()["params"], [0x100000])
+
     def test_compile_only_shows_the_flattened_signature(self):
         c = kiln.jit(tuples.__file__).mix_sources.compile(
             f32(0x100000), (f32(0x200000), f32(0x300008)), (1, 2.0), 64,

@@ -50,7 +50,7 @@ import triton.language as tl
 
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
-    # expected-error @+1 {{generator expressions are not supported in Triton kernels}}
+    # expected-error @+1 {{Python builtin `sum` is not supported in kernels}}
     g = sum(i for i in range(3))
 
 # -----

@@ -127,7 +127,7 @@ import triton.language as tl
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
     # expected-error @+1 {{comprehensions are not supported}}
-    xs = [i * 2 for i in range(4)]
+    xs = {i * 2 for i in range(4)}
 
 # -----
 import triton

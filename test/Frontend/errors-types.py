@@ -139,7 +139,7 @@ import triton.language as tl
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
     x = tl.load(X)
-    # expected-error @+1 {{`&` expects integer or boolean operands, got f32 and i32}}
+    # expected-error @+1 {{invalid operands of type f32 and i32 for `&`: it expects integer or boolean operands}}
     y = x & N
 
 # -----
@@ -171,7 +171,7 @@ import triton.language as tl
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
     u = N.to(tl.uint32)
-    # expected-error @+1 {{cannot apply `//`: operands have different signedness (uint32 and int32); cast them to the same signedness}}
+    # expected-error @+1 {{Cannot use `//` with uint32 and int32 because they have different signedness; cast them to the same signedness}}
     y = u // N
 
 # -----

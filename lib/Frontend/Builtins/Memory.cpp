@@ -57,7 +57,7 @@ static LogicalResult checkNoBoundaryCheck(IRGen &g, ArgReader &rd,
 static FailureOr<std::string>
 cacheModifier(IRGen &g, ArgReader &rd, const Arg &a,
               llvm::ArrayRef<llvm::StringRef> allowed) {
-  if (!a.given)
+  if (!a.given || rd.isNone(a)) // None: Triton's default, no modifier
     return std::string();
   FailureOr<std::string> cm = rd.constStr(a, "cache_modifier");
   if (failed(cm))
@@ -102,7 +102,7 @@ namespace {
 /// `eviction_policy`: empty, evict_first or evict_last.
 static FailureOr<std::string> evictionPolicy(IRGen &g, ArgReader &rd,
                                              const Arg &a) {
-  if (!a.given)
+  if (!a.given || rd.isNone(a))
     return std::string();
   FailureOr<std::string> ev = rd.constStr(a, "eviction_policy");
   if (failed(ev))

@@ -116,7 +116,8 @@ int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out) {
       out = Val::named(Val::Kind::Module, "triton.language.math");
       return 0;
     }
-    if (attr == "extra" || attr == "core" || attr == "standard" || attr == "target_info") {
+    if (attr == "extra" || attr == "core" || attr == "standard" || attr == "target_info" ||
+        attr == "random") {
       out = Val::named(Val::Kind::Module, "triton.language." + attr.str());
       return 0;
     }
@@ -161,6 +162,17 @@ int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out) {
       return 0;
     }
     return lookupModuleAttr("triton.language", attr, out);
+  }
+  // tl.random: the random builtins under their module (tl.random.randint).
+  if (mod == "triton.language.random") {
+    static const char *const kRandom[] = {
+        "rand", "randn", "randint", "randint4x", "rand4x", "randn4x",
+        "philox", "philox_impl", "uint_to_uniform_float", "pair_uniform_to_normal"};
+    if (contains(kRandom, attr) && findBuiltin(attr)) {
+      out = Val::named(Val::Kind::Builtin, "tl." + attr.str());
+      return 0;
+    }
+    return 2;
   }
   if (mod == "triton.language.target_info") {
     if (findBuiltin(("target_info." + attr).str())) {

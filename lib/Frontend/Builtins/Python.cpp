@@ -238,6 +238,17 @@ FailureOr<Val> IRGen::callBuiltin(llvm::StringRef name, const CallArgs &args,
                                  typeName(a[0].v));
     return Val::dtype(a[0].v.dt, /*ptr=*/true);
   }
+  // `tl.tuple(values)` / `tuple(values)`: a tuple of an iterable's elements
+  // (a tuple, a list display, a comprehension: all tuples in a kernel).
+  if (name == "tl.tuple" || name == "tuple") {
+    if (args.pos.size() != 1 || !args.kw.empty())
+      return fail(e, "`" + name + "` takes one iterable");
+    if (args.pos[0].kind != Val::Kind::Tuple)
+      return fail(args.posNodes[0], "`" + name + "` of " +
+                                        typeName(args.pos[0]) +
+                                        ": expected a tuple or a list");
+    return args.pos[0];
+  }
   // `tl.dtype("uint32")`: a dtype by Triton's name (`dtype.name`).
   if (name == "tl.dtype") {
     if (failed(bind({"name"})))

@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "Registry.h"
 
+#include <algorithm>
+
 #include "kiln/Dialect/Tile/IR/Tile.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
@@ -26,14 +28,30 @@ static FailureOr<Val> expand_dimsBuiltin(BuiltinCall &call) {
     return failure();
   std::vector<Val> axes =
       a[1].v.kind == Val::Kind::Tuple ? a[1].v.elems : std::vector<Val>{a[1].v};
-  Val v = *x;
+  // As Triton: every axis is normalized against the result's rank, then the
+  // axes are inserted in increasing order ((-4, 2, -1) on a 1-D tensor is
+  // [0, 2, 3]).
+  int64_t rank = x->type.shape.size() + axes.size();
+  llvm::SmallVector<unsigned, 4> dims;
   for (const Val &axv : axes) {
-    int64_t rank = v.type.shape.size() + 1;
     FailureOr<unsigned> ax = rd.axis(Arg{axv, a[1].node, true}, rank);
     if (failed(ax))
       return failure();
+    dims.push_back(*ax);
+  }
+  llvm::SmallVector<unsigned, 4> sorted(dims);
+  llvm::sort(sorted);
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
+    std::string list;
+    for (unsigned d : dims)
+      list += (list.empty() ? "" : ", ") + std::to_string(d);
+    return g.fail(a[1].node, "`tl.expand_dims` received duplicate axes, "
+                             "normalized axes = [" + list + "]");
+  }
+  Val v = *x;
+  for (unsigned ax : sorted) {
     llvm::SmallVector<int64_t, 2> s(v.type.shape);
-    s.insert(s.begin() + *ax, 1);
+    s.insert(s.begin() + ax, 1);
     if (!v.type.isTensor()) {
       FailureOr<Val> sv = g.broadcastTo(v, s, e, "input");
       if (failed(sv))
@@ -43,7 +61,7 @@ static FailureOr<Val> expand_dimsBuiltin(BuiltinCall &call) {
     }
     TType t = v.type.withShape(s);
     v = Val::runtime(
-        tile::ExpandDimsOp::create(g.b, l, toMLIR(&g.ctx, t), v.value, *ax), t);
+        tile::ExpandDimsOp::create(g.b, l, toMLIR(&g.ctx, t), v.value, ax), t);
   }
   return v;
 }
@@ -257,6 +275,36 @@ static FailureOr<Val> ravelBuiltin(BuiltinCall &call) {
   return emitReshape(g, l, *x, {x->type.numel()}, *canReorder);
 }
 
+/// `tl.squeeze(x, dim)` / `tl.unsqueeze(x, dim)` (Triton's standard
+/// library): drop a size-1 axis, insert one. `dim` is not wrapped (Triton
+/// slices the shape with it: unsqueeze(x, -1) inserts before the last axis).
+static FailureOr<Val> squeezeImpl(BuiltinCall &call, bool squeeze) {
+  auto &[g, rd, a, e, l, args] = call;
+  FailureOr<Val> x = tensorArg(call, a[0].v, a[0].node, "x");
+  if (failed(x))
+    return failure();
+  FailureOr<int64_t> dim = rd.constInt(a[1], "dim");
+  if (failed(dim))
+    return failure();
+  llvm::SmallVector<int64_t, 2> s(x->type.shape);
+  int64_t rank = s.size();
+  // Python slicing of the shape: shape[:dim] + ... + shape[dim(+1):].
+  int64_t at = *dim < 0 ? std::max<int64_t>(0, *dim + rank)
+                        : std::min<int64_t>(*dim, rank);
+  if (squeeze) {
+    if (*dim >= rank || *dim < -rank || s[at] != 1)
+      return g.fail(a[1].node,
+                    "`tl.squeeze`: axis " + std::to_string(*dim) + " of " +
+                        g.typeName(*x) + " does not have size 1");
+    s.erase(s.begin() + at);
+  } else {
+    s.insert(s.begin() + at, 1);
+  }
+  return emitReshape(g, l, *x, s, false);
+}
+static FailureOr<Val> squeezeBuiltin(BuiltinCall &call) { return squeezeImpl(call, true); }
+static FailureOr<Val> unsqueezeBuiltin(BuiltinCall &call) { return squeezeImpl(call, false); }
+
 static FailureOr<Val> broadcastBuiltin(BuiltinCall &call) {
   auto &[g, rd, a, e, l, args] = call;
   FailureOr<Val> x = rd.value(a[0], "input");
@@ -428,6 +476,8 @@ llvm::ArrayRef<BuiltinDef> kiln::fe::shapeBuiltins() {
       {"view", {}, true, false, viewBuiltin, true},
       {"ravel", {"x", "can_reorder=False"}, true, false, ravelBuiltin, false},
       {"item", {"input"}, true, false, itemBuiltin, false},
+      {"squeeze", {"x", "dim"}, false, false, squeezeBuiltin, false},
+      {"unsqueeze", {"x", "dim"}, false, false, unsqueezeBuiltin, false},
       {"broadcast", {"input", "other"}, false, false, broadcastBuiltin, false},
       {"join", {"a", "b"}, false, false, joinBuiltin, false},
       {"interleave", {"a", "b"}, false, false, interleaveBuiltin, false},

@@ -7,11 +7,11 @@ __version__ = "3.6.0"
 __kiln__ = True
 
 from .runtime import (Autotuner, Config, Heuristics, JITFunction,  # noqa
-                      KernelInterface, OutOfResources, autotune, heuristics,
-                      jit)
-from .runtime.jit import TensorWrapper, reinterpret  # noqa: F401
+                      KernelInterface, OutOfResources, autotune, heuristics)
+from .runtime.jit import TensorWrapper, jit, reinterpret  # noqa: F401
 from .runtime.errors import CompilationError  # noqa: F401
-from . import knobs, language, runtime, testing, tools  # noqa: F401
+from . import compiler, knobs, language, runtime, testing, tools  # noqa: F401
+from .errors import TritonError  # noqa: F401
 from .language.core import constexpr_function  # noqa: F401
 
 _allocator = None

@@ -31,6 +31,36 @@ class _tool(base_knobs):
     """nvidia.ptxas and friends: a path and a version Kiln does not probe."""
 
 
+class _driver_jit(_tool):
+    """nvidia.ptxas: Kiln runs no ptxas, the driver JIT-compiles its PTX, so
+    host code that reads `ptxas.version` to learn which PTX features the
+    backend assembles (Triton's test helpers: TMA needs 12.3) gets the
+    driver's CUDA version ("13.0"), or without a driver the CUDA release of
+    the PTX ISA Kiln emits (8.1: "12.1"). A value set is kept."""
+
+    @property
+    def version(self):
+        if "_version" not in self.__dict__:
+            self.__dict__["_version"] = _driver_cuda_version() or "12.1"
+        return self.__dict__["_version"]
+
+    @version.setter
+    def version(self, value):
+        self.__dict__["_version"] = value
+
+
+def _driver_cuda_version():
+    import ctypes
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+        v = ctypes.c_int(0)
+        if cuda.cuDriverGetVersion(ctypes.byref(v)) != 0 or v.value <= 0:
+            return None
+        return "%d.%d" % (v.value // 1000, v.value % 1000 // 10)
+    except (OSError, AttributeError):
+        return None
+
+
 cache = base_knobs(dir=os.environ.get("TRITON_CACHE_DIR"),
                    dump_dir=os.environ.get("TRITON_DUMP_DIR"),
                    override_dir=os.environ.get("TRITON_OVERRIDE_DIR"),
@@ -52,7 +82,7 @@ runtime = base_knobs(interpret=_env_flag("TRITON_INTERPRET"),
 language = base_knobs(fp32_default=None, default_fp_fusion=True)
 build = base_knobs(cc=os.environ.get("CC"), backend_dirs=set())
 nvidia = base_knobs(
-    ptxas=_tool(path=os.environ.get("TRITON_PTXAS_PATH"), version=None),
+    ptxas=_driver_jit(path=os.environ.get("TRITON_PTXAS_PATH")),
     cuobjdump=_tool(path=None, version=None),
     nvdisasm=_tool(path=None, version=None),
     dump_nvptx=False, disable_ptxas_opt=False, mock_ptx_version=None,

@@ -106,3 +106,22 @@ def apply_fn_plain(x_ptr, N, fn, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
     tl.store(x_ptr + offs, fn(tl.load(x_ptr + offs, mask=mask), 2.0), mask=mask)
+
+
+# Triton's own tensor-descriptor tests: a shape passed as a tuple of
+# tl.constexpr (its elements are compile-time: len() and indexing give
+# constexprs), beside a runtime tuple of strides.
+@triton.jit
+def fill_block(out_ptr, strides, BLOCK_SHAPE):
+    ndim: tl.constexpr = len(BLOCK_SHAPE)
+    tl.static_assert(ndim == 2)
+    r = tl.arange(0, BLOCK_SHAPE[0])[:, None]
+    c = tl.arange(0, BLOCK_SHAPE[1])[None, :]
+    tl.store(out_ptr + r * strides[0] + c * strides[1], (r + c).to(tl.float32))
+
+
+# A tuple (torch.Size is one) for a tl.constexpr parameter.
+@triton.jit
+def fill_shape(out_ptr, shape: tl.constexpr):
+    r = tl.arange(0, shape[0])
+    tl.store(out_ptr + r, r.to(tl.float32) * shape[1])

@@ -9,6 +9,8 @@ class dtype:
     UINT_TYPES = ("int1", "uint8", "uint16", "uint32", "uint64")
     FP_TYPES = ("fp8e4b15", "fp8e4nv", "fp8e4b8", "fp8e5", "fp8e5b16",
                 "fp16", "bf16", "fp32", "fp64")
+    STANDARD_FP_TYPES = ("fp16", "bf16", "fp32", "fp64")
+    OTHER_TYPES = ("void",)
     _BITS = {"int1": 1, "int8": 8, "int16": 16, "int32": 32, "int64": 64,
              "uint8": 8, "uint16": 16, "uint32": 32, "uint64": 64,
              "fp8e4b15": 8, "fp8e4nv": 8, "fp8e4b8": 8, "fp8e5": 8,
@@ -74,7 +76,7 @@ class dtype:
         return False
 
     def is_standard_floating(self):
-        return self.name in ("fp16", "bf16", "fp32", "fp64")
+        return self.name in self.STANDARD_FP_TYPES
 
     @property
     def scalar(self):
@@ -199,6 +201,13 @@ class constexpr:
 
     def __repr__(self):
         return "constexpr[%r]" % (self.value,)
+
+    def _kiln_constexpr_spelling(self):
+        """The compiler's text of the value: a tl.constexpr inside a tuple
+        argument is a compile-time element there (Triton's tests pass
+        `tuple(tl.constexpr(v) for v in BLOCK_SHAPE)`)."""
+        from ..runtime.jit import _literal
+        return _literal("tuple element", self)
 
     def __index__(self):
         return self.value.__index__()

@@ -48,6 +48,30 @@ class CompiledKernel:
         return launch
 
 
+class LaunchedKernel:
+    """What a launch returns (Triton returns the CompiledKernel it ran): one
+    per specialization, built at its first launch and returned by every
+    launch after it; the CompiledKernel itself (PTX from libkiln's compile
+    cache, ptxas's register counts) is made at the first attribute read, so
+    launches that discard the result pay one return."""
+
+    def __init__(self, make):
+        self._make = make
+        self._compiled = None
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        if self._compiled is None:
+            self._compiled = self._make()
+        return getattr(self._compiled, name)
+
+    def __getitem__(self, grid):
+        if self._compiled is None:
+            self._compiled = self._make()
+        return self._compiled[grid]
+
+
 def _ptx_static_shared(ptx):
     import re
     return sum(int(n) for n in re.findall(

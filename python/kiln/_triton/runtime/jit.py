@@ -32,7 +32,7 @@ from kiln.errors import (CompilationError, KernelNotFoundError, KilnError,
 
 from . import nested
 from .bindings import host_bindings
-from .compiled import CompiledKernel
+from .compiled import CompiledKernel, LaunchedKernel
 from .launchgen import LaunchCodegen, _SCALARS, _current_device
 
 __kiln__ = True
@@ -138,6 +138,8 @@ def _literal(name, value):
         text = spelling(value)
         if text is not None:
             return text
+    if isinstance(value, tuple):  # `shape: tl.constexpr` given x.shape
+        return "(%s)" % "".join(_literal(name, e) + ", " for e in value)
     if isinstance(value, JITFunction):  # `ACTIVATION_FN=my_activation`
         from .bindings import _def_spelling
         text = _def_spelling(value.fn)
@@ -298,9 +300,14 @@ class JITFunction(KernelInterface, LaunchCodegen):
     def _in_file(self, error):
         """`error` with the derived source's columns mapped to the file's
         (a nested def is compiled dedented)."""
+        text = str(error) if self._derived is None else \
+            self._derived.explain(str(error))
+        if "error: static assertion failed" in text:
+            from ..compiler.errors import CompileTimeAssertionFailure
+            return CompileTimeAssertionFailure(text)
         if self._derived is None:
             return error
-        return CompilationError(self._derived.explain(str(error)))
+        return CompilationError(text)
 
     # -- launch path ----------------------------------------------------------
 
@@ -332,11 +339,14 @@ class JITFunction(KernelInterface, LaunchCodegen):
         """Checks the launch options beside num_warps / num_stages; returns
         launch_cooperative_grid."""
         kw = dict(kw)
+        # num_ctas > 1 asks Hopper to run each program as a cluster of CTAs
+        # sharing its tiles: the same program semantics, so Kiln accepts it
+        # and runs each program as one CTA.
         num_ctas = kw.pop("num_ctas", 1)
-        if num_ctas not in (1, None):
-            raise LaunchError("kernel `%s`: num_ctas = %r is not supported "
-                              "(Kiln launches one CTA per program)" %
-                              (self.__name__, num_ctas))
+        if num_ctas is not None and (type(num_ctas) is not int or
+                                     num_ctas not in (1, 2, 4, 8, 16)):
+            raise LaunchError("kernel `%s`: num_ctas = %r: expected 1, 2, 4, "
+                              "8 or 16" % (self.__name__, num_ctas))
         for name in ("maxnreg", "enable_fp_fusion", "debug",
                      "sanitize_overflow", "launch_pdl"):
             kw.pop(name, None)
@@ -524,9 +534,35 @@ class JITFunction(KernelInterface, LaunchCodegen):
         own_run = device_given is None and not cooperative
         entry = self._entry(handle, described, rt_names, first, rt_vals,
                             device, num_warps, num_stages, cooperative,
-                            key if own_run else None)
+                            key if own_run else None,
+                            self._launched(values, described, num_warps,
+                                           num_stages, device))
         entry.__kiln_compile_ms__ = ms
         return entry
+
+    def _launched(self, values, described, num_warps, num_stages, device):
+        """The LaunchedKernel a specialization's launches return: it keeps
+        the constexprs and argument types (no tensors) to ask libkiln for
+        the compiled code when read."""
+        kernel = self.kiln_kernel()
+        protos = kernel._prototype(described)
+        nargs = len(protos) if described else 0
+        consts = [v if p.is_constexpr else None
+                  for p, v in zip(self.params, values)]
+
+        def make():
+            opts = self._options(consts, num_warps, num_stages, device)
+            try:
+                ptx, info = ctypes.c_void_p(), ctypes.c_void_p()
+                check(_lib.kernel_compile(kernel._handle, protos, nargs, opts,
+                                          ctypes.byref(ptx),
+                                          ctypes.byref(info)), LaunchError)
+            finally:
+                _lib.options_destroy(opts)
+            return CompiledKernel(self, _kjit.Compiled(
+                _lib.take_string(ptx.value), _lib.take_string(info.value)),
+                num_warps, num_stages)
+        return LaunchedKernel(make)
 
     def _other_device(self, grid, values, device, num_warps, num_stages,
                       cooperative=False):
@@ -672,6 +708,24 @@ def jit(fn=None, *, version=None, repr=None, launch_metadata=None,
     if fn is not None:
         return decorator(fn)
     return decorator
+
+
+# Triton's signature spelling of each dtype name (`triton.runtime.jit.
+# type_canonicalisation_dict`, read by host helpers such as Triton's own test
+# utilities): bools are "u1", floats "fp16" / "bf16" / ..., fp8 by format.
+type_canonicalisation_dict = dict(
+    [(n, "u1") for n in ("bool", "int1", "uint1", "i1")]
+    + [(n, "i%d" % b) for b in (8, 16, 32, 64) for n in ("int%d" % b,)]
+    + [("int", "i32")]
+    + [("uint%d" % b, "u%d" % b) for b in (8, 16, 32, 64)]
+    + [("half", "fp16"), ("float16", "fp16"), ("bfloat16", "bf16"),
+       ("float", "fp32"), ("float32", "fp32"), ("double", "fp64"),
+       ("float64", "fp64"), ("void", "void")]
+    + [(n, "fp8e4nv") for n in ("float8e4nv", "float8_e4m3fn")]
+    + [(n, "fp8e5") for n in ("float8e5", "float8_e5m2")]
+    + [("float8e4b15", "fp8e4b15")]
+    + [(n, "fp8e4b8") for n in ("float8e4b8", "float8_e4m3fnuz")]
+    + [(n, "fp8e5b16") for n in ("float8e5b16", "float8_e5m2fnuz")])
 
 
 class TensorWrapper:

@@ -13,6 +13,7 @@ from kiln import _jit as _kjit
 from kiln import _lib
 from kiln import _report
 from kiln.errors import LaunchError, check
+from ..language.core import constexpr as _constexpr
 
 _SCALARS = frozenset((int, float, bool, type(None)))
 
@@ -65,6 +66,8 @@ def _tuple_key(v):
         return ("T",) + tuple(_tuple_key(e) for e in v)
     if isinstance(v, tuple):  # a namedtuple: its class names the fields
         return (c,) + tuple(_tuple_key(e) for e in v)
+    if c is _constexpr:  # a compile-time element: its value, apart
+        return ("cx", v.value.__class__, v.value)
     if c not in _SCALARS:
         # A tensor's dtype; a function passed by value keys as itself.
         return getattr(v, "dtype", v)
@@ -239,7 +242,8 @@ class LaunchCodegen:
         return ns[self.__name__]
 
     def _entry(self, handle, described, rt_names, first, rt_vals, device,
-               num_warps, num_stages, cooperative=False, run_key=None):
+               num_warps, num_stages, cooperative=False, run_key=None,
+               launched=None):
         """Generates the launch function of one specialization; with
         `run_key` (its key), also the run of its own that the generic run
         switches to (__kiln_run__)."""
@@ -256,7 +260,8 @@ class LaunchCodegen:
               "_k_owner": launch, "_k_devof": _kjit._device_index,
               "_k_cur": _current_device, "_k_stats": self._stats,
               "_k_grid_error": self._grid_error, "_k_struct_error":
-              struct.error, "_k_pack_error": self._pack_error}
+              struct.error, "_k_pack_error": self._pack_error,
+              "_k_ck": launched}
         stream_fn = _raw_stream_fn()
         ns["_k_stream"] = stream_fn
         stream = "_k_stream(_k_d)" if stream_fn else "0"
@@ -307,7 +312,8 @@ class LaunchCodegen:
             "%(count)s"
             "    _k_s = _k_call(_k_h, _k_b, _k_len)\n"
             "    if _k_s:\n"
-            "        _k_fail(_k_s)\n") % {
+            "        _k_fail(_k_s)\n"
+            "    return _k_ck\n") % {
                 "allp": allp, "dev": dev, "meta": meta, "stream": stream,
                 "pack": packargs, "count": count, "nw": num_warps,
                 "ns": num_stages, "comma": ", " if allp else "",
