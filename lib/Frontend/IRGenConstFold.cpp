@@ -27,6 +27,19 @@ FailureOr<Val> IRGen::foldConstBinary(BinOpKind op, const Val &l, const Val &r,
     e.insert(e.end(), r.elems.begin(), r.elems.end());
     return Val::tuple(std::move(e));
   }
+  // `[0] * ndim`, `(BLOCK,) * 2`: repetition by a constexpr integer.
+  if (op == BinOpKind::Mul && ((l.kind == Val::Kind::Tuple && r.kind == Val::Kind::Int) ||
+                               (l.kind == Val::Kind::Int && r.kind == Val::Kind::Tuple))) {
+    const Val &t = l.kind == Val::Kind::Tuple ? l : r;
+    int64_t n = std::max<int64_t>(0, (l.kind == Val::Kind::Int ? l : r).i);
+    if (n * int64_t(t.elems.size()) > kMaxStaticUnroll)
+      return fail(where, "tuple repetition of more than " +
+                             std::to_string(kMaxStaticUnroll) + " elements");
+    std::vector<Val> e;
+    for (int64_t k = 0; k < n; ++k)
+      e.insert(e.end(), t.elems.begin(), t.elems.end());
+    return Val::tuple(std::move(e));
+  }
   if (!l.isNumber() || !r.isNumber())
     return fail(where, std::string("unsupported operand types for `") + sp +
                            "`: " + typeName(l) + " and " + typeName(r));

@@ -371,7 +371,8 @@ FailureOr<Val> IRGen::attributeOf(const Val &v, const AttributeExpr *e) {
   // Kiln keeps it a constexpr, so its tensor methods apply to the scalar.
   if ((v.kind == Val::Kind::Int || v.kind == Val::Kind::Float ||
        v.kind == Val::Kind::Bool) &&
-      (a == "to" || a == "logical_and" || a == "logical_or" || isTensorMethod(a))) {
+      (a == "to" || a == "logical_and" || a == "logical_or" || a == "dtype" ||
+       isTensorMethod(a))) {
     FailureOr<Val> r = toRuntime(v, e);
     if (failed(r))
       return failure();

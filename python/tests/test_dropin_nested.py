@@ -153,6 +153,16 @@ class KnobsTest(unittest.TestCase):
         ptxas = knobs.nvidia.ptxas.copy()
         ptxas.version = "12.8"
         self.assertEqual(ptxas.version, "12.8")
+        # copy().reset(): Triton's test fixtures start from the defaults.
+        fresh = knobs.compilation.copy().reset()
+        self.assertFalse(fresh.always_compile)
+        self.assertTrue(knobs.compilation.always_compile)
+        self.assertEqual(fresh.knob_descriptors, {})
+        from triton.runtime._allocation import NullAllocator
+        with self.assertRaisesRegex(RuntimeError, "no allocator was set"):
+            NullAllocator()(16, 16, None)
+        self.assertEqual(str(triton.language.str_to_ty("*fp16", None)),
+                         "pointer<fp16>")
         try:
             knobs.autotuning.print = True
             x, out = Tensor(0x50000), Tensor(0x60000)

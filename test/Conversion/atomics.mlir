@@ -10,7 +10,7 @@
 // CHECK: ^[[LOOP]]:
 // CHECK: nvvm.barrier0
 // CHECK: %[[T0:.*]] = llvm.icmp "eq" %{{.*}}, %{{.*}} : i32
-// CHECK: %[[OLD:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "@$4 atom.global.acq_rel.gpu.cas.b32 $0, [ $1 + 0 ], $2, $3;", "=r,l,r,r,b" %{{.*}}, %{{.*}}, %{{.*}}, %[[T0]] : (!llvm.ptr<1>, i32, i32, i1) -> i32
+// CHECK: %[[OLD:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "@$4 atom.global.gpu.acq_rel.cas.b32 $0, [ $1 + 0 ], $2, $3;", "=r,l,r,r,b" %{{.*}}, %{{.*}}, %{{.*}}, %[[T0]] : (!llvm.ptr<1>, i32, i32, i1) -> i32
 // CHECK: llvm.cond_br %{{.*}}, ^[[WRITE:bb[0-9]+]], ^[[READ:bb[0-9]+]]
 // CHECK: ^[[WRITE]]:
 // CHECK: llvm.store %[[OLD]], %{{.*}} : i32, !llvm.ptr<3>
@@ -24,7 +24,7 @@
 // CHECK: ^[[DONE]]:
 // CHECK: nvvm.barrier0
 // CHECK: nvvm.barrier0
-// CHECK: "@$3 atom.global.acq_rel.gpu.exch.b32 $0, [ $1 + 0 ], $2;", "=r,l,r,b"
+// CHECK: "@$3 atom.global.gpu.acq_rel.exch.b32 $0, [ $1 + 0 ], $2;", "=r,l,r,b"
 // CHECK-NOT: nvvm.barrier0
 // CHECK: llvm.return
 module attributes {tile.num_warps = 4 : i32} {
@@ -54,7 +54,7 @@ module attributes {tile.num_warps = 4 : i32} {
 // CHECK-LABEL: llvm.func @tensor_add
 // CHECK: %[[OWNER:.*]] = llvm.icmp "eq"
 // CHECK: %[[PRED:.*]] = llvm.and %{{.*}}, %[[OWNER]] : i1
-// CHECK: "@$3 atom.global.acq_rel.gpu.add.f32 $0, [ $1 + 0 ], $2;", "=r,l,r,b" %{{.*}}, %{{.*}}, %[[PRED]]
+// CHECK: "@$3 atom.global.gpu.acq_rel.add.f32 $0, [ $1 + 0 ], $2;", "=r,l,r,b" %{{.*}}, %{{.*}}, %[[PRED]]
 // CHECK: nvvm.barrier0
 // CHECK: llvm.store {{.*}} : i32, !llvm.ptr<3>
 // CHECK: nvvm.barrier0
@@ -77,12 +77,12 @@ module attributes {tile.num_warps = 4 : i32} {
 
 // Integer kinds map to PTX's signed max/min and bitwise ops.
 // CHECK-LABEL: llvm.func @kinds
-// CHECK: atom.global.acq_rel.gpu.max.s32
-// CHECK: atom.global.acq_rel.gpu.min.s32
-// CHECK: atom.global.acq_rel.gpu.and.b32
-// CHECK: atom.global.acq_rel.gpu.or.b32
-// CHECK: atom.global.acq_rel.gpu.xor.b32
-// CHECK: atom.global.acq_rel.gpu.add.u64
+// CHECK: atom.global.gpu.acq_rel.max.s32
+// CHECK: atom.global.gpu.acq_rel.min.s32
+// CHECK: atom.global.gpu.acq_rel.and.b32
+// CHECK: atom.global.gpu.acq_rel.or.b32
+// CHECK: atom.global.gpu.acq_rel.xor.b32
+// CHECK: atom.global.gpu.acq_rel.add.u64
 module attributes {tile.num_warps = 1 : i32} {
   func.func @kinds(%p: !tile.ptr<i32>, %q: !tile.ptr<i64>, %v: i32, %w: i64) {
     %a = tile.atomic_rmw max %p, %v : !tile.ptr<i32>
@@ -102,8 +102,8 @@ module attributes {tile.num_warps = 1 : i32} {
 // element guards the group. sm_80 has no vector atom: one per element.
 #b4 = #tile.blocked<sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
 // CHECK-LABEL: llvm.func @vector_add
-// CHECK-COUNT-2: "@$9 atom.global.acq_rel.gpu.add.v4.f32 { $0, $1, $2, $3 }, [ $4 + 0 ], { $5, $6, $7, $8 };", "=r,=r,=r,=r,l,r,r,r,r,b"
-// CHECK: "@$17 atom.global.acq_rel.gpu.add.noftz.v8.f16 { $0, $1, $2, $3, $4, $5, $6, $7 }, [ $8 + 0 ], { $9, $10, $11, $12, $13, $14, $15, $16 };"
+// CHECK-COUNT-2: "@$9 atom.global.gpu.acq_rel.add.v4.f32 { $0, $1, $2, $3 }, [ $4 + 0 ], { $5, $6, $7, $8 };", "=r,=r,=r,=r,l,r,r,r,r,b"
+// CHECK: "@$17 atom.global.gpu.acq_rel.add.noftz.v8.f16 { $0, $1, $2, $3, $4, $5, $6, $7 }, [ $8 + 0 ], { $9, $10, $11, $12, $13, $14, $15, $16 };"
 // CHECK-NOT: atom.global
 // CHECK: llvm.return
 module attributes {tile.num_warps = 1 : i32, tile.arch = "sm_90"} {
@@ -127,7 +127,7 @@ module attributes {tile.num_warps = 1 : i32, tile.arch = "sm_90"} {
 // -----
 
 // CHECK-LABEL: llvm.func @no_vector_add_sm80
-// CHECK-COUNT-8: atom.global.acq_rel.gpu.add.f32 $0,
+// CHECK-COUNT-8: atom.global.gpu.acq_rel.add.f32 $0,
 // CHECK-NOT: atom.global
 module attributes {tile.num_warps = 1 : i32, tile.arch = "sm_80"} {
   func.func @no_vector_add_sm80(%p: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
@@ -145,13 +145,13 @@ module attributes {tile.num_warps = 1 : i32, tile.arch = "sm_80"} {
 // Triton's sem / scope become the atom's ordering and scope; float max,
 // unsigned min.
 // CHECK-LABEL: llvm.func @ordering
-// CHECK: atom.global.relaxed.gpu.add.f32
-// CHECK: atom.global.acquire.sys.cas.b32
-// CHECK: atom.global.release.cta.exch.b32
+// CHECK: atom.global.gpu.relaxed.add.f32
+// CHECK: atom.global.sys.acquire.cas.b32
+// CHECK: atom.global.cta.release.exch.b32
 // A float max is a signed max of the bits where the value is >= 0 and an
 // unsigned min where it is < 0; umin is PTX's unsigned min.
-// CHECK: setp.num.f32 num, $2, $2; setp.ge.s32 pos, $2, 0; setp.lt.s32 neg, $2, 0; and.pred pos, pos, num; and.pred neg, neg, num; and.pred pos, pos, $3; and.pred neg, neg, $3; @pos atom.global.acq_rel.gpu.max.s32 $0, [ $1 + 0 ], $2; @neg atom.global.acq_rel.gpu.min.u32 $0, [ $1 + 0 ], $2; }
-// CHECK: atom.global.acq_rel.gpu.min.u32
+// CHECK: setp.num.f32 num, $2, $2; setp.ge.s32 pos, $2, 0; setp.lt.s32 neg, $2, 0; and.pred pos, pos, num; and.pred neg, neg, num; and.pred pos, pos, $3; and.pred neg, neg, $3; @pos atom.global.gpu.acq_rel.max.s32 $0, [ $1 + 0 ], $2; @neg atom.global.gpu.acq_rel.min.u32 $0, [ $1 + 0 ], $2; }
+// CHECK: atom.global.gpu.acq_rel.min.u32
 module attributes {tile.num_warps = 1 : i32} {
   func.func @ordering(%p: !tile.ptr<f32>, %q: !tile.ptr<i32>, %v: f32, %w: i32) {
     %a = tile.atomic_rmw add %p, %v {sem = "relaxed"} : !tile.ptr<f32>

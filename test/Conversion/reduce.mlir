@@ -20,7 +20,7 @@
 // CHECK-COUNT-4: llvm.load {{.*}} : !llvm.ptr<3> -> i32
 // The scalar atomic (thread 0) waits for every thread first.
 // CHECK: nvvm.barrier0
-// CHECK: atom.global.acq_rel.gpu.exch.b32
+// CHECK: atom.global.gpu.acq_rel.exch.b32
 module attributes {tile.num_warps = 4 : i32} {
   func.func @sum1d(%x: f32, %out: !tile.ptr<f32>) {
     %t = tile.splat %x : f32 -> tensor<512xf32, #b>

@@ -27,8 +27,8 @@ def k(F, U, D, BLOCK: tl.constexpr):
 # CHECK: tile.atomic_rmw umin %{{.*}}, %{{.*}} : !tile.ptr<i32>
 # CHECK: tile.atomic_rmw max %{{.*}}, %{{.*}} {sem = "relaxed"} : !tile.ptr<f64>
 
-# PTX: setp.num.f32 num, %r{{[0-9]+}}, %r{{[0-9]+}}; setp.ge.s32 pos, %r{{[0-9]+}}, 0; setp.lt.s32 neg, %r{{[0-9]+}}, 0; and.pred pos, pos, num; and.pred neg, neg, num; and.pred pos, pos, %p{{[0-9]+}}; and.pred neg, neg, %p{{[0-9]+}}; @pos atom.global.acq_rel.gpu.max.s32 %r{{[0-9]+}}, [ %rd{{[0-9]+}} + 0 ], %r{{[0-9]+}}; @neg atom.global.acq_rel.gpu.min.u32
-# PTX: @neg atom.global.acq_rel.gpu.max.u32
-# PTX: atom.global.acq_rel.gpu.max.u32
-# PTX: atom.global.acq_rel.gpu.min.u32
-# PTX: setp.num.f64 num, %rd{{[0-9]+}}, %rd{{[0-9]+}}; setp.ge.s64 pos, %rd{{[0-9]+}}, 0; {{.*}} @pos atom.global.relaxed.gpu.max.s64 {{.*}} @neg atom.global.relaxed.gpu.min.u64
+# PTX: setp.num.f32 num, %r{{[0-9]+}}, %r{{[0-9]+}}; setp.ge.s32 pos, %r{{[0-9]+}}, 0; setp.lt.s32 neg, %r{{[0-9]+}}, 0; and.pred pos, pos, num; and.pred neg, neg, num; and.pred pos, pos, %p{{[0-9]+}}; and.pred neg, neg, %p{{[0-9]+}}; @pos atom.global.gpu.acq_rel.max.s32 %r{{[0-9]+}}, [ %rd{{[0-9]+}} + 0 ], %r{{[0-9]+}}; @neg atom.global.gpu.acq_rel.min.u32
+# PTX: @neg atom.global.gpu.acq_rel.max.u32
+# PTX: atom.global.gpu.acq_rel.max.u32
+# PTX: atom.global.gpu.acq_rel.min.u32
+# PTX: setp.num.f64 num, %rd{{[0-9]+}}, %rd{{[0-9]+}}; setp.ge.s64 pos, %rd{{[0-9]+}}, 0; {{.*}} @pos atom.global.gpu.relaxed.max.s64 {{.*}} @neg atom.global.gpu.relaxed.min.u64

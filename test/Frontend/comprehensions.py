@@ -38,3 +38,19 @@ def k(P, values, N: tl.constexpr):
 # CHECK: arith.addi %[[V0]], %c1_i32
 # CHECK: arith.addf %[[V1]], %cst
 # CHECK-COUNT-2: tile.store
+
+
+# Tuple repetition (Triton's test_tensor_descriptor: `[0] * ndim`).
+# RUN: ln-compile %s --kernel rep --signature '*i32' -D NDIM=3 --emit=tile \
+# RUN:   | FileCheck %s --check-prefix=REP
+@triton.jit
+def rep(P, NDIM: tl.constexpr):
+    offs = [0] * NDIM
+    tl.static_assert(len(offs) == 3)
+    twice = 2 * (1, 2)
+    tl.static_assert(twice == (1, 2, 1, 2))
+    tl.store(P + offs[2], len(offs + [1]))
+
+# REP-LABEL: func.func @rep
+# REP: %[[C4:.*]] = arith.constant 4 : i32
+# REP: tile.store %{{.*}}, %[[C4]]

@@ -34,3 +34,19 @@ def k(X, Y, N: tl.constexpr):
 # CHECK: tile.load %{{.*}} : tensor<32x!tile.ptr<f32>>
 # CHECK: tile.reshape %{{.*}} : tensor<32xf32> -> tensor<1x32xf32>
 # CHECK: tile.reshape %{{.*}} : tensor<1x32xf32> -> tensor<32xf32>
+
+
+# A one-element tensor as an `if` / `while` condition is its element
+# (Triton's test_unsplat).
+# RUN: ln-compile %s --kernel unsplat_if --signature '*i32' --emit=tile \
+# RUN:   | FileCheck %s --check-prefix=UNSPLAT
+@triton.jit
+def unsplat_if(x):
+    condition = tl.load(x + tl.arange(0, 1)) > 42
+    if condition:
+        tl.store(x, 42)
+
+# UNSPLAT-LABEL: func.func @unsplat_if
+# UNSPLAT: %[[C:.*]] = arith.cmpi sgt, %{{.*}} : tensor<1xi32>
+# UNSPLAT: %[[S:.*]] = tile.reduce(%[[C]]) axis = 0
+# UNSPLAT: scf.if %[[S]]

@@ -8,14 +8,14 @@
 # RUN: FileCheck %s --check-prefix=COUNT --input-file=%t/1.ptx
 # RUN: %if ptxas %{ %ptxas -arch=sm_90 %t/0.ptx -o %t/0.cubin %}
 # RUN: %if ptxas %{ %ptxas -arch=sm_90 %t/1.ptx -o %t/1.cubin %}
-# CHECK: @pos atom.global.acq_rel.gpu.max.s32
-# CHECK: @pos atom.global.relaxed.gpu.min.s32 {{.*}} @neg atom.global.relaxed.gpu.max.u32
-# CHECK: atom.global.acq_rel.gpu.max.u32
-# CHECK: atom.global.release.gpu.min.u32
-# CHECK: @pos atom.global.acquire.gpu.max.s64 {{.*}} @neg atom.global.acquire.gpu.min.u64
-# CHECK: @pos atom.global.acq_rel.gpu.min.s64 {{.*}} @neg atom.global.acq_rel.gpu.max.u64
-# COUNT: atom.global.relaxed.gpu.add.u32
-# COUNT: atom.global.relaxed.cta.add.u32
+# CHECK: @pos atom.global.gpu.acq_rel.max.s32
+# CHECK: @pos atom.global.gpu.relaxed.min.s32 {{.*}} @neg atom.global.gpu.relaxed.max.u32
+# CHECK: atom.global.gpu.acq_rel.max.u32
+# CHECK: atom.global.gpu.release.min.u32
+# CHECK: @pos atom.global.gpu.acquire.max.s64 {{.*}} @neg atom.global.gpu.acquire.min.u64
+# CHECK: @pos atom.global.gpu.acq_rel.min.s64 {{.*}} @neg atom.global.gpu.acq_rel.max.u64
+# COUNT: atom.global.gpu.relaxed.add.u32
+# COUNT: atom.global.cta.relaxed.add.u32
 # 16-bit float adds: on sm_90 runs of contiguous elements are one vector atom (OUT + arange, and
 # SCAT + offs % 8), scattered ones one atom each (% 5); bf16 before sm_90 (no bf16 atom.add there)
 # is a compare-and-swap loop.
@@ -28,13 +28,13 @@
 # RUN: %if ptxas %{ %ptxas -arch=sm_90 %t/2.ptx -o %t/2.cubin %}
 # RUN: %if ptxas %{ %ptxas -arch=sm_90 %t/3.ptx -o %t/3.cubin %}
 # RUN: %if ptxas %{ %ptxas -arch=sm_80 %t/4.ptx -o %t/4.cubin %}
-# BF16: atom.global.acq_rel.gpu.add.noftz.v8.bf16
-# BF16: atom.global.relaxed.gpu.add.noftz.v8.bf16
-# FP16: atom.global.acq_rel.gpu.add.noftz.f16
-# FP16: atom.global.relaxed.gpu.add.noftz.f16 %rs
+# BF16: atom.global.gpu.acq_rel.add.noftz.v8.bf16
+# BF16: atom.global.gpu.relaxed.add.noftz.v8.bf16
+# FP16: atom.global.gpu.acq_rel.add.noftz.f16
+# FP16: atom.global.gpu.relaxed.add.noftz.f16 %rs
 # CAS-NOT: add.noftz
 # CAS: fma.rn.bf16
-# CAS-SAME: atom.global.acq_rel.gpu.cas.b16
+# CAS-SAME: atom.global.gpu.acq_rel.cas.b16
 # CAS-SAME: setp.ne.b16
 import triton
 import triton.language as tl

@@ -315,7 +315,7 @@ TEST(GpuLaunch, BF16AtomicAddOnEveryTarget) {
       KILN_ASSERT_OK(k.launch(grid, args, o));
     } else {
       KILN_ASSIGN_OR_FAIL(ck, k.compileFor(arch, args, o));
-      ASSERT_NE(ck->ptx.find("atom.global.acq_rel.gpu.cas.b16"), std::string::npos);
+      ASSERT_NE(ck->ptx.find("atom.global.gpu.acq_rel.cas.b16"), std::string::npos);
       ASSERT_EQ(ck->ptx.find("add.noftz.bf16"), std::string::npos);
       KILN_ASSERT_OK(Kernel::fromCompiled(*ck).launch(grid, args));
     }

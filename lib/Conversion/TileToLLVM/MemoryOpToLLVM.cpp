@@ -565,7 +565,9 @@ struct AtomicCASLowering : OpConversionPattern<AtomicCASOp> {
     std::string instr =
         "cas.b" + std::to_string(bitsTypeFor(elem).getIntOrFloatBitWidth());
     ValueRange cmp = adaptor.getCmp(), val = adaptor.getVal();
-    std::string ordering = (op.getSem() + "." + op.getScope()).str();
+    // Scope before semantics, as Triton spells it (atom.global.gpu.acq_rel):
+    // ptxas takes either order, and tools grep Triton's.
+    std::string ordering = (op.getScope() + "." + op.getSem()).str();
     return lowerAtomic(
         op, state.idsFor(op), op.getPtr().getType(), op.getType(), instr, ordering,
         adaptor.getPtr(), {},
@@ -589,7 +591,9 @@ struct AtomicRMWLowering : OpConversionPattern<AtomicRMWOp> {
     if (failed(instr))
       return op.emitOpError("unsupported atomic operation");
     ValueRange val = adaptor.getVal();
-    std::string ordering = (op.getSem() + "." + op.getScope()).str();
+    // Scope before semantics, as Triton spells it (atom.global.gpu.acq_rel):
+    // ptxas takes either order, and tools grep Triton's.
+    std::string ordering = (op.getScope() + "." + op.getSem()).str();
     unsigned vec = std::max(1u, state.vectorWidth.lookup(op));
     if (elem.isBF16() && state.computeCapability < 90) {
       *instr = kBF16AddByCAS.str();

@@ -162,13 +162,16 @@ static FailureOr<Val> reduceWithIndices(IRGen &g, ArgReader &rd, Val v,
       tile::ArangeOp::create(g.b, l, toMLIR(&g.ctx, idxType), 0, int32_t(n)),
       idxType);
   if (v.type.shape.size() > 1) {
-    llvm::SmallVector<int64_t, 2> s(v.type.shape.size(), 1);
-    s[*axis] = n;
-    TType t = idxType.withShape(s);
-    // Rank 2 only (Kiln's tensors): one size-1 dimension to insert.
-    index = Val::runtime(tile::ExpandDimsOp::create(g.b, l, toMLIR(&g.ctx, t),
-                                                    index.value, *axis == 0 ? 1 : 0),
-                         t);
+    // [n] -> size-1 dimensions around the axis, one at a time (any rank).
+    llvm::SmallVector<int64_t, 4> s{n};
+    for (unsigned d = 0; d < v.type.shape.size(); ++d) {
+      if (d == *axis)
+        continue;
+      s.insert(s.begin() + d, 1);
+      TType t = idxType.withShape(s);
+      index = Val::runtime(
+          tile::ExpandDimsOp::create(g.b, l, toMLIR(&g.ctx, t), index.value, d), t);
+    }
     FailureOr<Val> b = g.broadcastTo(index, v.type.shape, e, "index");
     if (failed(b))
       return failure();

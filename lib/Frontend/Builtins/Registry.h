@@ -127,7 +127,7 @@ using CombinerBody = llvm::function_ref<mlir::FailureOr<llvm::SmallVector<mlir::
 mlir::FailureOr<std::vector<Val>> reduceWith(IRGen &g, std::vector<Val> inputs,
                                              std::optional<unsigned> axis,
                                              bool keepDims, CombinerBody body,
-                                             const ast::CallExpr *e);
+                                             const ast::Node *e);
 /// tile.scan of `inputs` along `axis`.
 mlir::FailureOr<std::vector<Val>> scanWith(IRGen &g, std::vector<Val> inputs,
                                            unsigned axis, bool reverse,

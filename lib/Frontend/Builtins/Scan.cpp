@@ -253,7 +253,7 @@ FailureOr<Val> cumprodBuiltin(BuiltinCall &call) { return cumulative(call, true)
 FailureOr<std::vector<Val>> kiln::fe::reduceWith(IRGen &g, std::vector<Val> inputs,
                                                  std::optional<unsigned> axis,
                                                  bool keepDims, CombinerBody body,
-                                                 const CallExpr *e) {
+                                                 const Node *e) {
   mlir::Location l = g.loc(e);
   int64_t rank = inputs[0].type.shape.size();
   llvm::SmallVector<unsigned, 2> axes;

@@ -18,13 +18,35 @@ class base_knobs:
 
     def __init__(self, **defaults):
         self.__dict__.update(defaults)
+        self.__dict__["_kiln_defaults"] = dict(defaults)
+
+    def _settings(self):
+        return {k: v for k, v in self.__dict__.items()
+                if not k.startswith("_kiln")}
 
     def copy(self):
-        return type(self)(**self.__dict__)
+        new = type(self)(**self._settings())
+        new.__dict__["_kiln_defaults"] = dict(self._kiln_defaults)
+        return new
+
+    def reset(self):
+        """Every setting back to its value at startup; returns self."""
+        for k in list(self._settings()):
+            if k not in self._kiln_defaults:
+                del self.__dict__[k]
+        self.__dict__.update(self._kiln_defaults)
+        return self
+
+    @property
+    def knob_descriptors(self):
+        """Triton's environment-backed knobs by name; Kiln's settings are
+        plain values (read once at startup), so none."""
+        return {}
 
     def __repr__(self):
         return "%s(%s)" % (type(self).__name__, ", ".join(
-            "%s=%r" % kv for kv in sorted(self.__dict__.items())))
+            "%s=%r" % kv for kv in sorted(self._settings().items())
+            if not kv[0].startswith("_")))
 
 
 class _tool(base_knobs):

@@ -233,6 +233,40 @@ class constexpr:
         return getattr(self.value, name)
 
 
+class constexpr_type:
+    """The type of a compile-time value (`x.type` of a constexpr in a
+    kernel); on the host only for comparisons and isinstance checks."""
+
+    def __init__(self, value):
+        self.value = value.value if isinstance(value, constexpr) else value
+
+    def __eq__(self, other):
+        return isinstance(other, constexpr_type) and other.value == self.value
+
+    def __hash__(self):
+        return hash(("constexpr_type", self.value))
+
+    def __repr__(self):
+        return "constexpr_type[%r]" % (self.value,)
+
+
+class tuple_type:
+    """The type of a tuple of values (Triton's tl.tuple_type)."""
+
+    def __init__(self, types, fields=None):
+        self.types = list(types)
+        self.fields = fields
+
+    def __eq__(self, other):
+        return isinstance(other, tuple_type) and other.types == self.types
+
+    def __hash__(self):
+        return hash(("tuple_type",) + tuple(map(hash, self.types)))
+
+    def __repr__(self):
+        return "(%s)" % ", ".join(map(repr, self.types))
+
+
 def _binary(op, reflected=False):
     def method(self, other):
         other = other.value if isinstance(other, constexpr) else other
