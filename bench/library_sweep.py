@@ -55,6 +55,7 @@ def jit_functions(source):
 def parameters(text):
     """[(name, annotation, default)] of a def's parameter text."""
     params, depth, cur = [], 0, ""
+    text = re.sub(r"#[^\n]*", "", text)  # comments may hold commas
     for ch in text + ",":
         if ch in "([{":
             depth += 1
@@ -73,11 +74,21 @@ def parameters(text):
     return params
 
 
+POINTER_NAMES = re.compile(r"(ptr|Ptr|PTR|pointer|^[A-Z]$|^[A-Z][A-Za-z]?$|^(x|y|z|out|"
+                           r"output|input|inp|weight|bias|grad\w*|d[a-z]+)$)")
+
+
 def is_pointer(name, body):
+    """Used as the base of a memory access (directly, or offset and named
+    like a pointer)."""
     n = re.escape(name)
-    return bool(re.search(r"(?<![\w.])%s\s*(\+|\[|\.dtype\.element_ty)" % n, body) or
-                re.search(r"tl\.(load|store|atomic_\w+|make_block_ptr|"
-                          r"make_tensor_descriptor)\(\s*(base\s*=\s*)?%s\b" % n, body))
+    if re.search(r"tl\.(load|store|atomic_\w+|make_block_ptr|make_tensor_descriptor)"
+                 r"\(\s*(base\s*=\s*|pointer\s*=\s*)?%s\b(?!\s*[*/])" % n, body):
+        return True
+    if re.search(r"(?<![\w.])%s\s*\.dtype\.element_ty" % n, body):
+        return True
+    return bool(POINTER_NAMES.search(name)) and bool(
+        re.search(r"(?<![\w.])%s\s*(\+|\[|\+=)" % n, body))
 
 
 def guess(params, body):

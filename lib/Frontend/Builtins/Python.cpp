@@ -238,6 +238,20 @@ FailureOr<Val> IRGen::callBuiltin(llvm::StringRef name, const CallArgs &args,
                                  typeName(a[0].v));
     return Val::dtype(a[0].v.dt, /*ptr=*/true);
   }
+  // `get_int_dtype = triton.constexpr_function(core.get_int_dtype)`
+  // (TransformerEngine, lmdeploy): wrapping a tl builtin, or a def already
+  // decorated as one, changes nothing Kiln sees.
+  if (name == "triton.constexpr_function" && args.pos.size() == 1 &&
+      args.kw.empty()) {
+    const Val &f = args.pos[0];
+    if (f.kind == Val::Kind::Builtin ||
+        (f.kind == Val::Kind::Function && f.fn && isConstexprFunction(f.fn)))
+      return f;
+    return fail(args.posNodes[0],
+                "`triton.constexpr_function(...)` of " + typeName(f) +
+                    ": Kiln evaluates constexpr functions written with the "
+                    "`@triton.constexpr_function` decorator on their def");
+  }
   // `tl.tuple(values)` / `tuple(values)`: a tuple of an iterable's elements
   // (a tuple, a list display, a comprehension: all tuples in a kernel).
   if (name == "tl.tuple" || name == "tuple") {

@@ -34,6 +34,9 @@ from . import nested
 from .bindings import host_bindings
 from .compiled import CompiledKernel, LaunchedKernel
 from .launchgen import LaunchCodegen, _SCALARS, _current_device
+# Triton 3.6 defines it here too (libraries wrap tl.core helpers with it:
+# `triton.runtime.jit.constexpr_function(core.get_int_dtype)`).
+from ..language.core import constexpr_function  # noqa: F401,E402
 
 __kiln__ = True
 
