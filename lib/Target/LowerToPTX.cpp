@@ -147,6 +147,12 @@ llvm::Expected<std::vector<KernelInfo::Param>> kernelParams(func::FuncOp func,
                                                  param.name + "'");
       param.spec.kind = isPtr ? ParamSpec::Kind::Pointer : ParamSpec::Kind::Scalar;
       param.spec.dtype = *dtype;
+      if (func.getArgAttr(i, "tile.unsigned")) // signless in MLIR
+        param.spec.dtype = *dtype == DType::I8    ? DType::U8
+                           : *dtype == DType::I16 ? DType::U16
+                           : *dtype == DType::I32 ? DType::U32
+                           : *dtype == DType::I64 ? DType::U64
+                                                  : *dtype;
       if (auto div = func.getArgAttrOfType<IntegerAttr>(i, "tile.divisibility"))
         param.spec.divisibility = div.getInt();
     }

@@ -50,6 +50,14 @@ class DescriptorLaunchTest(unittest.TestCase):
         self.assertEqual(_fake.kilnFakeLaunchCount(), before + 3)
         self.assertEqual(last_params()[:4], [0x100000, 50, 64, 64])
 
+    def test_unsigned_elements_beside_a_pointer(self):
+        for dt in ("torch.uint16", "torch.int16"):
+            inp = FakeTensor(0x300000, dt, 24 * 64, None, 2)
+            out = FakeTensor(0x400000, dt, 24 * 64, None, 2)
+            d = TensorDescriptor(inp, [24, 64], [64, 1], [8, 16])
+            descriptors.copy_block[(1,)](out, d, 8, 16)
+            self.assertEqual(last_params(), [0x400000, 0x300000, 24, 64, 64])
+
     def test_bad_descriptors(self):
         k = descriptors.scale_desc
         y = TensorDescriptor(f16(0x200000), [100, 70], [72, 1], [32, 64])
