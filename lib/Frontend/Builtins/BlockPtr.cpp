@@ -129,9 +129,6 @@ FailureOr<Val> kiln::fe::makeBlockPtrBuiltin(BuiltinCall &call) {
     return g.fail(a[0].node, "`base` of `" + fn +
                                  "` must be a scalar pointer, got " +
                                  g.typeName(base));
-  if (base.type.dtype == DType::I1)
-    return g.fail(a[0].node, "block pointers to tl.int1 are not supported; "
-                             "load the bytes through a tl.int8 pointer");
   FailureOr<std::vector<int64_t>> block =
       constInts(g, a[4], fn, "block_shape");
   if (failed(block))
