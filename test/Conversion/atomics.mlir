@@ -10,7 +10,7 @@
 // CHECK: ^[[LOOP]]:
 // CHECK: nvvm.barrier0
 // CHECK: %[[T0:.*]] = llvm.icmp "eq" %{{.*}}, %{{.*}} : i32
-// CHECK: %[[OLD:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "@$4 atom.global.gpu.acq_rel.cas.b32 $0, [ $1 + 0 ], $2, $3;", "=r,l,r,r,b" %{{.*}}, %{{.*}}, %{{.*}}, %[[T0]] : (!llvm.ptr<1>, i32, i32, i1) -> i32
+// CHECK: %[[OLD:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "@$4 atom.global.acq_rel.gpu.cas.b32 $0, [ $1 + 0 ], $2, $3;", "=r,l,r,r,b" %{{.*}}, %{{.*}}, %{{.*}}, %[[T0]] : (!llvm.ptr<1>, i32, i32, i1) -> i32
 // CHECK: llvm.cond_br %{{.*}}, ^[[WRITE:bb[0-9]+]], ^[[READ:bb[0-9]+]]
 // CHECK: ^[[WRITE]]:
 // CHECK: llvm.store %[[OLD]], %{{.*}} : i32, !llvm.ptr<3>
@@ -146,7 +146,7 @@ module attributes {tile.num_warps = 1 : i32, tile.arch = "sm_80"} {
 // unsigned min.
 // CHECK-LABEL: llvm.func @ordering
 // CHECK: atom.global.gpu.relaxed.add.f32
-// CHECK: atom.global.sys.acquire.cas.b32
+// CHECK: atom.global.acquire.sys.cas.b32
 // CHECK: atom.global.cta.release.exch.b32
 // A float max is a signed max of the bits where the value is >= 0 and an
 // unsigned min where it is < 0; umin is PTX's unsigned min.

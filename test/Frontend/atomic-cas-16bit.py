@@ -16,6 +16,6 @@ def k(X, H, Y):
     s = tl.atomic_cas(H, 0, 1)
     tl.store(Y + r, old.to(tl.float32) + o2.to(tl.float32) + s)
 
-# CHECK: atom.global.gpu.acq_rel.cas.b16 %rs{{[0-9]+}}, [ %rd{{[0-9]+}} + 0 ], %rs{{[0-9]+}}, %rs{{[0-9]+}}
-# CHECK: atom.global.gpu.relaxed.cas.b16
-# CHECK: atom.global.gpu.acq_rel.cas.b16
+# CHECK: atom.global.acq_rel.gpu.cas.b16 %rs{{[0-9]+}}, [ %rd{{[0-9]+}} + 0 ], %rs{{[0-9]+}}, %rs{{[0-9]+}}
+# CHECK: atom.global.relaxed.gpu.cas.b16
+# CHECK: atom.global.acq_rel.gpu.cas.b16

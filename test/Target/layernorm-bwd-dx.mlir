@@ -24,7 +24,7 @@
 // CHECK-NEXT: ld.shared.b32 {{.*}}[kiln_smem];
 // CHECK: {{\$L__BB[0-9_]+}}:
 // CHECK-NEXT: bar.sync 0;
-// CHECK: @%p{{[0-9]+}} atom.global.gpu.acq_rel.cas.b32
+// CHECK: @%p{{[0-9]+}} atom.global.acq_rel.gpu.cas.b32
 // CHECK: st.shared.b32 [kiln_smem]
 // The counter and the partial sums (128-bit), the first writer's exchange.
 // CHECK: ld.global.b32

@@ -565,9 +565,10 @@ struct AtomicCASLowering : OpConversionPattern<AtomicCASOp> {
     std::string instr =
         "cas.b" + std::to_string(bitsTypeFor(elem).getIntOrFloatBitWidth());
     ValueRange cmp = adaptor.getCmp(), val = adaptor.getVal();
-    // Scope before semantics, as Triton spells it (atom.global.gpu.acq_rel):
-    // ptxas takes either order, and tools grep Triton's.
-    std::string ordering = (op.getScope() + "." + op.getSem()).str();
+    // Spelled as Triton spells a compare-and-swap (atom.global.acq_rel.gpu;
+    // its other atomics put the scope first): ptxas takes either order, and
+    // tools grep Triton's.
+    std::string ordering = (op.getSem() + "." + op.getScope()).str();
     return lowerAtomic(
         op, state.idsFor(op), op.getPtr().getType(), op.getType(), instr, ordering,
         adaptor.getPtr(), {},

@@ -350,8 +350,8 @@ class JITFunction(KernelInterface, LaunchCodegen):
                                      num_ctas not in (1, 2, 4, 8, 16)):
             raise LaunchError("kernel `%s`: num_ctas = %r: expected 1, 2, 4, "
                               "8 or 16" % (self.__name__, num_ctas))
-        for name in ("maxnreg", "enable_fp_fusion", "debug",
-                     "sanitize_overflow", "launch_pdl"):
+        for name in ("maxnreg", "enable_fp_fusion", "enable_reflect_ftz",
+                     "debug", "sanitize_overflow", "launch_pdl"):
             kw.pop(name, None)
         # Tutorial 07's extern_libs={'libdevice': path}: Kiln links one
         # libdevice per process (KILN_LIBDEVICE, else the toolkit's or
