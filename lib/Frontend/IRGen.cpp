@@ -728,9 +728,7 @@ mlir::OwningOpRef<mlir::ModuleOp> IRGen::compile(const KernelSpec &sp) {
     if (divisibility[k] > 1)
       func.setArgAttr(k, "tile.divisibility",
                       b.getI32IntegerAttr(divisibility[k]));
-    // MLIR integers are signless: the launch checks read the signedness of
-    // a parameter (a pointer to uint16) from here when the signature cannot
-    // be matched to the arguments one by one (kernels with descriptors).
+    // Signless in MLIR: launch checks read it here when descriptors hide the order.
     if (!descriptors.empty() && isUnsigned(runtimeParams[k].second.dtype))
       func.setArgAttr(k, "tile.unsigned", b.getUnitAttr());
     auto p = llvm::find_if(fn->params, [&](const Param &q) {

@@ -369,10 +369,8 @@ FailureOr<Val> IRGen::attributeOf(const Val &v, const AttributeExpr *e) {
   // A number assigned to a local without a tl.constexpr annotation is a
   // runtime scalar in Triton, with the tensor methods (`n.to(tl.uint32)`);
   // Kiln keeps it a constexpr, so its tensor methods apply to the scalar.
-  if ((v.kind == Val::Kind::Int || v.kind == Val::Kind::Float ||
-       v.kind == Val::Kind::Bool) &&
-      (a == "to" || a == "logical_and" || a == "logical_or" || a == "dtype" ||
-       isTensorMethod(a))) {
+  if ((v.kind == Val::Kind::Int || v.kind == Val::Kind::Float || v.kind == Val::Kind::Bool) &&
+      (a == "to" || a == "logical_and" || a == "logical_or" || a == "dtype" || isTensorMethod(a))) {
     FailureOr<Val> r = toRuntime(v, e);
     if (failed(r))
       return failure();
@@ -687,8 +685,7 @@ FailureOr<Val> IRGen::evalSubscript(const SubscriptExpr *e) {
                        t);
       continue;
     }
-    // `:`, also spelled with explicit Nones (`None:`, `:None`, `::None`).
-    auto absent = [](const Expr *x) {
+    auto absent = [](const Expr *x) { // `:`, also as `None:`, `:None`
       auto *c = llvm::dyn_cast_or_null<ConstExpr>(x);
       return !x || (c && c->which == ConstExpr::Which::None);
     };
