@@ -547,25 +547,37 @@ class JITFunction(KernelInterface, LaunchCodegen):
         """The LaunchedKernel a specialization's launches return: it keeps
         the constexprs and argument types (no tensors) to ask libkiln for
         the compiled code when read."""
-        kernel = self.kiln_kernel()
-        protos = kernel._prototype(described)
+        protos = self.kiln_kernel()._prototype(described)
         nargs = len(protos) if described else 0
         consts = [v if p.is_constexpr else None
                   for p, v in zip(self.params, values)]
+        return LaunchedKernel(lambda: self._compiled_kernel(
+            protos, nargs, consts, num_warps, num_stages, device))
 
-        def make():
-            opts = self._options(consts, num_warps, num_stages, device)
-            try:
-                ptx, info = ctypes.c_void_p(), ctypes.c_void_p()
-                check(_lib.kernel_compile(kernel._handle, protos, nargs, opts,
-                                          ctypes.byref(ptx),
-                                          ctypes.byref(info)), LaunchError)
-            finally:
-                _lib.options_destroy(opts)
-            return CompiledKernel(self, _kjit.Compiled(
-                _lib.take_string(ptx.value), _lib.take_string(info.value)),
-                num_warps, num_stages)
-        return LaunchedKernel(make)
+    def _compiled_kernel(self, protos, nargs, values, num_warps, num_stages,
+                         device):
+        """The CompiledKernel of one specialization (libkiln's compile
+        cache) for `device`'s architecture, sm_90 without a driver."""
+        arch = "sm_90"
+        try:
+            import kiln
+            arch = kiln.device_arch(device)[2]
+        except KilnError:
+            pass  # no driver: compile for the default target
+        opts = self._options(values, num_warps, num_stages, device)
+        try:
+            check(_lib.options_set_arch(opts, arch.encode()), LaunchError)
+            ptx, info = ctypes.c_void_p(), ctypes.c_void_p()
+            check(_lib.kernel_compile(self.kiln_kernel()._handle, protos,
+                                      nargs, opts, ctypes.byref(ptx),
+                                      ctypes.byref(info)), LaunchError)
+        except CompilationError as e:
+            raise self._in_file(e) from None
+        finally:
+            _lib.options_destroy(opts)
+        return CompiledKernel(self, _kjit.Compiled(
+            _lib.take_string(ptx.value), _lib.take_string(info.value)),
+            num_warps, num_stages)
 
     def _other_device(self, grid, values, device, num_warps, num_stages,
                       cooperative=False):
@@ -669,30 +681,11 @@ class JITFunction(KernelInterface, LaunchCodegen):
         values, num_warps, num_stages, _ = self._bind_call(args, kwargs)
         kernel = self.kiln_kernel()
         rt, _ = self._split(values)
-        device = _current_device()
-        arch = "sm_90"
-        try:
-            import kiln
-            arch = kiln.device_arch(device)[2]
-        except KilnError:
-            pass  # no driver: compile for the default target
         described = kernel._describe(rt, False)
-        opts = self._options(values, num_warps, num_stages, device)
-        try:
-            check(_lib.options_set_arch(opts, arch.encode()), LaunchError)
-            protos = kernel._prototype(described)
-            ptx, info = ctypes.c_void_p(), ctypes.c_void_p()
-            nargs = len(protos) if described else 0
-            check(_lib.kernel_compile(kernel._handle, protos, nargs,
-                                      opts, ctypes.byref(ptx),
-                                      ctypes.byref(info)), LaunchError)
-        except CompilationError as e:
-            raise self._in_file(e) from None
-        finally:
-            _lib.options_destroy(opts)
-        compiled = _kjit.Compiled(_lib.take_string(ptx.value),
-                                  _lib.take_string(info.value))
-        result = CompiledKernel(self, compiled, num_warps, num_stages)
+        protos = kernel._prototype(described)
+        result = self._compiled_kernel(protos, len(protos) if described else 0,
+                                       values, num_warps, num_stages,
+                                       _current_device())
         if key is not None:
             self._warm[key] = result
         return result
