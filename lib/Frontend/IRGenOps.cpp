@@ -362,20 +362,10 @@ FailureOr<mlir::Value> IRGen::scalarCondition(const Val &v, const Node *where,
   // A one-element tensor is its element, as Triton unsplats it
   // (`if tl.load(p + tl.arange(0, 1)) > 42:`).
   if (v.isRuntime() && v.type.isTensor() && v.type.numel() == 1) {
-    Val x = v;
-    if (x.type.shape.size() > 1) {
-      TType t = x.type.withShape({1});
-      x = Val::runtime(tile::ReshapeOp::create(b, loc(where), toMLIR(&ctx, t), x.value), t);
-    }
-    FailureOr<std::vector<Val>> r = reduceWith(
-        *this, {x}, 0u, false,
-        [](llvm::ArrayRef<Val> xs) -> FailureOr<llvm::SmallVector<mlir::Value>> {
-          return llvm::SmallVector<mlir::Value>{xs[0].value};
-        },
-        where);
-    if (failed(r))
+    FailureOr<Val> x = unsplat(*this, v, where);
+    if (failed(x))
       return failure();
-    return scalarCondition((*r)[0], where, stmt);
+    return scalarCondition(*x, where, stmt);
   }
   if (v.isRuntime() && v.type.isTensor())
     return fail(where, "`" + stmt + "` condition must be a scalar, got " +

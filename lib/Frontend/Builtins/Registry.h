@@ -128,6 +128,9 @@ mlir::FailureOr<std::vector<Val>> reduceWith(IRGen &g, std::vector<Val> inputs,
                                              std::optional<unsigned> axis,
                                              bool keepDims, CombinerBody body,
                                              const ast::Node *e);
+/// The element of a one-element tensor (Triton's _unsplat: a reduction
+/// that keeps its first operand; Shape.cpp).
+mlir::FailureOr<Val> unsplat(IRGen &g, Val x, const ast::Node *e);
 /// tile.scan of `inputs` along `axis`.
 mlir::FailureOr<std::vector<Val>> scanWith(IRGen &g, std::vector<Val> inputs,
                                            unsigned axis, bool reverse,

@@ -153,7 +153,7 @@ static Val emitReshape(IRGen &g, mlir::Location l, const Val &x,
 
 /// The single element of a one-element tensor as a scalar (Triton's
 /// _unsplat: a reduction that keeps its first operand).
-static FailureOr<Val> unsplat(IRGen &g, Val x, const ast::CallExpr *e) {
+static FailureOr<Val> unsplatImpl(IRGen &g, Val x, const ast::Node *e) {
   mlir::Location l = g.loc(e);
   if (x.type.shape.size() > 1)
     x = emitReshape(g, l, x, {1}, false);
@@ -242,7 +242,7 @@ static FailureOr<Val> reshapeImpl(BuiltinCall &call, bool isView) {
                              std::to_string(x->type.numel()) + ", " +
                              shapeStr(*shape) + " has " + std::to_string(numel));
   if (shape->empty())
-    return unsplat(g, *x, e);
+    return unsplatImpl(g, *x, e);
   return emitReshape(g, l, *x, *shape, canReorder);
 }
 
@@ -259,7 +259,7 @@ static FailureOr<Val> itemBuiltin(BuiltinCall &call) {
   if (x->type.numel() != 1)
     return g.fail(a[0].node, "`item` needs a tensor of one element, got " +
                                  g.typeName(*x));
-  return unsplat(g, *x, e);
+  return unsplatImpl(g, *x, e);
 }
 static FailureOr<Val> viewBuiltin(BuiltinCall &call) { return reshapeImpl(call, true); }
 
@@ -399,8 +399,8 @@ static FailureOr<Val> splitBuiltin(BuiltinCall &call) {
   auto op = tile::SplitOp::create(g.b, l, mt, mt, v.value);
   Val lhs = Val::runtime(op.getLhs(), t), rhs = Val::runtime(op.getRhs(), t);
   if (rank1) {
-    FailureOr<Val> x0 = unsplat(g, lhs, e);
-    FailureOr<Val> x1 = failed(x0) ? FailureOr<Val>(failure()) : unsplat(g, rhs, e);
+    FailureOr<Val> x0 = unsplatImpl(g, lhs, e);
+    FailureOr<Val> x1 = failed(x0) ? FailureOr<Val>(failure()) : unsplatImpl(g, rhs, e);
     if (failed(x1))
       return failure();
     lhs = *x0, rhs = *x1;
@@ -460,6 +460,10 @@ static FailureOr<Val> full_likeBuiltin(BuiltinCall &call) {
   return g.broadcastTo(*scalar, in.type.shape, e, "value");
 }
 } // namespace
+
+FailureOr<Val> kiln::fe::unsplat(IRGen &g, Val x, const ast::Node *e) {
+  return unsplatImpl(g, std::move(x), e);
+}
 
 llvm::ArrayRef<BuiltinDef> kiln::fe::shapeBuiltins() {
   static const BuiltinDef defs[] = {
