@@ -168,6 +168,8 @@ TuningBuffers::create(Device &device, CUstream stream, const AutotuneSpec &spec,
           return makeError(llvm::formatv(
               "kernel `{0}`: {1} names `{2}`, which is {3}, not a pointer",
               kernelName, role, name, a.describe()));
+        if (a.pointer() == 0) // An empty tensor: nothing to save or zero.
+          return Buffer{};
         if (a.bytes() == 0)
           return makeError(llvm::formatv(
               "kernel `{0}`: {1} names `{2}`, but its size is unknown: pass "

@@ -181,7 +181,7 @@ llvm::Error Kernel::launchWithLayers(const Grid *grid,
   if (!resolved)
     return resolved.takeError();
   return launchLoaded(**resolved, gridFn ? (*gridFn)(meta) : *grid, args,
-                      opts.stream, opts.cooperative);
+                      opts);
 }
 
 /// Selects the config for the launch's key (tuning it if new) and applies
@@ -258,7 +258,7 @@ llvm::Error Kernel::autotune(const Grid *grid, const GridFunction *gridFn,
     auto ms = benchmarkOnStream(
         *dev, o.stream, budget->first, budget->second,
         [&] { return buffers->zero(); },
-        [&] { return launchLoaded(**lk, g, args, o.stream, o.cooperative); });
+        [&] { return launchLoaded(**lk, g, args, o); });
     // Every config starts from the user's values.
     if (auto err = buffers->restore()) {
       if (!ms)

@@ -168,7 +168,8 @@ namespace {
 /// `what` names it in messages ("argument #2 `x`", "..., element 1").
 llvm::Expected<ParamSpec> argSpec(llvm::StringRef kernelName,
                                   llvm::ArrayRef<Arg> args, size_t &argIndex,
-                                  const std::string &what, unsigned depth) {
+                                  const std::string &what, unsigned depth,
+                                  bool nullPointers) {
   const Arg &a = args[argIndex];
   ParamSpec ps;
   switch (a.kind()) {
@@ -179,7 +180,7 @@ llvm::Expected<ParamSpec> argSpec(llvm::StringRef kernelName,
     ps.constexprValue = a.constexprText().empty() ? "None" : a.constexprText().str();
     break;
   case Arg::Kind::Pointer:
-    if (a.pointer() == 0)
+    if (a.pointer() == 0 && !nullPointers)
       return makeError(llvm::formatv("kernel `{0}`: {1} is a null device "
                                      "pointer",
                                      kernelName, what));
@@ -282,7 +283,8 @@ llvm::Expected<ParamSpec> argSpec(llvm::StringRef kernelName,
             "kernel `{0}`: {1}: a tensor descriptor inside a tuple is not "
             "supported",
             kernelName, element));
-      auto e = argSpec(kernelName, args, argIndex, element, depth + 1);
+      auto e = argSpec(kernelName, args, argIndex, element, depth + 1,
+                       nullPointers);
       if (!e)
         return e.takeError();
       ps.elements.push_back(std::move(*e));
@@ -364,7 +366,8 @@ kiln::rt::deriveSpec(llvm::StringRef kernelName,
       continue;
     }
     auto entry =
-        argSpec(kernelName, args, argIndex, argName(runtimeIndex, p.name), 0);
+        argSpec(kernelName, args, argIndex, argName(runtimeIndex, p.name), 0,
+                options.nullPointers);
     if (!entry)
       return entry.takeError();
     spec.signature.push_back(std::move(*entry));
@@ -413,7 +416,8 @@ bool specializedAway(const Arg &a, bool onesAreConstant) {
 llvm::Error kiln::rt::validateLaunch(const KernelInfo &info,
                                      llvm::ArrayRef<Arg> args, const Grid &grid,
                                      const DeviceLimits &limits,
-                                     bool onesAreConstant) {
+                                     bool onesAreConstant,
+                                     bool nullPointers) {
   const std::string &k = info.name;
   size_t passed = 0;
   for (const Arg &a : args)
@@ -442,8 +446,11 @@ llvm::Error kiln::rt::validateLaunch(const KernelInfo &info,
       if (a.dtype() != s.dtype)
         return makeError(where() + ": expected " + pointerText(s.dtype) +
                          ", got " + pointerText(a.dtype()));
-      if (a.pointer() == 0)
+      if (a.pointer() == 0) {
+        if (nullPointers)
+          continue; // Aligned to anything; the kernel must not touch it.
         return makeError(where() + ": null device pointer");
+      }
       // Every access through it would fault (misaligned address) and leave
       // the context unusable.
       if (unsigned elem = dtypeBytes(s.dtype); a.pointer() % elem != 0)

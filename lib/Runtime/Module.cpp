@@ -517,8 +517,7 @@ llvm::Error Kernel::launch(const Grid &grid, llvm::ArrayRef<Arg> args,
   auto resolved = resolve(args, options, nullptr);
   if (!resolved)
     return resolved.takeError();
-  return launchLoaded(**resolved, grid, args, options.stream,
-                      options.cooperative);
+  return launchLoaded(**resolved, grid, args, options);
 }
 
 llvm::Error Kernel::launch(const Grid &grid, llvm::ArrayRef<Arg> args,
@@ -536,18 +535,19 @@ llvm::Error Kernel::launch(const Grid &grid, llvm::ArrayRef<Arg> args,
     memo.args = classes;
     memo.generation = gen;
   }
-  return launchLoaded(*memo.loaded, grid, args, options.stream,
-                      options.cooperative);
+  return launchLoaded(*memo.loaded, grid, args, options);
 }
 
 llvm::Error Kernel::launchLoaded(LoadedKernel &lk, const Grid &grid,
-                                 llvm::ArrayRef<Arg> args, CUstream stream,
-                                 bool cooperative) {
+                                 llvm::ArrayRef<Arg> args,
+                                 const LaunchOptions &options) {
   const KernelInfo &info = lk.compiled->info;
   bool onesAreConstant = lk.onesAreConstant;
   if (auto err = validateLaunch(info, args, grid, lk.device->limits(),
-                                onesAreConstant))
+                                onesAreConstant, options.nullPointers))
     return err;
+  CUstream stream = options.stream;
+  bool cooperative = options.cooperative;
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return llvm::Error::success(); // Nothing to run, as in Triton.
   PackedArgs packed(info, args, onesAreConstant);

@@ -332,6 +332,8 @@ class Kernel:
             check(_lib.options_set_num_warps(opts, int(num_warps)), LaunchError)
             check(_lib.options_set_cooperative(opts, 1 if cooperative else 0),
                   LaunchError)
+            # Triton's rule: an empty tensor's null data_ptr() is passed.
+            check(_lib.options_set_null_pointers(opts, 1), LaunchError)
             check(_lib.options_set_num_stages(opts, int(num_stages)),
                   LaunchError)
             check(_lib.options_set_device(opts, device), LaunchError)

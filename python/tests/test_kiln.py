@@ -366,8 +366,12 @@ class ErrorTest(unittest.TestCase):
                                     "551616 does not fit in int64"):
             k[(1,)](x, x, x, 2 ** 64, BLOCK=64)
         # The runtime's checks come back as LaunchError too.
-        with self.assertRaisesRegex(kiln.LaunchError, "y_ptr"):
-            k[(1,)](x, FakeTensor(0), x, 1, BLOCK=64)
+        with self.assertRaisesRegex(kiln.LaunchError,
+                                    "argument #2 `y_ptr`: 0x10002 is not "
+                                    "aligned to its 4-byte elements"):
+            k[(1,)](x, FakeTensor(0x10002), x, 1, BLOCK=64)
+        # Triton's rule: an empty tensor's null pointer is passed.
+        k[(1,)](x, FakeTensor(0), x, 1, BLOCK=64)
         with self.assertRaisesRegex(kiln.LaunchError,
                                     "has no parameter `BLOCKK`"):
             k[(1,)](x, x, x, 1, BLOCK=64, BLOCKK=1)

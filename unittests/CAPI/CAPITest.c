@@ -622,6 +622,16 @@ static void testLaunch(void) {
   uint32_t bits = (uint32_t)r.params[1];
   memcpy(&alpha, &bits, 4);
   CHECK(alpha == 1.5f && r.params[2] == 64);
+  /* Triton's rule on request: an empty tensor's null pointer is passed. */
+  kiln_options *nullOk = NULL;
+  CHECK_OK(kiln_options_copy(o, &nullOk));
+  CHECK_OK(kiln_options_set_null_pointers(nullOk, 1));
+  sargs[0].value.ptr = 0;
+  CHECK_STATUS(kiln_kernel_launch(s, grid, sargs, 3, o), KILN_ERROR_LAUNCH);
+  CHECK_CONTAINS(kiln_last_error(), "null device pointer");
+  CHECK_OK(kiln_kernel_launch(s, grid, sargs, 3, nullOk));
+  CHECK(lastLaunch(&r) == 6 + 150 && r.params[0] == 0);
+  kiln_options_destroy(nullOk);
   kiln_kernel_destroy(s);
 
   kiln_options_destroy(o);

@@ -109,8 +109,9 @@ TEST(CompileThroughRuntime, EveryLayerNormTestSpecialization) {
         EXPECT_EQ(errorText(validateLaunch(info, c.args, c.grid, {},
                                            /*onesAreConstant=*/true)),
                   "");
-        if (s.N == 1)
+        if (s.N == 1) {
           EXPECT_EQ(info.constexprs.count("N"), 1u);
+        }
       }
     }
   }

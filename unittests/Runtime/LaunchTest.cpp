@@ -236,6 +236,13 @@ TEST(Specialize, ErrorsNameTheParameter) {
   r = deriveSpec("_layer_norm_fwd_fused", params, args, opts, "sm_90");
   EXPECT_EQ(errorText(r), "kernel `_layer_norm_fwd_fused`: argument #3 `W` is "
                           "a null device pointer");
+  // Triton specializes a null pointer as 16-byte aligned (0 % 16 == 0).
+  LaunchOptions nullOk = opts;
+  nullOk.nullPointers = true;
+  r = deriveSpec("_layer_norm_fwd_fused", params, args, nullOk, "sm_90");
+  ASSERT_TRUE(bool(r)) << errorText(r);
+  EXPECT_EQ(r->signature[2].kind, ParamSpec::Kind::Pointer);
+  EXPECT_EQ(r->signature[2].divisibility, 16u);
 
   LaunchOptions noBlock;
   r = deriveSpec("_layer_norm_fwd_fused", params, fwdArgs(), noBlock, "sm_90");
@@ -330,6 +337,11 @@ TEST(Validate, NullPointersAndSpecializationAssumptions) {
   EXPECT_EQ(errorText(validateLaunch(info, args, Grid(1), {})),
             "kernel `_layer_norm_fwd_fused`: argument #5 `Mean`: null device "
             "pointer");
+  // Triton's rule (the Python layers'): an empty tensor's null pointer passes.
+  EXPECT_EQ(errorText(validateLaunch(info, args, Grid(1), {},
+                                     /*onesAreConstant=*/false,
+                                     /*nullPointers=*/true)),
+            "");
   args = fwdArgs();
   args[1] = Arg::ptr(kAligned + 2, DType::F16);
   EXPECT_EQ(errorText(validateLaunch(info, args, Grid(1), {})),

@@ -213,6 +213,11 @@ struct LaunchOptions {
   /// once (cuLaunchCooperativeKernel), so programs may wait for each other;
   /// a grid that cannot be resident at once is refused with an error.
   bool cooperative = false;
+  /// Triton's rule for pointers: a null one (an empty tensor's data_ptr())
+  /// is passed as it is. Off, a null pointer is refused as the likely bug it
+  /// is in C++ code; the Python layers turn it on. Not part of the compiled
+  /// code or its cache key.
+  bool nullPointers = false;
 };
 
 /// Derives the specialization for `args` (one per non-constexpr parameter,
@@ -225,7 +230,7 @@ llvm::Expected<KernelSpec> deriveSpec(llvm::StringRef kernelName,
                                       llvm::StringRef arch);
 
 /// Checks a launch against a compiled kernel: argument count, kinds, dtypes,
-/// null pointers, the alignment/divisibility the code was specialized for,
+/// null pointers (unless `nullPointers`), the alignment/divisibility the code was specialized for,
 /// integer range, grid, block size and shared memory against `limits`.
 /// Arg::none() arguments are skipped: the kernel has no such parameter; so are
 /// integers equal to 1 when `onesAreConstant` (the kernel was specialized from
@@ -233,7 +238,8 @@ llvm::Expected<KernelSpec> deriveSpec(llvm::StringRef kernelName,
 /// code compiled elsewhere with an explicit signature).
 llvm::Error validateLaunch(const KernelInfo &info, llvm::ArrayRef<Arg> args,
                            const Grid &grid, const DeviceLimits &limits,
-                           bool onesAreConstant = false);
+                           bool onesAreConstant = false,
+                           bool nullPointers = false);
 
 /// Packs `args` as the kernel's parameter values (pointers as 64-bit device
 /// addresses, scalars converted to the parameter's type; None arguments

@@ -145,8 +145,8 @@ private:
                                          const LaunchOptions &options,
                                          PrepareStats *stats);
   static llvm::Error launchLoaded(LoadedKernel &lk, const Grid &grid,
-                                  llvm::ArrayRef<Arg> args, CUstream stream,
-                                  bool cooperative = false);
+                                  llvm::ArrayRef<Arg> args,
+                                  const LaunchOptions &options);
   llvm::Error launchWithLayers(const Grid *grid, const GridFunction *gridFn,
                                llvm::ArrayRef<Arg> args,
                                const LaunchOptions &options);

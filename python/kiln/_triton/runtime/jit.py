@@ -461,6 +461,8 @@ class JITFunction(KernelInterface, LaunchCodegen):
         try:
             check(_lib.options_set_cooperative(opts, 1 if cooperative else 0),
                   LaunchError)
+            # Triton's rule: an empty tensor's null data_ptr() is passed.
+            check(_lib.options_set_null_pointers(opts, 1), LaunchError)
             check(_lib.options_set_num_warps(opts, int(num_warps)),
                   LaunchError)
             check(_lib.options_set_num_stages(opts, int(num_stages)),
