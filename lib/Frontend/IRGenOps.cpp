@@ -422,7 +422,10 @@ FailureOr<Val> IRGen::binary(BinOpKind op, const Val &lIn, const Val &rIn,
       off = *neg;
     }
     // addptr offsets are signed: widen unsigned ones first, as Triton does.
-    if (isUnsigned(off.type.dtype)) {
+    // A uint64 offset is already 64 bits wide: only its type changes.
+    if (off.type.dtype == DType::U64) {
+      off.type = off.type.withDType(DType::I64);
+    } else if (isUnsigned(off.type.dtype)) {
       TType t = off.type.withDType(DType::I64);
       off = Val::runtime(
           arith::ExtUIOp::create(b, lc, toMLIR(&ctx, t), off.value), t);

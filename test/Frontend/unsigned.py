@@ -71,3 +71,21 @@ def uns(A, B, C, I, F, O, s, t):
 # CHECK: %[[K:[^ ]+]] = arith.constant 255 : i64
 # CHECK: arith.addi %[[C]], %[[K]] : i64
 # CHECK: arith.constant -1 : i8
+
+
+# Pointer offsets: a uint64 offset (FlagGems' `pid.to(tl.uint64) * BLOCK`) is
+# already 64 bits wide and is used as it is; narrower unsigned ones are
+# zero-extended to i64.
+# RUN: ln-compile %s --kernel uns_offsets --signature '*fp32,i32' \
+# RUN:   -D BLOCK=128 --emit=tile | FileCheck %s --check-prefix=OFFS
+@triton.jit
+def uns_offsets(out_ptr, N, BLOCK: tl.constexpr):
+    start = tl.program_id(0).to(tl.uint64) * BLOCK
+    off = start + tl.arange(0, BLOCK)
+    tl.store(out_ptr + off, off.to(tl.float32), mask=off < N)
+    tl.store(out_ptr + tl.program_id(0).to(tl.uint32), 1.0)
+
+# OFFS-LABEL: func.func @uns_offsets(
+# OFFS-NOT: arith.extui %{{.*}} : tensor<128xi64>
+# OFFS: tile.addptr %{{.*}}, %{{.*}} : tensor<128x!tile.ptr<f32>>, tensor<128xi64>
+# OFFS: arith.extui %{{.*}} : i32 to i64
