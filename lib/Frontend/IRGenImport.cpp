@@ -373,7 +373,9 @@ kiln::fe::lookupAtEnd(IRGen &mod, const std::string &name,
     return std::nullopt;
   // Errors of the definition point at it, in its own file.
   ImportState *st = stateOf(mod);
-  auto use = std::make_unique<NameExpr>(it->second.back().site->range, name);
+  const Node *site = it->second.back().site; // null: bound by host code
+  auto use = std::make_unique<NameExpr>(
+      site ? site->range : decltype(site->range){}, name);
   const NameExpr *usePtr = use.get();
   st->uses.push_back(std::move(use));
   unsigned savedPos = mod.modulePos;

@@ -447,6 +447,8 @@ std::optional<bool> IRGen::staticModuleCondition(const Expr *test,
 
 /// `k.py:12`, where a binding is.
 static std::string siteOf(const IRGen &g, const Node *n) {
+  if (!n) // bound by host code only (an injected name)
+    return g.filename;
   return g.filename + ":" + std::to_string(g.lines.lineCol(n->range.begin).first);
 }
 
@@ -534,8 +536,21 @@ IRGen::GlobalDef *IRGen::visibleDef(const std::string &name) {
 
 std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
   GlobalDef *d = visibleDef(use->id);
-  if (!d)
-    return starImportedName(*this, use->id, use);
+  if (!d) {
+    if (std::optional<FailureOr<Val>> star =
+            starImportedName(*this, use->id, use))
+      return star;
+    // A name the file never binds that host code put in the module's
+    // namespace (FlagGems' generated modules get their scalar @triton.jit
+    // function as `m.__dict__[name] = fn`): only a host binding knows it.
+    if (!moduleDefs.count(use->id) && findHostBinding(*this, use->id)) {
+      GlobalDef &injected = moduleDefs[use->id].emplace_back();
+      injected.how = How::Ambiguous;
+      injected.container = "the module's namespace by host code";
+      return hostBindingValue(*this, use, injected, filename);
+    }
+    return std::nullopt;
+  }
   auto it = moduleDefs.find(use->id); // d's list: is d its last binding?
   if (d->how == How::Known)
     return FailureOr<Val>(*d->cached); // the common case: `tl`, helpers

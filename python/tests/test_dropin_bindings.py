@@ -152,8 +152,17 @@ class DropinBindingsTest(unittest.TestCase):
                                          delete=False) as f:
             f.write(source)
         try:
+            # A star import: the names the file binds are unknown (None), so
+            # none counts as injected by host code.
             self.assertEqual(bindings._ambiguous_names(f.name),
-                             (expected, computed))
+                             (expected, computed, None))
+            with open(f.name, "w") as g:
+                g.write(source.replace("from mod import *", "pass"))
+            names, _, bound = bindings._ambiguous_names(f.name)
+            self.assertLessEqual(names | computed | {"os", "X", "H", "T"},
+                                 bound)
+            self.assertNotIn("inner", bound)  # a function's local
+            self.assertNotIn("q", bound)  # a comprehension's
         finally:
             os.unlink(f.name)
         self.assertIsNone(bindings._ambiguous_names(f.name))  # unreadable

@@ -42,6 +42,10 @@ def run(backend, args):
                # Cold means cold: no cubins from the driver's JIT cache
                # (~/.nv/ComputeCache) of an earlier run either.
                CUDA_CACHE_DISABLE="1")
+    # A library's own caches (FlagGems' FLAGGEMS_CACHE_DIR: generated code
+    # and tuned configs), fresh per backend too.
+    for var in args.fresh_dir or ():
+        env[var] = tempfile.mkdtemp(prefix=var.lower() + "-")
     env.pop("KILN_FALLBACK", None)
     # Per-test outcomes and failure messages, written as each test ends
     # (sample_plugin.py); in the kept directory when there is one.
@@ -137,6 +141,9 @@ def main():
     ap.add_argument("--offset", type=int, default=0)
     ap.add_argument("--timeout", type=int, default=1800)
     ap.add_argument("--only", choices=["triton", "kiln"])
+    ap.add_argument("--fresh-dir", action="append", metavar="VAR",
+                    help="an environment variable naming a cache directory "
+                         "of the library: a fresh one per backend")
     ap.add_argument("--files", nargs="+", metavar="TEST_FILE",
                     help="run only these of attorch's test files (tests/test_x.py): "
                          "the sample split over device calls; default all of tests/")

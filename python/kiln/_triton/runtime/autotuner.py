@@ -211,6 +211,21 @@ class Autotuner(KernelInterface):
         except (OutOfResources,) as e:
             return float("inf")
 
+    def _bench(self, *args, config, **meta):
+        """Triton's _bench, which subclasses (FlagGems' LibTuner) call while
+        `self.nargs` holds the launch's named arguments: the times of one
+        config, as Triton's list of the median and the 20th and 80th
+        percentiles (a failed config's are infinite)."""
+        meta = dict(meta)
+        grid = meta.pop("grid")
+        meta.pop("warmup", None)
+        nargs = self.nargs if self.nargs is not None else dict(
+            zip(self.arg_names, args))
+        ms = self._bench_one(nargs, config, grid, args, meta)
+        if isinstance(ms, (list, tuple)):
+            return list(ms)
+        return [ms, ms, ms]
+
     def _build_ahead(self, configs, args, kwargs, grid):
         """Compiles and loads every config at once, one thread each (libkiln
         works without the GIL), before timing them one after another.
@@ -240,7 +255,12 @@ class Autotuner(KernelInterface):
             for job in jobs:
                 job()
 
-    def prune_configs(self, kwargs, nargs):
+    def prune_configs(self, kwargs, nargs=None):
+        """Triton's prune_configs(kwargs): the configs left after
+        early_config_prune and the perf model, seeing the launch's named
+        arguments (self.nargs while a launch tunes)."""
+        if nargs is None:
+            nargs = self.nargs if self.nargs is not None else {}
         configs = self.configs
         if self.early_config_prune:
             configs = self.early_config_prune(configs, nargs, **kwargs)

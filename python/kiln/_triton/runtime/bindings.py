@@ -146,17 +146,23 @@ def _host_call(node):
 
 
 def _ambiguous_names(path):
-    """(names, computed): the names file `path` binds inside module-level
-    compound statements or by unpacking (a superset of those the compiler
-    finds ambiguous), and those a plain module-level assignment computes by
-    calling a host function; None when the file cannot be parsed (then every
-    global is passed)."""
+    """(names, computed, bound): the names file `path` binds inside
+    module-level compound statements or by unpacking (a superset of those
+    the compiler finds ambiguous), those a plain module-level assignment
+    computes by calling a host function, and every name the file binds at
+    module level (None when it has a star import: then the names it binds
+    are unknown); None when the file cannot be parsed (then every global is
+    passed)."""
     try:
         with open(path, "rb") as f:
             tree = ast.parse(f.read(), path)
     except (OSError, SyntaxError, ValueError):
         return None
-    names, computed = set(), set()
+    names, computed, bound = set(), set(), set()
+    _bound_names(tree, bound)
+    if any(isinstance(n, ast.ImportFrom) and
+           any(a.name == "*" for a in n.names) for n in ast.walk(tree)):
+        bound = None
     for stmt in tree.body:
         if isinstance(stmt, _COMPOUND) or (
                 isinstance(stmt, ast.Assign) and any(
@@ -168,7 +174,7 @@ def _ambiguous_names(path):
             targets = stmt.targets if isinstance(stmt, ast.Assign) \
                 else [stmt.target]
             computed.update(t.id for t in targets if isinstance(t, ast.Name))
-    return names, computed
+    return names, computed, bound
 
 
 def _module_bindings(namespace, path):
@@ -182,8 +188,13 @@ def _module_bindings(namespace, path):
             continue
         # A computed name only when Python made it a tl.constexpr: meant for
         # kernels, and not a per-run value (a start time) in the cache key.
+        # A name the file never binds was put in the namespace by host code
+        # (FlagGems' generated modules: `m.__dict__[name] = scalar_fn`).
+        injected = found is not None and found[2] is not None and \
+            name not in found[2]
         if found is not None and name not in found[0] and not (
-                name in found[1] and isinstance(value, constexpr)):
+                name in found[1] and isinstance(value, constexpr)) and \
+                not injected:
             continue
         try:
             text = spelling(value)

@@ -21,16 +21,36 @@ class CompiledKernel:
     shared arrays and the dynamic shared memory, at least 1 byte (scripts
     divide by it, as Triton's kernels always reserve some)."""
 
-    def __init__(self, jit_fn, compiled, num_warps, num_stages):
+    def __init__(self, jit_fn, compiled, num_warps, num_stages,
+                 constexprs=None):
         self._jit_fn = jit_fn
+        # The specialization's constexpr values, for a launch that passes
+        # the runtime arguments only.
+        self._constexprs = dict(constexprs or {})
         self.asm = {"ptx": compiled.ptx}
         self.metadata = _Metadata(compiled.info, num_warps, num_stages)
         self.metadata.shared = max(1, self.metadata.shared +
                                    _ptx_static_shared(compiled.ptx))
-        arch = compiled.info.get("arch", "sm_90")
-        regs = _ptxas_registers(compiled.ptx, arch, self.metadata.name)
-        self.n_regs, self.n_spills = regs or (_ptx_registers(compiled.ptx), 0)
+        self._arch = compiled.info.get("arch", "sm_90")
+        self._regs = None
         self.name = self.metadata.name
+
+    def _registers(self):
+        # ptxas runs at the first read only: a launch that returns this
+        # object (FlagGems' LibEntry launches through it) never pays for it.
+        if self._regs is None:
+            ptx = self.asm["ptx"]
+            self._regs = _ptxas_registers(ptx, self._arch, self.name) or (
+                _ptx_registers(ptx), 0)
+        return self._regs
+
+    @property
+    def n_regs(self):
+        return self._registers()[0]
+
+    @property
+    def n_spills(self):
+        return self._registers()[1]
 
     def _init_handles(self):
         pass
@@ -43,7 +63,19 @@ class CompiledKernel:
         if "num_stages" not in jit_fn.arg_names:
             options["num_stages"] = self.metadata.num_stages
 
-        def launch(*args, **kwargs):
+        runtime = [p.name for p in jit_fn.params if not p.is_constexpr]
+        constexprs = self._constexprs
+
+        def launch(*args, stream=None, **kwargs):
+            # Triton's launchers take every argument, constexprs included
+            # (3.3 on); older ones and libraries written for them (FlagGems'
+            # LibEntry) pass the runtime arguments only: those are matched
+            # to the runtime parameters and the constexprs are this
+            # specialization's.
+            if len(args) == len(runtime) != len(jit_fn.params) and \
+                    not kwargs:
+                kwargs = dict(constexprs, **dict(zip(runtime, args)))
+                args = ()
             return jit_fn._run(grid, *args, **dict(options, **kwargs))
         return launch
 

@@ -93,22 +93,50 @@ class KernelInterface:
                                                 *args, **kwargs)
 
 
+def _root_of(path, package):
+    """The directory holding the top-level package of the module at file
+    `path` whose package is `package`."""
+    root = os.path.dirname(os.path.abspath(path))
+    for _ in range(package.count(".") + 1 if package else 0):
+        root = os.path.dirname(root)
+    return root
+
+
 def _module_root(fn):
     """The package root of fn's module (the directory holding its top-level
-    package), for the compiler's `import` search path."""
-    mod = sys.modules.get(getattr(fn, "__module__", None) or "")
-    path = getattr(mod, "__file__", None) if mod else None
-    if not path:
-        return []
-    package = getattr(mod, "__package__", None) or ""
-    root = os.path.dirname(os.path.abspath(path))
-    if os.path.basename(path) == "__init__.py" and package:
-        depth = package.count(".") + 1
-    else:
-        depth = package.count(".") + 1 if package else 0
-    for _ in range(depth):
-        root = os.path.dirname(root)
-    return [root]
+    package), for the compiler's `import` search path. A module Python
+    never registered (made from a generated file by
+    importlib.util.module_from_spec, as FlagGems' pointwise_dynamic does)
+    adds the roots of the packages whose @triton.jit helpers it holds."""
+    name = getattr(fn, "__module__", None) or ""
+    mod = sys.modules.get(name)
+    if mod is not None:
+        path = getattr(mod, "__file__", None)
+        if not path:
+            return []
+        return [_root_of(path, getattr(mod, "__package__", None) or "")]
+    namespace = getattr(fn, "__globals__", {})
+    path = namespace.get("__file__")
+    roots = [_root_of(path, namespace.get("__package__") or "")] \
+        if isinstance(path, str) else []
+    for value in list(namespace.values()):
+        if isinstance(value, JITFunction):
+            owner = sys.modules.get(value.module)
+        elif isinstance(value, types.ModuleType) and \
+                not vars(value).get("__kiln__") and any(
+                    isinstance(v, JITFunction)
+                    for v in list(vars(value).values())):
+            owner = value
+        else:
+            continue
+        file = getattr(owner, "__file__", None) if owner else None
+        if isinstance(file, str):
+            package = owner.__name__ if os.path.basename(file) == \
+                "__init__.py" else (getattr(owner, "__package__", "") or "")
+            root = _root_of(file, package)
+            if root not in roots:
+                roots.append(root)
+    return roots
 
 
 _modules = {}
@@ -224,6 +252,19 @@ class JITFunction(KernelInterface, LaunchCodegen):
 
     def __repr__(self):
         return "JITFunction(%s:%s)" % (self.module, self.__qualname__)
+
+    @property
+    def signature(self):
+        """inspect.Signature of the def (Triton's attribute; FlagGems'
+        LibEntry reads its parameter names)."""
+        return self._signature
+
+    @property
+    def cache_key(self):
+        """A hash of the function's source, as Triton's (libraries key their
+        own tuning caches by it)."""
+        import hashlib
+        return hashlib.sha256(("kiln:" + self.src).encode()).hexdigest()
 
     @property
     def cache(self):
@@ -579,7 +620,9 @@ class JITFunction(KernelInterface, LaunchCodegen):
             _lib.options_destroy(opts)
         return CompiledKernel(self, _kjit.Compiled(
             _lib.take_string(ptx.value), _lib.take_string(info.value)),
-            num_warps, num_stages)
+            num_warps, num_stages,
+            {p.name: v for p, v in zip(self.params, values)
+             if p.is_constexpr})
 
     def _other_device(self, grid, values, device, num_warps, num_stages,
                       cooperative=False):

@@ -1,0 +1,122 @@
+"""A kernel library's use of Triton's internals under the drop-in (FlagGems'
+patterns; stand-in driver and tensors, no GPU): a launch layer that keeps
+the kernel `fn.run` returns and launches it with the runtime arguments only,
+an Autotuner subclass with its own policy, and a generated kernel module
+that Python never registers, whose scalar @triton.jit function host code
+puts into its namespace."""
+import importlib.util
+import os
+import tempfile
+import unittest
+
+from test_dropin import Tensor, launches
+
+import triton  # noqa: E402  (the drop-in, installed by test_dropin)
+from dropin import libwrap  # noqa: E402
+
+
+class LaunchLayerTest(unittest.TestCase):
+    def test_kernel_returned_by_run_launches_with_runtime_args(self):
+        k = libwrap.scale_copy
+        self.assertEqual(list(k.signature.parameters),
+                         libwrap.signature_names())
+        self.assertEqual(k.runtime_indices, [0, 1, 2, 3])
+        self.assertEqual(len(k.jit_function.cache_key), 64)
+        x, out = Tensor(0x10000), Tensor(0x20000)
+        before = len(launches())
+        for scale in (1.5, 2.5, 3.5):
+            k[(3,)](x, out, 1000, scale, BLOCK=512, SQUARE=True)
+        self.assertEqual(k.first_calls, 1)
+        runs = launches()[before:]
+        self.assertEqual(len(runs), 3)
+        self.assertEqual({r["kernel"] for r in runs}, {"scale_copy"})
+        self.assertEqual([r["grid"] for r in runs], [(3, 1, 1)] * 3)
+        # The later launches ran the first one's specialization (BLOCK 512,
+        # SQUARE) with their own runtime values: the scale (fp32 bits).
+        import struct
+        scales = [struct.unpack("f", struct.pack("I", r["params"][3]))[0]
+                  for r in runs]
+        self.assertEqual(scales, [1.5, 2.5, 3.5])
+        # All arguments, constexprs included (Triton 3.3+), work too.
+        kernel = k.cache[next(iter(k.cache))]
+        kernel[(2,)](x, out, 1000, 4.5, 512, True)
+        self.assertEqual(launches()[-1]["grid"], (2, 1, 1))
+
+    def test_autotuner_subclass_with_its_own_policy(self):
+        k = libwrap.tuned_scale
+        tuner = k.fn
+        tuner.user_do_bench = lambda call: (call(), 2.0)[1]
+        x, out = Tensor(0x10000), Tensor(0x20000)
+        before = len(launches())
+        k[lambda meta: (triton.cdiv(1000, meta["BLOCK"]),)](x, out, 1000)
+        k[lambda meta: (triton.cdiv(1000, meta["BLOCK"]),)](x, out, 1000)
+        # Two timed configs (Triton's list of three times each), the tuned
+        # launch, then the cached kernel's launch.
+        self.assertEqual(len(tuner.timed), 1)
+        self.assertEqual(list(tuner.timed[0].values()), [[2.0] * 3] * 2)
+        runs = launches()[before:]
+        self.assertEqual(len(runs), 4)
+        best = tuner.best_config.kwargs["BLOCK"]
+        self.assertEqual(runs[-1]["grid"], (triton.cdiv(1000, best), 1, 1))
+        self.assertEqual(runs[-1]["block"],
+                         32 * tuner.best_config.num_warps)
+        self.assertEqual(tuner.prune_configs({}, {"n": 3}), tuner.configs)
+
+
+GENERATED = '''import triton
+import triton.language as tl
+from dropin import helpers as hh
+
+
+@triton.jit
+def generated_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.store(out_ptr + offs, hh.twice(SCALAR_FN(x)), mask=offs < n)
+'''
+
+SCALAR = '''import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_seven(x):
+    return x + 7
+'''
+
+
+class GeneratedModuleTest(unittest.TestCase):
+    def load(self, directory, name, text):
+        path = os.path.join(directory, name + ".py")
+        with open(path, "w") as f:
+            f.write(text)
+        spec = importlib.util.spec_from_file_location("_gen_" + name, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)  # never in sys.modules
+        return module
+
+    def test_injected_scalar_function_and_package_helpers(self):
+        with tempfile.TemporaryDirectory() as d:
+            scalar = self.load(d, "scalar_src", SCALAR)
+            gen = self.load(d, "generated", GENERATED)
+            gen.__dict__["SCALAR_FN"] = scalar.add_seven
+            x, out = Tensor(0x10000), Tensor(0x20000)
+            before = len(launches())
+            gen.generated_kernel[(4,)](x, out, 1000, BLOCK=256)
+            self.assertEqual(len(launches()) - before, 1)
+            ptx = gen.generated_kernel.warmup(x, out, 1000, BLOCK=256,
+                                              grid=(4,)).asm["ptx"]
+            self.assertIn("0f40E00000", ptx)  # + 7.0, the injected function
+
+    def test_injected_name_that_is_no_function(self):
+        with tempfile.TemporaryDirectory() as d:
+            gen = self.load(d, "generated2", GENERATED)
+            gen.__dict__["SCALAR_FN"] = object()  # no spelling: unknown
+            with self.assertRaises(triton.CompilationError) as cm:
+                gen.generated_kernel[(4,)](Tensor(0x10000), Tensor(0x20000),
+                                           1000, BLOCK=256)
+            self.assertIn("name `SCALAR_FN` is not defined", str(cm.exception))
+
+
+if __name__ == "__main__":
+    unittest.main()
