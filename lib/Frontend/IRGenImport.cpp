@@ -485,9 +485,11 @@ FailureOr<Val> kiln::fe::resolveUserImport(IRGen &g, IRGen::GlobalDef &d) {
   return moduleExport(g, **gen, d.importedName, shown, site);
 }
 
-/// The `def NAME` of `stmts` or of the compound statements among them (not
-/// inside functions or classes) whose lines, decorators included, span
-/// `line`.
+/// The `def NAME` of `stmts` or of the compound statements, functions and
+/// classes among them whose lines, decorators included, span `line`. A def
+/// inside a function is one without free variables (the drop-in spells only
+/// those: FlagGems' tests define their scalar functions inside the test);
+/// its names are the module's.
 static const FunctionDef *findDefAt(const IRGen &owner,
                                     llvm::ArrayRef<const Stmt *> stmts,
                                     llvm::StringRef name, unsigned line) {
@@ -502,10 +504,14 @@ static const FunctionDef *findDefAt(const IRGen &owner,
         first = std::min(first, lineOf(d));
       if (f->name == name && first <= line && line <= last)
         return f;
+      if (const FunctionDef *inner = findDefAt(owner, f->body, name, line))
+        return inner;
       continue;
     }
     llvm::SmallVector<llvm::ArrayRef<const Stmt *>, 4> blocks;
-    if (auto *i = llvm::dyn_cast<IfStmt>(s)) {
+    if (auto *c = llvm::dyn_cast<ClassDef>(s)) {
+      blocks = {c->body};
+    } else if (auto *i = llvm::dyn_cast<IfStmt>(s)) {
       blocks = {i->body, i->orelse};
     } else if (auto *t = llvm::dyn_cast<TryStmt>(s)) {
       blocks = {t->body, t->orelse, t->finalbody};
@@ -554,7 +560,7 @@ FailureOr<Val> kiln::fe::functionDefinedAt(IRGen &g, const std::string &path,
   const FunctionDef *fn =
       findDefAt(*owner, owner->module.body, name, line);
   if (!fn) {
-    why = "there is no module-level `def " + name.str() + "` at line " +
+    why = "there is no `def " + name.str() + "` at line " +
           std::to_string(line) + " of " + path;
     return failure();
   }

@@ -66,11 +66,15 @@ LogicalResult IRGen::genStmtImpl(const Stmt *s) {
     FailureOr<Val> v = eval(a->value);
     if (failed(v))
       return failure();
-    if (isConstexprAnnotation(a->annotation) && !v->isConstexpr())
-      return fail(a->value, "`" + text(a->target) +
-                                "` is annotated tl.constexpr but its value "
-                                "is " +
-                                typeName(*v));
+    // Triton binds whatever the value is (a runtime value stays one:
+    // FlagGems' `CTA_TILE_N: tl.constexpr = TILE_N * tiles_n_per_cta`), but
+    // a name annotated tl.constexpr is bound once.
+    auto *name = llvm::dyn_cast<NameExpr>(a->target);
+    if (isConstexprAnnotation(a->annotation) && name &&
+        fs->scope.count(name->id))
+      return fail(a->target, "`" + name->id +
+                                 "` is already defined; a tl.constexpr "
+                                 "cannot be reassigned");
     return assign(a->target, *v, s);
   }
   case Node::Kind::For: {

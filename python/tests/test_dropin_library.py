@@ -63,6 +63,33 @@ class LaunchLayerTest(unittest.TestCase):
         self.assertEqual(tuner.prune_configs({}, {"n": 3}), tuner.configs)
 
 
+    def test_config_refused_by_static_assert_is_skipped(self):
+        # As Triton's: CompileTimeAssertionFailure is an infinite time.
+        k = libwrap.asserted
+        k.user_do_bench = lambda call: (call(), 1.0)[1]
+        x, out = Tensor(0x10000), Tensor(0x20000)
+        k[lambda meta: (triton.cdiv(1000, meta["BLOCK"]),)](x, out, 1000)
+        self.assertEqual(k.best_config.kwargs, {"BLOCK": 128})
+        self.assertEqual(sorted(k.configs_timings.values()),
+                         [1.0, float("inf")])
+
+    def test_cache_key_follows_dependencies(self):
+        def make(offset):
+            @triton.jit
+            def sub(x):
+                return x + OFFSET  # noqa: F821 (a global of the module)
+
+            @triton.jit
+            def main(x):
+                return sub(x) * 2
+            sub.__globals__["OFFSET"] = offset
+            return main
+
+        a = make(1).cache_key
+        self.assertEqual(a, make(1).cache_key)
+        self.assertNotEqual(a, make(2).cache_key)
+
+
 GENERATED = '''import triton
 import triton.language as tl
 from dropin import helpers as hh
@@ -107,6 +134,22 @@ class GeneratedModuleTest(unittest.TestCase):
             ptx = gen.generated_kernel.warmup(x, out, 1000, BLOCK=256,
                                               grid=(4,)).asm["ptx"]
             self.assertIn("0f40E00000", ptx)  # + 7.0, the injected function
+
+    def test_generated_module_with_copied_globals(self):
+        # FlagGems' pointwise_dynamic copies the scalar function's globals,
+        # __file__ included, into the generated module: the scalar file's
+        # own host-chosen names must still reach the compiler.
+        from dropin import scalar_ops
+        with tempfile.TemporaryDirectory() as d:
+            gen = self.load(d, "generated3", GENERATED)
+            gen.__dict__.update(scalar_ops.pow_and_finite.__globals__)
+            gen.__dict__["SCALAR_FN"] = scalar_ops.pow_and_finite
+            x, out = Tensor(0x10000), Tensor(0x20000)
+            gen.generated_kernel[(4,)](x, out, 1000, BLOCK=256)
+            ptx = gen.generated_kernel.warmup(x, out, 1000, BLOCK=256,
+                                              grid=(4,)).asm["ptx"]
+            self.assertIn("0f40400000", ptx)  # _pow(x, 3.0)
+            self.assertIn("0f7F800000", ptx)  # finitef: |x| != inf
 
     def test_injected_name_that_is_no_function(self):
         with tempfile.TemporaryDirectory() as d:

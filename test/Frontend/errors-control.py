@@ -222,8 +222,10 @@ import triton.language as tl
 
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
-    # expected-error @+1 {{`B` is annotated tl.constexpr but its value is i32}}
+    # A runtime value stays one (as in Triton); the name is bound once.
     B: tl.constexpr = N
+    # expected-error @+1 {{`B` is already defined; a tl.constexpr cannot be reassigned}}
+    B: tl.constexpr = 8
 
 # -----
 import triton

@@ -55,5 +55,5 @@ def apply_plain(X, fn):
 # FUNC: arith.mulf
 # TLFN: tile.constexprs = {FN = "triton.language.math.exp"}
 # TLFN: math.exp
-# NOFN: error: -D FN: `__kiln_def__('{{.*}}getattr-and-function-constexprs.py', 'halve', 12)` names no function: there is no module-level `def halve` at line 12 of {{.*}}getattr-and-function-constexprs.py
+# NOFN: error: -D FN: `__kiln_def__('{{.*}}getattr-and-function-constexprs.py', 'halve', 12)` names no function: there is no `def halve` at line 12 of {{.*}}getattr-and-function-constexprs.py
 # NOTSTR: error: the name given to `getattr` must be a constexpr string, got constexpr int 3

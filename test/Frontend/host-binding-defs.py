@@ -48,7 +48,7 @@ def k_own(X):
 # PLUS-LABEL: func.func @k_own
 # PLUS: arith.addf
 # PLUS-NOT: arith.mulf
-# NODEF: host-binding-defs.py:[[@LINE-7]]:24: error: host binding `act=__kiln_def__('{{.*}}host-binding-defs.py', 'act', 35)` for `act` (assigned in an `if` statement at {{.*}}host-binding-defs.py:31) names no function: there is no module-level `def act` at line 35 of {{.*}}host-binding-defs.py
+# NODEF: host-binding-defs.py:[[@LINE-7]]:24: error: host binding `act=__kiln_def__('{{.*}}host-binding-defs.py', 'act', 35)` for `act` (assigned in an `if` statement at {{.*}}host-binding-defs.py:31) names no function: there is no `def act` at line 35 of {{.*}}host-binding-defs.py
 # NOFILE: host-binding-defs.py:[[@LINE-8]]:24: error: {{.*}} names no function: there is no file {{.*}}none.py
 # MALFORMED: host-binding-defs.py:[[@LINE-9]]:24: error: {{.*}} is not __kiln_def__('PATH', 'NAME', LINE)
 
@@ -60,3 +60,19 @@ def k_helper(X):
 # HELPER-LABEL: func.func @k_helper
 # HELPER: arith.constant dense<3.000000e+00>
 # HELPER: math.exp2
+
+
+# A def inside a function (FlagGems' tests define their scalar functions in
+# the test): found by its line; the drop-in spells only those without free
+# variables, so the module's names are its names.
+# RUN: ln-compile %s --kernel k_own --signature '*fp32' \
+# RUN:   --bind "act=__kiln_def__('%s', 'act', 73)" --emit=tile \
+# RUN:   | FileCheck %s --check-prefix=NESTED
+def make_scaled():
+    @triton.jit
+    def act(x):
+        return x * 5.0
+    return act
+# NESTED-LABEL: func.func @k_own
+# NESTED: arith.constant dense<5.000000e+00>
+# NESTED: arith.mulf

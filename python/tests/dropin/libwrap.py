@@ -97,3 +97,13 @@ def tuned_scale(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
 
 def signature_names():
     return list(inspect.signature(scale_copy.jit_function.fn).parameters)
+
+
+@triton.autotune(configs=[triton.Config({"BLOCK": 512}),
+                          triton.Config({"BLOCK": 128})], key=["n"])
+@triton.jit
+def asserted(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    tl.static_assert(BLOCK <= 256)
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n),
+             mask=offs < n)

@@ -124,6 +124,7 @@ def _bench(fn, warmup, rep):
 # Kiln's own error for a config that needs more shared memory than the
 # device has; Triton's name for it, so `except OutOfResources` catches it.
 from kiln.errors import OutOfResourcesError as OutOfResources  # noqa: E402
+from ..compiler.errors import CompileTimeAssertionFailure  # noqa: E402
 
 
 class Autotuner(KernelInterface):
@@ -208,7 +209,9 @@ class Autotuner(KernelInterface):
             return _bench(call, warmup if self.num_warmups is None
                           else self.num_warmups,
                           rep if self.num_reps is None else self.num_reps)
-        except (OutOfResources,) as e:
+        except (OutOfResources, CompileTimeAssertionFailure):
+            # As Triton: a config its own static_assert refuses, or one that
+            # does not fit the device, is never the best.
             return float("inf")
 
     def _bench(self, *args, config, **meta):

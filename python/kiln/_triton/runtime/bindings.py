@@ -19,8 +19,10 @@ kernel is compiled: never on the launch path. Files of @triton.jit helpers
 the kernel file imports get theirs as `PATH::NAME=EXPR`.
 """
 import ast
+import collections
 import math
 import os
+import sys
 import types
 
 __kiln__ = True
@@ -87,6 +89,11 @@ def _def_spelling(fn):
     if not path or path.startswith("<") or not name.isidentifier() or \
             not os.path.isfile(path):
         return None
+    # A def inside a function is found by its line too, and compiled with
+    # the module's names: one that reads its enclosing function's locals
+    # has no spelling (its closure values would be lost).
+    if code.co_freevars:
+        return None
     return "__kiln_def__(%r, %r, %d)" % (os.path.abspath(path), name,
                                          code.co_firstlineno)
 
@@ -145,19 +152,52 @@ def _host_call(node):
     return False
 
 
+_file_info = {}
+
+
+def _info(path):
+    """_parse_names(path), once per version of the file."""
+    try:
+        st = os.stat(path)
+        key = (path, st.st_mtime_ns, st.st_size)
+    except OSError:
+        return None
+    if key not in _file_info:
+        _file_info[key] = _parse_names(path)
+    return _file_info[key]
+
+
 def _ambiguous_names(path):
-    """(names, computed, bound): the names file `path` binds inside
-    module-level compound statements or by unpacking (a superset of those
-    the compiler finds ambiguous), those a plain module-level assignment
-    computes by calling a host function, and every name the file binds at
-    module level (None when it has a star import: then the names it binds
-    are unknown); None when the file cannot be parsed (then every global is
-    passed)."""
+    info = _info(path)
+    return info[0] if info is not None else None
+
+
+def _from_imports(path):
+    """(level, module) of each `from MODULE import ...` of file `path`."""
+    info = _info(path)
+    return info[1] if info is not None else ()
+
+
+def _parse_names(path):
+    """(_names_of(tree), from-imports) of file `path`, None when it cannot
+    be parsed."""
     try:
         with open(path, "rb") as f:
             tree = ast.parse(f.read(), path)
     except (OSError, SyntaxError, ValueError):
         return None
+    imports = [(n.level, n.module or "") for n in ast.walk(tree)
+               if isinstance(n, ast.ImportFrom)]
+    return _names_of(tree), imports
+
+
+def _names_of(tree):
+    """(names, computed, bound): the names file `path` binds inside
+    module-level compound statements or by unpacking (a superset of those
+    the compiler finds ambiguous), those a plain module-level assignment
+    computes by calling a host function, and every name the file binds at
+    module level (None when it has a star import: then the names it binds
+    are unknown) of a module's syntax tree."""
     names, computed, bound = set(), set(), set()
     _bound_names(tree, bound)
     if any(isinstance(n, ast.ImportFrom) and
@@ -214,19 +254,45 @@ def _file_of(namespace):
     return os.path.abspath(path)
 
 
-def _imported_namespaces(namespace, jit_type, roots):
-    """Module namespaces whose code the compiler may reach from this one:
-    those of @triton.jit helpers it holds, and user modules it holds that
-    live under the package roots."""
+def _user_module(value, roots):
+    """The namespace of module `value` when it is a user module under the
+    package roots, else None."""
+    own = vars(value)  # not getattr: a lazy module may import
+    path = own.get("__file__")
+    if not own.get("__kiln__") and isinstance(path, str) and any(
+            os.path.abspath(path).startswith(r + os.sep) for r in roots):
+        return own
+    return None
+
+
+def _imported_namespaces(namespace, path, jit_type, roots):
+    """Module namespaces whose code the compiler may reach from this one
+    (of file `path`): those of @triton.jit helpers it holds, user modules
+    it holds that live under the package roots, and the user modules its
+    `from M import name` statements import from (the compiler follows
+    those to M's file: FlagGems' `from flag_gems.utils import tl_extra_shim`
+    reaches the `try` in utils/triton_lang_helper.py through utils'
+    __init__.py)."""
     for value in list(namespace.values()):
         if isinstance(value, jit_type):
             yield value.__globals__
         elif isinstance(value, types.ModuleType):
-            own = vars(value)  # not getattr: a lazy module may import
-            path = own.get("__file__")
-            if not own.get("__kiln__") and isinstance(path, str) and any(
-                    os.path.abspath(path).startswith(r + os.sep)
-                    for r in roots):
+            own = _user_module(value, roots)
+            if own is not None:
+                yield own
+    package = namespace.get("__package__") or ""
+    for level, module in _from_imports(path):
+        if level:
+            parts = package.split(".") if package else []
+            if level - 1 > len(parts):
+                continue
+            base = ".".join(parts[:len(parts) - (level - 1)])
+            module = base + ("." + module if module else "") if base \
+                else module
+        value = sys.modules.get(module)
+        if isinstance(value, types.ModuleType):
+            own = _user_module(value, roots)
+            if own is not None:
                 yield own
 
 
@@ -240,17 +306,22 @@ def host_bindings(fn, path, roots):
     from .jit import JITFunction
     main = fn.__globals__
     result = list(_module_bindings(main, path))
-    seen = {path, _file_of(main)}
-    todo = [main]
+    # Not the file main's __file__ names: a generated module that copied
+    # another module's globals (FlagGems' pointwise_dynamic) names that
+    # module's file, whose own bindings are still needed.
+    seen = {path}
+    todo = collections.deque([(main, path)])
     roots = [os.path.abspath(r) for r in roots]
-    while todo and len(seen) < _MAX_FILES:
-        for namespace in _imported_namespaces(todo.pop(), JITFunction, roots):
-            other = _file_of(namespace)
-            if other is None or other in seen:
+    while todo and len(seen) < _MAX_FILES:  # nearest files first
+        namespace, file = todo.popleft()
+        for other_ns in _imported_namespaces(namespace, file, JITFunction,
+                                             roots):
+            other = _file_of(other_ns)
+            if other is None or other in seen or other_ns is main:
                 continue
             seen.add(other)
-            todo.append(namespace)
+            todo.append((other_ns, other))
             result += ["%s::%s" % (other, b)
-                       for b in _module_bindings(namespace, other)]
+                       for b in _module_bindings(other_ns, other)]
     _cache[path] = result = tuple(result)
     return result

@@ -203,9 +203,14 @@ class JITFunction(KernelInterface, LaunchCodegen):
         names = list(sig.parameters)
 
         def index_set(spec):
+            # Names that are no parameter are ignored, as in Triton
+            # (FlagGems' stub kernels list parameters they do not have).
             out = set()
             for s in spec or ():
-                out.add(names.index(s) if isinstance(s, str) else int(s))
+                if not isinstance(s, str):
+                    out.add(int(s))
+                elif s in names:
+                    out.add(names.index(s))
             return out
         dns = index_set(do_not_specialize)
         dnsa = index_set(do_not_specialize_on_alignment)
@@ -261,10 +266,32 @@ class JITFunction(KernelInterface, LaunchCodegen):
 
     @property
     def cache_key(self):
-        """A hash of the function's source, as Triton's (libraries key their
-        own tuning caches by it)."""
+        """A hash of the function's source and of what it reads, as Triton's:
+        the @triton.jit functions it names (their own keys) and the
+        constants it names, from its globals and closure. Libraries key
+        their own tuning caches by it (FlagGems' LibTuner)."""
+        return self._cache_key(set())
+
+    def _cache_key(self, seen):
         import hashlib
-        return hashlib.sha256(("kiln:" + self.src).encode()).hexdigest()
+        import re
+        from triton.language.core import constexpr
+        seen.add(id(self))
+        h = hashlib.sha256(("kiln:" + self.src).encode())
+        try:
+            nonlocals = inspect.getclosurevars(self.fn).nonlocals
+        except (TypeError, ValueError):
+            nonlocals = {}
+        for name in sorted(set(re.findall(r"[A-Za-z_]\w*", self.src))):
+            value = nonlocals.get(name, self.__globals__.get(name))
+            if isinstance(value, JITFunction):
+                if id(value) not in seen:
+                    h.update(("%s=%s;" % (name, value._cache_key(seen)))
+                             .encode())
+            elif isinstance(value, constexpr) or \
+                    type(value) in (int, float, bool, str):
+                h.update(("%s=%r;" % (name, value)).encode())
+        return h.hexdigest()
 
     @property
     def cache(self):
