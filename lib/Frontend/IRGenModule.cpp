@@ -293,6 +293,14 @@ LogicalResult IRGen::resolveModule() {
       GlobalDef d = def(How::Known, s);
       d.cached = Val::function(fn);
       globals[fn->name] = *d.cached;
+      // A host decorator may have replaced the def (FlagGems' use_tl_extra
+      // returns libdevice's function of that name when there is one): the
+      // host that ran the module binds the name only then.
+      if (!fn->decorators.empty() && findHostBinding(*this, fn->name)) {
+        d.how = How::Ambiguous;
+        d.container = "a decorated `def`";
+        d.cached.reset();
+      }
       add(fn->name, std::move(d));
       return;
     }

@@ -21,6 +21,8 @@ class LaunchLayerTest(unittest.TestCase):
         self.assertEqual(list(k.signature.parameters),
                          libwrap.signature_names())
         self.assertEqual(k.runtime_indices, [0, 1, 2, 3])
+        import inspect
+        self.assertIs(k.jit_function.params[4].default, inspect._empty)
         self.assertEqual(len(k.jit_function.cache_key), 64)
         x, out = Tensor(0x10000), Tensor(0x20000)
         before = len(launches())
@@ -150,6 +152,8 @@ class GeneratedModuleTest(unittest.TestCase):
                                               grid=(4,)).asm["ptx"]
             self.assertIn("0f40400000", ptx)  # _pow(x, 3.0)
             self.assertIn("0f7F800000", ptx)  # finitef: |x| != inf
+            self.assertIn("div.rn.", ptx)  # libdevice's div_rn ...
+            self.assertNotIn("cvt.rmi", ptx)  # ... not the def's floor
 
     def test_injected_name_that_is_no_function(self):
         with tempfile.TemporaryDirectory() as d:

@@ -197,8 +197,13 @@ def _names_of(tree):
     the compiler finds ambiguous), those a plain module-level assignment
     computes by calling a host function, and every name the file binds at
     module level (None when it has a star import: then the names it binds
-    are unknown) of a module's syntax tree."""
+    are unknown) of a module's syntax tree; and `decorated`, the defs
+    among its statements with decorators (a host decorator may replace the
+    function)."""
     names, computed, bound = set(), set(), set()
+    decorated = {n.name for n in _module_statements(tree.body)
+                 if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                 and n.decorator_list}
     _bound_names(tree, bound)
     if any(isinstance(n, ast.ImportFrom) and
            any(a.name == "*" for a in n.names) for n in ast.walk(tree)):
@@ -214,7 +219,37 @@ def _names_of(tree):
             targets = stmt.targets if isinstance(stmt, ast.Assign) \
                 else [stmt.target]
             computed.update(t.id for t in targets if isinstance(t, ast.Name))
-    return names, computed, bound
+    return names, computed, bound, decorated
+
+
+def _module_statements(stmts):
+    """The statements of a module, those in its compound statements too
+    (not in defs or classes)."""
+    for stmt in stmts:
+        yield stmt
+        if isinstance(stmt, _COMPOUND):
+            for field in ("body", "orelse", "finalbody"):
+                yield from _module_statements(getattr(stmt, field, []))
+            for handler in getattr(stmt, "handlers", []):
+                yield from _module_statements(handler.body)
+            for case in getattr(stmt, "cases", []):
+                yield from _module_statements(case.body)
+
+
+def _is_def_itself(value, name, path):
+    """Whether `value` (under any decorator layers: autotune, heuristics, a
+    library's launch wrapper) is the @triton.jit function of `def NAME` of
+    file `path` itself, i.e. no decorator replaced it."""
+    from .jit import JITFunction
+    for _ in range(16):
+        if isinstance(value, JITFunction):
+            code = getattr(value.fn, "__code__", None)
+            return code is not None and value.fn.__name__ == name and \
+                os.path.abspath(code.co_filename) == os.path.abspath(path)
+        value = getattr(value, "fn", None)
+        if value is None:
+            return False
+    return False
 
 
 def _module_bindings(namespace, path):
@@ -232,9 +267,13 @@ def _module_bindings(namespace, path):
         # (FlagGems' generated modules: `m.__dict__[name] = scalar_fn`).
         injected = found is not None and found[2] is not None and \
             name not in found[2]
+        # A decorated def a host decorator replaced (FlagGems' use_tl_extra:
+        # libdevice's `div_rn` for the def's fallback).
+        replaced = found is not None and name in found[3] and \
+            not _is_def_itself(value, name, path)
         if found is not None and name not in found[0] and not (
                 name in found[1] and isinstance(value, constexpr)) and \
-                not injected:
+                not injected and not replaced:
             continue
         try:
             text = spelling(value)

@@ -78,7 +78,9 @@ class KernelParam:
         self.is_constexpr = "constexpr" in (text or "") or \
             _is_constexpr_class(ann)
         self.has_default = param.default is not inspect.Parameter.empty
-        self.default = param.default if self.has_default else None
+        # inspect.Parameter.empty when there is none, as Triton's (FlagGems'
+        # LibEntry compares with inspect._empty).
+        self.default = param.default
         self.annotation = ann
 
 
