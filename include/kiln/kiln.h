@@ -134,6 +134,11 @@ KILN_API kiln_status kiln_options_set_arch(kiln_options *options,
  * KILN_ERROR_LAUNCH. Not part of the compiled code or its cache key. */
 KILN_API kiln_status kiln_options_set_cooperative(kiln_options *options,
                                                   int cooperative);
+/* Triton's enable_fp_fusion (nonzero, the default: on): a multiply and an
+ * add may fuse into one FMA. Off, each rounds on its own (tl.fma stays an
+ * FMA). Part of the compiled code and its cache key. */
+KILN_API kiln_status kiln_options_set_fp_fusion(kiln_options *options,
+                                                int enable);
 /* Triton's rule for pointer arguments (nonzero: on): a null pointer, as an
  * empty tensor's data_ptr() is, is passed to the kernel as it is. Off (the
  * default), a null pointer is refused with KILN_ERROR_LAUNCH naming the

@@ -179,6 +179,8 @@ std::string KernelSpec::toString() const {
        ",num_stages=" + std::to_string(numStages) + ",arch=" + arch;
   if (debug)
     s += ",debug";
+  if (!fpFusion)
+    s += ",enable_fp_fusion=False";
   return s;
 }
 

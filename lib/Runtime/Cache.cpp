@@ -142,6 +142,8 @@ std::string kiln::rt::cacheKeyText(const CacheKeyInputs &in) {
   os << "arch " << in.spec.arch << "\n";
   if (in.spec.debug) // only then: keys of non-debug builds stay as they were
     os << "debug 1\n";
+  if (!in.spec.fpFusion) // likewise
+    os << "fp-fusion 0\n";
   os << "options " << in.options << "\n";
   return text;
 }

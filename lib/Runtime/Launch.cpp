@@ -337,6 +337,7 @@ kiln::rt::deriveSpec(llvm::StringRef kernelName,
   spec.kernelName = kernelName.str();
   spec.numWarps = options.numWarps;
   spec.numStages = options.numStages;
+  spec.fpFusion = options.fpFusion;
   spec.arch = arch.str();
   // KILN_DEBUG=1 (like TRITON_DEBUG=1) compiles device assertions in.
   if (const char *d = std::getenv("KILN_DEBUG"))

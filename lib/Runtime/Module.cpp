@@ -133,6 +133,11 @@ void launchSignature(llvm::ArrayRef<Arg> args, const LaunchOptions &options,
     return;
   s += '/';
   number(options.numWarps);
+  // Everything else the compiled code depends on (deriveSpec).
+  s += '/';
+  number(options.numStages);
+  if (!options.fpFusion)
+    s += "/nofuse";
   appendArgClasses(args, s);
   for (const auto &[name, value] : options.constexprs) {
     s += '|';

@@ -89,9 +89,10 @@ void setCodeGenOptions() {
     (void)it->second->addOccurrence(0, "nvptx-short-ptr", "true");
 }
 
-/// One TargetMachine per (thread, arch): creating one costs about a
+/// One TargetMachine per (thread, arch, fusion): creating one costs about a
 /// millisecond, and a TargetMachine must not be shared across threads.
-llvm::Expected<llvm::TargetMachine *> getTargetMachine(llvm::StringRef arch) {
+llvm::Expected<llvm::TargetMachine *> getTargetMachine(llvm::StringRef arch,
+                                                       bool fpFusion = true) {
   static std::once_flag initialized;
   std::call_once(initialized, [] {
     LLVMInitializeNVPTXTargetInfo();
@@ -101,7 +102,8 @@ llvm::Expected<llvm::TargetMachine *> getTargetMachine(llvm::StringRef arch) {
     setCodeGenOptions();
   });
   thread_local std::map<std::string, std::unique_ptr<llvm::TargetMachine>> cache;
-  auto it = cache.find(arch.str());
+  std::string key = arch.str() + (fpFusion ? "" : "/no-fp-fusion");
+  auto it = cache.find(key);
   if (it != cache.end())
     return it->second.get();
   llvm::Triple triple(kTriple);
@@ -112,7 +114,10 @@ llvm::Expected<llvm::TargetMachine *> getTargetMachine(llvm::StringRef arch) {
   llvm::TargetOptions options;
   // Multiply-adds may fuse into FMA, as Triton's default (enable_fp_fusion)
   // allows: NVPTX then drops the `.rn` that would forbid ptxas to fuse.
-  options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
+  // enable_fp_fusion=False keeps every fmul and fadd rounded on its own
+  // (`mul.rn` / `add.rn`); explicit tl.fma stays an FMA.
+  options.AllowFPOpFusion =
+      fpFusion ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Strict;
   // The IR is optimized by kOptPipeline (optimizeLLVMIR); code generation runs at
   // LLVM's default level, as llc does: NVPTX's aggressive level only adds a
   // GVN run, which left the LayerNorm kernels' PTX unchanged and cost a
@@ -123,7 +128,7 @@ llvm::Expected<llvm::TargetMachine *> getTargetMachine(llvm::StringRef arch) {
   if (!tm)
     return error("cannot create an NVPTX target machine for " + arch);
   llvm::TargetMachine *result = tm.get();
-  cache[arch.str()] = std::move(tm);
+  cache[key] = std::move(tm);
   return result;
 }
 /// NVPTX's code generation pipeline (TargetPassConfig) adds IR passes that
@@ -319,8 +324,9 @@ void clearHalfSignBitsInAsm(llvm::Module &module) {
 } // namespace
 
 llvm::Expected<std::string> emitPTX(llvm::Module &module, llvm::StringRef arch,
-                                    std::vector<std::string> *trace) {
-  llvm::Expected<llvm::TargetMachine *> tm = getTargetMachine(arch);
+                                    std::vector<std::string> *trace,
+                                    bool fpFusion) {
+  llvm::Expected<llvm::TargetMachine *> tm = getTargetMachine(arch, fpFusion);
   if (!tm)
     return tm.takeError();
   clearHalfSignBitsInAsm(module);

@@ -290,7 +290,8 @@ llvm::Expected<CompiledKernel> lowerTileToPTX(ModuleOp module, const KernelSpec 
     return result;
 
   clock.start();
-  llvm::Expected<std::string> ptx = emitPTX(**llvmModule, target);
+  llvm::Expected<std::string> ptx =
+      emitPTX(**llvmModule, target, nullptr, spec.fpFusion);
   if (!ptx)
     return stageError(Stage::PTX, llvm::toString(ptx.takeError()));
   result.ptx = std::move(*ptx);

@@ -141,6 +141,7 @@ options_set_device = _fn("kiln_options_set_device", _I, _P, _I)
 options_set_stream = _fn("kiln_options_set_stream", _I, _P, _P)
 options_set_cooperative = _fn("kiln_options_set_cooperative", _I, _P, _I)
 options_set_null_pointers = _fn("kiln_options_set_null_pointers", _I, _P, _I)
+options_set_fp_fusion = _fn("kiln_options_set_fp_fusion", _I, _P, _I)
 options_set_arch = _fn("kiln_options_set_arch", _I, _P, _CP)
 module_from_file = _fn("kiln_module_from_file", _I, _CP, ctypes.POINTER(_P))
 module_from_source = _fn("kiln_module_from_source", _I, _CP, _CP,

@@ -99,6 +99,8 @@ OPTIONS:
   --print-debuginfo        with --emit=tile: print each op's .py location
   --debug                  compile tl.device_assert and runtime `assert` in
                            (Triton's debug=True; also KILN_DEBUG=1)
+  --no-fp-fusion           never fuse a multiply and an add into an FMA
+                           (Triton's enable_fp_fusion=False)
   --dtype DT               built-in mode: fp16 (default), bf16 or fp32
   --color WHEN             color diagnostics: auto (default: when stderr is
                            a terminal), always or never
@@ -134,6 +136,7 @@ std::optional<int> kiln::cli::parseArgs(int argc, char **argv, Options &o) {
         {"--verify-diagnostics", &Options::verify},
         {"--print-debuginfo", &Options::debugInfo},
         {"--debug", &Options::debug},
+        {"--no-fp-fusion", &Options::noFpFusion},
         {"--split-input-file", &Options::split},
         {"--list-configs", &Options::listConfigs},
         {"--host-decorators", &Options::hostDecorators}};

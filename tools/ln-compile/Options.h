@@ -35,6 +35,7 @@ struct Options {
   std::optional<std::string> aotName, ptxas;
   bool time = false, verify = false, split = false, debugInfo = false;
   bool debug = false; ///< --debug: tl.device_assert compiled in
+  bool noFpFusion = false; ///< --no-fp-fusion: Triton's enable_fp_fusion=False
   std::optional<std::string> dtype;
 };
 

@@ -62,6 +62,7 @@ std::optional<KernelSpec> specFromFlags(const Options &o) {
   spec.arch = o.arch.value_or("sm_90");
   const char *envDebug = std::getenv("KILN_DEBUG");
   spec.debug = o.debug || (envDebug && *envDebug && std::string_view(envDebug) != "0");
+  spec.fpFusion = !o.noFpFusion;
   if (o.signature) {
     auto sig = parseSignature(*o.signature);
     if (!sig) {

@@ -615,3 +615,55 @@ TEST_F(FakeAutotune, FlashAttentionLayerNormForward) {
     blocks.insert(r.block[0]);
   EXPECT_EQ(blocks, (std::set<unsigned>{32, 64, 128, 256, 512, 1024}));
 }
+
+// What the compiled code depends on besides the arguments (num_stages,
+// enable_fp_fusion) selects its own variant: never another's from memory.
+TEST_F(FakeAutotune, CodeOptionsSelectTheirOwnVariant) {
+  const char *src = R"(import triton
+import triton.language as tl
+
+
+@triton.jit
+def axpy(X, Y, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    y = tl.load(Y + offs, mask=m)
+    tl.store(Y + offs, tl.load(X + offs, mask=m) * 3.0 + y, mask=m)
+)";
+  ModuleOptions mo;
+  mo.cache = CacheConfig{true, dir.str(), false};
+  Kernel k = llvm::cantFail(
+      Module::fromSource(src, "axpy.py", std::move(mo)).kernel("axpy"));
+  LaunchOptions o;
+  o.constexprs.emplace("BLOCK", 256);
+  PrepareStats st;
+  auto fused = k.prepare(args(1000), o, &st);
+  if (!fused)
+    FAIL() << llvm::toString(fused.takeError());
+  std::string fusedKey = st.key;
+  EXPECT_NE(fused->ptx.find("fma.rn.f32"), std::string::npos);
+
+  o.numStages = 2;
+  auto twoStages = k.prepare(args(1000), o, &st);
+  if (!twoStages)
+    FAIL() << llvm::toString(twoStages.takeError());
+  EXPECT_NE(st.key, fusedKey);
+  EXPECT_NE(st.ptxFrom, PrepareStats::From::Memory);
+
+  o.numStages = 3;
+  o.fpFusion = false;
+  auto unfused = k.prepare(args(1000), o, &st);
+  if (!unfused)
+    FAIL() << llvm::toString(unfused.takeError());
+  EXPECT_NE(st.key, fusedKey);
+  EXPECT_EQ(unfused->ptx.find("fma.rn.f32"), std::string::npos);
+  EXPECT_NE(unfused->ptx.find("mul.rn.f32"), std::string::npos);
+  EXPECT_NE(unfused->ptx.find("add.rn.f32"), std::string::npos);
+  // And the first variant is still served as it was.
+  o.fpFusion = true;
+  auto again = k.prepare(args(1000), o, &st);
+  if (!again)
+    FAIL() << llvm::toString(again.takeError());
+  EXPECT_EQ(st.ptxFrom, PrepareStats::From::Memory);
+  EXPECT_NE(again->ptx.find("fma.rn.f32"), std::string::npos);
+}

@@ -91,6 +91,9 @@ struct KernelSpec {
   /// `assert` statements are compiled in instead of out. Part of the cache
   /// key. The kernel's `@triton.jit(debug=True)` turns it on as well.
   bool debug = false;
+  /// Triton's enable_fp_fusion: a multiply and an add may fuse into an FMA.
+  /// Part of the cache key when off.
+  bool fpFusion = true;
 
   bool operator==(const KernelSpec &) const = default;
   /// Stable one-line text used in cache keys and metadata.

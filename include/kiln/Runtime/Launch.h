@@ -218,6 +218,8 @@ struct LaunchOptions {
   /// is in C++ code; the Python layers turn it on. Not part of the compiled
   /// code or its cache key.
   bool nullPointers = false;
+  /// Triton's enable_fp_fusion (part of the compiled code and its key).
+  bool fpFusion = true;
 };
 
 /// Derives the specialization for `args` (one per non-constexpr parameter,

@@ -65,9 +65,12 @@ inline constexpr const char *kSkippedCodeGenPasses[] = {"nary-reassociate",
 inline constexpr const char *kCodeGenRunOnce = "early-cse";
 
 /// Compiles optimized LLVM IR to PTX text. With `trace`, also returns the
-/// names of the gated code generation passes that ran, in order.
+/// names of the gated code generation passes that ran, in order. Without
+/// `fpFusion` (Triton's enable_fp_fusion=False), no fmul/fadd pair fuses
+/// into an FMA.
 llvm::Expected<std::string> emitPTX(llvm::Module &module, llvm::StringRef arch,
-                                    std::vector<std::string> *trace = nullptr);
+                                    std::vector<std::string> *trace = nullptr,
+                                    bool fpFusion = true);
 
 } // namespace kiln
 
