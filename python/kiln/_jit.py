@@ -326,6 +326,8 @@ class Kernel:
                               (self.name, num_ctas))
         # Triton's: every program resident at once, or the launch fails.
         cooperative = kwargs.pop("launch_cooperative_grid", False)
+        # Triton's: False keeps multiplies and adds from fusing into FMAs.
+        fp_fusion = kwargs.pop("enable_fp_fusion", True)
         opts = ctypes.c_void_p()
         check(_lib.options_create(ctypes.byref(opts)))
         try:
@@ -334,6 +336,8 @@ class Kernel:
                   LaunchError)
             # Triton's rule: an empty tensor's null data_ptr() is passed.
             check(_lib.options_set_null_pointers(opts, 1), LaunchError)
+            check(_lib.options_set_fp_fusion(opts, 1 if fp_fusion else 0),
+                  LaunchError)
             check(_lib.options_set_num_stages(opts, int(num_stages)),
                   LaunchError)
             check(_lib.options_set_device(opts, device), LaunchError)

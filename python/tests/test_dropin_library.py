@@ -92,6 +92,27 @@ class LaunchLayerTest(unittest.TestCase):
         self.assertNotEqual(a, make(2).cache_key)
 
 
+class FpFusionTest(unittest.TestCase):
+    def test_enable_fp_fusion_false(self):
+        # Triton's launch option: no multiply-add fuses into an FMA.
+        from dropin import kernels
+        k = kernels.axpy_kernel
+        x, y = Tensor(0x10000), Tensor(0x20000)
+        before = len(launches())
+        fused = k[(4,)](x, y, 1000, 2.0, BLOCK=256)
+        unfused = k[(4,)](x, y, 1000, 2.0, BLOCK=256, enable_fp_fusion=False)
+        self.assertEqual(len(launches()) - before, 2)
+        self.assertIn("fma.rn.f32", fused.asm["ptx"])
+        self.assertNotIn("fma.rn.f32", unfused.asm["ptx"])
+        self.assertIn("mul.rn.f32", unfused.asm["ptx"])
+        # warmup keys the option too.
+        w = k.warmup(x, y, 1000, 2.0, BLOCK=256, grid=(4,),
+                     enable_fp_fusion=False)
+        self.assertNotIn("fma.rn.f32", w.asm["ptx"])
+        self.assertIn("fma.rn.f32", k.warmup(x, y, 1000, 2.0, BLOCK=256,
+                                             grid=(4,)).asm["ptx"])
+
+
 GENERATED = '''import triton
 import triton.language as tl
 from dropin import helpers as hh

@@ -56,3 +56,11 @@ def rows_copy(out_ptr, in_ptr, n_rows, n_cols, BLOCK: tl.constexpr,
         offs = tl.arange(0, BLOCK)
         v = tl.load(in_ptr + row * n_cols + offs, mask=offs < n_cols)
         tl.store(out_ptr + row * n_cols + offs, v, mask=offs < n_cols)
+
+
+@triton.jit
+def axpy_kernel(x_ptr, y_ptr, n, alpha, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    y = tl.load(y_ptr + offs, mask=m)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=m) * alpha + y, mask=m)

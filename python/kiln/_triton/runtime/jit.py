@@ -300,7 +300,9 @@ class JITFunction(KernelInterface, LaunchCodegen):
 
     def _split_options(self, kw):
         """Checks the launch options beside num_warps / num_stages; returns
-        launch_cooperative_grid."""
+        the flags: those of launch_cooperative_grid and enable_fp_fusion
+        that differ from the default, as sorted (name, value) pairs (a
+        launch with any has its own launcher, never the hit path's)."""
         kw = dict(kw)
         # num_ctas > 1 asks Hopper to run each program as a cluster of CTAs
         # sharing its tiles: the same program semantics, so Kiln accepts it
@@ -310,8 +312,8 @@ class JITFunction(KernelInterface, LaunchCodegen):
                                      num_ctas not in (1, 2, 4, 8, 16)):
             raise LaunchError("kernel `%s`: num_ctas = %r: expected 1, 2, 4, "
                               "8 or 16" % (self.__name__, num_ctas))
-        for name in ("maxnreg", "enable_fp_fusion", "enable_reflect_ftz",
-                     "debug", "sanitize_overflow", "launch_pdl"):
+        for name in ("maxnreg", "enable_reflect_ftz", "debug",
+                     "sanitize_overflow", "launch_pdl"):
             kw.pop(name, None)
         # Tutorial 07's extern_libs={'libdevice': path}: Kiln links one
         # libdevice per process (KILN_LIBDEVICE, else the toolkit's or
@@ -322,16 +324,20 @@ class JITFunction(KernelInterface, LaunchCodegen):
         if unknown:
             raise LaunchError("kernel `%s`: extern_libs %s: Kiln links only "
                               "libdevice" % (self.__name__, unknown))
-        cooperative = bool(kw.pop("launch_cooperative_grid", False))
+        flags = []
+        if not kw.pop("enable_fp_fusion", True):
+            flags.append(("enable_fp_fusion", False))
+        if kw.pop("launch_cooperative_grid", False):
+            flags.append(("launch_cooperative_grid", True))
         if kw:
             raise TypeError("%s() got an unexpected keyword argument %r" %
                             (self.__name__, next(iter(kw))))
-        return cooperative
+        return tuple(flags)
 
     def _slow(self, grid, values, num_warps, num_stages, kw):
         """Misses: new specializations (compile + bind), unusual keywords,
         arguments the hit path cannot key."""
-        cooperative = self._split_options(kw) if kw else False
+        flags = self._split_options(kw) if kw else ()
         if self.fallback is not None:
             return self.fallback.launch(grid, values, num_warps, num_stages)
         if num_warps is None:
@@ -360,13 +366,13 @@ class JITFunction(KernelInterface, LaunchCodegen):
             key = None  # e.g. __cuda_array_interface__ objects
         if key is None:
             return self._launch_generic(grid, values, num_warps, num_stages,
-                                        cooperative)
-        if cooperative:  # its own launcher; never on the keyword-free hit path
-            key = (key, "launch_cooperative_grid")
+                                        flags)
+        if flags:  # its own launcher; never on the keyword-free hit path
+            key = (key, flags)
         entry = self._cache.get(key)
         if entry is None:
             entry = self._specialize(key, values, num_warps, num_stages,
-                                     None, cooperative)
+                                     None, flags)
             if entry is None:  # handed to the fallback
                 return self.fallback.launch(grid, values, num_warps,
                                             num_stages)
@@ -395,12 +401,11 @@ class JITFunction(KernelInterface, LaunchCodegen):
         return entry(grid, *values)
 
     def _launch_generic(self, grid, values, num_warps, num_stages,
-                        cooperative=False):
+                        flags=()):
         kernel = self.kiln_kernel()
         rt, ce = self._split(values)
         ce.update(num_warps=num_warps, num_stages=num_stages)
-        if cooperative:
-            ce["launch_cooperative_grid"] = True
+        ce.update(flags)
         self._stats.launches += 1
         return kernel.run(grid, tuple(rt), ce)
 
@@ -415,12 +420,17 @@ class JITFunction(KernelInterface, LaunchCodegen):
         return rt, ce
 
     def _options(self, values, num_warps, num_stages, device,
-                 cooperative=False):
+                 flags=()):
         opts = ctypes.c_void_p()
         check(_lib.options_create(ctypes.byref(opts)))
         try:
-            check(_lib.options_set_cooperative(opts, 1 if cooperative else 0),
-                  LaunchError)
+            flags = dict(flags)
+            check(_lib.options_set_cooperative(
+                opts, 1 if flags.get("launch_cooperative_grid") else 0),
+                LaunchError)
+            check(_lib.options_set_fp_fusion(
+                opts, 1 if flags.get("enable_fp_fusion", True) else 0),
+                LaunchError)
             # Triton's rule: an empty tensor's null data_ptr() is passed.
             check(_lib.options_set_null_pointers(opts, 1), LaunchError)
             check(_lib.options_set_num_warps(opts, int(num_warps)),
@@ -439,14 +449,14 @@ class JITFunction(KernelInterface, LaunchCodegen):
             _lib.options_destroy(opts)
             raise
 
-    def _bind(self, values, num_warps, num_stages, device, cooperative=False):
+    def _bind(self, values, num_warps, num_stages, device, flags=()):
         """Compiles (through libkiln's caches) and binds a launcher; returns
         (handle, described runtime args, compile ms)."""
         kernel = self.kiln_kernel()
         rt, _ = self._split(values)
         described = kernel._describe(rt, False)
         opts = self._options(values, num_warps, num_stages, device,
-                             cooperative)
+                             flags)
         t0 = time.perf_counter()
         try:
             protos = kernel._prototype(described)
@@ -467,7 +477,7 @@ class JITFunction(KernelInterface, LaunchCodegen):
         return handle.value, described, (time.perf_counter() - t0) * 1e3
 
     def _specialize(self, key, values, num_warps, num_stages, device,
-                    cooperative=False):
+                    flags=()):
         rt_names = [p.name for p in self.params if not p.is_constexpr]
         rt_vals, _ = self._split(values)
         # The first argument with a device (a tuple has its first tensor's).
@@ -486,7 +496,7 @@ class JITFunction(KernelInterface, LaunchCodegen):
                 device = 0
         try:
             handle, described, ms = self._bind(values, num_warps, num_stages,
-                                               device, cooperative)
+                                               device, flags)
         except CompilationError as e:
             from . import fallback
             self.fallback = fallback.take(self, e)
@@ -494,18 +504,19 @@ class JITFunction(KernelInterface, LaunchCodegen):
                 raise self._in_file(e) from None
             return None
         # Compiling happens at the first launch of the launcher: time it.
-        # A run of its own for the entries kernel[grid] reaches (not a
-        # cooperative launch's, not another device's).
-        own_run = device_given is None and not cooperative
+        # A run of its own for the entries kernel[grid] reaches (not for a
+        # launch with flags, not for another device).
+        own_run = device_given is None and not flags
         entry = self._entry(handle, described, rt_names, first, rt_vals,
-                            device, num_warps, num_stages, cooperative,
+                            device, num_warps, num_stages, flags,
                             key if own_run else None,
                             self._launched(values, described, num_warps,
-                                           num_stages, device))
+                                           num_stages, device, flags))
         entry.__kiln_compile_ms__ = ms
         return entry
 
-    def _launched(self, values, described, num_warps, num_stages, device):
+    def _launched(self, values, described, num_warps, num_stages, device,
+                  flags=()):
         """The LaunchedKernel a specialization's launches return: it keeps
         the constexprs and argument types (no tensors) to ask libkiln for
         the compiled code when read."""
@@ -514,10 +525,10 @@ class JITFunction(KernelInterface, LaunchCodegen):
         consts = [v if p.is_constexpr else None
                   for p, v in zip(self.params, values)]
         return LaunchedKernel(lambda: self._compiled_kernel(
-            protos, nargs, consts, num_warps, num_stages, device))
+            protos, nargs, consts, num_warps, num_stages, device, flags))
 
     def _compiled_kernel(self, protos, nargs, values, num_warps, num_stages,
-                         device):
+                         device, flags=()):
         """The CompiledKernel of one specialization (libkiln's compile
         cache) for `device`'s architecture, sm_90 without a driver."""
         arch = "sm_90"
@@ -526,7 +537,7 @@ class JITFunction(KernelInterface, LaunchCodegen):
             arch = kiln.device_arch(device)[2]
         except KilnError:
             pass  # no driver: compile for the default target
-        opts = self._options(values, num_warps, num_stages, device)
+        opts = self._options(values, num_warps, num_stages, device, flags)
         try:
             check(_lib.options_set_arch(opts, arch.encode()), LaunchError)
             ptx, info = ctypes.c_void_p(), ctypes.c_void_p()
@@ -544,17 +555,17 @@ class JITFunction(KernelInterface, LaunchCodegen):
              if p.is_constexpr})
 
     def _other_device(self, grid, values, device, num_warps, num_stages,
-                      cooperative=False):
+                      flags=()):
         """The same specialization on another device than the one the hit
         path's entry was bound for (each device has its own launcher)."""
         rt, _ = self._split(values)
         if device < 0:
             self.kiln_kernel()._describe(rt, False)  # raises, naming it
-        key = (self._key_of(values, num_warps, num_stages), device, cooperative)
+        key = (self._key_of(values, num_warps, num_stages), device, flags)
         entry = self._by_device.get(key)
         if entry is None:
             entry = self._specialize(key[0], values, num_warps, num_stages,
-                                     device, cooperative)
+                                     device, flags)
             if entry is None:
                 return self.fallback.launch(grid, values, num_warps,
                                             num_stages)
@@ -564,7 +575,7 @@ class JITFunction(KernelInterface, LaunchCodegen):
     # -- build ahead (the autotuner's configs, in threads) --------------------
 
     def _bind_call(self, args, kwargs):
-        """(values, num_warps, num_stages, cooperative) of a call, bound by
+        """(values, num_warps, num_stages, flags) of a call, bound by
         the def's signature. A kernel parameter named like an option (the
         softmax tutorial's `num_stages: tl.constexpr`) also sets the option,
         as in Triton; other options are checked as a launch checks them."""
@@ -577,11 +588,11 @@ class JITFunction(KernelInterface, LaunchCodegen):
                    if k in _OPTIONS and k not in self.arg_names}
         options.pop("grid", None)
         options.pop("warmup", None)
-        cooperative = self._split_options(options) if options else False
+        flags = self._split_options(options) if options else ()
         bound = self._signature.bind(*args, **kwargs)
         bound.apply_defaults()
         return (tuple(bound.arguments[n] for n in self.arg_names), num_warps,
-                num_stages, cooperative)
+                num_stages, flags)
 
     def prepare_job(self, *args, grid, **kwargs):
         """For a launch of these arguments: specializes now (this thread) and
@@ -593,12 +604,12 @@ class JITFunction(KernelInterface, LaunchCodegen):
         if self.fallback is not None:
             return None
         try:
-            values, num_warps, num_stages, cooperative = self._bind_call(
+            values, num_warps, num_stages, flags = self._bind_call(
                 args, kwargs)
         except (TypeError, LaunchError):
             return None
-        if cooperative:
-            return None  # a cooperative launch has its own launcher
+        if flags:
+            return None  # a launch with flags has its own launcher
         try:
             key = self._key_of(values, num_warps, num_stages)
             if key in self._cache:
@@ -636,20 +647,23 @@ class JITFunction(KernelInterface, LaunchCodegen):
         if self._run == self._first_run:
             self._run = self._generated_run()
         try:
-            key = (self._wkey(*args, **kwargs), _current_device())
+            # The launch options are no part of _wkey's key.
+            key = (self._wkey(*args, **kwargs), _current_device(),
+                   tuple(sorted((k, v) for k, v in kwargs.items()
+                                if k in _OPTIONS)))
             cached = self._warm.get(key)
         except Exception:
             key = cached = None
         if cached is not None:
             return cached
-        values, num_warps, num_stages, _ = self._bind_call(args, kwargs)
+        values, num_warps, num_stages, flags = self._bind_call(args, kwargs)
         kernel = self.kiln_kernel()
         rt, _ = self._split(values)
         described = kernel._describe(rt, False)
         protos = kernel._prototype(described)
         result = self._compiled_kernel(protos, len(protos) if described else 0,
                                        values, num_warps, num_stages,
-                                       _current_device())
+                                       _current_device(), flags)
         if key is not None:
             self._warm[key] = result
         return result

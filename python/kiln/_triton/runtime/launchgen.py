@@ -242,7 +242,7 @@ class LaunchCodegen:
         return ns[self.__name__]
 
     def _entry(self, handle, described, rt_names, first, rt_vals, device,
-               num_warps, num_stages, cooperative=False, run_key=None,
+               num_warps, num_stages, flags=(), run_key=None,
                launched=None):
         """Generates the launch function of one specialization; with
         `run_key` (its key), also the run of its own that the generic run
@@ -256,7 +256,7 @@ class LaunchCodegen:
               "_k_len": ctypes.c_size_t(packer.size), "_k_fail": _fail,
               "_k_D": device,
               "_k_other": functools.partial(self._other_device,
-                                            cooperative=cooperative),
+                                            flags=flags),
               "_k_owner": launch, "_k_devof": _kjit._device_index,
               "_k_cur": _current_device, "_k_stats": self._stats,
               "_k_grid_error": self._grid_error, "_k_struct_error":
