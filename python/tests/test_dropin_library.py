@@ -111,6 +111,18 @@ class FpFusionTest(unittest.TestCase):
         self.assertNotIn("fma.rn.f32", w.asm["ptx"])
         self.assertIn("fma.rn.f32", k.warmup(x, y, 1000, 2.0, BLOCK=256,
                                              grid=(4,)).asm["ptx"])
+        # knobs.language.default_fp_fusion is the default of both.
+        from triton import knobs
+        knobs.language.default_fp_fusion = False
+        try:
+            self.assertNotIn("fma.rn.f32", k.warmup(
+                x, y, 1000, 2.0, BLOCK=256, grid=(4,)).asm["ptx"])
+            h = k[(4,)](x, y, 1000, 2.0, BLOCK=256)
+            self.assertNotIn("fma.rn.f32", h.asm["ptx"])
+        finally:
+            knobs.language.default_fp_fusion = True
+        h = k[(4,)](x, y, 1000, 2.0, BLOCK=256)
+        self.assertIn("fma.rn.f32", h.asm["ptx"])
 
 
 GENERATED = '''import triton

@@ -49,6 +49,32 @@ class base_knobs:
             if not kv[0].startswith("_")))
 
 
+class _language(base_knobs):
+    """`knobs.language`: default_fp_fusion is the enable_fp_fusion of
+    launches that do not give it; the drop-in's launchers listen, since
+    their hit path never reads it."""
+
+    listeners = []
+
+    def __setattr__(self, name, value):
+        old = self.__dict__.get(name)
+        super().__setattr__(name, value)
+        if name == "default_fp_fusion" and value != old:
+            self._changed()
+
+    def reset(self):
+        old = self.__dict__.get("default_fp_fusion")
+        super().reset()
+        if self.__dict__.get("default_fp_fusion") != old:
+            self._changed()
+        return self
+
+    @staticmethod
+    def _changed():
+        for listener in list(_language.listeners):
+            listener()
+
+
 class _tool(base_knobs):
     """nvidia.ptxas and friends: a path and a version Kiln does not probe."""
 
@@ -101,7 +127,7 @@ runtime = base_knobs(interpret=_env_flag("TRITON_INTERPRET"),
                      launch_enter_hook=None, launch_exit_hook=None,
                      jit_cache_hook=None, jit_post_compile_hook=None,
                      add_stages_inspection_hook=None)
-language = base_knobs(fp32_default=None, default_fp_fusion=True)
+language = _language(fp32_default=None, default_fp_fusion=True)
 build = base_knobs(cc=os.environ.get("CC"), backend_dirs=set())
 nvidia = base_knobs(
     ptxas=_driver_jit(path=os.environ.get("TRITON_PTXAS_PATH")),

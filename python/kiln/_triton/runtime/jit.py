@@ -22,6 +22,7 @@ import inspect
 import os
 import time
 import types
+import weakref
 
 from kiln import _jit as _kjit
 from kiln import _lib
@@ -30,6 +31,7 @@ from kiln.errors import (CompilationError, KernelNotFoundError, KilnError,
                          LaunchError, check)
 
 from . import nested, sources
+from .. import knobs as _knobs
 from .sources import _kiln_module, _literal, _module_root  # noqa: F401
 from .bindings import host_bindings
 from .compiled import CompiledKernel, LaunchedKernel
@@ -61,6 +63,31 @@ _SCALARS = frozenset((int, float, bool, type(None)))
 _OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg",
             "enable_fp_fusion", "launch_cooperative_grid", "launch_pdl",
             "debug", "sanitize_overflow", "warmup", "grid", "extern_libs")
+
+
+def _default_fp_fusion():
+    """knobs.language.default_fp_fusion: enable_fp_fusion when a launch
+    does not say."""
+    from triton import knobs
+    return knobs.language.default_fp_fusion
+
+
+_all_jit_functions = weakref.WeakSet()
+
+
+def _fp_fusion_changed():
+    """knobs.language.default_fp_fusion changed: the specializations the
+    hit path finds were bound for the old default; they are bound again
+    (libkiln's caches keep the compiled code)."""
+    for fn in list(_all_jit_functions):
+        fn._cache.clear()
+        fn._by_device.clear()
+        fn._warm.clear()
+        if fn._run != fn._first_run:
+            fn._run = fn._generated_run()
+
+
+_knobs._language.listeners.append(_fp_fusion_changed)
 
 
 class KernelParam:
@@ -146,6 +173,7 @@ class JITFunction(KernelInterface, LaunchCodegen):
         self._kernel = None
         self._stats = None
         self.fallback = None
+        _all_jit_functions.add(self)
 
     # -- Triton's surface ---------------------------------------------------
 
@@ -325,7 +353,7 @@ class JITFunction(KernelInterface, LaunchCodegen):
             raise LaunchError("kernel `%s`: extern_libs %s: Kiln links only "
                               "libdevice" % (self.__name__, unknown))
         flags = []
-        if not kw.pop("enable_fp_fusion", True):
+        if not kw.pop("enable_fp_fusion", _default_fp_fusion()):
             flags.append(("enable_fp_fusion", False))
         if kw.pop("launch_cooperative_grid", False):
             flags.append(("launch_cooperative_grid", True))
@@ -337,7 +365,11 @@ class JITFunction(KernelInterface, LaunchCodegen):
     def _slow(self, grid, values, num_warps, num_stages, kw):
         """Misses: new specializations (compile + bind), unusual keywords,
         arguments the hit path cannot key."""
-        flags = self._split_options(kw) if kw else ()
+        # With knobs.language.default_fp_fusion off every launch comes here
+        # (the knob's listener, _fp_fusion_changed, emptied the hit path's
+        # cache): their key has the flag, the hit path's has not.
+        flags = self._split_options(kw) \
+            if kw or not _default_fp_fusion() else ()
         if self.fallback is not None:
             return self.fallback.launch(grid, values, num_warps, num_stages)
         if num_warps is None:
@@ -588,7 +620,8 @@ class JITFunction(KernelInterface, LaunchCodegen):
                    if k in _OPTIONS and k not in self.arg_names}
         options.pop("grid", None)
         options.pop("warmup", None)
-        flags = self._split_options(options) if options else ()
+        flags = self._split_options(options) \
+            if options or not _default_fp_fusion() else ()
         bound = self._signature.bind(*args, **kwargs)
         bound.apply_defaults()
         return (tuple(bound.arguments[n] for n in self.arg_names), num_warps,
@@ -650,7 +683,7 @@ class JITFunction(KernelInterface, LaunchCodegen):
             # The launch options are no part of _wkey's key.
             key = (self._wkey(*args, **kwargs), _current_device(),
                    tuple(sorted((k, v) for k, v in kwargs.items()
-                                if k in _OPTIONS)))
+                                if k in _OPTIONS)), _default_fp_fusion())
             cached = self._warm.get(key)
         except Exception:
             key = cached = None
