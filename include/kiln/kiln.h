@@ -228,7 +228,8 @@ typedef enum kiln_arg_kind {
   KILN_ARG_INT = 1,     /* value.i, typed as Python's int: i32 if it fits */
   KILN_ARG_INT32 = 2,   /* value.i, always i32 */
   KILN_ARG_INT64 = 3,   /* value.i, always i64 */
-  KILN_ARG_UINT = 4,    /* value.u, typed as Python's int (i32 / i64) */
+  KILN_ARG_UINT = 4,    /* value.u, typed as Python's int (i32 / i64 /
+                         * u64 from 2^63 on) */
   KILN_ARG_FLOAT32 = 5, /* value.f, fp32 */
   KILN_ARG_FLOAT64 = 6, /* value.f, fp64 */
   KILN_ARG_BOOL = 7,    /* value.i (0 or 1) */
@@ -433,7 +434,7 @@ KILN_API kiln_status kiln_kernel_last_meta(const kiln_kernel *kernel,
 
 /* A launcher fixes what selects a specialization besides values: the
  * argument kinds and pointee dtypes of `prototype` (values ignored, except
- * that KILN_ARG_INT / KILN_ARG_UINT are fixed to i32 or i64 by the
+ * that KILN_ARG_INT / KILN_ARG_UINT are fixed to i32, i64 or u64 by the
  * prototype's value) and a copy of `options` (stream excepted). Each launch
  * then passes one packed buffer:
  *

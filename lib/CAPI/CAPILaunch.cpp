@@ -197,12 +197,10 @@ kiln_status kiln::capi::convertArgs(const kiln_kernel *kernel,
       out.push_back(rt::Arg::i64(a.value.i));
       break;
     case KILN_ARG_UINT:
-      if (a.value.u > uint64_t(INT64_MAX))
-        return argError(kernel, args, nargs, i,
-                        "unsigned integer " + std::to_string(a.value.u) +
-                            " does not fit in int64 (u64 arguments are not "
-                            "supported yet)");
-      out.push_back(rt::Arg::integer(int64_t(a.value.u)));
+      // Triton's rule: 2^63 and above is a u64.
+      out.push_back(a.value.u > uint64_t(INT64_MAX)
+                        ? rt::Arg::u64(a.value.u)
+                        : rt::Arg::integer(int64_t(a.value.u)));
       break;
     case KILN_ARG_FLOAT32:
       out.push_back(rt::Arg::f32(float(a.value.f)));

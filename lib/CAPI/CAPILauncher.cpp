@@ -16,7 +16,7 @@ using namespace kiln::capi;
 namespace {
 /// What a bound argument becomes; the value comes with each launch.
 enum class Slot : uint8_t {
-  Pointer, I32, I64, F32, F64, Bool, None, TensorDesc, Tuple
+  Pointer, I32, I64, U64, F32, F64, Bool, None, TensorDesc, Tuple
 };
 
 uint64_t load64(const unsigned char *p) {
@@ -83,7 +83,9 @@ kiln_status kiln_kernel_bind(kiln_kernel *kernel, const kiln_arg *prototype,
       else if (a.kind() == rt::Arg::Kind::Tuple)
         slot = Slot::Tuple;
       else if (a.kind() == rt::Arg::Kind::Int)
-        slot = a.dtype() == DType::I32 ? Slot::I32 : Slot::I64;
+        slot = a.dtype() == DType::I32   ? Slot::I32
+               : a.dtype() == DType::U64 ? Slot::U64
+                                         : Slot::I64;
       else if (a.kind() == rt::Arg::Kind::Float)
         slot = a.dtype() == DType::F32 ? Slot::F32 : Slot::F64;
       l->slots.push_back(slot);
@@ -173,6 +175,11 @@ static kiln_status unpack(kiln_launcher *launcher, const void *packed,
     }
     case Slot::I64:
       args.push_back(rt::Arg::i64(int64_t(bits)));
+      if (launcher->unspecialized[i])
+        args.back() = args.back().withoutSpecialization();
+      break;
+    case Slot::U64: // any 64 bits: the kernel's parameter is a u64
+      args.push_back(rt::Arg::u64(bits));
       if (launcher->unspecialized[i])
         args.back() = args.back().withoutSpecialization();
       break;

@@ -186,6 +186,8 @@ def _fill_prototype(protos, at, d):
     elif code in ("i", "l"):
         p.kind = _lib.ARG_INT32 if code == "i" else _lib.ARG_INT64
         p.value.i = value
+    elif code == "u":  # 2^63 and above: a u64
+        p.kind, p.value.u = _lib.ARG_UINT, value
     elif code == "f":
         p.kind, p.value.f = _lib.ARG_FLOAT32, value
     elif code == "n":

@@ -24,6 +24,7 @@ from .errors import (CompilationError, KernelNotFoundError, KilnError,
 
 _I32_MIN, _I32_MAX = -(1 << 31), (1 << 31) - 1
 _I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
+_U64_MAX = (1 << 64) - 1
 
 from ._args import (  # noqa: F401  (_kjit.* for the drop-in)
     _ELEMENT_BYTES, _TYPESTRS, _append_values, _arg_count, _describe_descriptor,
@@ -244,9 +245,10 @@ class Kernel:
                 return ("i", "q", a, 0)
             if _I64_MIN <= a <= _I64_MAX:
                 return ("l", "q", a, 0)
+            if 0 <= a <= _U64_MAX:  # Triton's u64
+                return ("u", "Q", a, 0)
             raise LaunchError(
-                "%s: integer %d does not fit in int64 (u64 arguments are not "
-                "supported yet)" % (where, a))
+                "%s: integer %d does not fit in int64 or uint64" % (where, a))
         if t is float:
             return ("f", "d", a, 0)
         if a is None:
@@ -412,7 +414,8 @@ class Kernel:
         for a in args:
             t = type(a)
             if t is int:
-                key.append("i" if -0x80000000 <= a <= 0x7FFFFFFF else "l")
+                key.append("i" if -0x80000000 <= a <= 0x7FFFFFFF else
+                           "u" if a > 0x7FFFFFFFFFFFFFFF else "l")
                 values += (a, 0)
             elif t in _tensor_types:
                 key.append(a.dtype)

@@ -85,8 +85,8 @@ class BadLaunchTest(unittest.TestCase):
                    "a tuple of those)",
                    self.x, [1.0], 100)
         self.fails(kiln.LaunchError, _WHERE + "argument #3 `n`: integer "
-                   "18446744073709551616 does not fit in int64 (u64 arguments "
-                   "are not supported yet)", self.x, self.out, 2 ** 64)
+                   "18446744073709551616 does not fit in int64 or uint64",
+                   self.x, self.out, 2 ** 64)
         self.fails(TypeError, _WHERE + "constexpr `BLOCK`: a value of type "
                    "list is not hashable",
                    self.x, self.out, 100, BLOCK=[32])

@@ -92,6 +92,23 @@ class LaunchLayerTest(unittest.TestCase):
         self.assertNotEqual(a, make(2).cache_key)
 
 
+class U64Test(unittest.TestCase):
+    def test_ints_from_2_63_are_u64(self):
+        # Triton's rule: an int in [2^63, 2^64) is a u64 parameter.
+        from dropin import kernels
+        k = kernels.add_kernel
+        x, y, out = Tensor(0x10000), Tensor(0x20000), Tensor(0x30000)
+        before = len(launches())
+        for n in (2 ** 63 + 5, 2 ** 64 - 1, 1000):
+            h = k[(1,)](x, y, out, n, BLOCK=128)
+        runs = launches()[before:]
+        self.assertEqual([r["params"][3] for r in runs],
+                         [2 ** 63 + 5, 2 ** 64 - 1, 1000])
+        self.assertIn(".param .u32", h.asm["ptx"])  # 1000: an i32
+        big = k.warmup(x, y, out, 2 ** 63 + 5, BLOCK=128, grid=(1,))
+        self.assertIn(".param .u64 add_kernel_param_3", big.asm["ptx"])
+
+
 class FpFusionTest(unittest.TestCase):
     def test_enable_fp_fusion_false(self):
         # Triton's launch option: no multiply-add fuses into an FMA.

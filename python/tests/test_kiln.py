@@ -363,7 +363,8 @@ class ErrorTest(unittest.TestCase):
             k[(1,)](cpu, x, x, 1, BLOCK=64)
         with self.assertRaisesRegex(kiln.LaunchError,
                                     "argument #4 `n`: integer 18446744073709"
-                                    "551616 does not fit in int64"):
+                                    "551616 does not fit in int64 or "
+                                    "uint64"):
             k[(1,)](x, x, x, 2 ** 64, BLOCK=64)
         # The runtime's checks come back as LaunchError too.
         with self.assertRaisesRegex(kiln.LaunchError,

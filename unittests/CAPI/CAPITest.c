@@ -632,6 +632,15 @@ static void testLaunch(void) {
   CHECK_OK(kiln_kernel_launch(s, grid, sargs, 3, nullOk));
   CHECK(lastLaunch(&r) == 6 + 150 && r.params[0] == 0);
   kiln_options_destroy(nullOk);
+  /* Triton's u64: an unsigned value from 2^63 on passes whole. */
+  sargs[0].value.ptr = 0x10000;
+  sargs[2] = kiln_arg_uint(0x8000000000000005ull);
+  CHECK_OK(kiln_kernel_launch(s, grid, sargs, 3, o));
+  CHECK(lastLaunch(&r) == 7 + 150 && r.params[2] == 0x8000000000000005ull);
+  char *uptx = NULL;
+  CHECK_OK(kiln_kernel_compile(s, sargs, 3, o, &uptx, NULL));
+  CHECK_CONTAINS(uptx, ".param .u64 scale_kernel_param_2");
+  kiln_free(uptx);
   kiln_kernel_destroy(s);
 
   kiln_options_destroy(o);

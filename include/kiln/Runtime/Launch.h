@@ -73,6 +73,11 @@ public:
   }
   static Arg i32(int32_t v) { return Arg(Kind::Int, DType::I32, 0, v, 0); }
   static Arg i64(int64_t v) { return Arg(Kind::Int, DType::I64, 0, v, 0); }
+  /// An integer from 2^63 to 2^64 - 1, which Triton passes as a u64 (its
+  /// bits are intValue()'s).
+  static Arg u64(uint64_t v) {
+    return Arg(Kind::Int, DType::U64, 0, int64_t(v), 0);
+  }
   static Arg f32(float v) { return Arg(Kind::Float, DType::F32, 0, 0, v); }
   static Arg f64(double v) { return Arg(Kind::Float, DType::F64, 0, 0, v); }
 

@@ -52,10 +52,12 @@ def _fail(status):
 def _key_expr(name):
     """The specialization key part of runtime argument `name`: the dtype
     object for tensors; the class for float/bool/None; for ints, whether
-    it fits in i32. Anything else raises (AttributeError) -> slow path."""
+    it fits in i32 (True), is a u64 (2: from 2^63) or else (False).
+    Anything else raises (AttributeError) -> slow path."""
     return ("(%(n)s.dtype if %(n)s.__class__ not in _k_S else (%(n)s.__class__"
             " if %(n)s.__class__ is not int else (-2147483648 <= %(n)s <= "
-            "2147483647)))" % {"n": name})
+            "2147483647 or (%(n)s > 9223372036854775807 and 2))))"
+            % {"n": name})
 
 
 def _tuple_key(v):
@@ -73,7 +75,7 @@ def _tuple_key(v):
         return getattr(v, "dtype", v)
     if c is not int:
         return c
-    return -2147483648 <= v <= 2147483647
+    return -2147483648 <= v <= 2147483647 or (v > 9223372036854775807 and 2)
 
 
 def _tuple_device(v):
@@ -89,7 +91,7 @@ def _pack_exprs(expr, d):
     code = d[0]
     if code == "n" or (type(code) is str and code.startswith("cx:")):
         return ["0, 0"]
-    if code in ("i", "l", "f"):
+    if code in ("i", "l", "u", "f"):
         return ["%s, 0" % expr]
     if code == "b":
         return ["1 if %s else 0, 0" % expr]
@@ -213,10 +215,16 @@ class LaunchCodegen:
             ns["_k_m%d" % i] = key[i]
             if name in self._tuple_params:  # keyed by its elements
                 tests.append("_k_tk(%s) == _k_m%d" % (name, i))
-            elif cls is int:  # the key holds whether it fits in i32
-                tests.append("%s.__class__ is int and %s(-2147483648 <= %s <= "
-                             "2147483647)" % (name, "" if key[i] else "not ",
-                                              name))
+            elif cls is int:  # the key holds its class (_key_expr)
+                if key[i] == 2:  # a u64
+                    test = "{n} > 9223372036854775807"
+                elif key[i]:  # an i32
+                    test = "-2147483648 <= {n} <= 2147483647"
+                else:  # an i64
+                    test = ("not (-2147483648 <= {n} <= 2147483647) and "
+                            "{n} <= 9223372036854775807")
+                tests.append(("{n}.__class__ is int and " + test)
+                             .format(n=name))
             elif cls in _SCALARS:  # the key holds the class
                 tests.append("%s.__class__ is _k_m%d" % (name, i))
             else:  # a tensor: its dtype (scalars have none: AttributeError)
