@@ -55,3 +55,28 @@ def variants(A, B, C, H, D):
     d = tl.load(D + offs)
     # VAR: tile.dot {{.*}} : tensor<16x16xf64>, tensor<16x16xf64> -> tensor<16x16xf64>
     tl.store(D + offs, tl.dot(d, d))
+
+
+# input_precision="bf16x3" / "bf16x6" (Triton's): each fp32 operand split into
+# 2 / 3 bf16 terms, the product the sum of 3 / 6 bf16 dots, smallest first.
+# RUN: ln-compile %s --kernel split_dot --signature '*fp32,*fp32' -D PREC="'bf16x3'" \
+# RUN:   --emit=tile | FileCheck %s --check-prefix=X3
+# RUN: ln-compile %s --kernel split_dot --signature '*fp32,*fp32' -D PREC="'bf16x6'" \
+# RUN:   --emit=tile | FileCheck %s --check-prefix=X6
+@triton.jit
+def split_dot(A, C, PREC: tl.constexpr):
+    r = tl.arange(0, 16)
+    a = tl.load(A + r[:, None] * 16 + r[None, :])
+    tl.store(C + r[:, None] * 16 + r[None, :], tl.dot(a, a, input_precision=PREC))
+# X3-LABEL: func.func @split_dot
+# X3: %[[HI:.+]] = arith.truncf %[[A:.+]] : tensor<16x16xf32> to tensor<16x16xbf16>
+# X3: %[[HIF:.+]] = arith.extf %[[HI]]
+# X3: %[[REST:.+]] = arith.subf %[[A]], %[[HIF]]
+# X3: %[[MID:.+]] = arith.truncf %[[REST]]
+# X3: %[[D1:.+]] = tile.dot %[[HI]], %[[MID2:[^,]+]], %{{.+}} : tensor<16x16xbf16>
+# X3: %[[D2:.+]] = tile.dot %{{[^,]+}}, %{{[^,]+}}, %[[D1]]
+# X3: %[[D3:.+]] = tile.dot %{{[^,]+}}, %{{[^,]+}}, %[[D2]]
+# X3-NOT: tile.dot
+# X3: tile.store {{.*}}%[[D3]]
+# X6-COUNT-6: tile.dot {{.*}} : tensor<16x16xbf16>
+# X6-NOT: tile.dot

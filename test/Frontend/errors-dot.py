@@ -111,8 +111,8 @@ import triton.language as tl
 def k(H, F, I, U, O):
     r = tl.arange(0, 16)
     a = tl.load(F + r[:, None] * 16 + r[None, :])
-    # expected-error @+1 {{`input_precision` of `tl.dot` must be one of 'tf32', 'tf32x3', 'ieee', got 'bf16x3'}}
-    c = tl.dot(a, a, input_precision="bf16x3")
+    # expected-error @+1 {{`input_precision` of `tl.dot` must be one of 'tf32', 'tf32x3', 'ieee', 'bf16x3', 'bf16x6', got 'bf16x9'}}
+    c = tl.dot(a, a, input_precision="bf16x9")
 
 # -----
 import triton

@@ -5,7 +5,8 @@
 // fp64 -> fp64, fp16 / fp8 -> out_dtype; 2-D or 3-D (batched) operands;
 // f32 products multiply as tf32
 // unless input_precision (or allow_tf32=False) says otherwise. Generates one
-// tile.dot whose accumulator is `acc` or zeros.
+// tile.dot whose accumulator is `acc` or zeros; fp32 products with
+// input_precision bf16x3 / bf16x6 are three / six bf16 tile.dots.
 //
 //===----------------------------------------------------------------------===//
 #include "Registry.h"
@@ -19,6 +20,41 @@ namespace arith = mlir::arith;
 
 namespace {
 bool isFp8(DType d) { return d == DType::F8E4M3 || d == DType::F8E5M2; }
+
+/// Triton's bf16x3 / bf16x6: each fp32 operand is split into `parts` bf16
+/// terms (x = hi + mid [+ lo], each the bf16 rounding of what the earlier
+/// ones left), and the product is the sum of the term products that matter
+/// in fp32, the smallest first, on the bf16 tensor cores: hi*mid + mid*hi +
+/// hi*hi for 2 parts; hi*lo + lo*hi + mid*mid + hi*mid + mid*hi + hi*hi
+/// for 3.
+mlir::Value bf16SplitDot(IRGen &g, mlir::Location l, mlir::Value lhs,
+                         mlir::Value rhs, mlir::Value acc, unsigned parts) {
+  auto split = [&](mlir::Value x) {
+    auto type = llvm::cast<mlir::RankedTensorType>(x.getType());
+    auto bf16 = type.clone(g.b.getBF16Type());
+    llvm::SmallVector<mlir::Value, 3> terms;
+    mlir::Value rest = x;
+    for (unsigned i = 0; i < parts; ++i) {
+      mlir::Value t = arith::TruncFOp::create(g.b, l, bf16, rest);
+      terms.push_back(t);
+      if (i + 1 < parts)
+        rest = arith::SubFOp::create(
+            g.b, l, rest, arith::ExtFOp::create(g.b, l, type, t));
+    }
+    return terms;
+  };
+  llvm::SmallVector<mlir::Value, 3> a = split(lhs), b = split(rhs);
+  llvm::SmallVector<std::pair<unsigned, unsigned>, 6> products =
+      parts == 2 ? llvm::SmallVector<std::pair<unsigned, unsigned>, 6>{
+                       {0, 1}, {1, 0}, {0, 0}}
+                 : llvm::SmallVector<std::pair<unsigned, unsigned>, 6>{
+                       {0, 2}, {2, 0}, {1, 1}, {0, 1}, {1, 0}, {0, 0}};
+  for (auto [i, j] : products)
+    acc = tile::DotOp::create(g.b, l, a[i], b[j], acc,
+                              tile::InputPrecision::tf32, 0)
+              .getResult();
+  return acc;
+}
 
 mlir::FailureOr<Val> dotImpl(IRGen &g, const Val &lhs, const ast::Node *lhsNode,
                              const Val &rhs, const ast::Node *rhsNode,
@@ -58,9 +94,11 @@ mlir::FailureOr<Val> dotImpl(IRGen &g, const Val &lhs, const ast::Node *lhsNode,
                             "` can be specified");
   if (precisionArg) {
     precision = llvm::StringRef(*precisionArg).lower();
-    if (precision != "tf32" && precision != "tf32x3" && precision != "ieee")
+    if (precision != "tf32" && precision != "tf32x3" && precision != "ieee" &&
+        precision != "bf16x3" && precision != "bf16x6")
       return g.fail(call, "`input_precision` of `" + fn +
-                              "` must be one of 'tf32', 'tf32x3', 'ieee', got '" +
+                              "` must be one of 'tf32', 'tf32x3', 'ieee', "
+                              "'bf16x3', 'bf16x6', got '" +
                               *precisionArg + "'");
   } else if (allowGiven) {
     if (!allowTf32Arg->v.isConstexpr())
@@ -170,6 +208,10 @@ mlir::FailureOr<Val> dotImpl(IRGen &g, const Val &lhs, const ast::Node *lhsNode,
     auto type = mlir::RankedTensorType::get(resultShape, elem);
     acc = arith::ConstantOp::create(g.b, l, mlir::DenseElementsAttr::get(type, zero));
   }
+  if ((precision == "bf16x3" || precision == "bf16x6") && da == DType::F32)
+    return Val::runtime(bf16SplitDot(g, l, lhs.value, rhs.value, acc,
+                                     precision == "bf16x3" ? 2 : 3),
+                        retType);
   tile::InputPrecision p = precision == "ieee"     ? tile::InputPrecision::ieee
                            : precision == "tf32x3" ? tile::InputPrecision::tf32x3
                                                    : tile::InputPrecision::tf32;
