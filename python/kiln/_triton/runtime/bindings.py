@@ -20,6 +20,7 @@ the kernel file imports get theirs as `PATH::NAME=EXPR`.
 """
 import ast
 import collections
+import importlib.util
 import math
 import os
 import sys
@@ -322,12 +323,11 @@ def _imported_namespaces(namespace, path, jit_type, roots):
     package = namespace.get("__package__") or ""
     for level, module in _from_imports(path):
         if level:
-            parts = package.split(".") if package else []
-            if level - 1 > len(parts):
+            try:
+                module = importlib.util.resolve_name(
+                    "." * level + module, package)
+            except ImportError:  # beyond the top-level package
                 continue
-            base = ".".join(parts[:len(parts) - (level - 1)])
-            module = base + ("." + module if module else "") if base \
-                else module
         value = sys.modules.get(module)
         if isinstance(value, types.ModuleType):
             own = _user_module(value, roots)

@@ -1,6 +1,7 @@
 """What `kernel.warmup(...)` returns (Triton's CompiledKernel, as far as host
 code reads it): the PTX, metadata, and register counts from ptxas when one
 is found. Split from jit.py, which launches."""
+import functools
 import os
 
 
@@ -27,6 +28,7 @@ class CompiledKernel:
         # The specialization's constexpr values, for a launch that passes
         # the runtime arguments only.
         self._constexprs = dict(constexprs or {})
+        self._runtime = None  # runtime parameter names, at the first launch
         self.asm = {"ptx": compiled.ptx}
         self.metadata = _Metadata(compiled.info, num_warps, num_stages)
         self.metadata.shared = max(1, self.metadata.shared +
@@ -56,28 +58,27 @@ class CompiledKernel:
         pass
 
     def __getitem__(self, grid):
+        return functools.partial(self._launch, grid)
+
+    def _launch(self, grid, *args, stream=None, **kwargs):
+        """compiled[grid](*args): the launch on the current stream."""
         jit_fn = self._jit_fn
-        options = {}
-        if "num_warps" not in jit_fn.arg_names:
-            options["num_warps"] = self.metadata.num_warps
-        if "num_stages" not in jit_fn.arg_names:
-            options["num_stages"] = self.metadata.num_stages
-
-        runtime = [p.name for p in jit_fn.params if not p.is_constexpr]
-        constexprs = self._constexprs
-
-        def launch(*args, stream=None, **kwargs):
-            # Triton's launchers take every argument, constexprs included
-            # (3.3 on); older ones and libraries written for them (FlagGems'
-            # LibEntry) pass the runtime arguments only: those are matched
-            # to the runtime parameters and the constexprs are this
-            # specialization's.
-            if len(args) == len(runtime) != len(jit_fn.params) and \
-                    not kwargs:
-                kwargs = dict(constexprs, **dict(zip(runtime, args)))
-                args = ()
-            return jit_fn._run(grid, *args, **dict(options, **kwargs))
-        return launch
+        if self._runtime is None:  # what every launch of it reuses
+            self._runtime = [p.name for p in jit_fn.params
+                             if not p.is_constexpr]
+            self._launch_options = {
+                o: getattr(self.metadata, o)
+                for o in ("num_warps", "num_stages")
+                if o not in jit_fn.arg_names}
+        # Triton's launchers take every argument, constexprs included (3.3
+        # on); older ones and libraries written for them (FlagGems'
+        # LibEntry) pass the runtime arguments only: those are matched to the
+        # runtime parameters and the constexprs are this specialization's.
+        if len(args) == len(self._runtime) != len(jit_fn.params) and \
+                not kwargs:
+            kwargs = dict(self._constexprs, **dict(zip(self._runtime, args)))
+            args = ()
+        return jit_fn._run(grid, *args, **dict(self._launch_options, **kwargs))
 
 
 class LaunchedKernel:
