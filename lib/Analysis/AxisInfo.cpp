@@ -458,6 +458,17 @@ AxisInfoAnalysis::visitOperation(Operation *op,
             constancy.insert(constancy.begin() + axis, 1);
             return AxisInfo(contig, div, constancy, s.getConstant());
           })
+          .Case<tile::TransOp>([&](auto t) -> std::optional<AxisInfo> {
+            // Dimension d of the result is dimension order[d] of the source.
+            const AxisInfo &s = *ops[0];
+            Vec contig, div, constancy;
+            for (int32_t from : t.getOrder()) {
+              contig.push_back(s.getContiguity(from));
+              div.push_back(s.getDivisibility(from));
+              constancy.push_back(s.getConstancy(from));
+            }
+            return AxisInfo(contig, div, constancy, s.getConstant());
+          })
           .Case<tile::AddPtrOp>([&](auto a) -> std::optional<AxisInfo> {
             return addInfo(*ops[0], *ops[1], getPointeeBytes(a.getPtr().getType()),
                            /*isSub=*/false);
@@ -471,6 +482,29 @@ AxisInfoAnalysis::visitOperation(Operation *op,
           .Case<arith::MulIOp>([&](auto) -> std::optional<AxisInfo> {
             return mulInfo(*ops[0], *ops[1]);
           })
+          .Case<arith::MinSIOp, arith::MaxSIOp, arith::MinUIOp, arith::MaxUIOp>(
+              [&](auto m) -> std::optional<AxisInfo> {
+                // Each element is one of the operands' elements: it keeps
+                // what both divide by (a clamped bound of a descriptor
+                // access keeps the 16 of its shape).
+                const AxisInfo &a = *ops[0], &c = *ops[1];
+                if (a.rank() != c.rank())
+                  return std::nullopt;
+                AxisInfo base = elementwiseInfo(ops, a.rank());
+                Vec div;
+                for (unsigned d = 0; d < a.rank(); ++d)
+                  div.push_back(gcd(a.elementDivisibility(d), c.elementDivisibility(d)));
+                std::optional<int64_t> value;
+                if (a.getConstant() && c.getConstant()) {
+                  int64_t x = *a.getConstant(), y = *c.getConstant();
+                  bool isMin = isa<arith::MinSIOp, arith::MinUIOp>(m.getOperation());
+                  bool isUnsigned = isa<arith::MinUIOp, arith::MaxUIOp>(m.getOperation());
+                  bool less = isUnsigned ? uint64_t(x) < uint64_t(y) : x < y;
+                  value = (less == isMin) ? x : y;
+                  div = Vec(a.rank(), pow2Divisor(*value));
+                }
+                return AxisInfo(Vec(a.rank(), 1), div, base.getConstancy(), value);
+              })
           .Case<arith::ShLIOp>([&](auto) -> std::optional<AxisInfo> {
             if (auto k = ops[1]->getConstant(); k && *k >= 0 && *k < 31)
               return mulInfo(*ops[0], constantInfo(type, int64_t(1) << *k,

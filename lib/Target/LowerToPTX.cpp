@@ -229,6 +229,7 @@ llvm::Expected<CompiledKernel> lowerTileToPTX(ModuleOp module, const KernelSpec 
     PassManager pm(ctx);
     pm.enableVerifier(false);
     pm.addPass(tile::createTileFoldDotAdd());
+    pm.addPass(tile::createTileSinkTransIntoLoad());
     pm.addPass(tile::createTileDecomposeBatchedDot());
     pm.addPass(tile::createTilePadSmallDot());
     pm.addPass(tile::createTileAssignLayouts());

@@ -10,7 +10,8 @@ See docs/runtime.md ("Python package").
 import ctypes as _ctypes
 
 from . import _lib
-from .errors import (CompilationError, KernelNotFoundError, KilnError,
+from .errors import (ArgumentOverflowError, CompilationError,
+                     KernelNotFoundError, KilnError,
                      KilnWarning, LaunchError, NoDriverError, OutOfResourcesError)
 from ._jit import Compiled, Kernel, Module, jit
 from .errors import check as _check
@@ -20,7 +21,8 @@ library_path = _lib.path
 
 __all__ = ["jit", "Module", "Kernel", "Compiled", "cdiv", "device_count",
            "device_name", "device_arch", "synchronize", "KilnError",
-           "CompilationError", "LaunchError", "NoDriverError", "OutOfResourcesError",
+           "ArgumentOverflowError", "CompilationError", "LaunchError",
+           "NoDriverError", "OutOfResourcesError",
            "KernelNotFoundError", "KilnWarning", "install", "uninstall"]
 
 

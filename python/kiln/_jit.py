@@ -19,8 +19,9 @@ import sys
 import types
 
 from . import _lib
-from .errors import (CompilationError, KernelNotFoundError, KilnError,
-                     KilnWarning, LaunchError, check)
+from .errors import (ArgumentOverflowError, CompilationError,
+                     KernelNotFoundError, KilnError, KilnWarning, LaunchError,
+                     check)
 
 _I32_MIN, _I32_MAX = -(1 << 31), (1 << 31) - 1
 _I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
@@ -247,7 +248,7 @@ class Kernel:
                 return ("l", "q", a, 0)
             if 0 <= a <= _U64_MAX:  # Triton's u64
                 return ("u", "Q", a, 0)
-            raise LaunchError(
+            raise ArgumentOverflowError(
                 "%s: integer %d does not fit in int64 or uint64" % (where, a))
         if t is float:
             return ("f", "d", a, 0)

@@ -15,6 +15,11 @@ class LaunchError(KilnError):
     parameter), or the driver refused the launch."""
 
 
+class ArgumentOverflowError(LaunchError, OverflowError):
+    """An integer argument outside int64 and uint64 (Triton raises
+    OverflowError)."""
+
+
 class OutOfResourcesError(LaunchError):
     """The kernel needs more shared memory (or threads) per block than the
     device has, as Triton's OutOfResources: an autotuner skips such a

@@ -108,6 +108,43 @@ class U64Test(unittest.TestCase):
         big = k.warmup(x, y, out, 2 ** 63 + 5, BLOCK=128, grid=(1,))
         self.assertIn(".param .u64 add_kernel_param_3", big.asm["ptx"])
 
+    def test_ints_outside_int64_and_uint64_raise_overflow_error(self):
+        # Triton raises OverflowError (test_value_specialization_overflow).
+        from dropin import kernels
+        x, y, out = Tensor(0x10000), Tensor(0x20000), Tensor(0x30000)
+        for n in (2 ** 64, -2 ** 63 - 1):
+            with self.assertRaises(OverflowError):
+                kernels.add_kernel[(1,)](x, y, out, n, BLOCK=128)
+        kernels.add_kernel[(1,)](x, y, out, -2 ** 63, BLOCK=128)
+
+
+class ReprTest(unittest.TestCase):
+    def test_repr_names_the_compiled_kernel(self):
+        # triton.jit(repr=f): f(specialization) names the kernel; it reads
+        # the signature's types and the constants (ints equal to 1 among
+        # them), as Triton's test_value_specialization does.
+        seen = []
+
+        def name(spec):
+            seen.append((dict(spec.signature), dict(spec.constants)))
+            ty = spec.signature["value1"]
+            ones = "_".join(k for k, v in spec.constants.items() if v == 1)
+            return "kernel_%s_%s" % (ty, ones)
+
+        @triton.jit(repr=name)
+        def kernel(value1, is_one, X, BLOCK: triton.language.constexpr):
+            pass
+        k = kernel
+        x = Tensor(0x10000)
+        for value, ty in ((-1, "i32"), (2 ** 31, "i64"), (2 ** 63, "u64")):
+            h = k.warmup(value, 1, x, BLOCK=4, grid=(1,))
+            self.assertEqual(h.name, "kernel_%s_is_one" % ty)
+        self.assertEqual(seen[0], ({"value1": "i32", "is_one": "constexpr",
+                                    "X": "*fp32", "BLOCK": "constexpr"},
+                                   {"is_one": 1, "BLOCK": 4}))
+        # The PTX entry keeps the function's name (what the driver loads).
+        self.assertIn(".entry kernel(", h.asm["ptx"])
+
 
 class FpFusionTest(unittest.TestCase):
     def test_enable_fp_fusion_false(self):

@@ -119,3 +119,71 @@ func.func @tile2d(%N: i32 {tile.divisibility = 16 : i32}, %M: i32) {
   %mr = arith.cmpi slt, %r2, %Ms : tensor<32x1xi32>
   return
 }
+
+
+// -----
+
+// A transpose permutes each dimension's facts: fp16 pointers contiguous in
+// runs of 64 along dimension 1 are contiguous along dimension 0 of their
+// transpose (what a load of `tl.load(p).T` gets after
+// tile-sink-trans-into-load: its accesses stay 16 bytes wide).
+func.func @transposed(%X: !tile.ptr<f16> {tile.divisibility = 16 : i32},
+                      %S: i32 {tile.divisibility = 16 : i32}) {
+  // expected-remark @below {{contiguity = [32], divisibility = [1073741824], constancy = [1]}}
+  %r = tile.arange 0 to 32 : tensor<32xi32>
+  // expected-remark @below {{contiguity = [32, 1], divisibility = [1073741824, 1], constancy = [1, 1]}}
+  %row = tile.expand_dims %r, 1 : tensor<32xi32> -> tensor<32x1xi32>
+  // expected-remark @below {{contiguity = [1, 1], divisibility = [16, 16], constancy = [32, 1]}}
+  %ss = tile.splat %S : i32 -> tensor<32x1xi32>
+  // expected-remark @below {{contiguity = [1, 1], divisibility = [16, 16], constancy = [1, 1]}}
+  %rs = arith.muli %row, %ss : tensor<32x1xi32>
+  // expected-remark @below {{contiguity = [1, 1], divisibility = [16, 16], constancy = [1, 64]}}
+  %rb = tile.broadcast %rs : tensor<32x1xi32> -> tensor<32x64xi32>
+  // expected-remark @below {{contiguity = [64], divisibility = [1073741824], constancy = [1]}}
+  %c = tile.arange 0 to 64 : tensor<64xi32>
+  // expected-remark @below {{contiguity = [1, 64], divisibility = [1, 1073741824], constancy = [1, 1]}}
+  %col = tile.expand_dims %c, 0 : tensor<64xi32> -> tensor<1x64xi32>
+  // expected-remark @below {{contiguity = [1, 64], divisibility = [1, 1073741824], constancy = [32, 1]}}
+  %cb = tile.broadcast %col : tensor<1x64xi32> -> tensor<32x64xi32>
+  // expected-remark @below {{contiguity = [1, 64], divisibility = [1, 16], constancy = [1, 1]}}
+  %off = arith.addi %rb, %cb : tensor<32x64xi32>
+  // expected-remark @below {{contiguity = [1, 1], divisibility = [16, 16], constancy = [32, 64]}}
+  %p0 = tile.splat %X : !tile.ptr<f16> -> tensor<32x64x!tile.ptr<f16>>
+  // expected-remark @below {{contiguity = [1, 64], divisibility = [2, 16], constancy = [1, 1]}}
+  %p = tile.addptr %p0, %off : tensor<32x64x!tile.ptr<f16>>, tensor<32x64xi32>
+  // expected-remark @below {{contiguity = [64, 1], divisibility = [16, 2], constancy = [1, 1]}}
+  %pt = tile.trans %p, [1, 0] : tensor<32x64x!tile.ptr<f16>> -> tensor<64x32x!tile.ptr<f16>>
+  return
+}
+
+// -----
+
+// min / max keep what both operands divide by, and fold constants: a
+// descriptor access's bound clamp(N - o, 0, 64) with N and o multiples of
+// 16 stays a multiple of 16, so the in-tile test r < bound is constant over
+// runs of 16 (vector accesses).
+func.func @clamped(%N: i64 {tile.divisibility = 16 : i32}, %o: i64 {tile.divisibility = 16 : i32}) {
+  // expected-remark @below {{contiguity = [1], divisibility = [1073741824], constancy = [1], constant = 0}}
+  %c0 = arith.constant 0 : i64
+  // expected-remark @below {{contiguity = [1], divisibility = [64], constancy = [1], constant = 64}}
+  %c64 = arith.constant 64 : i64
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [1]}}
+  %left = arith.subi %N, %o : i64
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [1]}}
+  %lo = arith.maxsi %left, %c0 : i64
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [1]}}
+  %b = arith.minsi %lo, %c64 : i64
+  // expected-remark @below {{contiguity = [1], divisibility = [1073741824], constancy = [1], constant = 0}}
+  %z = arith.minui %c64, %c0 : i64
+  // expected-remark @below {{contiguity = [1], divisibility = [64], constancy = [1], constant = 64}}
+  %m = arith.maxsi %c64, %c0 : i64
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [1]}}
+  %b32 = arith.trunci %b : i64 to i32
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [64]}}
+  %bs = tile.splat %b32 : i32 -> tensor<64xi32>
+  // expected-remark @below {{contiguity = [64], divisibility = [1073741824], constancy = [1]}}
+  %r = tile.arange 0 to 64 : tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [16]}}
+  %in = arith.cmpi slt, %r, %bs : tensor<64xi32>
+  return
+}

@@ -28,26 +28,37 @@ def load_nan(X, Out, M, N, sxm, BM: tl.constexpr, BN: tl.constexpr):
 # NAN-LABEL: func.func @load_nan(
 # NAN-SAME: %[[X:[^:]+]]: !tile.ptr<f16>
 # NAN-SAME: %[[N:arg3]]: i32 {tile.name = "N"}, %[[SXM:arg4]]: i64
-# The shape is widened to i64; an i64 stride stays as it is.
+# The shape is widened to i64; an i64 stride stays as it is. The tile's
+# first element is a scalar: the row offset times the row stride.
 # NAN: %[[N64:[^ ]+]] = arith.extsi %[[N]] : i32 to i64
+# NAN: %[[O0:[^ ]+]] = arith.extsi %{{.*}} : i32 to i64
+# NAN: %[[FIRST0:[^ ]+]] = arith.muli %[[O0]], %[[SXM]] : i64
+# In-tile offsets: r * stride per dimension, independent of the offsets.
 # NAN: %[[R0:[^ ]+]] = tile.arange 0 to 16 : tensor<16xi32>
 # NAN: %[[R064:[^ ]+]] = arith.extsi %[[R0]] : tensor<16xi32> to tensor<16xi64>
-# NAN: %[[I0:[^ ]+]] = arith.addi %{{.*}}, %[[R064]] : tensor<16xi64>
-# NAN: %[[E0:[^ ]+]] = tile.expand_dims %[[I0]], 1 : tensor<16xi64> -> tensor<16x1xi64>
+# NAN: %[[E0:[^ ]+]] = tile.expand_dims %[[R064]], 1 : tensor<16xi64> -> tensor<16x1xi64>
 # NAN: %[[S0:[^ ]+]] = tile.splat %[[SXM]] : i64 -> tensor<16x1xi64>
 # NAN: %[[T0:[^ ]+]] = arith.muli %[[E0]], %[[S0]] : tensor<16x1xi64>
 # Dimension 0 is not checked: no compare on it.
-# NAN-NOT: arith.cmpi {{.*}} tensor<16x1xi64>
+# NAN-NOT: arith.cmpi
+# NAN: %[[FIRST:[^ ]+]] = arith.addi %[[FIRST0]], %{{.*}} : i64
 # NAN: %[[R1:[^ ]+]] = tile.arange 0 to 32 : tensor<32xi32>
 # NAN: %[[E1:[^ ]+]] = tile.expand_dims %{{.*}}, 0 : tensor<32xi64> -> tensor<1x32xi64>
 # A unit stride folds into a constant.
 # NAN: %[[T1:[^ ]+]] = arith.muli %[[E1]], %{{.*}} : tensor<1x32xi64>
 # NAN: %[[OFF:[^ ]+]] = arith.addi %{{.*}}, %{{.*}} : tensor<16x32xi64>
-# NAN: %[[LO:[^ ]+]] = arith.cmpi sge, %[[E1]], %{{.*}} : tensor<1x32xi64>
-# NAN: %[[SN:[^ ]+]] = tile.splat %[[N64]] : i64 -> tensor<1x32xi64>
-# NAN: %[[HI:[^ ]+]] = arith.cmpi slt, %[[E1]], %[[SN]] : tensor<1x32xi64>
-# NAN: %[[IN:[^ ]+]] = arith.andi %[[LO]], %[[HI]] : tensor<1x32xi1>
-# NAN: %[[BASE:[^ ]+]] = tile.splat %[[X]] : !tile.ptr<f16> -> tensor<16x32x!tile.ptr<f16>>
+# Dimension 1 is checked in i32 against clamp(N - offset, 0, 32); its offset
+# is the constant 0, so there is no lower test.
+# NAN: %[[C1:[^ ]+]] = tile.expand_dims %[[R1]], 0 : tensor<32xi32> -> tensor<1x32xi32>
+# NAN: %[[LEFT:[^ ]+]] = arith.subi %[[N64]], %{{.*}} : i64
+# NAN: %[[HI:[^ ]+]] = arith.maxsi %[[LEFT]], %{{.*}} : i64
+# NAN: arith.minsi %[[HI]], %{{.*}} : i64
+# NAN: %[[HI32:[^ ]+]] = arith.trunci %{{.*}} : i64 to i32
+# NAN: %[[SN:[^ ]+]] = tile.splat %[[HI32]] : i32 -> tensor<1x32xi32>
+# NAN: %[[IN:[^ ]+]] = arith.cmpi slt, %[[C1]], %[[SN]] : tensor<1x32xi32>
+# NAN-NOT: arith.cmpi
+# NAN: %[[TILE:[^ ]+]] = tile.addptr %[[X]], %[[FIRST]] : !tile.ptr<f16>, i64
+# NAN: %[[BASE:[^ ]+]] = tile.splat %[[TILE]] : !tile.ptr<f16> -> tensor<16x32x!tile.ptr<f16>>
 # NAN: %[[P:[^ ]+]] = tile.addptr %[[BASE]], %[[OFF]] : tensor<16x32x!tile.ptr<f16>>, tensor<16x32xi64>
 # NAN: %[[M:[^ ]+]] = tile.broadcast %[[IN]] : tensor<1x32xi1> -> tensor<16x32xi1>
 # NAN: %[[PAD:[^ ]+]] = arith.constant dense<0x7E00> : tensor<16x32xf16>
@@ -87,7 +98,7 @@ def k_loop(X, Out, M, K, sxm, BM: tl.constexpr, BK: tl.constexpr):
 # LOOP: scf.yield %{{[^,]+}}, %[[B]], %[[S0]], %[[S1]], %[[T0]], %[[T1]], %[[O0]], %[[ADV]] :
 # The rank-1 store: one dimension, checked.
 # LOOP: %[[R:[^ ]+]] = tile.arange 0 to 16 : tensor<16xi32>
-# LOOP: arith.cmpi slt, %{{.*}} : tensor<16xi64>
+# LOOP: arith.cmpi slt, %{{.*}} : tensor<16xi32>
 # LOOP: tile.store %{{[^,]+}}, %{{[^,]+}}, mask %{{[^ ]+}} : tensor<16x!tile.ptr<i32>>
 
 

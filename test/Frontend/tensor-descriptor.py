@@ -41,13 +41,24 @@ def copy2d(in_ptr, out_ptr, M, N, stride_m, BM: tl.constexpr, BN: tl.constexpr):
 
 
 # COPY-LABEL: func.func @copy2d
-# The row index of the load, checked against M (an i32 shape, widened).
-# COPY: %[[ROWS:.*]] = arith.addi %{{.*}}, %{{.*}} : tensor<16xi64>
-# COPY: %[[ROW:.*]] = tile.expand_dims %[[ROWS]], 1 : tensor<16xi64> -> tensor<16x1xi64>
-# COPY: arith.cmpi sge, %[[ROW]], %{{.*}} : tensor<16x1xi64>
+# The tile's first element is a scalar (row offset widened, times the row
+# stride); each row is tested in i32 as r < clamp(M - row, 0, BM) and
+# r >= clamp(-row, 0, BM) for its in-tile index r: only scalars depend on
+# the offset.
+# COPY: %[[R:.*]] = arith.extsi %{{.*}} : i32 to i64
+# COPY: arith.muli %[[R]], %arg4 : i64
+# COPY: %[[IDX:.*]] = tile.expand_dims %{{.*}}, 1 : tensor<16xi32> -> tensor<16x1xi32>
 # COPY: %[[M:.*]] = arith.extsi %arg2 : i32 to i64
-# COPY: %[[MS:.*]] = tile.splat %[[M]] : i64 -> tensor<16x1xi64>
-# COPY: arith.cmpi slt, %[[ROW]], %[[MS]] : tensor<16x1xi64>
+# COPY: %[[LEFT:.*]] = arith.subi %[[M]], %[[R]] : i64
+# COPY: %[[LO:.*]] = arith.maxsi %[[LEFT]], %{{.*}} : i64
+# COPY: %[[HI:.*]] = arith.minsi %[[LO]], %{{.*}} : i64
+# COPY: %[[HI32:.*]] = arith.trunci %[[HI]] : i64 to i32
+# COPY: %[[HIS:.*]] = tile.splat %[[HI32]] : i32 -> tensor<16x1xi32>
+# COPY: arith.cmpi slt, %[[IDX]], %[[HIS]] : tensor<16x1xi32>
+# COPY: arith.cmpi sge, %[[IDX]], %{{.*}} : tensor<16x1xi32>
+# The column offset is the constant 0: its upper test only.
+# COPY: arith.cmpi slt, %{{.*}}, %{{.*}} : tensor<1x32xi32>
+# COPY-NOT: arith.cmpi sge
 # NaN padding where the block leaves the tensor: the NaN a TMA load fills
 # in on the H100 (0x7FF7 in each 16-bit half), so Kiln matches Triton bitwise.
 # COPY: %[[NAN:.*]] = arith.constant dense<0x7FF7> : tensor<16x32xf16>

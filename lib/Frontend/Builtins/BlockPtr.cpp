@@ -6,9 +6,10 @@
 //   idx_d = offset_d + arange(0, block_shape[d])          (in i64)
 //   ptr   = base + sum_d idx_d * stride_d
 //   mask  = AND over boundary_check dims of (idx_d >= 0 & idx_d < shape_d)
-// which is what Triton's RewriteTensorPointer produces, so the backend's
-// axis info and layouts treat it like the equivalent pointer tensor (a
-// stride of 1 on a contiguous dimension gives vector accesses).
+// as Triton's RewriteTensorPointer does, so the backend's axis info and
+// layouts treat it like the equivalent pointer tensor (a stride of 1 on a
+// contiguous dimension gives vector accesses). expand() computes the same
+// with every offset-dependent term a scalar (see there).
 //
 //===----------------------------------------------------------------------===//
 #include "BlockPtr.h"
@@ -234,38 +235,68 @@ struct Expanded {
   mlir::Value mask;
 };
 
+/// The i64 scalar clamp(v, 0, n) as i32: the in-tile index range bound that
+/// `v` gives (indices r of [0, n) with r < bound / r >= bound).
+static Val clampedBound(IRGen &g, mlir::Location l, mlir::Value v, int64_t n) {
+  mlir::Value zero = g.constantInt(0, DType::I64).value;
+  mlir::Value size = g.constantInt(n, DType::I64).value;
+  mlir::Value lo = mlir::arith::MaxSIOp::create(g.b, l, v, zero);
+  mlir::Value both = mlir::arith::MinSIOp::create(g.b, l, lo, size);
+  mlir::Value narrow = mlir::arith::TruncIOp::create(g.b, l, g.b.getI32Type(), both);
+  return Val::runtime(narrow, TType{DType::I32, false, {}});
+}
+
+/// `x` ([n]) as a rank-`rank` tensor with n at position d, 1 elsewhere.
+static Val alongDim(IRGen &g, mlir::Location l, Val x, size_t d, size_t rank) {
+  for (size_t k = 0; k < rank; ++k) {
+    if (k == d)
+      continue;
+    TType t = x.type;
+    t.shape.insert(t.shape.begin() + k, 1);
+    x = Val::runtime(tile::ExpandDimsOp::create(g.b, l, toMLIR(&g.ctx, t), x.value,
+                                                int32_t(k)),
+                     t);
+  }
+  return x;
+}
+
 static FailureOr<Expanded> expand(IRGen &g, const Val &p,
                                   llvm::ArrayRef<int64_t> check,
                                   const CallExpr *e) {
+  // Computed as the tile's first element (scalar) plus in-tile offsets
+  // (r_d * stride_d, r_d = arange(0, block_d)), and each dimension's bounds
+  // test as r_d >= clamp(-offset_d, 0, block_d) and r_d < clamp(shape_d -
+  // offset_d, 0, block_d) in i32: the per-element part no longer depends on
+  // the offsets, so it is computed once outside a loop that advances them,
+  // and every offset-dependent term is a scalar. Equivalent to testing
+  // offset_d + r_d in [0, shape_d) in i64.
   mlir::Location l = g.loc(e);
   size_t rank = p.bpRank();
-  Val offset;   // i64 element offsets, broadcast to the block shape
+  Val first;    // i64 scalar: the tile's first element
+  Val offset;   // i64 in-tile element offsets, broadcast to the block shape
   Val mask;     // i1, broadcast to the block shape
   for (size_t d = 0; d < rank; ++d) {
     int64_t n = p.blockShape[d];
+    FailureOr<Val> o64 = g.cast(p.bpOffset(d), DType::I64, e);
+    if (failed(o64))
+      return failure();
+    FailureOr<Val> start = g.binary(BinOpKind::Mul, *o64, p.bpStride(d), e);
+    if (failed(start))
+      return failure();
+    FailureOr<Val> sum = d == 0 ? *start : g.binary(BinOpKind::Add, first, *start, e);
+    if (failed(sum))
+      return failure();
+    first = *sum;
+
     TType rt{DType::I32, false, {n}};
     Val range = Val::runtime(tile::ArangeOp::create(g.b, l, toMLIR(&g.ctx, rt),
                                                     0, int32_t(n)),
                              rt);
     FailureOr<Val> r64 = g.cast(range, DType::I64, e);
-    FailureOr<Val> o64 = g.cast(p.bpOffset(d), DType::I64, e);
-    if (failed(r64) || failed(o64))
+    if (failed(r64))
       return failure();
-    FailureOr<Val> idx = g.binary(BinOpKind::Add, *o64, *r64, e);
-    if (failed(idx))
-      return failure();
-    // [n] -> [1, .., n, .., 1] with n at position d.
-    for (size_t k = 0; k < rank; ++k) {
-      if (k == d)
-        continue;
-      TType t = idx->type;
-      t.shape.insert(t.shape.begin() + k, 1);
-      idx = Val::runtime(tile::ExpandDimsOp::create(g.b, l,
-                                                    toMLIR(&g.ctx, t),
-                                                    idx->value, int32_t(k)),
-                         t);
-    }
-    FailureOr<Val> term = g.binary(BinOpKind::Mul, *idx, p.bpStride(d), e);
+    FailureOr<Val> term = g.binary(BinOpKind::Mul, alongDim(g, l, *r64, d, rank),
+                                   p.bpStride(d), e);
     if (failed(term))
       return failure();
     if (d == 0) {
@@ -278,14 +309,31 @@ static FailureOr<Expanded> expand(IRGen &g, const Val &p,
     }
     if (!llvm::is_contained(check, int64_t(d)))
       continue;
-    FailureOr<Val> lo = g.compare(CmpOpKind::GtE, *idx,
-                                  g.constantInt(0, DType::I64), e);
-    FailureOr<Val> hi = g.compare(CmpOpKind::Lt, *idx, p.bpShape(d), e);
-    if (failed(lo) || failed(hi))
+    Val r = alongDim(g, l, range, d, rank);
+    FailureOr<Val> shape64 = g.cast(p.bpShape(d), DType::I64, e);
+    FailureOr<Val> above = g.binary(BinOpKind::Sub, *shape64, *o64, e);
+    if (failed(shape64) || failed(above))
       return failure();
-    FailureOr<Val> in = g.binary(BinOpKind::BitAnd, *lo, *hi, e);
+    FailureOr<Val> in = g.compare(CmpOpKind::Lt, r, clampedBound(g, l, above->value, n), e);
     if (failed(in))
       return failure();
+    // An offset known to be >= 0 needs no lower test.
+    llvm::APInt known;
+    const Val &o = p.bpOffset(d);
+    bool nonNegative = (o.kind == Val::Kind::Int && o.i >= 0) ||
+                       (o.isRuntime() && matchPattern(o.value, mlir::m_ConstantInt(&known)) &&
+                        !known.isNegative());
+    if (!nonNegative) {
+      FailureOr<Val> below = g.binary(BinOpKind::Sub, g.constantInt(0, DType::I64), *o64, e);
+      if (failed(below))
+        return failure();
+      FailureOr<Val> lo = g.compare(CmpOpKind::GtE, r, clampedBound(g, l, below->value, n), e);
+      if (failed(lo))
+        return failure();
+      in = g.binary(BinOpKind::BitAnd, *lo, *in, e);
+      if (failed(in))
+        return failure();
+    }
     if (!mask.isRuntime()) {
       mask = *in;
     } else {
@@ -299,7 +347,10 @@ static FailureOr<Expanded> expand(IRGen &g, const Val &p,
   FailureOr<Val> off = g.broadcastTo(offset, shape, e, "block offsets");
   if (failed(off))
     return failure();
-  FailureOr<Val> ptr = g.binary(BinOpKind::Add, p.bpBase(), *off, e);
+  FailureOr<Val> tileStart = g.binary(BinOpKind::Add, p.bpBase(), first, e);
+  if (failed(tileStart))
+    return failure();
+  FailureOr<Val> ptr = g.binary(BinOpKind::Add, *tileStart, *off, e);
   if (failed(ptr))
     return failure();
   Expanded out{*ptr, {}};

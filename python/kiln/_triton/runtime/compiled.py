@@ -42,7 +42,7 @@ class CompiledKernel:
         # object (FlagGems' LibEntry launches through it) never pays for it.
         if self._regs is None:
             ptx = self.asm["ptx"]
-            self._regs = _ptxas_registers(ptx, self._arch, self.name) or (
+            self._regs = _ptxas_registers(ptx, self._arch, self.metadata.name) or (
                 _ptx_registers(ptx), 0)
         return self._regs
 

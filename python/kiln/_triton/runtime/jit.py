@@ -132,6 +132,8 @@ class JITFunction(KernelInterface, LaunchCodegen):
         self.debug = debug
         self.noinline = noinline
         self.launch_metadata = launch_metadata
+        # Triton's repr(specialization) -> the compiled kernel's name.
+        self.repr = repr
         self.__name__ = fn.__name__
         self.__qualname__ = getattr(fn, "__qualname__", fn.__name__)
         self.__doc__ = fn.__doc__
@@ -580,11 +582,14 @@ class JITFunction(KernelInterface, LaunchCodegen):
             raise self._in_file(e) from None
         finally:
             _lib.options_destroy(opts)
-        return CompiledKernel(self, _kjit.Compiled(
+        compiled = CompiledKernel(self, _kjit.Compiled(
             _lib.take_string(ptx.value), _lib.take_string(info.value)),
             num_warps, num_stages,
             {p.name: v for p, v in zip(self.params, values)
              if p.is_constexpr})
+        if self.repr is not None:
+            compiled.name = self.repr(Specialization(self, values))
+        return compiled
 
     def _other_device(self, grid, values, device, num_warps, num_stages,
                       flags=()):
@@ -700,6 +705,44 @@ class JITFunction(KernelInterface, LaunchCodegen):
         if key is not None:
             self._warm[key] = result
         return result
+
+
+class Specialization:
+    """What Triton's `repr` callback reads of a specialization (its
+    ASTSource): `signature` maps each parameter to Triton's type spelling
+    ("i32", "u64", "*fp16", "constexpr", ...) and `constants` the
+    constexprs, None arguments and integers specialized to 1 to their
+    values."""
+
+    def __init__(self, jit_fn, values):
+        self.fn = jit_fn
+        self.name = jit_fn.__name__
+        self.signature, self.constants = {}, {}
+        for p, v in zip(jit_fn.params, values):
+            ty = _signature_type(v)
+            if p.is_constexpr or v is None or (
+                    ty in ("i32",) and v == 1 and not p.do_not_specialize):
+                self.constants[p.name] = v
+                ty = "constexpr"
+            self.signature[p.name] = ty
+
+
+def _signature_type(v):
+    if v is None:
+        return "constexpr"
+    if isinstance(v, bool):
+        return "i1"
+    if isinstance(v, int):
+        if -2**31 <= v < 2**31:
+            return "i32"
+        return "i64" if -2**63 <= v < 2**63 else "u64"
+    if isinstance(v, float):
+        return "fp32"
+    dtype = getattr(v, "dtype", None)
+    if dtype is not None:
+        name = str(dtype).split(".")[-1]
+        return "*" + type_canonicalisation_dict.get(name, name)
+    return type(v).__name__
 
 
 def jit(fn=None, *, version=None, repr=None, launch_metadata=None,

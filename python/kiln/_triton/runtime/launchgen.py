@@ -316,7 +316,7 @@ class LaunchCodegen:
             "        else:\n"
             "            return _k_grid_error(_k_grid)\n"
             "    except _k_struct_error as e:\n"
-            "        return _k_pack_error(_k_grid, e)\n"
+            "        return _k_pack_error(_k_grid, e, %(values)s)\n"
             "%(count)s"
             "    _k_s = _k_call(_k_h, _k_b, _k_len)\n"
             "    if _k_s:\n"
@@ -349,6 +349,10 @@ class LaunchCodegen:
         raise LaunchError("kernel `%s`: grid must have 1 to 3 dimensions, "
                           "got %r" % (self.__name__, grid))
 
-    def _pack_error(self, grid, e):
+    def _pack_error(self, grid, e, values):
+        # Which argument does not fit: the describe step names it (an int
+        # outside int64 and uint64 is Triton's OverflowError).
+        rt, _ = self._split(values)
+        self.kiln_kernel()._describe(rt, False)
         raise LaunchError("kernel `%s`: grid %r or an argument is out of "
                           "range (%s)" % (self.__name__, grid, e))

@@ -37,6 +37,32 @@ def TileFoldDotAdd : Pass<"tile-fold-dot-add", "mlir::ModuleOp"> {
   let dependentDialects = ["::kiln::tile::TileDialect"];
 }
 
+def TileSinkTransIntoLoad : Pass<"tile-sink-trans-into-load", "mlir::ModuleOp"> {
+  let summary = "load a transposed tensor through transposed pointers: `trans(load(p)) -> load(trans(p))`";
+  let description = [{
+    A `tile.trans` whose operand is a `tile.load` of a tensor of pointers
+    (used only by the transpose) becomes a load of the transposed pointer,
+    mask and `other` tensors. The loaded values are the same; what changes is
+    that the load itself now has the consumer's shape, so that the layout
+    pass picks its access order from the pointers' contiguity and a dot
+    operand read as `desc.load([...]).T` or `tl.load(p).T` (the
+    fused-attention tutorial's K) is pipelined into a transposed shared-memory
+    slot that the tensor cores read directly, instead of being loaded, moved
+    through registers and staged again every iteration. Loads of block
+    pointers and volatile loads are left alone.
+
+    ```mlir
+    %k = tile.load %p, mask %m : tensor<64x128x!tile.ptr<f16>>
+    %kt = tile.trans %k, [1, 0] : tensor<64x128xf16> -> tensor<128x64xf16>
+    // becomes
+    %pt = tile.trans %p, [1, 0] : tensor<64x128x!tile.ptr<f16>> -> tensor<128x64x!tile.ptr<f16>>
+    %mt = tile.trans %m, [1, 0] : tensor<64x128xi1> -> tensor<128x64xi1>
+    %kt = tile.load %pt, mask %mt : tensor<128x64x!tile.ptr<f16>>
+    ```
+  }];
+  let dependentDialects = ["::kiln::tile::TileDialect"];
+}
+
 def TileDecomposeBatchedDot
     : Pass<"tile-decompose-batched-dot", "mlir::ModuleOp"> {
   let summary = "split 3-D (batched) tile.dot ops into one 2-D product per batch entry";
