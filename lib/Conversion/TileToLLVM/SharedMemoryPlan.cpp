@@ -92,8 +92,14 @@ unsigned planSharedMemory(ModuleOp module, LoweringState &state) {
     SmallVector<Operation *> users;
     for (Operation *user : alloc->getUsers()) {
       users.push_back(user);
-      if (isa<tile::LocalLoadOp>(user))
-        users.append(user->getUsers().begin(), user->getUsers().end());
+      if (!isa<tile::LocalLoadOp>(user))
+        continue;
+      // ... and so do the users of its transpose (a dot reading it flipped).
+      for (Operation *reader : user->getUsers()) {
+        users.push_back(reader);
+        if (isa<tile::TransOp>(reader))
+          users.append(reader->getUsers().begin(), reader->getUsers().end());
+      }
     }
     for (Operation *user : users) {
       Operation *top = block->findAncestorOpInBlock(*user);

@@ -138,7 +138,8 @@ bool isTransposedSlot(LocalLoadOp slot) {
 std::optional<bool> stagedTransposed(DotOp op, unsigned index) {
   Value operand = index == 0 ? op.getA() : op.getB();
   auto type = cast<RankedTensorType>(operand.getType());
-  if (operand.getDefiningOp<LocalLoadOp>() ||
+  bool flipped;
+  if (slotOperand(operand, flipped) ||
       !isa_and_nonnull<BlockedLayoutAttr>(type.getEncoding()) ||
       !(type.getElementType().isF16() || type.getElementType().isBF16()))
     return std::nullopt;
@@ -157,18 +158,25 @@ SwizzledTile storedA(bool mMajor, int64_t m, int64_t kUnits) {
 /// Where each operand of a wgmma comes from.
 struct WgmmaOperands {
   LocalLoadOp slotA, slotB;
+  /// The slot is read as its transpose (a tile.trans of its local_load:
+  /// the same bytes with the other majorness).
+  bool flippedA = false, flippedB = false;
   bool registerA = false;
   /// Set when the dot stages the operand: whether it is stored transposed.
   std::optional<bool> stagedA, stagedB;
   bool smemA() const { return slotA || stagedA; }
-  bool mMajorA() const { return slotA ? isTransposedSlot(slotA) : stagedA.value_or(false); }
-  bool kMajorB() const { return slotB ? isTransposedSlot(slotB) : stagedB.value_or(false); }
+  bool mMajorA() const {
+    return slotA ? isTransposedSlot(slotA) != flippedA : stagedA.value_or(false);
+  }
+  bool kMajorB() const {
+    return slotB ? isTransposedSlot(slotB) != flippedB : stagedB.value_or(false);
+  }
 };
 
 WgmmaOperands wgmmaOperands(DotOp op) {
   WgmmaOperands w;
-  w.slotA = op.getA().getDefiningOp<LocalLoadOp>();
-  w.slotB = op.getB().getDefiningOp<LocalLoadOp>();
+  w.slotA = slotOperand(op.getA(), w.flippedA);
+  w.slotB = slotOperand(op.getB(), w.flippedB);
   auto mma = dyn_cast_or_null<MmaLayoutAttr>(op.getC().getType().getEncoding());
   // A in registers: the fragments of this accumulator layout, which are
   // wgmma's register A fragments (the mma.sync m16n8k16 ones per warp).
@@ -186,6 +194,20 @@ WgmmaOperands wgmmaOperands(DotOp op) {
 }
 
 } // namespace
+
+LocalLoadOp slotOperand(Value operand, bool &flipped) {
+  flipped = false;
+  if (auto slot = operand.getDefiningOp<LocalLoadOp>())
+    return slot;
+  auto trans = operand.getDefiningOp<TransOp>();
+  if (!trans || trans.getOrder().size() != 2 || trans.getOrder()[0] != 1)
+    return {};
+  auto slot = trans.getSrc().getDefiningOp<LocalLoadOp>();
+  if (!slot || slot.getBuffer().getType().getElementBits() != 16)
+    return {};
+  flipped = true;
+  return slot;
+}
 
 bool canUseWgmma(DotOp op, unsigned computeCapability) {
   if (computeCapability < 90)
@@ -205,7 +227,7 @@ bool canUseWgmma(DotOp op, unsigned computeCapability) {
   // tf32 (f32 operands) and fp8: both K-major in slots (tf32 and fp8 wgmma
   // have no transposed operands; Kiln keeps no such A in registers).
   bool tf32 = elem.isF32() && op.getInputPrecision() == InputPrecision::tf32;
-  if ((tf32 || fp8) && (!slotA || !slotB || isTransposedSlot(slotA) || !isTransposedSlot(slotB)))
+  if ((tf32 || fp8) && (!slotA || !slotB || w.mMajorA() || !w.kMajorB()))
     return false;
   if (!(elem.isF16() || elem.isBF16() || tf32 || fp8))
     return false;

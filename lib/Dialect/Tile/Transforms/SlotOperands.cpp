@@ -176,12 +176,22 @@ bool isCopyableDotOperand(LoadOp load) {
     return false;
   if (load.getResult().use_empty())
     return false;
-  for (OpOperand &use : load.getResult().getUses()) {
+  if (isa_and_nonnull<DotOperandLayoutAttr>(type.getEncoding()))
+    return false;
+  // Dots that stage it, directly or through a 2-D transpose (a tile used
+  // both ways, as the fused-attention backward's Q^T and dO: the slot holds
+  // it once and wgmma reads it with either majorness).
+  auto staged = [](OpOperand &use) {
     auto dot = dyn_cast<DotOp>(use.getOwner());
-    if (!dot || use.getOperandNumber() > 1)
-      return false;
-    if (!isa_and_nonnull<MmaLayoutAttr>(dot.getC().getType().getEncoding()) ||
-        isa_and_nonnull<DotOperandLayoutAttr>(type.getEncoding()))
+    return dot && use.getOperandNumber() <= 1 &&
+           isa_and_nonnull<MmaLayoutAttr>(dot.getC().getType().getEncoding());
+  };
+  for (OpOperand &use : load.getResult().getUses()) {
+    if (staged(use))
+      continue;
+    auto trans = dyn_cast<TransOp>(use.getOwner());
+    if (!trans || trans.getResult().use_empty() ||
+        !llvm::all_of(trans.getResult().getUses(), staged))
       return false;
   }
   return true;
