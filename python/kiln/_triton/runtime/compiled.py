@@ -61,7 +61,14 @@ class CompiledKernel:
         return functools.partial(self._launch, grid)
 
     def _launch(self, grid, *args, stream=None, **kwargs):
-        """compiled[grid](*args): the launch on the current stream."""
+        """compiled[grid](*args): the launch on the current stream, or on
+        `stream` (a raw CUstream handle, as Triton's launcher takes it)."""
+        if stream is not None:
+            import torch
+            current = torch.cuda.current_stream().cuda_stream
+            if stream != current:
+                with torch.cuda.stream(torch.cuda.ExternalStream(stream)):
+                    return self._launch(grid, *args, **kwargs)
         jit_fn = self._jit_fn
         if self._runtime is None:  # what every launch of it reuses
             self._runtime = [p.name for p in jit_fn.params
