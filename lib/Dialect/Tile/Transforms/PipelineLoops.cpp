@@ -134,38 +134,6 @@ void stageInvariantOperand(LoadOp load) {
   load.erase();
 }
 
-/// The dot operand loads of `loop` (less `excluded`) that stageInLoop can
-/// stage at one point, after the last of them: each is loaded before the
-/// first use of any of them. Attention's K feeds the first dot before V is
-/// loaded; staging both after V would leave that dot reading a slot not yet
-/// written, so V stays a load its dot stages itself. (A K-major operand's
-/// use is through its #tile.dot_op conversion.)
-SmallVector<LoadOp> stageableTogether(scf::ForOp loop, llvm::DenseSet<Operation *> excluded) {
-  Block *body = loop.getBody();
-  while (true) {
-    SmallVector<LoadOp> loads = dotOperandLoads(loop, excluded);
-    Operation *firstUse = nullptr;
-    auto see = [&](Operation *user) {
-      if (Operation *top = body->findAncestorOpInBlock(*user);
-          top && (!firstUse || top->isBeforeInBlock(firstUse)))
-        firstUse = top;
-    };
-    for (LoadOp load : loads)
-      for (Operation *user : load->getUsers()) {
-        if (isa<ConvertLayoutOp>(user) && isKMajorOnlyLoad(load))
-          llvm::for_each(user->getUsers(), see);
-        else
-          see(user);
-      }
-    bool dropped = false;
-    for (LoadOp load : loads)
-      if (firstUse && !load->isBeforeInBlock(firstUse))
-        dropped |= excluded.insert(load).second;
-    if (!dropped)
-      return loads;
-  }
-}
-
 /// Dot operands that cannot all be copied asynchronously (rows not proven
 /// 4-byte aligned) go through one shared-memory slot each, written and read
 /// in the same iteration, as Triton does (load, local_alloc, wgmma): the dots

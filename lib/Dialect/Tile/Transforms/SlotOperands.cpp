@@ -252,6 +252,32 @@ CompanionLoads companionLoads(scf::ForOp loop, ArrayRef<LoadOp> dotLoads,
   return found;
 }
 
+SmallVector<LoadOp> stageableTogether(scf::ForOp loop, llvm::DenseSet<Operation *> excluded) {
+  Block *body = loop.getBody();
+  while (true) {
+    SmallVector<LoadOp> loads = dotOperandLoads(loop, excluded);
+    Operation *firstUse = nullptr;
+    auto see = [&](Operation *user) {
+      if (Operation *top = body->findAncestorOpInBlock(*user);
+          top && (!firstUse || top->isBeforeInBlock(firstUse)))
+        firstUse = top;
+    };
+    for (LoadOp load : loads)
+      for (Operation *user : load->getUsers()) {
+        if (isa<ConvertLayoutOp>(user) && isKMajorOnlyLoad(load))
+          llvm::for_each(user->getUsers(), see);
+        else
+          see(user);
+      }
+    bool dropped = false;
+    for (LoadOp load : loads)
+      if (firstUse && !load->isBeforeInBlock(firstUse))
+        dropped |= excluded.insert(load).second;
+    if (!dropped)
+      return loads;
+  }
+}
+
 void readKMajorOperandsFromSlots(ArrayRef<LoadOp> loads) {
   for (LoadOp load : loads) {
     if (!isKMajorOnlyLoad(load))

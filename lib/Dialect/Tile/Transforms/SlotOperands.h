@@ -66,6 +66,15 @@ CompanionLoads companionLoads(mlir::scf::ForOp loop, llvm::ArrayRef<LoadOp> dotL
                               const llvm::DenseSet<mlir::Operation *> &excluded,
                               const kiln::ModuleAxisInfo &axis);
 
+/// The dot operand loads of `loop` (less `excluded`) that stageInLoop
+/// (PipelineLoops.cpp) can stage at one point, after the last of them: each
+/// is loaded before the first use of any of them. Attention's K feeds the first dot before V is
+/// loaded; staging both after V would leave that dot reading a slot not yet
+/// written, so V stays a load its dot stages itself. (A K-major operand's
+/// use is through its #tile.dot_op conversion.)
+llvm::SmallVector<LoadOp> stageableTogether(mlir::scf::ForOp loop,
+                                            llvm::DenseSet<mlir::Operation *> excluded);
+
 /// Once a K-major operand (tf32, fp8) is copied into a slot, its dot reads
 /// the slot: the #tile.dot_op conversion between the load and the dot is
 /// dropped.
