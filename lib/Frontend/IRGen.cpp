@@ -728,9 +728,6 @@ mlir::OwningOpRef<mlir::ModuleOp> IRGen::compile(const KernelSpec &sp) {
     if (divisibility[k] > 1)
       func.setArgAttr(k, "tile.divisibility",
                       b.getI32IntegerAttr(divisibility[k]));
-    // Signless in MLIR: launch checks read it here when descriptors hide the order.
-    if (!descriptors.empty() && isUnsigned(runtimeParams[k].second.dtype))
-      func.setArgAttr(k, "tile.unsigned", b.getUnitAttr());
     auto p = llvm::find_if(fn->params, [&](const Param &q) {
       return q.name == runtimeParams[k].first;
     });

@@ -104,30 +104,41 @@ std::optional<DType> dtypeOf(Type t) {
 }
 
 /// Runtime parameters of the kernel: names from `tile.name`, types from the
-/// signature when it lists exactly them, else from the argument types.
+/// signature when it lists exactly them (its integer entries keep their
+/// signedness, which MLIR's signless types lose), else from the argument
+/// types.
 llvm::Expected<std::vector<KernelInfo::Param>> kernelParams(func::FuncOp func,
                                                             const KernelSpec &spec) {
   // The signature's runtime entries with tuples flattened to their elements
-  // (depth first, as the frontend passes them). A descriptor is several
-  // arguments: with one, the argument types are read instead.
-  std::vector<ParamSpec> runtime;
-  std::function<bool(const ParamSpec &)> flatten = [&](const ParamSpec &p) {
+  // (depth first, as the frontend passes them). A host descriptor is its
+  // base pointer (of its element type), then its shapes and strides but the
+  // last (IRGen.cpp's order), which are read from the argument types (no
+  // entry: std::nullopt).
+  std::vector<std::optional<ParamSpec>> runtime;
+  std::function<void(const ParamSpec &)> flatten = [&](const ParamSpec &p) {
     switch (p.kind) {
     case ParamSpec::Kind::Constexpr:
-      return true;
-    case ParamSpec::Kind::TensorDesc:
-      return false;
+      return;
+    case ParamSpec::Kind::TensorDesc: {
+      ParamSpec base; // 16-byte aligned, as Triton asserts
+      base.kind = ParamSpec::Kind::Pointer;
+      base.dtype = p.dtype;
+      base.divisibility = 16;
+      runtime.push_back(base);
+      runtime.insert(runtime.end(), 2 * p.blockShape.size() - 1, std::nullopt);
+      return;
+    }
     case ParamSpec::Kind::Tuple:
-      return llvm::all_of(p.elements, flatten);
+      llvm::for_each(p.elements, flatten);
+      return;
     case ParamSpec::Kind::Pointer:
     case ParamSpec::Kind::Scalar:
       runtime.push_back(p);
-      return true;
+      return;
     }
-    return false;
   };
-  bool useSpec = llvm::all_of(spec.signature, flatten) &&
-                 runtime.size() == func.getNumArguments();
+  llvm::for_each(spec.signature, flatten);
+  bool useSpec = runtime.size() == func.getNumArguments();
   std::vector<KernelInfo::Param> params;
   for (unsigned i = 0; i < func.getNumArguments(); ++i) {
     KernelInfo::Param param;
@@ -135,8 +146,8 @@ llvm::Expected<std::vector<KernelInfo::Param>> kernelParams(func::FuncOp func,
       param.name = name.str();
     else
       param.name = "arg" + std::to_string(i);
-    if (useSpec) {
-      param.spec = runtime[i];
+    if (useSpec && runtime[i]) {
+      param.spec = *runtime[i];
     } else {
       Type t = func.getArgument(i).getType();
       bool isPtr = isa<tile::PtrType>(t);
@@ -147,12 +158,6 @@ llvm::Expected<std::vector<KernelInfo::Param>> kernelParams(func::FuncOp func,
                                                  param.name + "'");
       param.spec.kind = isPtr ? ParamSpec::Kind::Pointer : ParamSpec::Kind::Scalar;
       param.spec.dtype = *dtype;
-      if (func.getArgAttr(i, "tile.unsigned")) // signless in MLIR
-        param.spec.dtype = *dtype == DType::I8    ? DType::U8
-                           : *dtype == DType::I16 ? DType::U16
-                           : *dtype == DType::I32 ? DType::U32
-                           : *dtype == DType::I64 ? DType::U64
-                                                  : *dtype;
       if (auto div = func.getArgAttrOfType<IntegerAttr>(i, "tile.divisibility"))
         param.spec.divisibility = div.getInt();
     }
