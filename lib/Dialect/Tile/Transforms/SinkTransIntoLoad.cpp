@@ -130,8 +130,7 @@ void eraseDead(ValueRange roots) {
   DenseSet<Operation *> erased;
   while (!worklist.empty()) {
     Operation *op = worklist.pop_back_val();
-    if (erased.contains(op) || !op->use_empty() || !isMemoryEffectFree(op) ||
-        op->getNumRegions())
+    if (erased.contains(op) || !isOpTriviallyDead(op))
       continue;
     for (Value operand : op->getOperands())
       if (Operation *def = operand.getDefiningOp())
@@ -143,7 +142,7 @@ void eraseDead(ValueRange roots) {
 
 bool sinkable(LoadOp load) {
   auto ptrType = dyn_cast<RankedTensorType>(load.getPtr().getType());
-  return load && load->hasOneUse() && !load.getIsVolatile() && ptrType && !ptrType.getEncoding();
+  return load->hasOneUse() && !load.getIsVolatile() && ptrType && !ptrType.getEncoding();
 }
 
 struct TileSinkTransIntoLoadPass
