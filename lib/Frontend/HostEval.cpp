@@ -412,7 +412,8 @@ std::optional<Value> Interp::global(llvm::StringRef name, const Node *where) {
     static const char *kBuiltins[] = {
         "min",  "max",   "len",   "range", "int",   "float",   "bool",
         "abs",  "getattr", "list", "tuple", "str",  "sum",     "any",
-        "all",  "sorted", "isinstance", "enumerate", "zip", "dict", "round"};
+        "all",  "sorted", "isinstance", "enumerate", "zip", "dict", "round",
+        "filter", "map"};
     for (const char *bn : kBuiltins)
       if (name == bn)
         return Value::named(K::Builtin, bn);

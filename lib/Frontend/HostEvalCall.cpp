@@ -367,6 +367,31 @@ std::optional<Value> Interp::callBuiltin(const std::string &name,
     }
     return best;
   }
+  if (name == "filter" || name == "map") {
+    // filter(f, it) with f None keeping truthy items; map(f, it) of one
+    // iterable. Lists, as list(...) of Python's iterators would give.
+    if (!arity(2, 2))
+      return std::nullopt;
+    std::optional<std::vector<Value>> items = iterate(args[1], where);
+    if (!items)
+      return std::nullopt;
+    std::vector<Value> out;
+    for (Value &item : *items) {
+      if (name == "filter" && args[0].kind == K::None) {
+        if (truthy(item))
+          out.push_back(std::move(item));
+        continue;
+      }
+      std::optional<Value> r = call(args[0], {item}, {}, where);
+      if (!r)
+        return std::nullopt;
+      if (name == "map")
+        out.push_back(std::move(*r));
+      else if (truthy(*r))
+        out.push_back(std::move(item));
+    }
+    return Value::seq(K::List, std::move(out));
+  }
   if (name == "len") {
     if (!arity(1, 1))
       return std::nullopt;

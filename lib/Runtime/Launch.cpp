@@ -561,3 +561,64 @@ PackedArgs::PackedArgs(const KernelInfo &info, llvm::ArrayRef<Arg> args,
     pointers_[i] = &slot;
   }
 }
+
+llvm::Error PackedArgs::addTensorMaps(const KernelInfo &info, const DriverAPI &drv) {
+  if (info.tensorMaps.empty())
+    return llvm::Error::success();
+  if (!drv.cuTensorMapEncodeTiled)
+    return makeError(llvm::formatv(
+        "kernel `{0}` copies descriptor blocks with TMA, but the CUDA driver "
+        "({1}) lacks cuTensorMapEncodeTiled",
+        info.name, drv.libraryPath));
+  maps_.resize(info.tensorMaps.size());
+  for (auto [map, bytes] : llvm::zip(info.tensorMaps, maps_)) {
+    std::memset(bytes.bytes, 0, sizeof(bytes.bytes));
+    // The descriptor's base, shapes (i32) and stride (i64), as packed.
+    auto value = [&](unsigned k, auto type) {
+      decltype(type) v;
+      std::memcpy(&v, &storage_[map.param + k], sizeof(v));
+      return v;
+    };
+    uint64_t base = value(0, uint64_t());
+    if (base == 0) // a null pointer the kernel must not touch (nullPointers)
+      continue;
+    const ParamSpec &spec = info.params[map.param].spec;
+    unsigned elemBytes = dtypeBytes(spec.dtype);
+    int dataType = spec.dtype == DType::F16    ? cu::TENSOR_MAP_FLOAT16
+                   : spec.dtype == DType::BF16 ? cu::TENSOR_MAP_BFLOAT16
+                   : spec.dtype == DType::F32  ? cu::TENSOR_MAP_FLOAT32
+                   : elemBytes == 1            ? cu::TENSOR_MAP_UINT8
+                                               : -1;
+    if (dataType < 0 || map.box.size() != 2)
+      return makeError(llvm::formatv("kernel `{0}`: no TMA copy of {1} descriptor blocks",
+                                     info.name, dtypeName(spec.dtype)));
+    int32_t rows = value(1, int32_t()), cols = value(2, int32_t());
+    int64_t stride = value(3, int64_t());
+    // Innermost first, as the driver takes them.
+    unsigned long long dims[2] = {(unsigned long long)std::max(cols, 0),
+                                  (unsigned long long)std::max(rows, 0)};
+    unsigned long long strides[1] = {(unsigned long long)stride * elemBytes};
+    unsigned box[2] = {unsigned(map.box[1]), unsigned(map.box[0])}, ones[2] = {1, 1};
+    int swizzle = map.swizzle == 128  ? cu::TENSOR_MAP_SWIZZLE_128B
+                  : map.swizzle == 64 ? cu::TENSOR_MAP_SWIZZLE_64B
+                  : map.swizzle == 32 ? cu::TENSOR_MAP_SWIZZLE_32B
+                                      : cu::TENSOR_MAP_SWIZZLE_NONE;
+    // An empty tensor is a tensor map of one element that nothing reads in
+    // bounds (every element of a block outside it reads as the padding).
+    if (dims[0] == 0 || dims[1] == 0)
+      dims[0] = dims[1] = 1;
+    CUresult r = drv.cuTensorMapEncodeTiled(
+        bytes.bytes, dataType, 2, reinterpret_cast<void *>(uintptr_t(base)), dims, strides,
+        box, ones, /*interleave=*/0, swizzle, cu::TENSOR_MAP_L2_PROMOTION_128B,
+        map.nanFill ? cu::TENSOR_MAP_OOB_FILL_NAN : 0);
+    if (r != cu::SUCCESS)
+      return makeError(llvm::formatv(
+          "kernel `{0}`: {1}: cuTensorMapEncodeTiled of the {2} x {3} descriptor "
+          "(stride {4} elements) at {5}, box {6} x {7}, swizzle {8}: {9}",
+          info.name, info.params[map.param].name, rows, cols, stride, hexPtr(base),
+          map.box[0], map.box[1], map.swizzle, drv.describe(r)));
+  }
+  for (TensorMapBytes &bytes : maps_)
+    pointers_.push_back(bytes.bytes);
+  return llvm::Error::success();
+}

@@ -559,6 +559,8 @@ llvm::Error Kernel::launchLoaded(LoadedKernel &lk, const Grid &grid,
   if (auto err = lk.device->makeCurrent())
     return err;
   const Driver &drv = lk.device->driver();
+  if (auto err = packed.addTensorMaps(info, drv))
+    return err;
   // A stream of another context would make cuLaunchKernel fail with a
   // bare CUDA_ERROR_INVALID_HANDLE (or run in the wrong context): name it.
   // The stream that last passed on this thread and device is not asked

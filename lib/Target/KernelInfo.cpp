@@ -22,12 +22,22 @@ llvm::json::Value KernelInfo::toJSON() const {
   llvm::json::Object jsonConstexprs;
   for (const auto &[name, value] : constexprs)
     jsonConstexprs[name] = value;
-  return llvm::json::Object{{"name", name},
-                            {"arch", arch},
-                            {"num_warps", int64_t(numWarps)},
-                            {"shared_bytes", int64_t(sharedBytes)},
-                            {"params", std::move(jsonParams)},
-                            {"constexprs", std::move(jsonConstexprs)}};
+  llvm::json::Object out{{"name", name},
+                         {"arch", arch},
+                         {"num_warps", int64_t(numWarps)},
+                         {"shared_bytes", int64_t(sharedBytes)},
+                         {"params", std::move(jsonParams)},
+                         {"constexprs", std::move(jsonConstexprs)}};
+  if (!tensorMaps.empty()) {
+    llvm::json::Array maps;
+    for (const TensorMap &m : tensorMaps)
+      maps.push_back(llvm::json::Object{{"param", int64_t(m.param)},
+                                        {"box", llvm::json::Array(m.box)},
+                                        {"swizzle", int64_t(m.swizzle)},
+                                        {"nan", m.nanFill}});
+    out["tensor_maps"] = std::move(maps);
+  }
+  return out;
 }
 
 namespace {
@@ -108,6 +118,40 @@ llvm::Expected<KernelInfo> KernelInfo::fromJSON(llvm::StringRef text) {
                               spec->front().kind != ParamSpec::Kind::Scalar))
       return fail(where + "type '" + *type + "' is not a pointer or scalar type");
     info.params.push_back({*pname, spec->front()});
+  }
+  if (const llvm::json::Value *m = obj->get("tensor_maps")) {
+    const llvm::json::Array *maps = m->getAsArray();
+    if (!maps)
+      return fail("field 'tensor_maps' must be an array");
+    for (auto [i, v] : llvm::enumerate(*maps)) {
+      std::string where = llvm::formatv("tensor_maps[{0}]: ", i);
+      const llvm::json::Object *o = v.getAsObject();
+      if (!o)
+        return fail(where + "expected an object");
+      TensorMap map;
+      std::optional<int64_t> param = o->getInteger("param");
+      // A 2-D descriptor: base, 2 shapes, 1 stride.
+      if (!param || *param < 0 || *param + 3 >= int64_t(info.params.size()) ||
+          info.params[*param].spec.kind != ParamSpec::Kind::Pointer)
+        return fail(where + "'param' must index a pointer parameter followed by "
+                            "the descriptor's 2 shapes and stride");
+      map.param = unsigned(*param);
+      const llvm::json::Array *box = o->getArray("box");
+      if (!box || box->size() != 2)
+        return fail(where + "'box' must be an array of 2 integers");
+      for (const llvm::json::Value &d : *box) {
+        std::optional<int64_t> n = d.getAsInteger();
+        if (!n || *n < 1 || *n > 256)
+          return fail(where + "'box' entries must be integers in [1, 256]");
+        map.box.push_back(*n);
+      }
+      std::optional<int64_t> swizzle = o->getInteger("swizzle");
+      if (!swizzle || !llvm::is_contained({0, 32, 64, 128}, *swizzle))
+        return fail(where + "'swizzle' must be 0, 32, 64 or 128");
+      map.swizzle = unsigned(*swizzle);
+      map.nanFill = o->getBoolean("nan").value_or(false);
+      info.tensorMaps.push_back(std::move(map));
+    }
   }
   if (const llvm::json::Value *c = obj->get("constexprs")) {
     const llvm::json::Object *constexprs = c->getAsObject();

@@ -218,6 +218,8 @@ llvm::Expected<CompiledKernel> lowerTileToPTX(ModuleOp module, const KernelSpec 
   module->setAttr("tile.num_warps", b.getI32IntegerAttr(spec.numWarps));
   module->setAttr("tile.num_stages", b.getI32IntegerAttr(spec.numStages));
   module->setAttr("tile.arch", b.getStringAttr(spec.arch));
+  if (!options.tmaCopies) // before the frontend-sunk transposes are decided
+    module->setAttr(tile::kNoTmaAttr, b.getUnitAttr());
   if (std::optional<std::string> libdevice = findLibdevice())
     module->setAttr("tile.libdevice", b.getStringAttr(*libdevice));
 
@@ -243,6 +245,36 @@ llvm::Expected<CompiledKernel> lowerTileToPTX(ModuleOp module, const KernelSpec 
     pm.addPass(tile::createTilePipelineLoops());
     if (failed(pm.run(module)))
       return stageError(Stage::TileLayout, "layout assignment failed");
+  }
+  // The CUtensorMap parameters the pipeliner added for TMA copies, with the
+  // padding of their descriptors (parameter index -> NaN padding).
+  std::map<unsigned, bool> nanPadding;
+  {
+    unsigned index = 0;
+    std::function<void(const ParamSpec &)> walk = [&](const ParamSpec &p) {
+      if (p.kind == ParamSpec::Kind::TensorDesc) {
+        nanPadding[index] = p.nanPadding;
+        index += 2 * p.blockShape.size();
+      } else if (p.kind == ParamSpec::Kind::Tuple) {
+        llvm::for_each(p.elements, walk);
+      } else if (p.kind != ParamSpec::Kind::Constexpr) {
+        ++index;
+      }
+    };
+    llvm::for_each(spec.signature, walk);
+  }
+  for (BlockArgument arg : kernel.getArguments()) {
+    auto of = kernel.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), "tile.tensormap");
+    if (!of)
+      continue;
+    KernelInfo::TensorMap map;
+    map.param = unsigned(of.getInt());
+    if (auto box = kernel.getArgAttrOfType<DenseI64ArrayAttr>(arg.getArgNumber(), "tile.tma_box"))
+      map.box.assign(box.asArrayRef().begin(), box.asArrayRef().end());
+    if (auto swizzle = kernel.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), "tile.tma_swizzle"))
+      map.swizzle = unsigned(swizzle.getInt());
+    map.nanFill = nanPadding[map.param];
+    info.tensorMaps.push_back(std::move(map));
   }
   bool wholeProgram = prefersWholeProgramJit(module);
   clock.done(Stage::TileLayout, [&] { return printModule(module); });

@@ -136,14 +136,19 @@ def host_desc(x_desc, y_desc, n, BM: tl.constexpr):
 
 
 # HOST-LABEL: func.func @host_desc(
-# HOST-SAME: %arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32, tile.name = "x_desc"},
+# The base of a host descriptor is marked as such (its rank): its shapes
+# and strides follow it.
+# HOST-SAME: %arg0: !tile.ptr<f16> {tile.descriptor = 2 : i64, tile.divisibility = 16 : i32, tile.name = "x_desc"},
 # HOST-SAME: %arg1: i32 {tile.name = "x_desc.shape0"}, %arg2: i32 {tile.name = "x_desc.shape1"},
 # HOST-SAME: %arg3: i64 {tile.divisibility = 8 : i32, tile.name = "x_desc.stride0"},
-# HOST-SAME: %arg4: !tile.ptr<f32> {tile.divisibility = 16 : i32, tile.name = "y_desc"},
+# HOST-SAME: %arg4: !tile.ptr<f32> {tile.descriptor = 2 : i64, tile.divisibility = 16 : i32, tile.name = "y_desc"},
 # HOST-SAME: %arg7: i64 {tile.divisibility = 4 : i32, tile.name = "y_desc.stride0"},
 # HOST-SAME: %arg8: i32 {tile.name = "n"})
 # The load's padding is zero (x_desc); the stored fp16 block becomes fp32.
-# HOST: tile.load %{{.*}}, mask %{{.*}}, other %{{.*}} : tensor<32x64x!tile.ptr<f16>>
+# The load records its block: the base argument (0) and the offsets as i32,
+# from which the pipeliner may copy it with TMA.
+# HOST: %[[M:.*]] = arith.muli %{{.*}}, %c32_i32 : i32
+# HOST: tile.load %{{.*}}, mask %{{.*}}, other %{{.*}} coords[%[[M]], %c0_i32{{.*}}] {descArg = 0 : i64} : tensor<32x64x!tile.ptr<f16>>
 # HOST: arith.extf %{{.*}} : tensor<32x64xf16> to tensor<32x64xf32>
 # HOST: tile.store
 # HOSTV-LABEL: .entry host_desc

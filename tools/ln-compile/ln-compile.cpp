@@ -154,6 +154,8 @@ bool runPipeline(const Options &o, CompileFn compile, llvm::StringRef knownName,
   // One process, one compile (or the three built-in kernels): freeing the
   // contexts before exit would only cost time (docs/backend.md).
   copts.skipTeardown = !o.split;
+  // The generated launchers pass the kernel's `params` only.
+  copts.tmaCopies = o.aot == AOTEmit::None;
   // Only ask for stage texts when they are needed: printing them costs time
   // that --time would otherwise report as compile time.
   if (o.dumpDir || o.emit != Stage::PTX)

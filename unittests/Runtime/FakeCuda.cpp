@@ -55,6 +55,8 @@ struct Launch {
   void *stream;
   std::vector<uint64_t> params;
   int registerCap = 0; ///< The launched build's `.maxnreg` (0: none).
+  /// Parameters over 8 bytes (CUtensorMaps), whole, by parameter index.
+  std::map<size_t, std::vector<unsigned char>> blobs;
 };
 struct Memset {
   uint64_t ptr;
@@ -116,6 +118,13 @@ bool parseEntry(const std::string &ptx, const std::string &name,
   size_t p = 0;
   while ((p = list.find(".param", p)) != std::string::npos) {
     p += 6;
+    // `.param .align 64 .b8 name[128]`: an array of bytes (a CUtensorMap).
+    size_t end = std::min(list.find(',', p), list.size());
+    std::string decl = list.substr(p, end - p);
+    if (size_t open = decl.find('['); open != std::string::npos) {
+      sizes.push_back(unsigned(std::atoi(decl.c_str() + open + 1)));
+      continue;
+    }
     size_t t = list.find('.', p);
     std::string type = list.substr(t + 1, 3);
     unsigned bytes = 4;
@@ -156,6 +165,18 @@ int kilnFakeLaunch(int i, char *name, size_t nameSize, unsigned *dims7,
   for (int k = 0; k < n && k < maxParams; ++k)
     params[k] = l.params[k];
   return n;
+}
+/// Bytes of launch i's parameter k when it is over 8 bytes (a CUtensorMap):
+/// its size, copied up to `size` into `out`; -1 if there is no such blob.
+int kilnFakeLaunchBlob(int i, int k, unsigned char *out, int size) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (i < 0 || i >= int(launches.size()))
+    return -1;
+  auto it = launches[i].blobs.find(size_t(k));
+  if (it == launches[i].blobs.end())
+    return -1;
+  std::memcpy(out, it->second.data(), std::min<size_t>(size, it->second.size()));
+  return int(it->second.size());
 }
 int kilnFakeLaunchRegisterCap(int i) {
   std::lock_guard<std::mutex> lock(mutex);
@@ -539,8 +560,12 @@ CUresult cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz,
            registerCap(f->module->ptx)};
   for (size_t i = 0; i < f->paramBytes.size(); ++i) {
     uint64_t v = 0;
-    std::memcpy(&v, params[i], f->paramBytes[i]);
+    std::memcpy(&v, params[i], std::min<size_t>(8, f->paramBytes[i]));
     l.params.push_back(v);
+    if (f->paramBytes[i] > 8) {
+      auto *bytes = static_cast<const unsigned char *>(params[i]);
+      l.blobs[i].assign(bytes, bytes + f->paramBytes[i]);
+    }
   }
   std::lock_guard<std::mutex> lock(mutex);
   launches.push_back(std::move(l));
@@ -565,6 +590,44 @@ CUresult cuEventCreate(void **e, unsigned) {
   return OK;
 }
 CUresult cuEventDestroy_v2(void *) { return OK; }
+/// A stand-in CUtensorMap: the arguments, checked as the driver checks them
+/// and laid out for tests in the 128 bytes as 16 words: address, dims (2), stride,
+/// box (2), data type, swizzle, OOB fill, interleave, L2 promotion, rank.
+CUresult cuTensorMapEncodeTiled(void *map, int dataType, unsigned rank, void *address,
+                                const unsigned long long *dims,
+                                const unsigned long long *strides, const unsigned *box,
+                                const unsigned *elementStrides, int interleave, int swizzle,
+                                int l2Promotion, int oobFill) {
+  count("cuTensorMapEncodeTiled");
+  if (reinterpret_cast<uintptr_t>(map) % 64 || rank < 1 || rank > 5 ||
+      reinterpret_cast<uintptr_t>(address) % 16)
+    return INVALID_VALUE;
+  for (unsigned d = 0; d < rank; ++d)
+    if (box[d] < 1 || box[d] > 256 || elementStrides[d] != 1 || dims[d] < 1)
+      return INVALID_VALUE;
+  for (unsigned d = 0; d + 1 < rank; ++d)
+    if (strides[d] % 16)
+      return INVALID_VALUE;
+  unsigned elemBytes = dataType == 0 ? 1 : dataType == 7 ? 4 : 2;
+  unsigned span = swizzle == 3 ? 128 : swizzle == 2 ? 64 : swizzle == 1 ? 32 : 0;
+  if (span && box[0] * elemBytes > span)
+    return INVALID_VALUE;
+  uint64_t words[16] = {};
+  words[0] = reinterpret_cast<uintptr_t>(address);
+  words[1] = dims[0];
+  words[2] = rank > 1 ? dims[1] : 0;
+  words[3] = rank > 1 ? strides[0] : 0;
+  words[4] = box[0];
+  words[5] = rank > 1 ? box[1] : 0;
+  words[6] = uint64_t(dataType);
+  words[7] = uint64_t(swizzle);
+  words[8] = uint64_t(oobFill);
+  words[9] = uint64_t(interleave);
+  words[10] = uint64_t(l2Promotion);
+  words[11] = rank;
+  std::memcpy(map, words, sizeof(words));
+  return OK;
+}
 CUresult cuEventRecord(void *event, void *stream) {
   std::lock_guard<std::mutex> lock(mutex);
   ++calls["cuEventRecord"];

@@ -32,6 +32,8 @@ struct FakeApi {
   void (*setKernelTime)(const char *, unsigned, float);
   int (*carveout)(const char *); ///< -1 when never set
   int (*launchRegisterCap)(int); ///< launch i's `.maxnreg` (0: none)
+  /// Launch i's parameter k of over 8 bytes: its size (-1: none), copied out.
+  int (*launchBlob)(int, int, unsigned char *, int);
 };
 
 inline const FakeApi &fake() {
@@ -51,6 +53,7 @@ inline const FakeApi &fake() {
     a.setKernelTime = (decltype(a.setKernelTime))dlsym(h, "kilnFakeSetKernelTime");
     a.carveout = (int (*)(const char *))dlsym(h, "kilnFakeCarveout");
     a.launchRegisterCap = (int (*)(int))dlsym(h, "kilnFakeLaunchRegisterCap");
+    a.launchBlob = (decltype(a.launchBlob))dlsym(h, "kilnFakeLaunchBlob");
     return a;
   }();
   return api;

@@ -5,7 +5,10 @@
 // as `tensordesc<T[B...]>` and launches with the base, the i32 shapes and
 // the i64 strides but the last. Checked end to end (real compiler, stand-in
 // driver): the parameters the driver receives, the cache key per block
-// shape, and the errors of bad descriptors.
+// shape, and the errors of bad descriptors. A kernel that copies descriptor
+// blocks with TMA (a pipelined dot loop on sm_90) also gets one CUtensorMap
+// per such descriptor, encoded by the launch (the stand-in driver's encoding
+// records the arguments).
 //
 //===----------------------------------------------------------------------===//
 #include "FakeDriver.h"
@@ -26,6 +29,22 @@ import triton.language as tl
 def scale(x_desc, y_desc, n, BM: tl.constexpr):
     m = tl.program_id(0) * BM
     y_desc.store([m, 0], x_desc.load([m, 0]) * 2)
+)";
+
+// Pipelined dot operands from descriptors: TMA copies on sm_90.
+const char *kMatmul = R"(import triton
+import triton.language as tl
+
+
+@triton.jit
+def mm(a_desc, b_desc, c, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    m = tl.program_id(0) * BM
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        acc = tl.dot(a_desc.load([m, k]), b_desc.load([k, 0]), acc)
+    r = tl.arange(0, BM)
+    n = tl.arange(0, BN)
+    tl.store(c + (m + r)[:, None] * BN + n[None, :], acc)
 )";
 
 class TensorDescFake : public FakeDriver {
@@ -135,4 +154,91 @@ TEST_F(TensorDescFake, BadDescriptorsAreNamed) {
   EXPECT_EQ(llvm::toString(bad.takeError()),
             "tensor descriptor: the last stride must be 1, got 2");
   EXPECT_EQ(launches().size(), 0u);
+}
+
+TEST_F(TensorDescFake, TmaCopiesGetEncodedTensorMaps) {
+  ModuleOptions mo;
+  mo.cache = CacheConfig{false, "", false};
+  Module m = Module::fromSource(kMatmul, "mm.py", mo);
+  Kernel k = llvm::cantFail(m.kernel("mm"));
+  LaunchOptions o;
+  o.constexprs.emplace("BM", 64);
+  o.constexprs.emplace("BN", 128);
+  o.constexprs.emplace("BK", 32);
+  // A: 200 x 96 (row stride 104), B: 96 x 128 (stride 128, NaN padding).
+  auto a = Arg::tensorDescArgs(buf->ptr(), DType::F16, {200, 96}, {104, 1}, {64, 32}, false);
+  auto b = Arg::tensorDescArgs(buf->ptr() + 65536, DType::F16, {96, 128}, {128, 1},
+                               {32, 128}, true);
+  ASSERT_TRUE(bool(a) && bool(b));
+  std::vector<Arg> args = concat(*a, *b, Arg::ptr(buf->ptr() + 131072, DType::F32));
+  args.push_back(Arg::integer(96));
+  auto ck = k.prepare(args, o);
+  ASSERT_TRUE(bool(ck)) << llvm::toString(ck.takeError());
+  // A's rows of 32 halves are one 64-byte panel; B's rows of 128 are four
+  // panels of 64 halves (128 bytes), copied one box each.
+  ASSERT_EQ(ck->info.tensorMaps.size(), 2u);
+  EXPECT_EQ(ck->info.tensorMaps[0].param, 0u);
+  EXPECT_EQ(ck->info.tensorMaps[0].box, (std::vector<int64_t>{64, 32}));
+  EXPECT_EQ(ck->info.tensorMaps[0].swizzle, 64u);
+  EXPECT_FALSE(ck->info.tensorMaps[0].nanFill);
+  EXPECT_EQ(ck->info.tensorMaps[1].param, 4u);
+  EXPECT_EQ(ck->info.tensorMaps[1].box, (std::vector<int64_t>{32, 64}));
+  EXPECT_EQ(ck->info.tensorMaps[1].swizzle, 128u);
+  EXPECT_TRUE(ck->info.tensorMaps[1].nanFill);
+  EXPECT_NE(ck->ptx.find("cp.async.bulk.tensor.2d"), std::string::npos);
+  EXPECT_NE(ck->ptx.find(".param .align 64 .b8 mm_param_10[128]"), std::string::npos);
+  // The metadata survives the disk cache's JSON.
+  auto round = KernelInfo::fromJSON(llvm::formatv("{0}", ck->info.toJSON()).str());
+  ASSERT_TRUE(bool(round)) << llvm::toString(round.takeError());
+  ASSERT_EQ(round->tensorMaps.size(), 2u);
+  EXPECT_EQ(round->tensorMaps[1].box, ck->info.tensorMaps[1].box);
+  EXPECT_TRUE(round->tensorMaps[1].nanFill);
+
+  ASSERT_EQ(errorText(k.launch(Grid(4), args, o)), "");
+  std::vector<Launch> l = launches();
+  ASSERT_EQ(l.size(), 1u);
+  ASSERT_EQ(l[0].params.size(), 12u); // 10 parameters, then the two maps
+  // Words: address, dims (inner first), stride in bytes, box (inner first),
+  // data type, swizzle, OOB fill, interleave, L2 promotion, rank.
+  auto words = [&](int param) {
+    std::vector<uint64_t> w(16);
+    EXPECT_EQ(fake().launchBlob(0, param, reinterpret_cast<unsigned char *>(w.data()), 128),
+              128);
+    w.resize(12);
+    return w;
+  };
+  EXPECT_EQ(words(10), (std::vector<uint64_t>{buf->ptr(), 96, 200, 208, 32, 64,
+                                              cu::TENSOR_MAP_FLOAT16,
+                                              cu::TENSOR_MAP_SWIZZLE_64B, 0, 0,
+                                              cu::TENSOR_MAP_L2_PROMOTION_128B, 2}));
+  EXPECT_EQ(words(11), (std::vector<uint64_t>{buf->ptr() + 65536, 128, 96, 256, 64, 32,
+                                              cu::TENSOR_MAP_FLOAT16,
+                                              cu::TENSOR_MAP_SWIZZLE_128B,
+                                              cu::TENSOR_MAP_OOB_FILL_NAN, 0,
+                                              cu::TENSOR_MAP_L2_PROMOTION_128B, 2}));
+  EXPECT_EQ(fake().calls("cuTensorMapEncodeTiled"), 2);
+}
+
+TEST_F(TensorDescFake, TmaIsOffForAheadOfTimeAndOlderTargets) {
+  ModuleOptions mo;
+  mo.cache = CacheConfig{false, "", false};
+  KernelSpec spec;
+  spec.kernelName = "mm";
+  spec.arch = "sm_80";
+  auto parsed = parseSignature(
+      "tensordesc<fp16[64,32],div=16x16>,tensordesc<fp16[32,128],div=16x16>,*fp32:16,i32");
+  ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+  spec.signature = *parsed;
+  spec.constexprs = {{"BM", "64"}, {"BN", "128"}, {"BK", "32"}};
+  auto ampere = compileKernel(kMatmul, "mm.py", spec);
+  ASSERT_TRUE(bool(ampere)) << llvm::toString(ampere.takeError());
+  EXPECT_TRUE(ampere->info.tensorMaps.empty());
+  EXPECT_EQ(ampere->ptx.find("cp.async.bulk.tensor"), std::string::npos);
+  spec.arch = "sm_90";
+  CompileOptions aot;
+  aot.tmaCopies = false;
+  auto hopper = compileKernel(kMatmul, "mm.py", spec, aot);
+  ASSERT_TRUE(bool(hopper)) << llvm::toString(hopper.takeError());
+  EXPECT_TRUE(hopper->info.tensorMaps.empty());
+  EXPECT_NE(hopper->ptx.find("cp.async.cg.shared.global"), std::string::npos);
 }

@@ -42,6 +42,18 @@ namespace cu {
 inline constexpr CUresult SUCCESS = 0;
 inline constexpr CUresult ERROR_NOT_READY = 600;
 inline constexpr CUresult ERROR_COOPERATIVE_LAUNCH_TOO_LARGE = 720;
+// CUtensorMapDataType, CUtensorMapSwizzle, CUtensorMapL2promotion,
+// CUtensorMapFloatOOBfill
+inline constexpr int TENSOR_MAP_UINT8 = 0;
+inline constexpr int TENSOR_MAP_FLOAT16 = 6;
+inline constexpr int TENSOR_MAP_FLOAT32 = 7;
+inline constexpr int TENSOR_MAP_BFLOAT16 = 9;
+inline constexpr int TENSOR_MAP_SWIZZLE_NONE = 0;
+inline constexpr int TENSOR_MAP_SWIZZLE_32B = 1;
+inline constexpr int TENSOR_MAP_SWIZZLE_64B = 2;
+inline constexpr int TENSOR_MAP_SWIZZLE_128B = 3;
+inline constexpr int TENSOR_MAP_L2_PROMOTION_128B = 2;
+inline constexpr int TENSOR_MAP_OOB_FILL_NAN = 1;
 // CUdevice_attribute
 inline constexpr int DEV_MAX_THREADS_PER_BLOCK = 1;
 inline constexpr int DEV_MAX_GRID_DIM_X = 5;
@@ -145,6 +157,15 @@ struct DriverAPI {
   CUresult (*cuEventQuery)(CUevent) = nullptr;
   /// Optional: *status != 0 while the stream is being captured into a graph.
   CUresult (*cuStreamIsCapturing)(CUstream, int *) = nullptr;
+  /// Optional (CUDA 12+): encodes a 128-byte CUtensorMap for TMA copies.
+  /// Arguments: map, data type, rank, address, dims, strides (bytes, rank -
+  /// 1 of them), box dims, element strides, interleave, swizzle, L2
+  /// promotion, OOB fill (the cu::TENSOR_MAP_* numbers below).
+  CUresult (*cuTensorMapEncodeTiled)(void *, int, unsigned, void *,
+                                     const unsigned long long *,
+                                     const unsigned long long *,
+                                     const unsigned *, const unsigned *, int,
+                                     int, int, int) = nullptr;
 
   /// Loads `library` (a file name searched like dlopen does, or a path),
   /// resolves every entry point and calls cuInit(0). On failure returns false

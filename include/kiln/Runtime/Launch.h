@@ -262,9 +262,18 @@ public:
   PackedArgs &operator=(const PackedArgs &) = delete;
   void **data() { return pointers_.data(); }
 
+  /// Encodes the kernel's CUtensorMap parameters (KernelInfo::tensorMaps)
+  /// from the packed descriptor values and appends them after the others.
+  /// Call once, after construction.
+  llvm::Error addTensorMaps(const KernelInfo &info, const DriverAPI &drv);
+
 private:
+  struct alignas(64) TensorMapBytes {
+    unsigned char bytes[128];
+  };
   llvm::SmallVector<uint64_t, 16> storage_;
   llvm::SmallVector<void *, 16> pointers_;
+  std::vector<TensorMapBytes> maps_; ///< std::allocator honours alignas(64)
 };
 
 } // namespace kiln::rt

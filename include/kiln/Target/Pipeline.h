@@ -33,8 +33,18 @@ struct KernelInfo {
     std::string name;
     ParamSpec spec; ///< kind Pointer or Scalar (constexprs are not params).
   };
+  /// A CUtensorMap the launch encodes for a host descriptor whose blocks the
+  /// kernel copies with TMA: a 128-byte parameter after all of `params`.
+  struct TensorMap {
+    unsigned param = 0;        ///< Index in `params` of the descriptor's base
+                               ///< (its 2 shapes and 1 stride follow it).
+    std::vector<int64_t> box;  ///< Elements of one copy, outermost first.
+    unsigned swizzle = 0;      ///< Bytes: 0 (none), 32, 64 or 128.
+    bool nanFill = false;      ///< Padding NaN (else zero) outside the tensor.
+  };
   std::string name;             ///< PTX entry name (the kernel's name).
   std::vector<Param> params;    ///< Runtime parameters in launch order.
+  std::vector<TensorMap> tensorMaps; ///< In parameter order, after `params`.
   std::map<std::string, std::string> constexprs;
   unsigned numWarps = 4;
   unsigned sharedBytes = 0;     ///< Dynamic shared memory to launch with.
@@ -58,6 +68,10 @@ struct CompileOptions {
   /// Freeing them walks every op, type, instruction and dialect once more
   /// for nothing (about 3 M instructions for a LayerNorm kernel).
   bool skipTeardown = false;
+  /// Copy 2-D host descriptor blocks with TMA on sm_90 (the launch then
+  /// passes KernelInfo::tensorMaps). Off for ahead-of-time kernels, whose
+  /// generated launchers pass `params` only.
+  bool tmaCopies = true;
 };
 
 /// Whether `options.skipTeardown` takes effect: not in an AddressSanitizer

@@ -374,8 +374,17 @@ unsigned getDotScratchBytes(DotOp op) {
   auto b = cast<RankedTensorType>(op.getB().getType());
   if (!isa_and_nonnull<MmaLayoutAttr>(op.getC().getType().getEncoding()))
     return 0;
-  int64_t elements = (isStagedByDot(op, 0) ? a.getNumElements() : 0) +
-                     (isStagedByDot(op, 1) ? b.getNumElements() : 0);
+  // wgmma reads a 16-bit slot in place even through a transpose (attention's
+  // K^T from its TMA slot); mma.sync stages that transpose from registers.
+  std::optional<unsigned> cc = getTargetComputeCapability(op);
+  bool wgmma = cc && canUseWgmma(op, *cc);
+  auto staged = [&](unsigned index) {
+    bool flipped;
+    if (wgmma && slotOperand(index == 0 ? op.getA() : op.getB(), flipped))
+      return false;
+    return isStagedByDot(op, index);
+  };
+  int64_t elements = (staged(0) ? a.getNumElements() : 0) + (staged(1) ? b.getNumElements() : 0);
   return unsigned(elements * 2);
 }
 

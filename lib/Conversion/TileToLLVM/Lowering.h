@@ -194,6 +194,9 @@ mlir::Value slotByteOffset(mlir::ConversionPatternRewriter &rewriter, mlir::Loca
 /// (AsyncCopyOpToLLVM.cpp).
 void populateAsyncCopyPatterns(TileTypeConverter &converter, const LoweringState &state,
                                mlir::RewritePatternSet &patterns);
+/// tile.tma_copy / tma_wait / tma_init / tma_inval (TmaOpToLLVM.cpp).
+void populateTmaPatterns(TileTypeConverter &converter, const LoweringState &state,
+                         mlir::RewritePatternSet &patterns);
 /// Elements of one tile.async_copy chunk (0: the pointers have no layout).
 /// Chunks under 4 bytes are not cp.async: they are loaded and stored by the
 /// copying threads themselves (synchronously).

@@ -79,6 +79,8 @@ unsigned planSharedMemory(ModuleOp module, LoweringState &state) {
       op->walk([&](Operation *inner) {
         if (auto copy = dyn_cast<tile::AsyncCopyOp>(inner))
           copies |= copy.getBuffer() == alloc.getResult();
+        else if (auto tma = dyn_cast<tile::TmaCopyOp>(inner))
+          copies |= tma.getBuffer() == alloc.getResult();
         else if (auto store = dyn_cast<tile::LocalStoreOp>(inner))
           copies |= store.getBuffer() == alloc.getResult();
       });
@@ -132,12 +134,12 @@ unsigned planSharedMemory(ModuleOp module, LoweringState &state) {
       if (buffers[j].life.overlaps(life)) {
         tile::SharedMemoryType other = buffers[j].alloc.getType();
         offset = std::max(offset, state.localAllocOffset[buffers[j].alloc] +
-                                      other.getNumSlots() * other.getSlotBytes());
+                                      other.getAllocBytes());
       }
     offset = llvm::alignTo(offset, 1024);
     state.localAllocOffset[alloc] = offset;
     tile::SharedMemoryType type = alloc.getType();
-    end = std::max(end, offset + type.getNumSlots() * type.getSlotBytes());
+    end = std::max(end, offset + type.getAllocBytes());
   }
   return unsigned(llvm::alignTo(end, 16));
 }

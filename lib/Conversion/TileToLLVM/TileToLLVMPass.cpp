@@ -276,6 +276,7 @@ LogicalResult TileToLLVMPass::distribute(ModuleOp module, const LoweringState &s
   populateConvertLayoutPatterns(converter, state, patterns);
   populateDotPatterns(converter, state, patterns);
   populateAsyncCopyPatterns(converter, state, patterns);
+  populateTmaPatterns(converter, state, patterns);
   populateWgmmaPatterns(converter, state, patterns);
   populateShapePatterns(converter, state, patterns);
   populatePrintPatterns(converter, state, patterns);
@@ -355,12 +356,25 @@ LogicalResult TileToLLVMPass::lowerToLLVM(ModuleOp module, bool capRegisters) {
     if (32 * numWarps == 256 && capRegisters)
       func->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
                     IntegerAttr::get(IntegerType::get(ctx, 32), 128));
-    // Frontend bookkeeping (tile.name, tile.divisibility) is not LLVM's.
+    // Frontend bookkeeping (tile.name, tile.divisibility) is not LLVM's. A
+    // TMA tensor map (tile.tensormap) is a 128-byte CUtensorMap passed by
+    // value, whose address the copies take: a grid constant.
     if (ArrayAttr argAttrs = func.getArgAttrsAttr()) {
       SmallVector<Attribute> cleaned;
       for (Attribute a : argAttrs) {
         SmallVector<NamedAttribute> kept;
-        for (NamedAttribute na : cast<DictionaryAttr>(a))
+        auto dict = cast<DictionaryAttr>(a);
+        if (dict.get("tile.tensormap")) {
+          Builder b(ctx);
+          kept.push_back(b.getNamedAttr(
+              LLVM::LLVMDialect::getByValAttrName(),
+              TypeAttr::get(LLVM::LLVMArrayType::get(b.getI8Type(), 128))));
+          kept.push_back(b.getNamedAttr(LLVM::LLVMDialect::getAlignAttrName(),
+                                        b.getI64IntegerAttr(64)));
+          kept.push_back(b.getNamedAttr(NVVM::NVVMDialect::getGridConstantAttrName(),
+                                        b.getUnitAttr()));
+        }
+        for (NamedAttribute na : dict)
           if (!na.getName().strref().starts_with("tile."))
             kept.push_back(na);
         cleaned.push_back(DictionaryAttr::get(ctx, kept));

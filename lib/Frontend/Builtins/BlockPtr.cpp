@@ -16,6 +16,7 @@
 
 #include "kiln/Dialect/Tile/IR/Tile.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SmallSet.h"
 #include <cmath>
@@ -518,7 +519,8 @@ static FailureOr<Val> descriptorArg(IRGen &g, const Arg &a,
 static FailureOr<Expanded> descriptorBlock(IRGen &g, const Val &desc,
                                            const Arg &offsets,
                                            llvm::StringRef fn,
-                                           const CallExpr *e) {
+                                           const CallExpr *e,
+                                           std::vector<Val> *offsetsOut = nullptr) {
   size_t rank = desc.bpRank();
   size_t given = listOf(offsets.v).size();
   if (given != rank)
@@ -528,6 +530,8 @@ static FailureOr<Expanded> descriptorBlock(IRGen &g, const Val &desc,
   FailureOr<std::vector<Val>> offs = readOffsets(g, offsets, rank, fn);
   if (failed(offs))
     return failure();
+  if (offsetsOut)
+    *offsetsOut = *offs;
   Val p = Val::blockPtr(desc.elems, desc.blockShape, desc.order);
   p.elems.insert(p.elems.end(), offs->begin(), offs->end());
   std::vector<int64_t> all;
@@ -635,7 +639,8 @@ FailureOr<Val> kiln::fe::loadTensorDescriptorBuiltin(BuiltinCall &call) {
     if (a[k].given && failed(rd.constStr(a[k], k == 2 ? "cache_modifier"
                                                       : "eviction_policy")))
       return failure();
-  FailureOr<Expanded> x = descriptorBlock(g, *desc, a[1], rd.fn, e);
+  std::vector<Val> offsets;
+  FailureOr<Expanded> x = descriptorBlock(g, *desc, a[1], rd.fn, e, &offsets);
   if (failed(x))
     return failure();
   DType dt = desc->bpBase().type.dtype;
@@ -659,9 +664,23 @@ FailureOr<Val> kiln::fe::loadTensorDescriptorBuiltin(BuiltinCall &call) {
       return failure();
     other = *o;
   }
-  return Val::runtime(tile::LoadOp::create(g.b, l, toMLIR(&g.ctx, t),
-                                           x->ptr.value, x->mask, other),
-                      t);
+  auto load = tile::LoadOp::create(g.b, l, toMLIR(&g.ctx, t), x->ptr.value,
+                                   x->mask, other);
+  // A 2-D host descriptor's block also records the kernel argument and the
+  // offsets, from which the pipeliner may copy it with TMA instead.
+  auto base = llvm::dyn_cast<mlir::BlockArgument>(desc->bpBase().value);
+  auto kernel = base ? llvm::dyn_cast<mlir::func::FuncOp>(base.getOwner()->getParentOp())
+                     : mlir::func::FuncOp();
+  if (kernel && desc->bpRank() == 2 &&
+      kernel.getArgAttr(base.getArgNumber(), "tile.descriptor")) {
+    llvm::SmallVector<mlir::Value> coords;
+    for (const Val &o : offsets)
+      coords.push_back(o.isRuntime() ? o.value
+                                     : g.constantInt(o.i, DType::I32).value);
+    load.getCoordsMutable().assign(coords);
+    load.setDescArg(int64_t(base.getArgNumber()));
+  }
+  return Val::runtime(load, t);
 }
 
 FailureOr<Val> kiln::fe::storeTensorDescriptorBuiltin(BuiltinCall &call) {

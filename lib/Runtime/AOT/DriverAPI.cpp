@@ -104,6 +104,7 @@ bool DriverAPI::load(const char *library, DriverAPI &d, std::string &error) {
   resolveOptional(lib, "cuCtxGetDevice", d.cuCtxGetDevice);
   resolveOptional(lib, "cuEventQuery", d.cuEventQuery);
   resolveOptional(lib, "cuStreamIsCapturing", d.cuStreamIsCapturing);
+  resolveOptional(lib, "cuTensorMapEncodeTiled", d.cuTensorMapEncodeTiled);
 
   if (CUresult r = d.cuInit(0); r != cu::SUCCESS) {
     error = "no usable CUDA device: cuInit: " + d.describe(r);

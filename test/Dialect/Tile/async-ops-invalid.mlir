@@ -113,3 +113,58 @@ func.func @wait() {
   tile.async_wait {pending = -1 : i32}
   return
 }
+
+// -----
+
+func.func @tma_copy_needs_barriers(%m: !llvm.ptr, %b: !tile.smem<3x64x64xf16>, %s: i32, %c: i32, %p: i1) {
+  // expected-error @+1 {{'tile.tma_copy' op needs a buffer with mbarriers (`!tile.smem<..., barriers>`), got '!tile.smem<3x64x64xf16>'}}
+  tile.tma_copy %m[%c, %c] into %b[%s] if %p : !llvm.ptr -> !tile.smem<3x64x64xf16>
+  return
+}
+
+// -----
+
+func.func @tma_copy_transposed(%m: !llvm.ptr, %b: !tile.smem<3x64x64xf16, transposed, barriers>, %s: i32, %c: i32, %p: i1) {
+  // expected-error @+1 {{'tile.tma_copy' op copies rows as the tensor stores them: the buffer cannot be transposed, got '!tile.smem<3x64x64xf16, transposed, barriers>'}}
+  tile.tma_copy %m[%c, %c] into %b[%s] if %p : !llvm.ptr -> !tile.smem<3x64x64xf16, transposed, barriers>
+  return
+}
+
+// -----
+
+func.func @tma_copy_rank(%m: !llvm.ptr, %b: !tile.smem<3x64x64xf16, barriers>, %s: i32, %c: i32, %p: i1) {
+  // expected-error @+1 {{'tile.tma_copy' op takes 2 coordinates (a 2-D descriptor block), got 3}}
+  tile.tma_copy %m[%c, %c, %c] into %b[%s] if %p : !llvm.ptr -> !tile.smem<3x64x64xf16, barriers>
+  return
+}
+
+// -----
+
+func.func @tma_wait_needs_barriers(%b: !tile.smem<2x64x64xf16>, %s: i32) {
+  // expected-error @+1 {{'tile.tma_wait' op needs a buffer with mbarriers}}
+  tile.tma_wait %b[%s], phase %s : !tile.smem<2x64x64xf16>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected `transposed` or `barriers`}}
+func.func @smem_keyword(%b: !tile.smem<2x64x64xf16, swizzled>) {
+  return
+}
+
+// -----
+
+func.func @load_coords_without_desc(%p: tensor<16x16x!tile.ptr<f16>>, %c: i32) {
+  // expected-error @+1 {{'tile.load' op `coords` and `descArg` go together (a descriptor block's load)}}
+  %0 = tile.load %p coords [%c, %c] : tensor<16x16x!tile.ptr<f16>>
+  return
+}
+
+// -----
+
+func.func @load_coords_rank(%p: tensor<16x16x!tile.ptr<f16>>, %c: i32) {
+  // expected-error @+1 {{'tile.load' op has 1 coords; the result must be a tensor of that rank}}
+  %0 = tile.load %p coords [%c] {descArg = 0 : i64} : tensor<16x16x!tile.ptr<f16>>
+  return
+}

@@ -46,3 +46,26 @@ func.func @dot_wait(%a: tensor<64x64xf32>, %b: tensor<64x32xf32>) -> tensor<64x3
   %r:2 = tile.dot_wait %a, %b : tensor<64x64xf32>, tensor<64x32xf32>
   return %r#1 : tensor<64x32xf32>
 }
+
+// TMA copies of descriptor blocks: a buffer with one mbarrier per slot
+// (`barriers`, also with `transposed` before it), the copy from a tensor map
+// at block coordinates, the wait on a slot's phase, the barriers' life; a
+// tile.load that records its descriptor block.
+// CHECK-LABEL: func.func @tma
+// CHECK-SAME: !tile.smem<2x64x64xf16, transposed, barriers>
+// CHECK: %[[TB:.*]] = tile.local_alloc : <3x64x64xf16, barriers>
+// CHECK: tile.tma_init %[[TB]] : <3x64x64xf16, barriers>
+// CHECK: tile.tma_copy %arg0[%arg2, %arg3] into %[[TB]][%arg2] if %arg4 : !llvm.ptr -> <3x64x64xf16, barriers>
+// CHECK: tile.tma_wait %[[TB]][%arg2], phase %arg3 : <3x64x64xf16, barriers>
+// CHECK: tile.tma_inval %[[TB]] : <3x64x64xf16, barriers>
+// CHECK: tile.load %arg5, mask %arg6, other %arg7 coords[%arg2, %arg3] {descArg = 5 : i64} : tensor<64x64x!tile.ptr<f16>>
+func.func @tma(%map: !llvm.ptr, %t: !tile.smem<2x64x64xf16, transposed, barriers>, %s: i32, %c: i32,
+               %p: i1, %ptrs: tensor<64x64x!tile.ptr<f16>>, %m: tensor<64x64xi1>, %o: tensor<64x64xf16>) {
+  %b = tile.local_alloc : !tile.smem<3x64x64xf16, barriers>
+  tile.tma_init %b : !tile.smem<3x64x64xf16, barriers>
+  tile.tma_copy %map[%s, %c] into %b[%s] if %p : !llvm.ptr -> !tile.smem<3x64x64xf16, barriers>
+  tile.tma_wait %b[%s], phase %c : !tile.smem<3x64x64xf16, barriers>
+  tile.tma_inval %b : !tile.smem<3x64x64xf16, barriers>
+  %x = tile.load %ptrs, mask %m, other %o coords [%s, %c] {descArg = 5 : i64} : tensor<64x64x!tile.ptr<f16>>
+  return
+}

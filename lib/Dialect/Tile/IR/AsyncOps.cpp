@@ -9,20 +9,26 @@ using namespace kiln::tile;
 Type SharedMemoryType::parse(AsmParser &parser) {
   SmallVector<int64_t> shape;
   Type elem;
-  bool transposed = false;
+  bool transposed = false, barriers = false;
   if (parser.parseLess() ||
       parser.parseDimensionList(shape, /*allowDynamic=*/false, /*withTrailingX=*/true) ||
       parser.parseType(elem))
     return {};
-  if (succeeded(parser.parseOptionalComma())) {
-    if (parser.parseKeyword("transposed"))
-      return {};
-    transposed = true;
+  // `, transposed` and `, barriers`, in that order, each optional.
+  while (succeeded(parser.parseOptionalComma())) {
+    if (!transposed && !barriers && succeeded(parser.parseOptionalKeyword("transposed")))
+      transposed = true;
+    else if (!barriers && succeeded(parser.parseOptionalKeyword("barriers")))
+      barriers = true;
+    else
+      return parser.emitError(parser.getCurrentLocation(),
+                              "expected `transposed` or `barriers`"),
+             Type();
   }
   if (parser.parseGreater())
     return {};
   return parser.getChecked<SharedMemoryType>(parser.getContext(), ArrayRef<int64_t>(shape),
-                                             elem, transposed);
+                                             elem, transposed, barriers);
 }
 
 void SharedMemoryType::print(AsmPrinter &printer) const {
@@ -32,12 +38,14 @@ void SharedMemoryType::print(AsmPrinter &printer) const {
   printer << getElementType();
   if (getTransposed())
     printer << ", transposed";
+  if (getBarriers())
+    printer << ", barriers";
   printer << ">";
 }
 
 LogicalResult SharedMemoryType::verify(function_ref<InFlightDiagnostic()> emitError,
                                        ArrayRef<int64_t> shape, Type elementType,
-                                       bool transposed) {
+                                       bool transposed, bool barriers) {
   if (shape.size() != 3)
     return emitError() << "!tile.smem needs 3 dimensions (slots x rows x columns), got "
                        << shape.size();
@@ -120,3 +128,31 @@ LogicalResult LocalLoadOp::verify() {
     return emitOpError() << "reads " << result.getElementType() << " from " << buffer;
   return success();
 }
+
+namespace {
+/// `buffer` carries the mbarriers a TMA op needs.
+LogicalResult checkBarriers(Operation *op, SharedMemoryType buffer) {
+  if (!buffer.getBarriers())
+    return op->emitOpError() << "needs a buffer with mbarriers (`!tile.smem<..., barriers>`), got "
+                             << buffer;
+  return success();
+}
+} // namespace
+
+LogicalResult TmaCopyOp::verify() {
+  SharedMemoryType buffer = getBuffer().getType();
+  if (failed(checkBarriers(*this, buffer)))
+    return failure();
+  if (buffer.getTransposed())
+    return emitOpError() << "copies rows as the tensor stores them: the buffer cannot be "
+                            "transposed, got "
+                         << buffer;
+  if (getCoords().size() != 2)
+    return emitOpError() << "takes 2 coordinates (a 2-D descriptor block), got "
+                         << getCoords().size();
+  return success();
+}
+
+LogicalResult TmaWaitOp::verify() { return checkBarriers(*this, getBuffer().getType()); }
+LogicalResult TmaInitOp::verify() { return checkBarriers(*this, getBuffer().getType()); }
+LogicalResult TmaInvalOp::verify() { return checkBarriers(*this, getBuffer().getType()); }

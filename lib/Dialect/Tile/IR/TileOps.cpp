@@ -213,6 +213,14 @@ void LoadOp::getEffects(
 LogicalResult LoadOp::verify() {
   if (getOther() && !getMask())
     return emitOpError() << "`other` given without `mask`";
+  if (getDescArg().has_value() != !getCoords().empty())
+    return emitOpError() << "`coords` and `descArg` go together (a descriptor block's load)";
+  if (!getCoords().empty()) {
+    auto type = dyn_cast<RankedTensorType>(getType());
+    if (!type || type.getRank() != int64_t(getCoords().size()))
+      return emitOpError() << "has " << getCoords().size()
+                           << " coords; the result must be a tensor of that rank";
+  }
   // Mask and pointee types are checked by the op's type constraints.
   return verifyCacheHints(*this, getCache(), {".ca", ".cg", ".cv"}, getEvict());
 }

@@ -36,8 +36,10 @@
 #include "BlockedLayouts.h"
 #include "Rematerialize.h"
 #include "SlotOperands.h"
+#include "TmaCopies.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -85,7 +87,7 @@ int64_t slotBudgetBytes(scf::ForOp loop) {
     if (seenLoop && !loop->isAncestor(op))
       return;
     if (auto alloc = dyn_cast<LocalAllocOp>(op))
-      allocated += alloc.getType().getNumSlots() * alloc.getType().getSlotBytes();
+      allocated += alloc.getType().getAllocBytes();
     else if (auto cvt = dyn_cast<ConvertLayoutOp>(op)) {
       // The #dot_op conversions of tf32 / fp8 operands that go to slots
       // vanish.
@@ -240,6 +242,7 @@ FailureOr<StagePlan> planStages(scf::ForOp loop, ArrayRef<LoadOp> loads,
     work.push_back(load.getPtr());
     if (load.getMask())
       work.push_back(load.getMask());
+    llvm::append_range(work, load.getCoords()); // a TMA copy's instead
   }
   for (LoadOp load : plan.prefetched) // cloned whole into stage 0
     if (load.getOther())
@@ -360,7 +363,7 @@ std::pair<Value, Value> copyOperands(OpBuilder &b, Value ptr, Value mask) {
 /// to `prefetchedOut`: each load predicated on `inRange` as well (a
 /// pointer past the loop's end is not read).
 void emitStage0(OpBuilder &b, Location loc, const StagePlan &plan, ArrayRef<Value> buffers,
-                IRMapping &map, Value slot, Value inRange,
+                ArrayRef<Value> tensorMaps, IRMapping &map, Value slot, Value inRange,
                 SmallVectorImpl<Value> &prefetchedOut) {
   for (Operation *op : plan.stage0)
     b.clone(*op, map);
@@ -377,8 +380,15 @@ void emitStage0(OpBuilder &b, Location loc, const StagePlan &plan, ArrayRef<Valu
     ahead.getMaskMutable().assign(mask);
     prefetchedOut.push_back(ahead.getResult());
   }
-  for (auto [constLoad, buffer] : llvm::zip(plan.loads, buffers)) {
+  for (auto [constLoad, buffer, tensorMap] : llvm::zip(plan.loads, buffers, tensorMaps)) {
     LoadOp load = constLoad;
+    if (tensorMap) {
+      SmallVector<Value> coords;
+      for (Value c : load.getCoords())
+        coords.push_back(map.lookupOrDefault(c));
+      TmaCopyOp::create(b, load.getLoc(), tensorMap, coords, buffer, slot, inRange);
+      continue;
+    }
     auto ptrType = cast<RankedTensorType>(load.getPtr().getType());
     auto maskType = RankedTensorType::get(ptrType.getShape(), b.getI1Type(),
                                           ptrType.getEncoding());
@@ -388,7 +398,8 @@ void emitStage0(OpBuilder &b, Location loc, const StagePlan &plan, ArrayRef<Valu
     auto [ptr, copyMask] = copyOperands(b, map.lookupOrDefault(load.getPtr()), mask);
     AsyncCopyOp::create(b, load.getLoc(), ptr, copyMask, buffer, slot);
   }
-  AsyncCommitOp::create(b, loc);
+  if (llvm::is_contained(tensorMaps, Value()))
+    AsyncCommitOp::create(b, loc);
 }
 
 /// Whether the loop's dots will run as sm_90 wgmma (WgmmaToLLVM.cpp): f32
@@ -438,22 +449,32 @@ void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
   bool refillReadSlot = !asyncDots && stages >= 5;
   unsigned numSlots = refillReadSlot ? lead : stages;
 
-  SmallVector<Value> buffers;
+  // Descriptor blocks go by TMA (TmaCopies.h) into slots with mbarriers;
+  // the others by cp.async (a null tensor map).
+  SmallVector<Value> buffers, tensorMaps, tmaBuffers;
   for (LoadOp load : plan.loads) {
     auto type = cast<RankedTensorType>(load.getType());
+    bool transposed = isTransposedOperand(load);
+    Value tensorMap = copiedWithTma(load) ? tensorMapFor(load) : Value();
     SmallVector<int64_t> shape{int64_t(numSlots)};
     if (type.getRank() == 1) // one row
       shape.push_back(1);
     llvm::append_range(shape, type.getShape());
     buffers.push_back(LocalAllocOp::create(
         b, load.getLoc(), SharedMemoryType::get(b.getContext(), shape, type.getElementType(),
-                                                isTransposedOperand(load))));
+                                                transposed, bool(tensorMap))));
+    tensorMaps.push_back(tensorMap);
+    if (tensorMap)
+      tmaBuffers.push_back(buffers.back());
   }
+  bool anyCpAsync = tmaBuffers.size() < buffers.size();
 
   // Prologue: iterations 0 .. stages - 2, each into its own slot. The
   // barrier before it lets the scratch of what ran before the loop (a dot
   // staging its operands) share the slots' bytes (SharedMemoryPlan.cpp).
   BarrierOp::create(b, loc);
+  for (Value buffer : tmaBuffers) // after the barrier: scratch may share its bytes
+    TmaInitOp::create(b, loc, buffer);
   SmallVector<Value> ahead;
   for (unsigned k : plan.ahead)
     ahead.push_back(loop.getInitArgs()[k]);
@@ -466,7 +487,7 @@ void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
     map.map(loop.getInductionVar(), iv);
     for (auto [k, v] : llvm::zip(plan.ahead, ahead))
       map.map(loop.getRegionIterArgs()[k], v);
-    emitStage0(b, loc, plan, buffers, map, constantLike(b, loc, i32, j), inRange,
+    emitStage0(b, loc, plan, buffers, tensorMaps, map, constantLike(b, loc, i32, j), inRange,
                prefetchedInit);
     for (auto [i, k] : llvm::enumerate(plan.ahead))
       ahead[i] = map.lookupOrDefault(yield.getOperand(k));
@@ -487,6 +508,8 @@ void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
   llvm::append_range(inits, prefetchedInit);
   inits.push_back(constantLike(b, loc, i32, lead % numSlots));
   inits.push_back(constantLike(b, loc, i32, 0));
+  if (!tmaBuffers.empty()) // the parity of the read slot's fill
+    inits.push_back(constantLike(b, loc, i32, 0));
   // Loop invariants, made once before the loop.
   Value distance = stepsOf(b, loc, loop, lead);
   Value one = constantLike(b, loc, i32, 1), zero = constantLike(b, loc, i32, 0),
@@ -496,10 +519,20 @@ void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
   newLoop->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
   Block *newBody = newLoop.getBody();
   ValueRange newArgs = newLoop.getRegionIterArgs();
-  Value copySlot = newArgs[newArgs.size() - 2], readSlot = newArgs.back();
+  unsigned slotArgs = newArgs.size() - 2 - (tmaBuffers.empty() ? 0 : 1);
+  Value copySlot = newArgs[slotArgs], readSlot = newArgs[slotArgs + 1];
 
   b.setInsertionPointToStart(newBody);
-  AsyncWaitOp::create(b, loc, lead - 1);
+  bool copiesFirst = !asyncDots && !refillReadSlot;
+  // The wait's barrier also tells the copies issued first in the iteration
+  // that every thread is done with the slot they refill. TMA copies wait on
+  // their slot's barrier instead.
+  if (anyCpAsync)
+    AsyncWaitOp::create(b, loc, lead - 1);
+  else if (copiesFirst)
+    BarrierOp::create(b, loc);
+  for (Value buffer : tmaBuffers)
+    TmaWaitOp::create(b, loc, buffer, readSlot, newArgs.back());
   // Stage 0 of iteration i + lead.
   IRMapping map0;
   SmallVector<Value> prefetchedAhead;
@@ -508,9 +541,8 @@ void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
     map0.map(loop.getInductionVar(), ivAhead);
     for (auto [i, k] : llvm::enumerate(plan.ahead))
       map0.map(loop.getRegionIterArgs()[k], newArgs[kept.size() + i]);
-    emitStage0(b, loc, plan, buffers, map0, copySlot, inRange, prefetchedAhead);
+    emitStage0(b, loc, plan, buffers, tensorMaps, map0, copySlot, inRange, prefetchedAhead);
   };
-  bool copiesFirst = !asyncDots && !refillReadSlot;
   if (copiesFirst)
     startCopies();
   // Stage 1 of iteration i: everything else, the loads read from the slot.
@@ -577,13 +609,23 @@ void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
                                            numPrefetched * (lead - 1)));
   llvm::append_range(yields, prefetchedAhead);
   yields.push_back(next(copySlot));
-  yields.push_back(next(readSlot));
+  Value nextRead = next(readSlot);
+  yields.push_back(nextRead);
+  if (!tmaBuffers.empty()) { // the parity flips when the read slot wraps
+    Value wrapped = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, nextRead, zero);
+    Value flipped = arith::XOrIOp::create(b, loc, newArgs.back(), one);
+    yields.push_back(arith::SelectOp::create(b, loc, wrapped, flipped, newArgs.back()));
+  }
   scf::YieldOp::create(b, loc, yields);
 
   // Nothing may still be writing the slots when the loop is left (or
-  // entered again: an outer loop).
+  // entered again: an outer loop). Every TMA copy of an iteration inside the
+  // loop was waited for; those past its end were never started.
   b.setInsertionPointAfter(newLoop);
-  AsyncWaitOp::create(b, loc, 0);
+  if (anyCpAsync)
+    AsyncWaitOp::create(b, loc, 0);
+  for (Value buffer : tmaBuffers)
+    TmaInvalOp::create(b, loc, buffer);
   SmallVector<Value> results(newLoop.getResults().take_front(kept.size()));
   if (asyncDots) {
     // Each dot waits only for the products before its own; the last ones
@@ -592,6 +634,14 @@ void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
     // matmul K loop) may stay in flight; attention's scores are read at once.
     // A may also be in registers (attention's P @ V, whose accumulator
     // `dot(p, v, acc * alpha)` only the next iteration reads).
+    // B may be a 16-bit slot read transposed, which wgmma reads in place
+    // (a TMA-copied K of attention).
+    auto readsSlot = [](Value b) {
+      if (auto trans = b.getDefiningOp<TransOp>())
+        b = mlir::getElementTypeOrSelf(b.getType()).getIntOrFloatBitWidth() == 16 ? trans.getSrc()
+                                                                             : Value();
+      return b && b.getDefiningOp<LocalLoadOp>();
+    };
     SmallVector<DotOp> inFlight;
     for (Operation &op : *newBody)
       if (auto dot = dyn_cast<DotOp>(op);
@@ -599,7 +649,7 @@ void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
           (dot.getA().getDefiningOp<LocalLoadOp>() ||
            isa_and_nonnull<DotOperandLayoutAttr, MmaLayoutAttr>(
                dot.getA().getType().getEncoding())) &&
-          dot.getB().getDefiningOp<LocalLoadOp>() && dot->hasOneUse() &&
+          readsSlot(dot.getB()) && dot->hasOneUse() &&
           isa<scf::YieldOp>(*dot->user_begin())) {
         dot->setAttr("tile.wgmma_pending", b.getI32IntegerAttr(1));
         inFlight.push_back(dot);
@@ -639,16 +689,21 @@ void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
     loop.getResult(k).replaceAllUsesWith(results[i]);
   loop.erase();
 
-  // Stage-0 copies that stage 1 did not need.
-  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*newBody)))
-    if (isOpTriviallyDead(&op))
-      op.erase();
+  // Stage-0 copies that stage 1 did not need, and the addresses of TMA
+  // copies (the prologue's as well).
+  // (Ops with regions stay: other loops the pass has yet to visit.)
+  for (Block *block : {newBody, newLoop->getBlock()})
+    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*block)))
+      if (op.getNumRegions() == 0 && isOpTriviallyDead(&op))
+        op.erase();
 }
 
 struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoopsPass> {
   using TilePipelineLoopsBase::TilePipelineLoopsBase;
 
   void runOnOperation() override {
+    if (!useTma)
+      getOperation()->setAttr(kNoTmaAttr, UnitAttr::get(&getContext()));
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
     // Whether every dot operand of a loop can be copied asynchronously,
@@ -680,18 +735,20 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
       }
       if (!ensureAxis())
         return signalPassFailure();
+      // TMA copies whole blocks: no alignment needed.
+      auto copyable = [&](LoadOp load) { return copiedWithTma(load) || copiesWords(load, *axis); };
       for (LoadOp load : loads)
         if (mlir::getElementTypeOrSelf(load.getType()).getIntOrFloatBitWidth() == 8 &&
-            !copiesWords(load, *axis))
+            !copyable(load))
           excluded.insert(load);
       loads = dotOperandLoads(loop, excluded);
       if (loads.empty())
         continue;
+      // (stageInLoop copies only wordCopies; it loads the others.)
       for (LoadOp load : loads)
         if (copiesWords(load, *axis))
           wordCopies.insert(load);
-      copiesAllWords[loop] =
-          llvm::all_of(loads, [&](LoadOp load) { return wordCopies.contains(load); });
+      copiesAllWords[loop] = llvm::all_of(loads, copyable);
       companions[loop] = companionLoads(loop, loads, excluded, *axis);
     }
 

@@ -13,8 +13,11 @@
 //===----------------------------------------------------------------------===//
 #include "kiln/Dialect/Tile/Transforms/Passes.h"
 
+#include "TmaCopies.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -142,7 +145,13 @@ void eraseDead(ValueRange roots) {
 
 bool sinkable(LoadOp load) {
   auto ptrType = dyn_cast<RankedTensorType>(load.getPtr().getType());
-  return load->hasOneUse() && !load.getIsVolatile() && ptrType && !ptrType.getEncoding();
+  if (!load->hasOneUse() || load.getIsVolatile() || !ptrType || ptrType.getEncoding())
+    return false;
+  // A 16-bit descriptor block in a loop stays as stored: the pipeliner copies
+  // it with TMA, which writes rows as the tensor stores them, and wgmma reads
+  // the slot transposed (TmaCopies.h).
+  bool sixteenBit = getElementTypeOrSelf(load.getType()).getIntOrFloatBitWidth() == 16;
+  return !(sixteenBit && isTmaCandidate(load) && load->getParentOfType<scf::ForOp>());
 }
 
 struct TileSinkTransIntoLoadPass
@@ -168,6 +177,9 @@ struct TileSinkTransIntoLoadPass
       if (other)
         moved.getOtherMutable().assign(other);
       moved.getResult().setType(trans.getType());
+      // The block's coordinates are those of the untransposed block.
+      moved.getCoordsMutable().clear();
+      moved.removeDescArgAttr();
       SmallVector<Value> old(load->getOperands());
       trans.replaceAllUsesWith(moved.getResult());
       trans.erase();

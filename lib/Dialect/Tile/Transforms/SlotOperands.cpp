@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "SlotOperands.h"
+#include "TmaCopies.h"
 
 #include "DotLayouts.h"
 
@@ -77,6 +78,11 @@ int64_t tensorBytes(Type type) {
   Type elem = tensor.getElementType();
   int64_t bytes = isa<PtrType>(elem) ? 8 : std::max(1u, elem.getIntOrFloatBitWidth() / 8);
   return tensor.getNumElements() * bytes;
+}
+
+bool paddingFilledByCopy(LoadOp load) {
+  // TMA fills a descriptor's padding (zero or NaN) itself.
+  return !load.getOther() || isZeroConstant(load.getOther()) || copiedWithTma(load);
 }
 
 bool isZeroConstant(Value v) {
@@ -160,12 +166,12 @@ bool isCopyableDotOperand(LoadOp load) {
     return false;
   if (isKMajorOnlyType(type.getElementType()))
     return type.getDimSize(0) >= 16 && type.getDimSize(1) >= 16 &&
-           (!load.getOther() || isZeroConstant(load.getOther())) && isKMajorSlotOperand(load);
+           paddingFilledByCopy(load) && isKMajorSlotOperand(load);
   if (!(type.getElementType().isF16() || type.getElementType().isBF16()))
     return false;
   if (type.getDimSize(0) < 16 || type.getDimSize(1) < 16 || type.getDimSize(1) % 8)
     return false;
-  if (load.getOther() && !isZeroConstant(load.getOther()))
+  if (!paddingFilledByCopy(load))
     return false;
   // Copies move runs along the slot's stored rows. A load whose threads'
   // runs go down the columns (K^T loaded with K contiguous, an A loaded
@@ -242,7 +248,7 @@ CompanionLoads companionLoads(scf::ForOp loop, ArrayRef<LoadOp> dotLoads,
     bool rowTile = type.getRank() == 1 && getDistributedLayout(type);
     bool blocked = type.getRank() == 2 && isa_and_nonnull<BlockedLayoutAttr>(type.getEncoding());
     if (!(rowTile || blocked) || !(elem.isF16() || elem.isBF16() || elem.isF32()) ||
-        (load.getOther() && !isZeroConstant(load.getOther())))
+        !paddingFilledByCopy(load))
       continue;
     int64_t storedRow = type.getDimSize(rowTile || isTransposedOperand(load) ? 0 : 1);
     if ((storedRow * bits / 8) % 16 || !copiesWords(load, axis))

@@ -22,6 +22,10 @@ int64_t tensorBytes(mlir::Type type);
 /// Whether `v` is a constant +0.0 (scalar or splat).
 bool isZeroConstant(mlir::Value v);
 
+/// Whether a copy of `load` into a slot fills its masked-off elements as the
+/// load does: zero (cp.async), or the descriptor's padding (TMA).
+bool paddingFilledByCopy(LoadOp load);
+
 /// Whether `load` loads f32 or fp8 elements: operands that only wgmma reads
 /// from slots (K-major, tf32 or fp8), never ldmatrix.
 bool isKMajorOnlyLoad(LoadOp load);

@@ -1,15 +1,27 @@
 # A K-loop operand loaded as rows and transposed (`desc.load([...]).T`, the
-# fused-attention tutorial's K; `tl.load(p).T` likewise): tile-sink-trans-
-# into-load turns it into a load of the transposed shape, which the
-# pipeline puts in a transposed slot that wgmma reads directly (its B
-# operand K-major). Without it the tile went slot -> registers -> staged
-# again, with two more barriers per iteration.
+# fused-attention tutorial's K; `tl.load(p).T` likewise). On sm_90 a host
+# descriptor's block is copied by TMA as the tensor stores it (a slot of
+# 64 rows of K), and wgmma reads that slot transposed in place (B K-major);
+# elsewhere tile-sink-trans-into-load turns it into a load of the transposed
+# shape, which the pipeline puts in a transposed slot. Either way no staging
+# through registers (before, the tile went slot -> registers -> staged again,
+# with two more barriers per iteration).
 # RUN: ln-compile %s --kernel qk_desc \
 # RUN:   --signature 'tensordesc<fp16[64,64],div=1x16>,tensordesc<fp16[64,64],div=1x16>,*fp32:16,i32:16' \
 # RUN:   --emit=tile-layout | FileCheck %s
 # RUN: ln-compile %s --kernel qk_desc \
 # RUN:   --signature 'tensordesc<fp16[64,64],div=1x16>,tensordesc<fp16[64,64],div=1x16>,*fp32:16,i32:16' \
 # RUN:   --emit=ptx | FileCheck %s --check-prefix=PTX
+# Shared memory: Q's slot (8 KB), K's 3 slots (24 KB) and their 3 mbarriers;
+# no scratch for the dot, which reads K^T from its slot (none is reserved to
+# stage it, as mma.sync would).
+# RUN: ln-compile %s --kernel qk_desc \
+# RUN:   --signature 'tensordesc<fp16[64,64],div=1x16>,tensordesc<fp16[64,64],div=1x16>,*fp32:16,i32:16' \
+# RUN:   --emit=llvm-dialect | FileCheck %s --check-prefix=SMEM
+# SMEM: tile.shared_bytes = 32800 : i32
+# RUN: ln-compile %s --kernel qk_desc --arch sm_80 \
+# RUN:   --signature 'tensordesc<fp16[64,64],div=1x16>,tensordesc<fp16[64,64],div=1x16>,*fp32:16,i32:16' \
+# RUN:   --emit=tile-layout | FileCheck %s --check-prefix=SM80
 # A tile used both as it is and transposed (the fused-attention backward's
 # Q^T and dO: `tl.dot(k, qT)` and `tl.dot(ds, tl.trans(qT))`) is pipelined
 # into one slot, which both wgmmas read in place: the transposed use with
@@ -36,17 +48,28 @@ def qk_desc(desc_q, desc_k, out, N):
 
 
 # CHECK-LABEL: func.func @qk_desc
+# CHECK-SAME: %arg10: !llvm.ptr {tile.name = "desc_k.tensormap", tile.tensormap = 4 : i64, tile.tma_box = array<i64: 64, 64>, tile.tma_swizzle = 128 : i64}
 # CHECK: scf.for
-# CHECK: %[[K:.*]] = tile.local_load %{{.*}} : <3x64x64xf16, transposed> -> tensor<64x64xf16, #{{.*}}>
-# CHECK-NEXT: tile.dot %{{.*}}, %[[K]], %{{.*}}
-# CHECK-NOT: tile.trans
+# CHECK: tile.tma_wait
+# CHECK: %[[K:.*]] = tile.local_load %{{.*}} : <3x64x64xf16, barriers> -> tensor<64x64xf16, #{{.*}}>
+# CHECK-NEXT: %[[KT:.*]] = tile.trans %[[K]], [1, 0]
+# CHECK-NEXT: tile.dot %{{.*}}, %[[KT]], %{{.*}} {tile.wgmma_pending = 1 : i32}
 # CHECK: scf.yield
 
-# The 16-byte copies of the K tile, then one wgmma chain per iteration that
-# reads it K-major from the slot (B's transpose field 0).
+# The TMA copies, then one wgmma chain per iteration that reads K from the
+# slot (B K-major: transpose field 0).
 # PTX-LABEL: .entry qk_desc
-# PTX: cp.async.cg.shared.global [%r{{[0-9]+}}], [%rd{{[0-9]+}}], 16
+# PTX: .param .align 64 .b8 qk_desc_param_10[128]
+# PTX: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
 # PTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 0;
+
+# SM80-LABEL: func.func @qk_desc
+# SM80-NOT: tensormap
+# SM80: scf.for
+# SM80: %[[K:.*]] = tile.local_load %{{.*}} : <3x64x64xf16, transposed> -> tensor<64x64xf16, #{{.*}}>
+# SM80-NEXT: tile.dot %{{.*}}, %[[K]], %{{.*}}
+# SM80-NOT: tile.trans
+# SM80: scf.yield
 
 
 @triton.jit

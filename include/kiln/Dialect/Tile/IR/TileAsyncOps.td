@@ -144,3 +144,86 @@ def Tile_DotWaitOp : Tile_Op<"dot_wait", [MemoryEffects<[MemRead, MemWrite]>,
   let results = (outs Variadic<RankedTensorOf<[AnyFloat, AnySignlessInteger]>>:$outputs);
   let assemblyFormat = "$inputs attr-dict `:` type($inputs)";
 }
+
+//===----------------------------------------------------------------------===//
+// TMA copies (sm_90): host tensor descriptors into slots with mbarriers
+//===----------------------------------------------------------------------===//
+
+def Tile_TmaCopyOp : Tile_Op<"tma_copy", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "start a TMA copy of a descriptor block into a shared-memory slot";
+  let description = [{
+    When `pred` holds, one thread of the program announces the slot's bytes
+    on the slot's mbarrier (`mbarrier.arrive.expect_tx`) and starts the copy
+    of the block at `coords` (one per dimension, outermost first, as the
+    kernel's `desc.load` gave them) of the tensor that `tensorMap` (the
+    address of a `CUtensorMap` kernel parameter, an `!llvm.ptr`) describes:
+    `cp.async.bulk.tensor`, one per panel of at most 128 bytes of a row,
+    with the slot's swizzle. Elements outside the tensor read as the
+    descriptor's padding. The copy is visible to the program after a
+    `tile.tma_wait` on the slot.
+
+    ```mlir
+    tile.tma_copy %map[%row, %col] into %buf[%slot] if %inRange
+        : !llvm.ptr -> !tile.smem<3x64x64xf16, barriers>
+    ```
+  }];
+  let arguments = (ins AnyType:$tensorMap, Variadic<I32>:$coords, Tile_SharedMemory:$buffer,
+                       I32:$slot, I1:$pred);
+  let assemblyFormat = [{
+    $tensorMap `[` $coords `]` `into` $buffer `[` $slot `]` `if` $pred attr-dict
+    `:` type($tensorMap) `->` type($buffer)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_TmaWaitOp : Tile_Op<"tma_wait", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "wait until a slot's TMA copy has landed";
+  let description = [{
+    Every thread waits until the mbarrier of slot `slot` has completed the
+    phase of parity `phase` (`mbarrier.try_wait.parity`): the slot's `k`-th
+    fill (from 0) completes the phase of parity `k % 2`.
+
+    ```mlir
+    tile.tma_wait %buf[%slot], phase %parity : !tile.smem<3x64x64xf16, barriers>
+    ```
+  }];
+  let arguments = (ins Tile_SharedMemory:$buffer, I32:$slot, I32:$phase);
+  let assemblyFormat = "$buffer `[` $slot `]` `,` `phase` $phase attr-dict `:` type($buffer)";
+  let hasVerifier = 1;
+}
+
+def Tile_TmaInitOp : Tile_Op<"tma_init", [MemoryEffects<[MemWrite]>]> {
+  let summary = "initialize the mbarriers of a TMA-filled buffer";
+  let description = [{
+    One thread initializes each slot's mbarrier for one arrival (the thread
+    that starts the copies), then the program synchronizes
+    (`fence.mbarrier_init` and `bar.sync`), so that no copy or wait sees a
+    barrier before its initialization. Placed before the first copy into the
+    buffer; `tile.tma_inval` ends the barriers' life.
+
+    ```mlir
+    tile.tma_init %buf : !tile.smem<3x64x64xf16, barriers>
+    ```
+  }];
+  let arguments = (ins Tile_SharedMemory:$buffer);
+  let assemblyFormat = "$buffer attr-dict `:` type($buffer)";
+  let hasVerifier = 1;
+}
+
+def Tile_TmaInvalOp : Tile_Op<"tma_inval", [MemoryEffects<[MemWrite]>]> {
+  let summary = "invalidate the mbarriers of a TMA-filled buffer";
+  let description = [{
+    After every copy into the buffer has been waited for: the program
+    synchronizes (no thread still polls a barrier), then one thread
+    invalidates each mbarrier (`mbarrier.inval`), so that the bytes may be
+    reused (by other scratch, or by `tile.tma_init` when the loop runs
+    again).
+
+    ```mlir
+    tile.tma_inval %buf : !tile.smem<3x64x64xf16, barriers>
+    ```
+  }];
+  let arguments = (ins Tile_SharedMemory:$buffer);
+  let assemblyFormat = "$buffer attr-dict `:` type($buffer)";
+  let hasVerifier = 1;
+}

@@ -287,19 +287,37 @@ def Tile_LoadOp : Tile_Op<"load", [
     volatile load also counts as a write, so that a loop polling memory is
     never removed as dead or merged with another read.
 
+    A load of a 2-D host tensor descriptor's block (`desc.load(offsets)`)
+    also records where it came from: `descArg`, the kernel argument that is
+    the descriptor's base (its shapes and strides follow it), and `coords`,
+    the block's offsets as i32. The pointers, mask and `other` say the same
+    (and are what the load does); the pipeliner may instead copy the block
+    with TMA from those (`tile.tma_copy`).
+
     ```mlir
     %x = tile.load %p, mask %m, other %zero : tensor<1024x!tile.ptr<f16>>
     %k = tile.load %q {evict = "evict_last"} : tensor<1024x!tile.ptr<f16>>
+    %b = tile.load %bp, mask %bm, other %z coords[%row, %c0] {descArg = 2 : i64}
+        : tensor<64x64x!tile.ptr<f16>>
     ```
   }];
   let arguments = (ins Tile_PtrLike:$ptr, Optional<Tile_BoolLike>:$mask,
-                       Optional<Tile_Value>:$other,
+                       Optional<Tile_Value>:$other, Variadic<I32>:$coords,
                        DefaultValuedStrAttr<StrAttr, "">:$cache,
                        DefaultValuedStrAttr<StrAttr, "">:$evict,
-                       UnitAttr:$isVolatile);
+                       UnitAttr:$isVolatile, OptionalAttr<I64Attr>:$descArg);
   let results = (outs Tile_Value:$result);
+  let builders = [
+    // A load of no descriptor block.
+    OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$ptr, "::mlir::Value":$mask,
+                   "::mlir::Value":$other), [{
+      build($_builder, $_state, result, ptr, mask, other, ::mlir::ValueRange(),
+            $_builder.getStringAttr(""), $_builder.getStringAttr(""), nullptr, nullptr);
+    }]>
+  ];
   let assemblyFormat = [{
-    $ptr (`,` `mask` $mask^)? (`,` `other` $other^)? attr-dict `:` type($ptr)
+    $ptr (`,` `mask` $mask^)? (`,` `other` $other^)? (`coords` `[` $coords^ `]`)? attr-dict
+    `:` type($ptr)
   }];
   let hasVerifier = 1;
 }

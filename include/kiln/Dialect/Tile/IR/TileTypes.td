@@ -63,13 +63,20 @@ def Tile_SharedMemoryType : Tile_Type<"SharedMemory", "smem"> {
     operands of an fp8 wgmma: two elements per 16-bit unit, so a row of 128
     is laid out and swizzled as a row of 64 halves. Read by wgmma only, both
     K-major like tf32's.
+
+    `!tile.smem<3x64x64xf16, barriers>` is filled by TMA copies
+    (`tile.tma_copy`): one 8-byte mbarrier per slot follows the slots, which
+    tells the readers when a slot's bytes have landed. The TMA unit writes
+    the slot's swizzled layout itself (its 128/64/32-byte swizzle is the one
+    above, panel by panel).
   }];
   let parameters = (ins ArrayRefParameter<"int64_t">:$shape, "::mlir::Type":$elementType,
-                        DefaultValuedParameter<"bool", "false">:$transposed);
+                        DefaultValuedParameter<"bool", "false">:$transposed,
+                        DefaultValuedParameter<"bool", "false">:$barriers);
   let builders = [
     TypeBuilder<(ins "::llvm::ArrayRef<int64_t>":$shape, "::mlir::Type":$elementType,
-                     CArg<"bool", "false">:$transposed), [{
-      return $_get($_ctxt, shape, elementType, transposed);
+                     CArg<"bool", "false">:$transposed, CArg<"bool", "false">:$barriers), [{
+      return $_get($_ctxt, shape, elementType, transposed, barriers);
     }]>
   ];
   let skipDefaultBuilders = 1;
@@ -82,6 +89,12 @@ def Tile_SharedMemoryType : Tile_Type<"SharedMemory", "smem"> {
     ::llvm::ArrayRef<int64_t> getSlotShape() const { return getShape().drop_front(); }
     /// Bytes of one slot.
     int64_t getSlotBytes() const;
+    /// Byte offset of the slots' mbarriers (8 bytes each) when `barriers`.
+    int64_t getBarriersOffset() const { return getNumSlots() * getSlotBytes(); }
+    /// Bytes of the whole buffer: the slots, then the mbarriers if any.
+    int64_t getAllocBytes() const {
+      return getBarriersOffset() + (getBarriers() ? 8 * getNumSlots() : 0);
+    }
     /// Rows and row length of one slot as stored (columns and column length
     /// when transposed).
     int64_t getStoredRows() const { return getShape()[getTransposed() ? 2 : 1]; }

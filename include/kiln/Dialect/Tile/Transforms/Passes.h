@@ -9,6 +9,11 @@
 
 namespace kiln::tile {
 
+/// A module attribute that turns TMA copies of descriptor blocks off
+/// (ahead-of-time kernels, whose generated launchers pass no tensor maps;
+/// --tile-pipeline-loops=tma=false sets it).
+inline constexpr const char *kNoTmaAttr = "tile.no_tma";
+
 #define GEN_PASS_DECL
 #include "kiln/Dialect/Tile/Transforms/Passes.h.inc"
 

@@ -145,10 +145,12 @@ def TilePipelineLoops : Pass<"tile-pipeline-loops", "mlir::ModuleOp"> {
     anything else, or when a load's `other` is not zero.
   }];
   let dependentDialects = ["::kiln::tile::TileDialect", "::mlir::scf::SCFDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect", "::mlir::LLVM::LLVMDialect"];
   let options = [
     Option<"numStages", "num-stages", "unsigned", /*default=*/"0",
-           "buffers per pipelined load (0: the loop's or module's tile.num_stages, else 3)">
+           "buffers per pipelined load (0: the loop's or module's tile.num_stages, else 3)">,
+    Option<"useTma", "tma", "bool", /*default=*/"true",
+           "copy 2-D host descriptor blocks with TMA on sm_90 (else cp.async)">
   ];
 }
 

@@ -1,0 +1,43 @@
+//===- TmaCopies.h - Which descriptor loads the pipeliner copies with TMA -*- C++ -*-===//
+//
+// On sm_90 a pipelined load of a 2-D host tensor descriptor's block (a
+// tile.load with `coords` and `descArg`) is copied by the TMA unit
+// (tile.tma_copy) instead of by cp.async: one instruction per panel instead
+// of one per 16 bytes per thread, no per-element addresses or bounds tests
+// held in registers, the bounds tested by the hardware. The kernel then
+// takes a CUtensorMap parameter per descriptor, after all others: an
+// `!llvm.ptr` argument with `tile.tensormap` (the descriptor's base
+// argument), `tile.tma_box` (rows x columns of one copy) and
+// `tile.tma_swizzle` (bytes: 0, 32, 64 or 128), which the runtime encodes
+// at launch (KernelInfo::tensorMaps).
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_LIB_DIALECT_TILE_TRANSFORMS_TMACOPIES_H
+#define KILN_LIB_DIALECT_TILE_TRANSFORMS_TMACOPIES_H
+
+#include "kiln/Dialect/Tile/IR/Tile.h"
+#include "kiln/Dialect/Tile/Transforms/Passes.h"
+
+namespace kiln::tile {
+
+/// Whether `load` is a descriptor block that a slot can receive by TMA on
+/// the module's target (unless the module says kNoTmaAttr): sm_90 or later, a 2-D block of a slot element type
+/// whose rows are 16-byte chunks cut into panels of at most 128 bytes, at
+/// most 256 rows, a multiple of 8 (each panel then starts at its swizzle's
+/// period).
+bool isTmaCandidate(LoadOp load);
+
+/// Whether the pipeliner copies `load` with TMA when it slots it: a
+/// candidate whose slot is stored as the tensor is (not transposed). Such a
+/// load needs no alignment from the axis analysis, and its padding (zero or
+/// NaN) is filled by the copy.
+bool copiedWithTma(LoadOp load);
+
+/// The kernel's CUtensorMap argument for `load`'s descriptor (added after
+/// the other arguments on first use), or null when the descriptor already
+/// has one of another box.
+mlir::Value tensorMapFor(LoadOp load);
+
+} // namespace kiln::tile
+
+#endif // KILN_LIB_DIALECT_TILE_TRANSFORMS_TMACOPIES_H

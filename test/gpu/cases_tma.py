@@ -1,0 +1,72 @@
+"""Descriptor blocks feeding tl.dot in pipelined loops (test/gpu/tma_kernels.py): Kiln copies them
+with TMA on sm_90 (cp.async.bulk.tensor into swizzled slots, mbarriers), as Triton 3.6 does. Odd
+shapes (blocks past every edge), negative block offsets, NaN padding, each slot swizzle (rows of
+32, 64 and 128 bytes, and 256 as two boxes), mma.sync loops (2 warps) at 3 and 5 stages, a
+transposed operand (attention's K) and a persistent loop (barriers re-armed per tile). Outputs
+against Triton's, outputs poisoned first."""
+import os
+
+import torch
+
+from kcompare import DEV, HERE, close, gen, run_case
+
+TORCH = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
+
+
+def cdiv(a, b):
+    return (a + b - 1) // b
+
+
+def cases(results):
+    from triton.tools.tensor_descriptor import TensorDescriptor
+    path = os.path.join(HERE, "tma_kernels.py")
+
+    def operands(T, M, N, K, BM, BN, BK, bt=False, nan=False):
+        g = gen(M * 7 + N * 3 + K)
+        sa, sb = cdiv(K, 8) * 8, cdiv(N, 8) * 8  # row strides of 16 bytes' multiples
+        a = (torch.rand((M, sa), device=DEV, generator=g) - 0.5).to(TORCH[T])
+        if bt:
+            b = (torch.rand((N, sa), device=DEV, generator=g) - 0.5).to(TORCH[T])
+            bd = TensorDescriptor(b, [N, K], [sa, 1], [BN, BK])
+        else:
+            b = (torch.rand((K, sb), device=DEV, generator=g) - 0.5).to(TORCH[T])
+            bd = TensorDescriptor(b, [K, N], [sb, 1], [BK, BN])
+        ad = TensorDescriptor(a, [M, K], [sa, 1], [BM, BK], padding="nan" if nan else "zero")
+        c = torch.empty((M, N), device=DEV, dtype=torch.float32)
+        return [ad, bd, c, M, N, K]
+
+    tol = {"fp16": close(2e-3, 2e-3), "bf16": close(1e-2, 1e-2), "fp32": close(2e-2, 2e-2)}
+    configs = [  # BM, BN, BK, warps, stages
+        (64, 64, 16, 4, 3), (64, 128, 32, 4, 3), (128, 64, 64, 4, 3), (64, 64, 128, 4, 2),
+        (64, 64, 64, 2, 3), (64, 64, 32, 2, 5), (128, 128, 64, 8, 3)]
+    for T in ("fp16", "bf16"):
+        for BM, BN, BK, nw, st in configs:
+            for M, N, K in ((200, 136, 300), (256, 256, 256)):
+                run_case(results, f"tma_mm {T} {M}x{N}x{K} {BM}x{BN}x{BK} w{nw} s{st}", path,
+                         "tma_mm", (cdiv(M, BM), cdiv(N, BN)),
+                         lambda T=T, M=M, N=N, K=K, BM=BM, BN=BN, BK=BK:
+                         operands(T, M, N, K, BM, BN, BK),
+                         [2], dict(BM=BM, BN=BN, BK=BK, SHIFT=0, num_warps=nw, num_stages=st),
+                         tol[T])
+    M, N, K = 200, 136, 300
+    run_case(results, "tma_mm fp32 (tf32) 64x64x32", path, "tma_mm", (cdiv(M, 64), cdiv(N, 64)),
+             lambda: operands("fp32", M, N, K, 64, 64, 32), [2],
+             dict(BM=64, BN=64, BK=32, SHIFT=0, num_warps=4, num_stages=3), tol["fp32"])
+    # Blocks starting above row 0 (negative offsets) and NaN padding (every
+    # output row meets A's padded K columns: NaN everywhere, as under Triton).
+    run_case(results, "tma_mm fp16 shifted by -8 rows", path, "tma_mm",
+             (cdiv(M, 64) + 1, cdiv(N, 64)),
+             lambda: operands("fp16", M, N, K, 64, 64, 64), [2],
+             dict(BM=64, BN=64, BK=64, SHIFT=8, num_warps=4, num_stages=3), tol["fp16"])
+    run_case(results, "tma_mm fp16 NaN padding", path, "tma_mm", (cdiv(M, 64), cdiv(N, 64)),
+             lambda: operands("fp16", M, N, K, 64, 64, 64, nan=True), [2],
+             dict(BM=64, BN=64, BK=64, SHIFT=0, num_warps=4, num_stages=3), tol["fp16"])
+    for BM, BN, BK, nw, st in ((64, 64, 64, 4, 3), (128, 64, 128, 4, 2), (64, 64, 64, 2, 3)):
+        run_case(results, f"tma_mm_bt fp16 {BM}x{BN}x{BK} w{nw} s{st}", path, "tma_mm_bt",
+                 (cdiv(M, BM), cdiv(N, BN)),
+                 lambda BM=BM, BN=BN, BK=BK: operands("fp16", M, N, K, BM, BN, BK, bt=True),
+                 [2], dict(BM=BM, BN=BN, BK=BK, num_warps=nw, num_stages=st), tol["fp16"])
+    for programs in (1, 5):
+        run_case(results, f"tma_persistent fp16 on {programs} programs", path, "tma_persistent",
+                 (programs,), lambda: operands("fp16", 300, 200, 200, 64, 64, 64), [2],
+                 dict(BM=64, BN=64, BK=64, num_warps=4, num_stages=3), tol["fp16"])
