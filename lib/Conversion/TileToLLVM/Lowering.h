@@ -48,6 +48,10 @@ struct LoweringState {
   bool usesWgmma = false;
   /// Byte offset of each tile.local_alloc in the dynamic shared memory.
   llvm::DenseMap<mlir::Operation *, int64_t> localAllocOffset;
+  /// Byte offset of the mbarriers of each tile.local_alloc with `barriers`
+  /// (8 per slot): after everything else, so that they do not push the
+  /// next buffer to its next 1024-byte boundary.
+  llvm::DenseMap<mlir::Operation *, int64_t> barrierOffset;
   /// The ids of the function containing `op`.
   const ThreadIds &idsFor(mlir::Operation *op) const;
 };

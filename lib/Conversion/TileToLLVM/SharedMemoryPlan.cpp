@@ -134,13 +134,20 @@ unsigned planSharedMemory(ModuleOp module, LoweringState &state) {
       if (buffers[j].life.overlaps(life)) {
         tile::SharedMemoryType other = buffers[j].alloc.getType();
         offset = std::max(offset, state.localAllocOffset[buffers[j].alloc] +
-                                      other.getAllocBytes());
+                                      other.getSlotsBytes());
       }
     offset = llvm::alignTo(offset, 1024);
     state.localAllocOffset[alloc] = offset;
     tile::SharedMemoryType type = alloc.getType();
-    end = std::max(end, offset + type.getAllocBytes());
+    end = std::max(end, offset + type.getSlotsBytes());
   }
+  // The mbarriers of TMA-filled buffers, each buffer's own (a few bytes).
+  end = llvm::alignTo(end, 8);
+  for (Buffer &buffer : buffers)
+    if (tile::SharedMemoryType type = buffer.alloc.getType(); type.getBarriers()) {
+      state.barrierOffset[buffer.alloc] = end;
+      end += 8 * type.getNumSlots();
+    }
   return unsigned(llvm::alignTo(end, 16));
 }
 

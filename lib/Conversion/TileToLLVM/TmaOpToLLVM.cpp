@@ -12,7 +12,8 @@
 //    the given parity (mbarrier.try_wait.parity);
 //  - tile.tma_init / tile.tma_inval: thread 0 initializes (one arrival) or
 //    invalidates the buffer's mbarriers, with the barriers around it.
-// The mbarriers are 8 bytes per slot after the buffer's slots. The tensor
+// The mbarriers are 8 bytes per slot, after all other shared memory
+// (SharedMemoryPlan.cpp). The tensor
 // map is the address of a 128-byte grid-constant kernel parameter
 // (TileToLLVMPass.cpp marks it byval, align 64, nvvm.grid_constant).
 //
@@ -33,12 +34,13 @@ Value shared32(OpBuilder &b, Location loc, Value offset) {
   return LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), sharedPtr(b, loc, offset));
 }
 
-/// The shared address of slot `slot`'s mbarrier in buffer `base`.
-Value barrierAddress(OpBuilder &b, Location loc, SharedMemoryType type, Value base, Value slot) {
+/// The shared address of slot `slot`'s mbarrier in `buffer` (a
+/// tile.local_alloc; SharedMemoryPlan.cpp places the barriers).
+Value barrierAddress(OpBuilder &b, Location loc, const LoweringState &state, Value buffer,
+                     Value slot) {
+  int64_t base = state.barrierOffset.lookup(buffer.getDefiningOp());
   Value offset = arith::AddIOp::create(
-      b, loc, base,
-      arith::AddIOp::create(b, loc, i32Const(b, loc, type.getBarriersOffset()),
-                            arith::ShLIOp::create(b, loc, slot, i32Const(b, loc, 3))));
+      b, loc, i32Const(b, loc, base), arith::ShLIOp::create(b, loc, slot, i32Const(b, loc, 3)));
   return shared32(b, loc, offset);
 }
 
@@ -71,7 +73,7 @@ struct TmaCopyLowering : OpConversionPattern<TmaCopyOp> {
     // panel its inner coordinate and destination.
     SmallVector<Value> inputs{
         electedThread(rewriter, loc, state, op, adaptor.getPred()),
-        barrierAddress(rewriter, loc, type, adaptor.getBuffer(), adaptor.getSlot()),
+        barrierAddress(rewriter, loc, state, op.getBuffer(), adaptor.getSlot()),
         adaptor.getTensorMap(), adaptor.getCoords()[0]};
     std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n"
                        "@p fence.proxy.async.shared::cta;\n"
@@ -99,12 +101,13 @@ struct TmaCopyLowering : OpConversionPattern<TmaCopyOp> {
 };
 
 struct TmaWaitLowering : OpConversionPattern<TmaWaitOp> {
-  using OpConversionPattern::OpConversionPattern;
+  TmaWaitLowering(TypeConverter &tc, MLIRContext *ctx, const LoweringState &state)
+      : OpConversionPattern(tc, ctx), state(state) {}
+  const LoweringState &state;
   LogicalResult matchAndRewrite(TmaWaitOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value bar = barrierAddress(rewriter, loc, op.getBuffer().getType(), adaptor.getBuffer(),
-                               adaptor.getSlot());
+    Value bar = barrierAddress(rewriter, loc, state, op.getBuffer(), adaptor.getSlot());
     // Labels inside braces are local to the block, so the text may repeat.
     inlinePtx(rewriter, loc, {}, {bar, adaptor.getPhase()},
               "{\n.reg .pred done;\nwait:\n"
@@ -129,7 +132,7 @@ struct TmaBarriersLowering : OpConversionPattern<OpT> {
     SharedMemoryType type = op.getBuffer().getType();
     if (!init) // no thread polls the barriers any more
       barrier(rewriter, loc);
-    Value first = barrierAddress(rewriter, loc, type, adaptor.getBuffer(), i32Const(rewriter, loc, 0));
+    Value first = barrierAddress(rewriter, loc, state, op.getBuffer(), i32Const(rewriter, loc, 0));
     std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n";
     for (int64_t s = 0; s < type.getNumSlots(); ++s)
       text += std::string(init ? "@p mbarrier.init.shared::cta.b64 [$1+"
@@ -152,9 +155,8 @@ struct TmaBarriersLowering : OpConversionPattern<OpT> {
 void populateTmaPatterns(TileTypeConverter &converter, const LoweringState &state,
                          RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<TmaCopyLowering, TmaBarriersLowering<TmaInitOp, true>,
+  patterns.add<TmaCopyLowering, TmaWaitLowering, TmaBarriersLowering<TmaInitOp, true>,
                TmaBarriersLowering<TmaInvalOp, false>>(converter, ctx, state);
-  patterns.add<TmaWaitLowering>(converter, ctx);
 }
 
 } // namespace kiln::lowering

@@ -65,8 +65,9 @@ def Tile_SharedMemoryType : Tile_Type<"SharedMemory", "smem"> {
     K-major like tf32's.
 
     `!tile.smem<3x64x64xf16, barriers>` is filled by TMA copies
-    (`tile.tma_copy`): one 8-byte mbarrier per slot follows the slots, which
-    tells the readers when a slot's bytes have landed. The TMA unit writes
+    (`tile.tma_copy`): it also has one 8-byte mbarrier per slot, which tells
+    the readers when a slot's bytes have landed (the lowering places all
+    mbarriers after the kernel's other shared memory). The TMA unit writes
     the slot's swizzled layout itself (its 128/64/32-byte swizzle is the one
     above, panel by panel).
   }];
@@ -89,11 +90,11 @@ def Tile_SharedMemoryType : Tile_Type<"SharedMemory", "smem"> {
     ::llvm::ArrayRef<int64_t> getSlotShape() const { return getShape().drop_front(); }
     /// Bytes of one slot.
     int64_t getSlotBytes() const;
-    /// Byte offset of the slots' mbarriers (8 bytes each) when `barriers`.
-    int64_t getBarriersOffset() const { return getNumSlots() * getSlotBytes(); }
-    /// Bytes of the whole buffer: the slots, then the mbarriers if any.
+    /// Bytes of the slots.
+    int64_t getSlotsBytes() const { return getNumSlots() * getSlotBytes(); }
+    /// Bytes of the whole buffer: the slots and the mbarriers if any.
     int64_t getAllocBytes() const {
-      return getBarriersOffset() + (getBarriers() ? 8 * getNumSlots() : 0);
+      return getSlotsBytes() + (getBarriers() ? 8 * getNumSlots() : 0);
     }
     /// Rows and row length of one slot as stored (columns and column length
     /// when transposed).
