@@ -79,6 +79,20 @@ CompanionLoads companionLoads(mlir::scf::ForOp loop, llvm::ArrayRef<LoadOp> dotL
 llvm::SmallVector<LoadOp> stageableTogether(mlir::scf::ForOp loop,
                                             llvm::DenseSet<mlir::Operation *> excluded);
 
+/// A buffer of one slot holding `load`'s tile as the dots read it.
+SharedMemoryType oneSlotType(LoadOp load);
+
+/// A dot operand loaded once before the loops that multiply with it (the
+/// queries of attention), copied into one slot where it is loaded
+/// (OneSlotStaging.cpp).
+void stageInvariantOperand(LoadOp load);
+
+/// `loads` (one loop body, the last after the others) through one slot each,
+/// written and read in the same iteration: the `wordCopies` by cp.async, the
+/// others loaded and stored (OneSlotStaging.cpp).
+void stageInLoop(mlir::scf::ForOp loop, llvm::ArrayRef<LoadOp> loads,
+                 const llvm::DenseSet<mlir::Operation *> &wordCopies);
+
 /// Once a K-major operand (tf32, fp8) is copied into a slot, its dot reads
 /// the slot: the #tile.dot_op conversion between the load and the dot is
 /// dropped.
