@@ -486,7 +486,9 @@ FailureOr<Val> kiln::fe::storeBlockPtr(BuiltinCall &call, tile::StoreOp *made) {
 // shape; no offsets. An access at `offsets` is the block-pointer access at
 // those offsets with every dimension boundary-checked, which is what a TMA
 // copy does: elements outside [0, shape) read as the padding (zero or NaN)
-// and are not written. Kiln emits vector accesses, not TMA copies.
+// and are not written. Kiln emits vector accesses; a load of a 2-D host
+// descriptor's block also records the block (descArg, coords), so that on
+// sm_90 the pipeliner may copy it with TMA instead (TmaCopies.h).
 
 namespace {
 /// An integer scalar of a descriptor's shape (i32) or strides (i64).
