@@ -77,6 +77,14 @@ TEST(HostEval, Builtins) {
             "2:5: `math.log2(0)`: math domain error");
   EXPECT_EQ(evalName("R = (getattr(3, 'real', 7), dict(a=1, b=2)['b'])"),
             "(7, 2)");
+  // filter / map over a host def, a lambda, a builtin and None (the fused-
+  // attention tutorial's `list(filter(keep, configs))`).
+  EXPECT_EQ(evalName("def keep(c):\n    return c % 2 == 1\n"
+                     "R = (list(filter(keep, range(6))), filter(None, [0, 3, '', 'a']), "
+                     "map(lambda x: x * 10, (1, 2)), list(map(abs, [-1, 2])))"),
+            "([1, 3, 5], [3, 'a'], [10, 20], [1, 2])");
+  EXPECT_EQ(evalName("R = filter(len, 3)"), "1:5: Kiln cannot iterate over a int");
+  EXPECT_EQ(evalName("R = map(abs)"), "1:5: `map()` takes 2 positional arguments, got 1");
 }
 
 TEST(HostEval, DisplaysLambdasComprehensions) {
