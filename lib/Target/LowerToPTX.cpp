@@ -106,9 +106,10 @@ std::optional<DType> dtypeOf(Type t) {
 /// Runtime parameters of the kernel: names from `tile.name`, types from the
 /// signature when it lists exactly them (its integer entries keep their
 /// signedness, which MLIR's signless types lose), else from the argument
-/// types.
-llvm::Expected<std::vector<KernelInfo::Param>> kernelParams(func::FuncOp func,
-                                                            const KernelSpec &spec) {
+/// types. `nanPadding` receives, by parameter index of a host descriptor's
+/// base, whether its padding is NaN.
+llvm::Expected<std::vector<KernelInfo::Param>>
+kernelParams(func::FuncOp func, const KernelSpec &spec, std::map<unsigned, bool> &nanPadding) {
   // The signature's runtime entries with tuples flattened to their elements
   // (depth first, as the frontend passes them). A host descriptor is its
   // base pointer (of its element type), then its shapes and strides but the
@@ -123,6 +124,7 @@ llvm::Expected<std::vector<KernelInfo::Param>> kernelParams(func::FuncOp func,
       ParamSpec base; // 16-byte aligned, as Triton asserts
       base.kind = ParamSpec::Kind::Pointer;
       base.dtype = p.dtype;
+      nanPadding[unsigned(runtime.size())] = p.nanPadding;
       base.divisibility = 16;
       runtime.push_back(base);
       runtime.insert(runtime.end(), 2 * p.blockShape.size() - 1, std::nullopt);
@@ -210,7 +212,8 @@ llvm::Expected<CompiledKernel> lowerTileToPTX(ModuleOp module, const KernelSpec 
     for (NamedAttribute a : dict)
       if (auto s = dyn_cast<StringAttr>(a.getValue()))
         info.constexprs[a.getName().str()] = s.str();
-  llvm::Expected<std::vector<KernelInfo::Param>> params = kernelParams(kernel, spec);
+  std::map<unsigned, bool> nanPadding; // of the host descriptors' bases
+  llvm::Expected<std::vector<KernelInfo::Param>> params = kernelParams(kernel, spec, nanPadding);
   if (!params)
     return params.takeError();
   info.params = std::move(*params);
@@ -246,23 +249,7 @@ llvm::Expected<CompiledKernel> lowerTileToPTX(ModuleOp module, const KernelSpec 
     if (failed(pm.run(module)))
       return stageError(Stage::TileLayout, "layout assignment failed");
   }
-  // The CUtensorMap parameters the pipeliner added for TMA copies, with the
-  // padding of their descriptors (parameter index -> NaN padding).
-  std::map<unsigned, bool> nanPadding;
-  {
-    unsigned index = 0;
-    std::function<void(const ParamSpec &)> walk = [&](const ParamSpec &p) {
-      if (p.kind == ParamSpec::Kind::TensorDesc) {
-        nanPadding[index] = p.nanPadding;
-        index += 2 * p.blockShape.size();
-      } else if (p.kind == ParamSpec::Kind::Tuple) {
-        llvm::for_each(p.elements, walk);
-      } else if (p.kind != ParamSpec::Kind::Constexpr) {
-        ++index;
-      }
-    };
-    llvm::for_each(spec.signature, walk);
-  }
+  // The CUtensorMap parameters the pipeliner added for TMA copies.
   for (BlockArgument arg : kernel.getArguments()) {
     auto of = kernel.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), "tile.tensormap");
     if (!of)

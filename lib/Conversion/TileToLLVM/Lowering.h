@@ -242,6 +242,9 @@ LoweringState::ThreadIds createThreadIds(mlir::OpBuilder &b, mlir::Location loc,
 void barrier(mlir::OpBuilder &b, mlir::Location loc);
 /// The shared-memory array, as !llvm.ptr<3>, advanced by `byteOffset`.
 mlir::Value sharedPtr(mlir::OpBuilder &b, mlir::Location loc, mlir::Value byteOffset);
+/// i1: whether this is thread 0 of the program.
+mlir::Value isThread0(mlir::OpBuilder &b, mlir::Location loc,
+                      const LoweringState::ThreadIds &ids);
 mlir::Value andAll(mlir::OpBuilder &b, mlir::Location loc,
                    llvm::ArrayRef<mlir::Value> conds);
 

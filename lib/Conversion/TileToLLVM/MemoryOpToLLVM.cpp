@@ -170,11 +170,6 @@ Value nthOrNull(ValueRange values, unsigned i) {
   return values.size() == 1 ? values[0] : values[i];
 }
 
-Value isThread0(OpBuilder &b, Location loc, const LoweringState::ThreadIds &ids) {
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, ids.tid,
-                               i32Const(b, loc, 0));
-}
-
 /// Thread-ownership predicate for writes to `ptrType` elements: the first
 /// copy of replicated tensor elements, thread 0 for scalars.
 Value writerPredicate(OpBuilder &b, Location loc, Type ptrType,

@@ -47,8 +47,7 @@ Value barrierAddress(OpBuilder &b, Location loc, const LoweringState &state, Val
 /// 1 in thread 0 of the program (and `pred` when given), else 0, as i32.
 Value electedThread(OpBuilder &b, Location loc, const LoweringState &state, Operation *op,
                     Value pred = Value()) {
-  Value tid = state.idsFor(op).tid;
-  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, i32Const(b, loc, 0));
+  Value first = isThread0(b, loc, state.idsFor(op));
   if (pred)
     first = arith::AndIOp::create(b, loc, first, pred);
   return arith::ExtUIOp::create(b, loc, b.getI32Type(), first);

@@ -250,6 +250,11 @@ SmallVector<Value> inlinePtx(OpBuilder &b, Location loc, TypeRange resultTypes,
   return results;
 }
 
+Value isThread0(OpBuilder &b, Location loc, const LoweringState::ThreadIds &ids) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, ids.tid,
+                               i32Const(b, loc, 0));
+}
+
 Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value x, Value y) {
   bool isFloat = isa<FloatType>(x.getType());
   switch (kind) {

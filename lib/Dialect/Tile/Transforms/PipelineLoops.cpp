@@ -662,7 +662,7 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
         continue;
       // (stageInLoop copies only wordCopies; it loads the others.)
       for (LoadOp load : loads)
-        if (copiesWords(load, *axis))
+        if (copiesWords(load, *axis) && zeroPadded(load))
           wordCopies.insert(load);
       copiesAllWords[loop] = llvm::all_of(loads, copyable);
       companions[loop] = companionLoads(loop, loads, excluded, *axis);
@@ -670,7 +670,7 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
 
     SmallVector<LoadOp> invariant;
     getOperation().walk([&](LoadOp load) {
-      if (!isKMajorOnlyLoad(load) && isCopyableDotOperand(load) &&
+      if (!isKMajorOnlyLoad(load) && isCopyableDotOperand(load) && zeroPadded(load) &&
           feedsOnlyLaterLoops(load))
         invariant.push_back(load);
     });

@@ -80,9 +80,11 @@ int64_t tensorBytes(Type type) {
   return tensor.getNumElements() * bytes;
 }
 
+bool zeroPadded(LoadOp load) { return !load.getOther() || isZeroConstant(load.getOther()); }
+
 bool paddingFilledByCopy(LoadOp load) {
   // TMA fills a descriptor's padding (zero or NaN) itself.
-  return !load.getOther() || isZeroConstant(load.getOther()) || copiedWithTma(load);
+  return zeroPadded(load) || copiedWithTma(load);
 }
 
 bool isZeroConstant(Value v) {

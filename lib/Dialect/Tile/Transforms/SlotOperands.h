@@ -22,8 +22,13 @@ int64_t tensorBytes(mlir::Type type);
 /// Whether `v` is a constant +0.0 (scalar or splat).
 bool isZeroConstant(mlir::Value v);
 
-/// Whether a copy of `load` into a slot fills its masked-off elements as the
-/// load does: zero (cp.async), or the descriptor's padding (TMA).
+/// Whether `load`'s masked-off elements are zero (or it has no `other`): what
+/// a cp.async copy fills them with.
+bool zeroPadded(LoadOp load);
+
+/// Whether a pipelined copy of `load` into a slot fills its masked-off
+/// elements as the load does: zero (cp.async), or the descriptor's padding
+/// (TMA). Loads staged without pipelining are copied only when zeroPadded.
 bool paddingFilledByCopy(LoadOp load);
 
 /// Whether `load` loads f32 or fp8 elements: operands that only wgmma reads

@@ -107,3 +107,27 @@ def mm(a_desc, b_desc, c, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexp
 # SM80-NOT: tensormap
 # SM80-NOT: tile.tma_copy
 # SM80: tile.local_store
+
+
+# A block read once before the loop is copied into a slot by cp.async
+# (stageInvariantOperand), which fills zeros: with a NaN padding it stays a
+# load (the loop's block still goes by TMA, which fills the NaN itself).
+# RUN: ln-compile %s --kernel q_nan \
+# RUN:   --signature 'tensordesc<fp16[64,64],nan>,tensordesc<fp16[64,64],nan>,*fp32:16,i32' \
+# RUN:   --emit=tile-layout | FileCheck %s --check-prefix=QNAN
+@triton.jit
+def q_nan(q_desc, k_desc, out, N):
+    q = q_desc.load([0, 0])
+    acc = tl.zeros([64, 64], dtype=tl.float32)
+    for start in range(0, N, 64):
+        acc = tl.dot(q, k_desc.load([start, 0]), acc)
+    r = tl.arange(0, 64)
+    tl.store(out + r[:, None] * 64 + r[None, :], acc)
+
+
+# QNAN-LABEL: func.func @q_nan(
+# QNAN-NOT: tile.async_copy
+# QNAN: tile.load %{{.*}}, mask %{{.*}}, other %{{.*}} coords[%c0_i32{{.*}}, %c0_i32{{.*}}] {descArg = 0 : i64}
+# QNAN-NOT: tile.async_copy
+# QNAN: tile.tma_copy
+# QNAN: scf.for
