@@ -97,6 +97,37 @@ def _describe_descriptor(where, a):
             0)
 
 
+# What the hit path needs of a descriptor whose block, padding, dtype, shape
+# and strides it has seen: (code, (bits, part, 0, part, 0, ...)). Shapes
+# change with the workload, so the table is emptied when it grows.
+_descriptor_memo = {}
+_DESCRIPTOR_MEMO_LIMIT = 4096
+
+
+def _descriptor_key_values(where, a):
+    """A descriptor's specialization code and the packed values after its
+    base; validated and computed once per distinct (dtype, block, padding,
+    shape, strides)."""
+    try:
+        memo_key = (a.base.dtype, tuple(a.block_shape),
+                    getattr(a, "padding", "zero"), tuple(a.shape),
+                    tuple(a.strides))
+        return _descriptor_memo[memo_key]
+    except (KeyError, TypeError):
+        pass
+    code, _, (_, bits, parts), _ = _describe_descriptor(where, a)
+    rest = [bits]
+    for part in parts:
+        rest += (part, 0)
+    found = code, tuple(rest)
+    # Only plain ints are memoized: a tensor element hashes by identity.
+    if all(type(v) is int for v in memo_key[1] + memo_key[3] + memo_key[4]):
+        if len(_descriptor_memo) >= _DESCRIPTOR_MEMO_LIMIT:
+            _descriptor_memo.clear()
+        _descriptor_memo[memo_key] = found
+    return found
+
+
 def _device_index(a):
     """CUDA device ordinal of a tensor-like, -1 on the host."""
     if _is_descriptor(a):

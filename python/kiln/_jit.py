@@ -29,8 +29,8 @@ _U64_MAX = (1 << 64) - 1
 
 from ._args import (  # noqa: F401  (_kjit.* for the drop-in)
     _ELEMENT_BYTES, _TYPESTRS, _append_values, _arg_count, _describe_descriptor,
-    _descriptor_bits, _device_index, _fill_prototype, _first_device,
-    _is_descriptor, _kiln_dtype)
+    _descriptor_bits, _descriptor_key_values, _device_index, _fill_prototype,
+    _first_device, _is_descriptor, _kiln_dtype)
 
 
 def _literal(name, value):
@@ -66,6 +66,8 @@ _bound = types.MethodType
 # Types with data_ptr() seen so far (torch.Tensor, stand-ins): the hit path
 # tests membership instead of looking the method up.
 _tensor_types = set()
+# Classes seen to be host tensor descriptors (the same shortcut).
+_descriptor_types = set()
 # torch's "current raw stream" function, found once torch is imported.
 _raw_stream = None
 
@@ -435,18 +437,23 @@ class Kernel:
             elif a is None:
                 key.append("n")
                 values += (0, 0)
+            elif t in _descriptor_types:
+                try:
+                    code, rest = _descriptor_key_values(self.name, a)
+                except LaunchError:  # said again naming the argument
+                    return self._run_slow(grid, args, kwargs)
+                key.append(code)
+                base = a.base
+                values.append(base.data_ptr())
+                values += rest
+                if device is None:
+                    device = _device_index(base)
             elif hasattr(a, "data_ptr"):
                 _tensor_types.add(t)  # next time through the branch above
                 return self.run(grid, args, kwargs)
             elif _is_descriptor(a):
-                code, _, (base, bits, parts), _ = _describe_descriptor(
-                    "kernel `%s`" % self.name, a)
-                key.append(code)
-                values += (base, bits)
-                for part in parts:
-                    values += (part, 0)
-                if device is None:
-                    device = _device_index(a)
+                _descriptor_types.add(t)
+                return self.run(grid, args, kwargs)
             else:
                 return self._run_slow(grid, args, kwargs)
         if device is None:

@@ -80,5 +80,50 @@ class DescriptorLaunchTest(unittest.TestCase):
                       str(cm.exception))
 
 
+class KilnJitDescriptorTest(unittest.TestCase):
+    """kiln.jit's own hit path keys and packs descriptors from a memo of
+    the ones it has validated: a changed shape, stride or block must still
+    reach the launch, and a bad one must still be refused."""
+
+    def setUp(self):
+        self.k = kiln.jit(descriptors.__file__).scale_desc
+
+    def test_changed_fields_reach_the_launch(self):
+        x = TensorDescriptor(f16(0x100000), [100, 70], [72, 1], [32, 64])
+        y = TensorDescriptor(f16(0x200000), [100, 70], [72, 1], [32, 64])
+        self.k[(4,)](x, y, 5, BM=32)
+        self.assertEqual(last_params(), [0x100000, 100, 70, 72,
+                                         0x200000, 100, 70, 72, 5])
+        self.k[(4,)](x, y, 6, BM=32)  # the memo's entry, same values
+        self.assertEqual(last_params(), [0x100000, 100, 70, 72,
+                                         0x200000, 100, 70, 72, 6])
+        x.shape, x.strides = [50, 64], [64, 1]
+        x.base = f16(0x300000)
+        self.k[(2,)](x, y, 7, BM=32)
+        self.assertEqual(last_params(), [0x300000, 50, 64, 64,
+                                         0x200000, 100, 70, 72, 7])
+        before = len(self.k._launches)
+        x.block_shape = y.block_shape = [16, 64]
+        self.k[(4,)](x, y, 5, BM=16)  # another specialization
+        self.assertEqual(len(self.k._launches), before + 1)
+
+    def test_a_mutated_descriptor_is_validated_again(self):
+        x = TensorDescriptor(f16(0x100000), [100, 70], [72, 1], [32, 64])
+        y = TensorDescriptor(f16(0x200000), [100, 70], [72, 1], [32, 64])
+        self.k[(4,)](x, y, 5, BM=32)
+        x.strides = [72, 2]
+        with self.assertRaises(kiln.LaunchError) as cm:
+            self.k[(4,)](x, y, 5, BM=32)
+        self.assertEqual(str(cm.exception),
+                         "kernel `scale_desc`: argument #1 `x_desc`: tensor "
+                         "descriptor's last stride must be 1, got 2")
+        x.strides = [72, 1]
+        x.block_shape = [32, 48]
+        with self.assertRaises(kiln.LaunchError) as cm:
+            self.k[(4,)](x, y, 5, BM=32)
+        self.assertIn("block_shape [32, 48] is not made of powers of two",
+                      str(cm.exception))
+
+
 if __name__ == "__main__":
     unittest.main()

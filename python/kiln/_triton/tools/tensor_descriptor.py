@@ -1,7 +1,8 @@
 """`triton.tools.tensor_descriptor.TensorDescriptor`: the host object that
 describes a tensor for TMA loads. Passed to a kernel it specializes the
 parameter as `tensordesc<T[block]>`; the kernel receives the base, shapes and
-strides (Kiln reads through it with masked vector accesses, not TMA)."""
+strides, and on sm_90 a CUtensorMap the launch encodes for each descriptor
+whose blocks a pipelined loop copies with TMA (docs/backend.md)."""
 from dataclasses import dataclass
 from typing import Any, List
 
