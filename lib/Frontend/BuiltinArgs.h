@@ -106,6 +106,18 @@ struct ArgReader {
                                 g.typeName(a.v));
     return a.v;
   }
+  /// A pointer written through (stores, atomics): not a `tl.const` one.
+  mlir::FailureOr<Val> writablePointer(const Arg &a) {
+    mlir::FailureOr<Val> p = pointer(a);
+    if (mlir::succeeded(p) && p->type.isConst)
+      return g.fail(a.node, constStoreMessage(g.typeName(*p)));
+    return p;
+  }
+  /// Triton's words first, so a search for its message finds this one.
+  std::string constStoreMessage(const std::string &type) const {
+    return "Cannot store to a constant pointer: `" + fn.str() +
+           "` writes through " + type + " (from a `tl.const` parameter)";
+  }
   /// Normalized reduction / expansion axis.
   mlir::FailureOr<unsigned> axis(const Arg &a, int64_t rank) {
     mlir::FailureOr<int64_t> ax = constInt(a, "axis");

@@ -132,6 +132,15 @@ bool kiln::fe::isConstexprAnnotation(const Expr *a) {
   return false;
 }
 
+/// `tl.const` (`triton.language.const`): a pointer to constant data.
+static bool isConstPointerAnnotation(const Expr *a) {
+  if (auto *at = llvm::dyn_cast_or_null<AttributeExpr>(a))
+    return at->attr == "const";
+  if (auto *n = llvm::dyn_cast_or_null<NameExpr>(a))
+    return n->id == "const";
+  return false;
+}
+
 bool IRGen::isConstexprParam(const Param &p) const {
   return isConstexprAnnotation(p.annotation);
 }
@@ -713,6 +722,8 @@ mlir::OwningOpRef<mlir::ModuleOp> IRGen::compile(const KernelSpec &sp) {
       continue;
     }
     TType t{entry->dtype, entry->kind == ParamSpec::Kind::Pointer, {}};
+    t.isConst = t.isPtr && (entry->constPointer ||
+                            isConstPointerAnnotation(p.annotation));
     argTypes.push_back(toMLIR(&ctx, t));
     runtimeParams.emplace_back(p.name, t);
     divisibility.push_back(entry->divisibility);

@@ -155,7 +155,7 @@ std::string ParamSpec::toString() const {
   }
   case Kind::Pointer:
   case Kind::Scalar: {
-    std::string s = kind == Kind::Pointer ? "*" : "";
+    std::string s = kind == Kind::Pointer ? (constPointer ? "*k" : "*") : "";
     s += dtypeName(dtype);
     if (divisibility != 1)
       s += ":" + std::to_string(divisibility);
@@ -303,6 +303,12 @@ static llvm::Expected<ParamSpec> parseEntry(llvm::StringRef text,
   }
   auto [typeText, divText] = body.split(':');
   std::optional<DType> dt = parseDTypeName(typeText.trim());
+  // `*kfp32`: Triton's spelling of a pointer to const (no dtype name starts
+  // with `k`).
+  if (isPtr && !dt && typeText.trim().starts_with("k")) {
+    dt = parseDTypeName(typeText.trim().drop_front());
+    p.constPointer = dt.has_value();
+  }
   if (!dt)
     return fail("unknown type `" + typeText.trim() +
                 "` (expected *T, T, T:16 or a constexpr literal, with T one "

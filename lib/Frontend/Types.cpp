@@ -69,6 +69,8 @@ std::string kiln::fe::typeStr(mlir::MLIRContext *ctx, const TType &t) {
     os << elem << ">";
     return s;
   }
+  if (t.isPtr && t.isConst)
+    os << "const ";
   os << toMLIR(ctx, t);
   return s;
 }

@@ -26,17 +26,22 @@ struct TType {
   DType dtype = DType::I32;
   bool isPtr = false;
   llvm::SmallVector<int64_t, 2> shape; ///< empty for scalars
+  /// A pointer to constant data (a `tl.const` parameter): never stored
+  /// through. Part of the type, as in Triton, so pointer arithmetic keeps it
+  /// and an `if` cannot merge it with a plain pointer.
+  bool isConst = false;
 
   bool isTensor() const { return !shape.empty(); }
-  TType scalar() const { return TType{dtype, isPtr, {}}; }
+  TType scalar() const { return TType{dtype, isPtr, {}, isConst}; }
   TType withShape(llvm::ArrayRef<int64_t> s) const {
-    return TType{dtype, isPtr, llvm::SmallVector<int64_t, 2>(s)};
+    return TType{dtype, isPtr, llvm::SmallVector<int64_t, 2>(s), isConst};
   }
   /// Same shape, element `d` (not a pointer).
   TType withDType(DType d) const { return TType{d, false, shape}; }
   int64_t numel() const;
   bool operator==(const TType &o) const {
-    return dtype == o.dtype && isPtr == o.isPtr && shape == o.shape;
+    return dtype == o.dtype && isPtr == o.isPtr && shape == o.shape &&
+           isConst == o.isConst;
   }
   bool operator!=(const TType &o) const { return !(*this == o); }
 };

@@ -428,6 +428,17 @@ class LaunchTest(unittest.TestCase):
         self.assertRegex(text, r"broken\.py:9:\d+: error: .*zz")
         self.assertIsInstance(cm.exception, kiln.CompilationError)
 
+    def test_store_through_a_const_pointer_is_refused(self):
+        k = kernels.const_copy
+        k[(1,)](self.x, self.out, self.y, False, BLOCK=16)
+        self.assertEqual(launches()[-1]["kernel"], "const_copy")
+        with self.assertRaises(triton.CompilationError) as cm:
+            k[(1,)](self.x, self.out, self.y, True, BLOCK=16)
+        self.assertRegex(str(cm.exception),
+                         r"kernels\.py:\d+:14: error: Cannot store to a "
+                         r"constant pointer: `tl.store` writes through const "
+                         r"tensor<16x!tile.ptr<f32>>")
+
 
 class DecoratorTest(unittest.TestCase):
     def test_autotune_times_configs_from_a_host_function(self):

@@ -36,7 +36,7 @@ TEST(Spec, ParsesTritonAOTSignatures) {
 
 TEST(Spec, RoundTrips) {
   for (const char *text : {"*fp16:16,*bf16,i32:16,u32,fp64,-1,1e-05,False",
-                           "*i8,i16,*u32:16,0.5"}) {
+                           "*i8,i16,*u32:16,0.5", "*kfp32:16,*kbf16,*fp16"}) {
     auto r = parseSignature(text);
     ASSERT_TRUE(static_cast<bool>(r)) << text;
     std::string joined;
@@ -48,6 +48,14 @@ TEST(Spec, RoundTrips) {
     EXPECT_EQ(*again, *r);
   }
   EXPECT_TRUE(parseSignature("")->empty());
+  // `*k<T>`: Triton's spelling of a `tl.const` pointer.
+  auto k = parseSignature("*ki32,*i32");
+  ASSERT_TRUE(static_cast<bool>(k));
+  EXPECT_TRUE((*k)[0].constPointer);
+  EXPECT_EQ((*k)[0].dtype, DType::I32);
+  EXPECT_FALSE((*k)[1].constPointer);
+  EXPECT_NE((*k)[0], (*k)[1]);
+  EXPECT_NE(errorOf("*kx32"), "ok");
 }
 
 TEST(Spec, IntegerEqualToOneIsTheConstexprOne) {

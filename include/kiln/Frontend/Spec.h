@@ -50,6 +50,9 @@ struct ParamSpec {
   /// `:16` on a pointer: the address is 16-byte aligned; on an integer: the
   /// value is divisible by 16. 1 when nothing is known.
   unsigned divisibility = 1;
+  /// Pointer spelled `*k<T>` (Triton's signature for a `tl.const`
+  /// parameter): a pointer to constant data, never stored through.
+  bool constPointer = false;
   /// Literal text of a constexpr given inline in the signature.
   std::string constexprValue;
   /// TensorDesc (`tensordesc<fp16[64,64]>`, Triton's spelling; `,nan` before

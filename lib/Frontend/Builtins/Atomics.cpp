@@ -50,7 +50,7 @@ static FailureOr<Ordering> readOrdering(IRGen &g, ArgReader &rd, const Arg &sem,
 static FailureOr<Val> atomic_casBuiltin(BuiltinCall &call) {
   auto &[g, rd, a, e, l, args] = call;
 
-  FailureOr<Val> ptr = rd.pointer(a[0]);
+  FailureOr<Val> ptr = rd.writablePointer(a[0]);
   if (failed(ptr))
     return failure();
   FailureOr<Ordering> order = readOrdering(g, rd, a[3], a[4]);
@@ -91,7 +91,7 @@ static FailureOr<Val> atomic_rmwBuiltin(BuiltinCall &call) {
           .Default(std::nullopt);
   if (!kind)
     return g.fail(e, "`" + name + "` is not supported");
-  FailureOr<Val> ptr = rd.pointer(a[0]);
+  FailureOr<Val> ptr = rd.writablePointer(a[0]);
   if (failed(ptr))
     return failure();
   FailureOr<Ordering> order = readOrdering(g, rd, a[3], a[4]);

@@ -436,6 +436,9 @@ FailureOr<Val> kiln::fe::storeBlockPtr(BuiltinCall &call, tile::StoreOp *made) {
     return g.fail(a[0].node, "`" + rd.fn +
                                  "` cannot store through a tensor descriptor; "
                                  "use `desc.store(offsets, value)`");
+  if (p.bpBase().type.isConst)
+    return g.fail(a[0].node, rd.constStoreMessage("a block pointer over " +
+                                                  g.typeName(p.bpBase())));
   if (!rd.isNone(a[2]))
     return g.fail(a[2].node, "`mask` cannot be given when storing through a "
                              "block pointer (use `boundary_check`)");

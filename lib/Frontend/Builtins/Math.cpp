@@ -201,8 +201,15 @@ static FailureOr<Val> pointerCast(IRGen &g, const Val &x, const Val &to,
   };
   if (to.dtPtr) {
     TType result{to.dt, true, t.shape};
-    if (t.isPtr)
-      return t.dtype == to.dt ? x : ptrCast(x, result);
+    if (t.isPtr) {
+      if (t.dtype != to.dt)
+        return ptrCast(x, result);
+      // The same element type: only a pointer to const changes (to a plain
+      // pointer, as Triton's `pointer_type(T)` is not const).
+      Val same = x;
+      same.type.isConst = false;
+      return same;
+    }
     if (!isIntDType(t.dtype) || t.dtype == DType::I1)
       return g.fail(where, "cannot convert " + g.typeName(x) +
                                " to a pointer; only integer addresses can be");

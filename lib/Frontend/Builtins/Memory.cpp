@@ -257,7 +257,7 @@ static FailureOr<Val> storeBuiltin(BuiltinCall &call) {
 
 static FailureOr<Val> storeBody(BuiltinCall &call, const CacheHints &hints) {
   auto &[g, rd, a, e, l, args] = call;
-  FailureOr<Val> ptr = rd.pointer(a[0]);
+  FailureOr<Val> ptr = rd.writablePointer(a[0]);
   if (failed(ptr))
     return failure();
   if (failed(checkNoBoundaryCheck(g, rd, a[3], "boundary_check")))

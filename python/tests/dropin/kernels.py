@@ -64,3 +64,13 @@ def axpy_kernel(x_ptr, y_ptr, n, alpha, BLOCK: tl.constexpr):
     m = offs < n
     y = tl.load(y_ptr + offs, mask=m)
     tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=m) * alpha + y, mask=m)
+
+
+# `tl.const` pointers (Triton's test_const): read-only data; storing through
+# `c_out` is a compile error naming the store.
+@triton.jit
+def const_copy(in_ptr: tl.const, out, c_out: tl.const, to_const: tl.constexpr,
+               BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    final_out = c_out if to_const else out
+    tl.store(final_out + offs, tl.load(in_ptr + offs))

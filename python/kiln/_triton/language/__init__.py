@@ -1,6 +1,6 @@
 """`triton.language` (tl) on the host, served by Kiln's drop-in."""
 from . import core
-from .core import (block_type, constexpr, constexpr_function, dtype,
+from .core import (block_type, const, constexpr, constexpr_function, dtype,
                    pointer_type, tensor,
                    tensor_descriptor, void, int1, int8, int16, int32, int64,
                    uint8, uint16, uint32, uint64, float8e5, float8e5b16,

@@ -102,6 +102,11 @@ class dtype:
         _outside_kernel("dtype.to_ir")
 
 
+class const:
+    """Annotation of a kernel parameter that points to constant data
+    (`x_ptr: tl.const`): the compiler refuses stores through it."""
+
+
 class pointer_type(dtype):
     def __init__(self, element_ty, address_space=1, const=False):
         self.element_ty = element_ty
