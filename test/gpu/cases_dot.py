@@ -188,6 +188,25 @@ def strided_case(results, t_in, m, n, k, bm, bn, bk, layout, precision="tf32", n
              against(reference, tol))
 
 
+def int8_case(results, m, n, k, bm, bn, bk, layout, num_warps=4):
+    """dot_kloop_int8, exact: "nt" (B stored N x K, K-contiguous: s8 wgmma on
+    sm_90) or "nn" (B stored K x N: mma.sync)."""
+    def make():
+        a = rand("i8", (m, k), 41)
+        b = rand("i8", (k, n), 42) if layout == "nn" else rand("i8", (n, k), 42).t()
+        return [a, b, torch.empty((m, n), device=DEV, dtype=torch.int32), m, n, k,
+                a.stride(0), a.stride(1), b.stride(0), b.stride(1)]
+
+    def reference():
+        a, b = make()[:2]
+        return (a.to(torch.float64) @ b.to(torch.float64)).to(torch.int32)
+
+    run_case(results, f"dot_kloop_int8 {layout} {m}x{n}x{k} blocks {bm}x{bn}x{bk} "
+             f"warps={num_warps}",
+             KERNELS, "dot_kloop_int8", (triton_cdiv(m, bm), triton_cdiv(n, bn)), make, [2],
+             dict(BM=bm, BN=bn, BK=bk, num_warps=num_warps), against(reference, None))
+
+
 def scaled_case(results, t_in, m, n, k, bm, bn, bk, a_mmajor, num_warps):
     """dot_scaled_kloop: B rows scaled by exp(S[k]) * T[k // BK] in fp32 before the dot."""
     def make():
@@ -456,6 +475,12 @@ def cases(results):
     strided_case(results, "fp32", 128, 96, 160, 64, 32, 32, "gather")
     strided_case(results, "fp32", 256, 64, 64, 64, 64, 16, "gather")
     strided_case(results, "fp16", 128, 96, 160, 64, 32, 32, "gather")
+    # int8 K loops: K-contiguous B is s8 wgmma on sm_90 (64-, 32-byte and 128-byte
+    # K rows; 4 and 8 warps; masked edges), N-contiguous B stays on mma.sync.
+    int8_case(results, 256, 128, 256, 128, 128, 64, "nt")
+    int8_case(results, 200, 70, 100, 64, 64, 32, "nt")
+    int8_case(results, 256, 256, 512, 128, 128, 128, "nt", num_warps=8)
+    int8_case(results, 128, 64, 256, 64, 64, 64, "nn")
     # A loaded M-contiguous (x^T in mamba's chunk state): copied into transposed slots,
     # read by wgmma as M-major (4 and 8 warps) and by ldmatrix.trans (2 warps: mma.sync);
     # with a K-major B as well ("tt").

@@ -115,6 +115,25 @@ def dot_kloop_strided(A, B, C, M, N, K, s_am, s_ak, s_bk, s_bn,
 
 
 @triton.jit
+def dot_kloop_int8(A, B, C, M, N, K, s_am, s_ak, s_bk, s_bn,
+                   BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # int8 operands, int32 accumulator (a quantized GEMM): sm_90 runs s8
+    # wgmma on K-major slots when B is K-contiguous (s_bk = 1), mma.sync
+    # otherwise.
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.int32)
+    for k0 in range(0, K, BK):
+        a = tl.load(A + rm[:, None] * s_am + (k0 + rk)[None, :] * s_ak,
+                    mask=(rm[:, None] < M) & ((k0 + rk)[None, :] < K), other=0)
+        b = tl.load(B + (k0 + rk)[:, None] * s_bk + rn[None, :] * s_bn,
+                    mask=((k0 + rk)[:, None] < K) & (rn[None, :] < N), other=0)
+        acc += tl.dot(a, b)
+    tl.store(C + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
 def dot_scaled_kloop(A, B, S, T, C, M, N, K, s_am, s_ak,
                      BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
     # mamba's chunk state: B's rows scaled in fp32 by factors loaded in the loop

@@ -95,14 +95,19 @@ SmallVector<Value> throughAsm(OpBuilder &b, Location loc, ArrayRef<Value> regs,
                               ArrayRef<Value> extra, StringRef extraConstraints,
                               const std::string &text) {
   unsigned n = regs.size();
-  SmallVector<std::string> cons(n, "=f");
+  // f32 accumulators, or int32 ones of an int8 dot.
+  SmallVector<std::string> cons;
+  SmallVector<Type> types;
+  for (Value r : regs) {
+    cons.push_back(r.getType().isF32() ? "=f" : "=r");
+    types.push_back(r.getType());
+  }
   if (!extraConstraints.empty())
     cons.push_back(extraConstraints.str());
   for (unsigned i = 0; i < n; ++i)
     cons.push_back(std::to_string(i));
   SmallVector<Value> inputs(extra.begin(), extra.end());
   inputs.append(regs.begin(), regs.end());
-  SmallVector<Type> types(n, b.getF32Type());
   return inlinePtx(b, loc, types, inputs, text, llvm::join(cons, ","), /*hasSideEffects=*/true);
 }
 
@@ -116,10 +121,12 @@ int64_t kUnits(DotOp op) {
 
 bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
 
-/// The PTX name of an operand element type.
+/// The PTX name of an operand element type (int8 is signed, as tl.dot's).
 std::string ptxType(Type t) {
   if (t.isF32())
     return "tf32";
+  if (t.isInteger(8))
+    return "s8";
   if (isa<Float8E4M3FNType>(t))
     return "e4m3";
   if (isa<Float8E5M2Type>(t))
@@ -216,20 +223,22 @@ bool canUseWgmma(DotOp op, unsigned computeCapability) {
   auto mma = dyn_cast_or_null<MmaLayoutAttr>(cType.getEncoding());
   WgmmaOperands w = wgmmaOperands(op);
   LocalLoadOp slotA = w.slotA, slotB = w.slotB;
-  if ((!w.smemA() && !w.registerA) || (!slotB && !w.stagedB) || !mma ||
-      !cType.getElementType().isF32())
-    return false;
   Type elem = op.getA().getType().getElementType();
+  // int8 operands accumulate in int32 (s8 wgmma), all others in f32.
+  bool int8 = elem.isInteger(8) && cType.getElementType().isInteger(32);
+  if ((!w.smemA() && !w.registerA) || (!slotB && !w.stagedB) || !mma ||
+      !(cType.getElementType().isF32() || int8))
+    return false;
   // fp8 operands may mix e4m3 and e5m2.
   bool fp8 = isFp8(elem) && isFp8(op.getB().getType().getElementType());
   if (op.getB().getType().getElementType() != elem && !fp8)
     return false;
-  // tf32 (f32 operands) and fp8: both K-major in slots (tf32 and fp8 wgmma
-  // have no transposed operands; Kiln keeps no such A in registers).
+  // tf32 (f32 operands), fp8 and int8: both K-major in slots (their wgmma
+  // has no transposed operands; Kiln keeps no such A in registers).
   bool tf32 = elem.isF32() && op.getInputPrecision() == InputPrecision::tf32;
-  if ((tf32 || fp8) && (!slotA || !slotB || w.mMajorA() || !w.kMajorB()))
+  if ((tf32 || fp8 || int8) && (!slotA || !slotB || w.mMajorA() || !w.kMajorB()))
     return false;
-  if (!(elem.isF16() || elem.isBF16() || tf32 || fp8))
+  if (!(elem.isF16() || elem.isBF16() || tf32 || fp8 || int8))
     return false;
   ArrayRef<unsigned> warps = mma.getWarpsPerCTA();
   int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
@@ -237,6 +246,9 @@ bool canUseWgmma(DotOp op, unsigned computeCapability) {
   if (warps[1] != 1 || warps[0] % 4 || m % (16 * warps[0]) || k % 16)
     return false;
   if (n % 8 || (n > 256 && n % 256))
+    return false;
+  // Integer shapes are m64nNk32 with N 8, 16, 24, then multiples of 16.
+  if (int8 && std::min<int64_t>(n, 256) > 24 && n % 16)
     return false;
   // Panel widths wgmma can describe (128/64/32-byte rows).
   SwizzledTile a = storedA(w.mMajorA(), m, k),
@@ -266,8 +278,10 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
                tileB = kMajorB ? SwizzledTile(n, k) : SwizzledTile(k, n);
   uint64_t modeA = *swizzleMode(tileA.panelLen * 2), modeB = *swizzleMode(tileB.panelLen * 2);
   Type elemType = op.getA().getType().getElementType();
-  // tf32 and fp8 are read K-major only: no transpose fields.
-  bool kMajorOnly = elemType.isF32() || isFp8(elemType);
+  // tf32, fp8 and int8 are read K-major only: no transpose fields; int8
+  // has no scale fields either and accumulates in s32.
+  bool int8 = elemType.isInteger(8);
+  bool kMajorOnly = elemType.isF32() || isFp8(elemType) || int8;
   int64_t instrK = 16 * 16 / elemType.getIntOrFloatBitWidth();
   std::string types = ptxType(elemType) + "." + ptxType(op.getB().getType().getElementType());
 
@@ -377,15 +391,16 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
                        (kMajorB ? "0" : "1");
   std::string text = "{ .reg .pred p; setp.ne.b32 p, $" + std::to_string(nAcc + aInputs + 1) +
                      ", 0; wgmma.mma_async.sync.aligned.m64n" + std::to_string(nInstr) + "k" +
-                     std::to_string(instrK) + ".f32." + types + " " +
+                     std::to_string(instrK) + (int8 ? ".s32." : ".f32.") + types + " " +
                      asmOperandList(0, nAcc) + ", " + aOperand + ", $" +
-                     std::to_string(nAcc + aInputs) + ", p, 1, 1" + transposeFields + "; }";
+                     std::to_string(nAcc + aInputs) + (int8 ? ", p" : ", p, 1, 1") +
+                     transposeFields + "; }";
   std::string inputConstraints = smemA ? "l,l,r" : "r,r,r,r,l,r";
   // A zero accumulator (attention's scores, a dot without `acc`) is not
   // materialized: the first K step runs with scale-d = 0, which ignores it.
-  bool zeroInit = matchPattern(op.getC(), m_AnyZeroFloat());
+  bool zeroInit = int8 ? matchPattern(op.getC(), m_Zero()) : matchPattern(op.getC(), m_AnyZeroFloat());
   if (zeroInit) {
-    Value undef = LLVM::UndefOp::create(b, loc, b.getF32Type());
+    Value undef = LLVM::UndefOp::create(b, loc, int8 ? Type(b.getI32Type()) : Type(b.getF32Type()));
     for (Value &v : acc)
       v = undef;
   }
@@ -460,8 +475,10 @@ struct DotWaitLowering : OpConversionPattern<DotWaitOp> {
     SmallVector<SmallVector<Value>> results;
     for (ValueRange regs : adaptor.getInputs()) {
       SmallVector<Value> values(regs.begin(), regs.end());
-      bool allF32 = llvm::all_of(values, [](Value v) { return v.getType().isF32(); });
-      if (state.usesWgmma && allF32 && !values.empty())
+      // Accumulators: f32, or int32 of int8 dots.
+      bool allAcc = llvm::all_of(
+          values, [](Value v) { return v.getType().isF32() || v.getType().isInteger(32); });
+      if (state.usesWgmma && allAcc && !values.empty())
         values = throughAsm(rewriter, op.getLoc(), values, {}, "",
                             "wgmma.wait_group.sync.aligned 0;");
       results.push_back(std::move(values));

@@ -7,8 +7,8 @@ func.func @rank(%b: !tile.smem<64x32xf16>) {
 
 // -----
 
-// expected-error @+1 {{!tile.smem holds f16, bf16, f32 or fp8 (its swizzle is for 16-bit units), got 'i8'}}
-func.func @elem(%b: !tile.smem<2x64x32xi8>) {
+// expected-error @+1 {{!tile.smem holds f16, bf16, f32, fp8 or i8 (its swizzle is for 16-bit units), got 'i16'}}
+func.func @elem(%b: !tile.smem<2x64x32xi16>) {
   return
 }
 

@@ -53,8 +53,8 @@ LogicalResult SharedMemoryType::verify(function_ref<InFlightDiagnostic()> emitEr
     if (d < 1)
       return emitError() << "!tile.smem dimensions must be positive, got " << d;
   if (!elementType.isF16() && !elementType.isBF16() && !elementType.isF32() &&
-      !isa<Float8E4M3FNType, Float8E5M2Type>(elementType))
-    return emitError() << "!tile.smem holds f16, bf16, f32 or fp8 (its swizzle is for "
+      !elementType.isInteger(8) && !isa<Float8E4M3FNType, Float8E5M2Type>(elementType))
+    return emitError() << "!tile.smem holds f16, bf16, f32, fp8 or i8 (its swizzle is for "
                           "16-bit units), got "
                        << elementType;
   int64_t perChunk = 128 / elementType.getIntOrFloatBitWidth();

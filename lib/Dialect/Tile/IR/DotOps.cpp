@@ -115,16 +115,17 @@ LogicalResult DotOp::verify() {
   bool half = ea.isF16() || ea.isBF16();
   if (mma && half && aa && ba && !opA && !opB)
     return success();
-  // tf32 and fp8 operands that wgmma reads from shared-memory slots (both
-  // of them, --tile-pipeline-loops) keep the layouts they were copied in.
-  if (mma && (ea.isF32() || fp8) && aa && ba && !opA && !opB &&
+  // tf32, fp8 and int8 operands that wgmma reads from shared-memory slots
+  // (both of them, --tile-pipeline-loops) keep the layouts they were copied
+  // in.
+  if (mma && (ea.isF32() || fp8 || ea.isInteger(8)) && aa && ba && !opA && !opB &&
       getA().getDefiningOp<LocalLoadOp>() && getB().getDefiningOp<LocalLoadOp>())
     return success();
   if (!mma || !opA || (!opB && !(half && ba)))
     return emitOpError("accumulator must have a #tile.mma layout and the "
                        "operands #tile.dot_op layouts of it (f16/bf16 operands: "
-                       "other layouts too, for A only when B has one; f32 and fp8 "
-                       "operands both read from tile.local_load)");
+                       "other layouts too, for A only when B has one; f32, fp8 "
+                       "and int8 operands both read from tile.local_load)");
   unsigned kw = expectedKWidth(ea, getInputPrecision());
   if (opA.getOpIdx() != 0 || opA.getParent() != mma || opA.getKWidth() != kw ||
       (opB && (opB.getOpIdx() != 1 || opB.getParent() != mma || opB.getKWidth() != kw)))

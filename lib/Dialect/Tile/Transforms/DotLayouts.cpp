@@ -41,14 +41,20 @@ bool isFp8Dot(DotOp dot) {
   return fp8(dot.getA().getType().getElementType()) && fp8(dot.getB().getType().getElementType());
 }
 
+bool isInt8Dot(DotOp dot) {
+  return dot.getA().getType().getElementType().isInteger(8) &&
+         dot.getB().getType().getElementType().isInteger(8) &&
+         dot.getType().getElementType().isInteger(32);
+}
+
 bool isKMajorWarpGroupDot(DotOp dot, unsigned warpsM) {
   std::optional<unsigned> cc = getTargetComputeCapability(dot);
   auto result = cast<RankedTensorType>(dot.getType());
   Type elem = dot.getA().getType().getElementType();
   bool tf32 = dot.getInputPrecision() == InputPrecision::tf32 && elem.isF32() &&
               dot.getB().getType().getElementType().isF32();
-  if (!cc || *cc < 90 || warpsM % 4 || !result.getElementType().isF32() ||
-      !(tf32 || isFp8Dot(dot)))
+  bool floatOperands = result.getElementType().isF32() && (tf32 || isFp8Dot(dot));
+  if (!cc || *cc < 90 || warpsM % 4 || !(floatOperands || isInt8Dot(dot)))
     return false;
   int64_t m = result.getDimSize(0), n = result.getDimSize(1);
   // K-major rows of 32 or 64 bytes, or 128-byte panels: the swizzle modes.
@@ -81,7 +87,7 @@ bool prefersKMajorWarpGroups(DotOp dot, unsigned numWarps, const kiln::ModuleAxi
   // mask) into its load's layout: the facts are the unconverted value's.
   Value ptrA = beforeConversions(a.getPtr()), ptrB = beforeConversions(b.getPtr());
   int fastA = fastDimOf(ptrA), fastB = fastDimOf(ptrB);
-  if (!isFp8Dot(dot))
+  if (!isFp8Dot(dot) && !isInt8Dot(dot))
     return fastA != 0 && fastB != 1;
   return fastA == 1 && fastB == 0 &&
          axis.getVectorWidth(ptrA, 1, beforeConversions(a.getMask())) >= 4 &&

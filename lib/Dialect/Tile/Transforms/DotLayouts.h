@@ -15,11 +15,14 @@ namespace kiln::tile {
 bool prefersWarpGroups(DotOp dot, unsigned numWarps);
 /// Whether both operands of `dot` are 8-bit floats (e4m3 / e5m2).
 bool isFp8Dot(DotOp dot);
+/// Whether both operands of `dot` are int8 with an int32 result (s8 wgmma
+/// and mma.sync).
+bool isInt8Dot(DotOp dot);
 /// Whether `dot` has operands that wgmma reads only K-major from slots (tf32:
-/// f32 operands, tf32 precision; fp8) and a shape it runs with `warpsM`
-/// warps along M (WgmmaToLLVM.cpp's canUseWgmma checks the same): sm_90, an
-/// f32 result, warp groups of 4, whole 16-row blocks, K rows of a swizzle
-/// width (32 or 64 bytes, or 128-byte panels).
+/// f32 operands, tf32 precision; fp8; int8) and a shape it runs with
+/// `warpsM` warps along M (WgmmaToLLVM.cpp's canUseWgmma checks the same):
+/// sm_90, an f32 result (int32 for int8), warp groups of 4, whole 16-row
+/// blocks, K rows of a swizzle width (32 or 64 bytes, or 128-byte panels).
 bool isKMajorWarpGroupDot(DotOp dot, unsigned warpsM);
 /// The same for such a dot whose operands are loaded in its loop in an
 /// orientation (and, fp8, with copies as wide) as the slots can take;

@@ -319,7 +319,8 @@ void emitStage0(OpBuilder &b, Location loc, const StagePlan &plan, ArrayRef<Valu
 }
 
 /// Whether the loop's dots will run as sm_90 wgmma (WgmmaToLLVM.cpp): f32
-/// accumulators with all warps along M in warp groups of 4. Their products
+/// (int8 dots: int32) accumulators with all warps along M in warp groups of
+/// 4. Their products
 /// can then stay in flight into the next iteration.
 bool feedsWarpGroupDots(scf::ForOp loop, const StagePlan &plan) {
   std::optional<unsigned> cc = getTargetComputeCapability(loop);
@@ -332,8 +333,8 @@ bool feedsWarpGroupDots(scf::ForOp loop, const StagePlan &plan) {
         continue; // a companion
       auto c = cast<RankedTensorType>(dot.getC().getType());
       auto mma = cast<MmaLayoutAttr>(c.getEncoding());
-      if (!c.getElementType().isF32() || mma.getWarpsPerCTA()[1] != 1 ||
-          mma.getWarpsPerCTA()[0] % 4)
+      if (!(c.getElementType().isF32() || c.getElementType().isInteger(32)) ||
+          mma.getWarpsPerCTA()[1] != 1 || mma.getWarpsPerCTA()[0] % 4)
         return false;
     }
   return true;

@@ -23,7 +23,7 @@ namespace kiln::tile {
 namespace {
 
 bool isKMajorOnlyType(Type elem) {
-  return elem.isF32() || isa<Float8E4M3FNType, Float8E5M2Type>(elem);
+  return elem.isF32() || elem.isInteger(8) || isa<Float8E4M3FNType, Float8E5M2Type>(elem);
 }
 
 /// The (dot, operand number) uses of `load`, through the single-use
@@ -98,6 +98,8 @@ bool isZeroConstant(Value v) {
   }
   if (auto f = dyn_cast<FloatAttr>(attr))
     return f.getValue().isZero() && !f.getValue().isNegative();
+  if (auto i = dyn_cast<IntegerAttr>(attr)) // int8 dot operands
+    return i.getValue().isZero();
   return false;
 }
 

@@ -623,9 +623,10 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["c", "d"]>]> {
     assignment `c` and the result carry a `#tile.mma` layout and `a`, `b`
     the matching `#tile.dot_op` layouts, except f16/bf16 operands, which
     may keep any distributed layouts (both alike): the lowering then stages
-    them through shared memory and ldmatrix itself; and f32 (tf32) or fp8
-    operands that both come from `tile.local_load` of pipelined slots, which
-    keep the layouts they were copied in (sm_90 wgmma reads the slots).
+    them through shared memory and ldmatrix itself; and f32 (tf32), fp8 or
+    i8 operands that both come from `tile.local_load` of pipelined slots,
+    which keep the layouts they were copied in (sm_90 wgmma reads the
+    slots).
     `maxNumImpreciseAcc` is Triton's hint for fp8 accumulation on Hopper
     (kept, not used: wgmma accumulates fp8 products as under Triton's sm_90
     default, 2^30; a smaller explicit value is not honoured).

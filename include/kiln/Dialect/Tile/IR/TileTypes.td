@@ -62,7 +62,8 @@ def Tile_SharedMemoryType : Tile_Type<"SharedMemory", "smem"> {
     `!tile.smem<3x128x128xf8E4M3FN>` (or `f8E5M2`) holds the 8-bit float
     operands of an fp8 wgmma: two elements per 16-bit unit, so a row of 128
     is laid out and swizzled as a row of 64 halves. Read by wgmma only, both
-    K-major like tf32's.
+    K-major like tf32's. `!tile.smem<3x128x64xi8>` holds the operands of an
+    int8 (s8) wgmma the same way.
 
     `!tile.smem<3x64x64xf16, barriers>` is filled by TMA copies
     (`tile.tma_copy`): it also has one 8-byte mbarrier per slot, which tells

@@ -28,11 +28,13 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "mlir::ModuleOp"> {
 def TileFoldDotAdd : Pass<"tile-fold-dot-add", "mlir::ModuleOp"> {
   let summary = "fold `c + tl.dot(a, b)` into `tl.dot(a, b, c)`";
   let description = [{
-    A floating-point `arith.addf` of a `tile.dot` result whose accumulator is
-    zero (and which nothing else uses) becomes that dot with the addend as
+    An `arith.addf` of a `tile.dot` result whose accumulator is zero (and
+    which nothing else uses) becomes that dot with the addend as
     accumulator: the tensor cores add it for free (no separate zero
     accumulator, no second tensor of registers), as in attention's
-    `acc = acc * alpha[:, None] + tl.dot(p, v)`. Integer dots are left alone.
+    `acc = acc * alpha[:, None] + tl.dot(p, v)`. An `arith.addi` of an int8
+    dot's int32 result folds the same way (`acc += tl.dot(a, b)` of a
+    quantized GEMM), exactly: the int32 sums wrap.
   }];
   let dependentDialects = ["::kiln::tile::TileDialect"];
 }
