@@ -134,6 +134,12 @@ KILN_API kiln_status kiln_options_set_arch(kiln_options *options,
  * KILN_ERROR_LAUNCH. Not part of the compiled code or its cache key. */
 KILN_API kiln_status kiln_options_set_cooperative(kiln_options *options,
                                                   int cooperative);
+/* Triton's launch_pdl (nonzero: on): a programmatic dependent launch
+ * (sm_90): the kernel may start while the previous kernel on its stream
+ * still runs; its tl.extra.cuda.gdc_wait() waits for that kernel's results.
+ * Fails with KILN_ERROR_LAUNCH where the driver lacks cuLaunchKernelEx. Not
+ * part of the compiled code or its cache key. */
+KILN_API kiln_status kiln_options_set_pdl(kiln_options *options, int pdl);
 /* Triton's enable_fp_fusion (nonzero, the default: on): a multiply and an
  * add may fuse into one FMA. Off, each rounds on its own (tl.fma stays an
  * FMA). Part of the compiled code and its cache key. */

@@ -202,6 +202,12 @@ kiln_status kiln_options_set_cooperative(kiln_options *options,
   return KILN_OK;
 }
 
+kiln_status kiln_options_set_pdl(kiln_options *options, int pdl) {
+  KILN_CHECK_ARG(options);
+  options->launch.programmaticLaunch = pdl != 0;
+  return KILN_OK;
+}
+
 kiln_status kiln_options_set_fp_fusion(kiln_options *options, int enable) {
   KILN_CHECK_ARG(options);
   options->launch.fpFusion = enable != 0;

@@ -585,6 +585,10 @@ llvm::Error Kernel::launchLoaded(LoadedKernel &lk, const Grid &grid,
     checkedDevice = lk.device;
     checkedStream = stream;
   }
+  if (options.programmaticLaunch && !drv.cuLaunchKernelEx)
+    return makeError(llvm::formatv(
+        "kernel `{0}`: launch_pdl: the CUDA driver ({1}) lacks cuLaunchKernelEx",
+        info.name, drv.libraryPath));
   if (cooperative && !drv.cuLaunchCooperativeKernel)
     return makeError(llvm::formatv(
         "kernel `{0}`: launch_cooperative_grid: the CUDA driver ({1}) lacks "
@@ -593,15 +597,22 @@ llvm::Error Kernel::launchLoaded(LoadedKernel &lk, const Grid &grid,
   CappedLaunch run{lk.function, {}};
   if (!cooperative && uint64_t(grid.x) * grid.y * grid.z > lk.capped.fromPrograms)
     run = beginLaunch(lk, stream);
-  CUresult r =
-      cooperative
-          ? drv.cuLaunchCooperativeKernel(lk.function, grid.x, grid.y, grid.z,
-                                          info.numWarps * 32, 1, 1,
-                                          info.sharedBytes, stream,
-                                          packed.data())
-          : drv.cuLaunchKernel(run.function, grid.x, grid.y, grid.z,
-                               info.numWarps * 32, 1, 1, info.sharedBytes,
-                               stream, packed.data(), nullptr);
+  CUresult r;
+  if (cooperative) {
+    r = drv.cuLaunchCooperativeKernel(lk.function, grid.x, grid.y, grid.z,
+                                      info.numWarps * 32, 1, 1, info.sharedBytes,
+                                      stream, packed.data());
+  } else if (options.programmaticLaunch) {
+    LaunchAttribute pdl;
+    pdl.id = cu::LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    pdl.value.value = 1;
+    LaunchConfig config{grid.x,           grid.y, grid.z, info.numWarps * 32, 1, 1,
+                        info.sharedBytes, stream, &pdl,   1};
+    r = drv.cuLaunchKernelEx(&config, run.function, packed.data(), nullptr);
+  } else {
+    r = drv.cuLaunchKernel(run.function, grid.x, grid.y, grid.z, info.numWarps * 32, 1, 1,
+                           info.sharedBytes, stream, packed.data(), nullptr);
+  }
   if (run.sample.start)
     endLaunch(lk, run, stream, r == cu::SUCCESS);
   if (r == cu::ERROR_COOPERATIVE_LAUNCH_TOO_LARGE)
@@ -616,8 +627,9 @@ llvm::Error Kernel::launchLoaded(LoadedKernel &lk, const Grid &grid,
     return makeError(llvm::formatv("{0} of `{1}` (grid {2}x{3}x{4}, "
                                    "{5} threads, {6} bytes of shared memory): "
                                    "{7}",
-                                   cooperative ? "cuLaunchCooperativeKernel"
-                                               : "cuLaunchKernel",
+                                   cooperative                   ? "cuLaunchCooperativeKernel"
+                                   : options.programmaticLaunch ? "cuLaunchKernelEx"
+                                                                : "cuLaunchKernel",
                                    info.name, grid.x, grid.y, grid.z,
                                    info.numWarps * 32, info.sharedBytes,
                                    drv.describe(r)));

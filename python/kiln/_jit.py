@@ -331,6 +331,8 @@ class Kernel:
                               (self.name, num_ctas))
         # Triton's: every program resident at once, or the launch fails.
         cooperative = kwargs.pop("launch_cooperative_grid", False)
+        # Triton's programmatic dependent launch (cuLaunchKernelEx).
+        pdl = kwargs.pop("launch_pdl", False)
         # Triton's: False keeps multiplies and adds from fusing into FMAs.
         fp_fusion = kwargs.pop("enable_fp_fusion", True)
         opts = ctypes.c_void_p()
@@ -339,6 +341,7 @@ class Kernel:
             check(_lib.options_set_num_warps(opts, int(num_warps)), LaunchError)
             check(_lib.options_set_cooperative(opts, 1 if cooperative else 0),
                   LaunchError)
+            check(_lib.options_set_pdl(opts, 1 if pdl else 0), LaunchError)
             # Triton's rule: an empty tensor's null data_ptr() is passed.
             check(_lib.options_set_null_pointers(opts, 1), LaunchError)
             check(_lib.options_set_fp_fusion(opts, 1 if fp_fusion else 0),

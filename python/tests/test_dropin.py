@@ -319,6 +319,28 @@ class LaunchTest(unittest.TestCase):
                          before + 3)
         self.assertEqual(launches()[-1]["grid"], (2, 1, 1))
 
+    def test_launch_pdl(self):
+        # Triton's programmatic dependent launch: cuLaunchKernelEx with the
+        # programmatic stream serialization attribute, under the drop-in and
+        # kiln.jit; a plain launch stays on cuLaunchKernel.
+        k = triton.jit(kernels.add_kernel.fn)
+        _fake.kilnFakeCalls.argtypes = [ctypes.c_char_p]
+        before = _fake.kilnFakeCalls(b"cuLaunchKernelEx(pdl)")
+        k[(3,)](self.x, self.y, self.out, 1000, BLOCK=64, launch_pdl=True)
+        self.assertEqual(_fake.kilnFakeCalls(b"cuLaunchKernelEx(pdl)"),
+                         before + 1)
+        self.assertEqual(launches()[-1]["grid"], (3, 1, 1))
+        self.assertEqual(launches()[-1]["params"][3], 1000)
+        k[(3,)](self.x, self.y, self.out, 1000, BLOCK=64, launch_pdl=False)
+        k[(3,)](self.x, self.y, self.out, 1000, BLOCK=64)
+        self.assertEqual(_fake.kilnFakeCalls(b"cuLaunchKernelEx(pdl)"),
+                         before + 1)
+        plain = kiln.jit(kernels.add_kernel.fn)
+        plain[(2,)](self.x, self.y, self.out, 1000, BLOCK=64, launch_pdl=True)
+        self.assertEqual(_fake.kilnFakeCalls(b"cuLaunchKernelEx(pdl)"),
+                         before + 2)
+        self.assertEqual(launches()[-1]["grid"], (2, 1, 1))
+
     def test_none_is_a_constexpr_and_defaults_apply(self):
         k = kernels.bias_kernel
         k[(1,)](self.out, None, 2.0, 16, BLOCK=64)

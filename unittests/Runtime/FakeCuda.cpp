@@ -585,6 +585,31 @@ CUresult cuLaunchCooperativeKernel(void *fn, unsigned gx, unsigned gy,
   return cuLaunchKernel(fn, gx, gy, gz, bx, by, bz, shared, stream, params,
                         nullptr);
 }
+/// cuda.h's CUlaunchConfig / CUlaunchAttribute, as cuLaunchKernelEx reads
+/// them. Recorded as cuLaunchKernel; counted apart, and "(pdl)" when the
+/// programmatic stream serialization attribute (6) is set.
+struct FakeLaunchAttribute {
+  int id;
+  char pad[4];
+  union {
+    char bytes[64];
+    int value;
+  } value;
+};
+struct FakeLaunchConfig {
+  unsigned gx, gy, gz, bx, by, bz, shared;
+  void *stream;
+  FakeLaunchAttribute *attrs;
+  unsigned numAttrs;
+};
+CUresult cuLaunchKernelEx(const FakeLaunchConfig *c, void *fn, void **params, void **extra) {
+  count("cuLaunchKernelEx");
+  for (unsigned i = 0; i < c->numAttrs; ++i)
+    if (c->attrs[i].id == 6 && c->attrs[i].value.value == 1)
+      count("cuLaunchKernelEx(pdl)");
+  return cuLaunchKernel(fn, c->gx, c->gy, c->gz, c->bx, c->by, c->bz, c->shared, c->stream,
+                        params, extra);
+}
 CUresult cuEventCreate(void **e, unsigned) {
   *e = &dummyEvents[nextEvent++ % 4096];
   return OK;

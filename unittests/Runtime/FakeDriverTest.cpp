@@ -104,6 +104,29 @@ TEST_F(FakeDriver, LaunchPacksParametersAsTheEntryDeclaresThem) {
   EXPECT_EQ(launches().size(), 2u);
 }
 
+TEST_F(FakeDriver, ProgrammaticLaunchGoesThroughLaunchKernelEx) {
+  auto buf = DeviceBuffer::alloc(*dev, 4096);
+  ASSERT_TRUE(bool(buf));
+  Kernel k = Kernel::fromCompiled(axpi());
+  std::vector<Arg> args = {Arg::ptr(buf->ptr(), DType::F32), Arg::f32(1.0f),
+                           Arg::integer(9)};
+  LaunchOptions o;
+  o.programmaticLaunch = true;
+  int before = fake().calls("cuLaunchKernelEx(pdl)");
+  ASSERT_EQ(errorText(k.launch(Grid(4), args, o)), "");
+  EXPECT_EQ(fake().calls("cuLaunchKernelEx(pdl)"), before + 1);
+  std::vector<Launch> l = launches();
+  ASSERT_EQ(l.size(), 1u);
+  EXPECT_EQ(l[0].grid[0], 4u);
+  EXPECT_EQ(l[0].block[0], 128u);
+  EXPECT_EQ(l[0].params[2], 9u);
+  // A plain launch does not use it.
+  int plain = fake().calls("cuLaunchKernelEx");
+  ASSERT_EQ(errorText(k.launch(Grid(4), args)), "");
+  EXPECT_EQ(fake().calls("cuLaunchKernelEx"), plain);
+  EXPECT_EQ(launches().size(), 2u);
+}
+
 TEST_F(FakeDriver, CooperativeLaunchGoesThroughTheCooperativeEntryPoint) {
   auto buf = DeviceBuffer::alloc(*dev, 4096);
   ASSERT_TRUE(bool(buf));

@@ -87,10 +87,34 @@ inline constexpr int JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 inline constexpr int JIT_OPTIMIZATION_LEVEL = 7;
 // CUjitInputType
 inline constexpr int JIT_INPUT_PTX = 1;
+// CUlaunchAttributeID: a kernel may start while the previous one on its
+// stream still runs, up to its griddepcontrol.wait (Hopper's programmatic
+// dependent launch).
+inline constexpr int LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6;
 // Flags
 inline constexpr unsigned STREAM_NON_BLOCKING = 1;
 inline constexpr unsigned EVENT_DEFAULT = 0;
 } // namespace cu
+
+/// cuda.h's CUlaunchAttribute and CUlaunchConfig (CUDA 12+), the arguments
+/// of cuLaunchKernelEx, laid out as the driver reads them.
+struct LaunchAttribute {
+  int id = 0;
+  char pad[4] = {};
+  union {
+    char bytes[64];
+    int value; ///< The int-valued attributes (programmatic serialization).
+  } value = {};
+};
+static_assert(sizeof(LaunchAttribute) == 72, "CUlaunchAttribute is 72 bytes");
+struct LaunchConfig {
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  CUstream hStream;
+  LaunchAttribute *attrs;
+  unsigned numAttrs;
+};
 
 /// Entry points resolved from the driver library. Names follow the
 /// versioned symbols cuda.h maps to (cuMemAlloc -> cuMemAlloc_v2, ...).
@@ -148,6 +172,9 @@ struct DriverAPI {
   CUresult (*cuLaunchCooperativeKernel)(CUfunction, unsigned, unsigned,
                                         unsigned, unsigned, unsigned, unsigned,
                                         unsigned, CUstream, void **) = nullptr;
+  /// Optional (CUDA 12+): a launch with attributes (launch_pdl's).
+  CUresult (*cuLaunchKernelEx)(const LaunchConfig *, CUfunction, void **,
+                               void **) = nullptr;
   CUresult (*cuEventCreate)(CUevent *, unsigned);
   CUresult (*cuEventDestroy)(CUevent);
   CUresult (*cuEventRecord)(CUevent, CUstream);

@@ -218,6 +218,12 @@ struct LaunchOptions {
   /// once (cuLaunchCooperativeKernel), so programs may wait for each other;
   /// a grid that cannot be resident at once is refused with an error.
   bool cooperative = false;
+  /// Triton's launch_pdl: a programmatic dependent launch
+  /// (cuLaunchKernelEx with programmatic stream serialization): the kernel
+  /// may start while the previous kernel on the stream still runs, and its
+  /// `tl.extra.cuda.gdc_wait()` waits for that one's results. Not part of
+  /// the compiled code or its cache key.
+  bool programmaticLaunch = false;
   /// Triton's rule for pointers: a null one (an empty tensor's data_ptr())
   /// is passed as it is. Off, a null pointer is refused as the likely bug it
   /// is in C++ code; the Python layers turn it on. Not part of the compiled

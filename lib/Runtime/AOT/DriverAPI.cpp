@@ -101,6 +101,7 @@ bool DriverAPI::load(const char *library, DriverAPI &d, std::string &error) {
 #undef KILN_RESOLVE
   resolveOptional(lib, "cuStreamGetCtx", d.cuStreamGetCtx);
   resolveOptional(lib, "cuLaunchCooperativeKernel", d.cuLaunchCooperativeKernel);
+  resolveOptional(lib, "cuLaunchKernelEx", d.cuLaunchKernelEx);
   resolveOptional(lib, "cuCtxGetDevice", d.cuCtxGetDevice);
   resolveOptional(lib, "cuEventQuery", d.cuEventQuery);
   resolveOptional(lib, "cuStreamIsCapturing", d.cuStreamIsCapturing);

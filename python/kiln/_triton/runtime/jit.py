@@ -345,7 +345,7 @@ class JITFunction(KernelInterface, LaunchCodegen):
             raise LaunchError("kernel `%s`: num_ctas = %r: expected 1, 2, 4, "
                               "8 or 16" % (self.__name__, num_ctas))
         for name in ("maxnreg", "enable_reflect_ftz", "debug",
-                     "sanitize_overflow", "launch_pdl"):
+                     "sanitize_overflow"):
             kw.pop(name, None)
         # Tutorial 07's extern_libs={'libdevice': path}: Kiln links one
         # libdevice per process (KILN_LIBDEVICE, else the toolkit's or
@@ -361,6 +361,8 @@ class JITFunction(KernelInterface, LaunchCodegen):
             flags.append(("enable_fp_fusion", False))
         if kw.pop("launch_cooperative_grid", False):
             flags.append(("launch_cooperative_grid", True))
+        if kw.pop("launch_pdl", False):
+            flags.append(("launch_pdl", True))
         if kw:
             raise TypeError("%s() got an unexpected keyword argument %r" %
                             (self.__name__, next(iter(kw))))
@@ -464,6 +466,8 @@ class JITFunction(KernelInterface, LaunchCodegen):
             check(_lib.options_set_cooperative(
                 opts, 1 if flags.get("launch_cooperative_grid") else 0),
                 LaunchError)
+            check(_lib.options_set_pdl(opts, 1 if flags.get("launch_pdl") else 0),
+                  LaunchError)
             check(_lib.options_set_fp_fusion(
                 opts, 1 if flags.get("enable_fp_fusion", True) else 0),
                 LaunchError)
