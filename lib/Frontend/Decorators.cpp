@@ -61,7 +61,7 @@ using KwArgs = std::vector<std::pair<std::string, Value>>;
 /// against the kernel's parameters.
 std::optional<std::vector<std::string>>
 nameList(host::Interp &in, const Value &v, const char *what,
-         const FunctionDef *fn, const Node *where) {
+         const FunctionDef *fn, const Node *where, bool dropUnknown = false) {
   std::vector<std::string> out;
   if (v.kind == K::None)
     return out;
@@ -74,8 +74,12 @@ nameList(host::Interp &in, const Value &v, const char *what,
       return in.fail(where, std::string("@triton.autotune: ") + what +
                                 " must be a list of parameter names, got " +
                                 host::repr(e));
-    if (!llvm::any_of(fn->params,
-                      [&](const Param &p) { return p.name == e.s; }))
+    bool known = llvm::any_of(fn->params, [&](const Param &p) { return p.name == e.s; });
+    // Triton's autotuner keys on the names that are arguments and skips the
+    // rest (the grouped GEMM tutorial's key has a typo, `gropup_c_ptrs`).
+    if (!known && dropUnknown)
+      continue;
+    if (!known)
       return in.fail(where, std::string("@triton.autotune: ") + what +
                                 " names `" + e.s + "`, which is not a "
                                 "parameter of `" + fn->name + "`");
@@ -143,7 +147,8 @@ std::optional<AutotuneSpec> readAutotune(host::Interp &in,
     auto it = bound.find(n);
     if (it == bound.end())
       return true;
-    auto l = nameList(in, it->second.first, n, fn, it->second.second);
+    auto l = nameList(in, it->second.first, n, fn, it->second.second,
+                      /*dropUnknown=*/llvm::StringRef(n) == "key");
     if (l)
       dst = std::move(*l);
     return l.has_value();

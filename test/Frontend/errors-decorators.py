@@ -6,8 +6,8 @@ import triton
 import triton.language as tl
 
 
-# expected-error @+1 {{@triton.autotune: key names `M`, which is not a parameter of `k`}}
-@triton.autotune(configs=[], key=["M"])
+# expected-error @+1 {{@triton.autotune: reset_to_zero names `M`, which is not a parameter of `k`}}
+@triton.autotune(configs=[], key=["N"], reset_to_zero=["M"])
 @triton.jit
 def k(X, N, BLOCK: tl.constexpr):
     pass
