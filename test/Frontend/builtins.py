@@ -31,10 +31,12 @@ def misc(X, Y, N, BLOCK: tl.constexpr = 32):
 
 # CHECK: module attributes {tile.arch = "sm_80", tile.constexprs = {BLOCK = "32"}, tile.num_stages = 3 : i32, tile.num_warps = 1 : i32}
 # CHECK-LABEL: func.func @misc(
+# A hint is placed right after the value's definition (here the argument's,
+# at the top of the body) and holds for all its uses.
+# CHECK: %[[N:[^ ]+]] = tile.multiple_of %arg2, [16] : i32
 # CHECK: %[[R:[^ ]+]] = tile.arange 0 to 32 : tensor<32xi32>
 # CHECK: %[[M16:[^ ]+]] = tile.multiple_of %[[R]], [16] : tensor<32xi32>
 # CHECK: %[[OFFS:[^ ]+]] = tile.max_contiguous %[[M16]], [32] : tensor<32xi32>
-# CHECK: %[[N:[^ ]+]] = tile.multiple_of %{{.*}}, [16] : i32
 # CHECK: %[[NEGINF:[^ ]+]] = arith.constant dense<0xFF800000> : tensor<32xf32>
 # CHECK: %[[X:[^ ]+]] = tile.load %{{.*}}, mask %{{.*}}, other %[[NEGINF]] : tensor<32x!tile.ptr<f32>>
 # CHECK: %[[FULL:[^ ]+]] = arith.constant dense<1.500000e+00> : tensor<32xf16>

@@ -254,12 +254,19 @@ TEST(Decorators, HeuristicsFromSeveralThreads) {
 
 TEST(Decorators, Errors) {
   std::string head = "import triton\nimport triton.language as tl\n";
-  EXPECT_EQ(errorOf(head + "@triton.autotune(configs=[], key=['M'])\n"
+  EXPECT_EQ(errorOf(head + "@triton.autotune(configs=[], key=[], reset_to_zero=['M'])\n"
                            "@triton.jit\ndef k(N):\n    pass\n"),
-            "t.py:3:34: error: @triton.autotune: key names `M`, which is not "
+            "t.py:3:52: error: @triton.autotune: reset_to_zero names `M`, which is not "
             "a parameter of `k`\n"
-            "@triton.autotune(configs=[], key=['M'])\n"
-            "                                 ^");
+            "@triton.autotune(configs=[], key=[], reset_to_zero=['M'])\n"
+            "                                                   ^");
+  // A key name that is no parameter is skipped, as Triton's autotuner does.
+  auto typo = KernelDecorators::parse(head + "@triton.autotune(configs=[], key=['M', 'N'])\n"
+                                              "@triton.jit\ndef k(N):\n    pass\n",
+                                       "t.py", "k");
+  ASSERT_TRUE(static_cast<bool>(typo)) << llvm::toString(typo.takeError());
+  ASSERT_TRUE(typo->autotune());
+  EXPECT_EQ(typo->autotune()->key, std::vector<std::string>{"N"});
   EXPECT_EQ(errorOf(head + "@triton.autotune(configs=[], key=[], "
                            "prune_configs_by=dict(perf_model=len))\n"
                            "@triton.jit\ndef k(N):\n    pass\n"),

@@ -9,6 +9,8 @@
 #include "kiln/Dialect/Tile/IR/Tile.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
+#include <functional>
+
 using namespace kiln;
 using namespace kiln::fe;
 using namespace kiln::ast;
@@ -106,14 +108,38 @@ static FailureOr<Val> hintBuiltin(BuiltinCall &call) {
                                    g.typeName(v));
     ints.push_back(int32_t(v.i));
   }
+  // Triton attaches a hint to the value itself (an attribute on its
+  // defining op, or on the loop of a loop-carried one), so it holds for every
+  // use, even when the call's result is dropped: the grouped GEMM
+  // tutorial's `tl.multiple_of(a_ptrs, [16, 16])` statement at the top of
+  // its K loop vectorizes the loads of `a_ptrs` that follow. Kiln puts the
+  // hint right after the value's definition and gives it every other use.
+  mlir::Value orig = x->value;
   mlir::Type t = toMLIR(&g.ctx, x->type);
   mlir::Value r;
-  if (name == "tl.multiple_of")
-    r = tile::MultipleOfOp::create(g.b, l, t, x->value, ints);
-  else if (name == "tl.max_contiguous")
-    r = tile::MaxContiguousOp::create(g.b, l, t, x->value, ints);
-  else
-    r = tile::MaxConstancyOp::create(g.b, l, t, x->value, ints);
+  {
+    mlir::OpBuilder::InsertionGuard guard(g.b);
+    if (mlir::Operation *def = orig.getDefiningOp())
+      g.b.setInsertionPointAfter(def);
+    else
+      g.b.setInsertionPointToStart(mlir::cast<mlir::BlockArgument>(orig).getOwner());
+    if (name == "tl.multiple_of")
+      r = tile::MultipleOfOp::create(g.b, l, t, orig, ints);
+    else if (name == "tl.max_contiguous")
+      r = tile::MaxContiguousOp::create(g.b, l, t, orig, ints);
+    else
+      r = tile::MaxConstancyOp::create(g.b, l, t, orig, ints);
+  }
+  orig.replaceAllUsesExcept(r, r.getDefiningOp());
+  // Names still bound to the unhinted value read the hinted one.
+  std::function<void(Val &)> rebind = [&](Val &v) {
+    if (v.isRuntime() && v.value == orig)
+      v.value = r;
+    for (Val &e : v.elems)
+      rebind(e);
+  };
+  for (auto &[n, binding] : g.fs->scope)
+    rebind(binding.v);
   return Val::runtime(r, x->type);
 }
 /// tl.core.get_int_dtype(bitwidth, signed): the integer dtype of that
