@@ -138,8 +138,9 @@ static FailureOr<Val> hintBuiltin(BuiltinCall &call) {
     for (Val &e : v.elems)
       rebind(e);
   };
-  for (auto &[n, binding] : g.fs->scope)
-    rebind(binding.v);
+  if (g.fs)
+    for (auto &[n, binding] : g.fs->scope)
+      rebind(binding.v);
   return Val::runtime(r, x->type);
 }
 /// tl.core.get_int_dtype(bitwidth, signed): the integer dtype of that
