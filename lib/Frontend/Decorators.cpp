@@ -127,7 +127,7 @@ std::optional<AutotuneSpec> readAutotune(host::Interp &in,
   const auto &[cv, cnode] = configs->second;
   if (cv.kind != K::List && cv.kind != K::Tuple)
     return in.fail(cnode, "@triton.autotune: configs must be a list of "
-                          "triton.Config, got a " + host::typeName(cv));
+                          "triton.Config, got " + host::aTypeName(cv));
   for (const Value &c : cv.elems) {
     if (c.kind != K::Config)
       return in.fail(cnode, "@triton.autotune: configs must be a list of "
@@ -248,7 +248,7 @@ std::optional<fe::DecoratorLayer> readHeuristics(host::Interp &in,
     if (f.kind != K::Function)
       return in.fail(arg, "@triton.heuristics: the value for \"" +
                               v->elems[k].s + "\" must be a function of "
-                              "`args`, got a " + host::typeName(f));
+                              "`args`, got " + host::aTypeName(f));
     layer.heuristics.emplace_back(v->elems[k].s, f);
     layer.heuristicOffsets.push_back(f.fn->range.begin);
   }

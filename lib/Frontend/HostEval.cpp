@@ -104,6 +104,11 @@ std::string kiln::host::typeName(const Value &v) {
   return "?";
 }
 
+std::string kiln::host::aTypeName(const Value &v) {
+  std::string name = typeName(v);
+  return (llvm::StringRef("aeiou").contains(name.front()) ? "an " : "a ") + name;
+}
+
 static std::string floatRepr(double f) {
   if (std::isnan(f))
     return "nan";
@@ -583,7 +588,7 @@ std::optional<Value> Interp::attribute(const Value &base,
   if (auto *ae = llvm::dyn_cast<AttributeExpr>(a))
     at = ae->attrRange.begin;
   return fail(at, "`" + text(a).str() + "`: Kiln cannot evaluate attribute `" +
-                      name + "` of a " + typeName(base));
+                      name + "` of " + aTypeName(base));
 }
 
 std::optional<Value> Interp::subscript(const Value &base, const Value &index,
@@ -615,5 +620,5 @@ std::optional<Value> Interp::subscript(const Value &base, const Value &index,
       return Value::str(std::string(1, base.s[i]));
     return base.elems[i];
   }
-  return fail(where, "Kiln cannot subscript a " + typeName(base));
+  return fail(where, "Kiln cannot subscript " + aTypeName(base));
 }

@@ -124,6 +124,8 @@ private:
 
 /// Python's name of a value's type ("int", "list", "NoneType").
 std::string typeName(const Value &v);
+/// The same with its article, for messages: "an int", "a list".
+std::string aTypeName(const Value &v);
 /// Python's repr() ("128", "True", "'s'", "[1, 2]"); dtypes as `tl.float16`.
 std::string repr(const Value &v);
 /// Python's str(): as repr, but strings bare and dtypes by Triton name (fp16).

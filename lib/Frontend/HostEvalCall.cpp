@@ -30,7 +30,7 @@ std::optional<std::vector<Value>> Interp::iterate(const Value &v,
     return out;
   }
   default:
-    fail(where, "Kiln cannot iterate over a " + typeName(v));
+    fail(where, "Kiln cannot iterate over " + aTypeName(v));
     return std::nullopt;
   }
 }
@@ -69,7 +69,7 @@ std::optional<Value> Interp::callExpr(const CallExpr *c,
     }
     // `**mapping`
     if (v->kind != K::Dict)
-      return fail(k.value, "`**` needs a dict, got a " + typeName(*v));
+      return fail(k.value, "`**` needs a dict, got " + aTypeName(*v));
     for (size_t j = 0; j < v->elems.size(); ++j) {
       if (v->elems[j].kind != K::Str)
         return fail(k.value, "keywords must be strings, got " +
@@ -92,7 +92,7 @@ std::optional<Value> Interp::call(const Value &f, std::vector<Value> args,
       return fail(where, "`." + f.s + "()` takes no keyword arguments here");
     return callMethod(f, args, where);
   default:
-    return fail(where, "`" + text(where).str() + "`: a " + typeName(f) +
+    return fail(where, "`" + text(where).str() + "`: " + aTypeName(f) +
                            " is not callable");
   }
 }
@@ -160,7 +160,7 @@ static bool wantInt(Interp &in, const Value &v, const char *fn,
   if (v.kind == K::Int || v.kind == K::Bool)
     return true;
   in.fail(where, std::string("`") + fn + "`: " + what +
-                     " must be an integer, got a " + typeName(v));
+                     " must be an integer, got " + aTypeName(v));
   return false;
 }
 
@@ -185,7 +185,7 @@ std::optional<Value> Interp::callBuiltin(const std::string &name,
     d.kind = K::Dict;
     if (!args.empty()) {
       if (args[0].kind != K::Dict)
-        return fail(where, "`dict()` of a " + typeName(args[0]));
+        return fail(where, "`dict()` of " + aTypeName(args[0]));
       d = args[0];
       d.s.clear();
     }
@@ -254,7 +254,7 @@ std::optional<Value> Interp::callBuiltin(const std::string &name,
       return std::nullopt;
     const Value &v = args[0];
     if (v.kind != K::Int && v.kind != K::Bool && v.kind != K::Float)
-      return fail(where, "`" + name + "()` of a " + typeName(v));
+      return fail(where, "`" + name + "()` of " + aTypeName(v));
     double d = v.kind == K::Float ? v.f : double(v.i);
     bool isLog = name == "math.log2" || name == "math.log" ||
                  name == "math.log10";
@@ -401,7 +401,7 @@ std::optional<Value> Interp::callBuiltin(const std::string &name,
     if (v.kind == K::List || v.kind == K::Tuple || v.kind == K::Set ||
         v.kind == K::Dict)
       return Value::integer(v.elems.size());
-    return fail(where, "`len()` of a " + typeName(v));
+    return fail(where, "`len()` of " + aTypeName(v));
   }
   if (name == "range") {
     if (!arity(1, 3))
@@ -593,7 +593,7 @@ std::optional<Value> Interp::makeConfig(std::vector<Value> &args,
     std::optional<std::string> lit = constexprLiteral(kw.vals[k]);
     if (!lit)
       return fail(where, "`triton.Config`: value of `" + kw.elems[k].s +
-                             "` is a " + typeName(kw.vals[k]) +
+                             "` is " + aTypeName(kw.vals[k]) +
                              ", not a constexpr value");
     config->constexprs[kw.elems[k].s] = *lit;
   }

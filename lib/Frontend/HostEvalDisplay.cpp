@@ -59,7 +59,7 @@ std::optional<Value> Interp::evalDisplay(const Expr *e,
       if (!key)
         return std::nullopt;
       if (!hashable(*key))
-        return fail(d->keys[k], "unhashable dict key: a " + typeName(*key));
+        return fail(d->keys[k], "unhashable dict key: " + aTypeName(*key));
       dictSet(out, *key, *v);
     }
     return out;
@@ -74,7 +74,7 @@ std::optional<Value> Interp::evalDisplay(const Expr *e,
       if (!v)
         return std::nullopt;
       if (!hashable(*v))
-        return fail(x, "unhashable set element: a " + typeName(*v));
+        return fail(x, "unhashable set element: " + aTypeName(*v));
       setAdd(out, *v);
     }
     return out;
@@ -140,13 +140,13 @@ bool Interp::comprehend(const ComprehensionExpr *c, size_t gen,
       if (!val)
         return false;
       if (!hashable(*v)) {
-        fail(c->elt, "unhashable dict key: a " + typeName(*v));
+        fail(c->elt, "unhashable dict key: " + aTypeName(*v));
         return false;
       }
       dictSet(out, *v, *val);
     } else if (out.kind == K::Set) {
       if (!hashable(*v)) {
-        fail(c->elt, "unhashable set element: a " + typeName(*v));
+        fail(c->elt, "unhashable set element: " + aTypeName(*v));
         return false;
       }
       setAdd(out, *v);

@@ -182,8 +182,8 @@ std::optional<Value> Interp::binary(BinOpKind op, const Value &l,
 std::optional<bool> Interp::compare(CmpOpKind op, const Value &l,
                                     const Value &r, const Node *where) {
   auto unsupported = [&]() -> std::optional<bool> {
-    fail(where, std::string("Kiln cannot compare a ") + typeName(l) + " `" +
-                    spelling(op) + "` a " + typeName(r));
+    fail(where, "Kiln cannot compare " + aTypeName(l) + " `" +
+                    spelling(op) + "` " + aTypeName(r));
     return std::nullopt;
   };
   switch (op) {

@@ -303,7 +303,7 @@ TEST(Decorators, Errors) {
   EXPECT_EQ(errorOf(head + "@triton.heuristics(dict(A=1))\n@triton.jit\n"
                            "def k(N):\n    pass\n"),
             "t.py:3:20: error: @triton.heuristics: the value for \"A\" must be "
-            "a function of `args`, got a int\n"
+            "a function of `args`, got an int\n"
             "@triton.heuristics(dict(A=1))\n"
             "                   ^");
   EXPECT_EQ(errorOf(head + "def host(N):\n    pass\n", "host"),

@@ -83,7 +83,7 @@ TEST(HostEval, Builtins) {
                      "R = (list(filter(keep, range(6))), filter(None, [0, 3, '', 'a']), "
                      "map(lambda x: x * 10, (1, 2)), list(map(abs, [-1, 2])))"),
             "([1, 3, 5], [3, 'a'], [10, 20], [1, 2])");
-  EXPECT_EQ(evalName("R = filter(len, 3)"), "1:5: Kiln cannot iterate over a int");
+  EXPECT_EQ(evalName("R = filter(len, 3)"), "1:5: Kiln cannot iterate over an int");
   EXPECT_EQ(evalName("R = map(abs)"), "1:5: `map()` takes 2 positional arguments, got 1");
 }
 
@@ -239,8 +239,8 @@ TEST(HostEval, ErrorsNameWhatKilnCannotEvaluate) {
   EXPECT_EQ(evalName("R = 'a' + 1"),
             "1:5: unsupported operand types for `+`: str and int");
   EXPECT_EQ(evalName("R = (1).foo"),
-            "1:9: `(1).foo`: Kiln cannot evaluate attribute `foo` of a int");
-  EXPECT_EQ(evalName("R = [1] < 2"), "1:5: Kiln cannot compare a list `<` a int");
+            "1:9: `(1).foo`: Kiln cannot evaluate attribute `foo` of an int");
+  EXPECT_EQ(evalName("R = [1] < 2"), "1:5: Kiln cannot compare a list `<` an int");
 }
 
 TEST(HostEval, EveryEvaluationIsBounded) {
