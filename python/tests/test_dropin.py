@@ -341,6 +341,18 @@ class LaunchTest(unittest.TestCase):
                          before + 2)
         self.assertEqual(launches()[-1]["grid"], (2, 1, 1))
 
+    def test_parameters_named_like_launch_options(self):
+        k = kernels.option_named
+        _fake.kilnFakeCalls.argtypes = [ctypes.c_char_p]
+        pdl = _fake.kilnFakeCalls(b"cuLaunchKernelEx")
+        # (values other than 1, which would be constexprs)
+        for args in ((2, 4), (0, 3), (3, 2)):
+            k[(1,)](self.out, *args, BLOCK=16)
+            self.assertEqual(launches()[-1]["params"][1:3], list(args))
+        k[(1,)](self.out, launch_pdl=2, num_ctas=5, BLOCK=16)
+        self.assertEqual(launches()[-1]["params"][1:3], [2, 5])
+        self.assertEqual(_fake.kilnFakeCalls(b"cuLaunchKernelEx"), pdl)
+
     def test_none_is_a_constexpr_and_defaults_apply(self):
         k = kernels.bias_kernel
         k[(1,)](self.out, None, 2.0, 16, BLOCK=64)

@@ -74,3 +74,11 @@ def const_copy(in_ptr: tl.const, out, c_out: tl.const, to_const: tl.constexpr,
     offs = tl.arange(0, BLOCK)
     final_out = c_out if to_const else out
     tl.store(final_out + offs, tl.load(in_ptr + offs))
+
+
+# Parameters named like launch options are arguments (the fused-softmax
+# tutorial has a `num_stages` one).
+@triton.jit
+def option_named(out_ptr, launch_pdl, num_ctas, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, launch_pdl * 10 + num_ctas + offs * 0)

@@ -143,11 +143,17 @@ class LaunchCodegen:
                              ("num_ctas", "1"), ("launch_pdl", "False")):
             if opt not in self.arg_names:
                 extra.append("%s=%s" % (opt, default))
-        if "num_ctas" in self.arg_names:
-            ns["num_ctas"] = 1
-        # A kernel parameter of that name is an argument, not the option.
+        # Launch options that leave the hit path when set; a kernel
+        # parameter of such a name is an argument, not the option.
+        ctas = "num_ctas" not in self.arg_names
         pdl = "launch_pdl" not in self.arg_names
-        self._pdl_test = " or launch_pdl" if pdl else ""
+        self._option_test = (" or num_ctas != 1" if ctas else "") + \
+            (" or launch_pdl" if pdl else "")
+        option_kw = ("        if num_ctas != 1:\n"
+                     "            _k_kw = dict(_k_kw, num_ctas=num_ctas)\n"
+                     if ctas else "") + \
+            ("        if launch_pdl:\n"
+             "            _k_kw = dict(_k_kw, launch_pdl=True)\n" if pdl else "")
         allp = ", ".join(self.arg_names)
         values = "(%s)" % "".join(n + ", " for n in self.arg_names)
         key = ", ".join([self._key_part(n) for n in rt] + ce +
@@ -168,20 +174,16 @@ class LaunchCodegen:
             "        _k_e = _k_cache[(%(key)s,)]\n"
             "    except Exception:\n"
             "        _k_e = None\n"
-            "    if _k_e is None or _k_kw or num_ctas != 1%(pdl)s:\n"
-            "        if num_ctas != 1:\n"
-            "            _k_kw = dict(_k_kw, num_ctas=num_ctas)\n"
-            "%(pdl_kw)s"
+            "    if _k_e is None or _k_kw%(options)s:\n"
+            "%(option_kw)s"
             "        return _k_slow(_k_grid, %(values)s, num_warps, "
             "num_stages, _k_kw)\n"
             "    _k_self._run = _k_e.__kiln_run__\n"
             "    return _k_e(_k_grid%(comma)s%(allp)s)\n") % {
                 "fn": self.__name__, "params": ", ".join(run_params),
                 "key": key, "values": values, "allp": allp,
-                "comma": ", " if allp else "", "pdl": self._pdl_test,
-                "pdl_kw": ("        if launch_pdl:\n"
-                           "            _k_kw = dict(_k_kw, launch_pdl=True)\n"
-                           if pdl else "")}
+                "comma": ", " if allp else "", "options": self._option_test,
+                "option_kw": option_kw}
         exec(compile(src, "<kiln launch of %s>" % self.__name__, "exec"), ns)
         fn = ns[self.__name__]
         # What _specialized_run needs to give one specialization a run
@@ -250,11 +252,11 @@ class LaunchCodegen:
             "        _k_hit = %(tests)s\n"
             "    except Exception:\n"
             "        _k_hit = False\n"
-            "    if not _k_hit or _k_kw or num_ctas != 1%(pdl)s:\n"
+            "    if not _k_hit or _k_kw%(options)s:\n"
             "        return %(generic)s\n%(body)s") % {
                 "fn": self.__name__, "params": params,
                 "tests": " and ".join(["(%s)" % t for t in tests]) or "True",
-                "generic": generic, "body": body, "pdl": self._pdl_test}
+                "generic": generic, "body": body, "options": self._option_test}
         exec(compile(src, "<kiln launch of %s>" % self.__name__, "exec"), ns)
         return ns[self.__name__]
 
