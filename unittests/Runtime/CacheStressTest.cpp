@@ -181,9 +181,13 @@ TEST(CacheStress, EightProcesses) {
   int damages = 0;
   auto checkEntries = [&] {
     for (const std::string &path : listEntries(cacheDir, false)) {
-      std::string bytes = readFile(path);
-      if (bytes.empty() && !llvm::sys::fs::exists(path))
-        continue; // Removed meanwhile by a child that found it corrupt.
+      auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                             /*RequiresNullTerminator=*/false);
+      // Removed meanwhile by a child that found it corrupt (and maybe
+      // written again since: the open failed, the path exists again).
+      if (!buf)
+        continue;
+      std::string bytes = (*buf)->getBuffer().str();
       EXPECT_TRUE(decodes(path, bytes) || damaged.count(bytes))
           << path << " does not decode and was not damaged by the test ("
           << bytes.size() << " bytes)";
