@@ -120,27 +120,6 @@ void kiln::fe::collectAssignedNames(llvm::ArrayRef<const Stmt *> stmts,
   }
 }
 
-bool kiln::fe::isConstexprAnnotation(const Expr *a) {
-  if (!a)
-    return false;
-  if (auto *at = llvm::dyn_cast<AttributeExpr>(a))
-    return at->attr == "constexpr";
-  if (auto *n = llvm::dyn_cast<NameExpr>(a))
-    return n->id == "constexpr";
-  if (auto *s = llvm::dyn_cast<StrExpr>(a))
-    return llvm::StringRef(s->value).ends_with("constexpr");
-  return false;
-}
-
-/// `tl.const` (`triton.language.const`): a pointer to constant data.
-static bool isConstPointerAnnotation(const Expr *a) {
-  if (auto *at = llvm::dyn_cast_or_null<AttributeExpr>(a))
-    return at->attr == "const";
-  if (auto *n = llvm::dyn_cast_or_null<NameExpr>(a))
-    return n->id == "const";
-  return false;
-}
-
 bool IRGen::isConstexprParam(const Param &p) const {
   return isConstexprAnnotation(p.annotation);
 }

@@ -352,6 +352,8 @@ void collectAssignedNames(llvm::ArrayRef<const ast::Stmt *> stmts,
                           std::vector<std::string> &out);
 /// `tl.constexpr` (or `constexpr`) as an annotation.
 bool isConstexprAnnotation(const ast::Expr *annotation);
+/// `tl.const` (`triton.language.const`): a pointer to constant data.
+bool isConstPointerAnnotation(const ast::Expr *annotation);
 
 /// A constexpr given as text (-D, a signature literal): a number, bool,
 /// None, string, dtype or `triton.language.<function>`; nullopt otherwise
