@@ -108,6 +108,7 @@ def _descriptor_key_values(where, a):
     """A descriptor's specialization code and the packed values after its
     base; validated and computed once per distinct (dtype, block, padding,
     shape, strides)."""
+    memo_key = None
     try:
         memo_key = (a.base.dtype, tuple(a.block_shape),
                     getattr(a, "padding", "zero"), tuple(a.shape),
@@ -121,10 +122,14 @@ def _descriptor_key_values(where, a):
         rest += (part, 0)
     found = code, tuple(rest)
     # Only plain ints are memoized: a tensor element hashes by identity.
-    if all(type(v) is int for v in memo_key[1] + memo_key[3] + memo_key[4]):
+    if memo_key is not None and all(
+            type(v) is int for v in memo_key[1] + memo_key[3] + memo_key[4]):
         if len(_descriptor_memo) >= _DESCRIPTOR_MEMO_LIMIT:
             _descriptor_memo.clear()
-        _descriptor_memo[memo_key] = found
+        try:
+            _descriptor_memo[memo_key] = found
+        except TypeError:  # an unhashable dtype: described every launch
+            pass
     return found
 
 
