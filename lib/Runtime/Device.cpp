@@ -124,6 +124,41 @@ llvm::Error Device::synchronize() const {
   return driver_->check(driver_->cuCtxSynchronize(), "cuCtxSynchronize");
 }
 
+llvm::Expected<CUdeviceptr> Device::allocScratchAsync(size_t bytes, CUstream stream) const {
+  const Driver &drv = *driver_;
+  if (!drv.cuMemAllocAsync || !drv.cuMemFreeAsync)
+    return makeError(llvm::formatv("global scratch: the CUDA driver ({0}) lacks "
+                                   "cuMemAllocAsync",
+                                   drv.libraryPath));
+  // The default pool gives memory back at every synchronization (its release
+  // threshold is 0), so that the next launch maps it again; Kiln's keeps it.
+  std::call_once(scratchPoolOnce_, [&] {
+    if (!drv.cuMemPoolCreate || !drv.cuMemPoolSetAttribute || !drv.cuMemAllocFromPoolAsync)
+      return;
+    MemPoolProps props;
+    props.locationId = index_;
+    CUmemoryPool pool = nullptr;
+    if (drv.cuMemPoolCreate(&pool, &props) != cu::SUCCESS)
+      return;
+    uint64_t keepAll = UINT64_MAX;
+    drv.cuMemPoolSetAttribute(pool, cu::MEMPOOL_ATTR_RELEASE_THRESHOLD, &keepAll);
+    scratchPool_ = pool;
+  });
+  CUdeviceptr ptr = 0;
+  CUresult r = scratchPool_ ? drv.cuMemAllocFromPoolAsync(&ptr, bytes, scratchPool_, stream)
+                            : drv.cuMemAllocAsync(&ptr, bytes, stream);
+  if (r != cu::SUCCESS)
+    return makeError(llvm::formatv("{0} of {1} bytes of global scratch on device {2}: {3}",
+                                   scratchPool_ ? "cuMemAllocFromPoolAsync" : "cuMemAllocAsync",
+                                   bytes, index_, drv.describe(r)));
+  return ptr;
+}
+
+void Device::freeScratchAsync(CUdeviceptr ptr, CUstream stream) const {
+  if (ptr)
+    driver_->cuMemFreeAsync(ptr, stream);
+}
+
 //===----------------------------------------------------------------------===//
 // Stream and Event
 //===----------------------------------------------------------------------===//

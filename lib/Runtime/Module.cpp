@@ -594,6 +594,21 @@ llvm::Error Kernel::launchLoaded(LoadedKernel &lk, const Grid &grid,
         "kernel `{0}`: launch_cooperative_grid: the CUDA driver ({1}) lacks "
         "cuLaunchCooperativeKernel",
         info.name, drv.libraryPath));
+  // The tensor maps the kernel builds live in scratch ordered on the
+  // launch's stream: allocated before it, freed after it.
+  CUdeviceptr scratch = 0;
+  if (info.globalScratchBytes) {
+    uint64_t bytes = uint64_t(grid.x) * grid.y * grid.z * info.globalScratchBytes;
+    auto allocated = lk.device->allocScratchAsync(bytes, stream);
+    if (!allocated)
+      return makeError(llvm::formatv("kernel `{0}` builds TMA tensor maps ({1} bytes per "
+                                     "program): {2}",
+                                     info.name, info.globalScratchBytes,
+                                     llvm::toString(allocated.takeError())));
+    scratch = *allocated;
+    packed.addGlobalScratch(scratch);
+  }
+  auto freeScratch = llvm::make_scope_exit([&] { lk.device->freeScratchAsync(scratch, stream); });
   CappedLaunch run{lk.function, {}};
   if (!cooperative && uint64_t(grid.x) * grid.y * grid.z > lk.capped.fromPrograms)
     run = beginLaunch(lk, stream);

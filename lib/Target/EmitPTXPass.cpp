@@ -47,7 +47,8 @@ struct TileEmitPTXPass : kiln::impl::TileEmitPTXBase<TileEmitPTXPass> {
       llvm::raw_string_ostream os(text);
       (*llvmModule)->print(os, nullptr);
     } else {
-      auto ptx = kiln::emitPTX(**llvmModule, target);
+      auto ptx = kiln::emitPTX(**llvmModule, target, nullptr, /*fpFusion=*/true,
+                               kiln::requiredPTXVersion(module));
       if (!ptx)
         return fail(ptx.takeError());
       text = std::move(*ptx);

@@ -1,7 +1,7 @@
 //===- KernelInfo.cpp - Kernel metadata as JSON ---------------------------===//
 //
 //   {"name": "_layer_norm_fwd_fused", "arch": "sm_90", "num_warps": 4,
-//    "shared_bytes": 16,
+//    "shared_bytes": 16,  (and "tensor_maps", "global_scratch" when TMA is used)
 //    "params": [{"name": "X", "type": "*fp16:16"}, {"name": "N", "type": "i32"}],
 //    "constexprs": {"BLOCK_SIZE": "1024"}}
 //
@@ -37,6 +37,8 @@ llvm::json::Value KernelInfo::toJSON() const {
                                         {"nan", m.nanFill}});
     out["tensor_maps"] = std::move(maps);
   }
+  if (globalScratchBytes)
+    out["global_scratch"] = int64_t(globalScratchBytes);
   return out;
 }
 
@@ -152,6 +154,16 @@ llvm::Expected<KernelInfo> KernelInfo::fromJSON(llvm::StringRef text) {
       map.nanFill = o->getBoolean("nan").value_or(false);
       info.tensorMaps.push_back(std::move(map));
     }
+  }
+  if (obj->get("global_scratch")) {
+    // Tensor maps of 128 bytes each; a program builds a few.
+    llvm::Expected<unsigned> scratch = getCount(*obj, "global_scratch", 1 << 16);
+    if (!scratch)
+      return scratch.takeError();
+    if (*scratch % 128)
+      return fail(llvm::formatv("field 'global_scratch' must be a multiple of 128, got {0}",
+                                *scratch));
+    info.globalScratchBytes = *scratch;
   }
   if (const llvm::json::Value *c = obj->get("constexprs")) {
     const llvm::json::Object *constexprs = c->getAsObject();

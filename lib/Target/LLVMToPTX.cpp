@@ -92,7 +92,8 @@ void setCodeGenOptions() {
 /// One TargetMachine per (thread, arch, fusion): creating one costs about a
 /// millisecond, and a TargetMachine must not be shared across threads.
 llvm::Expected<llvm::TargetMachine *> getTargetMachine(llvm::StringRef arch,
-                                                       bool fpFusion = true) {
+                                                       bool fpFusion = true,
+                                                       unsigned ptxVersion = 0) {
   static std::once_flag initialized;
   std::call_once(initialized, [] {
     LLVMInitializeNVPTXTargetInfo();
@@ -102,7 +103,9 @@ llvm::Expected<llvm::TargetMachine *> getTargetMachine(llvm::StringRef arch,
     setCodeGenOptions();
   });
   thread_local std::map<std::string, std::unique_ptr<llvm::TargetMachine>> cache;
-  std::string key = arch.str() + (fpFusion ? "" : "/no-fp-fusion");
+  std::string features =
+      ptxVersion ? "+ptx" + std::to_string(ptxVersion) : std::string(kPTXVersionFeature);
+  std::string key = arch.str() + (fpFusion ? "" : "/no-fp-fusion") + features;
   auto it = cache.find(key);
   if (it != cache.end())
     return it->second.get();
@@ -123,7 +126,7 @@ llvm::Expected<llvm::TargetMachine *> getTargetMachine(llvm::StringRef arch,
   // GVN run, which left the LayerNorm kernels' PTX unchanged and cost a
   // tenth of the compile time.
   std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
-      triple, arch, kPTXVersionFeature, options, llvm::Reloc::PIC_, std::nullopt,
+      triple, arch, features, options, llvm::Reloc::PIC_, std::nullopt,
       llvm::CodeGenOptLevel::Default));
   if (!tm)
     return error("cannot create an NVPTX target machine for " + arch);
@@ -210,6 +213,11 @@ static llvm::Error linkLibdevice(llvm::Module &m, llvm::StringRef path) {
   // Flush-to-zero variants, as Triton builds libdevice (its default).
   m.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t(1));
   return llvm::Error::success();
+}
+
+unsigned requiredPTXVersion(mlir::ModuleOp module) {
+  auto version = module->getAttrOfType<mlir::IntegerAttr>("tile.ptx_version");
+  return version ? unsigned(version.getInt()) : 0;
 }
 
 llvm::Expected<std::unique_ptr<llvm::Module>>
@@ -325,8 +333,8 @@ void clearHalfSignBitsInAsm(llvm::Module &module) {
 
 llvm::Expected<std::string> emitPTX(llvm::Module &module, llvm::StringRef arch,
                                     std::vector<std::string> *trace,
-                                    bool fpFusion) {
-  llvm::Expected<llvm::TargetMachine *> tm = getTargetMachine(arch, fpFusion);
+                                    bool fpFusion, unsigned ptxVersion) {
+  llvm::Expected<llvm::TargetMachine *> tm = getTargetMachine(arch, fpFusion, ptxVersion);
   if (!tm)
     return tm.takeError();
   clearHalfSignBitsInAsm(module);

@@ -263,6 +263,12 @@ llvm::Expected<CompiledKernel> lowerTileToPTX(ModuleOp module, const KernelSpec 
     map.nanFill = nanPadding[map.param];
     info.tensorMaps.push_back(std::move(map));
   }
+  // The global scratch of the tensor maps the kernel builds (its last
+  // argument, after the tensor maps).
+  for (BlockArgument arg : kernel.getArguments())
+    if (auto bytes = kernel.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
+                                                          tile::kGlobalScratchAttr))
+      info.globalScratchBytes = unsigned(bytes.getInt());
   bool wholeProgram = prefersWholeProgramJit(module);
   clock.done(Stage::TileLayout, [&] { return printModule(module); });
   if (stopAfter(Stage::TileLayout))
@@ -316,7 +322,7 @@ llvm::Expected<CompiledKernel> lowerTileToPTX(ModuleOp module, const KernelSpec 
 
   clock.start();
   llvm::Expected<std::string> ptx =
-      emitPTX(**llvmModule, target, nullptr, spec.fpFusion);
+      emitPTX(**llvmModule, target, nullptr, spec.fpFusion, requiredPTXVersion(module));
   if (!ptx)
     return stageError(Stage::PTX, llvm::toString(ptx.takeError()));
   result.ptx = std::move(*ptx);

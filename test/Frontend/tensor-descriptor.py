@@ -41,12 +41,19 @@ def copy2d(in_ptr, out_ptr, M, N, stride_m, BM: tl.constexpr, BN: tl.constexpr):
 
 
 # COPY-LABEL: func.func @copy2d
+# Triton's rule for a descriptor (16-byte aligned base, row strides of
+# 16-byte multiples) is told to the axis analysis on the descriptor's own
+# copies of the values: 16 bytes, a stride of 8 halves.
+# COPY: tile.multiple_of %arg0, [16] : !tile.ptr<f16>
+# COPY-NEXT: %[[S:.*]] = tile.multiple_of %arg4, [8] : i64
+# COPY: tile.multiple_of %arg1, [16] : !tile.ptr<f16>
+# COPY-NEXT: tile.multiple_of %arg4, [8] : i64
 # The tile's first element is a scalar (row offset widened, times the row
 # stride); each row is tested in i32 as r < clamp(M - row, 0, BM) and
 # r >= clamp(-row, 0, BM) for its in-tile index r: only scalars depend on
 # the offset.
 # COPY: %[[R:.*]] = arith.extsi %{{.*}} : i32 to i64
-# COPY: arith.muli %[[R]], %arg4 : i64
+# COPY: arith.muli %[[R]], %[[S]] : i64
 # COPY: %[[IDX:.*]] = tile.expand_dims %{{.*}}, 1 : tensor<16xi32> -> tensor<16x1xi32>
 # COPY: %[[M:.*]] = arith.extsi %arg2 : i32 to i64
 # COPY: %[[LEFT:.*]] = arith.subi %[[M]], %[[R]] : i64
@@ -62,7 +69,10 @@ def copy2d(in_ptr, out_ptr, M, N, stride_m, BM: tl.constexpr, BN: tl.constexpr):
 # NaN padding where the block leaves the tensor: the NaN a TMA load fills
 # in on the H100 (0x7FF7 in each 16-bit half), so Kiln matches Triton bitwise.
 # COPY: %[[NAN:.*]] = arith.constant dense<0x7FF7> : tensor<16x32xf16>
-# COPY: tile.load %{{.*}}, mask %{{.*}}, other %[[NAN]] : tensor<16x32x!tile.ptr<f16>>
+# The load of a 2-D descriptor made in the kernel also carries the
+# descriptor (base, shapes, row stride, NaN padding) and the block's
+# coordinates, from which the pipeliner may copy it with TMA.
+# COPY: tile.load %{{.*}}, mask %{{.*}}, other %[[NAN]] coords[%{{.*}}, %c0_i32] desc(%0, %arg2, %arg3, %[[S]] : !tile.ptr<f16>, i32, i32, i64) {descNan} : tensor<16x32x!tile.ptr<f16>>
 # The stored fp32 value is cast to the descriptor's fp16, then stored masked.
 # COPY: arith.truncf %{{.*}} : tensor<16x32xf32> to tensor<16x32xf16>
 # COPY: tile.store %{{.*}}, %{{.*}}, mask %{{.*}} : tensor<16x32x!tile.ptr<f16>>

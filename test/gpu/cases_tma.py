@@ -2,12 +2,14 @@
 with TMA on sm_90 (cp.async.bulk.tensor into swizzled slots, mbarriers), as Triton 3.6 does. Odd
 shapes (blocks past every edge), negative block offsets, NaN padding, each slot swizzle (rows of
 32, 64 and 128 bytes, and 256 as two boxes), mma.sync loops (2 warps) at 3 and 5 stages, a
-transposed operand (attention's K) and a persistent loop (barriers re-armed per tile). Outputs
-against Triton's, outputs poisoned first."""
+transposed operand (attention's K) and a persistent loop (barriers re-armed per tile); descriptors
+made in the kernel (tensor maps built in global scratch), also per group in a loop as tutorial 08
+makes them. Outputs against Triton's, outputs poisoned first."""
 import os
 
 import torch
 
+import kcompare
 from kcompare import DEV, HERE, close, gen, run_case
 
 TORCH = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
@@ -70,3 +72,64 @@ def cases(results):
         run_case(results, f"tma_persistent fp16 on {programs} programs", path, "tma_persistent",
                  (programs,), lambda: operands("fp16", 300, 200, 200, 64, 64, 64), [2],
                  dict(BM=64, BN=64, BK=64, num_warps=4, num_stages=3), tol["fp16"])
+
+    # Descriptors made in the kernel: Kiln builds their tensor maps in global
+    # scratch (tile.tensormap_create), Triton in the scratch of its allocator.
+    import triton
+    triton.set_allocator(lambda size, alignment, stream:
+                         torch.empty(size, device=DEV, dtype=torch.int8))
+
+    def dev_operands(T, M, N, K, nan=False):
+        g = gen(M * 5 + N * 11 + K)
+        sa = cdiv(K, 8) * 8
+        a = (torch.rand((M, sa), device=DEV, generator=g) - 0.5).to(TORCH[T])
+        bt = (torch.rand((N, sa), device=DEV, generator=g) - 0.5).to(TORCH[T])
+        c = torch.empty((M, N), device=DEV, dtype=torch.float32)
+        return [a, bt, c, M, N, K, sa, sa]
+
+    for BM, BN, BK, nw, st in ((64, 64, 64, 4, 3), (128, 128, 64, 8, 3), (64, 128, 32, 4, 4)):
+        for M, N, K in ((200, 136, 300), (256, 256, 256)):
+            run_case(results, f"tma_dev_mm fp16 {M}x{N}x{K} {BM}x{BN}x{BK} w{nw} s{st}", path,
+                     "tma_dev_mm", (cdiv(M, BM), cdiv(N, BN)),
+                     lambda M=M, N=N, K=K: dev_operands("fp16", M, N, K), [2],
+                     dict(BM=BM, BN=BN, BK=BK, NAN=False, num_warps=nw, num_stages=st),
+                     tol["fp16"])
+    run_case(results, "tma_dev_mm bf16 NaN padding", path, "tma_dev_mm", (cdiv(200, 64), cdiv(136, 64)),
+             lambda: dev_operands("bf16", 200, 136, 300), [2],
+             dict(BM=64, BN=64, BK=64, NAN=True, num_warps=4, num_stages=3), tol["bf16"])
+
+    def grouped(shapes):
+        keep, ptrs, sizes = [], [], []
+        for i, (M, N, K) in enumerate(shapes):
+            g = gen(97 * i + M)
+            a = (torch.rand((M, K), device=DEV, generator=g) - 0.5).half()
+            bt = (torch.rand((N, K), device=DEV, generator=g) - 0.5).half()
+            c = torch.empty((M, N), device=DEV, dtype=torch.float32)
+            keep += [a, bt, c]
+            ptrs += [a.data_ptr(), bt.data_ptr(), c.data_ptr()]
+            sizes += [M, N, K]
+        p = torch.tensor(ptrs, device=DEV, dtype=torch.int64)
+        s = torch.tensor(sizes, device=DEV, dtype=torch.int32)
+        return keep, p, s
+
+    shapes = ((256, 256, 128), (200, 136, 296), (64, 512, 64))
+
+    def grouped_case(BM, BN, BK, nw):
+        tiles = sum(cdiv(M, BM) * cdiv(N, BN) for M, N, _ in shapes)
+        tmod, kmod = kcompare.triton_module(path)
+        got = {}
+        try:
+            for who, k in (("triton", tmod.tma_dev_grouped), ("kiln", kmod.tma_dev_grouped)):
+                keep, p, s = grouped(shapes)
+                for t in keep[2::3]:
+                    kcompare.poison(t)
+                k[(tiles,)](p, s, len(shapes), BM=BM, BN=BN, BK=BK, num_warps=nw, num_stages=3)
+                torch.cuda.synchronize()
+                got[who] = [t.clone() for t in keep[2::3]]
+            ok, detail = tol["fp16"](got["kiln"], got["triton"])
+        except Exception as e:
+            ok, detail = False, f"{type(e).__name__}: {str(e)[:300]}"
+        results.append((f"tma_dev_grouped {BM}x{BN}x{BK} w{nw}", ok, detail))
+
+    grouped_case(64, 64, 64, 4)
+    grouped_case(128, 128, 64, 8)

@@ -360,6 +360,45 @@ CUresult cuMemFree_v2(uint64_t p) {
   std::free(reinterpret_cast<void *>(p));
   return OK;
 }
+/// Stream-ordered: the stand-in runs everything at once, so these are
+/// cuMemAlloc / cuMemFree, counted apart.
+CUresult cuMemAllocAsync(uint64_t *p, size_t bytes, void *) {
+  count("cuMemAllocAsync");
+  void *m = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+  if (!m)
+    return INVALID_VALUE;
+  *p = reinterpret_cast<uint64_t>(m);
+  return OK;
+}
+/// Pools: one stand-in handle; allocations as cuMemAllocAsync's.
+static int fakePool;
+CUresult cuMemPoolCreate(void **pool, const void *) {
+  count("cuMemPoolCreate");
+  *pool = &fakePool;
+  return OK;
+}
+CUresult cuMemPoolSetAttribute(void *pool, int attr, void *value) {
+  if (pool != &fakePool)
+    return INVALID_HANDLE;
+  if (attr == 4 && *static_cast<uint64_t *>(value) == UINT64_MAX)
+    count("cuMemPoolSetAttribute(keep all)");
+  return OK;
+}
+CUresult cuMemAllocFromPoolAsync(uint64_t *p, size_t bytes, void *pool, void *) {
+  count("cuMemAllocFromPoolAsync");
+  if (pool != &fakePool)
+    return INVALID_HANDLE;
+  void *m = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+  if (!m)
+    return INVALID_VALUE;
+  *p = reinterpret_cast<uint64_t>(m);
+  return OK;
+}
+CUresult cuMemFreeAsync(uint64_t p, void *) {
+  count("cuMemFreeAsync");
+  std::free(reinterpret_cast<void *>(p));
+  return OK;
+}
 CUresult cuMemGetInfo_v2(size_t *f, size_t *t) {
   *f = *t = size_t(80) << 30;
   return OK;

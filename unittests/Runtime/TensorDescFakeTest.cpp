@@ -242,3 +242,73 @@ TEST_F(TensorDescFake, TmaIsOffForAheadOfTimeAndOlderTargets) {
   EXPECT_TRUE(hopper->info.tensorMaps.empty());
   EXPECT_NE(hopper->ptx.find("cp.async.cg.shared.global"), std::string::npos);
 }
+
+// Descriptors made in the kernel: their blocks go by TMA through tensor maps
+// the kernel builds (tile.tensormap_create) in global scratch the launch
+// allocates on its stream, 128 bytes per map and program, passed last.
+const char *kDeviceDescriptors = R"(import triton
+import triton.language as tl
+
+
+@triton.jit
+def mm(a, bt, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    a_desc = tl.make_tensor_descriptor(a, [M, K], [K, 1], [BM, BK])
+    b_desc = tl.make_tensor_descriptor(bt, [N, K], [K, 1], [BN, BK], padding_option="nan")
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        acc += tl.dot(a_desc.load([0, k * BK]), b_desc.load([0, k * BK]).T)
+    r = tl.arange(0, BM)
+    n = tl.arange(0, BN)
+    tl.store(c + r[:, None] * BN + n[None, :], acc)
+)";
+
+TEST_F(TensorDescFake, KernelBuiltTensorMapsGetGlobalScratch) {
+  ModuleOptions mo;
+  mo.cache = CacheConfig{false, "", false};
+  Module m = Module::fromSource(kDeviceDescriptors, "mm.py", mo);
+  Kernel k = llvm::cantFail(m.kernel("mm"));
+  LaunchOptions o;
+  o.constexprs.emplace("BM", 64);
+  o.constexprs.emplace("BN", 64);
+  o.constexprs.emplace("BK", 64);
+  std::vector<Arg> args{Arg::ptr(buf->ptr(), DType::F16), Arg::ptr(buf->ptr() + 65536, DType::F16),
+                        Arg::ptr(buf->ptr() + 131072, DType::F32), Arg::integer(64),
+                        Arg::integer(64), Arg::integer(200)};
+  auto ck = k.prepare(args, o);
+  ASSERT_TRUE(bool(ck)) << llvm::toString(ck.takeError());
+  EXPECT_TRUE(ck->info.tensorMaps.empty());
+  EXPECT_EQ(ck->info.globalScratchBytes, 256u);
+  EXPECT_NE(ck->ptx.find(".version 8.3"), std::string::npos);
+  EXPECT_NE(ck->ptx.find("tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic"),
+            std::string::npos);
+  EXPECT_NE(ck->ptx.find("cp.async.bulk.tensor.2d"), std::string::npos);
+  auto round = KernelInfo::fromJSON(llvm::formatv("{0}", ck->info.toJSON()).str());
+  ASSERT_TRUE(bool(round)) << llvm::toString(round.takeError());
+  EXPECT_EQ(round->globalScratchBytes, 256u);
+
+  // Each launch takes its scratch from Kiln's pool, which keeps what is
+  // freed (made once per device: an earlier test may have made it).
+  ASSERT_EQ(errorText(k.launch(Grid(3, 2), args, o)), "");
+  ASSERT_EQ(errorText(k.launch(Grid(3, 2), args, o)), "");
+  std::vector<Launch> l = launches();
+  ASSERT_EQ(l.size(), 2u);
+  ASSERT_EQ(l[0].params.size(), 7u); // 6 parameters, then the scratch
+  EXPECT_NE(l[0].params[6], 0u);
+  EXPECT_EQ(l[0].params[6] % 256, 0u);
+  EXPECT_EQ(fake().calls("cuMemAllocFromPoolAsync"), 2);
+  EXPECT_EQ(fake().calls("cuMemFreeAsync"), 2);
+  EXPECT_EQ(fake().calls("cuMemAllocAsync"), 0);
+  EXPECT_LE(fake().calls("cuMemPoolCreate"), 1);
+  EXPECT_EQ(fake().calls("cuMemPoolCreate"), fake().calls("cuMemPoolSetAttribute(keep all)"));
+  EXPECT_EQ(fake().calls("cuTensorMapEncodeTiled"), 0);
+
+  // Cached metadata that claims an odd scratch is refused by name.
+  std::string text = llvm::formatv("{0}", ck->info.toJSON()).str();
+  size_t at = text.find("\"global_scratch\":256");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 20, "\"global_scratch\":100");
+  auto bad = KernelInfo::fromJSON(text);
+  ASSERT_FALSE(bool(bad));
+  EXPECT_EQ(llvm::toString(bad.takeError()),
+            "kernel info: field 'global_scratch' must be a multiple of 128, got 100");
+}

@@ -12,6 +12,7 @@
 #include "kiln/Runtime/Driver.h"
 #include <array>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <utility>
 
@@ -59,6 +60,14 @@ public:
   llvm::Error makeCurrent() const;
   llvm::Error synchronize() const;
 
+  /// `bytes` of device memory ordered on `stream` (the global scratch of a
+  /// launch), from a pool of Kiln's own that keeps what it frees (launches
+  /// between synchronizations do not go back to the system); from the
+  /// device's default pool when the driver has no pools. Free with
+  /// freeScratchAsync on the same stream. Errors name the size.
+  llvm::Expected<CUdeviceptr> allocScratchAsync(size_t bytes, CUstream stream) const;
+  void freeScratchAsync(CUdeviceptr ptr, CUstream stream) const;
+
 private:
   Device() = default;
   int index_ = 0;
@@ -69,6 +78,8 @@ private:
   int ccMajor_ = 0, ccMinor_ = 0, multiprocessors_ = 0, l2Bytes_ = 0;
   size_t totalMemory_ = 0;
   DeviceLimits limits_;
+  mutable std::once_flag scratchPoolOnce_;
+  mutable CUmemoryPool scratchPool_ = nullptr;
 };
 
 /// A driver object (stream, event) owned together with the device it was
@@ -112,6 +123,14 @@ class Stream : public DeviceHandle<CUstream, &Driver::cuStreamDestroy> {
 public:
   static llvm::Expected<Stream> create(Device &device);
   llvm::Error synchronize() const;
+
+  /// `bytes` of device memory ordered on `stream` (the global scratch of a
+  /// launch), from a pool of Kiln's own that keeps what it frees (launches
+  /// between synchronizations do not go back to the system); from the
+  /// device's default pool when the driver has no pools. Free with
+  /// freeScratchAsync on the same stream. Errors name the size.
+  llvm::Expected<CUdeviceptr> allocScratchAsync(size_t bytes, CUstream stream) const;
+  void freeScratchAsync(CUdeviceptr ptr, CUstream stream) const;
 
 private:
   using DeviceHandle::DeviceHandle;

@@ -24,6 +24,7 @@ struct CUfunc_st;
 struct CUstream_st;
 struct CUevent_st;
 struct CUlinkState_st;
+struct CUmemPoolHandle_st;
 
 namespace kiln::rt {
 
@@ -36,6 +37,7 @@ using CUfunction = ::CUfunc_st *;
 using CUstream = ::CUstream_st *;
 using CUevent = ::CUevent_st *;
 using CUlinkState = ::CUlinkState_st *;
+using CUmemoryPool = ::CUmemPoolHandle_st *;
 
 /// The enum values of cuda.h that the runtime passes (ABI-stable numbers).
 namespace cu {
@@ -54,6 +56,7 @@ inline constexpr int TENSOR_MAP_SWIZZLE_64B = 2;
 inline constexpr int TENSOR_MAP_SWIZZLE_128B = 3;
 inline constexpr int TENSOR_MAP_L2_PROMOTION_128B = 2;
 inline constexpr int TENSOR_MAP_OOB_FILL_NAN = 1;
+inline constexpr int MEMPOOL_ATTR_RELEASE_THRESHOLD = 4;
 // CUdevice_attribute
 inline constexpr int DEV_MAX_THREADS_PER_BLOCK = 1;
 inline constexpr int DEV_MAX_GRID_DIM_X = 5;
@@ -116,6 +119,19 @@ struct LaunchConfig {
   unsigned numAttrs;
 };
 
+/// cuda.h's CUmemPoolProps (v1), as cuMemPoolCreate reads it.
+struct MemPoolProps {
+  int allocType = 1;   ///< CU_MEM_ALLOCATION_TYPE_PINNED
+  int handleTypes = 0; ///< none
+  int locationType = 1; ///< CU_MEM_LOCATION_TYPE_DEVICE
+  int locationId = 0;   ///< the device ordinal
+  void *win32SecurityAttributes = nullptr;
+  size_t maxSize = 0;
+  unsigned short usage = 0;
+  unsigned char reserved[54] = {};
+};
+static_assert(sizeof(MemPoolProps) == 88, "CUmemPoolProps is 88 bytes");
+
 /// Entry points resolved from the driver library. Names follow the
 /// versioned symbols cuda.h maps to (cuMemAlloc -> cuMemAlloc_v2, ...).
 struct DriverAPI {
@@ -147,6 +163,14 @@ struct DriverAPI {
   CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
   CUresult (*cuMemFree)(CUdeviceptr);
   CUresult (*cuMemGetInfo)(size_t *, size_t *);
+  /// Optional (CUDA 11.2+): stream-ordered allocation, for the global
+  /// scratch of kernels that build tensor maps (KernelInfo::globalScratchBytes).
+  CUresult (*cuMemAllocAsync)(CUdeviceptr *, size_t, CUstream) = nullptr;
+  CUresult (*cuMemFreeAsync)(CUdeviceptr, CUstream) = nullptr;
+  /// Optional: a pool of Kiln's own for that scratch (Device::allocScratchAsync).
+  CUresult (*cuMemPoolCreate)(CUmemoryPool *, const MemPoolProps *) = nullptr;
+  CUresult (*cuMemPoolSetAttribute)(CUmemoryPool, int, void *) = nullptr;
+  CUresult (*cuMemAllocFromPoolAsync)(CUdeviceptr *, size_t, CUmemoryPool, CUstream) = nullptr;
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
   CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
   CUresult (*cuMemcpyDtoD)(CUdeviceptr, CUdeviceptr, size_t);

@@ -272,8 +272,15 @@ public:
   /// from the packed descriptor values and appends them after the others.
   /// Call once, after construction.
   llvm::Error addTensorMaps(const KernelInfo &info, const DriverAPI &drv);
+  /// Appends the address of the kernel's global scratch (after the tensor
+  /// maps; KernelInfo::globalScratchBytes).
+  void addGlobalScratch(uint64_t address) {
+    scratch_ = address;
+    pointers_.push_back(&scratch_);
+  }
 
 private:
+  uint64_t scratch_ = 0;
   struct alignas(64) TensorMapBytes {
     unsigned char bytes[128];
   };

@@ -31,6 +31,9 @@ namespace kiln {
 /// CUDA 13 included, accept it for sm_80 ... sm_90; 8.1 is the first with
 /// the vector `atom` of sm_90).
 inline constexpr const char *kPTXVersionFeature = "+ptx81";
+/// The PTX ISA version of a module whose IR says so (the "tile.ptx_version"
+/// attribute, e.g. 83 for tensormap.replace: CUDA 12.3 and later), else 0.
+unsigned requiredPTXVersion(mlir::ModuleOp module);
 
 /// Registers the LLVM IR translations of the dialects the backend emits.
 void registerLLVMTranslations(mlir::DialectRegistry &registry);
@@ -68,9 +71,10 @@ inline constexpr const char *kCodeGenRunOnce = "early-cse";
 /// names of the gated code generation passes that ran, in order. Without
 /// `fpFusion` (Triton's enable_fp_fusion=False), no fmul/fadd pair fuses
 /// into an FMA.
+/// `ptxVersion` (e.g. 83) raises the PTX ISA version above Kiln's 8.1.
 llvm::Expected<std::string> emitPTX(llvm::Module &module, llvm::StringRef arch,
                                     std::vector<std::string> *trace = nullptr,
-                                    bool fpFusion = true);
+                                    bool fpFusion = true, unsigned ptxVersion = 0);
 
 } // namespace kiln
 

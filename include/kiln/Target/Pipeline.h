@@ -45,6 +45,10 @@ struct KernelInfo {
   std::string name;             ///< PTX entry name (the kernel's name).
   std::vector<Param> params;    ///< Runtime parameters in launch order.
   std::vector<TensorMap> tensorMaps; ///< In parameter order, after `params`.
+  /// Bytes of global scratch per program (the tensor maps of descriptors
+  /// made in the kernel), or 0: the launch allocates this many per program
+  /// of the grid and passes the address after the tensor maps.
+  unsigned globalScratchBytes = 0;
   std::map<std::string, std::string> constexprs;
   unsigned numWarps = 4;
   unsigned sharedBytes = 0;     ///< Dynamic shared memory to launch with.

@@ -52,6 +52,9 @@ struct LoweringState {
   /// (8 per slot): after everything else, so that they do not push the
   /// next buffer to its next 1024-byte boundary.
   llvm::DenseMap<mlir::Operation *, int64_t> barrierOffset;
+  /// Bytes of global scratch per program of each tile.tensormap_create's
+  /// kernel (its kGlobalScratchAttr, read before the function is converted).
+  llvm::DenseMap<mlir::Operation *, int64_t> scratchPerProgram;
   /// The ids of the function containing `op`.
   const ThreadIds &idsFor(mlir::Operation *op) const;
 };

@@ -307,6 +307,8 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
 } // namespace
 
 unsigned getScratchBytes(Operation *op) {
+  if (isa<TensormapCreateOp>(op)) // a map staged before it goes to global memory
+    return 128;
   if (isa<SumOp, MaxOp, MinOp, ReduceOp>(op)) {
     std::optional<CrossWarp> cw = crossWarpShape(op);
     if (!cw || !cw->warpMask)

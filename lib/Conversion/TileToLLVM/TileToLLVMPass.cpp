@@ -235,9 +235,32 @@ LogicalResult TileToLLVMPass::prepare(ModuleOp module, LoweringState &state) {
   // that target when the module says so).
   bool wgmma = false;
   module.walk([&](tile::DotOp dot) { wgmma |= canUseWgmma(dot, state.computeCapability); });
-  if (wgmma)
-    module->setAttr("tile.arch_specific", UnitAttr::get(ctx));
   state.usesWgmma = wgmma;
+  // tensormap.replace, too, is sm_90a's. Each map's program stride is its
+  // kernel's scratch bytes per program.
+  bool tensormaps = false;
+  WalkResult scratch = module.walk([&](tile::TensormapCreateOp create) {
+    tensormaps = true;
+    auto arg = dyn_cast<BlockArgument>(create.getScratch());
+    auto func = arg ? dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp())
+                    : FunctionOpInterface();
+    auto bytes = func ? func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
+                                                           tile::kGlobalScratchAttr)
+                      : IntegerAttr();
+    if (!bytes) {
+      create.emitOpError("needs the kernel's global scratch argument (`")
+          << tile::kGlobalScratchAttr << "`)";
+      return WalkResult::interrupt();
+    }
+    state.scratchPerProgram[create] = bytes.getInt();
+    return WalkResult::advance();
+  });
+  if (scratch.wasInterrupted())
+    return failure();
+  if (wgmma || tensormaps)
+    module->setAttr("tile.arch_specific", UnitAttr::get(ctx));
+  if (tensormaps) // tensormap.replace and its fences: PTX ISA 8.3
+    module->setAttr("tile.ptx_version", IntegerAttr::get(IntegerType::get(ctx, 32), 83));
 
   // Thread ids once per function, at its entry (they dominate every use).
   for (auto func : module.getOps<FunctionOpInterface>()) {

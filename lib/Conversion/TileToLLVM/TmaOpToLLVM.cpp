@@ -13,14 +13,17 @@
 //  - tile.tma_init / tile.tma_inval: thread 0 initializes (one arrival) or
 //    invalidates the buffer's mbarriers, with the barriers around it.
 // The mbarriers are 8 bytes per slot, after all other shared memory
-// (SharedMemoryPlan.cpp). The tensor
-// map is the address of a 128-byte grid-constant kernel parameter
-// (TileToLLVMPass.cpp marks it byval, align 64, nvvm.grid_constant).
+// (SharedMemoryPlan.cpp). The tensor map of a host descriptor is the
+// address of a 128-byte grid-constant kernel parameter (TileToLLVMPass.cpp
+// marks it byval, align 64, nvvm.grid_constant); that of a descriptor made
+// in the kernel is built by tile.tensormap_create in the kernel's global
+// scratch.
 //
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 using namespace mlir;
 using namespace kiln;
@@ -99,6 +102,125 @@ struct TmaCopyLowering : OpConversionPattern<TmaCopyOp> {
   }
 };
 
+/// tensormap.replace's `elemtype` of a slot element type (fp8 moves as
+/// bytes). PTX numbers the types as CUtensorMapDataType does up to f32,
+/// then differently: 8 f32.ftz, 9 f64, 10 bf16 (the driver's bf16 is 9).
+int tensorMapDataType(Type elem) {
+  if (elem.isF16())
+    return 6;
+  if (elem.isBF16())
+    return 10;
+  if (elem.isF32())
+    return 7;
+  return 0; // UINT8
+}
+
+/// tile.tensormap_create, staged in the shared scratch (128 bytes at offset
+/// 0; scratch users start with a barrier): warp 0 zeroes it, thread 0 sets
+/// every field of a 2-D tiled map with tensormap.replace (as
+/// cuTensorMapEncodeTiled would for a host descriptor, Runtime/Launch.cpp),
+/// then warp 0 copies it to the program's slot of the global scratch with
+/// the tensormap proxy's release and acquires it there: thread 0 issues
+/// every TMA copy through the map. Setting the fields in global memory
+/// instead costs a round trip to memory each.
+struct TensormapCreateLowering : OpConversionPattern<TensormapCreateOp> {
+  TensormapCreateLowering(TypeConverter &tc, MLIRContext *ctx, const LoweringState &state)
+      : OpConversionPattern(tc, ctx), state(state) {}
+  const LoweringState &state;
+
+  LogicalResult matchAndRewrite(TensormapCreateOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto perProgram = state.scratchPerProgram.find(op);
+    if (perProgram == state.scratchPerProgram.end())
+      return rewriter.notifyMatchFailure(op, "scratch is not the kernel's global scratch");
+    Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
+    auto i64Const = [&](int64_t v) {
+      return LLVM::ConstantOp::create(rewriter, loc, i64, rewriter.getI64IntegerAttr(v));
+    };
+    // Program (x fastest) * bytes per program + the map's offset.
+    Value x = NVVM::BlockIdXOp::create(rewriter, loc, i32);
+    Value y = NVVM::BlockIdYOp::create(rewriter, loc, i32);
+    Value z = NVVM::BlockIdZOp::create(rewriter, loc, i32);
+    Value nx = NVVM::GridDimXOp::create(rewriter, loc, i32);
+    Value ny = NVVM::GridDimYOp::create(rewriter, loc, i32);
+    auto wide = [&](Value v) { return arith::ExtUIOp::create(rewriter, loc, i64, v); };
+    Value program = arith::AddIOp::create(
+        rewriter, loc, wide(x),
+        arith::MulIOp::create(rewriter, loc, wide(nx),
+                              arith::AddIOp::create(rewriter, loc, wide(y),
+                                                    arith::MulIOp::create(rewriter, loc,
+                                                                          wide(ny), wide(z)))));
+    Value bytes = arith::AddIOp::create(
+        rewriter, loc, arith::MulIOp::create(rewriter, loc, program, i64Const(perProgram->second)),
+        i64Const(op.getOffset()));
+    Value map = LLVM::GEPOp::create(rewriter, loc, adaptor.getScratch().getType(),
+                                    rewriter.getI8Type(), adaptor.getScratch(), ValueRange{bytes});
+    Value base = LLVM::PtrToIntOp::create(rewriter, loc, i64, adaptor.getBase());
+    // An empty tensor: a map of one element, as the runtime encodes it.
+    Value rows = adaptor.getRows(), cols = adaptor.getCols();
+    Value zero = i32Const(rewriter, loc, 0), one = i32Const(rewriter, loc, 1);
+    Value empty = arith::OrIOp::create(
+        rewriter, loc,
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sle, rows, zero),
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sle, cols, zero));
+    rows = arith::SelectOp::create(rewriter, loc, empty, one, rows);
+    cols = arith::SelectOp::create(rewriter, loc, empty, one, cols);
+    Type elem = cast<PtrType>(op.getBase().getType()).getPointeeType();
+    int64_t elemBytes = elem.getIntOrFloatBitWidth() / 8;
+    Value strideBytes = arith::MulIOp::create(rewriter, loc, adaptor.getStride(),
+                                              i64Const(elemBytes));
+    ArrayRef<int64_t> box = op.getBox();
+    int64_t swizzle = op.getSwizzle();
+    int swizzleMode = swizzle == 128 ? 3 : swizzle == 64 ? 2 : swizzle == 32 ? 1 : 0;
+    const LoweringState::ThreadIds &ids = state.idsFor(op);
+    auto flag = [&](Value cond) { return arith::ExtUIOp::create(rewriter, loc, i32, cond); };
+    Value warp0 = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, ids.warp, zero);
+    Value staged = shared32(rewriter, loc, zero);
+    Value laneWord = arith::AddIOp::create(
+        rewriter, loc, staged, arith::ShLIOp::create(rewriter, loc, ids.lane, i32Const(rewriter, loc, 2)));
+    barrier(rewriter, loc); // the scratch's earlier users are done with it
+    SmallVector<Value> inputs{flag(isThread0(rewriter, loc, ids)),
+                              flag(warp0),
+                              staged,
+                              laneWord,
+                              map,
+                              base,
+                              rows,
+                              cols,
+                              strideBytes,
+                              i32Const(rewriter, loc, box[0]),
+                              i32Const(rewriter, loc, box[1])};
+    // Ordinal 0 is the innermost dimension (columns).
+    std::string field = "@p tensormap.replace.tile.";
+    std::string space = ".shared::cta.b1024.";
+    std::string text = "{\n.reg .pred p, w;\n.reg .b32 z, one;\nsetp.ne.b32 p, $0, 0;\n"
+                       "setp.ne.b32 w, $1, 0;\nmov.b32 z, 0;\nmov.b32 one, 1;\n"
+                       "@w st.shared.b32 [$3], z;\nbar.warp.sync -1;\n";
+    text += field + "global_address" + space + "b64 [$2], $5;\n";
+    text += field + "rank" + space + "b32 [$2], 1;\n"; // rank - 1
+    text += field + "box_dim" + space + "b32 [$2], 0, $10;\n";
+    text += field + "box_dim" + space + "b32 [$2], 1, $9;\n";
+    text += field + "global_dim" + space + "b32 [$2], 0, $7;\n";
+    text += field + "global_dim" + space + "b32 [$2], 1, $6;\n";
+    text += field + "global_stride" + space + "b64 [$2], 0, $8;\n";
+    text += field + "element_stride" + space + "b32 [$2], 0, one;\n";
+    text += field + "element_stride" + space + "b32 [$2], 1, one;\n";
+    text += field + "elemtype" + space + "b32 [$2], " + std::to_string(tensorMapDataType(elem)) +
+            ";\n";
+    text += field + "interleave_layout" + space + "b32 [$2], 0;\n";
+    text += field + "swizzle_mode" + space + "b32 [$2], " + std::to_string(swizzleMode) + ";\n";
+    text += field + "fill_mode" + space + "b32 [$2], " + (op.getNanFill() ? "1" : "0") + ";\n";
+    text += "bar.warp.sync -1;\n"
+            "@w tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu"
+            ".sync.aligned [$4], [$2], 128;\n"
+            "@w fence.proxy.tensormap::generic.acquire.gpu [$4], 128;\n}";
+    inlinePtx(rewriter, loc, {}, inputs, text, "r,r,r,r,l,l,r,r,l,r,r", /*hasSideEffects=*/true);
+    rewriter.replaceOp(op, map);
+    return success();
+  }
+};
+
 struct TmaWaitLowering : OpConversionPattern<TmaWaitOp> {
   TmaWaitLowering(TypeConverter &tc, MLIRContext *ctx, const LoweringState &state)
       : OpConversionPattern(tc, ctx), state(state) {}
@@ -154,7 +276,7 @@ struct TmaBarriersLowering : OpConversionPattern<OpT> {
 void populateTmaPatterns(TileTypeConverter &converter, const LoweringState &state,
                          RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<TmaCopyLowering, TmaWaitLowering, TmaBarriersLowering<TmaInitOp, true>,
+  patterns.add<TmaCopyLowering, TensormapCreateLowering, TmaWaitLowering, TmaBarriersLowering<TmaInitOp, true>,
                TmaBarriersLowering<TmaInvalOp, false>>(converter, ctx, state);
 }
 

@@ -621,15 +621,28 @@ FailureOr<Val> kiln::fe::makeTensorDescriptorBuiltin(BuiltinCall &call) {
       return g.fail(a[4].node, "Padding option `nan` is not supported for "
                                "integer blocks");
   }
-  std::vector<Val> scalars{base};
+  // A descriptor's base is 16-byte aligned and its strides but the last
+  // are multiples of 16 bytes (Triton's rule, which a TMA copy needs): the
+  // descriptor's own copies say so, for the vector accesses of blocks that
+  // are not copied with TMA. Other uses of the values learn nothing.
+  auto aligned = [&](const Val &v, int32_t divisor) {
+    if (!v.isRuntime() || divisor <= 1)
+      return v;
+    mlir::Value hinted =
+        tile::MultipleOfOp::create(g.b, l, v.value.getType(), v.value,
+                                   llvm::ArrayRef<int32_t>{divisor});
+    return Val::runtime(hinted, v.type);
+  };
+  std::vector<Val> scalars{aligned(base, 16)};
   for (int part = 0; part < 2; ++part)
-    for (const Val &v : part == 0 ? shape : strides) {
+    for (auto [d, v] : llvm::enumerate(part == 0 ? shape : strides)) {
       FailureOr<Val> s =
           descScalar(g, v, part == 0 ? DType::I32 : DType::I64,
                      a[1 + part].node, fn, part == 0 ? "shape" : "strides");
       if (failed(s))
         return failure();
-      scalars.push_back(*s);
+      bool rowStride = part == 1 && d + 1 < rank;
+      scalars.push_back(rowStride ? aligned(*s, int32_t(16 / elemBytes)) : *s);
     }
   return Val::tensorDesc(std::move(scalars), std::move(*block),
                          std::move(padding));
@@ -684,6 +697,22 @@ FailureOr<Val> kiln::fe::loadTensorDescriptorBuiltin(BuiltinCall &call) {
                                      : g.constantInt(o.i, DType::I32).value);
     load.getCoordsMutable().assign(coords);
     load.setDescArg(int64_t(base.getArgNumber()));
+  } else if (desc->bpRank() == 2) {
+    // A 2-D descriptor made in the kernel: the load carries it whole, from
+    // which the pipeliner may build a tensor map and copy with TMA.
+    llvm::SmallVector<mlir::Value> coords, fields;
+    for (const Val &o : offsets)
+      coords.push_back(o.isRuntime() ? o.value
+                                     : g.constantInt(o.i, DType::I32).value);
+    for (size_t k = 0; k < 4; ++k) {
+      const Val &f = desc->elems[k];
+      fields.push_back(f.isRuntime() ? f.value
+                                     : g.constantInt(f.i, k == 3 ? DType::I64 : DType::I32).value);
+    }
+    load.getCoordsMutable().assign(coords);
+    load.getDescMutable().assign(fields);
+    if (desc->s == "nan")
+      load.setDescNan(true);
   }
   return Val::runtime(load, t);
 }

@@ -106,6 +106,11 @@ bool DriverAPI::load(const char *library, DriverAPI &d, std::string &error) {
   resolveOptional(lib, "cuEventQuery", d.cuEventQuery);
   resolveOptional(lib, "cuStreamIsCapturing", d.cuStreamIsCapturing);
   resolveOptional(lib, "cuTensorMapEncodeTiled", d.cuTensorMapEncodeTiled);
+  resolveOptional(lib, "cuMemAllocAsync", d.cuMemAllocAsync);
+  resolveOptional(lib, "cuMemFreeAsync", d.cuMemFreeAsync);
+  resolveOptional(lib, "cuMemPoolCreate", d.cuMemPoolCreate);
+  resolveOptional(lib, "cuMemPoolSetAttribute", d.cuMemPoolSetAttribute);
+  resolveOptional(lib, "cuMemAllocFromPoolAsync", d.cuMemAllocFromPoolAsync);
 
   if (CUresult r = d.cuInit(0); r != cu::SUCCESS) {
     error = "no usable CUDA device: cuInit: " + d.describe(r);

@@ -156,7 +156,7 @@ func.func @smem_keyword(%b: !tile.smem<2x64x64xf16, swizzled>) {
 // -----
 
 func.func @load_coords_without_desc(%p: tensor<16x16x!tile.ptr<f16>>, %c: i32) {
-  // expected-error @+1 {{'tile.load' op `coords` and `descArg` go together (a descriptor block's load)}}
+  // expected-error @+1 {{'tile.load' op `coords` go together with `descArg` or `desc` (a descriptor block's load)}}
   %0 = tile.load %p coords [%c, %c] : tensor<16x16x!tile.ptr<f16>>
   return
 }
@@ -166,5 +166,61 @@ func.func @load_coords_without_desc(%p: tensor<16x16x!tile.ptr<f16>>, %c: i32) {
 func.func @load_coords_rank(%p: tensor<16x16x!tile.ptr<f16>>, %c: i32) {
   // expected-error @+1 {{'tile.load' op has 1 coords; the result must be a tensor of that rank}}
   %0 = tile.load %p coords [%c] {descArg = 0 : i64} : tensor<16x16x!tile.ptr<f16>>
+  return
+}
+
+// -----
+
+func.func @load_both_descriptors(%p: tensor<16x16x!tile.ptr<f16>>, %c: i32, %b: !tile.ptr<f16>, %s: i64) {
+  // expected-error @+1 {{'tile.load' op has both `descArg` and `desc`}}
+  %0 = tile.load %p coords [%c, %c] desc(%b, %c, %c, %s : !tile.ptr<f16>, i32, i32, i64) {descArg = 0 : i64} : tensor<16x16x!tile.ptr<f16>>
+  return
+}
+
+// -----
+
+func.func @load_desc_fields(%p: tensor<16x16x!tile.ptr<f16>>, %c: i32, %b: !tile.ptr<f16>) {
+  // expected-error @+1 {{'tile.load' op `desc` must be a base pointer, two i32 shapes and an i64 stride}}
+  %0 = tile.load %p coords [%c, %c] desc(%b, %c, %c : !tile.ptr<f16>, i32, i32) : tensor<16x16x!tile.ptr<f16>>
+  return
+}
+
+// -----
+
+func.func @load_desc_element(%p: tensor<16x16x!tile.ptr<f16>>, %c: i32, %b: !tile.ptr<f32>, %s: i64) {
+  // expected-error @+1 {{'tile.load' op `desc` base must point to the result's element type}}
+  %0 = tile.load %p coords [%c, %c] desc(%b, %c, %c, %s : !tile.ptr<f32>, i32, i32, i64) : tensor<16x16x!tile.ptr<f16>>
+  return
+}
+
+// -----
+
+func.func @load_desc_nan(%p: tensor<16x16x!tile.ptr<f16>>) {
+  // expected-error @+1 {{'tile.load' op `descNan` without `desc`}}
+  %0 = tile.load %p {descNan} : tensor<16x16x!tile.ptr<f16>>
+  return
+}
+
+// -----
+
+func.func @tensormap_offset(%s: !llvm.ptr, %b: !tile.ptr<f16>, %c: i32, %l: i64) {
+  // expected-error @+1 {{'tile.tensormap_create' op offset must be a non-negative multiple of 128 bytes, got 64}}
+  %0 = tile.tensormap_create %s, %b, %c, %c, %l {offset = 64 : i64, box = array<i64: 64, 64>, swizzle = 128 : i64} : !llvm.ptr, !tile.ptr<f16> -> !llvm.ptr
+  return
+}
+
+// -----
+
+func.func @tensormap_box(%s: !llvm.ptr, %b: !tile.ptr<f16>, %c: i32, %l: i64) {
+  // expected-error @+1 {{'tile.tensormap_create' op box must be 2 dimensions of 1 to 256 elements}}
+  %0 = tile.tensormap_create %s, %b, %c, %c, %l {offset = 0 : i64, box = array<i64: 512, 64>, swizzle = 128 : i64} : !llvm.ptr, !tile.ptr<f16> -> !llvm.ptr
+  return
+}
+
+// -----
+
+func.func @tensormap_swizzle(%s: !llvm.ptr, %b: !tile.ptr<f16>, %c: i32, %l: i64) {
+  // expected-error @+1 {{'tile.tensormap_create' op swizzle must be 0, 32, 64 or 128 bytes, got 16}}
+  %0 = tile.tensormap_create %s, %b, %c, %c, %l {offset = 0 : i64, box = array<i64: 64, 64>, swizzle = 16 : i64} : !llvm.ptr, !tile.ptr<f16> -> !llvm.ptr
   return
 }

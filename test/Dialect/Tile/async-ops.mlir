@@ -69,3 +69,21 @@ func.func @tma(%map: !llvm.ptr, %t: !tile.smem<2x64x64xf16, transposed, barriers
   %x = tile.load %ptrs, mask %m, other %o coords [%s, %c] {descArg = 5 : i64} : tensor<64x64x!tile.ptr<f16>>
   return
 }
+
+// A descriptor made in the kernel: the load carries it whole (base, shapes,
+// row stride; descNan for NaN padding), and the tensor map the pipeliner
+// builds for it in the kernel's global scratch.
+// CHECK-LABEL: func.func @device_descriptor
+// CHECK: tile.load %arg1, mask %arg2, other %arg3 coords[%arg4, %arg4] desc(%arg5, %arg4, %arg4, %arg6 : !tile.ptr<f16>, i32, i32, i64) {descNan} : tensor<64x64x!tile.ptr<f16>>
+// CHECK: tile.tensormap_create %arg0, %arg5, %arg4, %arg4, %arg6 {box = array<i64: 64, 64>, nanFill, offset = 128 : i64, swizzle = 128 : i64} : !llvm.ptr, <f16> -> !llvm.ptr
+func.func @device_descriptor(%scratch: !llvm.ptr, %ptrs: tensor<64x64x!tile.ptr<f16>>,
+                             %m: tensor<64x64xi1>, %o: tensor<64x64xf16>, %c: i32,
+                             %base: !tile.ptr<f16>, %stride: i64) {
+  %x = tile.load %ptrs, mask %m, other %o coords [%c, %c]
+      desc(%base, %c, %c, %stride : !tile.ptr<f16>, i32, i32, i64) {descNan}
+      : tensor<64x64x!tile.ptr<f16>>
+  %map = tile.tensormap_create %scratch, %base, %c, %c, %stride
+      {offset = 128 : i64, box = array<i64: 64, 64>, swizzle = 128 : i64, nanFill}
+      : !llvm.ptr, !tile.ptr<f16> -> !llvm.ptr
+  return
+}

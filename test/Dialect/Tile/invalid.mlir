@@ -122,7 +122,7 @@ func.func @addptr_scalar_tensor(%p: !tile.ptr<f32>, %o: tensor<1xi32>) {
 
 func.func @load_other_without_mask(%p: tensor<16x!tile.ptr<f32>>, %o: tensor<16xf32>) {
   // expected-error @+1 {{'tile.load' op `other` given without `mask`}}
-  %0 = "tile.load"(%p, %o) <{operandSegmentSizes = array<i32: 1, 0, 1, 0>}> : (tensor<16x!tile.ptr<f32>>, tensor<16xf32>) -> tensor<16xf32>
+  %0 = "tile.load"(%p, %o) <{operandSegmentSizes = array<i32: 1, 0, 1, 0, 0>}> : (tensor<16x!tile.ptr<f32>>, tensor<16xf32>) -> tensor<16xf32>
   return
 }
 
@@ -154,7 +154,7 @@ func.func @eviction_policy(%p: tensor<16x!tile.ptr<f32>>) {
 
 func.func @load_mask_shape(%p: tensor<16x!tile.ptr<f32>>, %m: tensor<32xi1>) {
   // expected-error @+1 {{'tile.load' op failed to verify that mask is i1 with the pointer's shape}}
-  %0 = "tile.load"(%p, %m) <{operandSegmentSizes = array<i32: 1, 1, 0, 0>}> : (tensor<16x!tile.ptr<f32>>, tensor<32xi1>) -> tensor<16xf32>
+  %0 = "tile.load"(%p, %m) <{operandSegmentSizes = array<i32: 1, 1, 0, 0, 0>}> : (tensor<16x!tile.ptr<f32>>, tensor<32xi1>) -> tensor<16xf32>
   return
 }
 
@@ -162,7 +162,7 @@ func.func @load_mask_shape(%p: tensor<16x!tile.ptr<f32>>, %m: tensor<32xi1>) {
 
 func.func @load_result_type(%p: tensor<16x!tile.ptr<f32>>) {
   // expected-error @+1 {{'tile.load' op failed to verify that result type is the pointee type}}
-  %0 = "tile.load"(%p) <{operandSegmentSizes = array<i32: 1, 0, 0, 0>}> : (tensor<16x!tile.ptr<f32>>) -> tensor<16xf16>
+  %0 = "tile.load"(%p) <{operandSegmentSizes = array<i32: 1, 0, 0, 0, 0>}> : (tensor<16x!tile.ptr<f32>>) -> tensor<16xf16>
   return
 }
 
@@ -170,7 +170,7 @@ func.func @load_result_type(%p: tensor<16x!tile.ptr<f32>>) {
 
 func.func @load_other_type(%p: tensor<16x!tile.ptr<f32>>, %m: tensor<16xi1>, %o: tensor<16xf16>) {
   // expected-error @+1 {{'tile.load' op failed to verify that other has the result type}}
-  %0 = "tile.load"(%p, %m, %o) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> : (tensor<16x!tile.ptr<f32>>, tensor<16xi1>, tensor<16xf16>) -> tensor<16xf32>
+  %0 = "tile.load"(%p, %m, %o) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}> : (tensor<16x!tile.ptr<f32>>, tensor<16xi1>, tensor<16xf16>) -> tensor<16xf32>
   return
 }
 

@@ -153,6 +153,20 @@ LogicalResult TmaCopyOp::verify() {
   return success();
 }
 
+LogicalResult TensormapCreateOp::verify() {
+  // A tensor map is 128 bytes, 64-byte aligned (the runtime's scratch is).
+  if (getOffset() < 0 || getOffset() % 128 != 0)
+    return emitOpError() << "offset must be a non-negative multiple of 128 bytes, got "
+                         << getOffset();
+  ArrayRef<int64_t> box = getBox();
+  // The TMA unit's limits: 1 to 256 elements per box dimension.
+  if (box.size() != 2 || llvm::any_of(box, [](int64_t d) { return d < 1 || d > 256; }))
+    return emitOpError() << "box must be 2 dimensions of 1 to 256 elements";
+  if (!llvm::is_contained({0, 32, 64, 128}, getSwizzle()))
+    return emitOpError() << "swizzle must be 0, 32, 64 or 128 bytes, got " << getSwizzle();
+  return success();
+}
+
 LogicalResult TmaWaitOp::verify() { return checkBarriers(*this, getBuffer().getType()); }
 LogicalResult TmaInitOp::verify() { return checkBarriers(*this, getBuffer().getType()); }
 LogicalResult TmaInvalOp::verify() { return checkBarriers(*this, getBuffer().getType()); }

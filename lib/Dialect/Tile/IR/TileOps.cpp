@@ -213,8 +213,24 @@ void LoadOp::getEffects(
 LogicalResult LoadOp::verify() {
   if (getOther() && !getMask())
     return emitOpError() << "`other` given without `mask`";
-  if (getDescArg().has_value() != !getCoords().empty())
-    return emitOpError() << "`coords` and `descArg` go together (a descriptor block's load)";
+  bool hostDesc = getDescArg().has_value(), deviceDesc = !getDesc().empty();
+  if (hostDesc && deviceDesc)
+    return emitOpError() << "has both `descArg` and `desc`";
+  if ((hostDesc || deviceDesc) != !getCoords().empty())
+    return emitOpError() << "`coords` go together with `descArg` or `desc` (a descriptor "
+                            "block's load)";
+  if (getDescNan() && !deviceDesc)
+    return emitOpError() << "`descNan` without `desc`";
+  if (deviceDesc) {
+    // base, 2 shapes, 1 row stride: a 2-D descriptor made in the kernel.
+    SmallVector<Type> types(getDesc().getTypes());
+    auto result = dyn_cast<RankedTensorType>(getType());
+    if (types.size() != 4 || !isa<PtrType>(types[0]) || !types[1].isInteger(32) ||
+        !types[2].isInteger(32) || !types[3].isInteger(64))
+      return emitOpError() << "`desc` must be a base pointer, two i32 shapes and an i64 stride";
+    if (!result || cast<PtrType>(types[0]).getPointeeType() != result.getElementType())
+      return emitOpError() << "`desc` base must point to the result's element type";
+  }
   if (!getCoords().empty()) {
     auto type = dyn_cast<RankedTensorType>(getType());
     if (!type || type.getRank() != int64_t(getCoords().size()))

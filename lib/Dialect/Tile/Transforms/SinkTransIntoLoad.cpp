@@ -179,7 +179,9 @@ struct TileSinkTransIntoLoadPass
       moved.getResult().setType(trans.getType());
       // The block's coordinates are those of the untransposed block.
       moved.getCoordsMutable().clear();
+      moved.getDescMutable().clear();
       moved.removeDescArgAttr();
+      moved.removeDescNanAttr();
       SmallVector<Value> old(load->getOperands());
       trans.replaceAllUsesWith(moved.getResult());
       trans.erase();

@@ -14,7 +14,9 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Dominance.h"
 
 using namespace mlir;
 
@@ -25,10 +27,99 @@ namespace {
 int64_t rowBytes(RankedTensorType type) {
   return type.getDimSize(1) * type.getElementType().getIntOrFloatBitWidth() / 8;
 }
+
+/// The kernel's global scratch argument, or null.
+BlockArgument globalScratch(func::FuncOp func) {
+  for (BlockArgument arg : func.getArguments())
+    if (func.getArgAttr(arg.getArgNumber(), kGlobalScratchAttr))
+      return arg;
+  return BlockArgument();
+}
+
+/// Where a tensor map built from `fields` goes: right after the last of
+/// them to be defined (each dominates the loads' loop, so each lies in a
+/// block around it, and the last is after the others).
+OpBuilder::InsertPoint afterFields(ValueRange fields, DominanceInfo &dom) {
+  for (Value v : fields) {
+    Block *block;
+    Block::iterator at;
+    if (Operation *def = v.getDefiningOp()) {
+      block = def->getBlock();
+      at = std::next(def->getIterator());
+    } else {
+      block = cast<BlockArgument>(v).getOwner();
+      at = block->begin();
+    }
+    Operation *next = at == block->end() ? nullptr : &*at;
+    if (next && llvm::all_of(fields, [&](Value w) { return dom.properlyDominates(w, next); }))
+      return OpBuilder::InsertPoint(block, at);
+  }
+  return OpBuilder::InsertPoint();
+}
+
+/// The tensor map of `load`'s descriptor made in the kernel, for copies of
+/// `box` with `swizzle`: one built in the kernel's global scratch
+/// (tile.tensormap_create) where the descriptor's last field is defined,
+/// shared by every load of that descriptor with that box.
+Value deviceTensorMap(LoadOp load, func::FuncOp func, ArrayRef<int64_t> box, int64_t swizzle) {
+  MLIRContext *ctx = load.getContext();
+  Builder attrs(ctx);
+  ValueRange fields = load.getDesc();
+  bool nanFill = load.getDescNan();
+  TensormapCreateOp found;
+  func.walk([&](TensormapCreateOp op) {
+    if (!found && op.getBase() == fields[0] && op.getRows() == fields[1] &&
+        op.getCols() == fields[2] && op.getStride() == fields[3] && op.getBox() == box &&
+        op.getSwizzle() == swizzle && op.getNanFill() == nanFill)
+      found = op;
+  });
+  DominanceInfo dom(func);
+  if (found && dom.properlyDominates(found.getResult(), load))
+    return found.getResult();
+  OpBuilder::InsertPoint at = afterFields(fields, dom);
+  if (!at.isSet())
+    return Value();
+  BlockArgument scratch = globalScratch(func);
+  if (!scratch) {
+    unsigned index = func.getNumArguments();
+    SmallVector<NamedAttribute> named{
+        attrs.getNamedAttr(kGlobalScratchAttr, attrs.getI64IntegerAttr(0)),
+        attrs.getNamedAttr("tile.name", attrs.getStringAttr("global_scratch"))};
+    if (failed(func.insertArgument(index, LLVM::LLVMPointerType::get(ctx),
+                                   attrs.getDictionaryAttr(named), func.getLoc())))
+      return Value();
+    scratch = func.getArgument(index);
+  }
+  // 128 bytes more of each program's scratch.
+  auto perProgram = func.getArgAttrOfType<IntegerAttr>(scratch.getArgNumber(), kGlobalScratchAttr);
+  int64_t offset = perProgram.getInt();
+  func.setArgAttr(scratch.getArgNumber(), kGlobalScratchAttr,
+                  attrs.getI64IntegerAttr(offset + 128));
+  OpBuilder b(ctx);
+  b.restoreInsertionPoint(at);
+  auto create = TensormapCreateOp::create(
+      b, load.getLoc(), LLVM::LLVMPointerType::get(ctx), scratch, fields[0], fields[1], fields[2],
+      fields[3], attrs.getI64IntegerAttr(offset), attrs.getDenseI64ArrayAttr(box),
+      attrs.getI64IntegerAttr(swizzle), nanFill ? attrs.getUnitAttr() : UnitAttr());
+  return create.getResult();
+}
 } // namespace
 
+/// Whether `load` is of a descriptor made in the kernel whose fields are
+/// all defined before the loop around the load: its tensor map is built
+/// once, outside the loop (tensorMapFor).
+static bool deviceDescriptorBeforeLoop(LoadOp load) {
+  if (load.getDesc().empty())
+    return false;
+  auto loop = load->getParentOfType<scf::ForOp>();
+  return loop && llvm::all_of(load.getDesc(), [&](Value v) {
+           return loop.isDefinedOutsideOfLoop(v);
+         });
+}
+
 bool isTmaCandidate(LoadOp load) {
-  if (!load.getDescArg() || load.getCoords().size() != 2 || load.getIsVolatile())
+  bool described = load.getDescArg() || deviceDescriptorBeforeLoop(load);
+  if (!described || load.getCoords().size() != 2 || load.getIsVolatile())
     return false;
   std::optional<unsigned> cc = getTargetComputeCapability(load);
   if (!cc || *cc < 90)
@@ -60,6 +151,8 @@ Value tensorMapFor(LoadOp load) {
   int64_t elemBits = type.getElementType().getIntOrFloatBitWidth();
   SmallVector<int64_t> box{type.getDimSize(0), panelBytes * 8 / elemBits};
   int64_t swizzle = panelBytes >= 32 ? panelBytes : 0;
+  if (!load.getDescArg())
+    return deviceTensorMap(load, func, box, swizzle);
   int64_t desc = *load.getDescArg();
   for (BlockArgument arg : func.getArguments()) {
     auto of = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), "tile.tensormap");
@@ -75,7 +168,10 @@ Value tensorMapFor(LoadOp load) {
       b.getNamedAttr("tile.tma_swizzle", b.getI64IntegerAttr(swizzle))};
   if (auto name = func.getArgAttrOfType<StringAttr>(desc, "tile.name"))
     attrs.push_back(b.getNamedAttr("tile.name", b.getStringAttr(name.str() + ".tensormap")));
+  // Tensor maps come right after the parameters; the scratch, if any, last.
   unsigned index = func.getNumArguments();
+  if (BlockArgument scratch = globalScratch(func))
+    index = scratch.getArgNumber();
   if (failed(func.insertArgument(index, LLVM::LLVMPointerType::get(ctx),
                                  b.getDictionaryAttr(attrs), func.getLoc())))
     return Value();

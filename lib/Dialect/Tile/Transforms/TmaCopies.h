@@ -9,7 +9,12 @@
 // `!llvm.ptr` argument with `tile.tensormap` (the descriptor's base
 // argument), `tile.tma_box` (rows x columns of one copy) and
 // `tile.tma_swizzle` (bytes: 0, 32, 64 or 128), which the runtime encodes
-// at launch (KernelInfo::tensorMaps).
+// at launch (KernelInfo::tensorMaps). A descriptor made in the kernel (a
+// tile.load with `desc`) whose fields are defined before the loop gets its
+// tensor map from a tile.tensormap_create placed where its last field is
+// defined, which writes it into the kernel's global scratch (a last
+// `!llvm.ptr` argument marked kGlobalScratchAttr, 128 bytes per map and
+// program; KernelInfo::globalScratchBytes).
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_LIB_DIALECT_TILE_TRANSFORMS_TMACOPIES_H
@@ -21,7 +26,9 @@
 namespace kiln::tile {
 
 /// Whether `load` is a descriptor block that a slot can receive by TMA on
-/// the module's target (unless the module says kNoTmaAttr): sm_90 or later, a 2-D block of a slot element type
+/// the module's target (unless the module says kNoTmaAttr): a host
+/// descriptor's or one made in the kernel before the load's loop; sm_90 or
+/// later, a 2-D block of a slot element type
 /// whose rows are 16-byte chunks cut into panels of at most 128 bytes, at
 /// most 256 rows, a multiple of 8 (each panel then starts at its swizzle's
 /// period).
@@ -33,9 +40,11 @@ bool isTmaCandidate(LoadOp load);
 /// NaN) is filled by the copy.
 bool copiedWithTma(LoadOp load);
 
-/// The kernel's CUtensorMap argument for `load`'s descriptor (added after
-/// the other arguments on first use), or null when the descriptor already
-/// has one of another box.
+/// The tensor map for `load`'s descriptor: for a host descriptor the
+/// kernel's CUtensorMap argument (added after the other arguments on first
+/// use), or null when the descriptor already has one of another box; for a
+/// descriptor made in the kernel the result of its tile.tensormap_create
+/// (made on first use of that descriptor and box).
 mlir::Value tensorMapFor(LoadOp load);
 
 } // namespace kiln::tile

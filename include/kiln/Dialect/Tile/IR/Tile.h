@@ -19,6 +19,12 @@
 #include "kiln/Dialect/Tile/IR/TileAttrs.h.inc"
 
 namespace kiln::tile {
+/// The kernel argument (an `!llvm.ptr`) holding the global scratch of the
+/// tensor maps the kernel builds (tile.tensormap_create): the attribute's
+/// value is the bytes each program owns; the launch allocates that many
+/// per program of the grid.
+inline constexpr const char *kGlobalScratchAttr = "tile.global_scratch";
+
 /// Pointer-like type -> the type its load yields: `!tile.ptr<T>` -> T,
 /// `tensor<S x !tile.ptr<T>, E>` -> `tensor<S x T, E>`. Other types are
 /// returned unchanged.

@@ -176,6 +176,38 @@ def Tile_TmaCopyOp : Tile_Op<"tma_copy", [MemoryEffects<[MemRead, MemWrite]>]> {
   let hasVerifier = 1;
 }
 
+def Tile_TensormapCreateOp : Tile_Op<"tensormap_create", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "build a TMA tensor map in global scratch for a descriptor made in the kernel";
+  let description = [{
+    Thread 0 of the program writes the 128-byte tensor map of the 2-D tensor
+    at `base` (`rows` x `cols` elements, `stride` elements from one row to
+    the next) into bytes [`offset`, `offset` + 128) of the program's part of
+    the kernel's global scratch (`scratch`, the `tile.global_scratch`
+    argument: the part of program `p`, linearized x-fastest, starts at
+    `p` times the bytes per program that the argument's attribute gives).
+    `box` is one copy's rows and columns, `swizzle` its bytes (0, 32, 64 or
+    128) and `nanFill` fills elements outside the tensor with NaN instead
+    of zero, as the runtime encodes a host descriptor's map. The thread
+    then makes the map visible to its own TMA copies (the tensormap proxy
+    fences); the result is its generic address, for `tile.tma_copy`.
+
+    ```mlir
+    %map = tile.tensormap_create %scratch, %base, %rows, %cols, %stride
+        {offset = 0 : i64, box = array<i64: 128, 64>, swizzle = 128 : i64}
+        : !llvm.ptr, !tile.ptr<f16> -> !llvm.ptr
+    ```
+  }];
+  let arguments = (ins AnyType:$scratch, Tile_Ptr:$base, I32:$rows, I32:$cols, I64:$stride,
+                       I64Attr:$offset, DenseI64ArrayAttr:$box, I64Attr:$swizzle,
+                       UnitAttr:$nanFill);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = [{
+    $scratch `,` $base `,` $rows `,` $cols `,` $stride attr-dict `:` type($scratch) `,`
+    type($base) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_TmaWaitOp : Tile_Op<"tma_wait", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "wait until a slot's TMA copy has landed";
   let description = [{

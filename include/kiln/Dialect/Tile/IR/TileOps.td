@@ -294,30 +294,43 @@ def Tile_LoadOp : Tile_Op<"load", [
     (and are what the load does); the pipeliner may instead copy the block
     with TMA from those (`tile.tma_copy`).
 
+    A load of a 2-D descriptor made in the kernel (`tl.make_tensor_descriptor`)
+    records `coords` and, instead of `descArg`, the descriptor itself in
+    `desc`: its base (a scalar pointer), its two shapes (i32) and its row
+    stride (i64, elements); `descNan` when its padding is NaN. The pipeliner
+    may then copy the block with TMA through a tensor map the kernel builds
+    (`tile.tensormap_create`).
+
     ```mlir
     %x = tile.load %p, mask %m, other %zero : tensor<1024x!tile.ptr<f16>>
     %k = tile.load %q {evict = "evict_last"} : tensor<1024x!tile.ptr<f16>>
     %b = tile.load %bp, mask %bm, other %z coords[%row, %c0] {descArg = 2 : i64}
         : tensor<64x64x!tile.ptr<f16>>
+    %d = tile.load %dp, mask %dm, other %z coords[%row, %c0]
+        desc(%base, %rows, %cols, %stride : !tile.ptr<f16>, i32, i32, i64)
+        : tensor<64x64x!tile.ptr<f16>>
     ```
   }];
   let arguments = (ins Tile_PtrLike:$ptr, Optional<Tile_BoolLike>:$mask,
                        Optional<Tile_Value>:$other, Variadic<I32>:$coords,
+                       Variadic<AnyType>:$desc,
                        DefaultValuedStrAttr<StrAttr, "">:$cache,
                        DefaultValuedStrAttr<StrAttr, "">:$evict,
-                       UnitAttr:$isVolatile, OptionalAttr<I64Attr>:$descArg);
+                       UnitAttr:$isVolatile, OptionalAttr<I64Attr>:$descArg,
+                       UnitAttr:$descNan);
   let results = (outs Tile_Value:$result);
   let builders = [
     // A load of no descriptor block.
     OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$ptr, "::mlir::Value":$mask,
                    "::mlir::Value":$other), [{
       build($_builder, $_state, result, ptr, mask, other, ::mlir::ValueRange(),
-            $_builder.getStringAttr(""), $_builder.getStringAttr(""), nullptr, nullptr);
+            ::mlir::ValueRange(), $_builder.getStringAttr(""), $_builder.getStringAttr(""),
+            nullptr, nullptr, nullptr);
     }]>
   ];
   let assemblyFormat = [{
-    $ptr (`,` `mask` $mask^)? (`,` `other` $other^)? (`coords` `[` $coords^ `]`)? attr-dict
-    `:` type($ptr)
+    $ptr (`,` `mask` $mask^)? (`,` `other` $other^)? (`coords` `[` $coords^ `]`)?
+    (`desc` `(` $desc^ `:` type($desc) `)`)? attr-dict `:` type($ptr)
   }];
   let hasVerifier = 1;
 }
