@@ -613,17 +613,21 @@ llvm::Error Kernel::launchLoaded(LoadedKernel &lk, const Grid &grid,
   if (!cooperative && uint64_t(grid.x) * grid.y * grid.z > lk.capped.fromPrograms)
     run = beginLaunch(lk, stream);
   CUresult r;
-  if (cooperative) {
+  if (options.programmaticLaunch) {
+    // Programmatic dependent launch, cooperative too when asked: one launch
+    // with both attributes.
+    LaunchAttribute attrs[2];
+    attrs[0].id = cu::LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    attrs[0].value.value = 1;
+    attrs[1].id = cu::LAUNCH_ATTRIBUTE_COOPERATIVE;
+    attrs[1].value.value = 1;
+    LaunchConfig config{grid.x,           grid.y, grid.z, info.numWarps * 32,       1, 1,
+                        info.sharedBytes, stream, attrs,  cooperative ? 2u : 1u};
+    r = drv.cuLaunchKernelEx(&config, run.function, packed.data(), nullptr);
+  } else if (cooperative) {
     r = drv.cuLaunchCooperativeKernel(lk.function, grid.x, grid.y, grid.z,
                                       info.numWarps * 32, 1, 1, info.sharedBytes,
                                       stream, packed.data());
-  } else if (options.programmaticLaunch) {
-    LaunchAttribute pdl;
-    pdl.id = cu::LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-    pdl.value.value = 1;
-    LaunchConfig config{grid.x,           grid.y, grid.z, info.numWarps * 32, 1, 1,
-                        info.sharedBytes, stream, &pdl,   1};
-    r = drv.cuLaunchKernelEx(&config, run.function, packed.data(), nullptr);
   } else {
     r = drv.cuLaunchKernel(run.function, grid.x, grid.y, grid.z, info.numWarps * 32, 1, 1,
                            info.sharedBytes, stream, packed.data(), nullptr);
@@ -642,9 +646,9 @@ llvm::Error Kernel::launchLoaded(LoadedKernel &lk, const Grid &grid,
     return makeError(llvm::formatv("{0} of `{1}` (grid {2}x{3}x{4}, "
                                    "{5} threads, {6} bytes of shared memory): "
                                    "{7}",
-                                   cooperative                   ? "cuLaunchCooperativeKernel"
-                                   : options.programmaticLaunch ? "cuLaunchKernelEx"
-                                                                : "cuLaunchKernel",
+                                   options.programmaticLaunch ? "cuLaunchKernelEx"
+                                   : cooperative              ? "cuLaunchCooperativeKernel"
+                                                              : "cuLaunchKernel",
                                    info.name, grid.x, grid.y, grid.z,
                                    info.numWarps * 32, info.sharedBytes,
                                    drv.describe(r)));

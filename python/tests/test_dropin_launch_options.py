@@ -74,10 +74,23 @@ class LaunchOptionTest(unittest.TestCase):
         k[(3,)](self.x, self.y, self.out, 1000, BLOCK=64)
         self.assertEqual(_fake.kilnFakeCalls(b"cuLaunchKernelEx(pdl)"),
                          before + 1)
+        # Both stay on the hit path once specialized (the keyword path
+        # would read the options again), each with its own launcher.
+        def keyword_path(kw):
+            raise AssertionError("keyword path taken for %r" % (kw,))
+        k._split_options = keyword_path
+        try:
+            for pdl in (True, False, True, True, False):
+                k[(3,)](self.x, self.y, self.out, 1000, BLOCK=64,
+                        launch_pdl=pdl)
+        finally:
+            del k._split_options
+        self.assertEqual(_fake.kilnFakeCalls(b"cuLaunchKernelEx(pdl)"),
+                         before + 4)
         plain = kiln.jit(kernels.add_kernel.fn)
         plain[(2,)](self.x, self.y, self.out, 1000, BLOCK=64, launch_pdl=True)
         self.assertEqual(_fake.kilnFakeCalls(b"cuLaunchKernelEx(pdl)"),
-                         before + 2)
+                         before + 5)
         self.assertEqual(launches()[-1]["grid"], (2, 1, 1))
 
     def test_parameters_named_like_launch_options(self):

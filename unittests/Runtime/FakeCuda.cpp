@@ -646,6 +646,8 @@ CUresult cuLaunchKernelEx(const FakeLaunchConfig *c, void *fn, void **params, vo
   for (unsigned i = 0; i < c->numAttrs; ++i)
     if (c->attrs[i].id == 6 && c->attrs[i].value.value == 1)
       count("cuLaunchKernelEx(pdl)");
+    else if (c->attrs[i].id == 2 && c->attrs[i].value.value == 1)
+      count("cuLaunchKernelEx(cooperative)");
   return cuLaunchKernel(fn, c->gx, c->gy, c->gz, c->bx, c->by, c->bz, c->shared, c->stream,
                         params, extra);
 }

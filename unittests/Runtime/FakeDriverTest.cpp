@@ -125,6 +125,14 @@ TEST_F(FakeDriver, ProgrammaticLaunchGoesThroughLaunchKernelEx) {
   ASSERT_EQ(errorText(k.launch(Grid(4), args)), "");
   EXPECT_EQ(fake().calls("cuLaunchKernelEx"), plain);
   EXPECT_EQ(launches().size(), 2u);
+  // Cooperative and programmatic together: one launch with both attributes.
+  o.cooperative = true;
+  int coop = fake().calls("cuLaunchCooperativeKernel");
+  ASSERT_EQ(errorText(k.launch(Grid(4), args, o)), "");
+  EXPECT_EQ(fake().calls("cuLaunchKernelEx(pdl)"), before + 2);
+  EXPECT_EQ(fake().calls("cuLaunchKernelEx(cooperative)"), 1);
+  EXPECT_EQ(fake().calls("cuLaunchCooperativeKernel"), coop);
+  EXPECT_EQ(launches().size(), 3u);
 }
 
 TEST_F(FakeDriver, CooperativeLaunchGoesThroughTheCooperativeEntryPoint) {

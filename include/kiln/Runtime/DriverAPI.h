@@ -93,6 +93,7 @@ inline constexpr int JIT_INPUT_PTX = 1;
 // CUlaunchAttributeID: a kernel may start while the previous one on its
 // stream still runs, up to its griddepcontrol.wait (Hopper's programmatic
 // dependent launch).
+inline constexpr int LAUNCH_ATTRIBUTE_COOPERATIVE = 2;
 inline constexpr int LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6;
 // Flags
 inline constexpr unsigned STREAM_NON_BLOCKING = 1;

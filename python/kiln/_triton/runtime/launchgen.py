@@ -137,8 +137,9 @@ class LaunchCodegen:
             else:
                 sig.append(p.name)
         extra = []
-        # launch_pdl=False (tutorial 11's "No PDL") stays on the hit path;
-        # True takes the keyword path, whose launcher is a PDL one.
+        # launch_pdl stays on the hit path: True finds the entry stored
+        # under the key with its flag (_slow's (key, flags)), whose launcher
+        # is a PDL one; specialized runs are for flag-free entries only.
         for opt, default in (("num_warps", "4"), ("num_stages", "3"),
                              ("num_ctas", "1"), ("launch_pdl", "False")):
             if opt not in self.arg_names:
@@ -149,6 +150,8 @@ class LaunchCodegen:
         pdl = "launch_pdl" not in self.arg_names
         self._option_test = (" or num_ctas != 1" if ctas else "") + \
             (" or launch_pdl" if pdl else "")
+        generic_test = " or num_ctas != 1" if ctas else ""
+        ns["_k_pdlf"] = (("launch_pdl", True),)
         option_kw = ("        if num_ctas != 1:\n"
                      "            _k_kw = dict(_k_kw, num_ctas=num_ctas)\n"
                      if ctas else "") + \
@@ -171,7 +174,7 @@ class LaunchCodegen:
             "    if _k_extra:\n"
             "        raise _k_too_many(len(_k_extra))\n"
             "    try:\n"
-            "        _k_e = _k_cache[(%(key)s,)]\n"
+            "        _k_e = %(lookup)s\n"
             "    except Exception:\n"
             "        _k_e = None\n"
             "    if _k_e is None or _k_kw%(options)s:\n"
@@ -182,8 +185,10 @@ class LaunchCodegen:
             "    return _k_e(_k_grid%(comma)s%(allp)s)\n") % {
                 "fn": self.__name__, "params": ", ".join(run_params),
                 "key": key, "values": values, "allp": allp,
-                "comma": ", " if allp else "", "options": self._option_test,
-                "option_kw": option_kw}
+                "comma": ", " if allp else "", "options": generic_test,
+                "option_kw": option_kw,
+                "lookup": ("_k_cache[((%s,), _k_pdlf) if launch_pdl else (%s,)]"
+                           % (key, key) if pdl else "_k_cache[(%s,)]" % key)}
         exec(compile(src, "<kiln launch of %s>" % self.__name__, "exec"), ns)
         fn = ns[self.__name__]
         # What _specialized_run needs to give one specialization a run
