@@ -179,17 +179,18 @@ def Tile_TmaCopyOp : Tile_Op<"tma_copy", [MemoryEffects<[MemRead, MemWrite]>]> {
 def Tile_TensormapCreateOp : Tile_Op<"tensormap_create", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "build a TMA tensor map in global scratch for a descriptor made in the kernel";
   let description = [{
-    Thread 0 of the program writes the 128-byte tensor map of the 2-D tensor
-    at `base` (`rows` x `cols` elements, `stride` elements from one row to
-    the next) into bytes [`offset`, `offset` + 128) of the program's part of
-    the kernel's global scratch (`scratch`, the `tile.global_scratch`
-    argument: the part of program `p`, linearized x-fastest, starts at
-    `p` times the bytes per program that the argument's attribute gives).
-    `box` is one copy's rows and columns, `swizzle` its bytes (0, 32, 64 or
-    128) and `nanFill` fills elements outside the tensor with NaN instead
-    of zero, as the runtime encodes a host descriptor's map. The thread
-    then makes the map visible to its own TMA copies (the tensormap proxy
-    fences); the result is its generic address, for `tile.tma_copy`.
+    Builds the 128-byte tensor map of the 2-D tensor at `base` (`rows` x
+    `cols` elements, `stride` elements from one row to the next) in bytes
+    [`offset`, `offset` + 128) of the program's part of the kernel's global
+    scratch (`scratch`, the `tile.global_scratch` argument: the part of
+    program `p`, linearized x-fastest, starts at `p` times the bytes per
+    program that the argument's attribute gives). `box` is one copy's rows
+    and columns, `swizzle` its bytes (0, 32, 64 or 128) and `nanFill` fills
+    elements outside the tensor with NaN instead of zero, as the runtime
+    encodes a host descriptor's map. The map is staged in the shared
+    scratch (the op is a scratch user) and copied to global memory by warp
+    0, which then acquires it for thread 0's TMA copies (the tensormap
+    proxy fences); the result is its generic address, for `tile.tma_copy`.
 
     ```mlir
     %map = tile.tensormap_create %scratch, %base, %rows, %cols, %stride
