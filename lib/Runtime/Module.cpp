@@ -608,7 +608,10 @@ llvm::Error Kernel::launchLoaded(LoadedKernel &lk, const Grid &grid,
     scratch = *allocated;
     packed.addGlobalScratch(scratch);
   }
-  auto freeScratch = llvm::make_scope_exit([&] { lk.device->freeScratchAsync(scratch, stream); });
+  auto freeScratch = llvm::make_scope_exit([&] {
+    if (scratch) // (most kernels have none: no call on their launch path)
+      lk.device->freeScratchAsync(scratch, stream);
+  });
   CappedLaunch run{lk.function, {}};
   if (!cooperative && uint64_t(grid.x) * grid.y * grid.z > lk.capped.fromPrograms)
     run = beginLaunch(lk, stream);
