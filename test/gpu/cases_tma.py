@@ -2,7 +2,7 @@
 with TMA on sm_90 (cp.async.bulk.tensor into swizzled slots, mbarriers), as Triton 3.6 does. Odd
 shapes (blocks past every edge), negative block offsets, NaN padding, each slot swizzle (rows of
 32, 64 and 128 bytes, and 256 as two boxes), mma.sync loops (2 warps) at 3 and 5 stages, a
-transposed operand (attention's K) and a persistent loop (barriers re-armed per tile); descriptors
+transposed operand (attention's K), persistent loops (tutorial 09's, the next tile's copies started early); descriptors
 made in the kernel (tensor maps built in global scratch), also per group in a loop as tutorial 08
 makes them. Outputs against Triton's, outputs poisoned first."""
 import os
@@ -133,3 +133,30 @@ def cases(results):
 
     grouped_case(64, 64, 64, 4)
     grouped_case(128, 128, 64, 8)
+
+    # Tutorial 09's persistent matmuls: each next tile's first copies start before the
+    # current tile's epilogue. Shapes: K of one block (fewer iterations than the prologue
+    # copies), K not a multiple of BK, tile counts not a multiple of the programs; the
+    # 128x128x128 config has no room for the epilogue beside its slots (not started early).
+    def persistent_operands(M, N, K, BM, BN, BK, tma):
+        g = gen(M * 13 + N * 5 + K)
+        a = (torch.rand((M, K), device=DEV, generator=g) - 0.5).half()
+        bt = (torch.rand((N, K), device=DEV, generator=g) - 0.5).half()
+        c = torch.empty((M, N), device=DEV, dtype=torch.float16)
+        if tma:
+            return [TensorDescriptor(a, [M, K], [K, 1], [BM, BK]),
+                    TensorDescriptor(bt, [N, K], [K, 1], [BN, BK]),
+                    TensorDescriptor(c, [M, N], [N, 1], [BM, BN]), c, M, N, K]
+        return [a, bt, c, M, N, K, K, 1, 1, K, N, 1]
+
+    for kernel, out in (("persistent_tma", 3), ("persistent_ptr", 2)):
+        for BM, BN, BK, nw, st in ((128, 256, 64, 8, 3), (128, 128, 64, 8, 4), (64, 64, 64, 4, 3),
+                                   (128, 128, 128, 8, 3)):
+            for M, N, K, programs in ((1000, 696, 512, 132), (300, 520, 200, 7),
+                                      (256, 264, 64, 3), (129, 136, 136, 1)):
+                run_case(results, f"{kernel} fp16 {M}x{N}x{K} {BM}x{BN}x{BK} w{nw} s{st} "
+                         f"on {programs}", path, kernel, (programs,),
+                         lambda M=M, N=N, K=K, BM=BM, BN=BN, BK=BK, t=kernel == "persistent_tma":
+                         persistent_operands(M, N, K, BM, BN, BK, t), [out],
+                         dict(BM=BM, BN=BN, BK=BK, GROUP=8, PROGRAMS=programs, num_warps=nw,
+                              num_stages=st), tol["fp16"])

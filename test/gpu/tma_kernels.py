@@ -9,9 +9,15 @@ descriptors, 2-D blocks, f16 / bf16 / f32). Launch signatures:
   tma_dev_grouped[grid](ptrs, sizes, groups, BM=, BN=, BK=)             tutorial 08's shape: per
       group g, ptrs[3g:3g+3] = A (M x K fp16), Bt (N x K fp16), C (M x N fp32) addresses and
       sizes[3g:3g+3] = M, N, K; grid = total tiles; descriptors made per group
+  persistent_tma[(P,)](a_desc, bt_desc, c_desc, c, M, N, K, BM=, BN=, BK=, GROUP=, PROGRAMS=P)
+      tutorial 09's TMA persistent matmul: tiles in groups of GROUP rows, C fp16 stored through
+      c_desc (c: its tensor, unused by the kernel)
+  persistent_ptr[(P,)](a, b, c, M, N, K, strides..., BM=, BN=, BK=, GROUP=, PROGRAMS=P)
+      tutorial 09's persistent matmul on pointers (cp.async copies)
 
-Each kernel compiles to TMA copies (lit): the persistent one arms and invalidates its mbarriers
-once per tile, around the inner loop.
+Each kernel compiles to TMA copies (lit). The persistent ones arm their mbarriers once, before
+the tile loop, and start each next tile's first copies before the current tile's epilogue
+(NextTilePrologue.h).
 """
 # RUN: ln-compile %s --kernel tma_mm --signature 'tensordesc<fp16[64,64]>,tensordesc<fp16[64,64]>,*fp32:16,i32,i32,i32' -D BM=64 -D BN=64 -D BK=64 -D SHIFT=8 --emit=ptx | FileCheck %s
 # RUN: ln-compile %s --kernel tma_mm_bt --signature 'tensordesc<fp16[64,128]>,tensordesc<fp16[64,128]>,*fp32:16,i32,i32,i32' -D BM=64 -D BN=64 -D BK=128 --emit=ptx | FileCheck %s
@@ -21,13 +27,18 @@ once per tile, around the inner loop.
 # CHECK: cp.async.bulk.tensor.2d
 # CHECK: mbarrier.try_wait.parity
 # CHECK: wgmma.mma_async
-# PERSIST: scf.for
 # PERSIST: tile.tma_init
+# PERSIST: tile.tma_copy
+# PERSIST: scf.for
 # PERSIST: scf.for
 # PERSIST: tile.tma_wait
 # PERSIST: scf.yield
-# PERSIST: tile.tma_inval
+# PERSIST: tile.dot_wait
+# PERSIST-NEXT: tile.barrier
+# PERSIST: tile.tma_copy
 # PERSIST: tile.store
+# PERSIST: scf.yield
+# PERSIST: tile.tma_inval
 # Descriptors made in the kernel: tensor maps built in global scratch before the loop.
 # RUN: ln-compile %s --kernel tma_dev_grouped --signature '*i64:16,*i32:16,i32' -D BM=128 -D BN=128 -D BK=64 --num-warps 8 --emit=tile-layout | FileCheck %s --check-prefix=GROUPED
 # GROUPED: tile.global_scratch = 256
@@ -132,3 +143,69 @@ def tma_dev_grouped(ptrs, sizes, groups, BM: tl.constexpr, BN: tl.constexpr, BK:
             tl.store(c + rm[:, None] * gn + rn[None, :], acc,
                      mask=(rm[:, None] < gm) & (rn[None, :] < gn))
         start += tiles
+
+
+@triton.jit
+def _tile_pid(tile_id, num_pid_in_group, num_pid_m, GROUP: tl.constexpr):
+    group_id = tile_id // num_pid_in_group
+    first_pid_m = group_id * GROUP
+    group_size_m = min(num_pid_m - first_pid_m, GROUP)
+    pid_m = first_pid_m + (tile_id % group_size_m)
+    pid_n = (tile_id % num_pid_in_group) // group_size_m
+    return pid_m, pid_n
+
+
+@triton.jit
+def persistent_tma(a_desc, b_desc, c_desc, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+                   BK: tl.constexpr, GROUP: tl.constexpr, PROGRAMS: tl.constexpr):
+    start = tl.program_id(0)
+    num_pid_m = tl.cdiv(M, BM)
+    num_pid_n = tl.cdiv(N, BN)
+    k_tiles = tl.cdiv(K, BK)
+    tile_id_c = start - PROGRAMS
+    in_group = GROUP * num_pid_n
+    for tile_id in tl.range(start, num_pid_m * num_pid_n, PROGRAMS, flatten=True):
+        pid_m, pid_n = _tile_pid(tile_id, in_group, num_pid_m, GROUP)
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for ki in range(k_tiles):
+            a = a_desc.load([pid_m * BM, ki * BK])
+            b = b_desc.load([pid_n * BN, ki * BK])
+            acc = tl.dot(a, b.T, acc)
+        tile_id_c += PROGRAMS
+        pid_m, pid_n = _tile_pid(tile_id_c, in_group, num_pid_m, GROUP)
+        c_desc.store([pid_m * BM, pid_n * BN], acc.to(tl.float16))
+
+
+@triton.jit
+def persistent_ptr(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn, BM: tl.constexpr,
+                   BN: tl.constexpr, BK: tl.constexpr, GROUP: tl.constexpr,
+                   PROGRAMS: tl.constexpr):
+    start = tl.program_id(0)
+    num_pid_m = tl.cdiv(M, BM)
+    num_pid_n = tl.cdiv(N, BN)
+    k_tiles = tl.cdiv(K, BK)
+    tile_id_c = start - PROGRAMS
+    rk = tl.arange(0, BK)
+    in_group = GROUP * num_pid_n
+    for tile_id in tl.range(start, num_pid_m * num_pid_n, PROGRAMS, flatten=True):
+        pid_m, pid_n = _tile_pid(tile_id, in_group, num_pid_m, GROUP)
+        rm = pid_m * BM + tl.arange(0, BM)
+        rn = pid_n * BN + tl.arange(0, BN)
+        rm = tl.where(rm < M, rm, 0)
+        rn = tl.where(rn < N, rn, 0)
+        rm = tl.max_contiguous(tl.multiple_of(rm, BM), BM)
+        rn = tl.max_contiguous(tl.multiple_of(rn, BN), BN)
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for ki in range(k_tiles):
+            offs_k = ki * BK + rk
+            x = tl.load(a + rm[:, None] * sam + offs_k[None, :] * sak,
+                        mask=rk[None, :] < K - ki * BK, other=0.0)
+            y = tl.load(b + offs_k[:, None] * sbk + rn[None, :] * sbn,
+                        mask=rk[:, None] < K - ki * BK, other=0.0)
+            acc = tl.dot(x, y, acc)
+        tile_id_c += PROGRAMS
+        pid_m, pid_n = _tile_pid(tile_id_c, in_group, num_pid_m, GROUP)
+        cm = pid_m * BM + tl.arange(0, BM)
+        cn = pid_n * BN + tl.arange(0, BN)
+        tl.store(c + scm * cm[:, None] + scn * cn[None, :], acc.to(tl.float16),
+                 mask=(cm[:, None] < M) & (cn[None, :] < N))

@@ -39,6 +39,7 @@
 #include "kiln/Dialect/Tile/Transforms/Passes.h"
 
 #include "BlockedLayouts.h"
+#include "NextTilePrologue.h"
 #include "Rematerialize.h"
 #include "SlotOperands.h"
 #include "TmaCopies.h"
@@ -47,9 +48,12 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
+
+#include <algorithm>
 
 namespace kiln::tile {
 #define GEN_PASS_DEF_TILEPIPELINELOOPS
@@ -73,12 +77,6 @@ namespace {
 /// Ops after the loop do not count: the lowering lets their scratch share
 /// the slots' bytes (SharedMemoryPlan.cpp).
 int64_t slotBudgetBytes(scf::ForOp loop) {
-  std::optional<unsigned> cc = getTargetComputeCapability(loop);
-  int64_t limit = !cc ? 48 * 1024
-                  : *cc >= 90 ? 227 * 1024
-                  : *cc == 80 ? 163 * 1024
-                  : *cc >= 86 ? 99 * 1024
-                              : 48 * 1024;
   int64_t scratch = 16 * 1024;
   Operation *func = loop->getParentOfType<FunctionOpInterface>();
   if (!func)
@@ -93,18 +91,10 @@ int64_t slotBudgetBytes(scf::ForOp loop) {
       return;
     if (auto alloc = dyn_cast<LocalAllocOp>(op))
       allocated += alloc.getType().getAllocBytes();
-    else if (auto cvt = dyn_cast<ConvertLayoutOp>(op)) {
-      // The #dot_op conversions of tf32 / fp8 operands that go to slots
-      // vanish.
-      auto load = cvt.getSrc().getDefiningOp<LoadOp>();
-      if (!load || !isKMajorSlotOperand(load))
-        scratch = std::max(scratch, tensorBytes(cvt.getType()) * 9 / 8);
-    } else if (auto dot = dyn_cast<DotOp>(op)) {
-      scratch = std::max(scratch, tensorBytes(dot.getA().getType()) +
-                                      tensorBytes(dot.getB().getType()));
-    }
+    else
+      scratch = std::max(scratch, scratchEstimate(op));
   });
-  return limit - scratch - allocated;
+  return sharedMemoryPerBlock(loop) - scratch - allocated;
 }
 
 unsigned requestedStages(scf::ForOp loop, unsigned option) {
@@ -228,20 +218,20 @@ Value constantLike(OpBuilder &b, Location loc, Type type, int64_t value) {
   return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, value));
 }
 
-/// `iv + distance` and whether it is still inside the loop's range.
+/// `iv + distance` and whether it is still below `ub` (compared as `loop`
+/// compares).
 std::pair<Value, Value> shiftedIv(OpBuilder &b, Location loc, scf::ForOp loop, Value iv,
-                                  Value distance) {
+                                  Value distance, Value ub) {
   Value shifted = distance ? arith::AddIOp::create(b, loc, iv, distance).getResult() : iv;
   auto pred = loop.getUnsignedCmp() ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt;
-  Value inRange = arith::CmpIOp::create(b, loc, pred, shifted, loop.getUpperBound());
+  Value inRange = arith::CmpIOp::create(b, loc, pred, shifted, ub);
   return {shifted, inRange};
 }
 
-/// `n * step` of `loop` (null for 0), built at `b`'s insertion point.
-Value stepsOf(OpBuilder &b, Location loc, scf::ForOp loop, int64_t n) {
+/// `n * step` (null for 0), built at `b`'s insertion point.
+Value stepsOf(OpBuilder &b, Location loc, Value step, int64_t n) {
   if (n == 0)
     return Value();
-  Value step = loop.getStep();
   return arith::MulIOp::create(b, loc, constantLike(b, loc, step.getType(), n), step);
 }
 
@@ -340,8 +330,11 @@ bool feedsWarpGroupDots(scf::ForOp loop, const StagePlan &plan) {
   return true;
 }
 
-/// Rewrites `loop` as described at the top of the file.
-void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
+/// Rewrites `loop` as described at the top of the file; with `acrossTiles`,
+/// a loop in an outer loop may start its next run's prologue early
+/// (NextTilePrologue.h): the outer loop is then replaced, and the new one
+/// returned.
+scf::ForOp pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages, bool acrossTiles) {
   Location loc = loop.getLoc();
   OpBuilder b(loop);
   Type i32 = b.getI32Type();
@@ -369,10 +362,39 @@ void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
   // Descriptor blocks go by TMA (TmaCopies.h) into slots with mbarriers;
   // the others by cp.async (a null tensor map).
   SmallVector<Value> buffers, tensorMaps, tmaBuffers;
-  for (LoadOp load : plan.loads) {
+  int64_t slotBytes = 0;
+  for (LoadOp load : plan.loads) { // (a copy: the accessors are not const)
+    tensorMaps.push_back(copiedWithTma(load) ? tensorMapFor(load) : Value());
+    slotBytes += numSlots * tensorBytes(load.getType());
+  }
+
+  // Whether the prologue of the loop's next run (an outer loop's next tile)
+  // starts as soon as this run ends (NextTilePrologue.h): what it reads.
+  std::optional<NextTilePrologue> early;
+  if (acrossTiles) {
+    SetVector<Value> inputs;
+    inputs.insert(loop.getLowerBound());
+    inputs.insert(loop.getUpperBound());
+    inputs.insert(loop.getStep());
+    for (unsigned k : plan.ahead)
+      inputs.insert(loop.getInitArgs()[k]);
+    for (Value map : tensorMaps)
+      inputs.insert(map);
+    for (Operation *op : plan.stage0)
+      inputs.insert(op->getOperands().begin(), op->getOperands().end());
+    for (LoadOp load : plan.loads)
+      inputs.insert(load->operand_begin(), load->operand_end());
+    for (LoadOp load : plan.prefetched)
+      inputs.insert(load->operand_begin(), load->operand_end());
+    early = planNextTilePrologue(loop, inputs.getArrayRef(), slotBytes);
+  }
+  if (early)
+    b.setInsertionPoint(early->outer);
+
+  for (auto [constLoad, tensorMap] : llvm::zip(plan.loads, tensorMaps)) {
+    LoadOp load = constLoad;
     auto type = cast<RankedTensorType>(load.getType());
     bool transposed = isTransposedOperand(load);
-    Value tensorMap = copiedWithTma(load) ? tensorMapFor(load) : Value();
     SmallVector<int64_t> shape{int64_t(numSlots)};
     if (type.getRank() == 1) // one row
       shape.push_back(1);
@@ -380,7 +402,6 @@ void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
     buffers.push_back(LocalAllocOp::create(
         b, load.getLoc(), SharedMemoryType::get(b.getContext(), shape, type.getElementType(),
                                                 transposed, bool(tensorMap))));
-    tensorMaps.push_back(tensorMap);
     if (tensorMap)
       tmaBuffers.push_back(buffers.back());
   }
@@ -392,22 +413,75 @@ void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
   BarrierOp::create(b, loc);
   for (Value buffer : tmaBuffers) // after the barrier: scratch may share its bytes
     TmaInitOp::create(b, loc, buffer);
-  SmallVector<Value> ahead;
-  for (unsigned k : plan.ahead)
-    ahead.push_back(loop.getInitArgs()[k]);
-  // prefetchedInit[j * #prefetched + p]: load p of iteration j.
-  SmallVector<Value> prefetchedInit;
-  for (unsigned j = 0; j < lead; ++j) {
-    IRMapping map;
-    auto [iv, inRange] =
-        shiftedIv(b, loc, loop, loop.getLowerBound(), stepsOf(b, loc, loop, j));
-    map.map(loop.getInductionVar(), iv);
-    for (auto [k, v] : llvm::zip(plan.ahead, ahead))
-      map.map(loop.getRegionIterArgs()[k], v);
-    emitStage0(b, loc, plan, buffers, tensorMaps, map, constantLike(b, loc, i32, j), inRange,
-               prefetchedInit);
-    for (auto [i, k] : llvm::enumerate(plan.ahead))
-      ahead[i] = map.lookupOrDefault(yield.getOperand(k));
+  // The prologue of the run whose values from around the loop `around`
+  // maps: its copies predicated on `runs` as well (if not null) and into the
+  // slots from `firstSlot` on (if not null; else from 0). It leaves the
+  // carried-ahead values after it in `ahead` and appends the prefetched
+  // loads' values (prefetched[j * #prefetched + p]: load p of iteration j).
+  Value slotCount = constantLike(b, loc, i32, numSlots);
+  auto emitPrologue = [&](const IRMapping &around, Value runs, Value firstSlot,
+                          SmallVectorImpl<Value> &ahead, SmallVectorImpl<Value> &prefetched) {
+    ahead.clear();
+    for (unsigned k : plan.ahead)
+      ahead.push_back(around.lookupOrDefault(loop.getInitArgs()[k]));
+    Value lb = around.lookupOrDefault(loop.getLowerBound());
+    Value ub = around.lookupOrDefault(loop.getUpperBound());
+    Value step = around.lookupOrDefault(loop.getStep());
+    for (unsigned j = 0; j < lead; ++j) {
+      IRMapping map = around;
+      auto [iv, inRange] = shiftedIv(b, loc, loop, lb, stepsOf(b, loc, step, j), ub);
+      if (runs)
+        inRange = arith::AndIOp::create(b, loc, inRange, runs);
+      Value slot = constantLike(b, loc, i32, j);
+      if (firstSlot && j) { // firstSlot + j, wrapped (j < numSlots)
+        Value sum = arith::AddIOp::create(b, loc, firstSlot, slot);
+        Value wraps = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, sum, slotCount);
+        slot = arith::SelectOp::create(b, loc, wraps,
+                                       arith::SubIOp::create(b, loc, sum, slotCount), sum);
+      } else if (firstSlot) {
+        slot = firstSlot;
+      }
+      map.map(loop.getInductionVar(), iv);
+      for (auto [k, v] : llvm::zip(plan.ahead, ahead))
+        map.map(loop.getRegionIterArgs()[k], v);
+      emitStage0(b, loc, plan, buffers, tensorMaps, map, slot, inRange, prefetched);
+      for (auto [i, k] : llvm::enumerate(plan.ahead))
+        ahead[i] = map.lookupOrDefault(yield.getOperand(k));
+    }
+  };
+  SmallVector<Value> ahead, prefetchedInit;
+  Value copySlotInit = constantLike(b, loc, i32, lead % numSlots),
+        readSlotInit = constantLike(b, loc, i32, 0), parityInit = constantLike(b, loc, i32, 0);
+  if (early) {
+    // The first tile's, before the outer loop; the outer loop then carries
+    // the slot ring, the parity and the prologue's values from tile to tile.
+    scf::ForOp outer = early->outer;
+    IRMapping first;
+    cloneSliceFor(b, *early, outer.getLowerBound(), first);
+    auto [lb, runs] =
+        shiftedIv(b, loc, outer, outer.getLowerBound(), Value(), outer.getUpperBound());
+    emitPrologue(first, runs, Value(), ahead, prefetchedInit);
+    SmallVector<Value> carried(ahead);
+    llvm::append_range(carried, prefetchedInit);
+    carried.append({copySlotInit, readSlotInit, parityInit});
+    IRRewriter rewriter(b.getContext());
+    auto grown = cast<scf::ForOp>(
+        *outer.replaceWithAdditionalYields(rewriter, carried, /*replaceInitOperandUsesInLoop=*/false,
+                                           [](OpBuilder &, Location, ArrayRef<BlockArgument> args) {
+                                             return SmallVector<Value>(args);
+                                           }));
+    early->outer = grown;
+    unsigned base = grown.getNumRegionIterArgs() - carried.size();
+    ValueRange args = grown.getRegionIterArgs().drop_front(base);
+    unsigned numAhead = ahead.size(), numPrefetchedInit = prefetchedInit.size();
+    ahead.assign(args.begin(), args.begin() + numAhead);
+    prefetchedInit.assign(args.begin() + numAhead, args.begin() + numAhead + numPrefetchedInit);
+    copySlotInit = args[args.size() - 3];
+    readSlotInit = args[args.size() - 2];
+    parityInit = args[args.size() - 1];
+    b.setInsertionPoint(loop);
+  } else {
+    emitPrologue(IRMapping(), Value(), Value(), ahead, prefetchedInit);
   }
 
   // The new loop carries the other iter args, the carried-ahead ones, the
@@ -423,14 +497,13 @@ void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
   llvm::append_range(inits, ahead);
   unsigned prefetchBase = inits.size(), numPrefetched = plan.prefetched.size();
   llvm::append_range(inits, prefetchedInit);
-  inits.push_back(constantLike(b, loc, i32, lead % numSlots));
-  inits.push_back(constantLike(b, loc, i32, 0));
+  inits.push_back(copySlotInit);
+  inits.push_back(readSlotInit);
   if (!tmaBuffers.empty()) // the parity of the read slot's fill
-    inits.push_back(constantLike(b, loc, i32, 0));
+    inits.push_back(parityInit);
   // Loop invariants, made once before the loop.
-  Value distance = stepsOf(b, loc, loop, lead);
-  Value one = constantLike(b, loc, i32, 1), zero = constantLike(b, loc, i32, 0),
-        slotCount = constantLike(b, loc, i32, numSlots);
+  Value distance = stepsOf(b, loc, loop.getStep(), lead);
+  Value one = constantLike(b, loc, i32, 1), zero = constantLike(b, loc, i32, 0);
   auto newLoop = scf::ForOp::create(b, loc, loop.getLowerBound(), loop.getUpperBound(),
                                     loop.getStep(), inits, nullptr, loop.getUnsignedCmp());
   newLoop->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
@@ -454,7 +527,8 @@ void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
   IRMapping map0;
   SmallVector<Value> prefetchedAhead;
   auto startCopies = [&] {
-    auto [ivAhead, inRange] = shiftedIv(b, loc, loop, newLoop.getInductionVar(), distance);
+    auto [ivAhead, inRange] =
+        shiftedIv(b, loc, loop, newLoop.getInductionVar(), distance, loop.getUpperBound());
     map0.map(loop.getInductionVar(), ivAhead);
     for (auto [i, k] : llvm::enumerate(plan.ahead))
       map0.map(loop.getRegionIterArgs()[k], newArgs[kept.size() + i]);
@@ -541,8 +615,9 @@ void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
   b.setInsertionPointAfter(newLoop);
   if (anyCpAsync)
     AsyncWaitOp::create(b, loc, 0);
-  for (Value buffer : tmaBuffers)
-    TmaInvalOp::create(b, loc, buffer);
+  if (!early)
+    for (Value buffer : tmaBuffers)
+      TmaInvalOp::create(b, loc, buffer);
   SmallVector<Value> results(newLoop.getResults().take_front(kept.size()));
   if (asyncDots) {
     // Each dot waits only for the products before its own; the last ones
@@ -602,6 +677,37 @@ void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
         results[i] = DotWaitOp::create(b, loc, TypeRange{results[i].getType()}, ValueRange{results[i]})
                          .getResult(0);
   }
+  if (early) {
+    // Every product of this run is done (the waits above) once all warps
+    // are here: the next tile's prologue may refill the slots, from where
+    // this run stopped reading, before the epilogue.
+    scf::ForOp outer = early->outer;
+    BarrierOp::create(b, loc);
+    Value nextIv = arith::AddIOp::create(b, loc, outer.getInductionVar(), outer.getStep());
+    IRMapping next;
+    cloneSliceFor(b, *early, nextIv, next);
+    auto [iv, runs] = shiftedIv(b, loc, outer, nextIv, Value(), outer.getUpperBound());
+    SmallVector<Value> aheadNext, prefetchedNext;
+    Value stoppedAt = newLoop.getResult(slotArgs + 1);
+    emitPrologue(next, runs, stoppedAt, aheadNext, prefetchedNext);
+    auto outerYield = cast<scf::YieldOp>(outer.getBody()->getTerminator());
+    unsigned base = outerYield.getNumOperands() - aheadNext.size() - prefetchedNext.size() - 3;
+    SmallVector<Value> carried(aheadNext);
+    llvm::append_range(carried, prefetchedNext);
+    carried.push_back(newLoop.getResult(slotArgs));
+    carried.push_back(stoppedAt);
+    carried.push_back(tmaBuffers.empty() ? Value(outer.getRegionIterArgs().back())
+                                         : Value(newLoop.getResults().back()));
+    for (auto [i, v] : llvm::enumerate(carried))
+      outerYield->setOperand(base + i, v);
+    // After the last tile: its successor's copies were predicated off (TMA
+    // copies not started, cp.async ones zero-filling).
+    b.setInsertionPointAfter(outer);
+    if (anyCpAsync)
+      AsyncWaitOp::create(b, loc, 0);
+    for (Value buffer : tmaBuffers)
+      TmaInvalOp::create(b, loc, buffer);
+  }
   for (auto [i, k] : llvm::enumerate(kept))
     loop.getResult(k).replaceAllUsesWith(results[i]);
   loop.erase();
@@ -609,10 +715,14 @@ void pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
   // Stage-0 copies that stage 1 did not need, and the addresses of TMA
   // copies (the prologue's as well).
   // (Ops with regions stay: other loops the pass has yet to visit.)
-  for (Block *block : {newBody, newLoop->getBlock()})
+  SmallVector<Block *> blocks{newBody, newLoop->getBlock()};
+  if (early)
+    blocks.push_back(early->outer->getBlock());
+  for (Block *block : blocks)
     for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*block)))
       if (op.getNumRegions() == 0 && isOpTriviallyDead(&op))
         op.erase();
+  return early ? early->outer : scf::ForOp();
 }
 
 struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoopsPass> {
@@ -681,7 +791,8 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
           tensorBytes(load.getType()) <= slotBudgetBytes(loop) / 2)
         stageInvariantOperand(load);
     }
-    for (scf::ForOp loop : loops) {
+    for (unsigned n = 0; n < loops.size(); ++n) {
+      scf::ForOp loop = loops[n];
       unsigned stages = requestedStages(loop, numStages);
       if (stages < 2)
         continue;
@@ -718,7 +829,12 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
         if (failed(plan) || fitting < 2)
           return false;
         readKMajorOperandsFromSlots(loads);
-        pipeline(loop, *plan, fitting);
+        Operation *outer = loop->getParentOp();
+        // An outer loop replaced by one with more iter args (visited later:
+        // post-order).
+        if (scf::ForOp grown = pipeline(loop, *plan, fitting, acrossTiles))
+          std::replace(loops.begin() + n + 1, loops.end(), scf::ForOp(cast<scf::ForOp>(outer)),
+                       grown);
         return true;
       };
       if (!others.empty()) {

@@ -152,7 +152,10 @@ def TilePipelineLoops : Pass<"tile-pipeline-loops", "mlir::ModuleOp"> {
     Option<"numStages", "num-stages", "unsigned", /*default=*/"0",
            "buffers per pipelined load (0: the loop's or module's tile.num_stages, else 3)">,
     Option<"useTma", "tma", "bool", /*default=*/"true",
-           "copy 2-D host descriptor blocks with TMA on sm_90 (else cp.async)">
+           "copy 2-D host descriptor blocks with TMA on sm_90 (else cp.async)">,
+    Option<"acrossTiles", "across-tiles", "bool", /*default=*/"true",
+           "start the prologue of a K loop's next run in an outer loop (a "
+           "persistent kernel's next tile) before the current run's epilogue">
   ];
 }
 
