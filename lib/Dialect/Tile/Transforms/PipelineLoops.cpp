@@ -53,8 +53,6 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
-#include <algorithm>
-
 namespace kiln::tile {
 #define GEN_PASS_DEF_TILEPIPELINELOOPS
 #include "kiln/Dialect/Tile/Transforms/Passes.h.inc"
@@ -831,10 +829,11 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
         readKMajorOperandsFromSlots(loads);
         Operation *outer = loop->getParentOp();
         // An outer loop replaced by one with more iter args (visited later:
-        // post-order).
+        // post-order). The old one is erased: compared, never dereferenced.
         if (scf::ForOp grown = pipeline(loop, *plan, fitting, acrossTiles))
-          std::replace(loops.begin() + n + 1, loops.end(), scf::ForOp(cast<scf::ForOp>(outer)),
-                       grown);
+          for (scf::ForOp &later : llvm::drop_begin(loops, n + 1))
+            if (later.getOperation() == outer)
+              later = grown;
         return true;
       };
       if (!others.empty()) {
