@@ -84,16 +84,17 @@ def main():
                 if case not in args.kernels.split(","):
                     continue
                 row = {"backend": backend, "kernel": case, "dtype": name, "M": M, "N": N, "K": K}
-                configs = [None]
-                if args.per_config:
-                    tuner = tuners[case]
-                    configs = list(tuner.configs)
-                for config in configs:
-                    if config is not None:
-                        tuner.configs, tuner.cache = [config], {}
-                        row["config"] = dict(config.kwargs, num_warps=config.num_warps,
-                                             num_stages=config.num_stages)
+                if not args.per_config:
                     time_case(row, fn, expect, M, N, K)
+                    continue
+                tuner = tuners[case]
+                every = list(tuner.configs)
+                for config in every:
+                    tuner.configs, tuner.cache = [config], {}
+                    row["config"] = dict(config.kwargs, num_warps=config.num_warps,
+                                         num_stages=config.num_stages)
+                    time_case(row, fn, expect, M, N, K)
+                tuner.configs, tuner.cache = every, {}
 
 
 if __name__ == "__main__":

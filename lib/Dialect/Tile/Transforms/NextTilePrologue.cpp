@@ -39,6 +39,24 @@ int64_t sharedMemoryPerBlock(Operation *op) {
 }
 
 namespace {
+/// scratchEstimate, and for the ops after the K loop, which now no longer
+/// share the slots' bytes, any other op of the dialect whose result takes
+/// another layout than its operand (a reshape of the accumulator into
+/// subtiles, a split, a transpose): its lowering may exchange the whole
+/// tensor through scratch, so it is counted as a layout exchange.
+/// Reductions, scans and the register-only broadcasts are not.
+int64_t epilogueScratchEstimate(Operation *op) {
+  int64_t bytes = scratchEstimate(op);
+  if (!isa<TileDialect>(op->getDialect()) || op->getNumRegions() || op->getNumOperands() == 0 ||
+      op->getNumResults() == 0 || isa<ExpandDimsOp, BroadcastOp, SplatOp>(op))
+    return bytes;
+  auto in = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  auto out = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (in && out && in.getEncoding() != out.getEncoding())
+    bytes = std::max(bytes, std::max(tensorBytes(in), tensorBytes(out)) * 9 / 8);
+  return bytes;
+}
+
 /// Programs of `bytes` of shared memory each that fit on one SM of `op`'s
 /// target (the driver reserves 1 KB per program).
 int64_t programsPerSM(Operation *op, int64_t bytes) {
@@ -107,11 +125,10 @@ std::optional<NextTilePrologue> planNextTilePrologue(scf::ForOp inner, ArrayRef<
         allocated += alloc.getType().getAllocBytes();
       return;
     }
-    int64_t bytes = scratchEstimate(op);
     if (pastLoop && outer->isAncestor(op))
-      rest = std::max(rest, bytes);
+      rest = std::max(rest, epilogueScratchEstimate(op));
     else if (!pastLoop)
-      upToLoop = std::max(upToLoop, bytes);
+      upToLoop = std::max(upToLoop, scratchEstimate(op));
   });
   int64_t before = slotBytes + allocated + upToLoop;
   int64_t after = slotBytes + allocated + std::max(upToLoop, rest);
