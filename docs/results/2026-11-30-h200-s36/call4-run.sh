@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Session 36, call 4: after 31443bb (the epilogue's reshape / split counted as exchanges, so
+# tutorial 09's subtiled configs keep their slots per tile and fit) and the per-config bench
+# restoring the config list (call 3 timed fp8 only with fp16's last config): compare_kernels' TMA
+# family again, then every config of tutorial 09's persistent kernels alone, K = 512, fp16 and
+# fp8, Kiln at this commit and before the change (cb2cdb1), alternating.
+set -u
+cd "$(dirname "$0")/.."
+export PYTHONUNBUFFERED=1
+scripts/kiln-pytest-env.sh true || exit 1
+export PYTHONPATH=/tmp/kiln-bundle/python KILN_LIBRARY=/tmp/kiln-bundle/python/kiln/libkiln.so
+nvidia-smi -L > $OUT/device.txt; date -u >> $OUT/device.txt
+KILN_CACHE_DIR=/tmp/kc1 timeout 120 python3 test/gpu/compare_kernels.py --only tma > $OUT/compare.txt 2>&1; echo "compare rc=$?"
+grep -E "^FAIL|passed, " $OUT/compare.txt | cut -c1-300 | tail -12
+date -u >> $OUT/device.txt
+T09=$PWD/.ext/triton-tutorials/09-persistent-matmul.py
+ARGS="--per-config --sizes 8192x8192x512 --kernels persistent,tma_persistent,descriptor_persistent"
+mkdir -p /tmp/old && python3 -c "import lzma,shutil; shutil.copyfileobj(lzma.open('.device/prev/libkiln-old.so.xz'), open('/tmp/old/libkiln.so', 'wb'))"
+KILN_CACHE_DIR=/tmp/kcn timeout 150 python3 -m kiln.run bench/tutorial09_bench.py $T09 $ARGS > $OUT/cfg-new.jsonl 2> $OUT/cfg-new.err; echo "new rc=$?"
+date -u >> $OUT/device.txt
+KILN_LIBRARY=/tmp/old/libkiln.so KILN_CACHE_DIR=/tmp/kco timeout 150 python3 -m kiln.run bench/tutorial09_bench.py $T09 $ARGS > $OUT/cfg-old.jsonl 2> $OUT/cfg-old.err; echo "old rc=$?"
+date -u >> $OUT/device.txt
+wc -l $OUT/*.jsonl; tail -2 $OUT/cfg-new.err | cut -c1-300
