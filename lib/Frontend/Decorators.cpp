@@ -2,6 +2,7 @@
 #include "kiln/Frontend/Decorators.h"
 #include "DecoratorsImpl.h"
 #include "HostEval.h"
+#include "IRGen.h"
 #include "kiln/Frontend/Syntax/Parser.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -90,7 +91,8 @@ nameList(host::Interp &in, const Value &v, const char *what,
 
 std::optional<AutotuneSpec> readAutotune(host::Interp &in,
                                          const CallExpr *call,
-                                         const FunctionDef *fn) {
+                                         const FunctionDef *fn,
+                                         fe::DecoratorInfo &info) {
   // autotune(configs, key, prune_configs_by=None, reset_to_zero=None,
   //          restore_value=None, pre_hook=None, post_hook=None, warmup=None,
   //          rep=None, use_cuda_graph=False, do_bench=None)
@@ -140,6 +142,7 @@ std::optional<AutotuneSpec> readAutotune(host::Interp &in,
                                   fn->name + "`");
     spec.configs.push_back(*c.config);
   }
+  info.configsList = cv;
   auto key = bound.find("key");
   if (key == bound.end())
     return in.fail(call, "@triton.autotune: `key` is required");
@@ -206,12 +209,23 @@ std::optional<AutotuneSpec> readAutotune(host::Interp &in,
                              "int or a fraction in (0, 1], got " +
                              host::repr(v));
         }
-      } else if (name.kind == K::Str && (name.s == "perf_model" ||
-                                         name.s == "early_config_prune")) {
+      } else if (name.kind == K::Str && name.s == "early_config_prune") {
+        // Run at launch, before tuning a new key (pruneConfigs).
+        if (v.kind != K::None && v.kind != K::Function)
+          return in.fail(pn, "@triton.autotune: early_config_prune must be a "
+                             "function of (configs, named_args, **kwargs), "
+                             "got " + host::aTypeName(v));
+        if (v.kind == K::Function) {
+          info.earlyConfigPrune = v;
+          info.pruneOffset = v.fn->range.begin;
+          spec.earlyConfigPrune = true;
+        }
+      } else if (name.kind == K::Str && name.s == "perf_model") {
         if (v.kind != K::None)
-          return in.fail(pn, "@triton.autotune: prune_configs_by `" + name.s +
-                                 "` is a host function Kiln cannot run (only "
-                                 "`top_k` is supported)");
+          return in.fail(pn, "@triton.autotune: prune_configs_by `perf_model` "
+                             "is not supported (it ranks configs by a model "
+                             "of their run time; `early_config_prune` and "
+                             "`top_k` are)");
       } else {
         return in.fail(pn, "@triton.autotune: unknown prune_configs_by key " +
                                host::repr(name));
@@ -289,7 +303,7 @@ fe::readDecorators(host::Interp &in, const FunctionDef *fn,
       if (info.autotune)
         return in.fail(d, "more than one @triton.autotune on `" + fn->name +
                               "`");
-      std::optional<AutotuneSpec> spec = readAutotune(in, call, fn);
+      std::optional<AutotuneSpec> spec = readAutotune(in, call, fn, info);
       if (!spec)
         return std::nullopt;
       spec->where = where(d->range.begin);
@@ -413,6 +427,77 @@ bool KernelDecorators::autotuneIsOutermost() const {
   // Layers are outermost first, and there is at most one autotune layer.
   const std::vector<fe::DecoratorLayer> &layers = state_->info.layers;
   return layers.empty() || layers.front().isAutotune;
+}
+
+llvm::Expected<std::vector<size_t>>
+KernelDecorators::pruneConfigs(const LaunchArgs &args) const {
+  const State &st = *state_;
+  const fe::DecoratorInfo &info = st.info;
+  std::vector<size_t> kept;
+  if (!info.autotune)
+    return kept;
+  if (info.earlyConfigPrune.kind != K::Function) {
+    for (size_t i = 0; i < info.autotune->configs.size(); ++i)
+      kept.push_back(i);
+    return kept;
+  }
+  // Triton calls early_config_prune(configs, named_args, **kwargs): the
+  // arguments by name, and the meta-parameters (what Python passes by
+  // keyword) again as keywords.
+  Value named;
+  named.kind = K::Dict;
+  named.s = host::Interp::kLaunchArgs;
+  std::vector<std::pair<std::string, Value>> keywords;
+  for (const auto &[n, v] : args) {
+    named.elems.push_back(Value::str(n));
+    named.vals.push_back(host::fromLaunchValue(v));
+    bool meta = llvm::any_of(st.kernel->params, [&](const Param &p) {
+      return p.name == n && fe::isConstexprAnnotation(p.annotation);
+    });
+    if (meta || !llvm::any_of(st.kernel->params, [&](const Param &p) { return p.name == n; }))
+      keywords.emplace_back(n, named.vals.back());
+  }
+  host::Interp in(*st.scope, st.source);
+  std::optional<Value> r =
+      in.call(info.earlyConfigPrune, {info.configsList, named}, keywords,
+              info.earlyConfigPrune.fn);
+  if (!r) {
+    std::string msg = st.render(in.error().offset,
+                                "early_config_prune: " + in.error().message);
+    if (!in.missingArg.empty())
+      return llvm::make_error<MissingLaunchArgError>("early_config_prune",
+                                                     in.missingArg, msg);
+    return makeError(msg);
+  }
+  auto fail = [&](const std::string &why) {
+    return makeError(st.render(info.pruneOffset, "early_config_prune " + why));
+  };
+  if (r->kind != K::List && r->kind != K::Tuple)
+    return fail("returned " + host::aTypeName(*r) +
+                "; expected a list of the autotune configs");
+  // Each returned config is one of the decorator's: the same object, else
+  // an equal one (a copy).
+  for (const Value &c : r->elems) {
+    if (c.kind != K::Config)
+      return fail("returned " + host::repr(c) + " (" + host::aTypeName(c) +
+                  ") in its list; expected triton.Config objects");
+    std::optional<size_t> index;
+    for (size_t i = 0; i < info.configsList.elems.size() && !index; ++i)
+      if (info.configsList.elems[i].config == c.config)
+        index = i;
+    for (size_t i = 0; i < info.autotune->configs.size() && !index; ++i)
+      if (info.autotune->configs[i] == *c.config)
+        index = i;
+    if (!index)
+      return fail("returned a config that is not one of the decorator's (" +
+                  c.config->toString() + "); Kiln tunes only among those");
+    if (!llvm::is_contained(kept, *index))
+      kept.push_back(*index);
+  }
+  if (kept.empty())
+    return fail("returned no config: it should return at least one (as "
+                "Triton requires)");
+  return kept;
 }
 
 std::vector<std::string> KernelDecorators::heuristicNames() const {

@@ -24,6 +24,10 @@ struct DecoratorLayer {
 struct DecoratorInfo {
   std::vector<DecoratorLayer> layers; ///< outermost first
   std::optional<AutotuneSpec> autotune;
+  /// prune_configs_by={"early_config_prune": f}: f, and the configs list it
+  /// is given (the decorator's own Config values); None without one.
+  host::Value earlyConfigPrune, configsList;
+  uint32_t pruneOffset = 0; ///< where f is written
 };
 
 /// Evaluates the decorators of the @triton.jit function `fn` with `in`.

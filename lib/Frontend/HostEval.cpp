@@ -546,6 +546,15 @@ std::optional<Value> Interp::attribute(const Value &base,
       return Value::integer(base.config->numStages);
     if (name == "num_ctas")
       return Value::integer(base.config->numCtas);
+    if (name == "kwargs") {
+      Value kwargs = Value::seq(K::Dict, base.elems);
+      kwargs.vals = base.vals;
+      return kwargs;
+    }
+    if (name == "maxnreg")
+      return base.config->maxnreg ? Value::integer(*base.config->maxnreg) : Value::none();
+    if (name == "pre_hook")
+      return Value::none();
     break;
   case K::Tuple:
     // A namedtuple launch argument (`args["p"].ptr`): its field names.

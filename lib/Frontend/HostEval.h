@@ -225,6 +225,8 @@ private:
                                  const ast::Node *where);
   std::optional<Value> subscript(const Value &base, const Value &index,
                                  const ast::Node *where);
+  std::optional<Value> sliceOf(const Value &base, const ast::SliceExpr *slice,
+                               const std::shared_ptr<Env> &env, const ast::Expr *where);
   std::optional<Value> binary(ast::BinOpKind op, const Value &l,
                               const Value &r, const ast::Node *where);
   std::optional<bool> compare(ast::CmpOpKind op, const Value &l,

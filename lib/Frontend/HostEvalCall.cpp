@@ -632,6 +632,9 @@ std::optional<Value> Interp::makeConfig(std::vector<Value> &args,
     return fail(where, "`triton.Config`: pre_hook must be None (Kiln cannot "
                        "run host hooks)");
   out.config = std::move(config);
+  // `config.kwargs` (an early_config_prune reads them).
+  out.elems = kw.elems;
+  out.vals = kw.vals;
   return out;
 }
 

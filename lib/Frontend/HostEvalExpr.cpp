@@ -299,9 +299,11 @@ std::optional<Value> Interp::evalExpr(const Expr *e,
     std::optional<Value> base = eval(s->value, env);
     if (!base)
       return std::nullopt;
-    if (s->indices.size() != 1 || llvm::isa<SliceExpr>(s->indices[0]))
-      return fail(e, "Kiln cannot evaluate slices or multiple indices in "
-                     "host code");
+    if (s->indices.size() == 1)
+      if (auto *sl = llvm::dyn_cast<SliceExpr>(s->indices[0]))
+        return sliceOf(*base, sl, env, e);
+    if (s->indices.size() != 1)
+      return fail(e, "Kiln cannot evaluate multiple indices in host code");
     std::optional<Value> index = eval(s->indices[0], env);
     if (!index)
       return std::nullopt;
@@ -391,4 +393,54 @@ std::optional<Value> Interp::evalExpr(const Expr *e,
     break;
   }
   return evalDisplay(e, env);
+}
+
+/// `base[lower:upper:step]` of a list, tuple or str, as Python's
+/// slice.indices() bounds it.
+std::optional<Value> Interp::sliceOf(const Value &base, const SliceExpr *sl,
+                                     const std::shared_ptr<Env> &env, const Expr *where) {
+  if (base.kind != K::List && base.kind != K::Tuple && base.kind != K::Str)
+    return fail(where, "Kiln slices lists, tuples and strs in host code, not " +
+                           aTypeName(base));
+  auto bound = [&](const Expr *x, std::optional<int64_t> &out) -> bool {
+    if (!x)
+      return true;
+    std::optional<Value> v = eval(x, env);
+    if (!v)
+      return false;
+    if (v->kind == K::None)
+      return true;
+    if (!isIntLike(*v)) {
+      fail(x, "slice indices must be integers or None, got " + aTypeName(*v));
+      return false;
+    }
+    out = v->i;
+    return true;
+  };
+  std::optional<int64_t> lower, upper, stepValue;
+  if (!bound(sl->lower, lower) || !bound(sl->upper, upper) || !bound(sl->step, stepValue))
+    return std::nullopt;
+  int64_t step = stepValue.value_or(1);
+  if (step == 0)
+    return fail(where, "slice step cannot be zero");
+  int64_t n = base.kind == K::Str ? int64_t(base.s.size()) : int64_t(base.elems.size());
+  auto clamp = [&](std::optional<int64_t> v, int64_t dflt) {
+    if (!v)
+      return dflt;
+    int64_t x = *v < 0 ? *v + n : *v;
+    return step > 0 ? std::clamp<int64_t>(x, 0, n) : std::clamp<int64_t>(x, -1, n - 1);
+  };
+  int64_t from = clamp(lower, step > 0 ? 0 : n - 1);
+  int64_t to = clamp(upper, step > 0 ? n : -1);
+  std::vector<Value> picked;
+  std::string text;
+  for (int64_t i = from; step > 0 ? i < to : i > to; i += step) {
+    if (base.kind == K::Str)
+      text += base.s[i];
+    else
+      picked.push_back(base.elems[i]);
+  }
+  if (base.kind == K::Str)
+    return Value::str(std::move(text));
+  return Value::seq(base.kind, std::move(picked));
 }

@@ -291,12 +291,19 @@ void Autotuner::log(const llvm::Twine &message) const {
                  << "\n";
 }
 
-std::string Autotuner::diskKeyText(llvm::StringRef keyValues) const {
+std::string Autotuner::diskKeyText(llvm::StringRef keyValues,
+                                   llvm::ArrayRef<size_t> candidates) const {
   std::string s = "kiln-autotune 1\nkiln " + kilnBuildVersion() +
                   "\nsource-sha256 " + sourceHash_ + "\nkernel " +
                   kernelName_ + "\nkey " + keyValues.str() + "\nconfigs\n";
   for (const AutotuneConfig &c : configs_)
     s += "  " + configText(c) + "\n";
+  if (!candidates.empty()) {
+    s += "pruned to";
+    for (size_t i : candidates)
+      s += " " + std::to_string(i);
+    s += "\n";
+  }
   return s;
 }
 
@@ -313,7 +320,8 @@ void Autotuner::forgetInMemory() {
   chosen_.clear();
 }
 
-std::optional<size_t> Autotuner::loadFromDisk(const std::string &diskKey) {
+std::optional<size_t> Autotuner::loadFromDisk(const std::string &diskKey,
+                                              llvm::ArrayRef<size_t> candidates) {
   if (!cache_ || !cache_->enabled())
     return std::nullopt;
   std::optional<std::string> payload = cache_->loadPayload(diskKey, "tune");
@@ -339,11 +347,15 @@ std::optional<size_t> Autotuner::loadFromDisk(const std::string &diskKey) {
       *text != configText(configs_[*index]))
     return reject("config " + std::to_string(*index) + " (" + *text +
                   ") is not one of the kernel's configs");
+  if (!llvm::is_contained(candidates, size_t(*index)))
+    return reject("config " + std::to_string(*index) + " (" + *text +
+                  ") is not one early_config_prune kept");
   return size_t(*index);
 }
 
 llvm::Expected<TuneResult> Autotuner::select(llvm::StringRef keyValues,
-                                             const TuneCallbacks &callbacks) {
+                                             const TuneCallbacks &callbacks,
+                                             const std::vector<size_t> *pruned) {
   // One tuning at a time per kernel: a second thread with the same key
   // waits and then finds the result.
   std::lock_guard<std::mutex> lock(mutex_);
@@ -352,21 +364,38 @@ llvm::Expected<TuneResult> Autotuner::select(llvm::StringRef keyValues,
   if (configs_.empty())
     return makeError("kernel `" + kernelName_ +
                      "`: @triton.autotune has no configs");
-  if (!settings_.timing || configs_.size() == 1) {
+  std::vector<size_t> candidates;
+  if (pruned) {
+    for (size_t i : *pruned)
+      if (i >= configs_.size())
+        return makeError("kernel `" + kernelName_ + "`: pruned config " +
+                         std::to_string(i) + " out of range");
+    candidates = *pruned;
+  } else {
+    for (size_t i = 0; i < configs_.size(); ++i)
+      candidates.push_back(i);
+  }
+  if (candidates.empty())
+    return makeError("kernel `" + kernelName_ +
+                     "`: no autotune config left after pruning");
+  if (!settings_.timing || candidates.size() == 1) {
+    size_t only = candidates.front();
     log("key (" + keyValues + "): " +
         (settings_.timing ? "one config" : "KILN_AUTOTUNE=off") + ", using " +
-        configText(configs_[0]));
-    chosen_.emplace(keyValues.str(), 0);
-    return TuneResult{0, TuneResult::From::Untimed, {}};
+        configText(configs_[only]));
+    chosen_.emplace(keyValues.str(), only);
+    return TuneResult{only, TuneResult::From::Untimed, {}};
   }
-  std::string diskKey = sha256Hex(diskKeyText(keyValues));
-  if (std::optional<size_t> index = loadFromDisk(diskKey)) {
+  std::string diskKey =
+      sha256Hex(diskKeyText(keyValues, pruned ? llvm::ArrayRef<size_t>(candidates)
+                                              : llvm::ArrayRef<size_t>()));
+  if (std::optional<size_t> index = loadFromDisk(diskKey, candidates)) {
     log("key (" + keyValues + "): " + configText(configs_[*index]) +
         " from the disk cache");
     chosen_.emplace(keyValues.str(), *index);
     return TuneResult{*index, TuneResult::From::Disk, {}};
   }
-  auto result = tune(keyValues, callbacks);
+  auto result = tune(keyValues, callbacks, candidates);
   if (!result)
     return result.takeError();
   chosen_.emplace(keyValues.str(), result->index);
@@ -387,20 +416,27 @@ llvm::Expected<TuneResult> Autotuner::select(llvm::StringRef keyValues,
 }
 
 llvm::Expected<TuneResult> Autotuner::tune(llvm::StringRef keyValues,
-                                           const TuneCallbacks &callbacks) {
+                                           const TuneCallbacks &callbacks,
+                                           llvm::ArrayRef<size_t> candidates) {
+  // failures / result.ms by config; only the candidates are compiled and
+  // timed, the others stay "pruned".
   size_t n = configs_.size();
-  std::vector<std::string> failures(n);
+  std::vector<std::string> failures(n, "pruned by early_config_prune");
+  for (size_t i : candidates)
+    failures[i].clear();
   // Compile every config at once: compiles are independent and go through
   // the shared caches (a config already compiled is a memory hit).
   {
     std::atomic<size_t> next{0};
     auto worker = [&] {
-      for (size_t i; (i = next.fetch_add(1)) < n;)
+      for (size_t k; (k = next.fetch_add(1)) < candidates.size();) {
+        size_t i = candidates[k];
         if (llvm::Error err = callbacks.compile(i))
           failures[i] = "does not compile: " + llvm::toString(std::move(err));
+      }
     };
-    size_t threads =
-        std::min<size_t>(n, std::max(1u, std::thread::hardware_concurrency()));
+    size_t threads = std::min<size_t>(candidates.size(),
+                                      std::max(1u, std::thread::hardware_concurrency()));
     std::vector<std::thread> pool;
     for (size_t t = 1; t < threads; ++t)
       pool.emplace_back(worker);
@@ -415,7 +451,7 @@ llvm::Expected<TuneResult> Autotuner::tune(llvm::StringRef keyValues,
   if (callbacks.begin)
     if (llvm::Error err = callbacks.begin())
       return err;
-  for (size_t i = 0; i < n; ++i) {
+  for (size_t i : candidates) {
     if (!failures[i].empty())
       continue;
     llvm::Expected<double> ms = callbacks.time(i);
@@ -430,7 +466,7 @@ llvm::Expected<TuneResult> Autotuner::tune(llvm::StringRef keyValues,
     return ended;
 
   std::optional<size_t> best;
-  for (size_t i = 0; i < n; ++i) {
+  for (size_t i : candidates) {
     if (result.ms[i]) {
       log(llvm::formatv("key ({0}): {1}: {2:f4} ms", keyValues,
                         configText(configs_[i]), *result.ms[i])
@@ -446,14 +482,14 @@ llvm::Expected<TuneResult> Autotuner::tune(llvm::StringRef keyValues,
     std::string msg = "kernel `" + kernelName_ +
                       "`: every autotune config failed for key (" +
                       keyValues.str() + "):";
-    for (size_t i = 0; i < n; ++i)
+    for (size_t i : candidates)
       msg += "\n  " + configText(configs_[i]) + ": " + failures[i];
     return makeError(spec_.where.empty() ? msg
                                          : spec_.where + ": error: " + msg);
   }
   result.index = *best;
   log(llvm::formatv("key ({0}): chose {1} ({2:f4} ms, {3} configs)", keyValues,
-                    configText(configs_[*best]), *result.ms[*best], n)
+                    configText(configs_[*best]), *result.ms[*best], candidates.size())
           .str());
   return result;
 }

@@ -24,6 +24,8 @@ kiln::rt::readKernelLayers(llvm::StringRef source, llvm::StringRef filename,
   if (const AutotuneSpec *spec = decorators->autotune())
     layers->autotune = *spec;
   layers->autotuneIsOutermost = decorators->autotuneIsOutermost();
+  if (decorators->autotune() && decorators->autotune()->earlyConfigPrune)
+    layers->prune = [d = *decorators](const LaunchArgs &args) { return d.pruneConfigs(args); };
   if (decorators->hasHeuristics())
     layers->heuristics = [d = std::move(*decorators)](LaunchArgs &args) {
       return d.applyHeuristics(args);

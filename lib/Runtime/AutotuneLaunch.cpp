@@ -272,7 +272,16 @@ llvm::Error Kernel::autotune(const Grid *grid, const GridFunction *gridFn,
       return err;
     return buffers->zero(); // The real launch expects them zeroed, too.
   };
-  auto chosen = tuner.select(*key, cb);
+  // early_config_prune sees the launch as Triton's does: before tuning a
+  // new key, with the arguments outside the autotune layer.
+  std::optional<std::vector<size_t>> kept;
+  if (s.layers->prune) {
+    auto pruned = s.layers->prune(meta);
+    if (!pruned)
+      return pruned.takeError();
+    kept = std::move(*pruned);
+  }
+  auto chosen = tuner.select(*key, cb, kept ? &*kept : nullptr);
   if (!chosen)
     return chosen.takeError();
   // The heuristics below autotune run again in applyLayers, whether the

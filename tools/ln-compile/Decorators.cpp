@@ -75,6 +75,11 @@ int cli::listConfigs(llvm::StringRef source, llvm::StringRef filename,
   }
   for (auto [n, c] : llvm::enumerate(at->configs))
     os << n << ": " << c.toString() << "\n";
+  os.flush(); // the note after the list
+  if (at->earlyConfigPrune)
+    llvm::errs() << at->where
+                 << ": note: its early_config_prune chooses among these at "
+                    "launch, from the launch's arguments\n";
   return 0;
 }
 

@@ -252,6 +252,117 @@ TEST(Decorators, HeuristicsFromSeveralThreads) {
   EXPECT_EQ(wrong.load(), 0);
 }
 
+// Tutorial 09's shape: early_config_prune(configs, named_args, **kwargs)
+// reads the configs' kwargs, a launch argument by name and a meta-parameter
+// as a keyword; Kiln keeps the indices of the configs it returns.
+const char *kPruned = R"(import triton
+import triton.language as tl
+
+
+def prune(configs, named_args, **kwargs):
+    flat = kwargs["FLATTEN"]
+    keep = [c for c in configs if not (c.kwargs.get("SUB", True) and flat is False)]
+    if named_args["N"] < 100:
+        keep = [c for c in keep if c.num_warps == 4 and c.maxnreg is None]
+    return keep[::-1]
+
+
+def nothing(configs, named_args, **kwargs):
+    return []
+
+
+def stranger(configs, named_args, **kwargs):
+    return [triton.Config({"BLOCK": 8, "SUB": False})]
+
+
+def broken(configs, named_args, **kwargs):
+    return kwargs["MISSING"]
+
+
+def configs():
+    return [triton.Config({"BLOCK": b, "SUB": s}, num_warps=w)
+            for b in (64, 128) for s in (True, False) for w in (4, 8)]
+
+
+@triton.autotune(configs=configs(), key=["N"], prune_configs_by={"early_config_prune": prune})
+@triton.jit
+def k(X, N, BLOCK: tl.constexpr, SUB: tl.constexpr, FLATTEN: tl.constexpr):
+    pass
+
+
+@triton.autotune(configs=configs(), key=["N"], prune_configs_by={"early_config_prune": nothing})
+@triton.jit
+def empty(X, N, BLOCK: tl.constexpr, SUB: tl.constexpr, FLATTEN: tl.constexpr):
+    pass
+
+
+@triton.autotune(configs=configs(), key=["N"], prune_configs_by={"early_config_prune": stranger})
+@triton.jit
+def foreign(X, N, BLOCK: tl.constexpr, SUB: tl.constexpr, FLATTEN: tl.constexpr):
+    pass
+
+
+@triton.autotune(configs=configs(), key=["N"], prune_configs_by={"early_config_prune": broken})
+@triton.jit
+def failing(X, N, BLOCK: tl.constexpr, SUB: tl.constexpr, FLATTEN: tl.constexpr):
+    pass
+)";
+
+TEST(Decorators, EarlyConfigPrune) {
+  auto d = KernelDecorators::parse(kPruned, "t.py", "k");
+  ASSERT_TRUE(static_cast<bool>(d)) << llvm::toString(d.takeError());
+  ASSERT_TRUE(d->autotune());
+  EXPECT_TRUE(d->autotune()->earlyConfigPrune);
+  LaunchArgs args;
+  args["X"] = LaunchValue::pointer(DType::F32, 0x1000);
+  args["N"] = LaunchValue::integer(4096);
+  args["FLATTEN"] = LaunchValue::boolean(false);
+  // Configs 0..7: BLOCK 64 / 128 x SUB True / False x 4 / 8 warps.
+  auto kept = d->pruneConfigs(args);
+  ASSERT_TRUE(static_cast<bool>(kept)) << llvm::toString(kept.takeError());
+  EXPECT_EQ(*kept, (std::vector<size_t>{7, 6, 3, 2}));
+  args["FLATTEN"] = LaunchValue::boolean(true);
+  args["N"] = LaunchValue::integer(10);
+  kept = d->pruneConfigs(args);
+  ASSERT_TRUE(static_cast<bool>(kept)) << llvm::toString(kept.takeError());
+  EXPECT_EQ(*kept, (std::vector<size_t>{6, 4, 2, 0}));
+
+  auto pruneError = [&](const char *kernel) {
+    auto dk = KernelDecorators::parse(kPruned, "t.py", kernel);
+    if (!dk)
+      return llvm::toString(dk.takeError());
+    auto r = dk->pruneConfigs(args);
+    return r ? std::string("ok") : llvm::toString(r.takeError());
+  };
+  EXPECT_EQ(pruneError("empty"),
+            "t.py:13:1: error: early_config_prune returned no config: it should "
+            "return at least one (as Triton requires)\n"
+            "def nothing(configs, named_args, **kwargs):\n"
+            "^");
+  EXPECT_EQ(pruneError("foreign"),
+            "t.py:17:1: error: early_config_prune returned a config that is not "
+            "one of the decorator's (BLOCK: 8, SUB: False, num_warps: 4, "
+            "num_ctas: 1, num_stages: 3, maxnreg: None); Kiln tunes only among "
+            "those\n"
+            "def stranger(configs, named_args, **kwargs):\n"
+            "^");
+  std::string broken = pruneError("failing");
+  EXPECT_NE(broken.find("t.py:22:12: error: early_config_prune: key 'MISSING' is not in the dict (keys: 'FLATTEN')"), std::string::npos)
+      << broken;
+  EXPECT_NE(broken.find("MISSING"), std::string::npos) << broken;
+
+  // Not a function: an error where the decorator is read.
+  std::string head = "import triton\nimport triton.language as tl\n";
+  EXPECT_EQ(errorOf(head + "@triton.autotune(configs=[], key=[], "
+                           "prune_configs_by={'early_config_prune': 3})\n"
+                           "@triton.jit\ndef k(N):\n    pass\n"),
+            "t.py:3:55: error: @triton.autotune: early_config_prune must be a "
+            "function of (configs, named_args, **kwargs), got an int\n"
+            "@triton.autotune(configs=[], key=[], "
+            "prune_configs_by={'early_config_prune': 3})\n"
+            "                                                      ^");
+}
+
 TEST(Decorators, Errors) {
   std::string head = "import triton\nimport triton.language as tl\n";
   EXPECT_EQ(errorOf(head + "@triton.autotune(configs=[], key=[], reset_to_zero=['M'])\n"
@@ -271,8 +382,8 @@ TEST(Decorators, Errors) {
                            "prune_configs_by=dict(perf_model=len))\n"
                            "@triton.jit\ndef k(N):\n    pass\n"),
             "t.py:3:55: error: @triton.autotune: prune_configs_by "
-            "`perf_model` is a host function Kiln cannot run (only `top_k` is "
-            "supported)\n"
+            "`perf_model` is not supported (it ranks configs by a model of "
+            "their run time; `early_config_prune` and `top_k` are)\n"
             "@triton.autotune(configs=[], key=[], "
             "prune_configs_by=dict(perf_model=len))\n"
             "                                                      ^");

@@ -40,6 +40,20 @@ TEST(HostEval, Arithmetic) {
             "('abc', [1, 1, 1], (1, 2), 2)");
 }
 
+TEST(HostEval, Slices) {
+  EXPECT_EQ(evalName("L = [0, 1, 2, 3, 4, 5]\n"
+                     "R = (L[1:4], L[:2], L[3:], L[::-1], L[::2], L[-2:], L[:-4], "
+                     "L[5:1:-2], L[10:], L[-10:2], (1, 2, 3)[1:], 'kiln'[1:3], "
+                     "'kiln'[::-1], L[None:None:None])"),
+            "([1, 2, 3], [0, 1], [3, 4, 5], [5, 4, 3, 2, 1, 0], [0, 2, 4], [4, 5], "
+            "[0, 1], [5, 3], [], [0, 1], (2, 3), 'il', 'nlik', [0, 1, 2, 3, 4, 5])");
+  EXPECT_EQ(evalName("R = [1, 2][::0]"), "1:5: slice step cannot be zero");
+  EXPECT_EQ(evalName("R = [1, 2][0.5:]"),
+            "1:12: slice indices must be integers or None, got a float");
+  EXPECT_EQ(evalName("R = {1: 2}[1:]"),
+            "1:5: Kiln slices lists, tuples and strs in host code, not a dict");
+}
+
 TEST(HostEval, ComparisonsAndLogic) {
   EXPECT_EQ(evalName("R = (1 < 2 < 3, 1 < 3 < 2, 2 in [1, 2], 'a' not in "
                      "'bcd', None is None, 1 is not None, [1, 2] == [1, 2], "

@@ -203,6 +203,54 @@ TEST(Autotune, TopKKeepsTheFirstConfigs) {
   EXPECT_EQ(b.compiles, 2);
 }
 
+// early_config_prune's choice: only the kept configs compile and run, the
+// result indexes the full list, and the disk entry belongs to that choice.
+TEST(Autotune, PrunedCandidatesAloneAreTuned) {
+  TempDir dir;
+  DiskCache cache(CacheConfig{true, dir.str(), false});
+  Autotuner t(threeConfigs(), "k", "hash", &cache, timed());
+  FakeBench b;
+  b.ms = {0.1, 2.0, 1.0};
+  std::vector<size_t> kept{2, 1};
+  auto r = t.select("n=8 @ GPU", b.callbacks(), &kept);
+  ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+  EXPECT_EQ(r->index, 2u); // config 0 would be fastest, but was pruned
+  EXPECT_EQ(r->ms, (std::vector<std::optional<double>>{std::nullopt, 2.0, 1.0}));
+  EXPECT_EQ(b.compiles, 2);
+  EXPECT_EQ(b.timings, 2);
+  EXPECT_NE(t.diskKeyText("n=8 @ GPU", kept), t.diskKeyText("n=8 @ GPU"));
+  // Another process with the same pruning reads it; with all configs, tunes.
+  {
+    Autotuner again(threeConfigs(), "k", "hash", &cache, timed());
+    FakeBench c;
+    c.ms = {0.1, 2.0, 1.0};
+    auto d = again.select("n=8 @ GPU", c.callbacks(), &kept);
+    ASSERT_TRUE(bool(d));
+    EXPECT_EQ(d->from, TuneResult::From::Disk);
+    EXPECT_EQ(d->index, 2u);
+    Autotuner all(threeConfigs(), "k", "hash", &cache, timed());
+    auto e = all.select("n=8 @ GPU", c.callbacks());
+    ASSERT_TRUE(bool(e));
+    EXPECT_EQ(e->from, TuneResult::From::Tuned);
+    EXPECT_EQ(e->index, 0u);
+  }
+  // One kept config: taken untimed.
+  Autotuner one(threeConfigs(), "k", "hash", nullptr, timed());
+  std::vector<size_t> single{1};
+  FakeBench d;
+  auto u = one.select("n=9 @ GPU", d.callbacks(), &single);
+  ASSERT_TRUE(bool(u));
+  EXPECT_EQ(u->index, 1u);
+  EXPECT_EQ(u->from, TuneResult::From::Untimed);
+  EXPECT_EQ(d.compiles + d.timings, 0);
+  // Nothing kept, or an index out of range: errors.
+  std::vector<size_t> none, bad{3};
+  EXPECT_EQ(errorText(one.select("n=10 @ GPU", d.callbacks(), &none).takeError()),
+            "kernel `k`: no autotune config left after pruning");
+  EXPECT_EQ(errorText(one.select("n=10 @ GPU", d.callbacks(), &bad).takeError()),
+            "kernel `k`: pruned config 3 out of range");
+}
+
 TEST(Autotune, ResultsPersistOnDiskAndCorruptOnesAreRetuned) {
   TempDir dir;
   DiskCache cache(CacheConfig{true, dir.str(), false});

@@ -369,6 +369,68 @@ TEST_F(FakeAutotune, HeuristicsSeeTheConfigAndSetConstexprs) {
   EXPECT_EQ(fake().calls("cuEventRecord"), records);
 }
 
+TEST_F(FakeAutotune, EarlyConfigPruneChoosesWhatIsTuned) {
+  // The launch's arguments reach the prune; the 1 ms config (128 threads) is
+  // pruned for n >= 2048, so the tuner picks among the other two.
+  std::vector<int64_t> seen;
+  KernelLayers layers = tuned();
+  layers.prune = [&seen](const LaunchArgs &a) -> llvm::Expected<std::vector<size_t>> {
+    seen.push_back(a.at("n").i);
+    if (a.at("n").i >= 2048)
+      return std::vector<size_t>{2, 0};
+    return std::vector<size_t>{0, 1, 2};
+  };
+  Kernel k = llvm::cantFail(module(std::move(layers)).kernel("scale"));
+  EXPECT_EQ(launchOnce(k, 1000).block[0], 128u);
+  fake().reset();
+  fake().setKernelTime(nullptr, 64, 3.0f);
+  fake().setKernelTime(nullptr, 128, 1.0f);
+  fake().setKernelTime(nullptr, 256, 2.0f);
+  Launch l = launchOnce(k, 4096);
+  EXPECT_EQ(l.block[0], 256u); // 2 ms beats 3 ms; 1 ms was pruned
+  EXPECT_EQ(launchesByThreads(launches()).count(128), 0u);
+  // A known key: no pruning again.
+  EXPECT_EQ(launchOnce(k, 4096).block[0], 256u);
+  EXPECT_EQ(seen, (std::vector<int64_t>{1000, 4096}));
+
+  KernelLayers failing = tuned();
+  failing.prune = [](const LaunchArgs &) -> llvm::Expected<std::vector<size_t>> {
+    return llvm::createStringError("t.py:3:1: error: early_config_prune returned no config");
+  };
+  Kernel f = llvm::cantFail(module(std::move(failing)).kernel("scale"));
+  EXPECT_EQ(errorText(f.launch(cdivGrid(), args(512))),
+            "t.py:3:1: error: early_config_prune returned no config");
+}
+
+// The same through the source's own decorator: the prune reads a launch
+// argument by name and the configs' kwargs (tutorial 09's shape).
+TEST_F(FakeAutotune, EarlyConfigPruneFromTheSource) {
+  std::string src = kScale;
+  src.replace(src.find("@triton.jit"), 11,
+              "def drop_128(configs, named_args, **kwargs):\n"
+              "    if named_args['n'] < 2048:\n"
+              "        return configs\n"
+              "    return [c for c in configs if c.kwargs['BLOCK'] != 128]\n\n\n"
+              "@triton.autotune(configs=[triton.Config({'BLOCK': 64}, num_warps=2),\n"
+              "                          triton.Config({'BLOCK': 128}, num_warps=4),\n"
+              "                          triton.Config({'BLOCK': 256}, num_warps=8)],\n"
+              "                 key=['n'], warmup=5, rep=10,\n"
+              "                 prune_configs_by={'early_config_prune': drop_128})\n"
+              "@triton.jit");
+  ModuleOptions mo;
+  mo.cache = CacheConfig{true, dir.str(), false};
+  mo.autotune = AutotuneSettings{true, false};
+  auto k = Module::fromSource(src, "scale.py", std::move(mo)).kernel("scale");
+  ASSERT_TRUE(bool(k)) << llvm::toString(k.takeError());
+  EXPECT_EQ(launchOnce(*k, 1000).block[0], 128u);
+  fake().reset();
+  fake().setKernelTime(nullptr, 64, 3.0f);
+  fake().setKernelTime(nullptr, 128, 1.0f);
+  fake().setKernelTime(nullptr, 256, 2.0f);
+  EXPECT_EQ(launchOnce(*k, 4096).block[0], 256u);
+  EXPECT_EQ(launchesByThreads(launches()).count(128), 0u);
+}
+
 TEST_F(FakeAutotune, HeuristicsAloneAndGridFunctions) {
   KernelLayers layers;
   layers.heuristics = [](LaunchArgs &a) -> llvm::Error {

@@ -62,8 +62,12 @@ struct AutotuneSpec {
   std::optional<unsigned> warmupMs;
   std::optional<unsigned> repMs;
   /// prune_configs_by={"top_k": ...}: keep only the first top_k configs
-  /// (a perf_model cannot be evaluated without Python: it is an error).
+  /// (a perf_model is not supported: it is an error).
   std::optional<unsigned> pruneTopK;
+  /// prune_configs_by={"early_config_prune": f}: before a new key is tuned,
+  /// f(configs, named_args, **kwargs) chooses the configs tuned
+  /// (KernelDecorators::pruneConfigs).
+  bool earlyConfigPrune = false;
   /// Source location of the decorator ("k.py:12:1"), for messages.
   std::string where;
 };
@@ -171,6 +175,12 @@ public:
                               const std::set<std::string> &fixed) const;
   /// Names the heuristics compute, in the order they run.
   std::vector<std::string> heuristicNames() const;
+  /// The indices of the autotune configs that the decorator's
+  /// early_config_prune keeps for a launch with `args` (every config when
+  /// it has none), in the order it returns them. Errors name the function's
+  /// FILE:LINE:COL: what it could not evaluate, a return value that is not
+  /// a list of the decorator's own configs, an empty one.
+  llvm::Expected<std::vector<size_t>> pruneConfigs(const LaunchArgs &args) const;
 
   struct State;
 

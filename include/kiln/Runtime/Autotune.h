@@ -51,6 +51,9 @@ struct KernelLayers {
   bool autotuneIsOutermost = true;
   /// Runs the heuristics layers over the arguments; empty when none.
   std::function<llvm::Error(LaunchArgs &)> heuristics;
+  /// The autotune configs (indices) the decorator's early_config_prune keeps
+  /// for a launch's arguments; empty when it has none.
+  std::function<llvm::Expected<std::vector<size_t>>(const LaunchArgs &)> prune;
 
   bool empty() const { return !autotune && !heuristics; }
 };
@@ -151,23 +154,30 @@ public:
 
   /// The config for tuning key `keyValues` (autotuneKeyValues): from memory,
   /// from disk, or tuned now through `callbacks` (and then stored in both).
-  /// Errors when every config failed, listing each reason.
+  /// `candidates` (indices into configs(); null: all) are the configs an
+  /// early_config_prune kept: only they are tuned, and the disk entry is
+  /// theirs. Errors when every config failed, listing each reason.
   llvm::Expected<TuneResult> select(llvm::StringRef keyValues,
-                                    const TuneCallbacks &callbacks);
+                                    const TuneCallbacks &callbacks,
+                                    const std::vector<size_t> *candidates = nullptr);
 
   /// The config remembered in memory for `keyValues`, if any (no disk
   /// access, no tuning).
   std::optional<size_t> lookup(llvm::StringRef keyValues);
 
-  /// The canonical text hashed into the disk key.
-  std::string diskKeyText(llvm::StringRef keyValues) const;
+  /// The canonical text hashed into the disk key (with the candidates an
+  /// early_config_prune kept, if not all).
+  std::string diskKeyText(llvm::StringRef keyValues,
+                          llvm::ArrayRef<size_t> candidates = {}) const;
   /// Drops the in-memory results (the disk ones stay).
   void forgetInMemory();
 
 private:
   llvm::Expected<TuneResult> tune(llvm::StringRef keyValues,
-                                  const TuneCallbacks &callbacks);
-  std::optional<size_t> loadFromDisk(const std::string &diskKey);
+                                  const TuneCallbacks &callbacks,
+                                  llvm::ArrayRef<size_t> candidates);
+  std::optional<size_t> loadFromDisk(const std::string &diskKey,
+                                     llvm::ArrayRef<size_t> candidates);
   void log(const llvm::Twine &message) const;
 
   AutotuneSpec spec_;

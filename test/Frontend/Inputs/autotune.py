@@ -42,3 +42,17 @@ def add_rows(X, B, Y, stride, N, BLOCK_N: tl.constexpr, HAS_B: tl.constexpr):
 def copy(X, Y, N, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     tl.store(Y + offs, tl.load(X + offs, mask=offs < N), mask=offs < N)
+
+
+def keep_unsplit(configs, named_args, **kwargs):
+    # Tutorial 09's prune: subtiled configs only with a flattened loop.
+    return [c for c in configs if not (c.kwargs.get("HALVES", True) and kwargs["FLAT"] is False)]
+
+
+@triton.autotune(configs=[triton.Config({"BLOCK": b, "HALVES": s}) for b in (64, 128)
+                          for s in (True, False)],
+                 key=["n"], prune_configs_by={"early_config_prune": keep_unsplit})
+@triton.jit
+def pruned_copy(src, dst, n, BLOCK: tl.constexpr, HALVES: tl.constexpr, FLAT: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(dst + offs, tl.load(src + offs, mask=offs < n), mask=offs < n)

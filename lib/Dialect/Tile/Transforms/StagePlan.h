@@ -1,0 +1,46 @@
+//===- StagePlan.h - How a pipelined loop splits into two stages -*- C++ -*-===//
+//
+// Stage 0 of a pipelined K loop is the loads copied into slots (or started
+// ahead into registers) with the address and mask computations they need;
+// stage 1 is the rest. PipelineLoops.cpp runs stage 0 `numStages - 1`
+// iterations ahead.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_LIB_DIALECT_TILE_TRANSFORMS_STAGEPLAN_H
+#define KILN_LIB_DIALECT_TILE_TRANSFORMS_STAGEPLAN_H
+
+#include "kiln/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace kiln::tile {
+
+/// The two stages of one loop, or failure when they do not split cleanly.
+struct StagePlan {
+  /// Loads copied into slots: dot operands, then companions.
+  llvm::SmallVector<LoadOp> loads;
+  /// Loads started ahead into registers (CompanionLoads::prefetched).
+  llvm::SmallVector<LoadOp> prefetched;
+  /// Stage 0: the ops (in body order) the loads' pointers and masks need.
+  llvm::SetVector<mlir::Operation *> stage0;
+  /// Iter-arg numbers carried ahead (their yields are computed by stage 0).
+  llvm::SmallSetVector<unsigned, 4> ahead;
+  /// Stage-0 results that depend on a carried-ahead iter arg: stage 1 must
+  /// not use them (it would see the values of a later iteration).
+  llvm::DenseSet<mlir::Value> aheadValues;
+};
+
+/// The stages of `loop` whose `loads` go to slots and whose `prefetched`
+/// loads are started ahead into registers, or failure when the loads'
+/// addresses and masks depend on anything but the induction variable, values
+/// from outside the loop and iter args updated only from those (carried
+/// ahead), or when stage 1 or the loop's results would see a carried-ahead
+/// value.
+mlir::FailureOr<StagePlan> planStages(mlir::scf::ForOp loop, llvm::ArrayRef<LoadOp> loads,
+                                      llvm::ArrayRef<LoadOp> prefetched = {});
+
+} // namespace kiln::tile
+
+#endif // KILN_LIB_DIALECT_TILE_TRANSFORMS_STAGEPLAN_H
