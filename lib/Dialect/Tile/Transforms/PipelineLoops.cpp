@@ -367,11 +367,13 @@ scf::ForOp pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages, boo
     llvm::append_range(carried, prefetchedInit);
     carried.append({copySlotInit, readSlotInit, parityInit});
     IRRewriter rewriter(b.getContext());
+    DictionaryAttr attrs = outer->getDiscardableAttrDictionary(); // tl.range's num_stages
     auto grown = cast<scf::ForOp>(
         *outer.replaceWithAdditionalYields(rewriter, carried, /*replaceInitOperandUsesInLoop=*/false,
                                            [](OpBuilder &, Location, ArrayRef<BlockArgument> args) {
                                              return SmallVector<Value>(args);
                                            }));
+    grown->setDiscardableAttrs(attrs);
     early->outer = grown;
     unsigned base = grown.getNumRegionIterArgs() - carried.size();
     ValueRange args = grown.getRegionIterArgs().drop_front(base);

@@ -17,6 +17,11 @@
 # RUN: ln-compile %s --kernel persistent_tma --num-warps 8 --num-stages 3 \
 # RUN:   --signature 'tensordesc<fp16[128,64]>,tensordesc<fp16[256,64]>,*fp16:16,i32,i32,i32' -D PROGRAMS=132 \
 # RUN:   -D BM=128 -D BN=256 -D BK=64 -D SUBTILE=False --emit=ptx | FileCheck %s --check-prefix=PTX
+# The outer loop replaced by one with more iter args keeps its attributes
+# (tl.range's num_stages, which its K loop inherits: 2 slots).
+# RUN: ln-compile %s --kernel ranged --num-warps 8 --num-stages 4 \
+# RUN:   --signature 'tensordesc<fp16[128,64]>,tensordesc<fp16[128,64]>,*fp16:16,i32,i32,i32' \
+# RUN:   -D BM=128 -D BN=128 -D BK=64 --emit=tile-layout | FileCheck %s --check-prefix=RANGED
 # Left per tile: an epilogue whose exchanges (the accumulator reshaped into
 # subtiles) do not fit beside the slots; tile coordinates carried by the
 # outer loop (not a function of its induction variable); and an outer loop
@@ -82,6 +87,11 @@ import triton.language as tl
 # PTX: cp.async.bulk.tensor.2d
 # PTX: wgmma.mma_async
 # PTX: mbarrier.inval
+
+# RANGED: tile.local_alloc : <2x128x64xf16, barriers>
+# RANGED: scf.for
+# RANGED: scf.for
+# RANGED: } {tile.num_stages = 2 : i32}
 
 # LEFT: scf.for
 # LEFT: tile.local_alloc
@@ -159,3 +169,17 @@ def persistent_ptr(a, b, c, M, N, K, PROGRAMS: tl.constexpr, BM: tl.constexpr, B
                         mask=rk[:, None] < K - k * BK, other=0.0)
             acc = tl.dot(x, y, acc)
         tl.store(c + rm[:, None] * N + rn[None, :], acc.to(c.dtype.element_ty))
+
+
+@triton.jit
+def ranged(a_desc, b_desc, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    num_pid_n = tl.cdiv(N, BN)
+    for tile in tl.range(tl.program_id(0), tl.cdiv(M, BM) * num_pid_n, 132, num_stages=2):
+        pm = tile // num_pid_n
+        pn = tile % num_pid_n
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k in range(tl.cdiv(K, BK)):
+            acc = tl.dot(a_desc.load([pm * BM, k * BK]), b_desc.load([pn * BN, k * BK]).T, acc)
+        rm = pm * BM + tl.arange(0, BM)
+        rn = pn * BN + tl.arange(0, BN)
+        tl.store(c + rm[:, None] * N + rn[None, :], acc.to(tl.float16))
