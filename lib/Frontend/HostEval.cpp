@@ -418,7 +418,7 @@ std::optional<Value> Interp::global(llvm::StringRef name, const Node *where) {
         "min",  "max",   "len",   "range", "int",   "float",   "bool",
         "abs",  "getattr", "list", "tuple", "str",  "sum",     "any",
         "all",  "sorted", "isinstance", "enumerate", "zip", "dict", "round",
-        "filter", "map"};
+        "filter", "map", "reversed"};
     for (const char *bn : kBuiltins)
       if (name == bn)
         return Value::named(K::Builtin, bn);

@@ -296,7 +296,7 @@ std::optional<Value> Interp::callBuiltin(const std::string &name,
   }
   if (name == "min" || name == "max" || name == "sum" || name == "any" ||
       name == "all" || name == "sorted" || name == "list" || name == "tuple" ||
-      name == "enumerate") {
+      name == "enumerate" || name == "reversed") {
     if (args.empty() && (name == "list" || name == "tuple"))
       return Value::seq(name == "list" ? K::List : K::Tuple, {});
     if (!arity(1, (name == "min" || name == "max") ? SIZE_MAX : 1))
@@ -312,6 +312,8 @@ std::optional<Value> Interp::callBuiltin(const std::string &name,
     }
     if (name == "list" || name == "tuple")
       return Value::seq(name == "list" ? K::List : K::Tuple, std::move(items));
+    if (name == "reversed") // an iterator in Python; a list iterates the same
+      return Value::seq(K::List, std::vector<Value>(items.rbegin(), items.rend()));
     if (name == "enumerate") {
       std::vector<Value> out;
       for (size_t k = 0; k < items.size(); ++k)

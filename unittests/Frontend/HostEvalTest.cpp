@@ -47,6 +47,8 @@ TEST(HostEval, Slices) {
                      "'kiln'[::-1], L[None:None:None])"),
             "([1, 2, 3], [0, 1], [3, 4, 5], [5, 4, 3, 2, 1, 0], [0, 2, 4], [4, 5], "
             "[0, 1], [5, 3], [], [0, 1], (2, 3), 'il', 'nlik', [0, 1, 2, 3, 4, 5])");
+  EXPECT_EQ(evalName("R = (list(reversed([1, 2, 3])), [x for x in reversed((4, 5))])"),
+            "([3, 2, 1], [5, 4])");
   EXPECT_EQ(evalName("R = [1, 2][::0]"), "1:5: slice step cannot be zero");
   EXPECT_EQ(evalName("R = [1, 2][0.5:]"),
             "1:12: slice indices must be integers or None, got a float");
