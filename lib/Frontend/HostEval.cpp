@@ -440,12 +440,12 @@ std::optional<Value> Interp::global(llvm::StringRef name, const Node *where) {
     if (auto dt = dtypeAttr(canonicalModule(mod), attr);
         dt && llvm::isa<ImportFromStmt>(b->node))
       v = Value::dtypeOf(*dt);
-    else if (llvm::isa<ImportFromStmt>(b->node) &&
-             (imported == "triton.Config" || imported == "triton.cdiv" ||
-              imported == "triton.next_power_of_2" ||
-              imported == "triton.autotune" ||
-              imported == "triton.heuristics" || imported == "triton.jit"))
-      v = Value::named(K::Builtin, imported.str());
+    else if (std::optional<Value> a =
+                 llvm::isa<ImportFromStmt>(b->node)
+                     ? attribute(Value::named(K::Module, mod.str()), attr.str(), b->node)
+                     : std::nullopt;
+             a && a->kind == K::Builtin)
+      v = *a; // `from triton import Config`, `from itertools import product`
     else
       v = Value::named(K::Module, canonicalModule(imported));
   } else {
@@ -498,6 +498,7 @@ std::optional<Value> Interp::attribute(const Value &base,
         "math.log2",             "math.sqrt",
         "math.log",              "math.exp",
         "math.log10",            "triton.language.get_int_dtype",
+        "itertools.product",
         "torch.cuda.current_device",
         "torch.cuda.get_device_properties"};
     if (llvm::is_contained(kKnown, full))

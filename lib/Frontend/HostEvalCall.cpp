@@ -204,6 +204,38 @@ std::optional<Value> Interp::callBuiltin(const std::string &name,
     }
     return d;
   }
+  if (name == "itertools.product") {
+    // product(*iterables, repeat=1): the tuples, the last iterable fastest.
+    int64_t repeat = 1;
+    for (auto &[n, v] : kwargs) {
+      if (n != "repeat" || v.kind != K::Int || v.i < 0)
+        return fail(where, "`itertools.product()`: Kiln evaluates only `repeat=` (a "
+                           "non-negative int), got `" + n + "=" + repr(v) + "`");
+      repeat = v.i;
+    }
+    std::vector<std::vector<Value>> pools;
+    for (int64_t r = 0; r < repeat; ++r)
+      for (const Value &a : args) {
+        std::optional<std::vector<Value>> items = iterate(a, where);
+        if (!items)
+          return std::nullopt;
+        pools.push_back(std::move(*items));
+      }
+    std::vector<Value> out{Value::seq(K::Tuple, {})};
+    for (const std::vector<Value> &pool : pools) {
+      std::vector<Value> next;
+      for (const Value &prefix : out)
+        for (const Value &x : pool) {
+          std::vector<Value> t = prefix.elems;
+          t.push_back(x);
+          next.push_back(Value::seq(K::Tuple, std::move(t)));
+        }
+      out = std::move(next);
+      if (!charge(where, out.size())) // bounded, as every evaluation
+        return std::nullopt;
+    }
+    return Value::seq(K::List, std::move(out));
+  }
   if (!kwargs.empty())
     return fail(where, "`" + name + "()`: Kiln does not evaluate keyword "
                        "argument `" + kwargs[0].first + "` here");

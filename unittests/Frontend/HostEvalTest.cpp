@@ -49,6 +49,14 @@ TEST(HostEval, Slices) {
             "[0, 1], [5, 3], [], [0, 1], (2, 3), 'il', 'nlik', [0, 1, 2, 3, 4, 5])");
   EXPECT_EQ(evalName("R = (list(reversed([1, 2, 3])), [x for x in reversed((4, 5))])"),
             "([3, 2, 1], [5, 4])");
+  EXPECT_EQ(evalName("import itertools\nfrom itertools import product\n"
+                     "R = (list(itertools.product([1, 2], 'ab')), product((0, 1), repeat=2), "
+                     "[m * w for m, w in product([64, 128], [4])], product())"),
+            "([(1, 'a'), (1, 'b'), (2, 'a'), (2, 'b')], [(0, 0), (0, 1), (1, 0), (1, 1)], "
+            "[256, 512], [()])");
+  EXPECT_EQ(evalName("import itertools\nR = itertools.product([1], key=2)"),
+            "2:5: `itertools.product()`: Kiln evaluates only `repeat=` (a non-negative int), "
+            "got `key=2`");
   EXPECT_EQ(evalName("R = [1, 2][::0]"), "1:5: slice step cannot be zero");
   EXPECT_EQ(evalName("R = [1, 2][0.5:]"),
             "1:12: slice indices must be integers or None, got a float");
