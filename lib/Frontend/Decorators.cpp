@@ -2,7 +2,6 @@
 #include "kiln/Frontend/Decorators.h"
 #include "DecoratorsImpl.h"
 #include "HostEval.h"
-#include "IRGen.h"
 #include "kiln/Frontend/Syntax/Parser.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -442,19 +441,26 @@ KernelDecorators::pruneConfigs(const LaunchArgs &args) const {
     return kept;
   }
   // Triton calls early_config_prune(configs, named_args, **kwargs): the
-  // arguments by name, and the meta-parameters (what Python passes by
-  // keyword) again as keywords.
+  // positional arguments by name, and what the caller passed by keyword as
+  // keywords. A C++ launch names every argument: each is in both (tutorial
+  // 06 reads `kwargs["N_CTX"]`, a runtime int its host code passes by
+  // keyword), except names the function takes by position itself.
   Value named;
   named.kind = K::Dict;
   named.s = host::Interp::kLaunchArgs;
   std::vector<std::pair<std::string, Value>> keywords;
+  const ast::Node *prune = info.earlyConfigPrune.fn;
+  llvm::ArrayRef<Param> params;
+  if (auto *def = llvm::dyn_cast<FunctionDef>(prune))
+    params = def->params;
+  else if (auto *lambda = llvm::dyn_cast<ast::LambdaExpr>(prune))
+    params = lambda->params;
   for (const auto &[n, v] : args) {
     named.elems.push_back(Value::str(n));
     named.vals.push_back(host::fromLaunchValue(v));
-    bool meta = llvm::any_of(st.kernel->params, [&](const Param &p) {
-      return p.name == n && fe::isConstexprAnnotation(p.annotation);
-    });
-    if (meta || !llvm::any_of(st.kernel->params, [&](const Param &p) { return p.name == n; }))
+    if (!llvm::any_of(params, [&](const Param &p) {
+          return p.name == n && p.kind == ParamKind::Normal;
+        }))
       keywords.emplace_back(n, named.vals.back());
   }
   host::Interp in(*st.scope, st.source);

@@ -306,6 +306,13 @@ def foreign(X, N, BLOCK: tl.constexpr, SUB: tl.constexpr, FLATTEN: tl.constexpr)
 @triton.jit
 def failing(X, N, BLOCK: tl.constexpr, SUB: tl.constexpr, FLATTEN: tl.constexpr):
     pass
+
+
+@triton.autotune(configs=configs(), key=["N"], prune_configs_by={
+    "early_config_prune": lambda cs, nargs, **kw: [c for c in cs if c.kwargs["BLOCK"] <= kw["N"]][:1]})
+@triton.jit
+def small(X, N, BLOCK: tl.constexpr, SUB: tl.constexpr, FLATTEN: tl.constexpr):
+    pass
 )";
 
 TEST(Decorators, EarlyConfigPrune) {
@@ -347,9 +354,18 @@ TEST(Decorators, EarlyConfigPrune) {
             "def stranger(configs, named_args, **kwargs):\n"
             "^");
   std::string broken = pruneError("failing");
-  EXPECT_NE(broken.find("t.py:22:12: error: early_config_prune: key 'MISSING' is not in the dict (keys: 'FLATTEN')"), std::string::npos)
+  EXPECT_NE(broken.find("t.py:22:12: error: early_config_prune: key 'MISSING' is not in the dict (keys: 'FLATTEN', 'N', 'X')"), std::string::npos)
       << broken;
   EXPECT_NE(broken.find("MISSING"), std::string::npos) << broken;
+
+  // A lambda; a runtime argument seen as a keyword too (tutorial 06 reads
+  // `kwargs["N_CTX"]`, which its host code passes by keyword).
+  auto lambda = KernelDecorators::parse(kPruned, "t.py", "small");
+  ASSERT_TRUE(static_cast<bool>(lambda)) << llvm::toString(lambda.takeError());
+  args["N"] = LaunchValue::integer(100);
+  kept = lambda->pruneConfigs(args);
+  ASSERT_TRUE(static_cast<bool>(kept)) << llvm::toString(kept.takeError());
+  EXPECT_EQ(*kept, (std::vector<size_t>{0}));
 
   // Not a function: an error where the decorator is read.
   std::string head = "import triton\nimport triton.language as tl\n";
