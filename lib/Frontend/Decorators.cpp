@@ -5,6 +5,7 @@
 #include "kiln/Frontend/Syntax/Parser.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -274,12 +275,21 @@ fe::readDecorators(host::Interp &in, const FunctionDef *fn,
                    llvm::function_ref<std::string(uint32_t)> where) {
   DecoratorInfo info;
   bool sawJit = false;
+  // Decorators run while Python imports the module: they see the names
+  // bound above the function, not later rebindings.
+  uint32_t start = fn->range.begin;
+  for (const Expr *d : fn->decorators)
+    start = std::min(start, d->range.begin);
+  uint32_t outerVisible = in.visibleBefore;
+  in.visibleBefore = start;
+  llvm::scope_exit restore([&] { in.visibleBefore = outerVisible; });
   for (const Expr *d : fn->decorators) {
     const auto *call = llvm::dyn_cast<CallExpr>(d);
     // What the decorator names; anything Kiln does not know is unsupported.
     std::string name;
     {
       host::Interp probe = in.fork();
+      probe.visibleBefore = start;
       std::optional<Value> f = probe.eval(call ? call->func : d);
       if (f && f->kind == K::Builtin)
         name = f->s;

@@ -319,47 +319,56 @@ ModuleScope::ModuleScope(const ast::Module &m) {
     if (auto *a = llvm::dyn_cast<AssignStmt>(s)) {
       for (const Expr *t : a->targets)
         if (auto *n = llvm::dyn_cast<NameExpr>(t))
-          bindings[n->id] = {s, ""};
+          bindings[n->id].push_back({s, ""});
     } else if (auto *a = llvm::dyn_cast<AnnAssignStmt>(s)) {
       if (auto *n = llvm::dyn_cast<NameExpr>(a->target); n && a->value)
-        bindings[n->id] = {s, ""};
+        bindings[n->id].push_back({s, ""});
     } else if (auto *f = llvm::dyn_cast<FunctionDef>(s)) {
-      bindings[f->name] = {s, ""};
+      bindings[f->name].push_back({s, ""});
     } else if (auto *im = llvm::dyn_cast<ImportStmt>(s)) {
       for (const Alias &al : im->names) {
         llvm::StringRef top = llvm::StringRef(al.name).split('.').first;
         torch |= top == "torch";
         if (al.asName.empty())
-          bindings[top.str()] = {s, top.str()};
+          bindings[top.str()].push_back({s, top.str()});
         else
-          bindings[al.asName] = {s, al.name};
+          bindings[al.asName].push_back({s, al.name});
       }
     } else if (auto *im = llvm::dyn_cast<ImportFromStmt>(s)) {
       torch |= llvm::StringRef(im->module).split('.').first == "torch";
       for (const Alias &al : im->names)
-        bindings[al.asName.empty() ? al.name : al.asName] = {
-            s, im->module + "." + al.name};
+        bindings[al.asName.empty() ? al.name : al.asName].push_back(
+            {s, im->module + "." + al.name});
     }
   }
 }
 
-const ModuleScope::Binding *ModuleScope::find(llvm::StringRef name) const {
+const ModuleScope::Binding *ModuleScope::find(llvm::StringRef name, uint32_t before) const {
   auto it = bindings.find(name);
-  return it == bindings.end() ? nullptr : &it->second;
+  if (it == bindings.end())
+    return nullptr;
+  const Binding *found = nullptr;
+  for (const Binding &b : it->second)
+    if (b.node->range.begin < before)
+      found = &b;
+  return found;
 }
 
 std::vector<std::pair<std::string, std::string>> ModuleScope::imports() const {
   std::vector<std::pair<std::string, std::string>> out;
-  for (const auto &[name, b] : bindings)
-    if (!b.importName.empty())
-      out.emplace_back(name, b.importName);
+  for (const auto &[name, all] : bindings)
+    if (!all.back().importName.empty())
+      out.emplace_back(name, all.back().importName);
   return out;
 }
 
 void ModuleScope::alias(llvm::StringRef name, std::string importName) {
   auto it = bindings.find(name);
-  if (it != bindings.end() && !it->second.importName.empty())
-    it->second.importName = std::move(importName);
+  if (it == bindings.end())
+    return;
+  for (Binding &b : it->second)
+    if (!b.importName.empty())
+      b.importName = importName;
 }
 
 //===----------------------------------------------------------------------===//
@@ -409,9 +418,13 @@ static std::string canonicalModule(llvm::StringRef name) {
 }
 
 std::optional<Value> Interp::global(llvm::StringRef name, const Node *where) {
-  if (auto it = globals.find(name); it != globals.end())
-    return it->second;
-  const ModuleScope::Binding *b = scope.find(name);
+  const ModuleScope::Binding *b = scope.find(name, visibleBefore);
+  if (b)
+    if (auto it = globals.find(b->node); it != globals.end())
+      return it->second;
+  if (!b && scope.find(name))
+    return fail(where, "name `" + name.str() + "` is bound only after this point of the module "
+                       "(Python runs it top to bottom)");
   if (!b) {
     // Python's builtins Kiln evaluates.
     static const char *kBuiltins[] = {
@@ -425,7 +438,7 @@ std::optional<Value> Interp::global(llvm::StringRef name, const Node *where) {
     return fail(where, "name `" + name.str() +
                            "` is not defined at the module level of this file");
   }
-  if (llvm::is_contained(resolving, name.str()))
+  if (llvm::is_contained(resolving, b->node))
     return fail(where, "module-level name `" + name.str() +
                            "` is defined in terms of itself");
   Value v;
@@ -454,14 +467,18 @@ std::optional<Value> Interp::global(llvm::StringRef name, const Node *where) {
       rhs = a->value;
     else
       rhs = llvm::cast<AnnAssignStmt>(b->node)->value;
-    resolving.push_back(name.str());
+    resolving.push_back(b->node);
+    // Its right-hand side sees the module as it was bound above it.
+    uint32_t outer = visibleBefore;
+    visibleBefore = b->node->range.begin;
     std::optional<Value> r = eval(rhs);
+    visibleBefore = outer;
     resolving.pop_back();
     if (!r)
       return std::nullopt;
     v = *r;
   }
-  globals[name.str()] = v;
+  globals[b->node] = v;
   return v;
 }
 

@@ -154,7 +154,10 @@ public:
     const ast::Node *node = nullptr; ///< AssignStmt, FunctionDef or Import*
     std::string importName;          ///< Import: the dotted name bound
   };
-  const Binding *find(llvm::StringRef name) const;
+  /// The binding of `name` that Python's top-to-bottom run of the module
+  /// has made last before source offset `before` (the last in the file by
+  /// default: what code running after the import sees); null if none.
+  const Binding *find(llvm::StringRef name, uint32_t before = UINT32_MAX) const;
   /// Names bound by import statements, with the dotted name each binds.
   std::vector<std::pair<std::string, std::string>> imports() const;
   /// Makes the import of `name` bind `importName` instead: a name another
@@ -165,7 +168,8 @@ public:
   bool importsTorch() const { return torch; }
 
 private:
-  std::map<std::string, Binding, std::less<>> bindings;
+  /// Every top-level binding of each name, in source order.
+  std::map<std::string, std::vector<Binding>, std::less<>> bindings;
   bool torch = false;
 };
 
@@ -268,8 +272,16 @@ private:
 
   const ModuleScope &scope;
   llvm::StringRef source;
-  std::map<std::string, Value, std::less<>> globals;
-  std::vector<std::string> resolving; ///< module names being evaluated
+  /// Module-level values evaluated so far, by binding.
+  std::map<const ast::Node *, Value> globals;
+public:
+  /// Module names resolve to their bindings before this offset: a
+  /// decorator runs while the module is imported and sees only what was
+  /// bound above it (tutorial 06 binds `configs` again, to [], after its
+  /// kernels). UINT32_MAX (the default): the module as imported.
+  uint32_t visibleBefore = UINT32_MAX;
+private:
+  std::vector<const ast::Node *> resolving; ///< module bindings being evaluated
   EvalError err;
   bool failed = false;
   unsigned depth = 0;

@@ -379,6 +379,39 @@ TEST(Decorators, EarlyConfigPrune) {
             "                                                      ^");
 }
 
+// Decorators run while Python imports the file: tutorial 06 binds `configs`
+// again, to [], below its kernels, and its autotune still sees its 24.
+TEST(Decorators, SeeTheModuleAsBoundAboveThem) {
+  const char *src = R"(import triton
+import triton.language as tl
+
+BLOCKS = [32, 64]
+configs = [triton.Config({"BLOCK": b}) for b in BLOCKS]
+
+
+@triton.autotune(configs=configs, key=["N"],
+                 prune_configs_by={"early_config_prune": lambda cs, nargs, **kw: cs[-LAST:]})
+@triton.jit
+def k(X, N, BLOCK: tl.constexpr):
+    pass
+
+
+configs = []
+BLOCKS = [1]
+LAST = 1
+)";
+  auto d = KernelDecorators::parse(src, "t.py", "k");
+  ASSERT_TRUE(static_cast<bool>(d)) << llvm::toString(d.takeError());
+  ASSERT_EQ(d->autotune()->configs.size(), 2u);
+  EXPECT_EQ(d->autotune()->configs[1].constexprs.at("BLOCK"), "64");
+  // At launch the module has run to its end: the prune sees LAST.
+  LaunchArgs args;
+  args["N"] = LaunchValue::integer(8);
+  auto kept = d->pruneConfigs(args);
+  ASSERT_TRUE(static_cast<bool>(kept)) << llvm::toString(kept.takeError());
+  EXPECT_EQ(*kept, (std::vector<size_t>{1}));
+}
+
 TEST(Decorators, Errors) {
   std::string head = "import triton\nimport triton.language as tl\n";
   EXPECT_EQ(errorOf(head + "@triton.autotune(configs=[], key=[], reset_to_zero=['M'])\n"

@@ -142,10 +142,21 @@ TEST(HostEval, DisplaysLambdasComprehensions) {
 }
 
 TEST(HostEval, ModuleNamesAreLazy) {
-  // A forward reference resolves; an unrelated bad binding is never touched.
-  EXPECT_EQ(evalName("A = B * 2\nBAD = undefined_thing\nB = 21\nR = A"), "42");
+  // An unrelated bad binding is never touched; each binding sees the module
+  // as Python has run it down to there: a rebinding sees the one before, a
+  // name bound only further down is an error, a use after the last binding
+  // sees that one.
+  EXPECT_EQ(evalName("B = 21\nA = B * 2\nBAD = undefined_thing\nR = A"), "42");
+  EXPECT_EQ(evalName("A = 1\nA = A + 1\nR = (A, C)\nC = 5\nC = 6"),
+            "3:9: name `C` is bound only after this point of the module (Python runs it "
+            "top to bottom)");
+  EXPECT_EQ(evalName("A = 1\nA = A + 1\nR = A"), "2");
+  EXPECT_EQ(evalName("A = B * 2\nB = 21\nR = A"),
+            "1:5: name `B` is bound only after this point of the module (Python runs it "
+            "top to bottom)");
   EXPECT_EQ(evalName("A = A + 1\nR = A"),
-            "1:5: module-level name `A` is defined in terms of itself");
+            "1:5: name `A` is bound only after this point of the module (Python runs it "
+            "top to bottom)");
   EXPECT_EQ(evalName("R = foo + 1"),
             "1:5: name `foo` is not defined at the module level of this file");
   EXPECT_EQ(evalName("import triton.language as tl\nR = (tl.float16, "
