@@ -289,7 +289,6 @@ fe::readDecorators(host::Interp &in, const FunctionDef *fn,
     std::string name;
     {
       host::Interp probe = in.fork();
-      probe.visibleBefore = start;
       std::optional<Value> f = probe.eval(call ? call->func : d);
       if (f && f->kind == K::Builtin)
         name = f->s;
@@ -369,6 +368,30 @@ struct KernelDecorators::State {
 
 static llvm::Error makeError(const std::string &text) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), text);
+}
+
+/// What a host function called at launch sees as `args` / `named_args`:
+/// every launch argument by name (a missing key names the argument).
+static Value launchArgsDict(const LaunchArgs &args) {
+  Value dict;
+  dict.kind = K::Dict;
+  dict.s = host::Interp::kLaunchArgs;
+  for (const auto &[n, v] : args) {
+    dict.elems.push_back(Value::str(n));
+    dict.vals.push_back(host::fromLaunchValue(v));
+  }
+  return dict;
+}
+
+/// The error of a host function `what` (a heuristic's name,
+/// "early_config_prune") that `in` failed to evaluate: a missing launch
+/// argument as MissingLaunchArgError, so callers can name it.
+static llvm::Error launchCallError(const KernelDecorators::State &st, const host::Interp &in,
+                                   const std::string &what, const std::string &prefix) {
+  std::string msg = st.render(in.error().offset, prefix + in.error().message);
+  if (!in.missingArg.empty())
+    return llvm::make_error<MissingLaunchArgError>(what, in.missingArg, msg);
+  return makeError(msg);
 }
 
 llvm::Expected<KernelDecorators>
@@ -455,36 +478,24 @@ KernelDecorators::pruneConfigs(const LaunchArgs &args) const {
   // keywords. A C++ launch names every argument: each is in both (tutorial
   // 06 reads `kwargs["N_CTX"]`, a runtime int its host code passes by
   // keyword), except names the function takes by position itself.
-  Value named;
-  named.kind = K::Dict;
-  named.s = host::Interp::kLaunchArgs;
-  std::vector<std::pair<std::string, Value>> keywords;
+  Value named = launchArgsDict(args);
   const ast::Node *prune = info.earlyConfigPrune.fn;
   llvm::ArrayRef<Param> params;
   if (auto *def = llvm::dyn_cast<FunctionDef>(prune))
     params = def->params;
   else if (auto *lambda = llvm::dyn_cast<ast::LambdaExpr>(prune))
     params = lambda->params;
-  for (const auto &[n, v] : args) {
-    named.elems.push_back(Value::str(n));
-    named.vals.push_back(host::fromLaunchValue(v));
+  std::vector<std::pair<std::string, Value>> keywords;
+  for (auto [name, value] : llvm::zip(named.elems, named.vals))
     if (!llvm::any_of(params, [&](const Param &p) {
-          return p.name == n && p.kind == ParamKind::Normal;
+          return p.name == name.s && p.kind == ParamKind::Normal;
         }))
-      keywords.emplace_back(n, named.vals.back());
-  }
+      keywords.emplace_back(name.s, value);
   host::Interp in(*st.scope, st.source);
-  std::optional<Value> r =
-      in.call(info.earlyConfigPrune, {info.configsList, named}, keywords,
-              info.earlyConfigPrune.fn);
-  if (!r) {
-    std::string msg = st.render(in.error().offset,
-                                "early_config_prune: " + in.error().message);
-    if (!in.missingArg.empty())
-      return llvm::make_error<MissingLaunchArgError>("early_config_prune",
-                                                     in.missingArg, msg);
-    return makeError(msg);
-  }
+  std::optional<Value> r = in.call(info.earlyConfigPrune, {info.configsList, named}, keywords,
+                                   info.earlyConfigPrune.fn);
+  if (!r)
+    return launchCallError(st, in, "early_config_prune", "early_config_prune: ");
   auto fail = [&](const std::string &why) {
     return makeError(st.render(info.pruneOffset, "early_config_prune " + why));
   };
@@ -538,25 +549,10 @@ KernelDecorators::applyHeuristics(LaunchArgs &args,
       if (fixed.count(name))
         continue;
       // Triton passes one dict of every argument, earlier results included.
-      Value dict;
-      dict.kind = K::Dict;
-      dict.s = host::Interp::kLaunchArgs;
-      for (const auto &[n, v] : args) {
-        dict.elems.push_back(Value::str(n));
-        dict.vals.push_back(host::fromLaunchValue(v));
-      }
       host::Interp in(*st.scope, st.source);
-      const Node *site = fn.fn;
-      std::optional<Value> r = in.call(fn, {dict}, {}, site);
-      if (!r) {
-        std::string msg = st.render(in.error().offset,
-                                    "heuristic `" + name + "`: " +
-                                        in.error().message);
-        if (!in.missingArg.empty())
-          return llvm::make_error<MissingLaunchArgError>(name, in.missingArg,
-                                                         msg);
-        return makeError(msg);
-      }
+      std::optional<Value> r = in.call(fn, {launchArgsDict(args)}, {}, fn.fn);
+      if (!r)
+        return launchCallError(st, in, name, "heuristic `" + name + "`: ");
       std::optional<LaunchValue> lv = host::toLaunchValue(*r);
       if (!lv || lv->kind == LaunchValue::Kind::Pointer ||
           lv->kind == LaunchValue::Kind::Tuple)

@@ -186,8 +186,19 @@ public:
   Interp(const ModuleScope &scope, llvm::StringRef source)
       : scope(scope), source(source) {}
 
-  /// A fresh evaluator over the same file (its errors are its own).
-  Interp fork() const { return Interp(scope, source); }
+  /// Module names resolve to their bindings before this offset: a
+  /// decorator runs while the module is imported and sees only what was
+  /// bound above it (tutorial 06 binds `configs` again, to [], after its
+  /// kernels). UINT32_MAX (the default): the module as imported.
+  uint32_t visibleBefore = UINT32_MAX;
+
+  /// A fresh evaluator over the same file at the same point of it (its
+  /// errors are its own).
+  Interp fork() const {
+    Interp out(scope, source);
+    out.visibleBefore = visibleBefore;
+    return out;
+  }
 
   std::optional<Value> eval(const ast::Expr *e,
                             const std::shared_ptr<Env> &env = nullptr);
@@ -274,13 +285,6 @@ private:
   llvm::StringRef source;
   /// Module-level values evaluated so far, by binding.
   std::map<const ast::Node *, Value> globals;
-public:
-  /// Module names resolve to their bindings before this offset: a
-  /// decorator runs while the module is imported and sees only what was
-  /// bound above it (tutorial 06 binds `configs` again, to [], after its
-  /// kernels). UINT32_MAX (the default): the module as imported.
-  uint32_t visibleBefore = UINT32_MAX;
-private:
   std::vector<const ast::Node *> resolving; ///< module bindings being evaluated
   EvalError err;
   bool failed = false;
