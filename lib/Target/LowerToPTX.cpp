@@ -246,6 +246,7 @@ llvm::Expected<CompiledKernel> lowerTileToPTX(ModuleOp module, const KernelSpec 
     pm.addPass(tile::createTileRemoveLayoutConversions());
     pm.addPass(createCSEPass());
     pm.addPass(tile::createTilePipelineLoops());
+    pm.addPass(tile::createTileTmaStores());
     if (failed(pm.run(module)))
       return stageError(Stage::TileLayout, "layout assignment failed");
   }

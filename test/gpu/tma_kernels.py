@@ -14,10 +14,14 @@ descriptors, 2-D blocks, f16 / bf16 / f32). Launch signatures:
       c_desc (c: its tensor, unused by the kernel)
   persistent_ptr[(P,)](a, b, c, M, N, K, strides..., BM=, BN=, BK=, GROUP=, PROGRAMS=P)
       tutorial 09's persistent matmul on pointers (cp.async copies)
+  tma_store_tiles[(P,)](x, y_desc, y, z, M, N, SHIFT=, BM=, BN=, SCALE=)
+      x (M x N) copied (scaled with SCALE) to y through the host descriptor y_desc (blocks
+      BM x BN) and to z through one made in the kernel (two stores of BM x BN/2 per tile);
+      y: y_desc's tensor, unused by the kernel
 
 Each kernel compiles to TMA copies (lit). The persistent ones arm their mbarriers once, before
 the tile loop, and start each next tile's first copies before the current tile's epilogue
-(NextTilePrologue.h).
+(NextTilePrologue.h). Descriptor stores are TMA stores where their slots fit (TmaStores.cpp).
 """
 # RUN: ln-compile %s --kernel tma_mm --signature 'tensordesc<fp16[64,64]>,tensordesc<fp16[64,64]>,*fp32:16,i32,i32,i32' -D BM=64 -D BN=64 -D BK=64 -D SHIFT=8 --emit=ptx | FileCheck %s
 # RUN: ln-compile %s --kernel tma_mm_bt --signature 'tensordesc<fp16[64,128]>,tensordesc<fp16[64,128]>,*fp32:16,i32,i32,i32' -D BM=64 -D BN=64 -D BK=128 --emit=ptx | FileCheck %s
@@ -209,3 +213,32 @@ def persistent_ptr(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn, BM: tl.conste
         cn = pid_n * BN + tl.arange(0, BN)
         tl.store(c + scm * cm[:, None] + scn * cn[None, :], acc.to(tl.float16),
                  mask=(cm[:, None] < M) & (cn[None, :] < N))
+
+
+@triton.jit
+def tma_store_tiles(x, y_desc, y, z, M, N, SHIFT: tl.constexpr, BM: tl.constexpr,
+                    BN: tl.constexpr, SCALE: tl.constexpr):
+    # Tiles strided over the programs (a persistent loop): each whole tile
+    # stored through y_desc (a host descriptor), its two halves through a
+    # descriptor made in the kernel; blocks past the bottom and right edges
+    # and, with SHIFT, above row 0.
+    z_desc = tl.make_tensor_descriptor(z, shape=[M, N], strides=[N, 1],
+                                       block_shape=[BM, BN // 2])
+    tiles_n = tl.cdiv(N, BN)
+    for tile in range(tl.program_id(0), tl.cdiv(M + SHIFT, BM) * tiles_n, tl.num_programs(0)):
+        row = (tile // tiles_n) * BM - SHIFT
+        col = (tile % tiles_n) * BN
+        rows = row + tl.arange(0, BM)[:, None]
+        cols = col + tl.arange(0, BN)[None, :]
+        half = col + tl.arange(0, BN // 2)[None, :]
+        inside = (rows >= 0) & (rows < M)
+        whole = tl.load(x + rows * N + cols, mask=inside & (cols < N))
+        left = tl.load(x + rows * N + half, mask=inside & (half < N))
+        right = tl.load(x + rows * N + half + BN // 2, mask=inside & (half + BN // 2 < N))
+        if SCALE:
+            whole = whole * 2 + 1
+            left = left - 3
+            right = right * 0.5
+        y_desc.store([row, col], whole)
+        z_desc.store([row, col], left)
+        z_desc.store([row, col + BN // 2], right)

@@ -6,9 +6,9 @@
 // the i64 strides but the last. Checked end to end (real compiler, stand-in
 // driver): the parameters the driver receives, the cache key per block
 // shape, and the errors of bad descriptors. A kernel that copies descriptor
-// blocks with TMA (a pipelined dot loop on sm_90) also gets one CUtensorMap
-// per such descriptor, encoded by the launch (the stand-in driver's encoding
-// records the arguments).
+// blocks with TMA (a pipelined dot loop on sm_90), or stores them with TMA,
+// also gets one CUtensorMap per such descriptor, encoded by the launch (the
+// stand-in driver's encoding records the arguments).
 //
 //===----------------------------------------------------------------------===//
 #include "FakeDriver.h"
@@ -93,12 +93,27 @@ TEST_F(TensorDescFake, LaunchPassesBaseShapesAndStrides) {
   EXPECT_EQ(sig, "x_desc:*fp16:16 x_desc.shape0:i32 x_desc.shape1:i32 "
                  "x_desc.stride0:i64:8 y_desc:*fp16:16 y_desc.shape0:i32 "
                  "y_desc.shape1:i32 y_desc.stride0:i64:8 n:i32");
+  // y_desc's block is stored by TMA on sm_90 (TmaStores.cpp): one tensor map,
+  // boxes of all 32 rows x one 128-byte panel.
+  ASSERT_EQ(ck->info.tensorMaps.size(), 1u);
+  EXPECT_EQ(ck->info.tensorMaps[0].param, 4u);
+  EXPECT_EQ(ck->info.tensorMaps[0].box, (std::vector<int64_t>{32, 64}));
+  EXPECT_EQ(ck->info.tensorMaps[0].swizzle, 128u);
+  EXPECT_NE(ck->ptx.find("cp.async.bulk.tensor.2d.global.shared::cta"), std::string::npos);
   ASSERT_EQ(errorText(k.launch(Grid(4), args, o)), "");
   std::vector<Launch> l = launches();
   ASSERT_EQ(l.size(), 1u);
+  // The 9 parameters, then the map (whose first word the stand-in driver
+  // records as the tensor's address).
   EXPECT_EQ(l[0].params,
-            (std::vector<uint64_t>{buf->ptr(), 100, 70, 72,
-                                   buf->ptr() + 65536, 100, 70, 72, 5}));
+            (std::vector<uint64_t>{buf->ptr(), 100, 70, 72, buf->ptr() + 65536, 100, 70, 72, 5,
+                                   buf->ptr() + 65536}));
+  std::vector<uint64_t> map(16);
+  EXPECT_EQ(fake().launchBlob(0, 9, reinterpret_cast<unsigned char *>(map.data()), 128), 128);
+  map.resize(12);
+  EXPECT_EQ(map, (std::vector<uint64_t>{buf->ptr() + 65536, 70, 100, 144, 64, 32,
+                                        cu::TENSOR_MAP_FLOAT16, cu::TENSOR_MAP_SWIZZLE_128B, 1, 0,
+                                        cu::TENSOR_MAP_L2_PROMOTION_128B, 2}));
 
   // Another block shape is another specialization; the same one is not.
   auto before = k.prepare(args, o, &st);

@@ -10,6 +10,10 @@
 //    tensor map's swizzle is the slot's, TmaCopies.cpp);
 //  - tile.tma_wait: every thread polls the slot's mbarrier for the phase of
 //    the given parity (mbarrier.try_wait.parity);
+//  - tile.tma_store / tile.tma_store_wait (TmaStores.cpp): thread 0 stores
+//    a slot's panels with cp.async.bulk.tensor in one bulk group, after
+//    every thread's fence.proxy.async and a barrier; the wait is
+//    cp.async.bulk.wait_group.read;
 //  - tile.tma_init / tile.tma_inval: thread 0 initializes (one arrival) or
 //    invalidates the buffer's mbarriers, with the barriers around it.
 // The mbarriers are 8 bytes per slot, after all other shared memory
@@ -97,6 +101,68 @@ struct TmaCopyLowering : OpConversionPattern<TmaCopyOp> {
     }
     text += "}";
     inlinePtx(rewriter, loc, {}, inputs, text, constraints, /*hasSideEffects=*/true);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// tile.tma_store: every thread fences its writes of the slot for the async
+/// proxy, the program synchronizes, and thread 0 starts one
+/// cp.async.bulk.tensor per panel of the slot (the tensor map's box; global
+/// <- shared::cta, bulk groups) and commits them as one group.
+struct TmaStoreLowering : OpConversionPattern<TmaStoreOp> {
+  TmaStoreLowering(TypeConverter &tc, MLIRContext *ctx, const LoweringState &state)
+      : OpConversionPattern(tc, ctx), state(state) {}
+  const LoweringState &state;
+
+  LogicalResult matchAndRewrite(TmaStoreOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SharedMemoryType type = op.getBuffer().getType();
+    int64_t rows = type.getStoredRows();
+    int64_t rowBytes = type.getStoredRowLen() * type.getElementBits() / 8;
+    int64_t panelBytes = std::min<int64_t>(rowBytes, 128);
+    int64_t panelCols = panelBytes * 8 / type.getElementBits();
+    int64_t panels = rowBytes / panelBytes;
+    inlinePtx(rewriter, loc, {}, {}, "fence.proxy.async.shared::cta;", "",
+              /*hasSideEffects=*/true);
+    barrier(rewriter, loc);
+    Value slotBase = slotByteOffset(rewriter, loc, type, adaptor.getBuffer(), adaptor.getSlot());
+    // Operands: elected, tensor map, outer coordinate, then per panel its
+    // inner coordinate and source.
+    SmallVector<Value> inputs{electedThread(rewriter, loc, state, op), adaptor.getTensorMap(),
+                              adaptor.getCoords()[0]};
+    std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n";
+    std::string constraints = "r,l,r";
+    for (int64_t p = 0; p < panels; ++p) {
+      Value inner = arith::AddIOp::create(rewriter, loc, adaptor.getCoords()[1],
+                                          i32Const(rewriter, loc, p * panelCols));
+      Value src = shared32(rewriter, loc,
+                           arith::AddIOp::create(rewriter, loc, slotBase,
+                                                 i32Const(rewriter, loc, p * rows * panelBytes)));
+      unsigned at = inputs.size();
+      inputs.push_back(inner);
+      inputs.push_back(src);
+      constraints += ",r,r";
+      text += "@p cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$1, {$" +
+              std::to_string(at) + ", $2}], [$" + std::to_string(at + 1) + "];\n";
+    }
+    text += "@p cp.async.bulk.commit_group;\n}";
+    inlinePtx(rewriter, loc, {}, inputs, text, constraints, /*hasSideEffects=*/true);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// tile.tma_store_wait: every thread (only thread 0 has groups; the others
+/// pass at once).
+struct TmaStoreWaitLowering : OpConversionPattern<TmaStoreWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(TmaStoreWaitOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    inlinePtx(rewriter, op.getLoc(), {}, {},
+              "cp.async.bulk.wait_group.read " + std::to_string(op.getPending()) + ";", "",
+              /*hasSideEffects=*/true);
     rewriter.eraseOp(op);
     return success();
   }
@@ -276,8 +342,10 @@ struct TmaBarriersLowering : OpConversionPattern<OpT> {
 void populateTmaPatterns(TileTypeConverter &converter, const LoweringState &state,
                          RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<TmaCopyLowering, TensormapCreateLowering, TmaWaitLowering, TmaBarriersLowering<TmaInitOp, true>,
-               TmaBarriersLowering<TmaInvalOp, false>>(converter, ctx, state);
+  patterns.add<TmaCopyLowering, TmaStoreLowering, TensormapCreateLowering, TmaWaitLowering,
+               TmaBarriersLowering<TmaInitOp, true>, TmaBarriersLowering<TmaInvalOp, false>>(
+      converter, ctx, state);
+  patterns.add<TmaStoreWaitLowering>(converter, ctx);
 }
 
 } // namespace kiln::lowering

@@ -561,6 +561,37 @@ static FailureOr<Val> descriptorValue(IRGen &g, ArgReader &rd, const Arg &a,
                               shapeStr(block) + ", got " + g.typeName(*v));
   return v;
 }
+
+/// Records on a 2-D descriptor block's load or store where the block comes
+/// from, for TMA on sm_90 (TmaCopies.h): the offsets as `coords`, and the
+/// kernel argument of a host descriptor (`descArg`) or the fields of one
+/// made in the kernel (`desc`). Whether it recorded anything.
+template <typename AccessOp>
+bool recordDescriptorBlock(IRGen &g, AccessOp access, const Val &desc,
+                           const std::vector<Val> &offsets) {
+  if (desc.bpRank() != 2)
+    return false;
+  llvm::SmallVector<mlir::Value> coords;
+  for (const Val &o : offsets)
+    coords.push_back(o.isRuntime() ? o.value
+                                   : g.constantInt(o.i, DType::I32).value);
+  access.getCoordsMutable().assign(coords);
+  auto base = llvm::dyn_cast<mlir::BlockArgument>(desc.bpBase().value);
+  auto kernel = base ? llvm::dyn_cast<mlir::func::FuncOp>(base.getOwner()->getParentOp())
+                     : mlir::func::FuncOp();
+  if (kernel && kernel.getArgAttr(base.getArgNumber(), "tile.descriptor")) {
+    access.setDescArg(int64_t(base.getArgNumber()));
+    return true;
+  }
+  llvm::SmallVector<mlir::Value> fields;
+  for (size_t k = 0; k < 4; ++k) {
+    const Val &f = desc.elems[k];
+    fields.push_back(f.isRuntime() ? f.value
+                                   : g.constantInt(f.i, k == 3 ? DType::I64 : DType::I32).value);
+  }
+  access.getDescMutable().assign(fields);
+  return true;
+}
 } // namespace
 
 FailureOr<Val> kiln::fe::makeTensorDescriptorBuiltin(BuiltinCall &call) {
@@ -684,36 +715,9 @@ FailureOr<Val> kiln::fe::loadTensorDescriptorBuiltin(BuiltinCall &call) {
   }
   auto load = tile::LoadOp::create(g.b, l, toMLIR(&g.ctx, t), x->ptr.value,
                                    x->mask, other);
-  // A 2-D host descriptor's block also records the kernel argument and the
-  // offsets, from which the pipeliner may copy it with TMA instead.
-  auto base = llvm::dyn_cast<mlir::BlockArgument>(desc->bpBase().value);
-  auto kernel = base ? llvm::dyn_cast<mlir::func::FuncOp>(base.getOwner()->getParentOp())
-                     : mlir::func::FuncOp();
-  if (kernel && desc->bpRank() == 2 &&
-      kernel.getArgAttr(base.getArgNumber(), "tile.descriptor")) {
-    llvm::SmallVector<mlir::Value> coords;
-    for (const Val &o : offsets)
-      coords.push_back(o.isRuntime() ? o.value
-                                     : g.constantInt(o.i, DType::I32).value);
-    load.getCoordsMutable().assign(coords);
-    load.setDescArg(int64_t(base.getArgNumber()));
-  } else if (desc->bpRank() == 2) {
-    // A 2-D descriptor made in the kernel: the load carries it whole, from
-    // which the pipeliner may build a tensor map and copy with TMA.
-    llvm::SmallVector<mlir::Value> coords, fields;
-    for (const Val &o : offsets)
-      coords.push_back(o.isRuntime() ? o.value
-                                     : g.constantInt(o.i, DType::I32).value);
-    for (size_t k = 0; k < 4; ++k) {
-      const Val &f = desc->elems[k];
-      fields.push_back(f.isRuntime() ? f.value
-                                     : g.constantInt(f.i, k == 3 ? DType::I64 : DType::I32).value);
-    }
-    load.getCoordsMutable().assign(coords);
-    load.getDescMutable().assign(fields);
-    if (desc->s == "nan")
-      load.setDescNan(true);
-  }
+  if (recordDescriptorBlock(g, load, *desc, offsets) && desc->s == "nan" &&
+      !load.getDesc().empty())
+    load.setDescNan(true);
   return Val::runtime(load, t);
 }
 
@@ -731,10 +735,12 @@ FailureOr<Val> kiln::fe::storeTensorDescriptorBuiltin(BuiltinCall &call) {
     if (failed(v))
       return failure();
   }
-  FailureOr<Expanded> x = descriptorBlock(g, *desc, a[1], rd.fn, e);
+  std::vector<Val> offsets;
+  FailureOr<Expanded> x = descriptorBlock(g, *desc, a[1], rd.fn, e, &offsets);
   if (failed(x))
     return failure();
-  tile::StoreOp::create(g.b, l, x->ptr.value, v->value, x->mask);
+  auto store = tile::StoreOp::create(g.b, l, x->ptr.value, v->value, x->mask);
+  recordDescriptorBlock(g, store, *desc, offsets);
   return Val::none();
 }
 

@@ -224,3 +224,43 @@ func.func @tensormap_swizzle(%s: !llvm.ptr, %b: !tile.ptr<f16>, %c: i32, %l: i64
   %0 = tile.tensormap_create %s, %b, %c, %c, %l {offset = 0 : i64, box = array<i64: 64, 64>, swizzle = 16 : i64} : !llvm.ptr, !tile.ptr<f16> -> !llvm.ptr
   return
 }
+
+// -----
+
+func.func @store_coords_without_desc(%p: tensor<16x16x!tile.ptr<f16>>, %v: tensor<16x16xf16>, %c: i32) {
+  // expected-error @+1 {{'tile.store' op `coords` go together with `descArg` or `desc` (a descriptor block's store)}}
+  tile.store %p, %v coords [%c, %c] : tensor<16x16x!tile.ptr<f16>>
+  return
+}
+
+// -----
+
+func.func @store_desc_element(%p: tensor<16x16x!tile.ptr<f16>>, %v: tensor<16x16xf16>, %c: i32, %b: !tile.ptr<f32>, %s: i64) {
+  // expected-error @+1 {{'tile.store' op `desc` base must point to the value's element type}}
+  tile.store %p, %v coords [%c, %c] desc(%b, %c, %c, %s : !tile.ptr<f32>, i32, i32, i64) : tensor<16x16x!tile.ptr<f16>>
+  return
+}
+
+// -----
+
+func.func @tma_store_barriers(%map: !llvm.ptr, %b: !tile.smem<1x64x64xf16, barriers>, %c: i32) {
+  // expected-error @+1 {{'tile.tma_store' op stores a slot as the tensor stores its rows, from a buffer neither transposed nor with mbarriers, got '!tile.smem<1x64x64xf16, barriers>'}}
+  tile.tma_store %b[%c] to %map[%c, %c] : !tile.smem<1x64x64xf16, barriers> -> !llvm.ptr
+  return
+}
+
+// -----
+
+func.func @tma_store_coords(%map: !llvm.ptr, %b: !tile.smem<1x64x64xf16>, %c: i32) {
+  // expected-error @+1 {{'tile.tma_store' op takes 2 coordinates (a 2-D descriptor block), got 1}}
+  tile.tma_store %b[%c] to %map[%c] : !tile.smem<1x64x64xf16> -> !llvm.ptr
+  return
+}
+
+// -----
+
+func.func @tma_store_wait_pending() {
+  // expected-error @+1 {{'tile.tma_store_wait' op pending must not be negative, got -1}}
+  "tile.tma_store_wait"() <{pending = -1 : i64}> : () -> ()
+  return
+}

@@ -87,3 +87,27 @@ func.func @device_descriptor(%scratch: !llvm.ptr, %ptrs: tensor<64x64x!tile.ptr<
       : !llvm.ptr, !tile.ptr<f16> -> !llvm.ptr
   return
 }
+
+// TMA stores: a tile.store that records its descriptor block (host or made
+// in the kernel), a slot written and stored to a tensor map, the wait for
+// the stores' reads with the buffers it keeps alive.
+// CHECK-LABEL: func.func @tma_store
+// CHECK: tile.store %arg1, %arg2, mask %arg3 coords[%arg4, %arg4] {descArg = 1 : i64} : tensor<64x64x!tile.ptr<f16>>
+// CHECK: tile.store %arg1, %arg2 coords[%arg4, %arg4] desc(%arg5, %arg4, %arg4, %arg6 : !tile.ptr<f16>, i32, i32, i64) : tensor<64x64x!tile.ptr<f16>>
+// CHECK: %[[B:.*]] = tile.local_alloc : <1x64x64xf16>
+// CHECK: tile.tma_store_wait 1, %[[B]] : !tile.smem<1x64x64xf16>
+// CHECK: tile.local_store %arg2 into %[[B]][%arg4] : tensor<64x64xf16> -> <1x64x64xf16>
+// CHECK: tile.tma_store %[[B]][%arg4] to %arg0[%arg4, %arg4] : <1x64x64xf16> -> !llvm.ptr
+// CHECK: tile.tma_store_wait 0{{$}}
+func.func @tma_store(%map: !llvm.ptr, %ptrs: tensor<64x64x!tile.ptr<f16>>, %v: tensor<64x64xf16>,
+                     %m: tensor<64x64xi1>, %c: i32, %base: !tile.ptr<f16>, %stride: i64) {
+  tile.store %ptrs, %v, mask %m coords [%c, %c] {descArg = 1 : i64} : tensor<64x64x!tile.ptr<f16>>
+  tile.store %ptrs, %v coords [%c, %c] desc(%base, %c, %c, %stride : !tile.ptr<f16>, i32, i32, i64)
+      : tensor<64x64x!tile.ptr<f16>>
+  %b = tile.local_alloc : !tile.smem<1x64x64xf16>
+  tile.tma_store_wait 1, %b : !tile.smem<1x64x64xf16>
+  tile.local_store %v into %b[%c] : tensor<64x64xf16> -> !tile.smem<1x64x64xf16>
+  tile.tma_store %b[%c] to %map[%c, %c] : !tile.smem<1x64x64xf16> -> !llvm.ptr
+  tile.tma_store_wait 0
+  return
+}

@@ -178,7 +178,7 @@ func.func @load_other_type(%p: tensor<16x!tile.ptr<f32>>, %m: tensor<16xi1>, %o:
 
 func.func @store_value_type(%p: tensor<16x!tile.ptr<f32>>, %v: tensor<16xf16>) {
   // expected-error @+1 {{'tile.store' op failed to verify that value type is the pointee type}}
-  "tile.store"(%p, %v) : (tensor<16x!tile.ptr<f32>>, tensor<16xf16>) -> ()
+  "tile.store"(%p, %v) <{operandSegmentSizes = array<i32: 1, 1, 0, 0, 0>}> : (tensor<16x!tile.ptr<f32>>, tensor<16xf16>) -> ()
   return
 }
 
@@ -186,7 +186,7 @@ func.func @store_value_type(%p: tensor<16x!tile.ptr<f32>>, %v: tensor<16xf16>) {
 
 func.func @store_mask_shape(%p: tensor<16x!tile.ptr<f32>>, %v: tensor<16xf32>, %m: tensor<8xi1>) {
   // expected-error @+1 {{'tile.store' op failed to verify that mask is i1 with the pointer's shape}}
-  "tile.store"(%p, %v, %m) : (tensor<16x!tile.ptr<f32>>, tensor<16xf32>, tensor<8xi1>) -> ()
+  "tile.store"(%p, %v, %m) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}> : (tensor<16x!tile.ptr<f32>>, tensor<16xf32>, tensor<8xi1>) -> ()
   return
 }
 

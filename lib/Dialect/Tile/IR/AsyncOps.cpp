@@ -170,3 +170,21 @@ LogicalResult TensormapCreateOp::verify() {
 LogicalResult TmaWaitOp::verify() { return checkBarriers(*this, getBuffer().getType()); }
 LogicalResult TmaInitOp::verify() { return checkBarriers(*this, getBuffer().getType()); }
 LogicalResult TmaInvalOp::verify() { return checkBarriers(*this, getBuffer().getType()); }
+
+LogicalResult TmaStoreOp::verify() {
+  SharedMemoryType buffer = getBuffer().getType();
+  if (buffer.getTransposed() || buffer.getBarriers())
+    return emitOpError() << "stores a slot as the tensor stores its rows, from a buffer "
+                            "neither transposed nor with mbarriers, got "
+                         << buffer;
+  if (getCoords().size() != 2)
+    return emitOpError() << "takes 2 coordinates (a 2-D descriptor block), got "
+                         << getCoords().size();
+  return success();
+}
+
+LogicalResult TmaStoreWaitOp::verify() {
+  if (int64_t pending = getPendingAttr().getInt(); pending < 0)
+    return emitOpError() << "pending must not be negative, got " << pending;
+  return success();
+}

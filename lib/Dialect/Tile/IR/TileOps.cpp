@@ -210,38 +210,52 @@ void LoadOp::getEffects(
     effects.emplace_back(MemoryEffects::Write::get());
 }
 
+/// The descriptor-block operands of a load or store (`access`, whose
+/// `block` is the loaded or stored tensor, named `tensor` in errors): `coords` together with either
+/// `descArg` or a 2-D `desc` of base, shapes and row stride.
+static LogicalResult verifyDescriptorBlock(Operation *access, Type block, bool hostDesc,
+                                           ValueRange desc, ValueRange coords, StringRef what,
+                                           StringRef tensor) {
+  bool deviceDesc = !desc.empty();
+  if (hostDesc && deviceDesc)
+    return access->emitOpError() << "has both `descArg` and `desc`";
+  if ((hostDesc || deviceDesc) != !coords.empty())
+    return access->emitOpError() << "`coords` go together with `descArg` or `desc` (a "
+                                    "descriptor block's " << what << ")";
+  auto type = dyn_cast<RankedTensorType>(block);
+  if (deviceDesc) {
+    // base, 2 shapes, 1 row stride: a 2-D descriptor made in the kernel.
+    SmallVector<Type> types(desc.getTypes());
+    if (types.size() != 4 || !isa<PtrType>(types[0]) || !types[1].isInteger(32) ||
+        !types[2].isInteger(32) || !types[3].isInteger(64))
+      return access->emitOpError()
+             << "`desc` must be a base pointer, two i32 shapes and an i64 stride";
+    if (!type || cast<PtrType>(types[0]).getPointeeType() != type.getElementType())
+      return access->emitOpError() << "`desc` base must point to the " << tensor
+                                   << "'s element type";
+  }
+  if (!coords.empty() && (!type || type.getRank() != int64_t(coords.size())))
+    return access->emitOpError() << "has " << coords.size() << " coords; the " << tensor
+                                 << " must be a tensor of that rank";
+  return success();
+}
+
 LogicalResult LoadOp::verify() {
   if (getOther() && !getMask())
     return emitOpError() << "`other` given without `mask`";
-  bool hostDesc = getDescArg().has_value(), deviceDesc = !getDesc().empty();
-  if (hostDesc && deviceDesc)
-    return emitOpError() << "has both `descArg` and `desc`";
-  if ((hostDesc || deviceDesc) != !getCoords().empty())
-    return emitOpError() << "`coords` go together with `descArg` or `desc` (a descriptor "
-                            "block's load)";
-  if (getDescNan() && !deviceDesc)
+  if (getDescNan() && getDesc().empty())
     return emitOpError() << "`descNan` without `desc`";
-  if (deviceDesc) {
-    // base, 2 shapes, 1 row stride: a 2-D descriptor made in the kernel.
-    SmallVector<Type> types(getDesc().getTypes());
-    auto result = dyn_cast<RankedTensorType>(getType());
-    if (types.size() != 4 || !isa<PtrType>(types[0]) || !types[1].isInteger(32) ||
-        !types[2].isInteger(32) || !types[3].isInteger(64))
-      return emitOpError() << "`desc` must be a base pointer, two i32 shapes and an i64 stride";
-    if (!result || cast<PtrType>(types[0]).getPointeeType() != result.getElementType())
-      return emitOpError() << "`desc` base must point to the result's element type";
-  }
-  if (!getCoords().empty()) {
-    auto type = dyn_cast<RankedTensorType>(getType());
-    if (!type || type.getRank() != int64_t(getCoords().size()))
-      return emitOpError() << "has " << getCoords().size()
-                           << " coords; the result must be a tensor of that rank";
-  }
+  if (failed(verifyDescriptorBlock(*this, getType(), getDescArg().has_value(), getDesc(),
+                                   getCoords(), "load", "result")))
+    return failure();
   // Mask and pointee types are checked by the op's type constraints.
   return verifyCacheHints(*this, getCache(), {".ca", ".cg", ".cv"}, getEvict());
 }
 
 LogicalResult StoreOp::verify() {
+  if (failed(verifyDescriptorBlock(*this, getValue().getType(), getDescArg().has_value(),
+                                   getDesc(), getCoords(), "store", "value")))
+    return failure();
   return verifyCacheHints(*this, getCache(), {".wb", ".cg", ".cs", ".wt"}, getEvict());
 }
 

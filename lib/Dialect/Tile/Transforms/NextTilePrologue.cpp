@@ -24,7 +24,14 @@ int64_t scratchEstimate(Operation *op) {
     if (!load || !isKMajorSlotOperand(load))
       return tensorBytes(cvt.getType()) * 9 / 8;
   } else if (auto dot = dyn_cast<DotOp>(op)) {
-    return tensorBytes(dot.getA().getType()) + tensorBytes(dot.getB().getType());
+    // Operands read from slots (a tile.local_load, maybe transposed) are
+    // not staged.
+    auto staged = [](Value operand) {
+      if (auto trans = operand.getDefiningOp<TransOp>())
+        operand = trans.getSrc();
+      return operand.getDefiningOp<LocalLoadOp>() ? 0 : tensorBytes(operand.getType());
+    };
+    return staged(dot.getA()) + staged(dot.getB());
   }
   return 0;
 }
@@ -38,17 +45,13 @@ int64_t sharedMemoryPerBlock(Operation *op) {
                      : 48 * 1024;
 }
 
-namespace {
-/// scratchEstimate, and for the ops after the K loop, which now no longer
-/// share the slots' bytes, any other op of the dialect whose result takes
-/// another layout than its operand (a reshape of the accumulator into
-/// subtiles, a split, a transpose): its lowering may exchange the whole
-/// tensor through scratch, so it is counted as a layout exchange.
-/// Reductions, scans and the register-only broadcasts are not.
 int64_t epilogueScratchEstimate(Operation *op) {
+  // A slot read transposed (a dot's operand) is read so by the dot.
+  if (auto trans = dyn_cast<TransOp>(op); trans && trans.getSrc().getDefiningOp<LocalLoadOp>())
+    return 0;
   int64_t bytes = scratchEstimate(op);
   if (!isa<TileDialect>(op->getDialect()) || op->getNumRegions() || op->getNumOperands() == 0 ||
-      op->getNumResults() == 0 || isa<ExpandDimsOp, BroadcastOp, SplatOp>(op))
+      op->getNumResults() == 0 || isa<ExpandDimsOp, BroadcastOp, SplatOp, DotOp>(op))
     return bytes;
   auto in = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
   auto out = dyn_cast<RankedTensorType>(op->getResult(0).getType());
@@ -57,13 +60,17 @@ int64_t epilogueScratchEstimate(Operation *op) {
   return bytes;
 }
 
-/// Programs of `bytes` of shared memory each that fit on one SM of `op`'s
-/// target (the driver reserves 1 KB per program).
 int64_t programsPerSM(Operation *op, int64_t bytes) {
   int64_t perSM = sharedMemoryPerBlock(op) + 1024;
-  return perSM / (bytes + 1024);
+  int64_t programs = std::min<int64_t>(perSM / (bytes + 1024), 32);
+  // An SM holds 2048 threads.
+  auto module = op->getParentOfType<ModuleOp>();
+  if (auto warps = module ? module->getAttrOfType<IntegerAttr>("tile.num_warps") : nullptr)
+    programs = std::min<int64_t>(programs, 64 / std::max<int64_t>(warps.getInt(), 1));
+  return programs;
 }
 
+namespace {
 /// Whether an op of the outer body besides the K loop would interfere: a
 /// loop (the pass may pipeline it, and its copies would share the slots'
 /// cp.async groups), a dot (the outer loop would be pipelined itself) or

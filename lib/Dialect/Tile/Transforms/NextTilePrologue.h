@@ -33,11 +33,25 @@ namespace kiln::tile {
 
 /// Shared memory an op reuses as scratch, as the pipeliner estimates it
 /// before layouts are lowered (erring high): a layout exchange with its
-/// padding, a dot that stages its operands; 0 for others.
+/// padding, a dot that stages its operands (not those read from slots); 0
+/// for others.
 int64_t scratchEstimate(mlir::Operation *op);
 
 /// The opt-in shared memory per block of `op`'s target.
 int64_t sharedMemoryPerBlock(mlir::Operation *op);
+
+/// scratchEstimate, and also any other op of the dialect whose result takes
+/// another layout than its operand (a reshape of the accumulator into
+/// subtiles, a split, a transpose): its lowering may exchange the whole
+/// tensor through scratch, so it is counted as a layout exchange.
+/// Reductions, scans, dots and the register-only broadcasts are not. For the ops
+/// after a K loop whose slots they do not share.
+int64_t epilogueScratchEstimate(mlir::Operation *op);
+
+/// Programs of `bytes` of shared memory each that fit on one SM of `op`'s
+/// target (the driver reserves 1 KB per program), at most 32 and as many
+/// as its 2048 threads allow (the module's tile.num_warps).
+int64_t programsPerSM(mlir::Operation *op, int64_t bytes);
 
 /// How the K loop `inner`'s prologue runs one outer iteration early.
 struct NextTilePrologue {

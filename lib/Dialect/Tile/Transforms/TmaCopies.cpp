@@ -57,15 +57,16 @@ OpBuilder::InsertPoint afterFields(ValueRange fields, DominanceInfo &dom) {
   return OpBuilder::InsertPoint();
 }
 
-/// The tensor map of `load`'s descriptor made in the kernel, for copies of
+/// The tensor map of `block`'s descriptor made in the kernel, for copies of
 /// `box` with `swizzle`: one built in the kernel's global scratch
 /// (tile.tensormap_create) where the descriptor's last field is defined,
-/// shared by every load of that descriptor with that box.
-Value deviceTensorMap(LoadOp load, func::FuncOp func, ArrayRef<int64_t> box, int64_t swizzle) {
-  MLIRContext *ctx = load.getContext();
+/// shared by every access of that descriptor with that box.
+Value deviceTensorMap(const DescriptorBlock &block, func::FuncOp func, ArrayRef<int64_t> box,
+                      int64_t swizzle) {
+  MLIRContext *ctx = func.getContext();
   Builder attrs(ctx);
-  ValueRange fields = load.getDesc();
-  bool nanFill = load.getDescNan();
+  ValueRange fields = block.desc;
+  bool nanFill = block.nanFill;
   TensormapCreateOp found;
   func.walk([&](TensormapCreateOp op) {
     if (!found && op.getBase() == fields[0] && op.getRows() == fields[1] &&
@@ -74,7 +75,7 @@ Value deviceTensorMap(LoadOp load, func::FuncOp func, ArrayRef<int64_t> box, int
       found = op;
   });
   DominanceInfo dom(func);
-  if (found && dom.properlyDominates(found.getResult(), load))
+  if (found && dom.properlyDominates(found.getResult(), block.access))
     return found.getResult();
   OpBuilder::InsertPoint at = afterFields(fields, dom);
   if (!at.isSet())
@@ -98,7 +99,7 @@ Value deviceTensorMap(LoadOp load, func::FuncOp func, ArrayRef<int64_t> box, int
   OpBuilder b(ctx);
   b.restoreInsertionPoint(at);
   auto create = TensormapCreateOp::create(
-      b, load.getLoc(), LLVM::LLVMPointerType::get(ctx), scratch, fields[0], fields[1], fields[2],
+      b, block.access->getLoc(), LLVM::LLVMPointerType::get(ctx), scratch, fields[0], fields[1], fields[2],
       fields[3], attrs.getI64IntegerAttr(offset), attrs.getDenseI64ArrayAttr(box),
       attrs.getI64IntegerAttr(swizzle), nanFill ? attrs.getUnitAttr() : UnitAttr());
   return create.getResult();
@@ -117,17 +118,16 @@ static bool deviceDescriptorBeforeLoop(LoadOp load) {
          });
 }
 
-bool isTmaCandidate(LoadOp load) {
-  bool described = load.getDescArg() || deviceDescriptorBeforeLoop(load);
-  if (!described || load.getCoords().size() != 2 || load.getIsVolatile())
-    return false;
-  std::optional<unsigned> cc = getTargetComputeCapability(load);
+bool targetHasTma(Operation *op) {
+  std::optional<unsigned> cc = getTargetComputeCapability(op);
   if (!cc || *cc < 90)
     return false;
-  auto module = load->getParentOfType<ModuleOp>();
-  if (module && module->hasAttr(kNoTmaAttr))
-    return false;
-  auto type = dyn_cast<RankedTensorType>(load.getType());
+  auto module = op->getParentOfType<ModuleOp>();
+  return !module || !module->hasAttr(kNoTmaAttr);
+}
+
+bool isTmaBlock(Type block) {
+  auto type = dyn_cast<RankedTensorType>(block);
   if (!type || type.getRank() != 2)
     return false;
   Type elem = type.getElementType();
@@ -139,21 +139,40 @@ bool isTmaCandidate(LoadOp load) {
          (bytes <= 128 || bytes % 128 == 0);
 }
 
+bool isTmaCandidate(LoadOp load) {
+  bool described = load.getDescArg() || deviceDescriptorBeforeLoop(load);
+  if (!described || load.getCoords().size() != 2 || load.getIsVolatile())
+    return false;
+  return targetHasTma(load) && isTmaBlock(load.getType());
+}
+
 bool copiedWithTma(LoadOp load) { return isTmaCandidate(load) && !isTransposedOperand(load); }
 
-Value tensorMapFor(LoadOp load) {
-  auto func = load->getParentOfType<func::FuncOp>();
+DescriptorBlock DescriptorBlock::of(LoadOp load) {
+  return {load, cast<RankedTensorType>(load.getType()), load.getDescArg(), load.getDesc(),
+          load.getDescNan()};
+}
+
+DescriptorBlock DescriptorBlock::of(StoreOp store) {
+  return {store, cast<RankedTensorType>(store.getValue().getType()), store.getDescArg(),
+          store.getDesc(), false};
+}
+
+Value tensorMapFor(LoadOp load) { return tensorMapFor(DescriptorBlock::of(load)); }
+
+Value tensorMapFor(const DescriptorBlock &block) {
+  auto func = block.access->getParentOfType<func::FuncOp>();
   if (!func)
     return Value();
-  MLIRContext *ctx = load.getContext();
-  auto type = cast<RankedTensorType>(load.getType());
+  MLIRContext *ctx = func.getContext();
+  RankedTensorType type = block.type;
   int64_t panelBytes = std::min<int64_t>(rowBytes(type), 128);
   int64_t elemBits = type.getElementType().getIntOrFloatBitWidth();
   SmallVector<int64_t> box{type.getDimSize(0), panelBytes * 8 / elemBits};
   int64_t swizzle = panelBytes >= 32 ? panelBytes : 0;
-  if (!load.getDescArg())
-    return deviceTensorMap(load, func, box, swizzle);
-  int64_t desc = *load.getDescArg();
+  if (!block.descArg)
+    return deviceTensorMap(block, func, box, swizzle);
+  int64_t desc = *block.descArg;
   for (BlockArgument arg : func.getArguments()) {
     auto of = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), "tile.tensormap");
     if (!of || of.getInt() != desc)

@@ -25,13 +25,19 @@
 
 namespace kiln::tile {
 
-/// Whether `load` is a descriptor block that a slot can receive by TMA on
-/// the module's target (unless the module says kNoTmaAttr): a host
-/// descriptor's or one made in the kernel before the load's loop; sm_90 or
-/// later, a 2-D block of a slot element type
-/// whose rows are 16-byte chunks cut into panels of at most 128 bytes, at
-/// most 256 rows, a multiple of 8 (each panel then starts at its swizzle's
-/// period).
+/// Whether `op`'s module targets sm_90 or later and allows TMA (no
+/// kNoTmaAttr).
+bool targetHasTma(mlir::Operation *op);
+
+/// Whether a 2-D block of type `block` moves by TMA through a slot: a slot
+/// element type (f16, bf16, f32, fp8), rows of 16-byte chunks cut into
+/// panels of at most 128 bytes, at most 256 rows, a multiple of 8 (each
+/// panel then starts at its swizzle's period).
+bool isTmaBlock(mlir::Type block);
+
+/// Whether `load` is a descriptor block that a slot can receive by TMA
+/// (targetHasTma, isTmaBlock): a host descriptor's or one made in the kernel
+/// before the load's loop.
 bool isTmaCandidate(LoadOp load);
 
 /// Whether the pipeliner copies `load` with TMA when it slots it: a
@@ -39,6 +45,22 @@ bool isTmaCandidate(LoadOp load);
 /// load needs no alignment from the axis analysis, and its padding (zero or
 /// NaN) is filled by the copy.
 bool copiedWithTma(LoadOp load);
+
+/// A descriptor block's load or store, as the tensor maps see it.
+struct DescriptorBlock {
+  mlir::Operation *access;
+  mlir::RankedTensorType type; ///< the block
+  std::optional<int64_t> descArg; ///< a host descriptor's base argument
+  mlir::ValueRange desc; ///< or the fields of one made in the kernel
+  bool nanFill;
+  static DescriptorBlock of(LoadOp load);
+  static DescriptorBlock of(StoreOp store);
+};
+
+/// The tensor map for `block`'s descriptor, with a box of one slot panel
+/// (all rows, at most 128 bytes of each) and the slot's swizzle: as
+/// tensorMapFor(LoadOp) below.
+mlir::Value tensorMapFor(const DescriptorBlock &block);
 
 /// The tensor map for `load`'s descriptor: for a host descriptor the
 /// kernel's CUtensorMap argument (added after the other arguments on first

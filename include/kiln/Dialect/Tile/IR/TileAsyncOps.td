@@ -260,3 +260,51 @@ def Tile_TmaInvalOp : Tile_Op<"tma_inval", [MemoryEffects<[MemWrite]>]> {
   let assemblyFormat = "$buffer attr-dict `:` type($buffer)";
   let hasVerifier = 1;
 }
+
+//===----------------------------------------------------------------------===//
+// TMA stores (sm_90): descriptor blocks written from a shared-memory slot
+//===----------------------------------------------------------------------===//
+
+def Tile_TmaStoreOp : Tile_Op<"tma_store", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "start a TMA store of a shared-memory slot to a descriptor block";
+  let description = [{
+    Every thread orders its writes of the slot before the async proxy's
+    reads (`fence.proxy.async.shared::cta`), the program synchronizes, and
+    one thread starts the store of slot `slot` of `buffer` to the block at
+    `coords` (outermost first) of the tensor that `tensorMap` describes:
+    `cp.async.bulk.tensor` per panel of at most 128 bytes of a row, with the
+    slot's swizzle, committed as one bulk group. Elements outside the tensor
+    are not written. The slot may be written again only after a
+    `tile.tma_store_wait` that covers the group.
+
+    ```mlir
+    tile.tma_store %buf[%c0] to %map[%row, %col]
+        : !tile.smem<1x128x256xf16> -> !llvm.ptr
+    ```
+  }];
+  let arguments = (ins Tile_SharedMemory:$buffer, I32:$slot, AnyType:$tensorMap,
+                       Variadic<I32>:$coords);
+  let assemblyFormat = [{
+    $buffer `[` $slot `]` `to` $tensorMap `[` $coords `]` attr-dict `:` type($buffer) `->`
+    type($tensorMap)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_TmaStoreWaitOp : Tile_Op<"tma_store_wait", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "wait until the TMA stores have read their slots";
+  let description = [{
+    Waits until at most `pending` of the bulk groups that the program's
+    `tile.tma_store`s committed have not yet read their slots
+    (`cp.async.bulk.wait_group.read`); no barrier. `buffers` are the slots'
+    buffers, which stay allocated through the wait. The stores' writes to
+    global memory may still be in flight.
+
+    ```mlir
+    tile.tma_store_wait 0, %buf : !tile.smem<1x128x256xf16>
+    ```
+  }];
+  let arguments = (ins I64Attr:$pending, Variadic<Tile_SharedMemory>:$buffers);
+  let assemblyFormat = "$pending (`,` $buffers^ `:` type($buffers))? attr-dict";
+  let hasVerifier = 1;
+}

@@ -336,7 +336,7 @@ def Tile_LoadOp : Tile_Op<"load", [
 }
 
 def Tile_StoreOp : Tile_Op<"store", [
-    MemoryEffects<[MemWrite]>,
+    AttrSizedOperandSegments, MemoryEffects<[MemWrite]>,
     TypesMatchWith<"value type is the pointee type", "ptr", "value", PointeeOf>,
     OptionalTypesMatchWith<"mask is i1 with the pointer's shape", "ptr", "mask", MaskOf>]> {
   let summary = "store to global memory, optionally masked";
@@ -344,16 +344,36 @@ def Tile_StoreOp : Tile_Op<"store", [
     Cache hints as on `tile.load`: `cache` is empty or one of `.wb`, `.cg`,
     `.cs`, `.wt`; `evict` is empty, `evict_first` or `evict_last`.
 
+    A store of a 2-D tensor descriptor's block (`desc.store(offsets, v)`)
+    records the block as `tile.load` does: `coords`, and `descArg` (a host
+    descriptor) or `desc` (one made in the kernel). The pointers and mask
+    say the same; on sm_90 `--tile-tma-stores` may instead write the block
+    with a TMA store (`tile.tma_store`).
+
     ```mlir
     tile.store %p, %y, mask %m : tensor<1024x!tile.ptr<f16>>
     tile.store %p, %y {evict = "evict_first"} : tensor<1024x!tile.ptr<f16>>
+    tile.store %cp, %c, mask %cm coords[%row, %col] {descArg = 2 : i64}
+        : tensor<128x128x!tile.ptr<f16>>
     ```
   }];
   let arguments = (ins Tile_PtrLike:$ptr, Tile_Value:$value,
-                       Optional<Tile_BoolLike>:$mask,
+                       Optional<Tile_BoolLike>:$mask, Variadic<I32>:$coords,
+                       Variadic<AnyType>:$desc,
                        DefaultValuedStrAttr<StrAttr, "">:$cache,
-                       DefaultValuedStrAttr<StrAttr, "">:$evict);
-  let assemblyFormat = "$ptr `,` $value (`,` `mask` $mask^)? attr-dict `:` type($ptr)";
+                       DefaultValuedStrAttr<StrAttr, "">:$evict,
+                       OptionalAttr<I64Attr>:$descArg);
+  let builders = [
+    // A store of no descriptor block.
+    OpBuilder<(ins "::mlir::Value":$ptr, "::mlir::Value":$value, "::mlir::Value":$mask), [{
+      build($_builder, $_state, ptr, value, mask, ::mlir::ValueRange(), ::mlir::ValueRange(),
+            $_builder.getStringAttr(""), $_builder.getStringAttr(""), nullptr);
+    }]>
+  ];
+  let assemblyFormat = [{
+    $ptr `,` $value (`,` `mask` $mask^)? (`coords` `[` $coords^ `]`)?
+    (`desc` `(` $desc^ `:` type($desc) `)`)? attr-dict `:` type($ptr)
+  }];
   let hasVerifier = 1;
 }
 

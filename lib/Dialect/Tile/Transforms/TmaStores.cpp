@@ -1,0 +1,242 @@
+//===- TmaStores.cpp - Descriptor blocks stored by TMA on sm_90 -----------===//
+//
+// A store of a 2-D descriptor block (a tile.store with `coords` and
+// `descArg` or `desc`) writes its value into a shared-memory slot, and the
+// TMA unit copies the slot to global memory (tile.tma_store), as Triton does
+// on Hopper. Against a store per 4-16 bytes per thread, each with a 64-bit
+// address and a bounds test in registers:
+//  - one instruction per panel, the bounds tested by the hardware;
+//  - no layout exchange to coalesce the stores: the slot takes the value in
+//    the layout it has (a dot's accumulator as the products left it);
+//  - the store is asynchronous: the program goes on (a persistent kernel's
+//    next tile) while the TMA unit reads the slot and writes memory.
+//
+// Placement. The stores under one op T of the kernel's body (a loop over
+// tiles, or the store itself) get a slot each, allocated before T, so a
+// loop's stores stay in flight into the next iteration. Before a slot is
+// written, the program waits until the store that last read it has (a
+// tile.tma_store_wait counting the groups committed since; none outside a
+// loop) and synchronizes; after T, it waits for them all, so the slots'
+// bytes are free again. The slots share no bytes with what is live during T
+// (SharedMemoryPlan.cpp): the rewrite is made only when they fit the
+// target's shared memory and cost no program per SM.
+//
+//===----------------------------------------------------------------------===//
+#include "NextTilePrologue.h"
+#include "TmaCopies.h"
+
+#include "kiln/Analysis/DistributedLayout.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace kiln::tile {
+#define GEN_PASS_DEF_TILETMASTORES
+#include "kiln/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace kiln::tile
+
+using namespace mlir;
+using kiln::DistributedLayout;
+using kiln::getDistributedLayout;
+
+namespace kiln::tile {
+namespace {
+
+/// Whether tile.local_store can write `v` (its lowering's rule): runs of
+/// registers along a row of at least 16 bits.
+bool slotWritable(Value v) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  std::optional<DistributedLayout> layout = type ? getDistributedLayout(type) : std::nullopt;
+  if (!layout)
+    return false;
+  layout = layout->asRows();
+  int64_t bits = type.getElementType().getIntOrFloatBitWidth();
+  unsigned vec = std::min(unsigned(128 / bits), layout->contiguousRegsAlong(1));
+  if (layout->numRegs() % vec)
+    vec = 1;
+  return vec * bits >= 16;
+}
+
+/// What the slot receives: the value that the layout conversion before the
+/// store converted, when the slot can take it as it is.
+Value slotValue(StoreOp store) {
+  Value v = store.getValue();
+  if (auto cvt = v.getDefiningOp<ConvertLayoutOp>(); cvt && slotWritable(cvt.getSrc()))
+    return cvt.getSrc();
+  return slotWritable(v) ? v : Value();
+}
+
+/// Whether `v` is defined outside `top` (before it, as it dominates a use
+/// inside).
+bool definedOutside(Value v, Operation *top) {
+  Operation *def = v.getDefiningOp();
+  Operation *where = def ? def : cast<BlockArgument>(v).getOwner()->getParentOp();
+  return !top->isAncestor(where);
+}
+
+struct Candidate {
+  StoreOp store;
+  Value value; ///< what the slot receives
+};
+
+/// Shared memory while each op of `body` runs, as estimated before the
+/// lowering: the buffers allocated in it or live across it, and the
+/// largest scratch in it (epilogueScratchEstimate; not that of `skipped`).
+SmallVector<int64_t> sharedBytesByOp(Block &body, const DenseSet<Operation *> &skipped) {
+  DenseMap<Operation *, unsigned> index;
+  for (auto [i, op] : llvm::enumerate(body))
+    index[&op] = unsigned(i);
+  SmallVector<int64_t> bytes(body.getOperations().size(), 0);
+  for (auto [i, op] : llvm::enumerate(body)) {
+    int64_t nested = 0, scratch = 0;
+    op.walk([&](Operation *inner) {
+      if (auto alloc = dyn_cast<LocalAllocOp>(inner)) {
+        if (inner != &op)
+          nested += alloc.getType().getAllocBytes();
+      } else if (!skipped.contains(inner)) {
+        scratch = std::max(scratch, epilogueScratchEstimate(inner));
+      }
+    });
+    bytes[i] += nested + scratch;
+    auto alloc = dyn_cast<LocalAllocOp>(op);
+    if (!alloc)
+      continue;
+    unsigned last = unsigned(i);
+    for (Operation *user : alloc->getUsers())
+      if (Operation *top = body.findAncestorOpInBlock(*user))
+        last = std::max(last, index[top]);
+    for (unsigned k = unsigned(i); k <= last; ++k)
+      bytes[k] += alloc.getType().getAllocBytes();
+  }
+  return bytes;
+}
+
+/// The stores of `candidates`, and the ops under `top` whose results only
+/// they use, directly or not (their pointers, masks and a layout conversion
+/// of the value that the slot does not take).
+DenseSet<Operation *> diesWithStores(Operation *top, ArrayRef<Candidate> candidates) {
+  DenseSet<Operation *> dying, kept;
+  for (Candidate c : candidates) {
+    dying.insert(c.store);
+    kept.insert(c.value.getDefiningOp()); // the slots take it
+  }
+  for (bool grew = true; grew;) {
+    grew = false;
+    top->walk([&](Operation *op) {
+      if (dying.contains(op) || kept.contains(op) || op->use_empty() || op->getNumRegions() ||
+          !isMemoryEffectFree(op))
+        return;
+      if (llvm::all_of(op->getUsers(), [&](Operation *user) { return dying.contains(user); }))
+        grew |= dying.insert(op).second;
+    });
+  }
+  return dying;
+}
+
+/// Rewrites the stores of `candidates`, all under `top` (an op of the
+/// kernel's body), into TMA stores, if their slots fit.
+void storeWithTma(Operation *top, ArrayRef<Candidate> candidates) {
+  Block &body = *top->getBlock();
+  unsigned at = 0;
+  for (Operation &op : body) {
+    if (&op == top)
+      break;
+    ++at;
+  }
+  int64_t slotBytes = 0;
+  SmallVector<SharedMemoryType> slotTypes;
+  for (Candidate c : candidates) {
+    auto type = cast<RankedTensorType>(c.value.getType());
+    slotTypes.push_back(SharedMemoryType::get(top->getContext(),
+                                              {1, type.getDimSize(0), type.getDimSize(1)},
+                                              type.getElementType()));
+    slotBytes += slotTypes.back().getAllocBytes();
+  }
+  DenseSet<Operation *> dying = diesWithStores(top, candidates);
+  auto peak = [](ArrayRef<int64_t> bytes) {
+    return bytes.empty() ? 0 : *llvm::max_element(bytes);
+  };
+  int64_t before = peak(sharedBytesByOp(body, {}));
+  SmallVector<int64_t> withSlots = sharedBytesByOp(body, dying);
+  withSlots[at] += slotBytes;
+  int64_t after = peak(withSlots);
+  if (after > sharedMemoryPerBlock(top) ||
+      programsPerSM(top, after) < programsPerSM(top, before))
+    return;
+
+  bool inLoop = false;
+  for (Candidate c : candidates)
+    for (Operation *op = c.store; op && op != top->getParentOp(); op = op->getParentOp())
+      inLoop |= isa<LoopLikeOpInterface>(op);
+  Block *first = candidates.front().store->getBlock();
+  bool straightLine = llvm::all_of(
+      candidates, [&](Candidate c) { return c.store->getBlock() == first; });
+  int64_t pending = inLoop && straightLine ? int64_t(candidates.size()) - 1 : 0;
+
+  OpBuilder b(top);
+  SmallVector<Value> buffers;
+  SmallVector<Operation *> dead;
+  for (auto [i, slotType] : llvm::enumerate(slotTypes)) {
+    Candidate c = candidates[i];
+    Value map = tensorMapFor(DescriptorBlock::of(c.store));
+    if (!map)
+      continue; // the host descriptor's map has another box: a load's
+    Location loc = c.store.getLoc();
+    b.setInsertionPoint(top);
+    Value buffer = LocalAllocOp::create(b, loc, slotType);
+    buffers.push_back(buffer);
+    b.setInsertionPoint(c.store);
+    if (inLoop) // the slot's store of the previous iteration has read it
+      TmaStoreWaitOp::create(b, loc, b.getI64IntegerAttr(pending), ValueRange{buffer});
+    BarrierOp::create(b, loc);
+    Value slot = arith::ConstantIntOp::create(b, loc, 0, 32);
+    LocalStoreOp::create(b, loc, c.value, buffer, slot);
+    TmaStoreOp::create(b, loc, buffer, slot, map, c.store.getCoords());
+    dead.push_back(c.store);
+  }
+  if (buffers.empty())
+    return;
+  b.setInsertionPointAfter(top);
+  TmaStoreWaitOp::create(b, top->getLoc(), b.getI64IntegerAttr(0), buffers);
+  // The stores, then what only they used: pointers, masks, conversions.
+  while (!dead.empty()) {
+    Operation *op = dead.pop_back_val();
+    llvm::SetVector<Value> operands(op->operand_begin(), op->operand_end());
+    op->erase();
+    for (Value v : operands)
+      if (Operation *def = v.getDefiningOp(); def && isOpTriviallyDead(def))
+        dead.push_back(def);
+  }
+}
+
+struct TileTmaStoresPass : impl::TileTmaStoresBase<TileTmaStoresPass> {
+  void runOnOperation() override {
+    getOperation().walk([&](func::FuncOp func) {
+      if (func.isExternal() || !targetHasTma(func))
+        return;
+      Block &body = func.getBody().front();
+      // Per op of the body, its candidate stores in program order.
+      llvm::MapVector<Operation *, SmallVector<Candidate>> byTop;
+      func.walk([&](StoreOp store) {
+        if (store.getCoords().size() != 2 || !isTmaBlock(store.getValue().getType()))
+          return;
+        Operation *top = body.findAncestorOpInBlock(*store);
+        if (!top || !llvm::all_of(store.getDesc(), [&](Value v) { return definedOutside(v, top); }))
+          return;
+        if (Value value = slotValue(store))
+          byTop[top].push_back({store, value});
+      });
+      for (auto &[top, candidates] : byTop)
+        storeWithTma(top, candidates);
+    });
+  }
+};
+
+} // namespace
+} // namespace kiln::tile
