@@ -170,23 +170,33 @@ void storeWithTma(Operation *top, ArrayRef<Candidate> candidates) {
       programsPerSM(top, after) < programsPerSM(top, before))
     return;
 
+  // The tensor maps first: a store whose host descriptor already has a map
+  // of another box (a load's) stays a store, and is not counted below.
+  SmallVector<std::pair<Candidate, Value>> mapped;
+  SmallVector<SharedMemoryType> mappedTypes;
+  for (auto [c, slotType] : llvm::zip(candidates, slotTypes))
+    if (Value map = tensorMapFor(DescriptorBlock::of(c.store))) {
+      mapped.push_back({c, map});
+      mappedTypes.push_back(slotType);
+    }
+  if (mapped.empty())
+    return;
   bool inLoop = false;
-  for (Candidate c : candidates)
+  for (auto &[c, map] : mapped)
     for (Operation *op = c.store; op && op != top->getParentOp(); op = op->getParentOp())
       inLoop |= isa<LoopLikeOpInterface>(op);
-  Block *first = candidates.front().store->getBlock();
+  Block *first = mapped.front().first.store->getBlock();
   bool straightLine = llvm::all_of(
-      candidates, [&](Candidate c) { return c.store->getBlock() == first; });
-  int64_t pending = inLoop && straightLine ? int64_t(candidates.size()) - 1 : 0;
+      mapped, [&](auto &entry) { return entry.first.store->getBlock() == first; });
+  // Between two runs of one store each other store of the block commits
+  // one group: waiting down to n - 1 pending groups waits for its own.
+  int64_t pending = inLoop && straightLine ? int64_t(mapped.size()) - 1 : 0;
 
   OpBuilder b(top);
   SmallVector<Value> buffers;
   SmallVector<Operation *> dead;
-  for (auto [i, slotType] : llvm::enumerate(slotTypes)) {
-    Candidate c = candidates[i];
-    Value map = tensorMapFor(DescriptorBlock::of(c.store));
-    if (!map)
-      continue; // the host descriptor's map has another box: a load's
+  for (auto [entry, slotType] : llvm::zip(mapped, mappedTypes)) {
+    auto [c, map] = entry;
     Location loc = c.store.getLoc();
     b.setInsertionPoint(top);
     Value buffer = LocalAllocOp::create(b, loc, slotType);
@@ -200,8 +210,6 @@ void storeWithTma(Operation *top, ArrayRef<Candidate> candidates) {
     TmaStoreOp::create(b, loc, buffer, slot, map, c.store.getCoords());
     dead.push_back(c.store);
   }
-  if (buffers.empty())
-    return;
   b.setInsertionPointAfter(top);
   TmaStoreWaitOp::create(b, top->getLoc(), b.getI64IntegerAttr(0), buffers);
   // The stores, then what only they used: pointers, masks, conversions.
