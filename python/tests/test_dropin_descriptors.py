@@ -35,16 +35,13 @@ class DescriptorLaunchTest(unittest.TestCase):
                              padding="nan")
         before = _fake.kilnFakeLaunchCount()
         k[(4,)](x, y, 5, BM=32)
-        # The parameters, then y_desc's tensor map (its block is stored by
-        # TMA on sm_90), whose first word the stand-in driver records as the
-        # tensor's address.
         self.assertEqual(last_params(), [0x100000, 100, 70, 72,
-                                         0x200000, 100, 70, 72, 5, 0x200000])
+                                         0x200000, 100, 70, 72, 5])
         # The hit path: other shapes and strides, same specialization.
         x.shape, x.strides = [50, 64], [64, 1]
         k[(2,)](x, y, 7, BM=32)
         self.assertEqual(last_params(), [0x100000, 50, 64, 64,
-                                         0x200000, 100, 70, 72, 7, 0x200000])
+                                         0x200000, 100, 70, 72, 7])
         # Another block shape (as an autotuner's pre_hook sets it) is
         # another variant, and launches too.
         x.block_shape = [16, 64]
@@ -96,15 +93,15 @@ class KilnJitDescriptorTest(unittest.TestCase):
         y = TensorDescriptor(f16(0x200000), [100, 70], [72, 1], [32, 64])
         self.k[(4,)](x, y, 5, BM=32)
         self.assertEqual(last_params(), [0x100000, 100, 70, 72,
-                                         0x200000, 100, 70, 72, 5, 0x200000])
+                                         0x200000, 100, 70, 72, 5])
         self.k[(4,)](x, y, 6, BM=32)  # the memo's entry, same values
         self.assertEqual(last_params(), [0x100000, 100, 70, 72,
-                                         0x200000, 100, 70, 72, 6, 0x200000])
+                                         0x200000, 100, 70, 72, 6])
         x.shape, x.strides = [50, 64], [64, 1]
         x.base = f16(0x300000)
         self.k[(2,)](x, y, 7, BM=32)
         self.assertEqual(last_params(), [0x300000, 50, 64, 64,
-                                         0x200000, 100, 70, 72, 7, 0x200000])
+                                         0x200000, 100, 70, 72, 7])
         before = len(self.k._launches)
         x.block_shape = y.block_shape = [16, 64]
         self.k[(4,)](x, y, 5, BM=16)  # another specialization

@@ -29,9 +29,10 @@
 # RUN:   --signature 'tensordesc<fp16[32,64],div=1x16>,tensordesc<fp32[32,64],div=1x16>,i32' \
 # RUN:   -D BM=32 --emit=ptx | FileCheck %s --check-prefix=HOSTV
 # On sm_90 the store of the host descriptor's block is a TMA store through a
-# CUtensorMap argument of boxes of 32 rows x 128 bytes (TmaStores.cpp).
+# CUtensorMap argument of boxes of 32 rows x 128 bytes (TmaStores.cpp), its
+# rows known to end on 16-byte chunks (`div=`: the unit writes whole ones).
 # RUN: ln-compile %s --kernel host_desc \
-# RUN:   --signature 'tensordesc<fp16[32, 64]>,tensordesc<fp32[32,64],nan>,i32' \
+# RUN:   --signature 'tensordesc<fp16[32, 64]>,tensordesc<fp32[32,64],nan,div=1x16>,i32' \
 # RUN:   -D BM=32 --emit=tile-layout | FileCheck %s --check-prefix=HOSTT
 import triton
 import triton.language as tl

@@ -4,8 +4,8 @@ shapes (blocks past every edge), negative block offsets, NaN padding, each slot 
 32, 64 and 128 bytes, and 256 as two boxes), mma.sync loops (2 warps) at 3 and 5 stages, a
 transposed operand (attention's K), persistent loops (tutorial 09's, the next tile's copies started early); descriptors
 made in the kernel (tensor maps built in global scratch), also per group in a loop as tutorial 08
-makes them. Descriptor stores by TMA (a slot per store, two in flight per loop iteration, blocks
-past every edge, each swizzle, fp8 to fp32). Outputs against Triton's, outputs poisoned first."""
+makes them. Descriptor stores by TMA (a slot per store, three in flight per loop iteration,
+blocks past the bottom and right edges, each swizzle, fp8 to fp32). Outputs against Triton's, outputs poisoned first."""
 import os
 
 import torch
@@ -165,7 +165,9 @@ def cases(results):
 
     # Descriptor stores (TMA stores on sm_90: TmaStores.cpp). 16 warps, so that the slots cost no
     # program per SM; each dtype with rows of 32 to 512 bytes (one box to four), blocks past the
-    # edges and above row 0, 1 to 5 programs.
+    # bottom and right edges, 1 to 5 programs. N = 136 (fp16): columns not known divisible by 16,
+    # so register stores (a TMA store writes whole 16-byte chunks). No block above row 0: a TMA
+    # store at a negative row faults (illegal instruction) under Triton as under Kiln (session 37).
     def store_operands(T, M, N, BM, BN):
         g = gen(M * 3 + N + BM)
         x = ((torch.rand((M, N), device=DEV, generator=g) - 0.5) * 8).to(TORCH[T])
@@ -175,9 +177,10 @@ def cases(results):
 
     for T, BM, BN in (("fp16", 64, 128), ("bf16", 128, 64), ("fp32", 32, 128), ("fp32", 64, 32),
                       ("fp8e4nv", 64, 128), ("fp8e4nv", 128, 64)):
-        for M, N, shift, programs in ((200, 144, 0, 5), (256, 256, 8, 3), (64, 96, 0, 1)):
-            run_case(results, f"tma_store_tiles {T} {M}x{N} {BM}x{BN} shift {shift} on {programs}",
+        shapes = [(200, 144, 5), (256, 256, 3), (64, 96, 1)] + ([(72, 136, 2)] if T == "fp16" else [])
+        for M, N, programs in shapes:
+            run_case(results, f"tma_store_tiles {T} {M}x{N} {BM}x{BN} on {programs}",
                      path, "tma_store_tiles", (programs,),
                      lambda T=T, M=M, N=N, BM=BM, BN=BN: store_operands(T, M, N, BM, BN), [2, 3],
-                     dict(SHIFT=shift, BM=BM, BN=BN, SCALE=T != "fp8e4nv", num_warps=16),
+                     dict(SHIFT=0, BM=BM, BN=BN, SCALE=T != "fp8e4nv", num_warps=16),
                      kcompare.exact)

@@ -93,27 +93,15 @@ TEST_F(TensorDescFake, LaunchPassesBaseShapesAndStrides) {
   EXPECT_EQ(sig, "x_desc:*fp16:16 x_desc.shape0:i32 x_desc.shape1:i32 "
                  "x_desc.stride0:i64:8 y_desc:*fp16:16 y_desc.shape0:i32 "
                  "y_desc.shape1:i32 y_desc.stride0:i64:8 n:i32");
-  // y_desc's block is stored by TMA on sm_90 (TmaStores.cpp): one tensor map,
-  // boxes of all 32 rows x one 128-byte panel.
-  ASSERT_EQ(ck->info.tensorMaps.size(), 1u);
-  EXPECT_EQ(ck->info.tensorMaps[0].param, 4u);
-  EXPECT_EQ(ck->info.tensorMaps[0].box, (std::vector<int64_t>{32, 64}));
-  EXPECT_EQ(ck->info.tensorMaps[0].swizzle, 128u);
-  EXPECT_NE(ck->ptx.find("cp.async.bulk.tensor.2d.global.shared::cta"), std::string::npos);
+  // y_desc's rows of 70 halves do not end on a 16-byte chunk, which a TMA
+  // store would write whole: its store stays vector stores, no tensor map.
+  EXPECT_TRUE(ck->info.tensorMaps.empty());
   ASSERT_EQ(errorText(k.launch(Grid(4), args, o)), "");
   std::vector<Launch> l = launches();
   ASSERT_EQ(l.size(), 1u);
-  // The 9 parameters, then the map (whose first word the stand-in driver
-  // records as the tensor's address).
   EXPECT_EQ(l[0].params,
-            (std::vector<uint64_t>{buf->ptr(), 100, 70, 72, buf->ptr() + 65536, 100, 70, 72, 5,
-                                   buf->ptr() + 65536}));
-  std::vector<uint64_t> map(16);
-  EXPECT_EQ(fake().launchBlob(0, 9, reinterpret_cast<unsigned char *>(map.data()), 128), 128);
-  map.resize(12);
-  EXPECT_EQ(map, (std::vector<uint64_t>{buf->ptr() + 65536, 70, 100, 144, 64, 32,
-                                        cu::TENSOR_MAP_FLOAT16, cu::TENSOR_MAP_SWIZZLE_128B, 1, 0,
-                                        cu::TENSOR_MAP_L2_PROMOTION_128B, 2}));
+            (std::vector<uint64_t>{buf->ptr(), 100, 70, 72,
+                                   buf->ptr() + 65536, 100, 70, 72, 5}));
 
   // Another block shape is another specialization; the same one is not.
   auto before = k.prepare(args, o, &st);
@@ -136,6 +124,33 @@ TEST_F(TensorDescFake, LaunchPassesBaseShapesAndStrides) {
   EXPECT_EQ(div->info.params[1].spec.toString(), "i32:16");
   EXPECT_EQ(div->info.params[2].spec.toString(), "i32:16");
   EXPECT_EQ(div->info.params[5].spec.toString(), "i32");
+
+  // With y_desc's columns divisible by 16 its block is stored by TMA on sm_90
+  // (TmaStores.cpp): one tensor map, boxes of all 32 rows x one 128-byte
+  // panel, passed after the parameters.
+  auto yWide = Arg::tensorDescArgs(buf->ptr() + 65536, DType::F16, {64, 64}, {72, 1}, {32, 64},
+                                   false);
+  ASSERT_TRUE(bool(yWide));
+  std::vector<Arg> stored = concat(*wide, *yWide, Arg::integer(5));
+  auto tma = k.prepare(stored, o, &st);
+  ASSERT_TRUE(bool(tma)) << llvm::toString(tma.takeError());
+  ASSERT_EQ(tma->info.tensorMaps.size(), 1u);
+  EXPECT_EQ(tma->info.tensorMaps[0].param, 4u);
+  EXPECT_EQ(tma->info.tensorMaps[0].box, (std::vector<int64_t>{32, 64}));
+  EXPECT_EQ(tma->info.tensorMaps[0].swizzle, 128u);
+  EXPECT_NE(tma->ptx.find("cp.async.bulk.tensor.2d.global.shared::cta"), std::string::npos);
+  ASSERT_EQ(errorText(k.launch(Grid(2), stored, o)), "");
+  std::vector<Launch> l2 = launches();
+  ASSERT_EQ(l2.size(), 2u);
+  ASSERT_EQ(l2[1].params.size(), 10u);
+  // Words: address, dims (inner first), stride in bytes, box (inner first),
+  // data type, swizzle, OOB fill, interleave, L2 promotion, rank.
+  std::vector<uint64_t> map(16);
+  EXPECT_EQ(fake().launchBlob(1, 9, reinterpret_cast<unsigned char *>(map.data()), 128), 128);
+  map.resize(12);
+  EXPECT_EQ(map, (std::vector<uint64_t>{buf->ptr() + 65536, 64, 64, 144, 64, 32,
+                                        cu::TENSOR_MAP_FLOAT16, cu::TENSOR_MAP_SWIZZLE_128B, 0, 0,
+                                        cu::TENSOR_MAP_L2_PROMOTION_128B, 2}));
 }
 
 TEST_F(TensorDescFake, BadDescriptorsAreNamed) {

@@ -25,6 +25,7 @@
 #include "NextTilePrologue.h"
 #include "TmaCopies.h"
 
+#include "kiln/Analysis/AxisInfo.h"
 #include "kiln/Analysis/DistributedLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -223,8 +224,21 @@ void storeWithTma(Operation *top, ArrayRef<Candidate> candidates) {
   }
 }
 
+/// The descriptor's column count (its innermost shape): the host
+/// descriptor's argument after its base and row count, or the field of one
+/// made in the kernel.
+Value columnsOf(StoreOp store, func::FuncOp func) {
+  if (std::optional<int64_t> arg = store.getDescArg())
+    return func.getArgument(unsigned(*arg) + 2);
+  return store.getDesc()[2];
+}
+
 struct TileTmaStoresPass : impl::TileTmaStoresBase<TileTmaStoresPass> {
   void runOnOperation() override {
+    // Queried before any rewrite (the analysis reads the IR as it was).
+    kiln::ModuleAxisInfo axis(getOperation());
+    if (failed(axis.status()))
+      return signalPassFailure();
     getOperation().walk([&](func::FuncOp func) {
       if (func.isExternal() || !targetHasTma(func))
         return;
@@ -233,6 +247,13 @@ struct TileTmaStoresPass : impl::TileTmaStoresBase<TileTmaStoresPass> {
       llvm::MapVector<Operation *, SmallVector<Candidate>> byTop;
       func.walk([&](StoreOp store) {
         if (store.getCoords().size() != 2 || !isTmaBlock(store.getValue().getType()))
+          return;
+        // The TMA unit writes whole 16-byte chunks of a row: past the last
+        // column unless the rows end on a chunk (measured on the H100, and
+        // so under Triton too). Only rows proven to end on one are stored so.
+        int64_t elemBytes =
+            mlir::getElementTypeOrSelf(store.getValue().getType()).getIntOrFloatBitWidth() / 8;
+        if (axis.get(columnsOf(store, func)).getDivisibility(0) * elemBytes % 16 != 0)
           return;
         Operation *top = body.findAncestorOpInBlock(*store);
         if (!top || !llvm::all_of(store.getDesc(), [&](Value v) { return definedOutside(v, top); }))
