@@ -15,8 +15,6 @@
 # RUN:   -D B=64 --emit=tile | FileCheck %s --check-prefix=ATOM
 # RUN: ln-compile %s --kernel copy2d --signature '*fp16:16,*fp16:16,i32:16,i32:16,i64:16' \
 # RUN:   -D BM=16 -D BN=32 --emit=ptx | FileCheck %s --check-prefix=PTX
-# RUN: ln-compile %s --kernel copy2d --signature '*fp16:16,*fp16:16,i32:16,i32:16,i64:16' \
-# RUN:   -D BM=16 -D BN=32 --arch sm_80 --emit=ptx | FileCheck %s --check-prefix=PTX80
 # A host TensorDescriptor parameter (`tensordesc<T[B...]>` in the signature):
 # the kernel takes its base (16-byte aligned), i32 shapes and the i64
 # strides but the last (the constant 1; the others multiples of 16 bytes).
@@ -24,16 +22,10 @@
 # RUN:   --signature 'tensordesc<fp16[32, 64]>,tensordesc<fp32[32,64],nan>,i32' \
 # RUN:   -D BM=32 --emit=tile | FileCheck %s --check-prefix=HOST
 # With the last shape entry known divisible by 16 (`div=`), the column mask
-# allows 128-bit accesses (before sm_90, where the store is not a TMA store).
-# RUN: ln-compile %s --kernel host_desc --arch sm_80 \
+# allows 128-bit accesses.
+# RUN: ln-compile %s --kernel host_desc \
 # RUN:   --signature 'tensordesc<fp16[32,64],div=1x16>,tensordesc<fp32[32,64],div=1x16>,i32' \
 # RUN:   -D BM=32 --emit=ptx | FileCheck %s --check-prefix=HOSTV
-# On sm_90 the store of the host descriptor's block is a TMA store through a
-# CUtensorMap argument of boxes of 32 rows x 128 bytes (TmaStores.cpp), its
-# rows known to end on 16-byte chunks (`div=`: the unit writes whole ones).
-# RUN: ln-compile %s --kernel host_desc \
-# RUN:   --signature 'tensordesc<fp16[32, 64]>,tensordesc<fp32[32,64],nan,div=1x16>,i32' \
-# RUN:   -D BM=32 --emit=tile-layout | FileCheck %s --check-prefix=HOSTT
 import triton
 import triton.language as tl
 
@@ -83,18 +75,13 @@ def copy2d(in_ptr, out_ptr, M, N, stride_m, BM: tl.constexpr, BN: tl.constexpr):
 # COPY: tile.load %{{.*}}, mask %{{.*}}, other %[[NAN]] coords[%{{.*}}, %c0_i32] desc(%0, %arg2, %arg3, %[[S]] : !tile.ptr<f16>, i32, i32, i64) {descNan} : tensor<16x32x!tile.ptr<f16>>
 # The stored fp32 value is cast to the descriptor's fp16, then stored masked.
 # COPY: arith.truncf %{{.*}} : tensor<16x32xf32> to tensor<16x32xf16>
-# The store records its block as the load does.
+# The store records its block as the load does (a store in a loop may then
+# be a TMA store on sm_90: test/Dialect/Tile/Transforms/tma-stores.py).
 # COPY: tile.store %{{.*}}, %{{.*}}, mask %{{.*}} coords[%{{.*}}, %c0_i32{{.*}}] desc(%{{.*}}, %arg2, %arg3, %{{.*}} : !tile.ptr<f16>, i32, i32, i64) : tensor<16x32x!tile.ptr<f16>>
 
-# Vector loads; the store is a TMA store on sm_90 (TmaStores.cpp), vector
-# stores before.
 # PTX-LABEL: .entry copy2d
 # PTX: ld.global.v2.b32
-# PTX: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
-# PTX-NOT: st.global
-# PTX80-LABEL: .entry copy2d
-# PTX80: ld.global.v2.b32
-# PTX80: st.global.v2.b32
+# PTX: st.global.v2.b32
 
 
 @triton.jit
@@ -179,8 +166,3 @@ def host_desc(x_desc, y_desc, n, BM: tl.constexpr):
 # HOSTV-LABEL: .entry host_desc
 # HOSTV: ld.global.v{{[24]}}.b32
 # HOSTV: st.global.v4.b32
-# HOSTT-LABEL: func.func @host_desc(
-# HOSTT-SAME: %arg9: !llvm.ptr {tile.name = "y_desc.tensormap", tile.tensormap = 4 : i64, tile.tma_box = array<i64: 32, 32>, tile.tma_swizzle = 128 : i64})
-# HOSTT: tile.local_store %{{.*}} into %[[SLOT:.*]][%{{.*}}] : tensor<32x64xf32, #{{.*}}> -> <1x32x64xf32>
-# HOSTT-NEXT: tile.tma_store %[[SLOT]][%{{.*}}] to %arg9[%{{.*}}, %c0_i32{{.*}}]
-# HOSTT-NOT: tile.store

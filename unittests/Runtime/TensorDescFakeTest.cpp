@@ -6,8 +6,8 @@
 // the i64 strides but the last. Checked end to end (real compiler, stand-in
 // driver): the parameters the driver receives, the cache key per block
 // shape, and the errors of bad descriptors. A kernel that copies descriptor
-// blocks with TMA (a pipelined dot loop on sm_90), or stores them with TMA,
-// also gets one CUtensorMap per such descriptor, encoded by the launch (the
+// blocks with TMA (a pipelined dot loop on sm_90), or stores them with TMA
+// (in a loop), also gets one CUtensorMap per such descriptor, encoded by the launch (the
 // stand-in driver's encoding records the arguments).
 //
 //===----------------------------------------------------------------------===//
@@ -29,6 +29,17 @@ import triton.language as tl
 def scale(x_desc, y_desc, n, BM: tl.constexpr):
     m = tl.program_id(0) * BM
     y_desc.store([m, 0], x_desc.load([m, 0]) * 2)
+)";
+
+// Descriptor stores in a loop over row blocks: TMA stores on sm_90.
+const char *kTiles = R"(import triton
+import triton.language as tl
+
+
+@triton.jit
+def tiles(x_desc, y_desc, n, BM: tl.constexpr):
+    for m in range(tl.program_id(0) * BM, n, tl.num_programs(0) * BM):
+        y_desc.store([m, 0], x_desc.load([m, 0]) * 2)
 )";
 
 // Pipelined dot operands from descriptors: TMA copies on sm_90.
@@ -93,8 +104,7 @@ TEST_F(TensorDescFake, LaunchPassesBaseShapesAndStrides) {
   EXPECT_EQ(sig, "x_desc:*fp16:16 x_desc.shape0:i32 x_desc.shape1:i32 "
                  "x_desc.stride0:i64:8 y_desc:*fp16:16 y_desc.shape0:i32 "
                  "y_desc.shape1:i32 y_desc.stride0:i64:8 n:i32");
-  // y_desc's rows of 70 halves do not end on a 16-byte chunk, which a TMA
-  // store would write whole: its store stays vector stores, no tensor map.
+  // A store outside a loop stays vector stores (TmaStores.cpp): no tensor map.
   EXPECT_TRUE(ck->info.tensorMaps.empty());
   ASSERT_EQ(errorText(k.launch(Grid(4), args, o)), "");
   std::vector<Launch> l = launches();
@@ -124,33 +134,50 @@ TEST_F(TensorDescFake, LaunchPassesBaseShapesAndStrides) {
   EXPECT_EQ(div->info.params[1].spec.toString(), "i32:16");
   EXPECT_EQ(div->info.params[2].spec.toString(), "i32:16");
   EXPECT_EQ(div->info.params[5].spec.toString(), "i32");
+}
 
-  // With y_desc's columns divisible by 16 its block is stored by TMA on sm_90
-  // (TmaStores.cpp): one tensor map, boxes of all 32 rows x one 128-byte
-  // panel, passed after the parameters.
-  auto yWide = Arg::tensorDescArgs(buf->ptr() + 65536, DType::F16, {64, 64}, {72, 1}, {32, 64},
-                                   false);
-  ASSERT_TRUE(bool(yWide));
-  std::vector<Arg> stored = concat(*wide, *yWide, Arg::integer(5));
-  auto tma = k.prepare(stored, o, &st);
-  ASSERT_TRUE(bool(tma)) << llvm::toString(tma.takeError());
-  ASSERT_EQ(tma->info.tensorMaps.size(), 1u);
-  EXPECT_EQ(tma->info.tensorMaps[0].param, 4u);
-  EXPECT_EQ(tma->info.tensorMaps[0].box, (std::vector<int64_t>{32, 64}));
-  EXPECT_EQ(tma->info.tensorMaps[0].swizzle, 128u);
-  EXPECT_NE(tma->ptx.find("cp.async.bulk.tensor.2d.global.shared::cta"), std::string::npos);
-  ASSERT_EQ(errorText(k.launch(Grid(2), stored, o)), "");
-  std::vector<Launch> l2 = launches();
-  ASSERT_EQ(l2.size(), 2u);
-  ASSERT_EQ(l2[1].params.size(), 10u);
+// A descriptor store in a loop, the rows ending on 16-byte chunks: a TMA
+// store on sm_90 (TmaStores.cpp), through one tensor map of boxes of all
+// rows x one 128-byte panel, passed after the parameters. Rows of 70 halves
+// do not end on a chunk (the unit would write the chunk whole): no map.
+TEST_F(TensorDescFake, StoresInALoopPassATensorMap) {
+  ModuleOptions mo;
+  mo.cache = CacheConfig{false, "", false};
+  Module m = Module::fromSource(kTiles, "tiles.py", mo);
+  Kernel k = llvm::cantFail(m.kernel("tiles"));
+  LaunchOptions o;
+  o.constexprs.emplace("BM", 32);
+  auto x = Arg::tensorDescArgs(buf->ptr(), DType::F16, {64, 64}, {72, 1}, {32, 64}, false);
+  auto y = Arg::tensorDescArgs(buf->ptr() + 65536, DType::F16, {64, 64}, {72, 1}, {32, 64},
+                               false);
+  ASSERT_TRUE(bool(x) && bool(y));
+  std::vector<Arg> args = concat(*x, *y, Arg::integer(64));
+  auto ck = k.prepare(args, o);
+  ASSERT_TRUE(bool(ck)) << llvm::toString(ck.takeError());
+  ASSERT_EQ(ck->info.tensorMaps.size(), 1u);
+  EXPECT_EQ(ck->info.tensorMaps[0].param, 4u);
+  EXPECT_EQ(ck->info.tensorMaps[0].box, (std::vector<int64_t>{32, 64}));
+  EXPECT_EQ(ck->info.tensorMaps[0].swizzle, 128u);
+  EXPECT_NE(ck->ptx.find("cp.async.bulk.tensor.2d.global.shared::cta"), std::string::npos);
+  ASSERT_EQ(errorText(k.launch(Grid(2), args, o)), "");
+  std::vector<Launch> l = launches();
+  ASSERT_EQ(l.size(), 1u);
+  ASSERT_EQ(l[0].params.size(), 10u);
   // Words: address, dims (inner first), stride in bytes, box (inner first),
   // data type, swizzle, OOB fill, interleave, L2 promotion, rank.
   std::vector<uint64_t> map(16);
-  EXPECT_EQ(fake().launchBlob(1, 9, reinterpret_cast<unsigned char *>(map.data()), 128), 128);
+  EXPECT_EQ(fake().launchBlob(0, 9, reinterpret_cast<unsigned char *>(map.data()), 128), 128);
   map.resize(12);
   EXPECT_EQ(map, (std::vector<uint64_t>{buf->ptr() + 65536, 64, 64, 144, 64, 32,
                                         cu::TENSOR_MAP_FLOAT16, cu::TENSOR_MAP_SWIZZLE_128B, 0, 0,
                                         cu::TENSOR_MAP_L2_PROMOTION_128B, 2}));
+
+  auto narrow = Arg::tensorDescArgs(buf->ptr() + 65536, DType::F16, {64, 70}, {72, 1}, {32, 64},
+                                    false);
+  ASSERT_TRUE(bool(narrow));
+  auto stores = k.prepare(concat(*x, *narrow, Arg::integer(64)), o);
+  ASSERT_TRUE(bool(stores)) << llvm::toString(stores.takeError());
+  EXPECT_TRUE(stores->info.tensorMaps.empty());
 }
 
 TEST_F(TensorDescFake, BadDescriptorsAreNamed) {

@@ -1,17 +1,18 @@
-# A store of a 2-D descriptor block goes through a shared-memory slot and a
-# TMA store on sm_90 (TmaStores.cpp): the slot is allocated before the op of
-# the kernel's body that holds the store, written (after a barrier) from the
-# value in its own layout -- a dot's accumulator is not converted for the
-# store -- and stored with tile.tma_store; after that op the program waits
-# for the stores' reads. The pointers, mask and layout conversion the store
+# A store of a 2-D descriptor block in a loop goes through a shared-memory
+# slot and a TMA store on sm_90 (TmaStores.cpp): the slot is allocated
+# before the op of the kernel's body that holds the store, written (after a
+# wait for its previous store's read and a barrier) from the value in its
+# own layout -- a dot's accumulator is not converted for the store -- and
+# stored with tile.tma_store; after that op the program waits for the
+# stores' reads. The pointers, mask and layout conversion the store
 # had are gone. A host descriptor gets a CUtensorMap argument (box: the
 # block's rows x one panel), a descriptor made in the kernel a
 # tile.tensormap_create with that box.
 # RUN: ln-compile %s --kernel mm_store --num-warps 4 \
-# RUN:   --signature 'tensordesc<fp16[64,64]>,tensordesc<fp16[64,128]>,tensordesc<fp16[64,128],div=1x16>,i32:16' \
+# RUN:   --signature 'tensordesc<fp16[64,64]>,tensordesc<fp16[64,128]>,tensordesc<fp16[64,128],div=1x16>,i32:16,i32:16' \
 # RUN:   -D BM=64 -D BN=128 -D BK=64 --emit=tile-layout | FileCheck %s
 # RUN: ln-compile %s --kernel mm_store --num-warps 4 \
-# RUN:   --signature 'tensordesc<fp16[64,64]>,tensordesc<fp16[64,128]>,tensordesc<fp16[64,128],div=1x16>,i32:16' \
+# RUN:   --signature 'tensordesc<fp16[64,64]>,tensordesc<fp16[64,128]>,tensordesc<fp16[64,128],div=1x16>,i32:16,i32:16' \
 # RUN:   -D BM=64 -D BN=128 -D BK=64 --emit=ptx | FileCheck %s --check-prefix=PTX
 # In a loop (a persistent kernel's tiles) the slots are allocated before the
 # loop; before a slot is written again the program waits until at most the
@@ -20,22 +21,23 @@
 # RUN: ln-compile %s --kernel halves --num-warps 16 \
 # RUN:   --signature '*fp32:16,*fp32:16,i32:16,i32:16' -D BM=64 -D BN=64 \
 # RUN:   --emit=tile-layout | FileCheck %s --check-prefix=LOOP
-# Left as stores: before sm_90; rows not proven to end on a 16-byte chunk
+# Left as stores: a store outside any loop (the program's last store would
+# wait for the unit to read its slot: copy_once); before sm_90; rows not proven to end on a 16-byte chunk
 # (the TMA unit would write the rest of the chunk: C's column count not
-# known divisible, `div=` left out); a block the TMA box cannot take (int32 is
-# not a slot type, 512 rows); slots that would cost programs per SM (4
+# known divisible, `div=` left out); a block the TMA box cannot take (512
+# rows); slots that would cost programs per SM (4
 # warps: 16 programs without the 32 KB, 6 with); slots that do not fit
 # beside a pipelined loop's (128 x 256 fp16 at BK = 128: two stages of 96 KB
 # and 64 KB more).
 # RUN: ln-compile %s --kernel mm_store --num-warps 4 --arch sm_80 \
-# RUN:   --signature 'tensordesc<fp16[64,64]>,tensordesc<fp16[64,128]>,tensordesc<fp16[64,128],div=1x16>,i32:16' \
+# RUN:   --signature 'tensordesc<fp16[64,64]>,tensordesc<fp16[64,128]>,tensordesc<fp16[64,128],div=1x16>,i32:16,i32:16' \
 # RUN:   -D BM=64 -D BN=128 -D BK=64 --emit=tile-layout | FileCheck %s --check-prefix=LEFT
 # RUN: ln-compile %s --kernel mm_store --num-warps 4 \
-# RUN:   --signature 'tensordesc<fp16[64,64]>,tensordesc<fp16[64,128]>,tensordesc<fp16[64,128]>,i32:16' \
+# RUN:   --signature 'tensordesc<fp16[64,64]>,tensordesc<fp16[64,128]>,tensordesc<fp16[64,128]>,i32:16,i32:16' \
 # RUN:   -D BM=64 -D BN=128 -D BK=64 --emit=tile-layout | FileCheck %s --check-prefix=LEFT
-# RUN: ln-compile %s --kernel copy_int --num-warps 4 \
-# RUN:   --signature 'tensordesc<i32[64,64]>,tensordesc<i32[64,64]>' --emit=tile-layout \
-# RUN:   | FileCheck %s --check-prefix=LEFT
+# RUN: ln-compile %s --kernel copy_once --num-warps 4 \
+# RUN:   --signature 'tensordesc<fp16[64,64],div=1x16>,tensordesc<fp16[64,64],div=1x16>' \
+# RUN:   --emit=tile-layout | FileCheck %s --check-prefix=LEFT
 # RUN: ln-compile %s --kernel halves --num-warps 4 \
 # RUN:   --signature '*fp32:16,*fp32:16,i32:16,i32:16' -D BM=512 -D BN=16 \
 # RUN:   --emit=tile-layout | FileCheck %s --check-prefix=LEFT
@@ -55,27 +57,29 @@ import triton.language as tl
 
 
 @triton.jit
-def mm_store(a_desc, b_desc, c_desc, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+def mm_store(a_desc, b_desc, c_desc, K, N, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
     pid_m = tl.program_id(0)
-    pid_n = tl.program_id(1)
-    acc = tl.zeros((BM, BN), dtype=tl.float32)
-    for k in range(0, K, BK):
-        a = a_desc.load([pid_m * BM, k])
-        b = b_desc.load([k, pid_n * BN])
-        acc = tl.dot(a, b, acc)
-    c_desc.store([pid_m * BM, pid_n * BN], acc.to(tl.float16))
+    for n in range(0, N, BN):
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k in range(0, K, BK):
+            a = a_desc.load([pid_m * BM, k])
+            b = b_desc.load([k, n])
+            acc = tl.dot(a, b, acc)
+        c_desc.store([pid_m * BM, n], acc.to(tl.float16))
 
 # CHECK-LABEL: func.func @mm_store(
-# CHECK-SAME: %arg15: !llvm.ptr {tile.name = "c_desc.tensormap", tile.tensormap = 8 : i64, tile.tma_box = array<i64: 64, 64>, tile.tma_swizzle = 128 : i64}
-# CHECK: scf.for
-# CHECK: tile.tma_inval
+# CHECK-SAME: %arg16: !llvm.ptr {tile.name = "c_desc.tensormap", tile.tensormap = 8 : i64, tile.tma_box = array<i64: 64, 64>, tile.tma_swizzle = 128 : i64}
 # CHECK: %[[C:.*]] = tile.local_alloc : <1x64x128xf16>
+# CHECK-NEXT: scf.for
+# CHECK: scf.for
+# CHECK: tile.tma_store_wait 0, %[[C]] : !tile.smem<1x64x128xf16>
 # CHECK-NEXT: tile.barrier
 # CHECK-NEXT: %[[SLOT:.*]] = arith.constant 0 : i32
 # CHECK-NEXT: tile.local_store %{{.*}} into %[[C]][%[[SLOT]]] : tensor<64x128xf16, #mma> -> <1x64x128xf16>
-# CHECK-NEXT: tile.tma_store %[[C]][%[[SLOT]]] to %arg15[%{{.*}}, %{{.*}}] : <1x64x128xf16> -> !llvm.ptr
+# CHECK-NEXT: tile.tma_store %[[C]][%[[SLOT]]] to %arg16[%{{.*}}, %arg17] : <1x64x128xf16> -> !llvm.ptr
+# CHECK-NEXT: scf.yield
+# CHECK-NEXT: }
 # CHECK-NEXT: tile.tma_store_wait 0, %[[C]] : !tile.smem<1x64x128xf16>
-# CHECK-NEXT: return
 # CHECK-NOT: tile.store
 # CHECK-NOT: tile.convert_layout
 
@@ -123,7 +127,7 @@ def halves(x_ptr, y_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
 
 
 @triton.jit
-def copy_int(x_desc, y_desc):
+def copy_once(x_desc, y_desc):
     y_desc.store([0, 0], x_desc.load([0, 0]))
 
 

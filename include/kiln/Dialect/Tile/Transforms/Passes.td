@@ -160,18 +160,20 @@ def TilePipelineLoops : Pass<"tile-pipeline-loops", "mlir::ModuleOp"> {
 }
 
 def TileTmaStores : Pass<"tile-tma-stores", "mlir::ModuleOp"> {
-  let summary = "store 2-D descriptor blocks with TMA on sm_90";
+  let summary = "store 2-D descriptor blocks in loops with TMA on sm_90";
   let description = [{
-    A `tile.store` of a 2-D descriptor block (`desc.store`) whose block a
-    slot can hold (f16, bf16, f32 or fp8; the TMA box limits) writes its
-    value into a shared-memory slot (`tile.local_store`, in the value's own
-    layout: a layout conversion made only for the store is skipped) and
-    stores the slot with `tile.tma_store`. The stores under one op of the
-    kernel's body (a persistent kernel's loop over tiles) get a slot each,
-    allocated before that op, and stay in flight until the slot is written
-    again (`tile.tma_store_wait`); after the op the program waits for them
-    all. Made only when the slots fit the target's shared memory beside
-    what is live with them and cost no program per SM; runs after
+    A `tile.store` of a 2-D descriptor block (`desc.store`) inside a loop,
+    whose block a slot can hold (f16, bf16, f32 or fp8; the TMA box limits)
+    and whose rows are proven to end on a 16-byte chunk (the TMA unit
+    writes whole chunks), writes its value into a shared-memory slot
+    (`tile.local_store`, in the value's own layout: a layout conversion
+    made only for the store is skipped) and stores the slot with
+    `tile.tma_store`. The stores under one op of the kernel's body (a
+    persistent kernel's loop over tiles) get a slot each, allocated before
+    that op, and stay in flight until the slot is written again
+    (`tile.tma_store_wait`); after the op the program waits for them all.
+    Made only when the slots fit the target's shared memory beside what is
+    live with them and cost no program per SM; runs after
     `--tile-pipeline-loops`, whose slots it counts. Nothing happens below
     sm_90 or when the module has `tile.no_tma`.
   }];
