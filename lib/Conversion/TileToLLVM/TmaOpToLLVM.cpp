@@ -60,6 +60,33 @@ Value electedThread(OpBuilder &b, Location loc, const LoweringState &state, Oper
   return arith::ExtUIOp::create(b, loc, b.getI32Type(), first);
 }
 
+/// The panels of a slot that TMA moves one box each (all rows, at most 128
+/// bytes of each: TmaCopies.cpp's boxes): per panel its inner coordinate
+/// (the block's, `inner`, plus the panel's first column) and its 32-bit
+/// shared address, appended to `inputs` as a pair from index `at`.
+struct SlotPanel {
+  unsigned at; ///< index of the coordinate in `inputs`; the address follows
+};
+SmallVector<SlotPanel> slotPanels(OpBuilder &b, Location loc, SharedMemoryType type,
+                                  Value slotBase, Value inner, SmallVectorImpl<Value> &inputs,
+                                  std::string &constraints, int64_t *slotBytes = nullptr) {
+  int64_t rows = type.getStoredRows();
+  int64_t rowBytes = type.getStoredRowLen() * type.getElementBits() / 8;
+  int64_t panelBytes = std::min<int64_t>(rowBytes, 128);
+  int64_t panelCols = panelBytes * 8 / type.getElementBits();
+  if (slotBytes)
+    *slotBytes = rows * rowBytes;
+  SmallVector<SlotPanel> panels;
+  for (int64_t p = 0; p < rowBytes / panelBytes; ++p) {
+    panels.push_back({unsigned(inputs.size())});
+    inputs.push_back(arith::AddIOp::create(b, loc, inner, i32Const(b, loc, p * panelCols)));
+    inputs.push_back(shared32(
+        b, loc, arith::AddIOp::create(b, loc, slotBase, i32Const(b, loc, p * rows * panelBytes))));
+    constraints += ",r,r";
+  }
+  return panels;
+}
+
 struct TmaCopyLowering : OpConversionPattern<TmaCopyOp> {
   TmaCopyLowering(TypeConverter &tc, MLIRContext *ctx, const LoweringState &state)
       : OpConversionPattern(tc, ctx), state(state) {}
@@ -69,11 +96,6 @@ struct TmaCopyLowering : OpConversionPattern<TmaCopyOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     SharedMemoryType type = op.getBuffer().getType();
-    int64_t rows = type.getStoredRows();
-    int64_t rowBytes = type.getStoredRowLen() * type.getElementBits() / 8;
-    int64_t panelBytes = std::min<int64_t>(rowBytes, 128);
-    int64_t panelCols = panelBytes * 8 / type.getElementBits();
-    int64_t panels = rowBytes / panelBytes;
     Value slotBase = slotByteOffset(rewriter, loc, type, adaptor.getBuffer(), adaptor.getSlot());
     // Operands: elected, mbarrier, tensor map, outer coordinate, then per
     // panel its inner coordinate and destination.
@@ -81,24 +103,19 @@ struct TmaCopyLowering : OpConversionPattern<TmaCopyOp> {
         electedThread(rewriter, loc, state, op, adaptor.getPred()),
         barrierAddress(rewriter, loc, state, op.getBuffer(), adaptor.getSlot()),
         adaptor.getTensorMap(), adaptor.getCoords()[0]};
+    std::string constraints = "r,r,l,r";
+    int64_t slotBytes;
+    SmallVector<SlotPanel> panels = slotPanels(rewriter, loc, type, slotBase,
+                                               adaptor.getCoords()[1], inputs, constraints,
+                                               &slotBytes);
     std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n"
                        "@p fence.proxy.async.shared::cta;\n"
                        "@p mbarrier.arrive.expect_tx.shared::cta.b64 _, [$1], " +
-                       std::to_string(rows * rowBytes) + ";\n";
-    std::string constraints = "r,r,l,r";
-    for (int64_t p = 0; p < panels; ++p) {
-      Value inner = arith::AddIOp::create(rewriter, loc, adaptor.getCoords()[1],
-                                          i32Const(rewriter, loc, p * panelCols));
-      Value dst = shared32(rewriter, loc,
-                           arith::AddIOp::create(rewriter, loc, slotBase,
-                                                 i32Const(rewriter, loc, p * rows * panelBytes)));
-      unsigned at = inputs.size();
-      inputs.push_back(inner);
-      inputs.push_back(dst);
-      constraints += ",r,r";
+                       std::to_string(slotBytes) + ";\n";
+    for (SlotPanel panel : panels)
       text += "@p cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [$" +
-              std::to_string(at + 1) + "], [$2, {$" + std::to_string(at) + ", $3}], [$1];\n";
-    }
+              std::to_string(panel.at + 1) + "], [$2, {$" + std::to_string(panel.at) +
+              ", $3}], [$1];\n";
     text += "}";
     inlinePtx(rewriter, loc, {}, inputs, text, constraints, /*hasSideEffects=*/true);
     rewriter.eraseOp(op);
@@ -119,11 +136,6 @@ struct TmaStoreLowering : OpConversionPattern<TmaStoreOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     SharedMemoryType type = op.getBuffer().getType();
-    int64_t rows = type.getStoredRows();
-    int64_t rowBytes = type.getStoredRowLen() * type.getElementBits() / 8;
-    int64_t panelBytes = std::min<int64_t>(rowBytes, 128);
-    int64_t panelCols = panelBytes * 8 / type.getElementBits();
-    int64_t panels = rowBytes / panelBytes;
     inlinePtx(rewriter, loc, {}, {}, "fence.proxy.async.shared::cta;", "",
               /*hasSideEffects=*/true);
     barrier(rewriter, loc);
@@ -132,21 +144,13 @@ struct TmaStoreLowering : OpConversionPattern<TmaStoreOp> {
     // inner coordinate and source.
     SmallVector<Value> inputs{electedThread(rewriter, loc, state, op), adaptor.getTensorMap(),
                               adaptor.getCoords()[0]};
-    std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n";
     std::string constraints = "r,l,r";
-    for (int64_t p = 0; p < panels; ++p) {
-      Value inner = arith::AddIOp::create(rewriter, loc, adaptor.getCoords()[1],
-                                          i32Const(rewriter, loc, p * panelCols));
-      Value src = shared32(rewriter, loc,
-                           arith::AddIOp::create(rewriter, loc, slotBase,
-                                                 i32Const(rewriter, loc, p * rows * panelBytes)));
-      unsigned at = inputs.size();
-      inputs.push_back(inner);
-      inputs.push_back(src);
-      constraints += ",r,r";
+    SmallVector<SlotPanel> panels =
+        slotPanels(rewriter, loc, type, slotBase, adaptor.getCoords()[1], inputs, constraints);
+    std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n";
+    for (SlotPanel panel : panels)
       text += "@p cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$1, {$" +
-              std::to_string(at) + ", $2}], [$" + std::to_string(at + 1) + "];\n";
-    }
+              std::to_string(panel.at) + ", $2}], [$" + std::to_string(panel.at + 1) + "];\n";
     text += "@p cp.async.bulk.commit_group;\n}";
     inlinePtx(rewriter, loc, {}, inputs, text, constraints, /*hasSideEffects=*/true);
     rewriter.eraseOp(op);
