@@ -63,11 +63,9 @@ Value electedThread(OpBuilder &b, Location loc, const LoweringState &state, Oper
 /// The panels of a slot that TMA moves one box each (all rows, at most 128
 /// bytes of each: TmaCopies.cpp's boxes): per panel its inner coordinate
 /// (the block's, `inner`, plus the panel's first column) and its 32-bit
-/// shared address, appended to `inputs` as a pair from index `at`.
-struct SlotPanel {
-  unsigned at; ///< index of the coordinate in `inputs`; the address follows
-};
-SmallVector<SlotPanel> slotPanels(OpBuilder &b, Location loc, SharedMemoryType type,
+/// shared address, appended to `inputs` as a pair; returns the index of
+/// each pair's coordinate.
+SmallVector<unsigned> slotPanels(OpBuilder &b, Location loc, SharedMemoryType type,
                                   Value slotBase, Value inner, SmallVectorImpl<Value> &inputs,
                                   std::string &constraints, int64_t *slotBytes = nullptr) {
   int64_t rows = type.getStoredRows();
@@ -76,9 +74,9 @@ SmallVector<SlotPanel> slotPanels(OpBuilder &b, Location loc, SharedMemoryType t
   int64_t panelCols = panelBytes * 8 / type.getElementBits();
   if (slotBytes)
     *slotBytes = rows * rowBytes;
-  SmallVector<SlotPanel> panels;
+  SmallVector<unsigned> panels;
   for (int64_t p = 0; p < rowBytes / panelBytes; ++p) {
-    panels.push_back({unsigned(inputs.size())});
+    panels.push_back(inputs.size());
     inputs.push_back(arith::AddIOp::create(b, loc, inner, i32Const(b, loc, p * panelCols)));
     inputs.push_back(shared32(
         b, loc, arith::AddIOp::create(b, loc, slotBase, i32Const(b, loc, p * rows * panelBytes))));
@@ -105,17 +103,16 @@ struct TmaCopyLowering : OpConversionPattern<TmaCopyOp> {
         adaptor.getTensorMap(), adaptor.getCoords()[0]};
     std::string constraints = "r,r,l,r";
     int64_t slotBytes;
-    SmallVector<SlotPanel> panels = slotPanels(rewriter, loc, type, slotBase,
+    SmallVector<unsigned> panels = slotPanels(rewriter, loc, type, slotBase,
                                                adaptor.getCoords()[1], inputs, constraints,
                                                &slotBytes);
     std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n"
                        "@p fence.proxy.async.shared::cta;\n"
                        "@p mbarrier.arrive.expect_tx.shared::cta.b64 _, [$1], " +
                        std::to_string(slotBytes) + ";\n";
-    for (SlotPanel panel : panels)
+    for (unsigned at : panels)
       text += "@p cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [$" +
-              std::to_string(panel.at + 1) + "], [$2, {$" + std::to_string(panel.at) +
-              ", $3}], [$1];\n";
+              std::to_string(at + 1) + "], [$2, {$" + std::to_string(at) + ", $3}], [$1];\n";
     text += "}";
     inlinePtx(rewriter, loc, {}, inputs, text, constraints, /*hasSideEffects=*/true);
     rewriter.eraseOp(op);
@@ -145,12 +142,12 @@ struct TmaStoreLowering : OpConversionPattern<TmaStoreOp> {
     SmallVector<Value> inputs{electedThread(rewriter, loc, state, op), adaptor.getTensorMap(),
                               adaptor.getCoords()[0]};
     std::string constraints = "r,l,r";
-    SmallVector<SlotPanel> panels =
+    SmallVector<unsigned> panels =
         slotPanels(rewriter, loc, type, slotBase, adaptor.getCoords()[1], inputs, constraints);
     std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n";
-    for (SlotPanel panel : panels)
+    for (unsigned at : panels)
       text += "@p cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$1, {$" +
-              std::to_string(panel.at) + ", $2}], [$" + std::to_string(panel.at + 1) + "];\n";
+              std::to_string(at) + ", $2}], [$" + std::to_string(at + 1) + "];\n";
     text += "@p cp.async.bulk.commit_group;\n}";
     inlinePtx(rewriter, loc, {}, inputs, text, constraints, /*hasSideEffects=*/true);
     rewriter.eraseOp(op);

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "kiln/Dialect/Tile/Transforms/Passes.h"
 
+#include "DeadCode.h"
 #include "TmaCopies.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -123,25 +124,6 @@ private:
   }
 };
 
-/// Erases the untransposed address computations that nothing reads any
-/// more, starting from the old load's operands.
-void eraseDead(ValueRange roots) {
-  SmallVector<Operation *> worklist;
-  for (Value v : roots)
-    if (Operation *def = v.getDefiningOp())
-      worklist.push_back(def);
-  DenseSet<Operation *> erased;
-  while (!worklist.empty()) {
-    Operation *op = worklist.pop_back_val();
-    if (erased.contains(op) || !isOpTriviallyDead(op))
-      continue;
-    for (Value operand : op->getOperands())
-      if (Operation *def = operand.getDefiningOp())
-        worklist.push_back(def);
-    erased.insert(op);
-    op->erase();
-  }
-}
 
 bool sinkable(LoadOp load) {
   auto ptrType = dyn_cast<RankedTensorType>(load.getPtr().getType());
@@ -186,7 +168,7 @@ struct TileSinkTransIntoLoadPass
       trans.replaceAllUsesWith(moved.getResult());
       trans.erase();
       load.erase();
-      eraseDead(old);
+      eraseDeadDefs(old); // the untransposed address computations
     }
   }
 };

@@ -24,6 +24,7 @@
 // target's shared memory and cost no program per SM.
 //
 //===----------------------------------------------------------------------===//
+#include "DeadCode.h"
 #include "NextTilePrologue.h"
 #include "TmaCopies.h"
 
@@ -37,7 +38,6 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/MapVector.h"
-#include "llvm/ADT/SetVector.h"
 
 namespace kiln::tile {
 #define GEN_PASS_DEF_TILETMASTORES
@@ -85,7 +85,8 @@ bool definedOutside(Value v, Operation *top) {
 
 struct Candidate {
   StoreOp store;
-  Value value; ///< what the slot receives
+  Value value;          ///< what the slot receives
+  SharedMemoryType slot; ///< its one-slot buffer
 };
 
 /// Shared memory while each op of `body` runs, as estimated before the
@@ -146,21 +147,10 @@ DenseSet<Operation *> diesWithStores(Operation *top, ArrayRef<Candidate> candida
 /// kernel's body), into TMA stores, if their slots fit.
 void storeWithTma(Operation *top, ArrayRef<Candidate> candidates) {
   Block &body = *top->getBlock();
-  unsigned at = 0;
-  for (Operation &op : body) {
-    if (&op == top)
-      break;
-    ++at;
-  }
+  auto at = std::distance(body.begin(), top->getIterator());
   int64_t slotBytes = 0;
-  SmallVector<SharedMemoryType> slotTypes;
-  for (Candidate c : candidates) {
-    auto type = cast<RankedTensorType>(c.value.getType());
-    slotTypes.push_back(SharedMemoryType::get(top->getContext(),
-                                              {1, type.getDimSize(0), type.getDimSize(1)},
-                                              type.getElementType()));
-    slotBytes += slotTypes.back().getAllocBytes();
-  }
+  for (Candidate c : candidates)
+    slotBytes += c.slot.getAllocBytes();
   DenseSet<Operation *> dying = diesWithStores(top, candidates);
   auto peak = [](ArrayRef<int64_t> bytes) {
     return bytes.empty() ? 0 : *llvm::max_element(bytes);
@@ -176,12 +166,9 @@ void storeWithTma(Operation *top, ArrayRef<Candidate> candidates) {
   // The tensor maps first: a store whose host descriptor already has a map
   // of another box (a load's) stays a store, and is not counted below.
   SmallVector<std::pair<Candidate, Value>> mapped;
-  SmallVector<SharedMemoryType> mappedTypes;
-  for (auto [c, slotType] : llvm::zip(candidates, slotTypes))
-    if (Value map = tensorMapFor(DescriptorBlock::of(c.store))) {
+  for (Candidate c : candidates)
+    if (Value map = tensorMapFor(DescriptorBlock::of(c.store)))
       mapped.push_back({c, map});
-      mappedTypes.push_back(slotType);
-    }
   if (mapped.empty())
     return;
   Block *first = mapped.front().first.store->getBlock();
@@ -192,13 +179,11 @@ void storeWithTma(Operation *top, ArrayRef<Candidate> candidates) {
   int64_t pending = straightLine ? int64_t(mapped.size()) - 1 : 0;
 
   OpBuilder b(top);
-  SmallVector<Value> buffers;
-  SmallVector<Operation *> dead;
-  for (auto [entry, slotType] : llvm::zip(mapped, mappedTypes)) {
-    auto [c, map] = entry;
+  SmallVector<Value> buffers, storeOperands;
+  for (auto [c, map] : mapped) {
     Location loc = c.store.getLoc();
     b.setInsertionPoint(top);
-    Value buffer = LocalAllocOp::create(b, loc, slotType);
+    Value buffer = LocalAllocOp::create(b, loc, c.slot);
     buffers.push_back(buffer);
     b.setInsertionPoint(c.store);
     // The slot's store of the previous iteration has read it.
@@ -207,19 +192,12 @@ void storeWithTma(Operation *top, ArrayRef<Candidate> candidates) {
     Value slot = arith::ConstantIntOp::create(b, loc, 0, 32);
     LocalStoreOp::create(b, loc, c.value, buffer, slot);
     TmaStoreOp::create(b, loc, buffer, slot, map, c.store.getCoords());
-    dead.push_back(c.store);
+    llvm::append_range(storeOperands, c.store->getOperands());
+    c.store.erase();
   }
   b.setInsertionPointAfter(top);
   TmaStoreWaitOp::create(b, top->getLoc(), b.getI64IntegerAttr(0), buffers);
-  // The stores, then what only they used: pointers, masks, conversions.
-  while (!dead.empty()) {
-    Operation *op = dead.pop_back_val();
-    llvm::SetVector<Value> operands(op->operand_begin(), op->operand_end());
-    op->erase();
-    for (Value v : operands)
-      if (Operation *def = v.getDefiningOp(); def && isOpTriviallyDead(def))
-        dead.push_back(def);
-  }
+  eraseDeadDefs(storeOperands); // pointers, masks, the conversion skipped
 }
 
 /// The descriptor's column count (its innermost shape): the host
@@ -263,8 +241,13 @@ struct TileTmaStoresPass : impl::TileTmaStoresBase<TileTmaStoresPass> {
         Operation *top = body.findAncestorOpInBlock(*store);
         if (!top || !llvm::all_of(store.getDesc(), [&](Value v) { return definedOutside(v, top); }))
           return;
-        if (Value value = slotValue(store))
-          byTop[top].push_back({store, value});
+        if (Value value = slotValue(store)) {
+          auto type = cast<RankedTensorType>(value.getType());
+          auto slot = SharedMemoryType::get(store.getContext(),
+                                            {1, type.getDimSize(0), type.getDimSize(1)},
+                                            type.getElementType());
+          byTop[top].push_back({store, value, slot});
+        }
       });
       for (auto &[top, candidates] : byTop)
         storeWithTma(top, candidates);

@@ -1,0 +1,34 @@
+//===- DeadCode.h - Erasing what a rewrite left unused ---------*- C++ -*-===//
+#ifndef KILN_LIB_DIALECT_TILE_TRANSFORMS_DEADCODE_H
+#define KILN_LIB_DIALECT_TILE_TRANSFORMS_DEADCODE_H
+
+#include "mlir/IR/Operation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace kiln::tile {
+
+/// Erases the definitions of `roots` that nothing reads any more, and
+/// theirs in turn (the address computations of a load or store a rewrite
+/// replaced), leaving anything with other users or side effects.
+inline void eraseDeadDefs(mlir::ValueRange roots) {
+  llvm::SmallVector<mlir::Operation *> worklist;
+  for (mlir::Value v : roots)
+    if (mlir::Operation *def = v.getDefiningOp())
+      worklist.push_back(def);
+  llvm::DenseSet<mlir::Operation *> erased;
+  while (!worklist.empty()) {
+    mlir::Operation *op = worklist.pop_back_val();
+    if (erased.contains(op) || !mlir::isOpTriviallyDead(op))
+      continue;
+    for (mlir::Value operand : op->getOperands())
+      if (mlir::Operation *def = operand.getDefiningOp())
+        worklist.push_back(def);
+    erased.insert(op);
+    op->erase();
+  }
+}
+
+} // namespace kiln::tile
+
+#endif // KILN_LIB_DIALECT_TILE_TRANSFORMS_DEADCODE_H
