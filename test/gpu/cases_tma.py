@@ -27,7 +27,8 @@ def cases(results):
 
     def operands(T, M, N, K, BM, BN, BK, bt=False, nan=False):
         g = gen(M * 7 + N * 3 + K)
-        sa, sb = cdiv(K, 8) * 8, cdiv(N, 8) * 8  # row strides of 16 bytes' multiples
+        unit = 16 if T == "fp8e4nv" else 8  # row strides of 16 bytes' multiples
+        sa, sb = cdiv(K, unit) * unit, cdiv(N, unit) * unit
         a = (torch.rand((M, sa), device=DEV, generator=g) - 0.5).to(TORCH[T])
         if bt:
             b = (torch.rand((N, sa), device=DEV, generator=g) - 0.5).to(TORCH[T])
@@ -39,7 +40,8 @@ def cases(results):
         c = torch.empty((M, N), device=DEV, dtype=torch.float32)
         return [ad, bd, c, M, N, K]
 
-    tol = {"fp16": close(2e-3, 2e-3), "bf16": close(1e-2, 1e-2), "fp32": close(2e-2, 2e-2)}
+    tol = {"fp16": close(2e-3, 2e-3), "bf16": close(1e-2, 1e-2), "fp32": close(2e-2, 2e-2),
+           "fp8e4nv": close(2e-2, 2e-2)}
     configs = [  # BM, BN, BK, warps, stages
         (64, 64, 16, 4, 3), (64, 128, 32, 4, 3), (128, 64, 64, 4, 3), (64, 64, 128, 4, 2),
         (64, 64, 64, 2, 3), (64, 64, 32, 2, 5), (128, 128, 64, 8, 3)]
@@ -70,6 +72,17 @@ def cases(results):
                  (cdiv(M, BM), cdiv(N, BN)),
                  lambda BM=BM, BN=BN, BK=BK: operands("fp16", M, N, K, BM, BN, BK, bt=True),
                  [2], dict(BM=BM, BN=BN, BK=BK, num_warps=nw, num_stages=st), tol["fp16"])
+    # tf32 and fp8 B stored N x K and read `.T`: the slot holds the block as TMA copies it,
+    # N rows of K, the only B their wgmma reads (2 warps: mma.sync, the transpose in registers).
+    for T, BM, BN, BK, nw, st in (("fp8e4nv", 64, 64, 64, 4, 3), ("fp8e4nv", 128, 128, 128, 8, 3),
+                                  ("fp8e4nv", 128, 256, 64, 8, 4), ("fp8e4nv", 64, 64, 64, 2, 3),
+                                  ("fp32", 64, 64, 32, 4, 3), ("fp32", 128, 128, 32, 8, 3)):
+        for M, N, K in ((200, 136, 300), (256, 256, 512)):
+            run_case(results, f"tma_mm_bt {T} {M}x{N}x{K} {BM}x{BN}x{BK} w{nw} s{st}", path,
+                     "tma_mm_bt", (cdiv(M, BM), cdiv(N, BN)),
+                     lambda T=T, M=M, N=N, K=K, BM=BM, BN=BN, BK=BK:
+                     operands(T, M, N, K, BM, BN, BK, bt=True),
+                     [2], dict(BM=BM, BN=BN, BK=BK, num_warps=nw, num_stages=st), tol[T])
     for programs in (1, 5):
         run_case(results, f"tma_persistent fp16 on {programs} programs", path, "tma_persistent",
                  (programs,), lambda: operands("fp16", 300, 200, 200, 64, 64, 64), [2],
@@ -83,7 +96,8 @@ def cases(results):
 
     def dev_operands(T, M, N, K, nan=False):
         g = gen(M * 5 + N * 11 + K)
-        sa = cdiv(K, 8) * 8
+        unit = 16 if T == "fp8e4nv" else 8
+        sa = cdiv(K, unit) * unit
         a = (torch.rand((M, sa), device=DEV, generator=g) - 0.5).to(TORCH[T])
         bt = (torch.rand((N, sa), device=DEV, generator=g) - 0.5).to(TORCH[T])
         c = torch.empty((M, N), device=DEV, dtype=torch.float32)
@@ -96,6 +110,13 @@ def cases(results):
                      lambda M=M, N=N, K=K: dev_operands("fp16", M, N, K), [2],
                      dict(BM=BM, BN=BN, BK=BK, NAN=False, num_warps=nw, num_stages=st),
                      tol["fp16"])
+    for T, BM, BN, BK, nw in (("fp8e4nv", 128, 128, 128, 8), ("fp8e4nv", 64, 128, 64, 4),
+                              ("fp32", 64, 64, 32, 4)):
+        for M, N, K in ((200, 136, 300), (256, 256, 256)):
+            run_case(results, f"tma_dev_mm {T} {M}x{N}x{K} {BM}x{BN}x{BK} w{nw}", path,
+                     "tma_dev_mm", (cdiv(M, BM), cdiv(N, BN)),
+                     lambda T=T, M=M, N=N, K=K: dev_operands(T, M, N, K), [2],
+                     dict(BM=BM, BN=BN, BK=BK, NAN=False, num_warps=nw, num_stages=3), tol[T])
     run_case(results, "tma_dev_mm bf16 NaN padding", path, "tma_dev_mm", (cdiv(200, 64), cdiv(136, 64)),
              lambda: dev_operands("bf16", 200, 136, 300), [2],
              dict(BM=64, BN=64, BK=64, NAN=True, num_warps=4, num_stages=3), tol["bf16"])
@@ -140,10 +161,10 @@ def cases(results):
     # current tile's epilogue. Shapes: K of one block (fewer iterations than the prologue
     # copies), K not a multiple of BK, tile counts not a multiple of the programs; the
     # 128x128x128 config has no room for the epilogue beside its slots (not started early).
-    def persistent_operands(M, N, K, BM, BN, BK, tma):
+    def persistent_operands(M, N, K, BM, BN, BK, tma, T="fp16"):
         g = gen(M * 13 + N * 5 + K)
-        a = (torch.rand((M, K), device=DEV, generator=g) - 0.5).half()
-        bt = (torch.rand((N, K), device=DEV, generator=g) - 0.5).half()
+        a = (torch.rand((M, K), device=DEV, generator=g) - 0.5).to(TORCH[T])
+        bt = (torch.rand((N, K), device=DEV, generator=g) - 0.5).to(TORCH[T])
         c = torch.empty((M, N), device=DEV, dtype=torch.float16)
         if tma:
             return [TensorDescriptor(a, [M, K], [K, 1], [BM, BK]),
@@ -184,3 +205,12 @@ def cases(results):
                      lambda T=T, M=M, N=N, BM=BM, BN=BN: store_operands(T, M, N, BM, BN), [2, 3],
                      dict(SHIFT=0, BM=BM, BN=BN, SCALE=T != "fp8e4nv", num_warps=16),
                      kcompare.exact)
+    # fp8 (tutorial 09's fp8 runs): A and B^T both by TMA, read K-major by the wgmma.
+    for BM, BN, BK, nw, st in ((128, 256, 128, 8, 3), (128, 128, 128, 8, 4)):
+        for M, N, K, programs in ((1000, 696, 512, 132), (300, 520, 208, 7)):
+            run_case(results, f"persistent_tma fp8e4nv {M}x{N}x{K} {BM}x{BN}x{BK} w{nw} s{st} "
+                     f"on {programs}", path, "persistent_tma", (programs,),
+                     lambda M=M, N=N, K=K, BM=BM, BN=BN, BK=BK:
+                     persistent_operands(M, N, K, BM, BN, BK, True, "fp8e4nv"), [3],
+                     dict(BM=BM, BN=BN, BK=BK, GROUP=8, PROGRAMS=programs, num_warps=nw,
+                          num_stages=st), close(2e-2, 2e-2))

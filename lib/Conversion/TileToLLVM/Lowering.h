@@ -159,9 +159,10 @@ llvm::SmallVector<mlir::Value> loadFragment(mlir::OpBuilder &b, mlir::Location l
 /// warps along M.
 bool canUseWgmma(tile::DotOp op, unsigned computeCapability);
 /// The shared-memory slot a wgmma reads a dot operand from in place: the
-/// slot of a tile.local_load, or of a 2-D tile.trans of one (16-bit slots:
-/// the same bytes read with the other majorness; `flipped` is then set), as
-/// the fused-attention backward reads Q^T and dO both ways.
+/// slot of a tile.local_load, or of a 2-D tile.trans of one (the same bytes
+/// read with the other majorness; `flipped` is then set), as the
+/// fused-attention backward reads Q^T and dO both ways. canUseWgmma still
+/// requires tf32, fp8 and int8 operands to be read K-major.
 tile::LocalLoadOp slotOperand(mlir::Value operand, bool &flipped);
 /// Lowers such a dot, updating `acc` (the accumulator's registers, laid out
 /// as `c`); `aVals` (laid out as `a`) are A's registers when it has no slot,

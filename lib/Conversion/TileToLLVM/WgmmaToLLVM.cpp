@@ -210,7 +210,7 @@ LocalLoadOp slotOperand(Value operand, bool &flipped) {
   if (!trans || trans.getOrder().size() != 2 || trans.getOrder()[0] != 1)
     return {};
   auto slot = trans.getSrc().getDefiningOp<LocalLoadOp>();
-  if (!slot || slot.getBuffer().getType().getElementBits() != 16)
+  if (!slot)
     return {};
   flipped = true;
   return slot;

@@ -104,7 +104,7 @@ func.func @version(%c: tensor<32x32xf32, #tile.mma<version = 3, warpsPerCTA = [4
 #mma = #tile.mma<version = 2, warpsPerCTA = [2, 2]>
 #bl = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
 func.func @tf32_blocked(%a: tensor<32x32xf32, #bl>, %c: tensor<32x32xf32, #mma>) {
-  // expected-error @+1 {{'tile.dot' op accumulator must have a #tile.mma layout and the operands #tile.dot_op layouts of it (f16/bf16 operands: other layouts too, for A only when B has one; f32, fp8 and int8 operands both read from tile.local_load)}}
+  // expected-error @+1 {{'tile.dot' op accumulator must have a #tile.mma layout and the operands #tile.dot_op layouts of it (f16/bf16 operands: other layouts too, for A only when B has one; f32, fp8 and int8 operands both read from tile.local_load, B possibly through a tile.trans)}}
   %0 = tile.dot %a, %a, %c : tensor<32x32xf32, #bl>, tensor<32x32xf32, #bl> -> tensor<32x32xf32, #mma>
   return
 }

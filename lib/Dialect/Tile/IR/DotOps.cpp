@@ -117,15 +117,21 @@ LogicalResult DotOp::verify() {
     return success();
   // tf32, fp8 and int8 operands that wgmma reads from shared-memory slots
   // (both of them, --tile-pipeline-loops) keep the layouts they were copied
-  // in.
+  // in; B may be read through a transpose of its slot (an N x K block).
+  auto fromSlot = [](Value operand) {
+    if (auto trans = operand.getDefiningOp<TransOp>())
+      operand = trans.getSrc();
+    return operand.getDefiningOp<LocalLoadOp>() != nullptr;
+  };
   if (mma && (ea.isF32() || fp8 || ea.isInteger(8)) && aa && ba && !opA && !opB &&
-      getA().getDefiningOp<LocalLoadOp>() && getB().getDefiningOp<LocalLoadOp>())
+      getA().getDefiningOp<LocalLoadOp>() && fromSlot(getB()))
     return success();
   if (!mma || !opA || (!opB && !(half && ba)))
     return emitOpError("accumulator must have a #tile.mma layout and the "
                        "operands #tile.dot_op layouts of it (f16/bf16 operands: "
                        "other layouts too, for A only when B has one; f32, fp8 "
-                       "and int8 operands both read from tile.local_load)");
+                       "and int8 operands both read from tile.local_load, B "
+                       "possibly through a tile.trans)");
   unsigned kw = expectedKWidth(ea, getInputPrecision());
   if (opA.getOpIdx() != 0 || opA.getParent() != mma || opA.getKWidth() != kw ||
       (opB && (opB.getOpIdx() != 1 || opB.getParent() != mma || opB.getKWidth() != kw)))

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "DotLayouts.h"
+#include "TmaCopies.h"
 
 #include "kiln/Analysis/AxisInfo.h"
 #include "kiln/Analysis/MmaLayout.h"
@@ -70,6 +71,9 @@ bool isKMajorWarpGroupDot(DotOp dot, unsigned warpsM) {
 /// into either orientation); fp8 operands must run along K in copies of 4
 /// bytes or more (cp.async's least; single bytes are not copied into slots),
 /// which `axis` proves from contiguity, alignment and mask constancy.
+/// Descriptor blocks the TMA unit copies need neither: A as its M x K
+/// block, B as its K x N block's transpose (`b_desc.load([n, k]).T`), which
+/// the slot then holds N rows of K.
 bool prefersKMajorWarpGroups(DotOp dot, unsigned numWarps, const kiln::ModuleAxisInfo &axis,
                              llvm::function_ref<int(Value)> fastDimOf) {
   if (!isKMajorWarpGroupDot(dot, numWarps))
@@ -80,7 +84,11 @@ bool prefersKMajorWarpGroups(DotOp dot, unsigned numWarps, const kiln::ModuleAxi
                ? l
                : LoadOp();
   };
-  LoadOp a = load(dot.getA()), b = load(dot.getB());
+  auto trans = dot.getB().getDefiningOp<TransOp>();
+  LoadOp a = load(dot.getA()), flippedB = trans ? load(trans.getSrc()) : LoadOp();
+  if (a && isTmaCandidate(a) && flippedB && isTmaCandidate(flippedB))
+    return true;
+  LoadOp b = load(dot.getB());
   if (!a || !b)
     return false;
   // The assignment may already have converted a loop-carried pointer (or

@@ -530,13 +530,12 @@ scf::ForOp pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages, boo
     // matmul K loop) may stay in flight; attention's scores are read at once.
     // A may also be in registers (attention's P @ V, whose accumulator
     // `dot(p, v, acc * alpha)` only the next iteration reads).
-    // B may be a 16-bit slot read transposed, which wgmma reads in place
-    // (a TMA-copied K of attention).
+    // B may be a slot read transposed, which wgmma reads in place (a
+    // TMA-copied K of attention; tutorial 09's fp8 `b.T`).
     auto readsSlot = [](Value b) {
       if (auto trans = b.getDefiningOp<TransOp>())
-        b = mlir::getElementTypeOrSelf(b.getType()).getIntOrFloatBitWidth() == 16 ? trans.getSrc()
-                                                                             : Value();
-      return b && b.getDefiningOp<LocalLoadOp>();
+        b = trans.getSrc();
+      return b.getDefiningOp<LocalLoadOp>();
     };
     SmallVector<DotOp> inFlight;
     for (Operation &op : *newBody)

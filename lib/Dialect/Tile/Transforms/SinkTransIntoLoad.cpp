@@ -125,15 +125,23 @@ private:
 };
 
 
-bool sinkable(LoadOp load) {
+bool sinkable(LoadOp load, TransOp trans) {
   auto ptrType = dyn_cast<RankedTensorType>(load.getPtr().getType());
   if (!load->hasOneUse() || load.getIsVolatile() || !ptrType || ptrType.getEncoding())
     return false;
-  // A 16-bit descriptor block in a loop stays as stored: the pipeliner copies
-  // it with TMA, which writes rows as the tensor stores them, and wgmma reads
-  // the slot transposed (TmaCopies.h).
-  bool sixteenBit = getElementTypeOrSelf(load.getType()).getIntOrFloatBitWidth() == 16;
-  return !(sixteenBit && isTmaCandidate(load) && load->getParentOfType<scf::ForOp>());
+  if (!isTmaCandidate(load) || !load->getParentOfType<scf::ForOp>())
+    return true;
+  // A descriptor block in a loop stays as stored where a slot can take it:
+  // the pipeliner copies it with TMA, which writes rows as the tensor stores
+  // them, and wgmma reads the slot through the transpose (TmaCopies.h). For
+  // 16-bit blocks either majorness; tf32 and fp8 wgmma read only K-major
+  // operands, which the transpose of an N x K block is as B (tutorial 09's
+  // `tl.dot(a, b_desc.load([n, k]).T)`).
+  if (getElementTypeOrSelf(load.getType()).getIntOrFloatBitWidth() == 16)
+    return false;
+  bool readAsB = trans->hasOneUse() && isa<DotOp>(*trans->user_begin()) &&
+                 trans->use_begin()->getOperandNumber() == 1;
+  return !readAsB;
 }
 
 struct TileSinkTransIntoLoadPass
@@ -143,7 +151,7 @@ struct TileSinkTransIntoLoadPass
     getOperation().walk([&](TransOp trans) { transposes.push_back(trans); });
     for (TransOp trans : transposes) {
       auto load = trans.getSrc().getDefiningOp<LoadOp>();
-      if (!load || !sinkable(load))
+      if (!load || !sinkable(load, trans))
         continue;
       Transposer transposer(trans.getOrder());
       Value ptr = transposer.get(load.getPtr());

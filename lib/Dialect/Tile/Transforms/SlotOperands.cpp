@@ -4,7 +4,9 @@
 // dot then reads them with ldmatrix, or wgmma on sm_90). f32 (tf32) and fp8
 // operands have no ldmatrix path: they go to slots only for a dot that runs
 // as sm_90 wgmma, which reads both of them K-major (A as M rows of K, B
-// transposed, N rows of K), and only both together.
+// transposed, N rows of K), and only both together. A B written as the
+// transpose of a loaded N x K block (tutorial 09's `b_desc.load(...).T`)
+// is such a slot read through its tile.trans.
 //
 //===----------------------------------------------------------------------===//
 #include "SlotOperands.h"
@@ -26,12 +28,38 @@ bool isKMajorOnlyType(Type elem) {
   return elem.isF32() || elem.isInteger(8) || isa<Float8E4M3FNType, Float8E5M2Type>(elem);
 }
 
-/// The (dot, operand number) uses of `load`, through the single-use
-/// #tile.dot_op conversion an f32 or fp8 operand takes; empty if any use is
-/// something else.
-SmallVector<std::pair<DotOp, unsigned>> dotUses(LoadOp load) {
-  SmallVector<std::pair<DotOp, unsigned>> uses;
-  for (OpOperand &use : load.getResult().getUses()) {
+/// A use of a loaded tile as a dot operand.
+struct DotUse {
+  DotOp dot;
+  unsigned index; ///< 0: A, 1: B
+  bool flipped;   ///< through a 2-D tile.trans (B read as N rows of K)
+  /// Whether the dot reads the loaded tile K-major when its slot stores it
+  /// transposed: B, or A through a transpose.
+  bool wantsTransposedSlot() const { return (index == 1) != flipped; }
+};
+
+/// The single-use 2-D transpose that `v` alone feeds, if any.
+TransOp onlyTranspose(Value v) {
+  if (!v.hasOneUse())
+    return {};
+  auto trans = dyn_cast<TransOp>(*v.user_begin());
+  if (!trans || trans.getOrder().size() != 2 || trans.getOrder()[0] != 1)
+    return {};
+  return trans;
+}
+
+/// The dot uses of `load`, through a single-use 2-D transpose and then the
+/// single-use #tile.dot_op conversion an f32 or fp8 operand takes; empty if
+/// any use is something else.
+SmallVector<DotUse> dotUses(LoadOp load) {
+  Value tile = load.getResult();
+  bool flipped = false;
+  if (TransOp trans = onlyTranspose(tile); trans && trans->getBlock() == load->getBlock()) {
+    tile = trans.getResult();
+    flipped = true;
+  }
+  SmallVector<DotUse> uses;
+  for (OpOperand &use : tile.getUses()) {
     OpOperand *operand = &use;
     if (auto cvt = dyn_cast<ConvertLayoutOp>(use.getOwner())) {
       if (!cvt->hasOneUse() || cvt->getBlock() != load->getBlock())
@@ -41,9 +69,19 @@ SmallVector<std::pair<DotOp, unsigned>> dotUses(LoadOp load) {
     auto dot = dyn_cast<DotOp>(operand->getOwner());
     if (!dot || operand->getOperandNumber() > 1)
       return {};
-    uses.push_back({dot, operand->getOperandNumber()});
+    uses.push_back({dot, operand->getOperandNumber(), flipped});
   }
   return uses;
+}
+
+/// The load a dot operand comes from: directly, through a #tile.dot_op
+/// conversion, and through a 2-D transpose (dotUses' paths, backwards).
+LoadOp operandLoad(Value operand) {
+  if (auto cvt = operand.getDefiningOp<ConvertLayoutOp>())
+    operand = cvt.getSrc();
+  if (auto trans = operand.getDefiningOp<TransOp>())
+    operand = trans.getSrc();
+  return operand.getDefiningOp<LoadOp>();
 }
 
 /// The K-major-only operand loads among `loads` whose dot's other operand is
@@ -51,8 +89,7 @@ SmallVector<std::pair<DotOp, unsigned>> dotUses(LoadOp load) {
 /// neither.
 void keepWholeKMajorDots(SmallVector<LoadOp> &loads) {
   auto slotted = [&](Value operand) {
-    auto cvt = operand.getDefiningOp<ConvertLayoutOp>();
-    auto load = cvt ? cvt.getSrc().getDefiningOp<LoadOp>() : operand.getDefiningOp<LoadOp>();
+    LoadOp load = operandLoad(operand);
     return load && llvm::is_contained(loads, load);
   };
   // Dropping one operand drops its partner: repeat until nothing changes.
@@ -61,7 +98,7 @@ void keepWholeKMajorDots(SmallVector<LoadOp> &loads) {
     for (LoadOp load : loads) {
       if (!isKMajorOnlyLoad(load))
         continue;
-      DotOp dot = dotUses(load).front().first;
+      DotOp dot = dotUses(load).front().dot;
       if (!slotted(dot.getA()) || !slotted(dot.getB()))
         dropped.insert(load);
     }
@@ -119,12 +156,15 @@ bool isTransposedOperand(LoadOp load) {
   bool runsDown = blocked.getOrder()[0] == 0;
   if (blocked.getSizePerThread()[blocked.getOrder()[0]] > 1)
     return runsDown;
-  SmallVector<std::pair<DotOp, unsigned>> uses = dotUses(load);
-  bool onlyA = !uses.empty() && llvm::all_of(uses, [](auto &u) { return u.second == 0; });
-  bool onlyB = !uses.empty() && llvm::all_of(uses, [](auto &u) { return u.second == 1; });
-  if (onlyA)
+  SmallVector<DotUse> uses = dotUses(load);
+  auto all = [&](bool transposed) {
+    return !uses.empty() && llvm::all_of(uses, [&](const DotUse &use) {
+      return use.wantsTransposedSlot() == transposed;
+    });
+  };
+  if (all(false))
     return false;
-  if (onlyB && isKMajorOnlyType(type.getElementType()))
+  if (all(true) && isKMajorOnlyType(type.getElementType()))
     return true;
   return runsDown;
 }
@@ -143,22 +183,26 @@ bool copiesWords(LoadOp load, const kiln::ModuleAxisInfo &axis) {
 
 /// The conditions of canUseWgmma (lib/Conversion/TileToLLVM/WgmmaToLLVM.cpp),
 /// which the lowering checks again: both operands K-major (A as loaded, B
-/// transposed), an f32 accumulator with all warps along M in groups of 4, K
-/// a swizzle width.
+/// transposed or read through a transpose), an f32 accumulator with all
+/// warps along M in groups of 4, K a swizzle width.
 bool isKMajorSlotOperand(LoadOp load) {
   auto type = dyn_cast<RankedTensorType>(load.getType());
   if (!type || type.getRank() != 2 || !isKMajorOnlyType(type.getElementType()) ||
-      !load->hasOneUse() || !isa<ConvertLayoutOp>(*load->user_begin()))
+      !load->hasOneUse())
     return false;
-  SmallVector<std::pair<DotOp, unsigned>> uses = dotUses(load);
+  SmallVector<DotUse> uses = dotUses(load);
   if (uses.size() != 1)
     return false;
-  auto [dot, index] = uses.front();
-  auto mma = dyn_cast_or_null<MmaLayoutAttr>(dot.getC().getType().getEncoding());
-  if (!mma || mma.getWarpsPerCTA()[1] != 1 ||
-      !isKMajorWarpGroupDot(dot, mma.getWarpsPerCTA()[0]))
+  // A transposed read needs the transpose's own tile in the slot: a TMA
+  // copy, which stores the block as the tensor does.
+  DotUse use = uses.front();
+  if (use.flipped && !copiedWithTma(load))
     return false;
-  return isTransposedOperand(load) == (index == 1);
+  auto mma = dyn_cast_or_null<MmaLayoutAttr>(use.dot.getC().getType().getEncoding());
+  if (!mma || mma.getWarpsPerCTA()[1] != 1 ||
+      !isKMajorWarpGroupDot(use.dot, mma.getWarpsPerCTA()[0]))
+    return false;
+  return isTransposedOperand(load) == use.wantsTransposedSlot();
 }
 
 /// An f16/bf16 2-D tile whose only users are tl.dot operands that the dot
@@ -272,13 +316,14 @@ SmallVector<LoadOp> stageableTogether(scf::ForOp loop, llvm::DenseSet<Operation 
           top && (!firstUse || top->isBeforeInBlock(firstUse)))
         firstUse = top;
     };
-    for (LoadOp load : loads)
-      for (Operation *user : load->getUsers()) {
-        if (isa<ConvertLayoutOp>(user) && isKMajorOnlyLoad(load))
-          llvm::for_each(user->getUsers(), see);
-        else
-          see(user);
+    for (LoadOp load : loads) {
+      if (!isKMajorOnlyLoad(load)) {
+        llvm::for_each(load->getUsers(), see);
+        continue;
       }
+      for (const DotUse &use : dotUses(load))
+        see(use.dot);
+    }
     bool dropped = false;
     for (LoadOp load : loads)
       if (firstUse && !load->isBeforeInBlock(firstUse))
@@ -292,9 +337,13 @@ void readKMajorOperandsFromSlots(ArrayRef<LoadOp> loads) {
   for (LoadOp load : loads) {
     if (!isKMajorOnlyLoad(load))
       continue;
-    auto cvt = cast<ConvertLayoutOp>(*load->user_begin());
-    cvt.getResult().replaceAllUsesWith(load.getResult());
-    cvt.erase();
+    Value tile = load.getResult();
+    if (TransOp trans = onlyTranspose(tile))
+      tile = trans.getResult();
+    if (auto cvt = dyn_cast<ConvertLayoutOp>(*tile.user_begin())) {
+      cvt.getResult().replaceAllUsesWith(tile);
+      cvt.erase();
+    }
   }
 }
 

@@ -657,8 +657,9 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["c", "d"]>]> {
     the matching `#tile.dot_op` layouts, except f16/bf16 operands, which
     may keep any distributed layouts (both alike): the lowering then stages
     them through shared memory and ldmatrix itself; and f32 (tf32), fp8 or
-    i8 operands that both come from `tile.local_load` of pipelined slots,
-    which keep the layouts they were copied in (sm_90 wgmma reads the
+    i8 operands that both come from `tile.local_load` of pipelined slots
+    (B possibly through a `tile.trans` of one: an N x K block read as K x
+    N), which keep the layouts they were copied in (sm_90 wgmma reads the
     slots).
     `maxNumImpreciseAcc` is Triton's hint for fp8 accumulation on Hopper
     (kept, not used: wgmma accumulates fp8 products as under Triton's sm_90
