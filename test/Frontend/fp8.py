@@ -54,3 +54,19 @@ def scalars(X, BLOCK: tl.constexpr):
 # SCALAR: arith.constant dense<0xFF800000> : tensor<128xf32>
 # SCALAR: arith.constant 3 : i8
 # SCALAR: arith.truncf %{{.*}} : tensor<128xf32> to tensor<128xf16>
+
+
+# Tensors convert two registers per cvt (the first operand is the upper byte):
+# 8 values per thread here, 4 instructions, none converting one value twice;
+# a 32-bit store writes the pairs back to back.
+# RUN: ln-compile %s --kernel pairs --signature '*fp32:16,*fp8e4nv:16' -D BLOCK=1024 \
+# RUN:   --arch sm_90 --emit=ptx | FileCheck %s --check-prefix=PAIR
+@triton.jit
+def pairs(X, Q, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(Q + offs, tl.load(X + offs).to(tl.float8e4nv))
+
+# PAIR-LABEL: .entry pairs(
+# PAIR-COUNT-4: cvt.rn.satfinite.e4m3x2.f32 %rs{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}};
+# PAIR-NOT: cvt.rn.satfinite
+# PAIR: st.global.v2.b32

@@ -128,6 +128,55 @@ struct ElementwiseLowering : ConversionPattern {
   }
 };
 
+/// fp32 -> fp8 on tensors, two registers per `cvt.rn.satfinite.e4m3x2.f32`
+/// (`e5m2x2`): the scalar lowering (MathToNVVM.cpp) converts one value per
+/// instruction and a store then packs the bytes again. Registers 2i and
+/// 2i + 1 are neighbours along the layout's fastest dimension (an mma
+/// accumulator's column pair), which a 16-bit store writes as the
+/// instruction's result. Other sources, targets below sm_89 and tensors
+/// with constant blocks (computed once per block) take the scalar path.
+struct TruncFToFp8PairLowering : OpConversionPattern<arith::TruncFOp> {
+  TruncFToFp8PairLowering(TypeConverter &tc, MLIRContext *ctx, const LoweringState &state)
+      : OpConversionPattern(tc, ctx, /*benefit=*/2), state(state) {}
+  const LoweringState &state;
+
+  LogicalResult matchAndRewrite(arith::TruncFOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    Type dst = type ? type.getElementType() : Type();
+    if (!type || !isa_and_nonnull<Float8E4M3FNType, Float8E5M2Type>(dst) ||
+        !mlir::getElementTypeOrSelf(op.getIn().getType()).isF32())
+      return failure();
+    std::optional<unsigned> cc = getTargetComputeCapability(op);
+    if (!cc || *cc < 89)
+      return failure();
+    ValueRange in = adaptor.getIn();
+    unsigned n = in.size();
+    SmallVector<unsigned> rep = blockRepresentatives(op, state, n);
+    if (n % 2 || !llvm::equal(rep, llvm::seq<unsigned>(0, n)))
+      return failure();
+    Location loc = op.getLoc();
+    StringRef name = isa<Float8E4M3FNType>(dst) ? "llvm.nvvm.ff.to.e4m3x2.rn"
+                                                : "llvm.nvvm.ff.to.e5m2x2.rn";
+    Type i8 = rewriter.getI8Type(), i16 = rewriter.getI16Type();
+    SmallVector<Value> out;
+    for (unsigned i = 0; i < n; i += 2) {
+      // The first operand goes to the upper byte.
+      Value pair = LLVM::CallIntrinsicOp::create(rewriter, loc, i16, rewriter.getStringAttr(name),
+                                                 ValueRange{in[i + 1], in[i]})
+                       .getResult(0);
+      Value high = LLVM::LShrOp::create(rewriter, loc, pair,
+                                        LLVM::ConstantOp::create(rewriter, loc, i16,
+                                                                 rewriter.getI16IntegerAttr(8)));
+      for (Value half : {pair, high})
+        out.push_back(arith::BitcastOp::create(rewriter, loc, dst,
+                                               LLVM::TruncOp::create(rewriter, loc, i8, half)));
+    }
+    rewriter.replaceOpWithMultiple(op, {out});
+    return success();
+  }
+};
+
 struct ConstantLowering : OpConversionPattern<arith::ConstantOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(arith::ConstantOp op, OneToNOpAdaptor,
@@ -371,7 +420,8 @@ void populateElementwisePatterns(TileTypeConverter &converter,
                                  const LoweringState &state,
                                  RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<ElementwiseLowering, ArangeLowering, WhereLowering>(converter, ctx, state);
+  patterns.add<ElementwiseLowering, ArangeLowering, WhereLowering, TruncFToFp8PairLowering>(
+      converter, ctx, state);
   patterns.add<ConstantLowering, SplatLowering, BroadcastLowering,
                ExpandDimsLowering, AddPtrLowering, PtrCastLowering,
                HintLowering<MultipleOfOp>, HintLowering<MaxContiguousOp>,
