@@ -242,6 +242,7 @@ llvm::Expected<CompiledKernel> lowerTileToPTX(ModuleOp module, const KernelSpec 
     pm.addPass(tile::createTileSinkTransIntoLoad());
     pm.addPass(tile::createTileDecomposeBatchedDot());
     pm.addPass(tile::createTilePadSmallDot());
+    pm.addPass(tile::createTileNarrowBeforeShapeOps());
     pm.addPass(tile::createTileAssignLayouts());
     pm.addPass(tile::createTileRemoveLayoutConversions());
     pm.addPass(createCSEPass());

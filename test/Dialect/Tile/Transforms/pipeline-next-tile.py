@@ -22,13 +22,18 @@
 # RUN: ln-compile %s --kernel ranged --num-warps 8 --num-stages 4 \
 # RUN:   --signature 'tensordesc<fp16[128,64]>,tensordesc<fp16[128,64]>,*fp16:16,i32,i32,i32' \
 # RUN:   -D BM=128 -D BN=128 -D BK=64 --emit=tile-layout | FileCheck %s --check-prefix=RANGED
-# Left per tile: an epilogue whose exchanges (the accumulator reshaped into
-# subtiles) do not fit beside the slots; tile coordinates carried by the
+# Left per tile: an epilogue whose exchanges (the fp32 accumulator reshaped
+# into subtiles, 128 KB) do not fit beside the slots; tile coordinates carried by the
 # outer loop (not a function of its induction variable); and an outer loop
 # whose epilogue scratch would cost programs per SM (4 -> 2 here).
 # RUN: ln-compile %s --kernel persistent_tma --num-warps 8 --num-stages 2 \
-# RUN:   --signature 'tensordesc<fp16[128,64]>,tensordesc<fp16[256,64]>,*fp16:16,i32,i32,i32' -D PROGRAMS=132 \
+# RUN:   --signature 'tensordesc<fp16[128,64]>,tensordesc<fp16[256,64]>,*fp32:16,i32,i32,i32' -D PROGRAMS=132 \
 # RUN:   -D BM=128 -D BN=256 -D BK=64 -D SUBTILE=True --emit=tile-layout | FileCheck %s --check-prefix=LEFT
+# Subtiles stored in fp16 are converted before the reshape
+# (--tile-narrow-before-shape-ops): the exchange moves 64 KB and fits.
+# RUN: ln-compile %s --kernel persistent_tma --num-warps 8 --num-stages 2 \
+# RUN:   --signature 'tensordesc<fp16[128,64]>,tensordesc<fp16[256,64]>,*fp16:16,i32,i32,i32' -D PROGRAMS=132 \
+# RUN:   -D BM=128 -D BN=256 -D BK=64 -D SUBTILE=True --emit=tile-layout | FileCheck %s --check-prefix=NARROW
 # RUN: ln-compile %s --kernel carried_tile --num-warps 8 \
 # RUN:   --signature 'tensordesc<fp16[128,64]>,tensordesc<fp16[256,64]>,*fp16:16,i32,i32,i32' -D PROGRAMS=132 \
 # RUN:   -D BM=128 -D BN=256 -D BK=64 --emit=tile-layout | FileCheck %s --check-prefix=LEFT
@@ -93,6 +98,11 @@ import triton.language as tl
 # RANGED: scf.for
 # RANGED: } {tile.num_stages = 2 : i32}
 
+# NARROW: tile.local_alloc : <2x128x64xf16, barriers>
+# NARROW: scf.for
+# NARROW: arith.truncf %{{.*}} : tensor<128x256xf32, #mma> to tensor<128x256xf16, #mma>
+# NARROW-NEXT: tile.reshape
+
 # LEFT: scf.for
 # LEFT: tile.local_alloc
 # LEFT: scf.for
@@ -126,8 +136,8 @@ def persistent_tma(a_desc, b_desc, c, M, N, K, PROGRAMS: tl.constexpr, BM: tl.co
         if SUBTILE:
             acc0, acc1 = tl.split(tl.permute(tl.reshape(acc, (BM, 2, BN // 2)), (0, 2, 1)))
             rn = pid_n * BN + tl.arange(0, BN // 2)
-            tl.store(c + rm[:, None] * N + rn[None, :], acc0.to(tl.float16))
-            tl.store(c + rm[:, None] * N + rn[None, :] + BN // 2, acc1.to(tl.float16))
+            tl.store(c + rm[:, None] * N + rn[None, :], acc0.to(c.dtype.element_ty))
+            tl.store(c + rm[:, None] * N + rn[None, :] + BN // 2, acc1.to(c.dtype.element_ty))
         else:
             rn = pid_n * BN + tl.arange(0, BN)
             tl.store(c + rm[:, None] * N + rn[None, :], acc.to(tl.float16),

@@ -87,6 +87,37 @@ def TileDecomposeBatchedDot
   let dependentDialects = ["::kiln::tile::TileDialect"];
 }
 
+def TileNarrowBeforeShapeOps
+    : Pass<"tile-narrow-before-shape-ops", "mlir::ModuleOp"> {
+  let summary = "convert to a narrower type before `tile.reshape`, `tile.trans` and `tile.split`";
+  let description = [{
+    An `arith.truncf` / `arith.trunci` that is the only user of a
+    `tile.reshape` or `tile.trans` result, or of both `tile.split` results
+    alike, moves before the shape op, which then moves the narrow values.
+    The conversions are the same in number; what a shape op costs (a layout
+    change through shared memory when registers cannot be relabelled) falls
+    with the element width: tutorial 09's `EPILOGUE_SUBTILE` epilogue
+    (`reshape`, `permute`, `split` of the fp32 accumulator, then `.to(fp8)`)
+    moved 128 KB of fp32 through shared memory per 128 x 256 tile and left
+    no room to start the next tile's copies or store by TMA; in fp8 it moves
+    32 KB. Runs before layout assignment.
+
+    ```mlir
+    %r = tile.reshape %acc : tensor<128x256xf32> -> tensor<128x2x128xf32>
+    %t = tile.trans %r, [0, 2, 1] : tensor<128x2x128xf32> -> tensor<128x128x2xf32>
+    %lhs, %rhs = tile.split %t : tensor<128x128x2xf32> -> tensor<128x128xf32>
+    %c0 = arith.truncf %lhs : tensor<128x128xf32> to tensor<128x128xf8E4M3FN>
+    %c1 = arith.truncf %rhs : tensor<128x128xf32> to tensor<128x128xf8E4M3FN>
+    // becomes
+    %n = arith.truncf %acc : tensor<128x256xf32> to tensor<128x256xf8E4M3FN>
+    %r = tile.reshape %n : tensor<128x256xf8E4M3FN> -> tensor<128x2x128xf8E4M3FN>
+    %t = tile.trans %r, [0, 2, 1] : tensor<128x2x128xf8E4M3FN> -> tensor<128x128x2xf8E4M3FN>
+    %c0, %c1 = tile.split %t : tensor<128x128x2xf8E4M3FN> -> tensor<128x128xf8E4M3FN>
+    ```
+  }];
+  let dependentDialects = ["::kiln::tile::TileDialect"];
+}
+
 def TilePadSmallDot : Pass<"tile-pad-small-dot", "mlir::ModuleOp"> {
   let summary = "pad 2-D tile.dot ops with M or N below 16 to the mma tile";
   let description = [{
