@@ -14,7 +14,14 @@ import kcompare
 from kcompare import DEV, HERE, close, gen, run_case
 
 TORCH = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16,
-         "fp8e4nv": torch.float8_e4m3fn}
+         "fp8e4nv": torch.float8_e4m3fn, "int8": torch.int8}
+
+
+def values(shape, T, g):
+    """Operands in [-0.5, 0.5), or small integers for int8 (exact int32 sums)."""
+    if T == "int8":
+        return torch.randint(-8, 8, shape, device=DEV, generator=g, dtype=torch.int8)
+    return (torch.rand(shape, device=DEV, generator=g) - 0.5).to(TORCH[T])
 
 
 def cdiv(a, b):
@@ -27,21 +34,21 @@ def cases(results):
 
     def operands(T, M, N, K, BM, BN, BK, bt=False, nan=False):
         g = gen(M * 7 + N * 3 + K)
-        unit = 16 if T == "fp8e4nv" else 8  # row strides of 16 bytes' multiples
+        unit = 16 if T in ("fp8e4nv", "int8") else 8  # row strides of 16 bytes' multiples
         sa, sb = cdiv(K, unit) * unit, cdiv(N, unit) * unit
-        a = (torch.rand((M, sa), device=DEV, generator=g) - 0.5).to(TORCH[T])
+        a = values((M, sa), T, g)
         if bt:
-            b = (torch.rand((N, sa), device=DEV, generator=g) - 0.5).to(TORCH[T])
+            b = values((N, sa), T, g)
             bd = TensorDescriptor(b, [N, K], [sa, 1], [BN, BK])
         else:
-            b = (torch.rand((K, sb), device=DEV, generator=g) - 0.5).to(TORCH[T])
+            b = values((K, sb), T, g)
             bd = TensorDescriptor(b, [K, N], [sb, 1], [BK, BN])
         ad = TensorDescriptor(a, [M, K], [sa, 1], [BM, BK], padding="nan" if nan else "zero")
         c = torch.empty((M, N), device=DEV, dtype=torch.float32)
         return [ad, bd, c, M, N, K]
 
     tol = {"fp16": close(2e-3, 2e-3), "bf16": close(1e-2, 1e-2), "fp32": close(2e-2, 2e-2),
-           "fp8e4nv": close(2e-2, 2e-2)}
+           "fp8e4nv": close(2e-2, 2e-2), "int8": close(1e-6, 1e-6)}
     configs = [  # BM, BN, BK, warps, stages
         (64, 64, 16, 4, 3), (64, 128, 32, 4, 3), (128, 64, 64, 4, 3), (64, 64, 128, 4, 2),
         (64, 64, 64, 2, 3), (64, 64, 32, 2, 5), (128, 128, 64, 8, 3)]
@@ -76,7 +83,8 @@ def cases(results):
     # N rows of K, the only B their wgmma reads (2 warps: mma.sync, the transpose in registers).
     for T, BM, BN, BK, nw, st in (("fp8e4nv", 64, 64, 64, 4, 3), ("fp8e4nv", 128, 128, 128, 8, 3),
                                   ("fp8e4nv", 128, 256, 64, 8, 4), ("fp8e4nv", 64, 64, 64, 2, 3),
-                                  ("fp32", 64, 64, 32, 4, 3), ("fp32", 128, 128, 32, 8, 3)):
+                                  ("fp32", 64, 64, 32, 4, 3), ("fp32", 128, 128, 32, 8, 3),
+                                  ("int8", 64, 64, 64, 4, 3), ("int8", 128, 128, 128, 8, 3)):
         for M, N, K in ((200, 136, 300), (256, 256, 512)):
             run_case(results, f"tma_mm_bt {T} {M}x{N}x{K} {BM}x{BN}x{BK} w{nw} s{st}", path,
                      "tma_mm_bt", (cdiv(M, BM), cdiv(N, BN)),
@@ -96,10 +104,10 @@ def cases(results):
 
     def dev_operands(T, M, N, K, nan=False):
         g = gen(M * 5 + N * 11 + K)
-        unit = 16 if T == "fp8e4nv" else 8
+        unit = 16 if T in ("fp8e4nv", "int8") else 8
         sa = cdiv(K, unit) * unit
-        a = (torch.rand((M, sa), device=DEV, generator=g) - 0.5).to(TORCH[T])
-        bt = (torch.rand((N, sa), device=DEV, generator=g) - 0.5).to(TORCH[T])
+        a = values((M, sa), T, g)
+        bt = values((N, sa), T, g)
         c = torch.empty((M, N), device=DEV, dtype=torch.float32)
         return [a, bt, c, M, N, K, sa, sa]
 
@@ -111,7 +119,7 @@ def cases(results):
                      dict(BM=BM, BN=BN, BK=BK, NAN=False, num_warps=nw, num_stages=st),
                      tol["fp16"])
     for T, BM, BN, BK, nw in (("fp8e4nv", 128, 128, 128, 8), ("fp8e4nv", 64, 128, 64, 4),
-                              ("fp32", 64, 64, 32, 4)):
+                              ("fp32", 64, 64, 32, 4), ("int8", 128, 128, 128, 8)):
         for M, N, K in ((200, 136, 300), (256, 256, 256)):
             run_case(results, f"tma_dev_mm {T} {M}x{N}x{K} {BM}x{BN}x{BK} w{nw}", path,
                      "tma_dev_mm", (cdiv(M, BM), cdiv(N, BN)),
@@ -197,7 +205,7 @@ def cases(results):
         return [x, TensorDescriptor(y, [M, N], [N, 1], [BM, BN]), y, z, M, N]
 
     for T, BM, BN in (("fp16", 64, 128), ("bf16", 128, 64), ("fp32", 32, 128), ("fp32", 64, 32),
-                      ("fp8e4nv", 64, 128), ("fp8e4nv", 128, 64)):
+                      ("fp8e4nv", 64, 128), ("fp8e4nv", 128, 64), ("int8", 64, 128)):
         shapes = [(200, 144, 5), (256, 256, 3), (64, 96, 1)] + ([(72, 136, 2)] if T == "fp16" else [])
         for M, N, programs in shapes:
             run_case(results, f"tma_store_tiles {T} {M}x{N} {BM}x{BN} on {programs}",

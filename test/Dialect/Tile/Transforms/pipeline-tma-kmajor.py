@@ -1,4 +1,4 @@
-# tf32 and fp8 B operands written as the transpose of an N x K descriptor block
+# tf32, fp8 and int8 B operands written as the transpose of an N x K descriptor block
 # (tutorial 09's `tl.dot(a, b_desc.load([n, k]).T)`): on sm_90 the block is not
 # sunk into a transposed pointer load but copied by TMA as the tensor stores it,
 # N rows of K, which is the K-major B their wgmma reads: the dot reads
@@ -17,6 +17,11 @@
 # RUN: ln-compile %s --kernel mm_made --num-warps 8 \
 # RUN:   --signature '*fp8e4nv:16,*fp8e4nv:16,*fp32:16,i32:16,i32:16,i32:16,128,128,128' \
 # RUN:   --emit=tile-layout | FileCheck %s --check-prefix=MADE
+# int8 blocks are copied by TMA too (as bytes, like fp8), B read through the
+# transpose by the s8 wgmma.
+# RUN: ln-compile %s --kernel mm_i8 \
+# RUN:   --signature 'tensordesc<i8[128,64]>,tensordesc<i8[128,64]>,*i32:16,i32,128,128,64' \
+# RUN:   --emit=ptx | FileCheck %s --check-prefix=I8
 # Ahead-of-time kernels have no TMA: B is sunk into a transposed load and
 # copied by cp.async into a transposed slot, as before.
 # RUN: ln-compile %s --kernel mm_t --emit=aot-source --ptxas=none \
@@ -120,3 +125,20 @@ def mm_at(at_desc, b_desc, c, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.cons
 # AT-NOT: wgmma
 # AT-NOT: cp.async
 # AT: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+
+
+@triton.jit
+def mm_i8(a_desc, b_desc, c, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    m = tl.program_id(0) * BM
+    acc = tl.zeros((BM, BN), dtype=tl.int32)
+    for k in range(0, K, BK):
+        acc = tl.dot(a_desc.load([m, k]), b_desc.load([0, k]).T, acc, out_dtype=tl.int32)
+    r = tl.arange(0, BM)
+    n = tl.arange(0, BN)
+    tl.store(c + (m + r)[:, None] * BN + n[None, :], acc)
+
+
+# I8-NOT: cp.async.cg
+# I8: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
+# I8: wgmma.mma_async.sync.aligned.m64n128k32.s32.s8.s8
+# I8-NOT: cp.async.cg
