@@ -72,7 +72,7 @@ bool isKMajorWarpGroupDot(DotOp dot, unsigned warpsM) {
 /// bytes or more (cp.async's least; single bytes are not copied into slots),
 /// which `axis` proves from contiguity, alignment and mask constancy.
 /// Descriptor blocks the TMA unit copies need neither: A as its M x K
-/// block, B as its K x N block's transpose (`b_desc.load([n, k]).T`), which
+/// block, B as the transpose of an N x K block (`b_desc.load([n, k]).T`), which
 /// the slot then holds N rows of K.
 bool prefersKMajorWarpGroups(DotOp dot, unsigned numWarps, const kiln::ModuleAxisInfo &axis,
                              llvm::function_ref<int(Value)> fastDimOf) {
@@ -84,22 +84,30 @@ bool prefersKMajorWarpGroups(DotOp dot, unsigned numWarps, const kiln::ModuleAxi
                ? l
                : LoadOp();
   };
+  // Each operand either as a copy proves it (below) or as a TMA copy: A an
+  // M x K block, B the transpose of an N x K one.
+  LoadOp a = load(dot.getA()), b = load(dot.getB());
   auto trans = dot.getB().getDefiningOp<TransOp>();
-  LoadOp a = load(dot.getA()), flippedB = trans ? load(trans.getSrc()) : LoadOp();
-  if (a && isTmaCandidate(a) && flippedB && isTmaCandidate(flippedB))
-    return true;
-  LoadOp b = load(dot.getB());
-  if (!a || !b)
+  LoadOp flippedB = trans ? load(trans.getSrc()) : LoadOp();
+  bool aByTma = a && isTmaCandidate(a), bByTma = flippedB && isTmaCandidate(flippedB);
+  if (!a || !(b || bByTma))
     return false;
+  bool bytes = isFp8Dot(dot) || isInt8Dot(dot);
   // The assignment may already have converted a loop-carried pointer (or
   // mask) into its load's layout: the facts are the unconverted value's.
-  Value ptrA = beforeConversions(a.getPtr()), ptrB = beforeConversions(b.getPtr());
-  int fastA = fastDimOf(ptrA), fastB = fastDimOf(ptrB);
-  if (!isFp8Dot(dot) && !isInt8Dot(dot))
-    return fastA != 0 && fastB != 1;
-  return fastA == 1 && fastB == 0 &&
-         axis.getVectorWidth(ptrA, 1, beforeConversions(a.getMask())) >= 4 &&
-         axis.getVectorWidth(ptrB, 0, beforeConversions(b.getMask())) >= 4;
+  auto kMajorA = [&] {
+    Value ptr = beforeConversions(a.getPtr());
+    int fast = fastDimOf(ptr);
+    return bytes ? fast == 1 && axis.getVectorWidth(ptr, 1, beforeConversions(a.getMask())) >= 4
+                 : fast != 0;
+  };
+  auto kMajorB = [&] {
+    Value ptr = beforeConversions(b.getPtr());
+    int fast = fastDimOf(ptr);
+    return bytes ? fast == 0 && axis.getVectorWidth(ptr, 0, beforeConversions(b.getMask())) >= 4
+                 : fast != 1;
+  };
+  return (aByTma || kMajorA()) && (bByTma || kMajorB());
 }
 
 Value beforeConversions(Value v) {

@@ -22,6 +22,11 @@
 # RUN: ln-compile %s --kernel mm_i8 \
 # RUN:   --signature 'tensordesc<i8[128,64]>,tensordesc<i8[128,64]>,*i32:16,i32,128,128,64' \
 # RUN:   --emit=ptx | FileCheck %s --check-prefix=I8
+# A loaded through pointers (cp.async, K-major as the axis analysis proves)
+# with B by TMA: still one wgmma reading both slots.
+# RUN: ln-compile %s --kernel mixed \
+# RUN:   --signature '*fp8e4nv:16,tensordesc<fp8e4nv[128,64],div=16x16>,*fp32:16,i32:16,128,128,64' \
+# RUN:   --emit=ptx | FileCheck %s --check-prefix=MIXED
 # Ahead-of-time kernels have no TMA: B is sunk into a transposed load and
 # copied by cp.async into a transposed slot, as before.
 # RUN: ln-compile %s --kernel mm_t --emit=aot-source --ptxas=none \
@@ -142,3 +147,23 @@ def mm_i8(a_desc, b_desc, c, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.const
 # I8: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
 # I8: wgmma.mma_async.sync.aligned.m64n128k32.s32.s8.s8
 # I8-NOT: cp.async.cg
+
+
+@triton.jit
+def mixed(a, b_desc, c, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    m = tl.program_id(0) * BM
+    r = tl.arange(0, BM)
+    kk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        x = tl.load(a + (m + r)[:, None] * K + (k + kk)[None, :])
+        acc = tl.dot(x, b_desc.load([0, k]).T, acc)
+    n = tl.arange(0, BN)
+    tl.store(c + (m + r)[:, None] * BN + n[None, :], acc)
+
+
+# MIXED-NOT: mma.sync
+# MIXED: cp.async.cg.shared.global
+# MIXED: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
+# MIXED: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
+# MIXED-NOT: mma.sync
