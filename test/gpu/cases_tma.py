@@ -5,7 +5,9 @@ shapes (blocks past every edge), negative block offsets, NaN padding, each slot 
 transposed operand (attention's K), persistent loops (tutorial 09's, the next tile's copies started early); descriptors
 made in the kernel (tensor maps built in global scratch), also per group in a loop as tutorial 08
 makes them. Descriptor stores by TMA (a slot per store, three in flight per loop iteration,
-blocks past the bottom and right edges, each swizzle, fp8 to fp32). Outputs against Triton's, outputs poisoned first."""
+blocks past the bottom and right edges, each swizzle, fp8 to fp32). tf32 / fp8 / int8 B stored
+N x K and read `.T` (tf32 and fp8 by TMA, read K-major through the transpose; int8 by cp.async).
+Outputs against Triton's, outputs poisoned first."""
 import os
 
 import torch

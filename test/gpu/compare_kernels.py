@@ -25,6 +25,16 @@ def families():
                   for p in glob.glob(os.path.join(HERE, "cases_*.py")))
 
 
+class Results(list):
+    """The cases' results, each printed as it is recorded: a run cut short by
+    a time limit still shows every case it finished."""
+
+    def append(self, result):
+        name, ok, detail = result
+        print(f"{'PASS' if ok else 'FAIL'}  {name}: {detail}", flush=True)
+        super().append(result)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", help="comma-separated families: " + ", ".join(families()))
@@ -34,11 +44,9 @@ def main():
     unknown = [f for f in chosen if f not in families()]
     if unknown:
         ap.error(f"unknown family {unknown[0]!r}; known: {', '.join(families())}")
-    results = []
+    results = Results()
     for fam in chosen:
         importlib.import_module("cases_" + fam).cases(results)
-    for name, ok, detail in results:
-        print(f"{'PASS' if ok else 'FAIL'}  {name}: {detail}")
     npass = sum(1 for r in results if r[1])
     print(f"{npass} passed, {len(results) - npass} failed")
     if a.json:
