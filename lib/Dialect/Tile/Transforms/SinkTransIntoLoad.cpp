@@ -139,8 +139,10 @@ bool sinkable(LoadOp load, TransOp trans) {
   // `tl.dot(a, b_desc.load([n, k]).T)`).
   if (getElementTypeOrSelf(load.getType()).getIntOrFloatBitWidth() == 16)
     return false;
+  // (In the load's own block, as the pipeliner slots only such operands.)
   bool readAsB = trans->hasOneUse() && isa<DotOp>(*trans->user_begin()) &&
-                 trans->use_begin()->getOperandNumber() == 1;
+                 trans->use_begin()->getOperandNumber() == 1 &&
+                 trans->user_begin()->getBlock() == load->getBlock();
   return !readAsB;
 }
 
