@@ -108,3 +108,23 @@ func.func @tf32_blocked(%a: tensor<32x32xf32, #bl>, %c: tensor<32x32xf32, #mma>)
   %0 = tile.dot %a, %a, %c : tensor<32x32xf32, #bl>, tensor<32x32xf32, #bl> -> tensor<32x32xf32, #mma>
   return
 }
+
+// -----
+
+// fp8 operands from slots: B may be read through the 2-D transpose of its
+// slot (an N x K block, tutorial 09's `b_desc.load([n, k]).T`), not through
+// another op.
+#mma = #tile.mma<version = 2, warpsPerCTA = [4, 1]>
+#bl = #tile.blocked<sizePerThread = [1, 16], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#bt = #tile.blocked<sizePerThread = [16, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]>
+func.func @fp8_slot_b(%bufa: !tile.smem<3x64x64xf8E4M3FN>, %bufb: !tile.smem<3x64x64xf8E4M3FN>, %s: i32,
+                      %c: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+  %a = tile.local_load %bufa[%s] : !tile.smem<3x64x64xf8E4M3FN> -> tensor<64x64xf8E4M3FN, #bl>
+  %nk = tile.local_load %bufb[%s] : !tile.smem<3x64x64xf8E4M3FN> -> tensor<64x64xf8E4M3FN, #bl>
+  %b = tile.trans %nk, [1, 0] : tensor<64x64xf8E4M3FN, #bl> -> tensor<64x64xf8E4M3FN, #bt>
+  %d = tile.dot %a, %b, %c : tensor<64x64xf8E4M3FN, #bl>, tensor<64x64xf8E4M3FN, #bt> -> tensor<64x64xf32, #mma>
+  %e = arith.negf %b : tensor<64x64xf8E4M3FN, #bt>
+  // expected-error @+1 {{'tile.dot' op accumulator must have a #tile.mma layout}}
+  %f = tile.dot %a, %e, %d : tensor<64x64xf8E4M3FN, #bl>, tensor<64x64xf8E4M3FN, #bt> -> tensor<64x64xf32, #mma>
+  return %f : tensor<64x64xf32, #mma>
+}

@@ -119,7 +119,8 @@ LogicalResult DotOp::verify() {
   // (both of them, --tile-pipeline-loops) keep the layouts they were copied
   // in; B may be read through a transpose of its slot (an N x K block).
   auto fromSlot = [](Value operand) {
-    if (auto trans = operand.getDefiningOp<TransOp>())
+    if (auto trans = operand.getDefiningOp<TransOp>();
+        trans && trans.getOrder().size() == 2 && trans.getOrder()[0] == 1)
       operand = trans.getSrc();
     return operand.getDefiningOp<LocalLoadOp>() != nullptr;
   };
