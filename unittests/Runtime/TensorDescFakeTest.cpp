@@ -68,11 +68,17 @@ protected:
   }
   std::vector<Arg> desc(uint64_t offset, llvm::ArrayRef<int64_t> block,
                         int64_t rows = 100, int64_t stride = 72,
-                        bool nan = false) {
-    auto a = Arg::tensorDescArgs(buf->ptr() + offset, DType::F16, {rows, 70},
+                        bool nan = false, int64_t cols = 70) {
+    auto a = Arg::tensorDescArgs(buf->ptr() + offset, DType::F16, {rows, cols},
                                  {stride, 1}, block, nan);
     EXPECT_TRUE(bool(a)) << llvm::toString(a.takeError());
     return *a;
+  }
+  /// `source` compiled without the disk cache (each test compiles afresh).
+  static Module uncached(const char *source, const char *file) {
+    ModuleOptions mo;
+    mo.cache = CacheConfig{false, "", false};
+    return Module::fromSource(source, file, mo);
   }
   std::unique_ptr<DeviceBuffer> buf;
 };
@@ -86,9 +92,7 @@ std::vector<Arg> concat(std::vector<Arg> a, const std::vector<Arg> &b,
 } // namespace
 
 TEST_F(TensorDescFake, LaunchPassesBaseShapesAndStrides) {
-  ModuleOptions mo;
-  mo.cache = CacheConfig{false, "", false};
-  Module m = Module::fromSource(kSource, "scale.py", mo);
+  Module m = uncached(kSource, "scale.py");
   Kernel k = llvm::cantFail(m.kernel("scale"));
   LaunchOptions o;
   o.constexprs.emplace("BM", 32);
@@ -141,17 +145,12 @@ TEST_F(TensorDescFake, LaunchPassesBaseShapesAndStrides) {
 // rows x one 128-byte panel, passed after the parameters. Rows of 70 halves
 // do not end on a chunk (the unit would write the chunk whole): no map.
 TEST_F(TensorDescFake, StoresInALoopPassATensorMap) {
-  ModuleOptions mo;
-  mo.cache = CacheConfig{false, "", false};
-  Module m = Module::fromSource(kTiles, "tiles.py", mo);
+  Module m = uncached(kTiles, "tiles.py");
   Kernel k = llvm::cantFail(m.kernel("tiles"));
   LaunchOptions o;
   o.constexprs.emplace("BM", 32);
-  auto x = Arg::tensorDescArgs(buf->ptr(), DType::F16, {64, 64}, {72, 1}, {32, 64}, false);
-  auto y = Arg::tensorDescArgs(buf->ptr() + 65536, DType::F16, {64, 64}, {72, 1}, {32, 64},
-                               false);
-  ASSERT_TRUE(bool(x) && bool(y));
-  std::vector<Arg> args = concat(*x, *y, Arg::integer(64));
+  std::vector<Arg> x = desc(0, {32, 64}, 64, 72, false, 64);
+  std::vector<Arg> args = concat(x, desc(65536, {32, 64}, 64, 72, false, 64), Arg::integer(64));
   auto ck = k.prepare(args, o);
   ASSERT_TRUE(bool(ck)) << llvm::toString(ck.takeError());
   ASSERT_EQ(ck->info.tensorMaps.size(), 1u);
@@ -172,18 +171,13 @@ TEST_F(TensorDescFake, StoresInALoopPassATensorMap) {
                                         cu::TENSOR_MAP_FLOAT16, cu::TENSOR_MAP_SWIZZLE_128B, 0, 0,
                                         cu::TENSOR_MAP_L2_PROMOTION_128B, 2}));
 
-  auto narrow = Arg::tensorDescArgs(buf->ptr() + 65536, DType::F16, {64, 70}, {72, 1}, {32, 64},
-                                    false);
-  ASSERT_TRUE(bool(narrow));
-  auto stores = k.prepare(concat(*x, *narrow, Arg::integer(64)), o);
+  auto stores = k.prepare(concat(x, desc(65536, {32, 64}, 64), Arg::integer(64)), o);
   ASSERT_TRUE(bool(stores)) << llvm::toString(stores.takeError());
   EXPECT_TRUE(stores->info.tensorMaps.empty());
 }
 
 TEST_F(TensorDescFake, BadDescriptorsAreNamed) {
-  ModuleOptions mo;
-  mo.cache = CacheConfig{false, "", false};
-  Module m = Module::fromSource(kSource, "scale.py", mo);
+  Module m = uncached(kSource, "scale.py");
   Kernel k = llvm::cantFail(m.kernel("scale"));
   LaunchOptions o;
   o.constexprs.emplace("BM", 32);
@@ -214,9 +208,7 @@ TEST_F(TensorDescFake, BadDescriptorsAreNamed) {
 }
 
 TEST_F(TensorDescFake, TmaCopiesGetEncodedTensorMaps) {
-  ModuleOptions mo;
-  mo.cache = CacheConfig{false, "", false};
-  Module m = Module::fromSource(kMatmul, "mm.py", mo);
+  Module m = uncached(kMatmul, "mm.py");
   Kernel k = llvm::cantFail(m.kernel("mm"));
   LaunchOptions o;
   o.constexprs.emplace("BM", 64);
@@ -277,8 +269,6 @@ TEST_F(TensorDescFake, TmaCopiesGetEncodedTensorMaps) {
 }
 
 TEST_F(TensorDescFake, TmaIsOffForAheadOfTimeAndOlderTargets) {
-  ModuleOptions mo;
-  mo.cache = CacheConfig{false, "", false};
   KernelSpec spec;
   spec.kernelName = "mm";
   spec.arch = "sm_80";
@@ -320,9 +310,7 @@ def mm(a, bt, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
 )";
 
 TEST_F(TensorDescFake, KernelBuiltTensorMapsGetGlobalScratch) {
-  ModuleOptions mo;
-  mo.cache = CacheConfig{false, "", false};
-  Module m = Module::fromSource(kDeviceDescriptors, "mm.py", mo);
+  Module m = uncached(kDeviceDescriptors, "mm.py");
   Kernel k = llvm::cantFail(m.kernel("mm"));
   LaunchOptions o;
   o.constexprs.emplace("BM", 64);
