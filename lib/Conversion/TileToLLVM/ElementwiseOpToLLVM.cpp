@@ -156,8 +156,7 @@ struct TruncFToFp8PairLowering : OpConversionPattern<arith::TruncFOp> {
     if (n % 2 || !llvm::equal(rep, llvm::seq<unsigned>(0, n)))
       return failure();
     Location loc = op.getLoc();
-    StringRef name = isa<Float8E4M3FNType>(dst) ? "llvm.nvvm.ff.to.e4m3x2.rn"
-                                                : "llvm.nvvm.ff.to.e5m2x2.rn";
+    StringRef name = fp8PairFromF32Intrinsic(dst);
     Type i8 = rewriter.getI8Type(), i16 = rewriter.getI16Type();
     SmallVector<Value> out;
     for (unsigned i = 0; i < n; i += 2) {

@@ -164,6 +164,14 @@ bool canUseWgmma(tile::DotOp op, unsigned computeCapability);
 /// fused-attention backward reads Q^T and dO both ways. canUseWgmma still
 /// requires tf32, fp8 and int8 operands to be read K-major.
 tile::LocalLoadOp slotOperand(mlir::Value operand, bool &flipped);
+
+/// The NVVM intrinsic converting two f32 values to the fp8 type `fp8`
+/// (`cvt.rn.satfinite.e4m3x2.f32` / `e5m2x2`: the first operand is the upper
+/// byte), sm_89 and later.
+inline llvm::StringRef fp8PairFromF32Intrinsic(mlir::Type fp8) {
+  return mlir::isa<mlir::Float8E4M3FNType>(fp8) ? "llvm.nvvm.ff.to.e4m3x2.rn"
+                                                : "llvm.nvvm.ff.to.e5m2x2.rn";
+}
 /// Lowers such a dot, updating `acc` (the accumulator's registers, laid out
 /// as `c`); `aVals` (laid out as `a`) are A's registers when it has no slot,
 /// `bVals` (laid out as `b`) B's when the dot stages it.

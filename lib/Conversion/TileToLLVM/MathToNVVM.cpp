@@ -196,8 +196,7 @@ struct TruncFToFp8 : ConvertOpToLLVMPattern<arith::TruncFOp> {
     else if (srcType.isF64())
       x = LLVM::FPTruncOp::create(rewriter, loc, f32, x);
     Value pair = callIntrinsic(rewriter, loc,
-                               isa<Float8E4M3FNType>(dst) ? "llvm.nvvm.ff.to.e4m3x2.rn"
-                                                          : "llvm.nvvm.ff.to.e5m2x2.rn",
+                               fp8PairFromF32Intrinsic(dst),
                                rewriter.getI16Type(), {x, x});
     rewriter.replaceOp(op, LLVM::TruncOp::create(rewriter, loc, rewriter.getI8Type(), pair));
     return success();
