@@ -169,8 +169,8 @@ struct TmaStoreWaitLowering : OpConversionPattern<TmaStoreWaitOp> {
   }
 };
 
-/// tensormap.replace's `elemtype` of a slot element type (fp8 moves as
-/// bytes). PTX numbers the types as CUtensorMapDataType does up to f32,
+/// tensormap.replace's `elemtype` of a slot element type (fp8 and int8
+/// move as bytes). PTX numbers the types as CUtensorMapDataType does up to f32,
 /// then differently: 8 f32.ftz, 9 f64, 10 bf16 (the driver's bf16 is 9).
 int tensorMapDataType(Type elem) {
   if (elem.isF16())

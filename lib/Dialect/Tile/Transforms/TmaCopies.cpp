@@ -131,7 +131,7 @@ bool isTmaBlock(Type block) {
   if (!type || type.getRank() != 2)
     return false;
   Type elem = type.getElementType();
-  if (!elem.isF16() && !elem.isBF16() && !elem.isF32() &&
+  if (!elem.isF16() && !elem.isBF16() && !elem.isF32() && !elem.isInteger(8) &&
       !isa<Float8E4M3FNType, Float8E5M2Type>(elem))
     return false;
   int64_t rows = type.getDimSize(0), bytes = rowBytes(type);

@@ -30,7 +30,7 @@ namespace kiln::tile {
 bool targetHasTma(mlir::Operation *op);
 
 /// Whether a 2-D block of type `block` moves by TMA through a slot: a slot
-/// element type (f16, bf16, f32, fp8), rows of 16-byte chunks cut into
+/// element type (f16, bf16, f32, fp8, int8), rows of 16-byte chunks cut into
 /// panels of at most 128 bytes, at most 256 rows, a multiple of 8 (each
 /// panel then starts at its swizzle's period).
 bool isTmaBlock(mlir::Type block);

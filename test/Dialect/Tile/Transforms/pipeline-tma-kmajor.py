@@ -1,4 +1,4 @@
-# tf32 and fp8 B operands written as the transpose of an N x K descriptor block
+# tf32, fp8 and int8 B operands written as the transpose of an N x K descriptor block
 # (tutorial 09's `tl.dot(a, b_desc.load([n, k]).T)`): on sm_90 the block is not
 # sunk into a transposed pointer load but copied by TMA as the tensor stores it,
 # N rows of K, which is the K-major B their wgmma reads: the dot reads
@@ -17,10 +17,10 @@
 # RUN: ln-compile %s --kernel mm_made --num-warps 8 \
 # RUN:   --signature '*fp8e4nv:16,*fp8e4nv:16,*fp32:16,i32:16,i32:16,i32:16,128,128,128' \
 # RUN:   --emit=tile-layout | FileCheck %s --check-prefix=MADE
-# int8 blocks are not copied by TMA yet (not run on a GPU): B is sunk into a
-# transposing cp.async copy, as before, for the s8 wgmma.
+# int8 blocks are copied by TMA too (as bytes, like fp8), B read through the
+# transpose by the s8 wgmma.
 # RUN: ln-compile %s --kernel mm_i8 \
-# RUN:   --signature 'tensordesc<i8[128,64],div=16x16>,tensordesc<i8[128,64],div=16x16>,*i32:16,i32:16,128,128,64' \
+# RUN:   --signature 'tensordesc<i8[128,64]>,tensordesc<i8[128,64]>,*i32:16,i32,128,128,64' \
 # RUN:   --emit=ptx | FileCheck %s --check-prefix=I8
 # A loaded through pointers (cp.async, K-major as the axis analysis proves)
 # with B by TMA: still one wgmma reading both slots.
@@ -143,10 +143,10 @@ def mm_i8(a_desc, b_desc, c, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.const
     tl.store(c + (m + r)[:, None] * BN + n[None, :], acc)
 
 
-# I8-NOT: cp.async.bulk
-# I8: cp.async.cg.shared.global
+# I8-NOT: cp.async.cg
+# I8: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
 # I8: wgmma.mma_async.sync.aligned.m64n128k32.s32.s8.s8
-# I8-NOT: cp.async.bulk
+# I8-NOT: cp.async.cg
 
 
 @triton.jit
