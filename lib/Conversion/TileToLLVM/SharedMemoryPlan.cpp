@@ -23,6 +23,8 @@
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
 
+#include "kiln/Dialect/Tile/IR/BufferLife.h"
+
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -89,21 +91,7 @@ unsigned planSharedMemory(ModuleOp module, LoweringState &state) {
       if (isa<tile::BarrierOp>(op))
         fencedBefore = index[op];
     }
-    // A tile.dot reads a slot through the tile.local_load of it (no copy
-    // to registers): the load's users use the buffer too.
-    SmallVector<Operation *> users;
-    for (Operation *user : alloc->getUsers()) {
-      users.push_back(user);
-      if (!isa<tile::LocalLoadOp>(user))
-        continue;
-      // ... and so do the users of its transpose (a dot reading it flipped).
-      for (Operation *reader : user->getUsers()) {
-        users.push_back(reader);
-        if (isa<tile::TransOp>(reader))
-          users.append(reader->getUsers().begin(), reader->getUsers().end());
-      }
-    }
-    for (Operation *user : users) {
+    for (Operation *user : tile::getBufferUsers(alloc)) {
       Operation *top = block->findAncestorOpInBlock(*user);
       if (!top) { // not nested in the allocation's block: keep it for the kernel
         life.end = next;

@@ -1,5 +1,6 @@
 //===- AsyncOps.cpp - !tile.smem and the shared-memory / async-copy ops ---===//
 #include "kiln/Dialect/Tile/IR/Tile.h"
+#include "kiln/Dialect/Tile/IR/BufferLife.h"
 
 #include "mlir/IR/DialectImplementation.h"
 
@@ -187,4 +188,34 @@ LogicalResult TmaStoreWaitOp::verify() {
   if (int64_t pending = getPendingAttr().getInt(); pending < 0)
     return emitOpError() << "pending must not be negative, got " << pending;
   return success();
+}
+
+SmallVector<Operation *> kiln::tile::getBufferUsers(LocalAllocOp alloc) {
+  SmallVector<Operation *> users;
+  for (Operation *user : alloc->getUsers()) {
+    users.push_back(user);
+    if (!isa<LocalLoadOp>(user))
+      continue;
+    for (Operation *reader : user->getUsers()) {
+      users.push_back(reader);
+      if (isa<TransOp>(reader))
+        users.append(reader->getUsers().begin(), reader->getUsers().end());
+    }
+  }
+  return users;
+}
+
+bool kiln::tile::isBufferLiveAt(LocalAllocOp alloc, Operation *op) {
+  if (op->isProperAncestor(alloc))
+    return true;
+  Block *block = alloc->getBlock();
+  Operation *at = block->findAncestorOpInBlock(*op);
+  for (Operation *user : getBufferUsers(alloc)) {
+    Operation *top = block->findAncestorOpInBlock(*user);
+    if (!top)
+      return true;
+    if (at && (top == at || at->isBeforeInBlock(top)))
+      return true;
+  }
+  return false;
 }

@@ -36,9 +36,11 @@
 //===----------------------------------------------------------------------===//
 #include "kiln/Analysis/AxisInfo.h"
 #include "kiln/Analysis/DistributedLayout.h"
+#include "kiln/Dialect/Tile/IR/BufferLife.h"
 #include "kiln/Dialect/Tile/Transforms/Passes.h"
 
 #include "BlockedLayouts.h"
+#include "DeadCode.h"
 #include "NextTilePrologue.h"
 #include "Rematerialize.h"
 #include "SlotOperands.h"
@@ -72,9 +74,12 @@ namespace {
 /// Shared memory the slots may use: the target's opt-in maximum per block
 /// less the scratch the function's other ops will reuse (the lowering sizes
 /// it exactly; this errs high: layout exchanges with their padding, dots
-/// that stage their own operands, at least 16 KB for reductions and scans).
-/// Ops after the loop do not count: the lowering lets their scratch share
-/// the slots' bytes (SharedMemoryPlan.cpp).
+/// that stage their own operands, at least 16 KB for reductions and scans)
+/// and the buffers still in use while the loop runs. Ops after the loop do
+/// not count, nor buffers whose life ended before it (an earlier loop's
+/// slots and invariant operands: attention's backward runs two pipelined
+/// loops one after the other): the lowering lets both share the slots'
+/// bytes (SharedMemoryPlan.cpp).
 int64_t slotBudgetBytes(scf::ForOp loop) {
   int64_t scratch = 16 * 1024;
   Operation *func = loop->getParentOfType<FunctionOpInterface>();
@@ -88,9 +93,10 @@ int64_t slotBudgetBytes(scf::ForOp loop) {
     seenLoop |= op == loop.getOperation();
     if (seenLoop && !loop->isAncestor(op))
       return;
-    if (auto alloc = dyn_cast<LocalAllocOp>(op))
-      allocated += alloc.getType().getAllocBytes();
-    else
+    if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
+      if (isBufferLiveAt(alloc, loop))
+        allocated += alloc.getType().getAllocBytes();
+    } else
       scratch = std::max(scratch, scratchEstimate(op));
   });
   return sharedMemoryPerBlock(loop) - scratch - allocated;
@@ -636,6 +642,8 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
       getOperation()->setAttr(kNoTmaAttr, UnitAttr::get(&getContext()));
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    for (scf::ForOp &loop : loops) // inner loops first: an outer one keeps them
+      loop = dropUnusedIterArgs(loop);
     // Whether every dot operand of a loop can be copied asynchronously,
     // decided on the IR as written: the axis analysis must not see it change,
     // and it only runs where some loop has dot operands.

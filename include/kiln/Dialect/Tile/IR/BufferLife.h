@@ -1,0 +1,31 @@
+//===- BufferLife.h - When a tile.local_alloc's buffer is in use -*- C++ -*-===//
+//
+// One definition of a shared-memory buffer's life for the pass that sizes
+// pipeline slots (PipelineLoops.cpp: buffers dead before a loop leave their
+// bytes to it) and the lowering that places buffers (SharedMemoryPlan.cpp:
+// buffers whose lives do not overlap share bytes). A buffer lives from its
+// allocation to the end of the op, in the allocation's block, that holds its
+// last use.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_DIALECT_TILE_IR_BUFFERLIFE_H
+#define KILN_DIALECT_TILE_IR_BUFFERLIFE_H
+
+#include "kiln/Dialect/Tile/IR/Tile.h"
+
+namespace kiln::tile {
+
+/// The ops that use `alloc`'s buffer: its users, and, since a tile.dot reads
+/// a slot in place through the tile.local_load of it, the users of each such
+/// load and of a transpose of it.
+llvm::SmallVector<mlir::Operation *> getBufferUsers(LocalAllocOp alloc);
+
+/// Whether `alloc`'s buffer is in use while `op` runs: `op` holds the
+/// allocation, or a user of it is `op`, inside `op` or after it (compared at
+/// their ancestors in the allocation's block), or lies outside that block
+/// (such a buffer is kept for the whole kernel).
+bool isBufferLiveAt(LocalAllocOp alloc, mlir::Operation *op);
+
+} // namespace kiln::tile
+
+#endif // KILN_DIALECT_TILE_IR_BUFFERLIFE_H
