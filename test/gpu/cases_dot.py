@@ -229,6 +229,24 @@ def scaled_case(results, t_in, m, n, k, bm, bn, bk, a_mmajor, num_warps):
              dict(BM=bm, BN=bn, BK=bk, num_warps=num_warps), against(reference, (2e-2, 2e-2)))
 
 
+def carried_offsets_case(results, t_in, m, n, k, bm, bn, bk, num_warps):
+    """dot_carried_offsets_kloop: A's columns scaled by S[k], offsets reassigned per iteration."""
+    def make():
+        a = rand(t_in, (m, k), 51)
+        s = torch.rand(k, device=DEV, generator=gen(52)) + 0.5
+        b = rand(t_in, (k, n), 53)
+        return [a, b, s, torch.empty((m, n), device=DEV, dtype=torch.float32), m, n, k]
+
+    def reference():
+        a, b, s = make()[:3]
+        return (a.float() * s[None, :]).to(a.dtype).float() @ b.float()
+
+    run_case(results, f"dot_carried_offsets_kloop {t_in} {m}x{n}x{k} blocks {bm}x{bn}x{bk} "
+             f"warps={num_warps}",
+             KERNELS, "dot_carried_offsets_kloop", (triton_cdiv(m, bm), triton_cdiv(n, bn)), make,
+             [3], dict(BM=bm, BN=bn, BK=bk, num_warps=num_warps), against(reference, (2e-2, 2e-2)))
+
+
 def computed_a_case(results, t_in, m, n, k, bm, bn, bk, num_warps):
     """dot_computed_a_kloop: A from an fp32 tile scaled by 1-D factors, cast to t_in."""
     def make():
@@ -498,6 +516,10 @@ def cases(results):
         scaled_case(results, t_in, 192, 128, 250, 64, 128, 32, a_mmajor, warps)
     for t_in, warps in [("bf16", 4), ("fp16", 2)]:
         computed_a_case(results, t_in, 160, 64, 256, 64, 64, 32, warps)
+    # A name reassigned in the loop, carried though dead (the fused-attention
+    # backward's offs_m): its vector load is copied into slots too.
+    for t_in, m, n, k, bm, warps in [("fp16", 256, 128, 512, 128, 4), ("bf16", 200, 96, 250, 64, 4)]:
+        carried_offsets_case(results, t_in, m, n, k, bm, 64, 32, warps)
     # A computed B on 2 x 2 warps (mma.sync: 32 rows are too few for warp groups),
     # A K- or M-contiguous.
     scaled_case(results, "fp16", 96, 128, 250, 32, 64, 32, False, 4)

@@ -155,6 +155,29 @@ def dot_scaled_kloop(A, B, S, T, C, M, N, K, s_am, s_ak,
 
 
 @triton.jit
+def dot_carried_offsets_kloop(A, B, S, C, M, N, K,
+                              BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # The fused-attention backward's `offs_m`: a name reassigned in the loop and
+    # read only in that iteration, carried by the loop though nothing reads the
+    # carried value; A's columns scaled by a vector loaded in the loop.
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    offs_k = tl.arange(0, BK)
+    k0 = 0
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for _ in range(0, K, BK):
+        offs_k = k0 + tl.arange(0, BK)
+        a = tl.load(A + rm[:, None] * K + offs_k[None, :],
+                    mask=(rm[:, None] < M) & (offs_k[None, :] < K), other=0.0)
+        s = tl.load(S + offs_k, mask=offs_k < K, other=0.0)
+        b = tl.load(B + offs_k[:, None] * N + rn[None, :],
+                    mask=(offs_k[:, None] < K) & (rn[None, :] < N), other=0.0)
+        acc = tl.dot((a * s[None, :]).to(A.dtype.element_ty), b, acc)
+        k0 += BK
+    tl.store(C + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
 def dot_computed_a_kloop(CB, D, X, C, M, N, K,
                          BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
     # mamba's chunk scan: A is an fp32 tile scaled by loaded factors and cast.

@@ -2,6 +2,7 @@
 #ifndef KILN_LIB_DIALECT_TILE_TRANSFORMS_DEADCODE_H
 #define KILN_LIB_DIALECT_TILE_TRANSFORMS_DEADCODE_H
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
@@ -28,6 +29,12 @@ inline void eraseDeadDefs(mlir::ValueRange roots) {
     op->erase();
   }
 }
+
+/// `loop` without the iter args nothing reads: their results are unused and
+/// in the body they only feed their own (or each other's) yields, through
+/// pure ops, which are erased. Returns the loop that replaces `loop`, or
+/// `loop` itself when every iter arg is read (UnusedIterArgs.cpp).
+mlir::scf::ForOp dropUnusedIterArgs(mlir::scf::ForOp loop);
 
 } // namespace kiln::tile
 
