@@ -122,100 +122,6 @@ bool feedsOnlyLaterLoops(LoadOp load) {
   });
 }
 
-Value constantLike(OpBuilder &b, Location loc, Type type, int64_t value) {
-  return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, value));
-}
-
-/// `iv + distance` and whether it is still below `ub` (compared as `loop`
-/// compares).
-std::pair<Value, Value> shiftedIv(OpBuilder &b, Location loc, scf::ForOp loop, Value iv,
-                                  Value distance, Value ub) {
-  Value shifted = distance ? arith::AddIOp::create(b, loc, iv, distance).getResult() : iv;
-  auto pred = loop.getUnsignedCmp() ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt;
-  Value inRange = arith::CmpIOp::create(b, loc, pred, shifted, ub);
-  return {shifted, inRange};
-}
-
-/// `n * step` (null for 0), built at `b`'s insertion point.
-Value stepsOf(OpBuilder &b, Location loc, Value step, int64_t n) {
-  if (n == 0)
-    return Value();
-  return arith::MulIOp::create(b, loc, constantLike(b, loc, step.getType(), n), step);
-}
-
-/// Clones stage 0 under `map` (induction variable and carried-ahead iter
-/// args already mapped) and starts the copies of its loads into `slot`,
-/// predicated on `inRange`; then commits the group.
-/// The pointers and mask of a copy, recomputed in a layout without
-/// replicated lanes when theirs has some and that is cheap: a tile whose
-/// layout variable was sized for a larger tensor (attention's K^T shares one
-/// with the BLOCK_M x BLOCK_N mask of the scores) would otherwise copy from
-/// only part of the lanes.
-std::pair<Value, Value> copyOperands(OpBuilder &b, Value ptr, Value mask) {
-  auto type = cast<RankedTensorType>(ptr.getType());
-  auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(type.getEncoding());
-  std::optional<DistributedLayout> layout = getDistributedLayout(type);
-  if (!blocked || !layout || (!layout->replicatedLaneMask() && !layout->replicatedWarpMask()))
-    return {ptr, mask};
-  unsigned fast = blocked.getOrder()[0];
-  // Up to 16 bytes of fp8; 8 elements of wider types.
-  unsigned bits = kiln::getPointeeBytes(type) * 8;
-  unsigned vec = std::min(bits == 8 ? 16u : 8u, layout->contiguousRegsAlong(fast));
-  BlockedLayoutAttr better =
-      makeBlocked(b.getContext(), type.getShape(), blocked.getOrder(), vec,
-                  getNumWarps(blocked), {}, /*elemBits=*/16);
-  std::optional<DistributedLayout> betterLayout = getDistributedLayout(type.getShape(), better);
-  if (!betterLayout || betterLayout->numRegs() >= layout->numRegs() ||
-      betterLayout->contiguousRegsAlong(fast) < vec ||
-      !rematerialize(ptr, better, nullptr, /*depth=*/12) ||
-      !rematerialize(mask, better, nullptr, 12))
-    return {ptr, mask};
-  return {rematerialize(ptr, better, &b, 12), rematerialize(mask, better, &b, 12)};
-}
-
-/// The prefetched loads' values of the iteration stage 0 is cloned for go
-/// to `prefetchedOut`: each load predicated on `inRange` as well (a
-/// pointer past the loop's end is not read).
-void emitStage0(OpBuilder &b, Location loc, const StagePlan &plan, ArrayRef<Value> buffers,
-                ArrayRef<Value> tensorMaps, IRMapping &map, Value slot, Value inRange,
-                SmallVectorImpl<Value> &prefetchedOut) {
-  for (Operation *op : plan.stage0)
-    b.clone(*op, map);
-  for (LoadOp load : plan.prefetched) {
-    Value mask = inRange;
-    if (auto type = dyn_cast<RankedTensorType>(load.getPtr().getType()))
-      mask = SplatOp::create(b, load.getLoc(),
-                             RankedTensorType::get(type.getShape(), b.getI1Type(),
-                                                   type.getEncoding()),
-                             inRange);
-    if (Value m = load.getMask())
-      mask = arith::AndIOp::create(b, load.getLoc(), map.lookupOrDefault(m), mask);
-    auto ahead = cast<LoadOp>(b.clone(*load, map));
-    ahead.getMaskMutable().assign(mask);
-    prefetchedOut.push_back(ahead.getResult());
-  }
-  for (auto [constLoad, buffer, tensorMap] : llvm::zip(plan.loads, buffers, tensorMaps)) {
-    LoadOp load = constLoad;
-    if (tensorMap) {
-      SmallVector<Value> coords;
-      for (Value c : load.getCoords())
-        coords.push_back(map.lookupOrDefault(c));
-      TmaCopyOp::create(b, load.getLoc(), tensorMap, coords, buffer, slot, inRange);
-      continue;
-    }
-    auto ptrType = cast<RankedTensorType>(load.getPtr().getType());
-    auto maskType = RankedTensorType::get(ptrType.getShape(), b.getI1Type(),
-                                          ptrType.getEncoding());
-    Value mask = SplatOp::create(b, load.getLoc(), maskType, inRange);
-    if (Value m = load.getMask())
-      mask = arith::AndIOp::create(b, load.getLoc(), map.lookupOrDefault(m), mask);
-    auto [ptr, copyMask] = copyOperands(b, map.lookupOrDefault(load.getPtr()), mask);
-    AsyncCopyOp::create(b, load.getLoc(), ptr, copyMask, buffer, slot);
-  }
-  if (llvm::is_contained(tensorMaps, Value()))
-    AsyncCommitOp::create(b, loc);
-}
-
 /// Whether the loop's dots will run as sm_90 wgmma (WgmmaToLLVM.cpp): f32
 /// (int8 dots: int32) accumulators with all warps along M in warp groups of
 /// 4. Their products
@@ -327,8 +233,12 @@ scf::ForOp pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages, boo
   // carried-ahead values after it in `ahead` and appends the prefetched
   // loads' values (prefetched[j * #prefetched + p]: load p of iteration j).
   Value slotCount = constantLike(b, loc, i32, numSlots);
+  // With `ranTrip` (tail copies, below), only its iterations j with
+  // ranTrip + j < lead: the run of ranTrip iterations before it copied the
+  // others.
   auto emitPrologue = [&](const IRMapping &around, Value runs, Value firstSlot,
-                          SmallVectorImpl<Value> &ahead, SmallVectorImpl<Value> &prefetched) {
+                          SmallVectorImpl<Value> &ahead, SmallVectorImpl<Value> &prefetched,
+                          Value ranTrip = Value()) {
     ahead.clear();
     for (unsigned k : plan.ahead)
       ahead.push_back(around.lookupOrDefault(loop.getInitArgs()[k]));
@@ -340,6 +250,12 @@ scf::ForOp pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages, boo
       auto [iv, inRange] = shiftedIv(b, loc, loop, lb, stepsOf(b, loc, step, j), ub);
       if (runs)
         inRange = arith::AndIOp::create(b, loc, inRange, runs);
+      if (ranTrip) {
+        Value left = constantLike(b, loc, ranTrip.getType(), int64_t(lead - j));
+        inRange = arith::AndIOp::create(
+            b, loc, inRange,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, ranTrip, left));
+      }
       Value slot = constantLike(b, loc, i32, j);
       if (firstSlot && j) { // firstSlot + j, wrapped (j < numSlots)
         Value sum = arith::AddIOp::create(b, loc, firstSlot, slot);
@@ -411,6 +327,27 @@ scf::ForOp pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages, boo
   inits.push_back(readSlotInit);
   if (!tmaBuffers.empty()) // the parity of the read slot's fill
     inits.push_back(parityInit);
+  // Tail copies: with the next tile's prologue started early and only TMA
+  // copies with nothing carried ahead, the run's last `lead` iterations,
+  // whose own copies would be past its end, copy the next tile's first
+  // iterations instead (Triton gets this by flattening the tile loop): the
+  // next tile's data is then on its way during this tile's last products,
+  // not only from after them. Same slots (the ring runs on), iteration j of
+  // the next tile from iteration T - lead + j of this one (T: its trip
+  // count); what remains (j < lead - T) is copied after the loop as before.
+  bool tailCopies = early && !anyCpAsync && plan.ahead.empty() && plan.prefetched.empty();
+  IRMapping nextTile;
+  Value ranTrip, nextTrip, nextRuns;
+  if (tailCopies) {
+    scf::ForOp outer = early->outer;
+    Value nextIv = arith::AddIOp::create(b, loc, outer.getInductionVar(), outer.getStep());
+    cloneSliceFor(b, *early, nextIv, nextTile);
+    nextRuns = shiftedIv(b, loc, outer, nextIv, Value(), outer.getUpperBound()).second;
+    ranTrip = tripCount(b, loc, loop, loop.getLowerBound(), loop.getUpperBound(), loop.getStep());
+    nextTrip = tripCount(b, loc, loop, nextTile.lookupOrDefault(loop.getLowerBound()),
+                         nextTile.lookupOrDefault(loop.getUpperBound()),
+                         nextTile.lookupOrDefault(loop.getStep()));
+  }
   // Loop invariants, made once before the loop.
   Value distance = stepsOf(b, loc, loop.getStep(), lead);
   Value one = constantLike(b, loc, i32, 1), zero = constantLike(b, loc, i32, 0);
@@ -443,6 +380,25 @@ scf::ForOp pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages, boo
     for (auto [i, k] : llvm::enumerate(plan.ahead))
       map0.map(loop.getRegionIterArgs()[k], newArgs[kept.size() + i]);
     emitStage0(b, loc, plan, buffers, tensorMaps, map0, copySlot, inRange, prefetchedAhead);
+    if (!tailCopies)
+      return;
+    Value j = arith::SubIOp::create(
+        b, loc,
+        iterationIndex(b, loc, loop, ivAhead, loop.getLowerBound(), loop.getStep()), ranTrip);
+    Value inNext = arith::AndIOp::create(
+        b, loc, nextRuns,
+        arith::AndIOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, j,
+                                  constantLike(b, loc, j.getType(), 0)),
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, j, nextTrip)));
+    Value nextStep = nextTile.lookupOrDefault(loop.getStep());
+    Value nextIv = arith::AddIOp::create(b, loc, nextTile.lookupOrDefault(loop.getLowerBound()),
+                                         arith::MulIOp::create(b, loc, j, nextStep));
+    IRMapping mapNext = nextTile;
+    mapNext.map(loop.getInductionVar(), nextIv);
+    SmallVector<Value> none; // nothing is prefetched (tailCopies)
+    emitStage0(b, loc, plan, buffers, tensorMaps, mapNext, copySlot, inNext, none);
   };
   if (copiesFirst)
     startCopies();
@@ -592,13 +548,16 @@ scf::ForOp pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages, boo
     // this run stopped reading, before the epilogue.
     scf::ForOp outer = early->outer;
     BarrierOp::create(b, loc);
-    Value nextIv = arith::AddIOp::create(b, loc, outer.getInductionVar(), outer.getStep());
-    IRMapping next;
-    cloneSliceFor(b, *early, nextIv, next);
-    auto [iv, runs] = shiftedIv(b, loc, outer, nextIv, Value(), outer.getUpperBound());
+    IRMapping next = nextTile;
+    Value runs = nextRuns;
+    if (!tailCopies) {
+      Value nextIv = arith::AddIOp::create(b, loc, outer.getInductionVar(), outer.getStep());
+      cloneSliceFor(b, *early, nextIv, next);
+      runs = shiftedIv(b, loc, outer, nextIv, Value(), outer.getUpperBound()).second;
+    }
     SmallVector<Value> aheadNext, prefetchedNext;
     Value stoppedAt = newLoop.getResult(slotArgs + 1);
-    emitPrologue(next, runs, stoppedAt, aheadNext, prefetchedNext);
+    emitPrologue(next, runs, stoppedAt, aheadNext, prefetchedNext, ranTrip);
     auto outerYield = cast<scf::YieldOp>(outer.getBody()->getTerminator());
     unsigned base = outerYield.getNumOperands() - aheadNext.size() - prefetchedNext.size() - 3;
     SmallVector<Value> carried(aheadNext);

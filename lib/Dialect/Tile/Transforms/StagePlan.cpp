@@ -5,9 +5,20 @@
 //===----------------------------------------------------------------------===//
 #include "StagePlan.h"
 
+#include "BlockedLayouts.h"
+#include "Rematerialize.h"
+
+#include "kiln/Analysis/AxisInfo.h"
+#include "kiln/Analysis/DistributedLayout.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
+using kiln::DistributedLayout;
+using kiln::getDistributedLayout;
+using kiln::getNumWarps;
 
 namespace kiln::tile {
 
@@ -91,6 +102,113 @@ FailureOr<StagePlan> planStages(scf::ForOp loop, ArrayRef<LoadOp> loads,
     if (!loop.getResult(k).use_empty())
       return failure();
   return plan;
+}
+
+Value constantLike(OpBuilder &b, Location loc, Type type, int64_t value) {
+  return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, value));
+}
+
+std::pair<Value, Value> shiftedIv(OpBuilder &b, Location loc, scf::ForOp loop, Value iv,
+                                  Value distance, Value ub) {
+  Value shifted = distance ? arith::AddIOp::create(b, loc, iv, distance).getResult() : iv;
+  auto pred = loop.getUnsignedCmp() ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt;
+  Value inRange = arith::CmpIOp::create(b, loc, pred, shifted, ub);
+  return {shifted, inRange};
+}
+
+Value stepsOf(OpBuilder &b, Location loc, Value step, int64_t n) {
+  if (n == 0)
+    return Value();
+  return arith::MulIOp::create(b, loc, constantLike(b, loc, step.getType(), n), step);
+}
+
+/// The pointers and mask of a copy, recomputed in a layout without
+/// replicated lanes when theirs has some and that is cheap: a tile whose
+/// layout variable was sized for a larger tensor (attention's K^T shares one
+/// with the BLOCK_M x BLOCK_N mask of the scores) would otherwise copy from
+/// only part of the lanes.
+static std::pair<Value, Value> copyOperands(OpBuilder &b, Value ptr, Value mask) {
+  auto type = cast<RankedTensorType>(ptr.getType());
+  auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(type.getEncoding());
+  std::optional<DistributedLayout> layout = getDistributedLayout(type);
+  if (!blocked || !layout || (!layout->replicatedLaneMask() && !layout->replicatedWarpMask()))
+    return {ptr, mask};
+  unsigned fast = blocked.getOrder()[0];
+  // Up to 16 bytes of fp8; 8 elements of wider types.
+  unsigned bits = kiln::getPointeeBytes(type) * 8;
+  unsigned vec = std::min(bits == 8 ? 16u : 8u, layout->contiguousRegsAlong(fast));
+  BlockedLayoutAttr better =
+      makeBlocked(b.getContext(), type.getShape(), blocked.getOrder(), vec,
+                  getNumWarps(blocked), {}, /*elemBits=*/16);
+  std::optional<DistributedLayout> betterLayout = getDistributedLayout(type.getShape(), better);
+  if (!betterLayout || betterLayout->numRegs() >= layout->numRegs() ||
+      betterLayout->contiguousRegsAlong(fast) < vec ||
+      !rematerialize(ptr, better, nullptr, /*depth=*/12) ||
+      !rematerialize(mask, better, nullptr, 12))
+    return {ptr, mask};
+  return {rematerialize(ptr, better, &b, 12), rematerialize(mask, better, &b, 12)};
+}
+
+void emitStage0(OpBuilder &b, Location loc, const StagePlan &plan, ArrayRef<Value> buffers,
+                ArrayRef<Value> tensorMaps, IRMapping &map, Value slot, Value inRange,
+                SmallVectorImpl<Value> &prefetchedOut) {
+  for (Operation *op : plan.stage0)
+    b.clone(*op, map);
+  for (LoadOp load : plan.prefetched) {
+    Value mask = inRange;
+    if (auto type = dyn_cast<RankedTensorType>(load.getPtr().getType()))
+      mask = SplatOp::create(b, load.getLoc(),
+                             RankedTensorType::get(type.getShape(), b.getI1Type(),
+                                                   type.getEncoding()),
+                             inRange);
+    if (Value m = load.getMask())
+      mask = arith::AndIOp::create(b, load.getLoc(), map.lookupOrDefault(m), mask);
+    auto ahead = cast<LoadOp>(b.clone(*load, map));
+    ahead.getMaskMutable().assign(mask);
+    prefetchedOut.push_back(ahead.getResult());
+  }
+  for (auto [constLoad, buffer, tensorMap] : llvm::zip(plan.loads, buffers, tensorMaps)) {
+    LoadOp load = constLoad;
+    if (tensorMap) {
+      SmallVector<Value> coords;
+      for (Value c : load.getCoords())
+        coords.push_back(map.lookupOrDefault(c));
+      TmaCopyOp::create(b, load.getLoc(), tensorMap, coords, buffer, slot, inRange);
+      continue;
+    }
+    auto ptrType = cast<RankedTensorType>(load.getPtr().getType());
+    auto maskType = RankedTensorType::get(ptrType.getShape(), b.getI1Type(),
+                                          ptrType.getEncoding());
+    Value mask = SplatOp::create(b, load.getLoc(), maskType, inRange);
+    if (Value m = load.getMask())
+      mask = arith::AndIOp::create(b, load.getLoc(), map.lookupOrDefault(m), mask);
+    auto [ptr, copyMask] = copyOperands(b, map.lookupOrDefault(load.getPtr()), mask);
+    AsyncCopyOp::create(b, load.getLoc(), ptr, copyMask, buffer, slot);
+  }
+  if (llvm::is_contained(tensorMaps, Value()))
+    AsyncCommitOp::create(b, loc);
+}
+
+Value tripCount(OpBuilder &b, Location loc, scf::ForOp loop, Value lb, Value ub, Value step) {
+  bool isUnsigned = loop.getUnsignedCmp();
+  // (span + step - 1) / step: scf.for steps are positive, and the select
+  // below takes care of an empty run.
+  Value span = arith::SubIOp::create(b, loc, ub, lb);
+  Value one = constantLike(b, loc, step.getType(), 1);
+  Value rounded = b.createOrFold<arith::AddIOp>(
+      loc, span, b.createOrFold<arith::SubIOp>(loc, step, one));
+  Value count = isUnsigned ? b.createOrFold<arith::DivUIOp>(loc, rounded, step)
+                           : b.createOrFold<arith::DivSIOp>(loc, rounded, step);
+  Value runs = arith::CmpIOp::create(
+      b, loc, isUnsigned ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt, lb, ub);
+  return arith::SelectOp::create(b, loc, runs, count, constantLike(b, loc, lb.getType(), 0));
+}
+
+Value iterationIndex(OpBuilder &b, Location loc, scf::ForOp loop, Value iv, Value lb,
+                     Value step) {
+  Value offset = arith::SubIOp::create(b, loc, iv, lb);
+  return loop.getUnsignedCmp() ? b.createOrFold<arith::DivUIOp>(loc, offset, step)
+                               : b.createOrFold<arith::DivSIOp>(loc, offset, step);
 }
 
 } // namespace kiln::tile

@@ -12,6 +12,8 @@
 #include "kiln/Dialect/Tile/IR/Tile.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -40,6 +42,40 @@ struct StagePlan {
 /// value.
 mlir::FailureOr<StagePlan> planStages(mlir::scf::ForOp loop, llvm::ArrayRef<LoadOp> loads,
                                       llvm::ArrayRef<LoadOp> prefetched = {});
+
+/// An integer constant of `type` (i32, index, ...).
+mlir::Value constantLike(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type, int64_t value);
+
+/// `iv + distance` (`iv` when `distance` is null) and whether it is still
+/// below `ub`, compared as `loop` compares.
+std::pair<mlir::Value, mlir::Value> shiftedIv(mlir::OpBuilder &b, mlir::Location loc,
+                                              mlir::scf::ForOp loop, mlir::Value iv,
+                                              mlir::Value distance, mlir::Value ub);
+
+/// `n * step` (null for 0), built at `b`'s insertion point.
+mlir::Value stepsOf(mlir::OpBuilder &b, mlir::Location loc, mlir::Value step, int64_t n);
+
+/// How many iterations a run of `loop` with these bounds makes (0 when
+/// `ub <= lb`), compared as `loop` compares.
+mlir::Value tripCount(mlir::OpBuilder &b, mlir::Location loc, mlir::scf::ForOp loop,
+                      mlir::Value lb, mlir::Value ub, mlir::Value step);
+
+/// The number of the iteration whose induction variable is `iv`:
+/// `(iv - lb) / step`.
+mlir::Value iterationIndex(mlir::OpBuilder &b, mlir::Location loc, mlir::scf::ForOp loop,
+                           mlir::Value iv, mlir::Value lb, mlir::Value step);
+
+/// Clones stage 0 under `map` (induction variable and carried-ahead iter
+/// args already mapped) and starts the copies of its loads into `slot` of
+/// `buffers`, predicated on `inRange` (TMA for a load with a tensor map in
+/// `tensorMaps`, cp.async for the others, then one commit). The prefetched
+/// loads' values of that iteration go to `prefetchedOut`, each load
+/// predicated on `inRange` as well (a pointer past the loop's end is not
+/// read).
+void emitStage0(mlir::OpBuilder &b, mlir::Location loc, const StagePlan &plan,
+                llvm::ArrayRef<mlir::Value> buffers, llvm::ArrayRef<mlir::Value> tensorMaps,
+                mlir::IRMapping &map, mlir::Value slot, mlir::Value inRange,
+                llvm::SmallVectorImpl<mlir::Value> &prefetchedOut);
 
 } // namespace kiln::tile
 
