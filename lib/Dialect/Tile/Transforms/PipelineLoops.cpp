@@ -233,12 +233,8 @@ scf::ForOp pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages, boo
   // carried-ahead values after it in `ahead` and appends the prefetched
   // loads' values (prefetched[j * #prefetched + p]: load p of iteration j).
   Value slotCount = constantLike(b, loc, i32, numSlots);
-  // With `ranTrip` (tail copies, below), only its iterations j with
-  // ranTrip + j < lead: the run of ranTrip iterations before it copied the
-  // others.
   auto emitPrologue = [&](const IRMapping &around, Value runs, Value firstSlot,
-                          SmallVectorImpl<Value> &ahead, SmallVectorImpl<Value> &prefetched,
-                          Value ranTrip = Value()) {
+                          SmallVectorImpl<Value> &ahead, SmallVectorImpl<Value> &prefetched) {
     ahead.clear();
     for (unsigned k : plan.ahead)
       ahead.push_back(around.lookupOrDefault(loop.getInitArgs()[k]));
@@ -250,12 +246,6 @@ scf::ForOp pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages, boo
       auto [iv, inRange] = shiftedIv(b, loc, loop, lb, stepsOf(b, loc, step, j), ub);
       if (runs)
         inRange = arith::AndIOp::create(b, loc, inRange, runs);
-      if (ranTrip) {
-        Value left = constantLike(b, loc, ranTrip.getType(), int64_t(lead - j));
-        inRange = arith::AndIOp::create(
-            b, loc, inRange,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, ranTrip, left));
-      }
       Value slot = constantLike(b, loc, i32, j);
       if (firstSlot && j) { // firstSlot + j, wrapped (j < numSlots)
         Value sum = arith::AddIOp::create(b, loc, firstSlot, slot);
@@ -327,27 +317,6 @@ scf::ForOp pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages, boo
   inits.push_back(readSlotInit);
   if (!tmaBuffers.empty()) // the parity of the read slot's fill
     inits.push_back(parityInit);
-  // Tail copies: with the next tile's prologue started early and only TMA
-  // copies with nothing carried ahead, the run's last `lead` iterations,
-  // whose own copies would be past its end, copy the next tile's first
-  // iterations instead (Triton gets this by flattening the tile loop): the
-  // next tile's data is then on its way during this tile's last products,
-  // not only from after them. Same slots (the ring runs on), iteration j of
-  // the next tile from iteration T - lead + j of this one (T: its trip
-  // count); what remains (j < lead - T) is copied after the loop as before.
-  bool tailCopies = early && !anyCpAsync && plan.ahead.empty() && plan.prefetched.empty();
-  IRMapping nextTile;
-  Value ranTrip, nextTrip, nextRuns;
-  if (tailCopies) {
-    scf::ForOp outer = early->outer;
-    Value nextIv = arith::AddIOp::create(b, loc, outer.getInductionVar(), outer.getStep());
-    cloneSliceFor(b, *early, nextIv, nextTile);
-    nextRuns = shiftedIv(b, loc, outer, nextIv, Value(), outer.getUpperBound()).second;
-    ranTrip = tripCount(b, loc, loop, loop.getLowerBound(), loop.getUpperBound(), loop.getStep());
-    nextTrip = tripCount(b, loc, loop, nextTile.lookupOrDefault(loop.getLowerBound()),
-                         nextTile.lookupOrDefault(loop.getUpperBound()),
-                         nextTile.lookupOrDefault(loop.getStep()));
-  }
   // Loop invariants, made once before the loop.
   Value distance = stepsOf(b, loc, loop.getStep(), lead);
   Value one = constantLike(b, loc, i32, 1), zero = constantLike(b, loc, i32, 0);
@@ -380,25 +349,6 @@ scf::ForOp pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages, boo
     for (auto [i, k] : llvm::enumerate(plan.ahead))
       map0.map(loop.getRegionIterArgs()[k], newArgs[kept.size() + i]);
     emitStage0(b, loc, plan, buffers, tensorMaps, map0, copySlot, inRange, prefetchedAhead);
-    if (!tailCopies)
-      return;
-    Value j = arith::SubIOp::create(
-        b, loc,
-        iterationIndex(b, loc, loop, ivAhead, loop.getLowerBound(), loop.getStep()), ranTrip);
-    Value inNext = arith::AndIOp::create(
-        b, loc, nextRuns,
-        arith::AndIOp::create(
-            b, loc,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, j,
-                                  constantLike(b, loc, j.getType(), 0)),
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, j, nextTrip)));
-    Value nextStep = nextTile.lookupOrDefault(loop.getStep());
-    Value nextIv = arith::AddIOp::create(b, loc, nextTile.lookupOrDefault(loop.getLowerBound()),
-                                         arith::MulIOp::create(b, loc, j, nextStep));
-    IRMapping mapNext = nextTile;
-    mapNext.map(loop.getInductionVar(), nextIv);
-    SmallVector<Value> none; // nothing is prefetched (tailCopies)
-    emitStage0(b, loc, plan, buffers, tensorMaps, mapNext, copySlot, inNext, none);
   };
   if (copiesFirst)
     startCopies();
@@ -548,16 +498,13 @@ scf::ForOp pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages, boo
     // this run stopped reading, before the epilogue.
     scf::ForOp outer = early->outer;
     BarrierOp::create(b, loc);
-    IRMapping next = nextTile;
-    Value runs = nextRuns;
-    if (!tailCopies) {
-      Value nextIv = arith::AddIOp::create(b, loc, outer.getInductionVar(), outer.getStep());
-      cloneSliceFor(b, *early, nextIv, next);
-      runs = shiftedIv(b, loc, outer, nextIv, Value(), outer.getUpperBound()).second;
-    }
+    Value nextIv = arith::AddIOp::create(b, loc, outer.getInductionVar(), outer.getStep());
+    IRMapping next;
+    cloneSliceFor(b, *early, nextIv, next);
+    Value runs = shiftedIv(b, loc, outer, nextIv, Value(), outer.getUpperBound()).second;
     SmallVector<Value> aheadNext, prefetchedNext;
     Value stoppedAt = newLoop.getResult(slotArgs + 1);
-    emitPrologue(next, runs, stoppedAt, aheadNext, prefetchedNext, ranTrip);
+    emitPrologue(next, runs, stoppedAt, aheadNext, prefetchedNext);
     auto outerYield = cast<scf::YieldOp>(outer.getBody()->getTerminator());
     unsigned base = outerYield.getNumOperands() - aheadNext.size() - prefetchedNext.size() - 3;
     SmallVector<Value> carried(aheadNext);

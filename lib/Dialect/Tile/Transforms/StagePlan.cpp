@@ -189,26 +189,4 @@ void emitStage0(OpBuilder &b, Location loc, const StagePlan &plan, ArrayRef<Valu
     AsyncCommitOp::create(b, loc);
 }
 
-Value tripCount(OpBuilder &b, Location loc, scf::ForOp loop, Value lb, Value ub, Value step) {
-  bool isUnsigned = loop.getUnsignedCmp();
-  // (span + step - 1) / step: scf.for steps are positive, and the select
-  // below takes care of an empty run.
-  Value span = arith::SubIOp::create(b, loc, ub, lb);
-  Value one = constantLike(b, loc, step.getType(), 1);
-  Value rounded = b.createOrFold<arith::AddIOp>(
-      loc, span, b.createOrFold<arith::SubIOp>(loc, step, one));
-  Value count = isUnsigned ? b.createOrFold<arith::DivUIOp>(loc, rounded, step)
-                           : b.createOrFold<arith::DivSIOp>(loc, rounded, step);
-  Value runs = arith::CmpIOp::create(
-      b, loc, isUnsigned ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt, lb, ub);
-  return arith::SelectOp::create(b, loc, runs, count, constantLike(b, loc, lb.getType(), 0));
-}
-
-Value iterationIndex(OpBuilder &b, Location loc, scf::ForOp loop, Value iv, Value lb,
-                     Value step) {
-  Value offset = arith::SubIOp::create(b, loc, iv, lb);
-  return loop.getUnsignedCmp() ? b.createOrFold<arith::DivUIOp>(loc, offset, step)
-                               : b.createOrFold<arith::DivSIOp>(loc, offset, step);
-}
-
 } // namespace kiln::tile

@@ -55,16 +55,6 @@ std::pair<mlir::Value, mlir::Value> shiftedIv(mlir::OpBuilder &b, mlir::Location
 /// `n * step` (null for 0), built at `b`'s insertion point.
 mlir::Value stepsOf(mlir::OpBuilder &b, mlir::Location loc, mlir::Value step, int64_t n);
 
-/// How many iterations a run of `loop` with these bounds makes (0 when
-/// `ub <= lb`), compared as `loop` compares.
-mlir::Value tripCount(mlir::OpBuilder &b, mlir::Location loc, mlir::scf::ForOp loop,
-                      mlir::Value lb, mlir::Value ub, mlir::Value step);
-
-/// The number of the iteration whose induction variable is `iv`:
-/// `(iv - lb) / step`.
-mlir::Value iterationIndex(mlir::OpBuilder &b, mlir::Location loc, mlir::scf::ForOp loop,
-                           mlir::Value iv, mlir::Value lb, mlir::Value step);
-
 /// Clones stage 0 under `map` (induction variable and carried-ahead iter
 /// args already mapped) and starts the copies of its loads into `slot` of
 /// `buffers`, predicated on `inRange` (TMA for a load with a tensor map in

@@ -3,12 +3,10 @@
 # epilogue (NextTilePrologue.h): the slots are allocated and their mbarriers
 # initialized once before the outer loop, the first tile's copies go before
 # it (predicated on the outer loop running), the outer loop carries the slot
-# ring and the parity into each run. The next tile's first copies (addresses
-# recomputed from `tile + step`, predicated on it being in range) go from the
-# run's last iterations, in the slots their own copies past the end would
-# have used (TMA slots only); those the run was too short for go after its
-# products are waited for and a barrier, into the slots from where the run
-# stopped reading. mbarriers are invalidated (TMA) or the zero-fill
+# ring and the parity into each run, and after the run's products are waited
+# for, a barrier, then the next tile's copies (addresses recomputed from
+# `tile + step`, predicated on it being in range) into the slots from where
+# the run stopped reading. mbarriers are invalidated (TMA) or the zero-fill
 # copies waited for (cp.async) after the outer loop.
 # RUN: ln-compile %s --kernel persistent_tma --num-warps 8 \
 # RUN:   --signature 'tensordesc<fp16[128,64]>,tensordesc<fp16[256,64]>,*fp16:16,i32,i32,i32' -D PROGRAMS=132 \
@@ -54,35 +52,16 @@ import triton.language as tl
 # TMA: %[[P0:.*]] = arith.andi %{{.*}}, %[[RUNS]] : i1
 # TMA: tile.tma_copy %{{.*}} into %[[A]][%{{.*}}] if %[[P0]]
 # TMA: %{{.*}}:4 = scf.for %[[T:.*]] = %{{.*}} to %[[TILES]] step %c132_i32 iter_args(%{{.*}} = %{{.*}}, %[[COPY:.*]] = %c2_i32, %[[READ:.*]] = %c0_i32{{.*}}, %[[PAR:.*]] = %c0_i32{{.*}})
-# The next tile's coordinates, whether it runs, and the two runs' trip counts,
-# before the K loop.
-# TMA: %[[NEXT:.*]] = arith.addi %[[T]], %c132_i32
-# TMA: %[[NRUNS:.*]] = arith.cmpi slt, %[[NEXT]], %[[TILES]] : i32
-# TMA: %[[TRIP:.*]] = arith.select
-# TMA: %[[NTRIP:.*]] = arith.select
-# TMA: %[[KLOOP:.*]]:4 = scf.for {{.*}} iter_args(%{{.*}} = %cst{{.*}}, %[[CS:.*]] = %[[COPY]], %{{.*}} = %[[READ]], %{{.*}} = %[[PAR]])
+# TMA: %[[KLOOP:.*]]:4 = scf.for {{.*}} iter_args(%{{.*}} = %cst{{.*}}, %{{.*}} = %[[COPY]], %{{.*}} = %[[READ]], %{{.*}} = %[[PAR]])
 # TMA: tile.tma_wait
-# TMA: tile.barrier
-# TMA: tile.tma_copy %{{.*}} into %[[A]][%[[CS]]] if
-# TMA: tile.tma_copy %{{.*}} into %[[B]][%[[CS]]] if
-# Tail copies: past this run's end, iteration j = i + 2 - TRIP of the next
-# tile, into the same slot.
-# TMA: %[[J:.*]] = arith.subi %{{.*}}, %[[TRIP]] : i32
-# TMA: arith.cmpi slt, %[[J]], %[[NTRIP]] : i32
-# TMA: %[[TAIL:.*]] = arith.andi %[[NRUNS]], %{{.*}} : i1
-# TMA: tile.tma_copy %{{.*}} into %[[A]][%[[CS]]] if %[[TAIL]]
-# TMA: tile.tma_copy %{{.*}} into %[[B]][%[[CS]]] if %[[TAIL]]
 # TMA: scf.yield
-# After the run (a barrier once its products are done): the next tile's
-# iterations j that the tail did not copy (TRIP + j < 2).
 # TMA: tile.dot_wait %[[KLOOP]]#0
 # TMA-NEXT: tile.barrier
-# TMA: arith.andi %{{.*}}, %[[NRUNS]] : i1
-# TMA: %[[LEFT0:.*]] = arith.cmpi slt, %[[TRIP]], %c2_i32{{.*}} : i32
-# TMA: %[[NP0:.*]] = arith.andi %{{.*}}, %[[LEFT0]] : i1
+# TMA-NEXT: %[[NEXT:.*]] = arith.addi %[[T]], %c132_i32
+# TMA: %[[NRUNS:.*]] = arith.cmpi slt, %[[NEXT]], %[[TILES]] : i32
+# TMA: %[[NP0:.*]] = arith.andi %{{.*}}, %[[NRUNS]] : i1
 # TMA: tile.tma_copy %{{.*}} into %[[A]][%[[KLOOP]]#2] if %[[NP0]]
 # TMA: tile.tma_copy %{{.*}} into %[[B]][%[[KLOOP]]#2] if %[[NP0]]
-# TMA: arith.cmpi slt, %[[TRIP]], %c1_i32{{.*}} : i32
 # TMA: tile.tma_copy
 # TMA: tile.tma_copy
 # TMA: tile.store
