@@ -404,6 +404,7 @@ KernelDecorators::parse(llvm::StringRef source, llvm::StringRef filename,
   if (pr.error)
     return makeError(st->render(pr.error->offset, pr.error->message));
   st->module = std::move(pr.module);
+  fe::foldWrapperRebindings(*st->module);
   st->scope = std::make_unique<host::ModuleScope>(*st->module);
   host::Interp in(*st->scope, st->source);
   auto isJitDecorator = [&](const Expr *d) {

@@ -30,6 +30,13 @@ struct DecoratorInfo {
   uint32_t pruneOffset = 0; ///< where f is written
 };
 
+/// Folds each module-level `f = W(f)` that follows `def f` into the def as
+/// its outermost decorator `@W` (and drops the statement), when `f` already
+/// has decorators or W is a `jit` (`f = triton.jit(f)`): Python's meaning of
+/// a decorator, in the form some libraries write it. Run on every module
+/// parsed for kernels (WrapperRebindings.cpp).
+void foldWrapperRebindings(ast::Module &module);
+
 /// Evaluates the decorators of the @triton.jit function `fn` with `in`.
 /// `where` is the "FILE:LINE:COL" text of an offset (for AutotuneSpec).
 std::optional<DecoratorInfo>

@@ -1,6 +1,7 @@
 //===- Frontend.cpp - Public entry points of the frontend ----------------===//
 #include "kiln/Frontend/Frontend.h"
 
+#include "DecoratorsImpl.h"
 #include "IRGen.h"
 #include "IRGenImport.h"
 #include "kiln/Dialect/Tile/IR/Tile.h"
@@ -45,6 +46,7 @@ std::unique_ptr<ast::Module> parseMain(mlir::MLIRContext &ctx,
         << pr.error->message;
     return nullptr;
   }
+  fe::foldWrapperRebindings(*pr.module);
   return std::move(pr.module);
 }
 

@@ -13,6 +13,8 @@
 //===----------------------------------------------------------------------===//
 #include "IRGenImport.h"
 
+#include "DecoratorsImpl.h"
+
 #include "kiln/Frontend/Syntax/Parser.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -344,6 +346,7 @@ FailureOr<IRGen *> kiln::fe::loadModuleFile(IRGen &g, const std::string &path,
                          std::to_string(line) + ":" + std::to_string(col) +
                          ": " + pr.error->message));
   }
+  foldWrapperRebindings(*pr.module);
   file->ast = std::move(pr.module);
   file->gen =
       std::make_unique<IRGen>(g.ctx, path, file->source, *file->ast);

@@ -12,7 +12,7 @@ import unittest
 from test_dropin import Tensor, launches
 
 import triton  # noqa: E402  (the drop-in, installed by test_dropin)
-from dropin import libwrap  # noqa: E402
+from dropin import call_form, libwrap  # noqa: E402
 
 
 class LaunchLayerTest(unittest.TestCase):
@@ -250,6 +250,22 @@ class GeneratedModuleTest(unittest.TestCase):
                 gen.generated_kernel[(4,)](Tensor(0x10000), Tensor(0x20000),
                                            1000, BLOCK=256)
             self.assertIn("name `SCALAR_FN` is not defined", str(cm.exception))
+
+
+
+class CallFormTest(unittest.TestCase):
+    def test_kernel_made_by_calling_jit_and_heuristics(self):
+        # `f = triton.jit(f)` is read as `@triton.jit` by the compiler too
+        # (it compiles the function from its file): before, "`bump` is not a
+        # @triton.jit function".
+        x = Tensor(0x10000)
+        before = len(launches())
+        call_form.bump[(1,)](x, 100, BLOCK=128)
+        call_form.bump[(1,)](x, 101, BLOCK=128)
+        runs = launches()[before:]
+        self.assertEqual([r["kernel"] for r in runs], ["bump", "bump"])
+        # The heuristics wrapper ran for each launch (Python applies it).
+        self.assertEqual(call_form.SEEN, [100, 101])
 
 
 if __name__ == "__main__":
