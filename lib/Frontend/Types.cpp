@@ -171,8 +171,10 @@ DType kiln::fe::integerPromote(DType a, DType b) {
 std::optional<DType> kiln::fe::computationType(DType a, bool aIsConst, DType b,
                                                bool bIsConst, bool divOrMod,
                                                std::string &why) {
-  // fp8 takes part only next to an fp32/fp64 value (there is no fp8
-  // arithmetic): it is converted to that type.
+  // fp8 takes part only next to a wider float value (there is no fp8
+  // arithmetic): it is converted to the type Triton computes in, fp32 / fp64
+  // beside those, fp16 beside fp16 (fp32 for / and %), fp32 beside bf16, and
+  // fp16 for two different fp8 types (lightllm's `kv_fp8 * scale_bf16`).
   bool a8 = a == DType::F8E4M3 || a == DType::F8E5M2;
   bool b8 = b == DType::F8E4M3 || b == DType::F8E5M2;
   if (a8 || b8) {
@@ -180,6 +182,12 @@ std::optional<DType> kiln::fe::computationType(DType a, bool aIsConst, DType b,
     bool otherConst = a8 ? bIsConst : aIsConst;
     if (!otherConst && (other == DType::F32 || other == DType::F64))
       return other;
+    if (!otherConst && other == DType::F16)
+      return divOrMod ? DType::F32 : DType::F16;
+    if (!otherConst && other == DType::BF16)
+      return DType::F32;
+    if (a8 && b8 && a != b && !aIsConst && !bIsConst)
+      return DType::F16;
     why = std::string("arithmetic on ") + tritonName(a8 ? a : b) +
           " is not supported; convert with .to(tl.float32) first";
     return std::nullopt;

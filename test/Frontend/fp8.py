@@ -70,3 +70,29 @@ def pairs(X, Q, BLOCK: tl.constexpr):
 # PAIR-COUNT-4: cvt.rn.satfinite.e4m3x2.f32 %rs{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}};
 # PAIR-NOT: cvt.rn.satfinite
 # PAIR: st.global.v2.b32
+
+
+# fp8 beside a wider float tensor computes in the type Triton picks
+# (semantic.computation_type_impl): fp16 beside fp16 (fp32 for /), fp32
+# beside bf16, fp16 for two different fp8 types (lightllm's
+# `(kv_fp8 * scale_bf16).to(...)`); beside a constant it stays an error
+# (errors-math.py).
+# RUN: ln-compile %s --kernel mixed --signature '*fp8e4nv:16,*fp8e5:16,*fp16:16,*bf16:16,*fp32:16' \
+# RUN:   -D BLOCK=128 --emit=tile | FileCheck %s --check-prefix=MIXED
+@triton.jit
+def mixed(Q, R, H, B, Out, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    q = tl.load(Q + offs)
+    r = tl.load(R + offs)
+    h = tl.load(H + offs)
+    b = tl.load(B + offs)
+    tl.store(Out + offs, (q * h) + (q * b) + (q + r) + (q / h))
+
+# MIXED-LABEL: func.func @mixed(
+# MIXED: %[[Q16:.*]] = arith.extf %[[Q:.*]] : tensor<128xf8E4M3FN> to tensor<128xf16>
+# MIXED: arith.mulf %[[Q16]], %{{.*}} : tensor<128xf16>
+# MIXED: arith.extf %[[Q]] : tensor<128xf8E4M3FN> to tensor<128xf16>
+# MIXED: arith.mulf %{{.*}}, %{{.*}} : tensor<128xf32>
+# MIXED: arith.extf %{{.*}} : tensor<128xf8E5M2> to tensor<128xf16>
+# MIXED: arith.addf %{{.*}}, %{{.*}} : tensor<128xf16>
+# MIXED: arith.divf %{{.*}}, %{{.*}} : tensor<128xf32>
