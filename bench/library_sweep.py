@@ -15,7 +15,8 @@ The guesses are what makes this a sweep and not a test: a pointer is a
 parameter the body loads from, stores to or offsets (`p + ...`), with fp16
 elements (int32 for names such as `*idx*`, `*ids*`, `*offsets*`); a float a
 name such as eps / scale / alpha; any other int 64 (neither a multiple of 16
-hidden nor the constant 1); constexprs their default, else BLOCK* 32, other
+hidden nor the constant 1); constexprs their default (left to the compiler
+when it is not a JSON literal, e.g. `tl.float32`), else BLOCK* 32, other
 all-caps flags False, the rest 64. A failure is then Kiln's or the guess's:
 re-run it with real values before calling it Kiln's.
 """
@@ -37,12 +38,16 @@ INDEX_POINTERS = re.compile(r"(idx|ids|index|indices|offsets|offs|seqlens|"
 
 
 def jit_functions(source):
-    """(name, parameter list text, body text) of each @triton.jit def."""
+    """(name, parameter list text, body text) of each @triton.jit def, and of
+    each module-level def made one by `name = triton.jit(name)` (unsloth)."""
     out = []
     pattern = re.compile(r"^([ \t]*)@(?:triton\.jit|jit)\b[^\n]*\n"
                          r"(?:\1@[^\n]*\n)*\1def (\w+)\((.*?)\)\s*(?:->[^:]*)?:",
                          re.S | re.M)
-    for m in pattern.finditer(source):
+    called = set(re.findall(r"^(\w+)\s*=\s*(?:triton\.)?jit\(\s*\1\s*\)", source, re.M))
+    plain = re.compile(r"^()def (%s)\((.*?)\)\s*(?:->[^:]*)?:" % "|".join(called or ["(?!)"]),
+                       re.S | re.M)
+    for m in list(pattern.finditer(source)) + list(plain.finditer(source)):
         indent = m.group(1)
         body_start = m.end()
         end = re.compile(r"^%s\S" % re.escape(indent), re.M).search(
@@ -102,8 +107,8 @@ def guess(params, body):
                                                   .replace("False", "false")
                                                   .replace("None", "null"))
                     continue
-                except ValueError:
-                    pass
+                except ValueError:  # `tl.float32`: the compiler takes the default
+                    continue
             if name.upper().startswith("BLOCK") or "BLOCK" in name.upper():
                 constexprs[name] = 32
             elif name.isupper() and not re.search(r"SIZE|DIM|NUM|^N|^K|^M|^D", name):
