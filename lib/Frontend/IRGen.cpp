@@ -703,6 +703,14 @@ mlir::OwningOpRef<mlir::ModuleOp> IRGen::compile(const KernelSpec &sp) {
     TType t{entry->dtype, entry->kind == ParamSpec::Kind::Pointer, {}};
     t.isConst = t.isPtr && (entry->constPointer ||
                             isConstPointerAnnotation(p.annotation));
+    // A scalar annotated with a dtype (`stride: tl.int64`, torchao's guard
+    // against 32-bit offsets) takes that type, as in Triton, whatever the
+    // value's range gave the signature; the launch packs the value so.
+    if (std::optional<Val> ann =
+            !t.isPtr && p.annotation ? resolveStaticName(p.annotation) : std::nullopt;
+        ann && ann->kind == Val::Kind::DType && !ann->dtPtr &&
+        isFloat(ann->dt) == isFloat(t.dtype) && ann->dt != DType::I1 && t.dtype != DType::I1)
+      t.dtype = ann->dt;
     argTypes.push_back(toMLIR(&ctx, t));
     runtimeParams.emplace_back(p.name, t);
     divisibility.push_back(entry->divisibility);

@@ -12,7 +12,7 @@ import unittest
 from test_dropin import Tensor, launches
 
 import triton  # noqa: E402  (the drop-in, installed by test_dropin)
-from dropin import call_form, libwrap  # noqa: E402
+from dropin import annotated, call_form, libwrap  # noqa: E402
 
 
 class LaunchLayerTest(unittest.TestCase):
@@ -266,6 +266,20 @@ class CallFormTest(unittest.TestCase):
         self.assertEqual([r["kernel"] for r in runs], ["bump", "bump"])
         # The heuristics wrapper ran for each launch (Python applies it).
         self.assertEqual(call_form.SEEN, [100, 101])
+
+
+class AnnotatedScalarTest(unittest.TestCase):
+    def test_int64_annotation_types_a_small_int(self):
+        # Triton takes `stride: tl.int64` as the parameter's type: a 64-bit
+        # parameter and product even for 3000 (Kiln typed it i32 by value).
+        x = Tensor(0x10000)
+        h = annotated.offset_copy[(2,)](x, 3000, BLOCK=128)
+        ptx = h.asm["ptx"]
+        self.assertIn(".param .u64 offset_copy_param_1", ptx)
+        self.assertIn("mul.lo.s64", ptx)
+        self.assertEqual(launches()[-1]["params"][1], 3000)
+        annotated.offset_copy[(2,)](x, 2**33, BLOCK=128)
+        self.assertEqual(launches()[-1]["params"][1], 2**33)
 
 
 if __name__ == "__main__":
