@@ -6,6 +6,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include <cmath>
 #include <cstdio>
+#include <set>
 
 using namespace kiln;
 using namespace kiln::ast;
@@ -314,6 +315,41 @@ bool kiln::host::equal(const Value &a, const Value &b) {
 // Module scope
 //===----------------------------------------------------------------------===//
 
+/// The names `s` binds by import, with the dotted name each binds.
+static void importBindings(const Stmt *s,
+                           std::vector<std::pair<std::string, std::string>> &out) {
+  if (auto *im = llvm::dyn_cast<ImportStmt>(s)) {
+    for (const Alias &al : im->names) {
+      llvm::StringRef top = llvm::StringRef(al.name).split('.').first;
+      if (al.asName.empty())
+        out.push_back({top.str(), top.str()});
+      else
+        out.push_back({al.asName, al.name});
+    }
+  } else if (auto *im = llvm::dyn_cast<ImportFromStmt>(s)) {
+    for (const Alias &al : im->names)
+      out.push_back({al.asName.empty() ? al.name : al.asName, im->module + "." + al.name});
+  }
+}
+
+/// Imports inside module-level `if` statements (torchao's `if has_triton():
+/// import triton ...` around its kernels), for names no top-level statement
+/// binds: what the kernels' decorators inside the `if` see.
+static void nestedImports(const Block &block,
+                          std::vector<std::pair<const Stmt *, std::pair<std::string, std::string>>> &out) {
+  for (const Stmt *s : block) {
+    if (auto *is = llvm::dyn_cast<IfStmt>(s)) {
+      nestedImports(is->body, out);
+      nestedImports(is->orelse, out);
+      continue;
+    }
+    std::vector<std::pair<std::string, std::string>> names;
+    importBindings(s, names);
+    for (auto &n : names)
+      out.push_back({s, std::move(n)});
+  }
+}
+
 ModuleScope::ModuleScope(const ast::Module &m) {
   for (const Stmt *s : m.body) {
     if (auto *a = llvm::dyn_cast<AssignStmt>(s)) {
@@ -325,22 +361,27 @@ ModuleScope::ModuleScope(const ast::Module &m) {
         bindings[n->id].push_back({s, ""});
     } else if (auto *f = llvm::dyn_cast<FunctionDef>(s)) {
       bindings[f->name].push_back({s, ""});
-    } else if (auto *im = llvm::dyn_cast<ImportStmt>(s)) {
-      for (const Alias &al : im->names) {
-        llvm::StringRef top = llvm::StringRef(al.name).split('.').first;
-        torch |= top == "torch";
-        if (al.asName.empty())
-          bindings[top.str()].push_back({s, top.str()});
-        else
-          bindings[al.asName].push_back({s, al.name});
+    } else if (llvm::isa<ImportStmt, ImportFromStmt>(s)) {
+      std::vector<std::pair<std::string, std::string>> names;
+      importBindings(s, names);
+      for (auto &[name, imported] : names) {
+        torch |= llvm::StringRef(imported).split('.').first == "torch";
+        bindings[name].push_back({s, imported});
       }
-    } else if (auto *im = llvm::dyn_cast<ImportFromStmt>(s)) {
-      torch |= llvm::StringRef(im->module).split('.').first == "torch";
-      for (const Alias &al : im->names)
-        bindings[al.asName.empty() ? al.name : al.asName].push_back(
-            {s, im->module + "." + al.name});
     }
   }
+  std::vector<std::pair<const Stmt *, std::pair<std::string, std::string>>> nested;
+  for (const Stmt *s : m.body)
+    if (auto *is = llvm::dyn_cast<IfStmt>(s)) {
+      nestedImports(is->body, nested);
+      nestedImports(is->orelse, nested);
+    }
+  std::set<std::string> topLevel;
+  for (const auto &[name, _] : bindings)
+    topLevel.insert(name);
+  for (auto &[s, entry] : nested)
+    if (!topLevel.count(entry.first))
+      bindings[entry.first].push_back({s, entry.second});
 }
 
 const ModuleScope::Binding *ModuleScope::find(llvm::StringRef name, uint32_t before) const {

@@ -609,7 +609,7 @@ std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
     // re-exports of libdevice and tl.math.
     if (llvm::is_contained({"math", "collections", "packaging",
                             "packaging.version", "typing", "importlib",
-                            "importlib.util", "torch._inductor.runtime",
+                            "importlib.util", "torch.utils._triton", "torch._inductor.runtime",
                             "torch._inductor.runtime.triton_helpers"},
                            d->module)) {
       if (d->importedName.empty())

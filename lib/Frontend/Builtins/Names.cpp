@@ -261,6 +261,15 @@ int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out) {
     }
     return 2;
   }
+  // torch.utils._triton's has_triton() / has_triton_package(), for torchao's
+  // `if has_triton():` around its kernels (Builtins/Python.cpp).
+  if (mod == "torch.utils._triton") {
+    if (attr == "has_triton" || attr == "has_triton_package") {
+      out = Val::named(Val::Kind::Builtin, "torch.utils._triton." + attr.str());
+      return 0;
+    }
+    return 2;
+  }
   if (mod == "typing") {
     if (attr == "TYPE_CHECKING") { // False when the module runs
       out = Val::boolean(false);

@@ -386,6 +386,14 @@ FailureOr<Val> IRGen::callBuiltin(llvm::StringRef name, const CallArgs &args,
                                "` is installed is host code; Kiln knows only that "
                                "triton is");
   }
+  // torch.utils._triton.has_triton(): the kernels Kiln compiles are the
+  // ones a module defines when Triton is there (the GPU check is the host's).
+  if (name == "torch.utils._triton.has_triton" ||
+      name == "torch.utils._triton.has_triton_package") {
+    if (failed(bind({})))
+      return failure();
+    return Val::boolean(true);
+  }
   if (name.starts_with("tl.") || name.starts_with("libdevice.") || name == "to")
     return callTL(name, args, e);
   return fail(e, "`" + name + "` is not supported");
