@@ -22,6 +22,14 @@ using namespace kiln::ast;
 using How = IRGen::GlobalDef::How;
 
 /// `if __name__ == "__main__":`, the script entry point.
+/// How the value Python computes for module-level `name` can be given:
+/// xformers' `rsqrt = libdevice_find("rsqrt")`, a name bound in an `if`.
+static std::string bindHint(llvm::StringRef name) {
+  return ("; give its value as a host binding (ln-compile --bind " + name +
+          "=EXPR; the Python drop-in binds it from the loaded module)")
+      .str();
+}
+
 static bool isMainGuard(const IfStmt *is, llvm::StringRef text) {
   std::string t = text.str();
   t.erase(std::remove_if(t.begin(), t.end(),
@@ -649,7 +657,7 @@ std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
     return FailureOr<Val>(fail(use, "`" + name + "` is assigned in " +
                                         d->container + " at " + where +
                                         "; Kiln cannot tell which "
-                                        "assignment runs"));
+                                        "assignment runs" + bindHint(name)));
   case How::Deleted:
     return FailureOr<Val>(
         fail(use, "`" + name + "` is deleted at " + where));
@@ -704,17 +712,22 @@ std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
       return *bound;
   }
   if (failed(v)) {
+    // Host bindings give a name's last binding only.
+    std::string lastHint = d == &it->second.back() ? bindHint(name) : "";
     // A call Kiln cannot evaluate (a torch or driver call) is named as such.
     if (auto *call = llvm::dyn_cast<CallExpr>(d->value)) {
       std::optional<CapturedError> calleeErr;
       FailureOr<Val> callee = tryAtModuleLevel(
           d->pos, calleeErr, [&] { return eval(call->func); });
-      if (failed(callee) || (callee->kind != Val::Kind::Builtin &&
-                             callee->kind != Val::Kind::Function))
+      // (A plain def is host code too: xformers' `libdevice_find("rsqrt")`.)
+      if (failed(callee) ||
+          (callee->kind != Val::Kind::Builtin && callee->kind != Val::Kind::Function) ||
+          (callee->kind == Val::Kind::Function && !isJit(callee->fn) &&
+           !isConstexprFunction(callee->fn)))
         return FailureOr<Val>(fail(
             use, "`" + name + "` is defined at " + where + " by a call to `" +
                      shortText(text(call->func)) +
-                     "`, which Kiln cannot evaluate"));
+                     "`, which Kiln cannot evaluate" + lastHint));
     }
     // Through a chain of definitions, name only the root cause.
     std::string why = captured ? captured->message : "evaluation failed";
@@ -725,7 +738,7 @@ std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
     return FailureOr<Val>(fail(use, "`" + name + "` is defined at " + where +
                                         " by `" + by +
                                         "`, which Kiln cannot evaluate: " +
-                                        why));
+                                        why + lastHint));
   }
   if (!v->isConstexpr() && v->kind != Val::Kind::Function &&
       v->kind != Val::Kind::Module && v->kind != Val::Kind::Builtin &&

@@ -122,3 +122,22 @@ def k_default(Out, V: tl.constexpr = HAS_APEX):
 
 if __name__ == "__main__":
     k_ok[(1,)](torch.empty(1))
+
+
+# A name a plain host function computed (xformers' `rsqrt =
+# libdevice_find("rsqrt")`): the error points at --bind, which compiles it.
+# RUN: not ln-compile %s --kernel k_found --signature '*fp32' 2>&1 | FileCheck %s --check-prefix=FOUND
+# RUN: ln-compile %s --kernel k_found --signature '*fp32' --bind rsqrt=triton.language.extra.libdevice.rsqrt --emit=tile | FileCheck %s --check-prefix=BOUND
+def libdevice_find(name):
+    import importlib
+    return getattr(importlib.import_module("triton.language.extra.libdevice"), name)
+
+
+rsqrt = libdevice_find("rsqrt")
+
+
+@triton.jit
+def k_found(X):
+    tl.store(X, rsqrt(tl.load(X)))
+# FOUND: module-lazy.py:[[@LINE-1]]:17: error: `rsqrt` is defined at {{.*}}module-lazy.py:[[@LINE-6]] by a call to `libdevice_find`, which Kiln cannot evaluate; give its value as a host binding (ln-compile --bind rsqrt=EXPR; the Python drop-in binds it from the loaded module)
+# BOUND: tile.extern_elementwise "__nv_rsqrtf"

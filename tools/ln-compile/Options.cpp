@@ -57,7 +57,9 @@ OPTIONS:
                            relative imports resolve beside FILE)
   --bind [PATH::]NAME=EXPR the value of module-level NAME when the file
                            binds it inside an `if`/`try`/`with`/loop (Kiln
-                           cannot tell which branch runs): EXPR is Python
+                           cannot tell which branch runs) or by host code
+                           Kiln cannot evaluate (`rsqrt = find("rsqrt")`,
+                           for NAME's last binding): EXPR is Python
                            with `triton` in scope, e.g.
                            rsqrt=triton.language.extra.libdevice.rsqrt,
                            BLOCK=128; used only for such names; PATH::
