@@ -83,6 +83,9 @@ POINTER_NAMES = re.compile(r"(ptr|Ptr|PTR|pointer|^[A-Z]$|^[A-Z][A-Za-z]?$|^(x|y
                            r"output|input|inp|weight|bias|grad\w*|d[a-z]+)$)")
 
 
+SIZE_LETTERS = set("BCDEGHKLMNST")
+
+
 def is_pointer(name, body):
     """Used as the base of a memory access (directly, or offset and named
     like a pointer)."""
@@ -92,6 +95,10 @@ def is_pointer(name, body):
         return True
     if re.search(r"(?<![\w.])%s\s*\.dtype\.element_ty" % n, body):
         return True
+    # Sizes named by one capital (M, N, K, H, ...) are offset like pointers
+    # (`M + 1`): only a direct access makes them one.
+    if name in SIZE_LETTERS or "stride" in name.lower():
+        return False
     return bool(POINTER_NAMES.search(name)) and bool(
         re.search(r"(?<![\w.])%s\s*(\+|\[|\+=)" % n, body))
 
