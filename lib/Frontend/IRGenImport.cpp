@@ -318,6 +318,39 @@ std::string kiln::fe::cannotFindModule(const IRGen &g, llvm::StringRef dotted,
 // Loading files and reading their names
 //===----------------------------------------------------------------------===//
 
+/// Records `gen` as the owner of the defs its module's statements make,
+/// also those inside module-level compound statements (mamba's softplus
+/// under `if TRITON3:`): a def is generated in its own module's scope,
+/// whoever calls it (else its globals were the caller's: a silent wrong
+/// SCALE, or a decorator read from the caller's source). Not into function
+/// bodies: their defs are found when those functions run.
+static void registerOwnDefs(Registry &reg, llvm::ArrayRef<const Stmt *> stmts, IRGen &gen) {
+  for (const Stmt *s : stmts) {
+    if (auto *f = llvm::dyn_cast<FunctionDef>(s)) {
+      reg.owners[f] = &gen;
+    } else if (auto *i = llvm::dyn_cast<IfStmt>(s)) {
+      registerOwnDefs(reg, i->body, gen);
+      registerOwnDefs(reg, i->orelse, gen);
+    } else if (auto *t = llvm::dyn_cast<TryStmt>(s)) {
+      registerOwnDefs(reg, t->body, gen);
+      for (const ExceptHandler &h : t->handlers)
+        registerOwnDefs(reg, h.body, gen);
+      registerOwnDefs(reg, t->orelse, gen);
+      registerOwnDefs(reg, t->finalbody, gen);
+    } else if (auto *w = llvm::dyn_cast<WithStmt>(s)) {
+      registerOwnDefs(reg, w->body, gen);
+    } else if (auto *f = llvm::dyn_cast<ForStmt>(s)) {
+      registerOwnDefs(reg, f->body, gen);
+      registerOwnDefs(reg, f->orelse, gen);
+    } else if (auto *w = llvm::dyn_cast<WhileStmt>(s)) {
+      registerOwnDefs(reg, w->body, gen);
+      registerOwnDefs(reg, w->orelse, gen);
+    } else if (auto *c = llvm::dyn_cast<ClassDef>(s)) {
+      registerOwnDefs(reg, c->body, gen);
+    }
+  }
+}
+
 FailureOr<IRGen *> kiln::fe::loadModuleFile(IRGen &g, const std::string &path,
                                            const Node *site) {
   ImportState *st = stateOf(g);
@@ -362,9 +395,7 @@ FailureOr<IRGen *> kiln::fe::loadModuleFile(IRGen &g, const std::string &path,
     g.hadError |= gen.hadError;
     return failure();
   }
-  for (const Stmt *s : raw->ast->body)
-    if (auto *f = llvm::dyn_cast<FunctionDef>(s))
-      reg.owners[f] = &gen;
+  registerOwnDefs(reg, raw->ast->body, gen);
   return &gen;
 }
 
