@@ -228,7 +228,9 @@ print(f"{BLOCK=}")
   EXPECT_FALSE(badOne.module);
   EXPECT_EQ(badOne.diagnostics,
             "k.py:21:17: error: `DEVICE` is defined at k.py:9 by a call to "
-            "`torch.device`, which Kiln cannot evaluate\n"
+            "`torch.device`, which Kiln cannot evaluate; give its value as a "
+            "host binding (ln-compile --bind DEVICE=EXPR; the Python drop-in "
+            "binds it from the loaded module)\n"
             "    tl.store(X, DEVICE)\n                ^\n");
 }
 
