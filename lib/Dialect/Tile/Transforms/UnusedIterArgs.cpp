@@ -64,21 +64,17 @@ scf::ForOp dropUnusedIterArgs(scf::ForOp loop) {
     return loop;
 
   auto yield = cast<scf::YieldOp>(body->getTerminator());
-  SmallVector<Value> keptYields, keptInits;
-  for (unsigned k = 0; k < count; ++k)
-    if (!dead.test(k)) {
-      keptYields.push_back(yield.getOperand(k));
-      keptInits.push_back(loop.getInitArgs()[k]);
+  SmallVector<Value> keptYields, keptInits, droppedYields;
+  for (unsigned k = 0; k < count; ++k) {
+    if (dead.test(k)) {
+      droppedYields.push_back(yield.getOperand(k));
+      continue;
     }
-  yield->setOperands(keptYields);
-  // What computed the dropped values (later ops first: users go before
-  // their definitions).
-  for (Operation *op = yield->getPrevNode(); op;) {
-    Operation *before = op->getPrevNode();
-    if (isOpTriviallyDead(op))
-      op->erase();
-    op = before;
+    keptYields.push_back(yield.getOperand(k));
+    keptInits.push_back(loop.getInitArgs()[k]);
   }
+  yield->setOperands(keptYields);
+  eraseDeadDefs(droppedYields); // what computed them
 
   OpBuilder b(loop);
   auto grown = scf::ForOp::create(b, loop.getLoc(), loop.getLowerBound(), loop.getUpperBound(),
