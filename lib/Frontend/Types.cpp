@@ -171,26 +171,22 @@ DType kiln::fe::integerPromote(DType a, DType b) {
 std::optional<DType> kiln::fe::computationType(DType a, bool aIsConst, DType b,
                                                bool bIsConst, bool divOrMod,
                                                std::string &why) {
-  // fp8 takes part only next to a wider float value (there is no fp8
-  // arithmetic): it is converted to the type Triton computes in, fp32 / fp64
-  // beside those, fp16 beside fp16 (fp32 for / and %), fp32 beside bf16, and
-  // fp16 for two different fp8 types (lightllm's `kv_fp8 * scale_bf16`).
+  // fp8 takes part only next to a wider float tensor (there is no fp8
+  // arithmetic), which the float rules below promote it to as Triton does
+  // (fp16 beside fp16, fp32 beside bf16: lightllm's `kv_fp8 * scale_bf16`);
+  // two different fp8 types compute in fp16.
   bool a8 = a == DType::F8E4M3 || a == DType::F8E5M2;
   bool b8 = b == DType::F8E4M3 || b == DType::F8E5M2;
   if (a8 || b8) {
     DType other = a8 ? b : a;
     bool otherConst = a8 ? bIsConst : aIsConst;
-    if (!otherConst && (other == DType::F32 || other == DType::F64))
-      return other;
-    if (!otherConst && other == DType::F16)
-      return divOrMod ? DType::F32 : DType::F16;
-    if (!otherConst && other == DType::BF16)
-      return DType::F32;
     if (a8 && b8 && a != b && !aIsConst && !bIsConst)
       return DType::F16;
-    why = std::string("arithmetic on ") + tritonName(a8 ? a : b) +
-          " is not supported; convert with .to(tl.float32) first";
-    return std::nullopt;
+    if (otherConst || a8 == b8 || !isFloat(other)) {
+      why = std::string("arithmetic on ") + tritonName(a8 ? a : b) +
+            " is not supported; convert with .to(tl.float32) first";
+      return std::nullopt;
+    }
   }
   // A constant of a lower or equal kind does not take part in promotion.
   if (aIsConst != bIsConst) {
