@@ -85,6 +85,17 @@ FailureOr<Val> kiln::fe::prepareValue(IRGen &g, ArgReader &rd, const Arg &a,
   FailureOr<Val> v = rd.value(a, what);
   if (failed(v))
     return failure();
+  DType elem = ptr.type.dtype;
+  if (v->type.isPtr && (elem == DType::I64 || elem == DType::U64)) {
+    // Triton casts the value to the element type, and a pointer casts to a
+    // 64-bit integer as its address (flashinfer stores the pointers of its
+    // grouped GEMM's problems into int64 tensors).
+    TType addrType = v->type.withDType(DType::I64);
+    v = Val::runtime(tile::PtrCastOp::create(g.b, g.loc(a.node),
+                                             toMLIR(&g.ctx, addrType),
+                                             v->value),
+                     addrType);
+  }
   if (v->type.isPtr)
     return g.fail(a.node, "`" + what + "` of `" + rd.fn +
                               "` cannot be a pointer (" + g.typeName(*v) + ")");
