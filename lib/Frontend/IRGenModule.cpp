@@ -273,15 +273,31 @@ LogicalResult IRGen::resolveModule() {
           return importsResolve(*this, {st}) || tritonAlias(st);
         });
       };
-      llvm::ArrayRef<const Stmt *> taken;
-      if (resolves(t->body))
-        taken = t->body;
-      else
-        for (const ExceptHandler &h : t->handlers)
-          if (h.name.empty() && importsResolve(*this, h.body)) {
-            taken = h.body;
-            break;
-          }
+      // A handler that is itself such a `try` (FBGEMM's chain of libdevice
+      // locations, `from triton.language.libdevice import pow` first) runs
+      // its own choice, as Python falls through the nested ImportErrors.
+      std::function<llvm::ArrayRef<const Stmt *>(const TryStmt *, unsigned)>
+          choose = [&](const TryStmt *tr,
+                       unsigned depth) -> llvm::ArrayRef<const Stmt *> {
+        if (resolves(tr->body))
+          return tr->body;
+        for (const ExceptHandler &h : tr->handlers) {
+          if (!h.name.empty())
+            continue;
+          if (importsResolve(*this, h.body))
+            return h.body;
+          auto *inner = h.body.size() == 1
+                            ? llvm::dyn_cast<TryStmt>(h.body[0])
+                            : nullptr;
+          if (inner && inner->orelse.empty() && inner->finalbody.empty() &&
+              depth < 8)
+            if (llvm::ArrayRef<const Stmt *> b = choose(inner, depth + 1);
+                !b.empty())
+              return b;
+        }
+        return {};
+      };
+      llvm::ArrayRef<const Stmt *> taken = choose(t, 0);
       if (!taken.empty()) {
         for (const Stmt *st : taken) {
           if (recordImport(st))
