@@ -561,6 +561,11 @@ std::optional<Value> Interp::attribute(const Value &base,
         "torch.cuda.get_device_properties"};
     if (llvm::is_contained(kKnown, full))
       return Value::named(K::Builtin, full);
+    // None, as in kernels and module-level `if`s: Kiln runs beside CUDA
+    // builds of PyTorch (FBGEMM's `configs=_AMD_CONFIGS if torch.version.hip
+    // else _NV_CONFIGS`; an Extern here would be truthy).
+    if (full == "torch.version.hip")
+      return Value::none();
     if (full == "triton.language")
       return Value::named(K::Module, full);
     return Value::named(K::Extern, full);
