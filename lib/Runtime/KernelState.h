@@ -56,53 +56,61 @@ struct LoadedKernel {
   /// precompiled code, whose signature is the caller's.
   bool onesAreConstant = false;
 
-  /// The same PTX under a `.maxnreg` cap that fits more programs per SM, for
-  /// grids the kernel's own build cannot hold at once (Occupancy.h). Planned
-  /// at load, built on the first launch that wants it; which build such
-  /// grids run is measured on their first launches (KILN_OCCUPANCY=auto).
-  struct Capped {
-    enum class Choice : uint8_t { Measure, Own, Capped };
-    unsigned registers = 0; ///< 0: no cap planned.
-    uint64_t fromPrograms = UINT64_MAX; ///< Grids above this may use the cap.
-    int localBytes = 0; ///< The own build's local memory: the cap must not add.
+  /// A second build of the same PTX that fits more programs per SM, for
+  /// grids the kernel's own build cannot hold at once (Occupancy.h): the
+  /// linker's build under a `.maxnreg` cap, or (no cap planned, or the cap
+  /// spilled) the whole-program build, which allocates registers for
+  /// occupancy as Triton's ptxas does. Planned at load, built on the first
+  /// launch that wants it; which build such grids run is measured on their
+  /// first launches (KILN_OCCUPANCY=auto).
+  struct Alternative {
+    enum class Choice : uint8_t { Measure, Own, Alternative };
+    unsigned registers = 0;  ///< The `.maxnreg` cap; 0: none planned.
+    bool wholeProgram = false; ///< Try the whole-program build (if no cap).
+    unsigned ownPrograms = 0; ///< Programs per SM of the own build.
+    uint64_t fromPrograms = UINT64_MAX; ///< Grids above this may use it.
+    int localBytes = 0; ///< The own build's local memory: no more allowed.
     std::optional<DiskCache> cache;
-    std::string cubinKey;
+    std::string cubinKey; ///< The capped build's (whole programs: none).
     std::once_flag built;
     CUmodule module = nullptr;
     CUfunction function = nullptr; ///< Null: not built, failed or dropped.
+    std::string what; ///< "capped at 40 registers", for the log.
+    const char *label = ""; ///< "capped build" or "whole-program build".
     std::atomic<Choice> choice{Choice::Measure};
     /// The measuring launches (under `mutex`): events around each, read
-    /// once done; alternately the own build and the capped one.
+    /// once done; alternately the own build and the alternative.
     struct Sample {
       CUevent start = nullptr, stop = nullptr;
-      bool capped = false;
+      bool alternative = false;
     };
     std::mutex mutex;
     std::vector<Sample> recorded;
-    std::vector<float> ownMs, cappedMs;
+    std::vector<float> ownMs, alternativeMs;
     unsigned started = 0;
-  } capped;
+  } alternative;
 };
 
-/// Plans lk.capped for a kernel whose own build has `registers` registers
-/// and `localBytes` of local memory (nothing when no cap pays).
-void planRegisterCappedBuild(LoadedKernel &lk, const DiskCache *cache,
-                             llvm::StringRef cubinKey, int registers,
-                             int localBytes, bool always);
-/// What a launch of more than lk.capped.fromPrograms programs runs (the
-/// caller compares, on the launch path): the register-capped build (built
+/// Plans lk.alternative for a kernel built by the driver's linker whose own
+/// build has `registers` registers and `localBytes` of local memory
+/// (nothing when registers do not bound its programs per SM).
+void planOccupancyBuild(LoadedKernel &lk, const DiskCache *cache,
+                        llvm::StringRef cubinKey, int registers, int localBytes,
+                        bool always);
+/// What a launch of more than lk.alternative.fromPrograms programs runs
+/// (the caller compares, on the launch path): the alternative build (built
 /// on first use) when measured faster, else the kernel's own; while
 /// measuring, `sample` holds the events the launch is timed with. The
 /// device's context must be current.
-struct CappedLaunch {
+struct OccupancyLaunch {
   CUfunction function = nullptr;
-  LoadedKernel::Capped::Sample sample;
+  LoadedKernel::Alternative::Sample sample;
 };
-CappedLaunch beginLaunch(LoadedKernel &lk, CUstream stream);
+OccupancyLaunch beginLaunch(LoadedKernel &lk, CUstream stream);
 /// After the launch: ends a measuring launch's timing (or drops it when
 /// the launch failed).
-void endLaunch(LoadedKernel &lk, const CappedLaunch &launch, CUstream stream,
-               bool launched);
+void endLaunch(LoadedKernel &lk, const OccupancyLaunch &launch,
+               CUstream stream, bool launched);
 
 struct Kernel::State {
   std::shared_ptr<Module::State> module; ///< Null for fromCompiled kernels.

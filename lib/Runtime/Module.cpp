@@ -309,10 +309,10 @@ loadOnDevice(Device &dev, std::shared_ptr<const CompiledKernel> ck,
   auto lk = std::make_shared<LoadedKernel>(&dev, mod, fn, std::move(ck),
                                            memoryCacheGeneration());
   // Whole-program builds (tensor-core kernels) already allocate for
-  // occupancy; the linker's builds get a register-capped variant planned.
+  // occupancy; the linker's builds get a higher-occupancy variant planned.
   if (capMode != RegisterCapMode::Off && mode == JitMode::Link)
-    planRegisterCappedBuild(*lk, cache, cubinKey, regs, localBytes,
-                            capMode == RegisterCapMode::On);
+    planOccupancyBuild(*lk, cache, cubinKey, regs, localBytes,
+                       capMode == RegisterCapMode::On);
   return lk;
 }
 } // namespace
@@ -416,9 +416,9 @@ LoadedKernel::~LoadedKernel() {
   llvm::consumeError(device->synchronize());
   device->driver().cuModuleUnload(module);
   const Driver &drv = device->driver();
-  if (capped.module)
-    drv.cuModuleUnload(capped.module);
-  for (const Capped::Sample &sample : capped.recorded) {
+  if (alternative.module)
+    drv.cuModuleUnload(alternative.module);
+  for (const Alternative::Sample &sample : alternative.recorded) {
     drv.cuEventDestroy(sample.start);
     drv.cuEventDestroy(sample.stop);
   }
@@ -608,12 +608,12 @@ llvm::Error Kernel::launchLoaded(LoadedKernel &lk, const Grid &grid,
     scratch = *allocated;
     packed.addGlobalScratch(scratch);
   }
-  auto freeScratch = llvm::make_scope_exit([&] {
+  llvm::scope_exit freeScratch([&] {
     if (scratch) // (most kernels have none: no call on their launch path)
       lk.device->freeScratchAsync(scratch, stream);
   });
-  CappedLaunch run{lk.function, {}};
-  if (!cooperative && uint64_t(grid.x) * grid.y * grid.z > lk.capped.fromPrograms)
+  OccupancyLaunch run{lk.function, {}};
+  if (!cooperative && uint64_t(grid.x) * grid.y * grid.z > lk.alternative.fromPrograms)
     run = beginLaunch(lk, stream);
   CUresult r;
   if (options.programmaticLaunch) {

@@ -1,4 +1,4 @@
-//===- Occupancy.cpp - Programs per SM; register-capped builds ------------===//
+//===- Occupancy.cpp - Programs per SM; higher-occupancy builds ----------===//
 #include "kiln/Runtime/Occupancy.h"
 #include "KernelState.h"
 #include "llvm/ADT/StringRef.h"
@@ -92,89 +92,95 @@ bool kiln::rt::registerCapMode(RegisterCapMode &mode, std::string &error) {
     return true;
   }
   error = "KILN_OCCUPANCY=\"" + choice +
-          "\": expected auto (time the register-capped build on the first "
-          "large grids and keep the faster), on (always the capped build for "
-          "grids larger than the device holds at once) or off";
+          "\": expected auto (time the higher-occupancy build on the first "
+          "large grids and keep the faster), on (always that build for grids "
+          "larger than the device holds at once) or off";
   return false;
 }
 
-void kiln::rt::planRegisterCappedBuild(LoadedKernel &lk, const DiskCache *cache,
-                                       llvm::StringRef cubinKey, int registers,
-                                       int localBytes, bool always) {
+void kiln::rt::planOccupancyBuild(LoadedKernel &lk, const DiskCache *cache,
+                                  llvm::StringRef cubinKey, int registers,
+                                  int localBytes, bool always) {
   const KernelInfo &info = lk.compiled->info;
   const Device &dev = *lk.device;
-  auto plan = planRegisterCap(dev.limits(), unsigned(std::max(registers, 0)),
-                              info.numWarps * 32, info.sharedBytes);
-  if (!plan)
+  unsigned regs = unsigned(std::max(registers, 0)), threads = info.numWarps * 32;
+  auto plan = planRegisterCap(dev.limits(), regs, threads, info.sharedBytes);
+  unsigned own = residentPrograms(dev.limits(), regs, threads, info.sharedBytes);
+  // Without a cap (the linker's registers are far above an occupancy step:
+  // Liger's SwiGLU at 16384 columns, 111 registers and 1 program of 512
+  // threads per SM, where a whole-program ptxas takes 37 and fits 3), the
+  // whole-program build, if registers are what bound the programs.
+  bool whole = own && 2 * residentPrograms(dev.limits(), 32, threads,
+                                           info.sharedBytes) >= 3 * own;
+  if (!plan && !whole)
     return;
-  LoadedKernel::Capped &c = lk.capped;
-  c.registers = plan->registers;
-  c.fromPrograms = uint64_t(plan->programsPerSM) *
-                   uint64_t(std::max(dev.multiprocessors(), 1));
-  c.localBytes = localBytes;
+  LoadedKernel::Alternative &a = lk.alternative;
+  a.registers = plan ? plan->registers : 0;
+  a.wholeProgram = whole;
+  a.ownPrograms = own;
+  a.fromPrograms = uint64_t(own) * uint64_t(std::max(dev.multiprocessors(), 1));
+  a.localBytes = localBytes;
   if (always)
-    c.choice = LoadedKernel::Capped::Choice::Capped;
+    a.choice = LoadedKernel::Alternative::Choice::Alternative;
   if (cache)
-    c.cache.emplace(*cache);
-  c.cubinKey = sha256Hex(llvm::formatv("{0}\nmaxnreg {1}\n", cubinKey,
-                                       plan->registers)
-                             .str());
-  if (cache)
+    a.cache.emplace(*cache);
+  if (plan)
+    a.cubinKey = sha256Hex(
+        llvm::formatv("{0}\nmaxnreg {1}\n", cubinKey, plan->registers).str());
+  if (!cache)
+    return;
+  if (plan)
     cache->log(llvm::formatv(
         "kernel {0}: {1} registers, {2} programs per SM; a build capped at "
         "{3} registers ({4} per SM) for grids above {5} programs",
-        info.name, registers, plan->programsPerSM, plan->registers,
-        plan->cappedProgramsPerSM, c.fromPrograms));
+        info.name, registers, own, plan->registers, plan->cappedProgramsPerSM,
+        a.fromPrograms));
+  else
+    cache->log(llvm::formatv(
+        "kernel {0}: {1} registers, {2} programs per SM; a whole-program "
+        "build for grids above {3} programs",
+        info.name, registers, own, a.fromPrograms));
 }
 
 namespace {
-/// Builds lk.capped's function; leaves it null when the build fails or
-/// ptxas could not meet the cap without spilling (the launch then keeps the
-/// kernel's own build: a cap is an optimization, never an error).
-void buildRegisterCapped(LoadedKernel &lk) {
-  LoadedKernel::Capped &c = lk.capped;
+using Alternative = LoadedKernel::Alternative;
+
+void logTo(const Alternative &a, const llvm::Twine &msg) {
+  if (a.cache)
+    a.cache->log(msg);
+}
+
+/// Takes `mod` as lk.alternative's build when its function fits more
+/// programs per SM than the own build without more local memory (and, for
+/// a cap, within it); unloads it otherwise.
+void adoptBuild(LoadedKernel &lk, CUmodule mod, unsigned cap) {
+  Alternative &a = lk.alternative;
   const Driver &drv = lk.device->driver();
-  const std::string &name = lk.compiled->info.name;
-  auto log = [&](const llvm::Twine &msg) {
-    if (c.cache)
-      c.cache->log(msg);
-  };
-  auto ptx = withRegisterCap(lk.compiled->ptx, c.registers);
-  if (!ptx)
-    return log("kernel " + name + ": no .maxntid line to cap registers after");
-  std::optional<std::string> cubin;
-  if (c.cache)
-    cubin = c.cache->loadBinary(c.cubinKey);
-  CUmodule mod = nullptr;
-  if (cubin && !loadModuleImage(drv, cubin->data(), cubin->size(), mod).ok())
-    mod = nullptr;
-  if (!mod) {
-    std::string built;
-    DriverJitResult r = jitLinkPTX(drv, *ptx, name.c_str(), built);
-    if (!r.ok())
-      return log("kernel " + name + ": register-capped build failed in " +
-                 r.failedCall + ": " + drv.describe(r.result));
-    if (!loadModuleImage(drv, built.data(), built.size(), mod).ok())
-      return log("kernel " + name + ": register-capped cubin not loadable");
-    if (c.cache)
-      if (auto err = c.cache->storeBinary(c.cubinKey, built))
-        log("cubin not stored: " + llvm::toString(std::move(err)));
-  }
+  const KernelInfo &info = lk.compiled->info;
   CUfunction fn = nullptr;
   int regs = 0, local = 0;
-  if (drv.cuModuleGetFunction(&fn, mod, name.c_str()) != cu::SUCCESS ||
-      drv.cuFuncGetAttribute(&regs, cu::FUNC_NUM_REGS, fn) != cu::SUCCESS ||
-      drv.cuFuncGetAttribute(&local, cu::FUNC_LOCAL_SIZE_BYTES, fn) !=
-          cu::SUCCESS ||
-      unsigned(regs) > c.registers || local > c.localBytes) {
-    log(llvm::formatv("kernel {0}: register cap {1} dropped ({2} registers, "
-                      "{3} bytes of local memory against {4})",
-                      name, c.registers, regs, local, c.localBytes));
+  bool ok = drv.cuModuleGetFunction(&fn, mod, info.name.c_str()) == cu::SUCCESS &&
+            drv.cuFuncGetAttribute(&regs, cu::FUNC_NUM_REGS, fn) == cu::SUCCESS &&
+            drv.cuFuncGetAttribute(&local, cu::FUNC_LOCAL_SIZE_BYTES, fn) ==
+                cu::SUCCESS;
+  unsigned programs = ok ? residentPrograms(lk.device->limits(), unsigned(regs),
+                                            info.numWarps * 32, info.sharedBytes)
+                         : 0;
+  if (!ok || local > a.localBytes || (cap && unsigned(regs) > cap) ||
+      programs <= a.ownPrograms) {
+    if (cap)
+      logTo(a, llvm::formatv("kernel {0}: register cap {1} dropped ({2} registers, "
+                             "{3} bytes of local memory against {4})",
+                             info.name, cap, regs, local, a.localBytes));
+    else
+      logTo(a, llvm::formatv("kernel {0}: whole-program build dropped ({1} registers, "
+                             "{2} programs per SM, {3} bytes of local memory against "
+                             "{4})",
+                             info.name, regs, programs, local, a.localBytes));
     drv.cuModuleUnload(mod);
     return;
   }
   // Same shared-memory setup as the kernel's own build (loadOnDevice).
-  const KernelInfo &info = lk.compiled->info;
   if (info.sharedBytes > lk.device->limits().maxSharedPerBlock &&
       (drv.cuFuncSetAttribute(fn, cu::FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                               int(info.sharedBytes)) != cu::SUCCESS ||
@@ -183,14 +189,76 @@ void buildRegisterCapped(LoadedKernel &lk) {
     drv.cuModuleUnload(mod);
     return;
   }
-  log(llvm::formatv("kernel {0}: register-capped build, {1} registers", name,
-                    regs));
-  c.module = mod;
-  c.function = fn;
+  a.what = cap ? llvm::formatv("capped at {0} registers", cap).str()
+               : llvm::formatv("whole-program build ({0} registers)", regs).str();
+  a.label = cap ? "capped build" : "whole-program build";
+  logTo(a, cap ? llvm::formatv("kernel {0}: register-capped build, {1} registers",
+                               info.name, regs)
+                     .str()
+               : llvm::formatv("kernel {0}: whole-program build, {1} registers, "
+                               "{2} programs per SM",
+                               info.name, regs, programs)
+                     .str());
+  a.module = mod;
+  a.function = fn;
 }
 
-using Choice = LoadedKernel::Capped::Choice;
-using Sample = LoadedKernel::Capped::Sample;
+/// The linker's build under a.registers' cap (from the disk cache when it
+/// holds it).
+void buildRegisterCapped(LoadedKernel &lk) {
+  Alternative &a = lk.alternative;
+  const Driver &drv = lk.device->driver();
+  const std::string &name = lk.compiled->info.name;
+  auto ptx = withRegisterCap(lk.compiled->ptx, a.registers);
+  if (!ptx)
+    return logTo(a, "kernel " + name + ": no .maxntid line to cap registers after");
+  std::optional<std::string> cubin;
+  if (a.cache)
+    cubin = a.cache->loadBinary(a.cubinKey);
+  CUmodule mod = nullptr;
+  if (cubin && !loadModuleImage(drv, cubin->data(), cubin->size(), mod).ok())
+    mod = nullptr;
+  if (!mod) {
+    std::string built;
+    DriverJitResult r = jitLinkPTX(drv, *ptx, name.c_str(), built);
+    if (!r.ok())
+      return logTo(a, "kernel " + name + ": register-capped build failed in " +
+                          r.failedCall + ": " + drv.describe(r.result));
+    if (!loadModuleImage(drv, built.data(), built.size(), mod).ok())
+      return logTo(a, "kernel " + name + ": register-capped cubin not loadable");
+    if (a.cache)
+      if (auto err = a.cache->storeBinary(a.cubinKey, built))
+        logTo(a, "cubin not stored: " + llvm::toString(std::move(err)));
+  }
+  adoptBuild(lk, mod, a.registers);
+}
+
+/// The PTX compiled as a whole program (the driver's JIT cache keeps it).
+void buildWholeProgram(LoadedKernel &lk) {
+  Alternative &a = lk.alternative;
+  const Driver &drv = lk.device->driver();
+  const std::string &ptx = lk.compiled->ptx;
+  CUmodule mod = nullptr;
+  DriverJitResult r = loadModuleImage(drv, ptx.data(), ptx.size(), mod);
+  if (!r.ok())
+    return logTo(a, "kernel " + lk.compiled->info.name +
+                        ": whole-program build failed in " + r.failedCall + ": " +
+                        drv.describe(r.result));
+  adoptBuild(lk, mod, 0);
+}
+
+/// The cap first (measured on the corpus); the whole program where there is
+/// none or it spilled.
+void buildAlternative(LoadedKernel &lk) {
+  Alternative &a = lk.alternative;
+  if (a.registers)
+    buildRegisterCapped(lk);
+  if (!a.function && a.wholeProgram)
+    buildWholeProgram(lk);
+}
+
+using Choice = Alternative::Choice;
+using Sample = Alternative::Sample;
 
 /// Launches timed per build; the faster build wins by 3 % or more of the
 /// own build's best time, else the own build stays.
@@ -202,12 +270,12 @@ void destroy(const Driver &drv, const Sample &s) {
 }
 
 /// Reads the samples whose launches are done; decides once every measuring
-/// launch has been read. Under c.mutex.
+/// launch has been read. Under a.mutex.
 void harvest(LoadedKernel &lk) {
-  LoadedKernel::Capped &c = lk.capped;
+  Alternative &a = lk.alternative;
   const Driver &drv = lk.device->driver();
   std::vector<Sample> waiting;
-  for (const Sample &s : c.recorded) {
+  for (const Sample &s : a.recorded) {
     CUresult q = drv.cuEventQuery(s.stop);
     if (q == cu::ERROR_NOT_READY) {
       waiting.push_back(s);
@@ -215,50 +283,50 @@ void harvest(LoadedKernel &lk) {
     }
     float ms = 0;
     if (q == cu::SUCCESS && drv.cuEventElapsedTime(&ms, s.start, s.stop) == cu::SUCCESS)
-      (s.capped ? c.cappedMs : c.ownMs).push_back(ms);
+      (s.alternative ? a.alternativeMs : a.ownMs).push_back(ms);
     destroy(drv, s);
   }
-  c.recorded = std::move(waiting);
-  if (c.started < kMeasuredLaunches || !c.recorded.empty())
+  a.recorded = std::move(waiting);
+  if (a.started < kMeasuredLaunches || !a.recorded.empty())
     return;
-  bool capped = false;
-  if (!c.ownMs.empty() && !c.cappedMs.empty()) {
-    float own = *std::min_element(c.ownMs.begin(), c.ownMs.end());
-    float cap = *std::min_element(c.cappedMs.begin(), c.cappedMs.end());
-    capped = cap < 0.97f * own;
-    if (c.cache)
-      c.cache->log(llvm::formatv(
-          "kernel {0}: own build {1:f4} ms, capped at {2} registers {3:f4} ms "
-          "(best of {4} / {5} launches): grids above {6} programs run the {7}",
-          lk.compiled->info.name, own, c.registers, cap, c.ownMs.size(),
-          c.cappedMs.size(), c.fromPrograms, capped ? "capped build" : "own build"));
+  bool alternative = false;
+  if (!a.ownMs.empty() && !a.alternativeMs.empty()) {
+    float own = *std::min_element(a.ownMs.begin(), a.ownMs.end());
+    float alt = *std::min_element(a.alternativeMs.begin(), a.alternativeMs.end());
+    alternative = alt < 0.97f * own;
+    logTo(a, llvm::formatv("kernel {0}: own build {1:f4} ms, {2} {3:f4} ms (best of "
+                           "{4} / {5} launches): grids above {6} programs run the {7}",
+                           lk.compiled->info.name, own, a.what, alt, a.ownMs.size(),
+                           a.alternativeMs.size(), a.fromPrograms,
+                           alternative ? a.label : "own build"));
   }
-  c.choice.store(capped ? Choice::Capped : Choice::Own, std::memory_order_release);
+  a.choice.store(alternative ? Choice::Alternative : Choice::Own,
+                 std::memory_order_release);
 }
 
 /// A launch while the choice is being measured: alternately each build,
 /// with events around it.
-CappedLaunch measuredLaunch(LoadedKernel &lk, CUstream stream) {
-  LoadedKernel::Capped &c = lk.capped;
+OccupancyLaunch measuredLaunch(LoadedKernel &lk, CUstream stream) {
+  Alternative &a = lk.alternative;
   const Driver &drv = lk.device->driver();
-  std::lock_guard<std::mutex> lock(c.mutex);
+  std::lock_guard<std::mutex> lock(a.mutex);
   if (!drv.cuEventQuery) { // cannot read events without waiting: keep the own
-    c.choice.store(Choice::Own, std::memory_order_release);
+    a.choice.store(Choice::Own, std::memory_order_release);
     return {lk.function, {}};
   }
   harvest(lk);
-  Choice ch = c.choice.load(std::memory_order_acquire);
+  Choice ch = a.choice.load(std::memory_order_acquire);
   if (ch != Choice::Measure)
-    return {ch == Choice::Capped ? c.function : lk.function, {}};
+    return {ch == Choice::Alternative ? a.function : lk.function, {}};
   // Nothing is timed into a graph being captured, nor beyond the measured
   // launches (their events not read yet).
   int capturing = 0;
-  if (c.started >= kMeasuredLaunches ||
+  if (a.started >= kMeasuredLaunches ||
       (drv.cuStreamIsCapturing && drv.cuStreamIsCapturing(stream, &capturing) == cu::SUCCESS &&
        capturing))
     return {lk.function, {}};
   Sample s;
-  s.capped = c.started % 2 == 1;
+  s.alternative = a.started % 2 == 1;
   if (drv.cuEventCreate(&s.start, 0) != cu::SUCCESS ||
       drv.cuEventCreate(&s.stop, 0) != cu::SUCCESS ||
       drv.cuEventRecord(s.start, stream) != cu::SUCCESS) {
@@ -268,33 +336,33 @@ CappedLaunch measuredLaunch(LoadedKernel &lk, CUstream stream) {
       drv.cuEventDestroy(s.stop);
     return {lk.function, {}};
   }
-  ++c.started;
-  return {s.capped ? c.function : lk.function, s};
+  ++a.started;
+  return {s.alternative ? a.function : lk.function, s};
 }
 } // namespace
 
-CappedLaunch kiln::rt::beginLaunch(LoadedKernel &lk, CUstream stream) {
-  LoadedKernel::Capped &c = lk.capped;
-  Choice ch = c.choice.load(std::memory_order_acquire);
+OccupancyLaunch kiln::rt::beginLaunch(LoadedKernel &lk, CUstream stream) {
+  Alternative &a = lk.alternative;
+  Choice ch = a.choice.load(std::memory_order_acquire);
   if (ch == Choice::Own)
     return {lk.function, {}};
-  std::call_once(c.built, [&] { buildRegisterCapped(lk); });
-  if (!c.function)
+  std::call_once(a.built, [&] { buildAlternative(lk); });
+  if (!a.function)
     return {lk.function, {}};
-  if (ch == Choice::Capped)
-    return {c.function, {}};
+  if (ch == Choice::Alternative)
+    return {a.function, {}};
   return measuredLaunch(lk, stream);
 }
 
-void kiln::rt::endLaunch(LoadedKernel &lk, const CappedLaunch &launch, CUstream stream,
-                         bool launched) {
-  LoadedKernel::Capped &c = lk.capped;
+void kiln::rt::endLaunch(LoadedKernel &lk, const OccupancyLaunch &launch,
+                         CUstream stream, bool launched) {
+  Alternative &a = lk.alternative;
   const Driver &drv = lk.device->driver();
   if (!launched || drv.cuEventRecord(launch.sample.stop, stream) != cu::SUCCESS) {
-    std::lock_guard<std::mutex> lock(c.mutex);
+    std::lock_guard<std::mutex> lock(a.mutex);
     destroy(drv, launch.sample);
     return;
   }
-  std::lock_guard<std::mutex> lock(c.mutex);
-  c.recorded.push_back(launch.sample);
+  std::lock_guard<std::mutex> lock(a.mutex);
+  a.recorded.push_back(launch.sample);
 }

@@ -9,7 +9,8 @@
 //
 // Timing: each stream has a virtual clock in ms. A launch advances its
 // stream's clock by the time of the first rule (kilnFakeSetKernelTime) that
-// matches it (by text in the module's PTX and/or threads per block; default
+// matches it (by text in the module's PTX, or "<whole-program>" for PTX loaded
+// as a whole program, and/or threads per block; default
 // 1 ms); a rule with a negative time makes the launch fail with
 // CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES. cuEventRecord stamps the event with the
 // stream's clock; cuEventElapsedTime subtracts the stamps.
@@ -41,6 +42,7 @@ struct Function {
 struct Module {
   std::string ptx;
   std::map<std::string, Function *> functions;
+  bool wholeProgram = false; ///< PTX loaded by cuModuleLoadDataEx.
 };
 struct Link {
   std::string ptx;
@@ -55,6 +57,7 @@ struct Launch {
   void *stream;
   std::vector<uint64_t> params;
   int registerCap = 0; ///< The launched build's `.maxnreg` (0: none).
+  bool wholeProgram = false; ///< The launched build was PTX loaded whole.
   /// Parameters over 8 bytes (CUtensorMaps), whole, by parameter index.
   std::map<size_t, std::vector<unsigned char>> blobs;
 };
@@ -181,6 +184,10 @@ int kilnFakeLaunchBlob(int i, int k, unsigned char *out, int size) {
 int kilnFakeLaunchRegisterCap(int i) {
   std::lock_guard<std::mutex> lock(mutex);
   return i < 0 || i >= int(launches.size()) ? -1 : launches[i].registerCap;
+}
+int kilnFakeLaunchWholeProgram(int i) {
+  std::lock_guard<std::mutex> lock(mutex);
+  return i < 0 || i >= int(launches.size()) ? -1 : launches[i].wholeProgram;
 }
 int kilnFakeMemsetCount() {
   std::lock_guard<std::mutex> lock(mutex);
@@ -494,6 +501,7 @@ CUresult cuModuleLoadDataEx(void **mod, const void *image, unsigned numOptions, 
     }
     auto *m = new Module();
     m->ptx = std::move(ptx);
+    m->wholeProgram = true;
     *mod = m;
     return OK;
   }
@@ -537,11 +545,15 @@ int registerCap(const std::string &ptx) {
   return at == std::string::npos ? 0 : std::atoi(ptx.c_str() + at + 10);
 }
 
-/// Registers as ptxas would report them: KILN_FAKE_REGISTERS (default 40)
+/// Registers as ptxas would report them: KILN_FAKE_REGISTERS (default 40;
+/// KILN_FAKE_WHOLE_REGISTERS, if set, for PTX loaded as a whole program)
 /// within the PTX's `.maxnreg`; local memory (spills) when that cap is below
 /// KILN_FAKE_SPILLS_BELOW.
 int fakeRegisters(const Function *f, bool local) {
   const char *r = std::getenv("KILN_FAKE_REGISTERS");
+  if (const char *w = std::getenv("KILN_FAKE_WHOLE_REGISTERS");
+      w && f->module->wholeProgram)
+    r = w;
   const char *s = std::getenv("KILN_FAKE_SPILLS_BELOW");
   int natural = r ? std::atoi(r) : 40, cap = registerCap(f->module->ptx);
   if (local)
@@ -585,7 +597,9 @@ CUresult cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz,
     for (const TimeRule &r : timeRules)
       if ((r.threads == 0 || r.threads == bx * by * bz) &&
           (r.ptxNeedle.empty() ||
-           f->module->ptx.find(r.ptxNeedle) != std::string::npos)) {
+           (r.ptxNeedle == "<whole-program>" ? f->module->wholeProgram
+                                             : f->module->ptx.find(r.ptxNeedle) !=
+                                                   std::string::npos))) {
         ms = r.ms;
         break;
       }
@@ -596,7 +610,7 @@ CUresult cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz,
   if (int(shared) > limit || bx * by * bz > 1024 || !gx || !gy || !gz)
     return INVALID_VALUE;
   Launch l{f->name, {gx, gy, gz}, {bx, by, bz}, shared, stream, {},
-           registerCap(f->module->ptx)};
+           registerCap(f->module->ptx), f->module->wholeProgram};
   for (size_t i = 0; i < f->paramBytes.size(); ++i) {
     uint64_t v = 0;
     std::memcpy(&v, params[i], std::min<size_t>(8, f->paramBytes[i]));

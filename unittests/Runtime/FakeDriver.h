@@ -32,6 +32,7 @@ struct FakeApi {
   void (*setKernelTime)(const char *, unsigned, float);
   int (*carveout)(const char *); ///< -1 when never set
   int (*launchRegisterCap)(int); ///< launch i's `.maxnreg` (0: none)
+  int (*launchWholeProgram)(int); ///< 1: launch i ran PTX loaded whole
   /// Launch i's parameter k of over 8 bytes: its size (-1: none), copied out.
   int (*launchBlob)(int, int, unsigned char *, int);
 };
@@ -53,6 +54,7 @@ inline const FakeApi &fake() {
     a.setKernelTime = (decltype(a.setKernelTime))dlsym(h, "kilnFakeSetKernelTime");
     a.carveout = (int (*)(const char *))dlsym(h, "kilnFakeCarveout");
     a.launchRegisterCap = (int (*)(int))dlsym(h, "kilnFakeLaunchRegisterCap");
+    a.launchWholeProgram = (int (*)(int))dlsym(h, "kilnFakeLaunchWholeProgram");
     a.launchBlob = (decltype(a.launchBlob))dlsym(h, "kilnFakeLaunchBlob");
     return a;
   }();

@@ -1,9 +1,10 @@
-//===- OccupancyFakeTest.cpp - Register-capped builds for large grids -----===//
+//===- OccupancyFakeTest.cpp - Higher-occupancy builds for large grids ----===//
 //
 // Programs per SM and the register cap (pure functions, checked against
 // ncu's theoretical occupancy on the H200), then the launch path against the
 // stand-in driver, which reports KILN_FAKE_REGISTERS registers within the
-// PTX's `.maxnreg` and spills below KILN_FAKE_SPILLS_BELOW.
+// PTX's `.maxnreg` (KILN_FAKE_WHOLE_REGISTERS for PTX loaded as a whole
+// program) and spills below KILN_FAKE_SPILLS_BELOW.
 //
 //===----------------------------------------------------------------------===//
 #include "FakeDriver.h"
@@ -61,6 +62,10 @@ TEST(Occupancy, CapsReachTheHighestStepWithinSeventyPercentIfItIsHalfAsMuchAgain
   EXPECT_EQ(plan(80, 128), "56:6->9");
   EXPECT_EQ(plan(64, 128), "none"); // 8 -> 10 at 48
   EXPECT_EQ(plan(24, 128), "none");
+  // Liger's SwiGLU forward at 16384 columns (16 warps): 1 program per SM,
+  // and the next step, 64 registers, is below 78 (the whole-program build
+  // is its alternative).
+  EXPECT_EQ(plan(111, 512), "none");
   // Shared memory already bounds the programs: registers cannot help.
   EXPECT_EQ(plan(54, 256, 96 * 1024), "none");
 }
@@ -89,33 +94,37 @@ TEST(Occupancy, TheSwitchIsCheckedByName) {
   EXPECT_TRUE(registerCapMode(mode, error) && mode == RegisterCapMode::Auto);
   ::setenv("KILN_OCCUPANCY", "1", 1);
   EXPECT_FALSE(registerCapMode(mode, error));
-  EXPECT_EQ(error, "KILN_OCCUPANCY=\"1\": expected auto (time the register-capped "
+  EXPECT_EQ(error, "KILN_OCCUPANCY=\"1\": expected auto (time the higher-occupancy "
                    "build on the first large grids and keep the faster), on (always "
-                   "the capped build for grids larger than the device holds at once) "
-                   "or off");
+                   "that build for grids larger than the device holds at once) or off");
   ::unsetenv("KILN_OCCUPANCY");
 }
 
 /// An 8-warp kernel (PTX as Kiln emits it: `.maxntid`, `.maxnreg 128`).
-CompiledKernel eightWarps(const std::string &name) {
+CompiledKernel eightWarps(const std::string &name, unsigned warps = 8) {
   CompiledKernel k;
   k.info.name = name;
   ParamSpec p;
   p.kind = ParamSpec::Kind::Pointer;
   p.dtype = DType::F32;
   k.info.params = {KernelInfo::Param{"X", p}};
-  k.info.numWarps = 8;
-  k.ptx = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry " +
-          name + "(\n\t.param .u64 X\n)\n.maxntid 256, 1, 1\n.maxnreg 128\n{\n\tret;\n}\n";
+  k.info.numWarps = warps;
+  k.ptx = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry " + name +
+          "(\n\t.param .u64 X\n)\n.maxntid " + std::to_string(warps * 32) +
+          ", 1, 1\n.maxnreg 128\n{\n\tret;\n}\n";
   return k;
 }
 
+constexpr int kWhole = -2;
+
 struct OccupancyFake : FakeDriver {
   void TearDown() override {
-    for (const char *v : {"KILN_FAKE_REGISTERS", "KILN_FAKE_SPILLS_BELOW", "KILN_OCCUPANCY"})
+    for (const char *v : {"KILN_FAKE_REGISTERS", "KILN_FAKE_WHOLE_REGISTERS",
+                          "KILN_FAKE_SPILLS_BELOW", "KILN_OCCUPANCY"})
       ::unsetenv(v);
   }
-  /// The `.maxnreg` of the build each grid ran (0: none, 128: the kernel's own).
+  /// The `.maxnreg` of the build each grid ran (0: none, 128: the kernel's
+  /// own; kWhole: the own PTX loaded as a whole program).
   std::vector<int> capsLaunched(const CompiledKernel &k, std::vector<unsigned> grids,
                                 std::string *error = nullptr) {
     auto buf = DeviceBuffer::alloc(*dev, 64);
@@ -131,9 +140,10 @@ struct OccupancyFake : FakeDriver {
           ADD_FAILURE() << llvm::toString(std::move(err));
         return caps;
       }
-      caps.push_back(fake().launchCount() > before
-                         ? fake().launchRegisterCap(fake().launchCount() - 1)
-                         : -1);
+      int last = fake().launchCount() - 1;
+      caps.push_back(last < before                       ? -1
+                     : fake().launchWholeProgram(last) == 1 ? kWhole
+                                                            : fake().launchRegisterCap(last));
     }
     return caps;
   }
@@ -161,6 +171,53 @@ TEST_F(OccupancyFake, CapsThatSpillOrCannotPayAreNotUsed) {
   int links = fake().calls("cuLinkCreate");
   EXPECT_EQ(capsLaunched(eightWarps("kiln_occ_full"), {5000}), (std::vector<int>{128}));
   EXPECT_EQ(fake().calls("cuLinkCreate"), links + 1);
+}
+
+TEST_F(OccupancyFake, WithoutACapLargeGridsRunTheWholeProgramBuild) {
+  // Liger's SwiGLU forward: 16 warps, 111 registers through the linker (1
+  // program per SM, no cap within 70 %), 37 as a whole program (3).
+  ::setenv("KILN_FAKE_REGISTERS", "111", 1);
+  ::setenv("KILN_FAKE_WHOLE_REGISTERS", "37", 1);
+  ::setenv("KILN_OCCUPANCY", "on", 1);
+  int links = fake().calls("cuLinkCreate");
+  int wholes = fake().calls("cuModuleLoadDataEx(PTX)");
+  EXPECT_EQ(capsLaunched(eightWarps("kiln_occ_whole", 16), {132, 133, 8192, 7}),
+            (std::vector<int>{128, kWhole, kWhole, 128}));
+  EXPECT_EQ(fake().calls("cuLinkCreate"), links + 1);
+  EXPECT_EQ(fake().calls("cuModuleLoadDataEx(PTX)"), wholes + 1);
+}
+
+TEST_F(OccupancyFake, WholeProgramBuildsThatFitNoMoreProgramsAreDropped) {
+  ::setenv("KILN_FAKE_REGISTERS", "111", 1);
+  ::setenv("KILN_FAKE_WHOLE_REGISTERS", "100", 1); // still 1 program per SM
+  ::setenv("KILN_OCCUPANCY", "on", 1);
+  EXPECT_EQ(capsLaunched(eightWarps("kiln_occ_whole_dropped", 16), {8192, 8192}),
+            (std::vector<int>{128, 128}));
+}
+
+TEST_F(OccupancyFake, ACapThatSpillsGivesWayToTheWholeProgramBuild) {
+  // Capped at 40 the kernel spills; as a whole program it takes 40 without.
+  ::setenv("KILN_FAKE_REGISTERS", "54", 1);
+  ::setenv("KILN_FAKE_WHOLE_REGISTERS", "40", 1);
+  ::setenv("KILN_FAKE_SPILLS_BELOW", "48", 1);
+  ::setenv("KILN_OCCUPANCY", "on", 1);
+  EXPECT_EQ(capsLaunched(eightWarps("kiln_occ_spill_whole"), {5000, 100}),
+            (std::vector<int>{kWhole, 128}));
+}
+
+TEST_F(OccupancyFake, AutoTimesTheWholeProgramBuildToo) {
+  ::setenv("KILN_FAKE_REGISTERS", "111", 1);
+  ::setenv("KILN_FAKE_WHOLE_REGISTERS", "37", 1);
+  fake().setKernelTime("<whole-program>", 0, 0.8f);
+  EXPECT_EQ(capsLaunched(eightWarps("kiln_occ_whole_auto", 16),
+                         {8192, 8192, 8192, 8192, 8192, 8192, 8192, 8192, 8192, 8192}),
+            (std::vector<int>{128, kWhole, 128, kWhole, 128, kWhole, 128, kWhole, kWhole,
+                              kWhole}));
+  fake().reset();
+  fake().setKernelTime("<whole-program>", 0, 1.5f); // the column reductions
+  EXPECT_EQ(capsLaunched(eightWarps("kiln_occ_whole_slow", 16),
+                         {8192, 8192, 8192, 8192, 8192, 8192, 8192, 8192, 8192}),
+            (std::vector<int>{128, kWhole, 128, kWhole, 128, kWhole, 128, kWhole, 128}));
 }
 
 TEST_F(OccupancyFake, CappedCubinsAreCachedOnDisk) {
@@ -250,10 +307,9 @@ TEST_F(OccupancyFake, TheSwitchTurnsCapsOff) {
   ::setenv("KILN_OCCUPANCY", "most", 1);
   std::string error;
   capsLaunched(eightWarps("kiln_occ_bad_switch"), {5000}, &error);
-  EXPECT_EQ(error, "KILN_OCCUPANCY=\"most\": expected auto (time the register-capped "
+  EXPECT_EQ(error, "KILN_OCCUPANCY=\"most\": expected auto (time the higher-occupancy "
                    "build on the first large grids and keep the faster), on (always "
-                   "the capped build for grids larger than the device holds at once) "
-                   "or off");
+                   "that build for grids larger than the device holds at once) or off");
 }
 
 } // namespace

@@ -1,4 +1,4 @@
-//===- Occupancy.h - Programs per SM and the register cap that raises it --===//
+//===- Occupancy.h - Programs per SM and the builds that raise it --------===//
 //
 // The driver's JIT compiles every kernel for instruction-level parallelism
 // within the `.maxntid` bound Kiln's PTX carries: ptxas spends registers on
@@ -12,9 +12,13 @@
 // examples/layernorm/layer_norm_fast.py (one 4096-wide row per 4-warp
 // program, its loads all in flight) runs 10 % slower capped.
 // So the runtime keeps both: the kernel's own build, and for grids of more
-// programs than the SMs hold at once, a second build of the same PTX under a
-// `.maxnreg` cap that fits more programs per SM, built on the first such
-// launch, kept only when ptxas met the cap without spilling; the first few
+// programs than the SMs hold at once, a second build of the same PTX that
+// fits more programs per SM, built on the first such launch: under a
+// `.maxnreg` cap (kept only when ptxas met it without spilling), or where no
+// cap is planned or the cap spilled, the whole program compiled at once, as
+// Triton's ptxas does, which allocates for occupancy by itself (Liger's
+// SwiGLU forward at 16384 columns: 111 registers linked, 37 whole, 1 -> 3
+// programs of 512 threads per SM, 1.16x faster on the H200). The first few
 // such launches alternate between the two, timed with events, and the rest
 // run the faster.
 //
@@ -58,9 +62,9 @@ std::optional<std::string> withRegisterCap(std::string_view ptx,
 
 enum class RegisterCapMode { Auto, On, Off };
 /// KILN_OCCUPANCY: unset or "auto" measures, on a kernel's first large
-/// grids, whether the capped build is faster and keeps the faster; "on"
-/// always runs it for large grids; "off" never builds it. Another value:
-/// false, with `error` naming it.
+/// grids, whether the higher-occupancy build (capped or whole-program) is
+/// faster and keeps the faster; "on" always runs it for large grids; "off"
+/// never builds it. Another value: false, with `error` naming it.
 bool registerCapMode(RegisterCapMode &mode, std::string &error);
 
 } // namespace kiln::rt
