@@ -66,12 +66,13 @@ struct LoadedKernel {
   struct Alternative {
     enum class Choice : uint8_t { Measure, Own, Alternative };
     unsigned registers = 0;  ///< The `.maxnreg` cap; 0: none planned.
+    unsigned firstStepRegisters = 0; ///< A smaller step, if that one spills.
     bool wholeProgram = false; ///< Try the whole-program build (if no cap).
     unsigned ownPrograms = 0; ///< Programs per SM of the own build.
     uint64_t fromPrograms = UINT64_MAX; ///< Grids above this may use it.
     int localBytes = 0; ///< The own build's local memory: no more allowed.
     std::optional<DiskCache> cache;
-    std::string cubinKey; ///< The capped build's (whole programs: none).
+    std::string baseCubinKey; ///< The own build's; capped ones derive theirs.
     std::once_flag built;
     CUmodule module = nullptr;
     CUfunction function = nullptr; ///< Null: not built, failed or dropped.

@@ -38,16 +38,20 @@ std::optional<RegisterCap> kiln::rt::planRegisterCap(const DeviceLimits &lim,
   for (unsigned cap = (registers - 1) / 8 * 8; cap >= lowest; cap -= 8) {
     unsigned programs = residentPrograms(lim, cap, threads, sharedBytes);
     if (programs > best.cappedProgramsPerSM) {
+      if (!best.firstStepRegisters)
+        best.firstStepRegisters = cap;
       best.cappedProgramsPerSM = programs;
       best.registers = cap;
     }
   }
-  // Smaller steps lose more to the loads ptxas stops keeping in flight than
-  // the extra programs win back (H200: the corpus's cross-entropy forward,
-  // 5 -> 6 programs, 1.24-1.29x slower; its fp32 row sums, 9 -> 12, 1.13x;
-  // the tutorial LayerNorm's backward at 1024 columns, 10 -> 12, 1.12x;
-  // against 1.10-1.14x faster at 4 -> 6 and 5 -> 8).
-  if (!best.registers || 2 * best.cappedProgramsPerSM < 3 * best.programsPerSM)
+  if (best.firstStepRegisters == best.registers)
+    best.firstStepRegisters = 0;
+  // Any step up is a candidate: the launches time it against the own build
+  // (KILN_OCCUPANCY=auto). Small steps win or lose by kernel (H200: the
+  // corpus's LayerNorm forward at 48 registers, 5 programs per SM, ran 1.06x
+  // slower than its 40-register build of 6; its cross-entropy forward, 5 ->
+  // 6, and fp32 row sums, 9 -> 12, run 1.13-1.29x slower capped).
+  if (!best.registers)
     return std::nullopt;
   return best;
 }
@@ -116,6 +120,8 @@ void kiln::rt::planOccupancyBuild(LoadedKernel &lk, const DiskCache *cache,
     return;
   LoadedKernel::Alternative &a = lk.alternative;
   a.registers = plan ? plan->registers : 0;
+  a.firstStepRegisters = plan ? plan->firstStepRegisters : 0;
+  a.baseCubinKey = cubinKey.str();
   a.wholeProgram = whole;
   a.ownPrograms = own;
   a.fromPrograms = uint64_t(own) * uint64_t(std::max(dev.multiprocessors(), 1));
@@ -124,9 +130,6 @@ void kiln::rt::planOccupancyBuild(LoadedKernel &lk, const DiskCache *cache,
     a.choice = LoadedKernel::Alternative::Choice::Alternative;
   if (cache)
     a.cache.emplace(*cache);
-  if (plan)
-    a.cubinKey = sha256Hex(
-        llvm::formatv("{0}\nmaxnreg {1}\n", cubinKey, plan->registers).str());
   if (!cache)
     return;
   if (plan)
@@ -203,18 +206,19 @@ void adoptBuild(LoadedKernel &lk, CUmodule mod, unsigned cap) {
   a.function = fn;
 }
 
-/// The linker's build under a.registers' cap (from the disk cache when it
-/// holds it).
-void buildRegisterCapped(LoadedKernel &lk) {
+/// The linker's build under a `cap` (from the disk cache when it holds it).
+void buildRegisterCapped(LoadedKernel &lk, unsigned cap) {
   Alternative &a = lk.alternative;
   const Driver &drv = lk.device->driver();
   const std::string &name = lk.compiled->info.name;
-  auto ptx = withRegisterCap(lk.compiled->ptx, a.registers);
+  auto ptx = withRegisterCap(lk.compiled->ptx, cap);
   if (!ptx)
     return logTo(a, "kernel " + name + ": no .maxntid line to cap registers after");
+  std::string cubinKey =
+      sha256Hex(llvm::formatv("{0}\nmaxnreg {1}\n", a.baseCubinKey, cap).str());
   std::optional<std::string> cubin;
   if (a.cache)
-    cubin = a.cache->loadBinary(a.cubinKey);
+    cubin = a.cache->loadBinary(cubinKey);
   CUmodule mod = nullptr;
   if (cubin && !loadModuleImage(drv, cubin->data(), cubin->size(), mod).ok())
     mod = nullptr;
@@ -227,10 +231,10 @@ void buildRegisterCapped(LoadedKernel &lk) {
     if (!loadModuleImage(drv, built.data(), built.size(), mod).ok())
       return logTo(a, "kernel " + name + ": register-capped cubin not loadable");
     if (a.cache)
-      if (auto err = a.cache->storeBinary(a.cubinKey, built))
+      if (auto err = a.cache->storeBinary(cubinKey, built))
         logTo(a, "cubin not stored: " + llvm::toString(std::move(err)));
   }
-  adoptBuild(lk, mod, a.registers);
+  adoptBuild(lk, mod, cap);
 }
 
 /// The PTX compiled as a whole program (the driver's JIT cache keeps it).
@@ -247,12 +251,15 @@ void buildWholeProgram(LoadedKernel &lk) {
   adoptBuild(lk, mod, 0);
 }
 
-/// The cap first (measured on the corpus); the whole program where there is
-/// none or it spilled.
+/// The cap first (measured on the corpus), then the first step up if that
+/// spilled (Liger's LayerNorm forward: 56 registers, 40 spills, 48 fits 5
+/// programs instead of 4), then the whole program.
 void buildAlternative(LoadedKernel &lk) {
   Alternative &a = lk.alternative;
   if (a.registers)
-    buildRegisterCapped(lk);
+    buildRegisterCapped(lk, a.registers);
+  if (!a.function && a.firstStepRegisters)
+    buildRegisterCapped(lk, a.firstStepRegisters);
   if (!a.function && a.wholeProgram)
     buildWholeProgram(lk);
 }

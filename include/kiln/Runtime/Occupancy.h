@@ -41,6 +41,9 @@ unsigned residentPrograms(const DeviceLimits &lim, unsigned registers,
 
 struct RegisterCap {
   unsigned registers = 0;          ///< The `.maxnreg` bound.
+  /// The largest cap of the first step up, when `registers` is a further
+  /// step (tried if ptxas spills at `registers`); 0 otherwise.
+  unsigned firstStepRegisters = 0;
   unsigned programsPerSM = 0;      ///< Resident with the kernel's own build.
   unsigned cappedProgramsPerSM = 0; ///< Resident under the cap.
 };
@@ -48,9 +51,8 @@ struct RegisterCap {
 /// The cap for a kernel built with `registers` registers per thread: the
 /// largest register count that reaches the most programs per SM without
 /// going below 70 % of `registers` (further, ptxas trades loads in flight
-/// for registers). Nullopt unless that fits at least 1.5 times the programs
-/// (shared memory or the thread limit may bound them; smaller steps lost
-/// more than they won, Occupancy.cpp).
+/// for registers). Nullopt unless that fits more programs (shared memory or
+/// the thread limit may bound them); whether it runs faster is measured.
 std::optional<RegisterCap> planRegisterCap(const DeviceLimits &lim,
                                            unsigned registers, unsigned threads,
                                            uint64_t sharedBytes);
