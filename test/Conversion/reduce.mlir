@@ -148,3 +148,28 @@ module attributes {tile.num_warps = 4 : i32} {
     return
   }
 }
+
+// -----
+
+// 32 warps (16 or more partials): lane l reads partial l mod 32 once, and
+// the lanes combine the partials by butterfly (distances 1 .. 16), as
+// Triton does, instead of 32 loads and 31 additions in every thread.
+#b = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [32], order = [0]>
+// CHECK-LABEL: llvm.func @sum_32_warps
+// CHECK-COUNT-5: nvvm.shfl.sync  bfly
+// CHECK: nvvm.barrier0
+// CHECK: llvm.store {{.*}} : i32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.and %{{.*}}, %{{.*}} : i32
+// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> i32
+// CHECK-NOT: llvm.load {{.*}} : !llvm.ptr<3>
+// CHECK-COUNT-5: nvvm.shfl.sync  bfly
+// CHECK: llvm.return
+module attributes {tile.num_warps = 32 : i32} {
+  func.func @sum_32_warps(%x: f32, %out: !tile.ptr<f32>) {
+    %t = tile.splat %x : f32 -> tensor<4096xf32, #b>
+    %s = tile.sum %t, 0 : tensor<4096xf32, #b> -> f32
+    tile.store %out, %s : !tile.ptr<f32>
+    return
+  }
+}

@@ -98,3 +98,16 @@ def cases(results):
     for T, R in (("u32", "u32"), ("u64", "u64"), ("u8", "u32")):
         run_case(results, f"unsigned max/min/sum {T}", path, "unsigned_1d", one,
                  lambda T=T, R=R: [rand_input(T, 128, 10), out(R, 3)], [1], dict(BLOCK=128), exact)
+    # 16 and 32 warps: the warps' partials combine across lanes by butterfly
+    # (value / index tuples in lane order).
+    for W in (16, 32):
+        for T in ("fp32", "i32"):
+            run_case(results, f"max/min return_indices {T} {W} warps", path, "maxmin_idx_1d", one,
+                     lambda T=T: [rand_input(T, 4096, 11), out(T, 2), out("i32", 2)], [1, 2],
+                     dict(BLOCK=4096, num_warps=W), exact)
+            run_case(results, f"sum_1d {T} {W} warps", path, "sum_1d", one,
+                     lambda T=T: [rand_input(T, 4096, 12), out(T, 1)], [1],
+                     dict(BLOCK=4096, num_warps=W), float_check(T))
+        run_case(results, f"unsigned max/min/sum u32 {W} warps", path, "unsigned_1d", one,
+                 lambda: [rand_input("u32", 4096, 13), out("u32", 3)], [1],
+                 dict(BLOCK=4096, num_warps=W), exact)

@@ -4,7 +4,7 @@
 # floating sums and products within a relative tolerance of 1e-5, since the
 # two compilers may combine in different orders). No host code here.
 #
-# Every kernel runs as ONE program: grid (1,), num_warps=4. Inputs are
+# Every kernel runs as ONE program: grid (1,), num_warps=4 unless a case says. Inputs are
 # contiguous buffers: BLOCK elements (1-D kernels) or BM*BN row-major
 # elements (2-D kernels); outputs are contiguous too, sized below. Suggested
 # inputs: random integers in [-50, 50] (so int8 cumsums overflow int8 but not
@@ -37,6 +37,9 @@
 #   unsigned_1d (X *T, Out *T)     -D BLOCK                  T = u32 | u64 | u8
 #       Out[0] = tl.max(x, 0); Out[1] = tl.min(x, 0); Out[2] = tl.sum(x, 0)
 #       (Out as uint32 for u8: Triton widens max/min/sum of uint8)
+#   sum_1d      (X *T, Out *T)     -D BLOCK                  T = fp32 | i32
+#       Out[0] = tl.sum(x, 0) (with 16 and 32 warps: the partials of 16 or
+#       more warps combine across lanes by butterfly)
 #
 # Suggested sizes: BLOCK = 32, 128, 1024; (BM, BN) = (16, 32), (64, 8),
 # (4, 256). scan-kernels.test compiles every kernel to PTX.
@@ -166,3 +169,8 @@ def unsigned_1d(X, Out, BLOCK: tl.constexpr):
     tl.store(Out, tl.max(x, 0))
     tl.store(Out + 1, tl.min(x, 0))
     tl.store(Out + 2, tl.sum(x, 0))
+
+
+@triton.jit
+def sum_1d(X, Out, BLOCK: tl.constexpr):
+    tl.store(Out, tl.sum(tl.load(X + tl.arange(0, BLOCK)), 0))

@@ -9,7 +9,9 @@
 //     redux.sync on sm_80 and later, as in Triton;
 //  3. warps: one lane per warp writes its partial to shared memory, a
 //     barrier, then every thread combines all partials in the same order, so
-//     all threads end with the same value (uniform control flow on it).
+//     all threads end with the same value (uniform control flow on it); a
+//     thread with one reduced value and 8 or more partials reads one and the
+//     lanes combine them by butterfly instead, as Triton does.
 // Replicated lanes/warps (zero bases) are skipped: they hold copies.
 // tile.reduce runs the same steps on tuples, inlining its combiner region at
 // each combination; like Triton, it assumes the combiner is associative and
@@ -77,6 +79,42 @@ using Tuple = SmallVector<Value, 2>;
 using CombineFn =
     llvm::function_ref<Tuple(OpBuilder &, Location, ValueRange, ValueRange)>;
 
+/// Combines each tuple of `partial` across the lanes whose bits are in
+/// `laneMask` with shfl.sync.bfly; every lane of a group ends with the same
+/// bits when the combiner is commutative. With `lane` (ordered lanes), both
+/// lanes of a pair combine (lower lane, upper lane), so that a combiner that
+/// is not exactly commutative (an argmax meeting a NaN) still leaves the same
+/// bits in every lane.
+void butterfly(OpBuilder &b, Location loc, SmallVector<Tuple> &partial,
+               unsigned laneMask, Value lane, CombineFn combine) {
+  for (unsigned bit = 0; bit < kLaneBits; ++bit) {
+    if (!(laneMask & (1u << bit)))
+      continue;
+    Value upper;
+    if (lane) {
+      // Named locals: a fixed op order whatever the compiler.
+      Value zero = i32Const(b, loc, 0);
+      Value laneBit = arith::AndIOp::create(b, loc, lane, i32Const(b, loc, 1u << bit));
+      upper = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, laneBit, zero);
+    }
+    for (Tuple &t : partial) {
+      Tuple other;
+      for (Value v : t)
+        other.push_back(shuffleXor(b, loc, v, 1u << bit));
+      if (!upper) {
+        t = combine(b, loc, t, other);
+        continue;
+      }
+      Tuple lo, hi;
+      for (auto [mine, theirs] : llvm::zip(t, other)) {
+        lo.push_back(arith::SelectOp::create(b, loc, upper, theirs, mine));
+        hi.push_back(arith::SelectOp::create(b, loc, upper, mine, theirs));
+      }
+      t = combine(b, loc, lo, hi);
+    }
+  }
+}
+
 /// Reduces `vals` (per operand, the registers of this thread) along the
 /// axis of `op`; returns per operand the values of the result (a scalar or
 /// the slice layout's registers).
@@ -125,9 +163,7 @@ reduceAlongAxis(Operation *op, ArrayRef<ValueRange> vals, const LoweringState &s
     partial.push_back(g[0]);
   }
 
-  // 2. Lanes. With `orderLanes`, both lanes of a pair combine (lower lane,
-  // upper lane), so that a combiner that is not exactly commutative (an
-  // argmax meeting a NaN) still leaves the same bits in every lane.
+  // 2. Lanes (with `orderLanes`, in lane order: butterfly).
   unsigned laneMask = s->laneMaskAlong(axis);
   bool wholeWarp = laneMask == (1u << kLaneBits) - 1;
   if (redux && wholeWarp && state.computeCapability >= 80 && numOperands == 1 &&
@@ -137,33 +173,8 @@ reduceAlongAxis(Operation *op, ArrayRef<ValueRange> vals, const LoweringState &s
       t[0] = NVVM::ReduxOp::create(rewriter, loc, t[0].getType(), t[0], *redux, allLanes);
     laneMask = 0;
   }
-  for (unsigned bit = 0; bit < kLaneBits; ++bit) {
-    if (!(laneMask & (1u << bit)))
-      continue;
-    Value upper;
-    if (orderLanes) {
-      // Named locals: a fixed op order whatever the compiler.
-      Value zero = i32Const(rewriter, loc, 0);
-      Value laneBit = arith::AndIOp::create(rewriter, loc, state.idsFor(op).lane,
-                                            i32Const(rewriter, loc, 1u << bit));
-      upper = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne, laneBit, zero);
-    }
-    for (Tuple &t : partial) {
-      Tuple other;
-      for (Value v : t)
-        other.push_back(shuffleXor(rewriter, loc, v, 1u << bit));
-      if (!upper) {
-        t = combine(rewriter, loc, t, other);
-        continue;
-      }
-      Tuple lo, hi;
-      for (auto [mine, theirs] : llvm::zip(t, other)) {
-        lo.push_back(arith::SelectOp::create(rewriter, loc, upper, theirs, mine));
-        hi.push_back(arith::SelectOp::create(rewriter, loc, upper, mine, theirs));
-      }
-      t = combine(rewriter, loc, lo, hi);
-    }
-  }
+  butterfly(rewriter, loc, partial, laneMask, orderLanes ? state.idsFor(op).lane : Value(),
+            combine);
 
   // 3. Warps, through shared memory.
   std::optional<CrossWarp> cw = crossWarpShape(op);
@@ -213,21 +224,36 @@ reduceAlongAxis(Operation *op, ArrayRef<ValueRange> vals, const LoweringState &s
       scf::YieldOp::create(b, l);
     });
     barrier(rewriter, loc);
-    for (auto [key, t] : llvm::zip(keys, partial)) {
-      Tuple acc;
-      for (unsigned w = 0; w < cw->numWarpGroups; ++w) {
-        Tuple x;
-        for (unsigned k = 0; k < numOperands; ++k) {
-          Type elem = t[k].getType();
-          Value bits = LLVM::LoadOp::create(
-              rewriter, loc, bitsTypeFor(elem),
-              address(rewriter, i32Const(rewriter, loc, w), key, k),
-              cw->elemBytes[k]);
-          x.push_back(fromBits(rewriter, loc, bits, elem));
-        }
-        acc = acc.empty() ? x : combine(rewriter, loc, acc, x);
+    auto loadPartial = [&](Value groupIndex, const Coord &key, const Tuple &like) {
+      Tuple x;
+      for (unsigned k = 0; k < numOperands; ++k) {
+        Type elem = like[k].getType();
+        Value bits = LLVM::LoadOp::create(rewriter, loc, bitsTypeFor(elem),
+                                          address(rewriter, groupIndex, key, k),
+                                          cw->elemBytes[k]);
+        x.push_back(fromBits(rewriter, loc, bits, elem));
       }
-      t = acc;
+      return x;
+    };
+    if (partial.size() == 1 && cw->numWarpGroups >= 16) {
+      // One reduced value per thread and 8 or more partials: lane l reads
+      // partial l mod G and the lanes combine them by butterfly, as Triton
+      // does. Reading every partial into every thread costs G / 4 vector
+      // loads and G - 1 combinations per thread (Liger's cross entropy, 32
+      // warps reducing twice per block: 8 loads, 31 combinations each).
+      unsigned g = cw->numWarpGroups;
+      Value slot = arith::AndIOp::create(rewriter, loc, lane, i32Const(rewriter, loc, g - 1));
+      partial[0] = loadPartial(slot, keys[0], partial[0]);
+      butterfly(rewriter, loc, partial, g - 1, orderLanes ? lane : Value(), combine);
+    } else {
+      for (auto [key, t] : llvm::zip(keys, partial)) {
+        Tuple acc;
+        for (unsigned w = 0; w < cw->numWarpGroups; ++w) {
+          Tuple x = loadPartial(i32Const(rewriter, loc, w), key, t);
+          acc = acc.empty() ? x : combine(rewriter, loc, acc, x);
+        }
+        t = acc;
+      }
     }
   }
 
