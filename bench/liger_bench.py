@@ -37,7 +37,7 @@ def ops_table(torch, dev):
     bf16, f32 = torch.bfloat16, torch.float32
 
     def t(*shape, dtype=bf16, grad=True, scale=1.0):
-        x = (torch.randn(*shape, device=dev, dtype=f32) * scale).to(dtype)
+        x = (torch.randn(shape, device=dev, dtype=f32) * scale).to(dtype)
         return x.requires_grad_(grad)
 
     def logp(*shape, dtype=f32, grad=True):
