@@ -126,6 +126,9 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
     for (auto [step, sb] : llvm::enumerate(*bits)) {
       bool last = step + 1 == bits->size();
       if (sb.source == BitSource::Reg) {
+        // A block's total is one value for all its registers (combined once
+        // per distinct pair), so later steps see which registers share it.
+        DenseMap<std::pair<Value, Value>, Tuple> blockTotals;
         for (unsigned r = 0; r < s->numRegs(); ++r) {
           if (r & (1u << sb.bit))
             continue;
@@ -133,8 +136,12 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
           unsigned first = reverse ? hi : r, later = reverse ? r : hi;
           Tuple firstTotal = total[first];
           prefix[later] = combine(firstTotal, prefix[later]);
-          if (!last)
-            total[r] = total[hi] = combine(firstTotal, total[later]);
+          if (last)
+            continue;
+          Tuple &t = blockTotals[{firstTotal[0], total[later][0]}];
+          if (t.empty())
+            t = combine(firstTotal, total[later]);
+          total[r] = total[hi] = t;
         }
         continue;
       }
@@ -172,19 +179,33 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
                                rewriter, loc, bytes,
                                i32Const(rewriter, loc, plan.baseOffset[k])));
         };
-        SmallVector<Value> index;
+        // Registers that share a total (one block of the bits done so far)
+        // exchange it once, through the first of them: every thread's
+        // partner holds the same registers' totals there (same program).
+        // Liger's sparsemax, 8 registers in 2 blocks: 2 stores and 2 loads
+        // per warp bit instead of 8.
+        SmallVector<unsigned> owner(s->numRegs());
+        DenseMap<Value, unsigned> firstWith;
         for (unsigned r = 0; r < s->numRegs(); ++r)
-          index.push_back(linearize(rewriter, loc, coords, s->regOffset(r), s->shape));
+          owner[r] = firstWith.try_emplace(total[r][0], r).first->second;
+        SmallVector<Value> index(s->numRegs());
+        for (unsigned r = 0; r < s->numRegs(); ++r)
+          if (owner[r] == r)
+            index[r] = linearize(rewriter, loc, coords, s->regOffset(r), s->shape);
         // Copies (replicated lanes/warps) store identical bits: harmless.
         barrier(rewriter, loc);
         for (unsigned r = 0; r < s->numRegs(); ++r)
-          for (unsigned k = 0; k < numOperands; ++k) {
+          for (unsigned k = 0; k < numOperands && owner[r] == r; ++k) {
             Value ptr = address(index[r], k); // before the bits: a fixed op order
             LLVM::StoreOp::create(rewriter, loc, toBits(rewriter, loc, total[r][k]), ptr,
                                   plan.elemBytes[k]);
           }
         barrier(rewriter, loc);
         for (unsigned r = 0; r < s->numRegs(); ++r) {
+          if (owner[r] != r) {
+            partner[r] = partner[owner[r]];
+            continue;
+          }
           Value other = arith::XOrIOp::create(
               rewriter, loc, index[r],
               i32Const(rewriter, loc, sb.basis * axisStride));
