@@ -128,10 +128,9 @@ void kiln::rt::planOccupancyBuild(LoadedKernel &lk, const DiskCache *cache,
   a.localBytes = localBytes;
   if (always)
     a.choice = LoadedKernel::Alternative::Choice::Alternative;
-  if (cache)
-    a.cache.emplace(*cache);
   if (!cache)
     return;
+  a.cache.emplace(*cache);
   if (plan)
     cache->log(llvm::formatv(
         "kernel {0}: {1} registers, {2} programs per SM; a build capped at "
