@@ -127,6 +127,8 @@ std::optional<AutotuneSpec> readAutotune(host::Interp &in,
   if (configs == bound.end())
     return in.fail(call, "@triton.autotune: `configs` is required");
   const auto &[cv, cnode] = configs->second;
+  if (host::isOpaque(cv))
+    return in.opaque(cv, cnode, "use it as the autotune configs");
   if (cv.kind != K::List && cv.kind != K::Tuple)
     return in.fail(cnode, "@triton.autotune: configs must be a list of "
                           "triton.Config, got " + host::aTypeName(cv));
@@ -193,6 +195,8 @@ std::optional<AutotuneSpec> readAutotune(host::Interp &in,
       it != bound.end() && it->second.first.kind != K::None) {
     const Value &p = it->second.first;
     const Node *pn = it->second.second;
+    if (host::isOpaque(p))
+      return in.opaque(p, pn, "use it as prune_configs_by");
     if (p.kind != K::Dict)
       return in.fail(pn, "@triton.autotune: prune_configs_by must be a dict");
     for (size_t k = 0; k < p.elems.size(); ++k) {
@@ -211,6 +215,9 @@ std::optional<AutotuneSpec> readAutotune(host::Interp &in,
         }
       } else if (name.kind == K::Str && name.s == "early_config_prune") {
         // Run at launch, before tuning a new key (pruneConfigs).
+        if (host::isOpaque(v))
+          return in.opaque(v, pn, "run it as early_config_prune",
+                           llvm::StringRef(v.s).rsplit('.').second.str());
         if (v.kind != K::None && v.kind != K::Function)
           return in.fail(pn, "@triton.autotune: early_config_prune must be a "
                              "function of (configs, named_args, **kwargs), "
@@ -249,6 +256,8 @@ std::optional<fe::DecoratorLayer> readHeuristics(host::Interp &in,
   std::optional<Value> v = in.eval(arg);
   if (!v)
     return std::nullopt;
+  if (host::isOpaque(*v))
+    return in.opaque(*v, arg, "use it as the heuristics");
   if (v->kind != K::Dict)
     return in.fail(arg, "@triton.heuristics: expected a dict of "
                         "`\"NAME\": lambda args: ...`, got a " +
@@ -259,6 +268,9 @@ std::optional<fe::DecoratorLayer> readHeuristics(host::Interp &in,
       return in.fail(arg, "@triton.heuristics: keys must be names (str), "
                           "got " + host::repr(v->elems[k]));
     const Value &f = v->vals[k];
+    if (host::isOpaque(f))
+      return in.opaque(f, arg, "run it as the heuristic for `" + v->elems[k].s + "`",
+                       llvm::StringRef(f.s).rsplit('.').second.str());
     if (f.kind != K::Function)
       return in.fail(arg, "@triton.heuristics: the value for \"" +
                               v->elems[k].s + "\" must be a function of "
@@ -282,6 +294,7 @@ fe::readDecorators(host::Interp &in, const FunctionDef *fn,
     start = std::min(start, d->range.begin);
   uint32_t outerVisible = in.visibleBefore;
   in.visibleBefore = start;
+  in.opaqueHint = kLeaveDecoratorsToHost;
   llvm::scope_exit restore([&] { in.visibleBefore = outerVisible; });
   for (const Expr *d : fn->decorators) {
     const auto *call = llvm::dyn_cast<CallExpr>(d);
@@ -493,6 +506,7 @@ KernelDecorators::pruneConfigs(const LaunchArgs &args) const {
         }))
       keywords.emplace_back(name.s, value);
   host::Interp in(*st.scope, st.source);
+  in.opaqueHint = fe::kLeaveDecoratorsToHost;
   std::optional<Value> r = in.call(info.earlyConfigPrune, {info.configsList, named}, keywords,
                                    info.earlyConfigPrune.fn);
   if (!r)
@@ -551,6 +565,7 @@ KernelDecorators::applyHeuristics(LaunchArgs &args,
         continue;
       // Triton passes one dict of every argument, earlier results included.
       host::Interp in(*st.scope, st.source);
+      in.opaqueHint = fe::kLeaveDecoratorsToHost;
       std::optional<Value> r = in.call(fn, {launchArgsDict(args)}, {}, fn.fn);
       if (!r)
         return launchCallError(st, in, name, "heuristic `" + name + "`: ");

@@ -37,6 +37,12 @@ struct DecoratorInfo {
 /// parsed for kernels (WrapperRebindings.cpp).
 void foldWrapperRebindings(ast::Module &module);
 
+/// What to do about a decorator value Kiln cannot evaluate
+/// (Interp::opaqueHint).
+inline constexpr const char *kLeaveDecoratorsToHost =
+    "Kiln evaluates decorators without Python: leave them to the host "
+    "(ln-compile --host-decorators; the Python drop-in runs them as Python)";
+
 /// Evaluates the decorators of the @triton.jit function `fn` with `in`.
 /// `where` is the "FILE:LINE:COL" text of an offset (for AutotuneSpec).
 std::optional<DecoratorInfo>

@@ -1,5 +1,6 @@
 //===- HostEval.cpp - Host Python values, module scope, expressions -------===//
 #include "HostEval.h"
+#include "Value.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -12,6 +13,11 @@ using namespace kiln;
 using namespace kiln::ast;
 using namespace kiln::host;
 using K = Value::Kind;
+
+namespace kiln::fe {
+// Builtins/Names.cpp: 0 when Kiln's triton.language has `mod.attr`.
+int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out);
+} // namespace kiln::fe
 
 //===----------------------------------------------------------------------===//
 // Values
@@ -90,7 +96,8 @@ std::string kiln::host::typeName(const Value &v) {
   case K::Module:
     return "module";
   case K::Extern:
-    return "host object";
+    return v.from.empty() ? "host object"
+                          : "value imported from module `" + v.from + "`";
   case K::DeviceProps:
     return "device properties";
   case K::Config:
@@ -458,6 +465,48 @@ static std::string canonicalModule(llvm::StringRef name) {
   return name.str();
 }
 
+/// Whether Kiln models the module `name` belongs to (triton's and torch's
+/// names it knows; the rest of those packages are modules or host objects
+/// it treats as such).
+static bool isModelledRoot(llvm::StringRef name) {
+  llvm::StringRef root = name.split('.').first;
+  return root == "triton" || root == "torch" || root == "math" ||
+         root == "itertools";
+}
+
+/// `NAME` of `from M import NAME`, M not modelled: a value of another
+/// module (a module, a config list, a function: Kiln cannot tell).
+static Value importedValue(const ImportFromStmt &from, llvm::StringRef imported,
+                           llvm::StringRef source) {
+  Value v = Value::named(K::Extern, imported.str());
+  v.from = std::string(from.level, '.') + from.module;
+  v.i = 1 + llvm::count(source.take_front(from.range.begin), '\n');
+  return v;
+}
+
+std::nullopt_t Interp::opaque(const Value &v, const Node *where,
+                              const std::string &use, std::string shown) {
+  std::string t = shown.empty() ? text(where).str() : shown;
+  std::string msg = "`" + t + "` is ";
+  if (!v.from.empty())
+    msg += "imported from module `" + v.from + "` (line " + std::to_string(v.i) +
+           "), which Kiln's host evaluator does not evaluate (it evaluates "
+           "only this file)";
+  else
+    msg += (t == v.s ? "" : "`" + v.s + "`, ") +
+           std::string("a host value Kiln cannot evaluate");
+  msg += ", so Kiln cannot " + use;
+  if (!opaqueHint.empty())
+    msg += "; " + opaqueHint;
+  return fail(where, msg);
+}
+
+std::optional<bool> Interp::truth(const Value &v, const Node *where) {
+  if (isOpaque(v))
+    return opaque(v, where, "tell whether it is true");
+  return truthy(v);
+}
+
 std::optional<Value> Interp::global(llvm::StringRef name, const Node *where) {
   const ModuleScope::Binding *b = scope.find(name, visibleBefore);
   if (b)
@@ -472,7 +521,7 @@ std::optional<Value> Interp::global(llvm::StringRef name, const Node *where) {
         "min",  "max",   "len",   "range", "int",   "float",   "bool",
         "abs",  "getattr", "list", "tuple", "str",  "sum",     "any",
         "all",  "sorted", "isinstance", "enumerate", "zip", "dict", "round",
-        "filter", "map", "reversed"};
+        "filter", "map", "reversed", "hasattr"};
     for (const char *bn : kBuiltins)
       if (name == bn)
         return Value::named(K::Builtin, bn);
@@ -500,6 +549,9 @@ std::optional<Value> Interp::global(llvm::StringRef name, const Node *where) {
                      : std::nullopt;
              a && a->kind == K::Builtin)
       v = *a; // `from triton import Config`, `from itertools import product`
+    else if (auto *from = llvm::dyn_cast<ImportFromStmt>(b->node);
+             from && !isModelledRoot(imported))
+      v = importedValue(*from, imported, source);
     else
       v = Value::named(K::Module, canonicalModule(imported));
   } else {
@@ -568,7 +620,10 @@ std::optional<Value> Interp::attribute(const Value &base,
       return Value::none();
     if (full == "triton.language")
       return Value::named(K::Module, full);
-    return Value::named(K::Extern, full);
+    Value out = Value::named(K::Extern, full);
+    out.from = base.from;
+    out.i = base.i;
+    return out;
   }
   case K::DeviceProps:
     // Every NVIDIA target Kiln compiles for has 32-thread warps.
@@ -662,6 +717,29 @@ std::optional<Value> Interp::attribute(const Value &base,
     at = ae->attrRange.begin;
   return fail(at, "`" + text(a).str() + "`: Kiln cannot evaluate attribute `" +
                       name + "` of " + aTypeName(base));
+}
+
+std::optional<Value> Interp::hasAttr(const Value &obj, const Value &name,
+                                     const Node *where) {
+  if (name.kind != K::Str)
+    return fail(where, "`hasattr()`: the attribute name must be a str, got " +
+                           aTypeName(name));
+  // FBGEMM's `hasattr(tl, "...")` feature tests: true exactly when kernels
+  // here can use the name, so the branch taken is one Kiln compiles.
+  llvm::StringRef mod = obj.s;
+  if ((obj.kind == K::Module || obj.kind == K::Extern) && obj.from.empty() &&
+      (mod == "triton.language" || mod.starts_with("triton.language."))) {
+    fe::Val out;
+    return Value::boolean(fe::lookupModuleAttr(mod, name.s, out) == 0);
+  }
+  if (isOpaque(obj))
+    return opaque(obj, where, "tell whether it has attribute `" + name.s + "`",
+                  obj.s);
+  return fail(where, "`" + text(where).str() +
+                         "`: Kiln answers `hasattr` only for triton.language "
+                         "and its submodules, not " +
+                         (obj.kind == K::Module ? "module `" + obj.s + "`"
+                                                : aTypeName(obj)));
 }
 
 std::optional<Value> Interp::subscript(const Value &base, const Value &index,

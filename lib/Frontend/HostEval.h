@@ -63,6 +63,10 @@ struct Value {
   /// Tuple/List/Set elements; Dict keys (in insertion order); Method receiver.
   std::vector<Value> elems;
   std::vector<Value> vals; ///< Dict values
+  /// Extern bound by `from M import NAME` (M as written, `.mod` for a
+  /// relative import; `i` is the import's line): a value of another module,
+  /// which this evaluator does not run. Kept through attributes.
+  std::string from;
   kiln::DType dtype = kiln::DType::F32;
   const ast::Node *fn = nullptr;      ///< Function: LambdaExpr or FunctionDef
   std::shared_ptr<const Env> closure; ///< Function: enclosing locals
@@ -131,6 +135,10 @@ std::string repr(const Value &v);
 /// Python's str(): as repr, but strings bare and dtypes by Triton name (fp16).
 std::string str(const Value &v);
 bool truthy(const Value &v);
+/// A host value Kiln does not model (an attribute of a module it does not
+/// know, a name imported from another module): its truth, comparisons and
+/// arithmetic are unknown, so each is an error (Interp::opaque).
+inline bool isOpaque(const Value &v) { return v.kind == Value::Kind::Extern; }
 bool equal(const Value &a, const Value &b);
 
 /// Local variables of a host function or lambda call.
@@ -197,6 +205,7 @@ public:
   Interp fork() const {
     Interp out(scope, source);
     out.visibleBefore = visibleBefore;
+    out.opaqueHint = opaqueHint;
     return out;
   }
 
@@ -215,6 +224,18 @@ public:
   /// missing key names the launch argument (recorded in missingArg).
   static constexpr const char *kLaunchArgs = "launch args";
   std::string missingArg;
+
+  /// Appended to errors about opaque values: what the caller's user can do
+  /// instead (decorators: leave them to the host).
+  std::string opaqueHint;
+  /// Python's truth of `v` as the condition `where`; an error for an opaque
+  /// value (Kiln must not guess a branch).
+  std::optional<bool> truth(const Value &v, const ast::Node *where);
+  /// The error for the opaque `v`, written as `where`: Kiln cannot `use`
+  /// it ("tell whether it is true", "compare it").
+  /// `shown` names it when `where` is not its own expression.
+  std::nullopt_t opaque(const Value &v, const ast::Node *where,
+                        const std::string &use, std::string shown = "");
 
   /// The first error (valid after a call returned std::nullopt).
   const EvalError &error() const { return err; }
@@ -238,6 +259,9 @@ private:
   /// `base.name`; `where` is the attribute expression (for messages).
   std::optional<Value> attribute(const Value &base, const std::string &name,
                                  const ast::Node *where);
+  /// `hasattr(obj, name)`, answered for triton.language and its submodules.
+  std::optional<Value> hasAttr(const Value &obj, const Value &name,
+                               const ast::Node *where);
   std::optional<Value> subscript(const Value &base, const Value &index,
                                  const ast::Node *where);
   std::optional<Value> sliceOf(const Value &base, const ast::SliceExpr *slice,

@@ -30,6 +30,8 @@ std::optional<std::vector<Value>> Interp::iterate(const Value &v,
     return out;
   }
   default:
+    if (isOpaque(v))
+      return opaque(v, where, "iterate over it");
     fail(where, "Kiln cannot iterate over " + aTypeName(v));
     return std::nullopt;
   }
@@ -40,6 +42,8 @@ std::optional<Value> Interp::callExpr(const CallExpr *c,
   std::optional<Value> f = eval(c->func, env);
   if (!f)
     return std::nullopt;
+  if (isOpaque(*f) && !f->from.empty())
+    return opaque(*f, c->func, "call it");
   if (f->kind == K::Extern || f->kind == K::Module)
     return fail(c, "`" + text(c->func).str() +
                        "` is a host call Kiln cannot evaluate");
@@ -178,6 +182,15 @@ std::optional<Value> Interp::callBuiltin(const std::string &name,
   };
   if (name == "triton.Config")
     return makeConfig(args, kwargs, where);
+  if (name == "hasattr")
+    return arity(2, 2) ? hasAttr(args[0], args[1], where) : std::nullopt;
+  // Builtins that read their argument's value.
+  static const char *kReadsValue[] = {"bool",  "str",   "int", "float",
+                                      "abs",   "round", "len"};
+  if (llvm::is_contained(kReadsValue, name))
+    for (const Value &a : args)
+      if (isOpaque(a))
+        return opaque(a, where, "evaluate `" + name + "()` of it");
   if (name == "dict") {
     if (!arity(0, 1))
       return std::nullopt;
@@ -354,9 +367,13 @@ std::optional<Value> Interp::callBuiltin(const std::string &name,
     }
     if (name == "any" || name == "all") {
       bool want = name == "any";
-      for (const Value &v : items)
-        if (truthy(v) == want)
+      for (const Value &v : items) {
+        std::optional<bool> t = truth(v, where);
+        if (!t)
+          return std::nullopt;
+        if (*t == want)
           return Value::boolean(want);
+      }
       return Value::boolean(!want);
     }
     if (name == "sum") {
@@ -411,17 +428,19 @@ std::optional<Value> Interp::callBuiltin(const std::string &name,
       return std::nullopt;
     std::vector<Value> out;
     for (Value &item : *items) {
-      if (name == "filter" && args[0].kind == K::None) {
-        if (truthy(item))
-          out.push_back(std::move(item));
-        continue;
-      }
-      std::optional<Value> r = call(args[0], {item}, {}, where);
+      std::optional<Value> r = args[0].kind == K::None && name == "filter"
+                                   ? item
+                                   : call(args[0], {item}, {}, where);
       if (!r)
         return std::nullopt;
-      if (name == "map")
+      if (name == "map") {
         out.push_back(std::move(*r));
-      else if (truthy(*r))
+        continue;
+      }
+      std::optional<bool> keep = truth(*r, where);
+      if (!keep)
+        return std::nullopt;
+      if (*keep)
         out.push_back(std::move(item));
     }
     return Value::seq(K::List, std::move(out));

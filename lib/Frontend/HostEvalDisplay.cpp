@@ -117,6 +117,8 @@ std::optional<Value> Interp::evalDisplay(const Expr *e,
       std::optional<Value> v = eval(fv->value, env);
       if (!v)
         return std::nullopt;
+      if (isOpaque(*v))
+        return opaque(*v, fv->value, "format it");
       s += fv->conversion == 'r' || fv->debug ? repr(*v) : str(*v);
     }
     return Value::str(std::move(s));
@@ -180,9 +182,10 @@ bool Interp::comprehend(const ComprehensionExpr *c, size_t gen,
     bool keep = true;
     for (const Expr *cond : g.ifs) {
       std::optional<Value> t = eval(cond, scope);
-      if (!t)
+      std::optional<bool> holds = t ? truth(*t, cond) : std::nullopt;
+      if (!holds)
         return false;
-      if (!truthy(*t)) {
+      if (!*holds) {
         keep = false;
         break;
       }

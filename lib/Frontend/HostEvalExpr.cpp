@@ -54,6 +54,8 @@ std::optional<Value> Interp::binary(BinOpKind op, const Value &l,
     return fail(where, "integer overflow in `" + text(where).str() +
                            "` (Kiln evaluates host integers in 64 bits)");
   };
+  if (isOpaque(l) || isOpaque(r))
+    return opaque(isOpaque(l) ? l : r, where, "compute with it");
   // Sequences: concatenation and repetition.
   if (op == BinOpKind::Add && l.kind == r.kind &&
       (l.kind == K::Str || l.kind == K::List || l.kind == K::Tuple)) {
@@ -186,6 +188,17 @@ std::optional<bool> Interp::compare(CmpOpKind op, const Value &l,
                     spelling(op) + "` " + aTypeName(r));
     return std::nullopt;
   };
+  // An opaque value equals only itself; anything else about it is unknown
+  // (`flags.MODE == "fast"` may be true, `flags.X is None` too).
+  if (isOpaque(l) || isOpaque(r)) {
+    bool same = l.kind == r.kind && equal(l, r);
+    if (same && (op == CmpOpKind::Eq || op == CmpOpKind::Is))
+      return true;
+    if (same && (op == CmpOpKind::NotEq || op == CmpOpKind::IsNot))
+      return false;
+    opaque(isOpaque(l) ? l : r, where, "compare it");
+    return std::nullopt;
+  }
   switch (op) {
   case CmpOpKind::Eq:
     return equal(l, r);
@@ -317,6 +330,9 @@ std::optional<Value> Interp::evalExpr(const Expr *e,
     std::optional<Value> r = eval(b->rhs, env);
     if (!r)
       return std::nullopt;
+    if (isOpaque(*l) || isOpaque(*r))
+      return opaque(isOpaque(*l) ? *l : *r, isOpaque(*l) ? b->lhs : b->rhs,
+                    "compute `" + text(e).str() + "`");
     return binary(b->op, *l, *r, e);
   }
   case Node::Kind::UnaryOp: {
@@ -324,8 +340,14 @@ std::optional<Value> Interp::evalExpr(const Expr *e,
     std::optional<Value> v = eval(u->operand, env);
     if (!v)
       return std::nullopt;
-    if (u->op == UnaryOpKind::Not)
-      return Value::boolean(!truthy(*v));
+    if (u->op == UnaryOpKind::Not) {
+      std::optional<bool> t = truth(*v, u->operand);
+      if (!t)
+        return std::nullopt;
+      return Value::boolean(!*t);
+    }
+    if (isOpaque(*v))
+      return opaque(*v, u->operand, "compute `" + text(e).str() + "`");
     if (v->kind == K::Float && u->op != UnaryOpKind::Invert)
       return Value::flt(u->op == UnaryOpKind::Minus ? -v->f : v->f);
     if (!isIntLike(*v))
@@ -347,7 +369,14 @@ std::optional<Value> Interp::evalExpr(const Expr *e,
       v = eval(x, env);
       if (!v)
         return std::nullopt;
-      if (truthy(*v) != b->isAnd)
+      // The last operand is the result whatever its truth (`a and flags.X`
+      // passes the host value through).
+      if (x == b->values.back())
+        break;
+      std::optional<bool> t = truth(*v, x);
+      if (!t)
+        return std::nullopt;
+      if (*t != b->isAnd)
         return v; // short-circuit: Python returns the deciding operand
     }
     return v;
@@ -361,6 +390,12 @@ std::optional<Value> Interp::evalExpr(const Expr *e,
       std::optional<Value> r = eval(c->comparators[k], env);
       if (!r)
         return std::nullopt;
+      const Expr *ln = k ? c->comparators[k - 1] : c->left;
+      bool same = l->kind == r->kind && equal(*l, *r);
+      if ((isOpaque(*l) || isOpaque(*r)) && !same)
+        return opaque(isOpaque(*l) ? *l : *r,
+                      isOpaque(*l) ? ln : c->comparators[k],
+                      "compare it (`" + text(e).str() + "`)");
       std::optional<bool> ok = compare(c->ops[k], *l, *r, e);
       if (!ok)
         return std::nullopt;
@@ -375,7 +410,10 @@ std::optional<Value> Interp::evalExpr(const Expr *e,
     std::optional<Value> t = eval(i->test, env);
     if (!t)
       return std::nullopt;
-    return eval(truthy(*t) ? i->body : i->orelse, env);
+    std::optional<bool> taken = truth(*t, i->test);
+    if (!taken)
+      return std::nullopt;
+    return eval(*taken ? i->body : i->orelse, env);
   }
   case Node::Kind::Tuple:
   case Node::Kind::List: {

@@ -244,7 +244,10 @@ Interp::Flow Interp::exec(const Stmt *s, const std::shared_ptr<Env> &env,
     std::optional<Value> t = eval(i->test, env);
     if (!t)
       return Flow::Error;
-    return execBlock(truthy(*t) ? i->body : i->orelse, env, ret);
+    std::optional<bool> taken = truth(*t, i->test);
+    if (!taken)
+      return Flow::Error;
+    return execBlock(*taken ? i->body : i->orelse, env, ret);
   }
   case Node::Kind::For: {
     auto *f = llvm::cast<ForStmt>(s);
@@ -271,9 +274,10 @@ Interp::Flow Interp::exec(const Stmt *s, const std::shared_ptr<Env> &env,
       if (!step(s))
         return Flow::Error;
       std::optional<Value> t = eval(w->test, env);
-      if (!t)
+      std::optional<bool> go = t ? truth(*t, w->test) : std::nullopt;
+      if (!go)
         return Flow::Error;
-      if (!truthy(*t))
+      if (!*go)
         return Flow::Next;
       Flow fl = execBlock(w->body, env, ret);
       if (fl == Flow::Break)
@@ -285,9 +289,10 @@ Interp::Flow Interp::exec(const Stmt *s, const std::shared_ptr<Env> &env,
   case Node::Kind::Assert: {
     auto *a = llvm::cast<AssertStmt>(s);
     std::optional<Value> t = eval(a->test, env);
-    if (!t)
+    std::optional<bool> holds = t ? truth(*t, a->test) : std::nullopt;
+    if (!holds)
       return Flow::Error;
-    if (!truthy(*t)) {
+    if (!*holds) {
       fail(s, "assertion failed: `" + text(a->test).str() + "`");
       return Flow::Error;
     }
