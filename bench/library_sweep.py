@@ -12,7 +12,9 @@ roots (default: ROOT and its parent). Each file compiles in a child process
 (a hang or a crash is reported as such, the sweep goes on).
 
 The guesses are what makes this a sweep and not a test: a pointer is a
-parameter the body loads from, stores to or offsets (`p + ...`), with fp16
+parameter the body loads from, stores to or offsets (`p + ...`) when named
+like one (`*ptr*`, `x`, `out`, or Capitalized but not all-caps: `Input`,
+`Q_scale`; never a stride or an all-caps size such as `N_CTX`), with fp16
 elements (int32 for names such as `*idx*`, `*ids*`, `*offsets*`); a float a
 name such as eps / scale / alpha; any other int 64 (neither a multiple of 16
 hidden nor the constant 1); constexprs their default (left to the compiler
@@ -85,6 +87,18 @@ POINTER_NAMES = re.compile(r"(ptr|Ptr|PTR|pointer|^[A-Z]$|^[A-Z][A-Za-z]?$|^(x|y
 
 SIZE_LETTERS = set("BCDEGHKLMNST")
 
+# Capitalized, not all-caps: tensors by Triton's convention (SageAttention's
+# `Input`, `Output`, `Scale`, `Q_scale`; flash attention's `Out`, `Lse`);
+# all-caps names are sizes and flags (`N_CTX`, `HEAD_DIM`).
+CAPITALIZED = re.compile(r"^[A-Z][A-Za-z0-9_]*$")
+SIZE_WORDS = re.compile(r"len|size|num|dim|count|stride|step|max|min", re.I)
+
+
+def tensor_like(name):
+    return (bool(POINTER_NAMES.search(name))
+            or (bool(CAPITALIZED.match(name)) and not name.isupper()
+                and not SIZE_WORDS.search(name)))
+
 
 def is_pointer(name, body):
     """Used as the base of a memory access (directly, or offset and named
@@ -99,7 +113,7 @@ def is_pointer(name, body):
     # (`M + 1`): only a direct access makes them one.
     if name in SIZE_LETTERS or "stride" in name.lower():
         return False
-    return bool(POINTER_NAMES.search(name)) and bool(
+    return tensor_like(name) and bool(
         re.search(r"(?<![\w.])%s\s*(\+|\[|\+=)" % n, body))
 
 
