@@ -110,13 +110,9 @@ void kiln::fe::collectAssignedNames(llvm::ArrayRef<const Stmt *> stmts,
         targetNames(a->target, out);
     } else if (auto *f = llvm::dyn_cast<ForStmt>(s)) {
       targetNames(f->target, out);
-      collectAssignedNames(f->body, out);
-    } else if (auto *w = llvm::dyn_cast<WhileStmt>(s)) {
-      collectAssignedNames(w->body, out);
-    } else if (auto *i = llvm::dyn_cast<IfStmt>(s)) {
-      collectAssignedNames(i->body, out);
-      collectAssignedNames(i->orelse, out);
     }
+    for (const ast::Block *b : ast::childBlocks(s))
+      collectAssignedNames(*b, out);
   }
 }
 

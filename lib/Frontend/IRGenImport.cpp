@@ -326,28 +326,13 @@ std::string kiln::fe::cannotFindModule(const IRGen &g, llvm::StringRef dotted,
 /// bodies: their defs are found when those functions run.
 static void registerOwnDefs(Registry &reg, llvm::ArrayRef<const Stmt *> stmts, IRGen &gen) {
   for (const Stmt *s : stmts) {
-    if (auto *f = llvm::dyn_cast<FunctionDef>(s)) {
+    if (auto *f = llvm::dyn_cast<FunctionDef>(s))
       reg.owners[f] = &gen;
-    } else if (auto *i = llvm::dyn_cast<IfStmt>(s)) {
-      registerOwnDefs(reg, i->body, gen);
-      registerOwnDefs(reg, i->orelse, gen);
-    } else if (auto *t = llvm::dyn_cast<TryStmt>(s)) {
-      registerOwnDefs(reg, t->body, gen);
-      for (const ExceptHandler &h : t->handlers)
-        registerOwnDefs(reg, h.body, gen);
-      registerOwnDefs(reg, t->orelse, gen);
-      registerOwnDefs(reg, t->finalbody, gen);
-    } else if (auto *w = llvm::dyn_cast<WithStmt>(s)) {
-      registerOwnDefs(reg, w->body, gen);
-    } else if (auto *f = llvm::dyn_cast<ForStmt>(s)) {
-      registerOwnDefs(reg, f->body, gen);
-      registerOwnDefs(reg, f->orelse, gen);
-    } else if (auto *w = llvm::dyn_cast<WhileStmt>(s)) {
-      registerOwnDefs(reg, w->body, gen);
-      registerOwnDefs(reg, w->orelse, gen);
-    } else if (auto *c = llvm::dyn_cast<ClassDef>(s)) {
+    else if (auto *c = llvm::dyn_cast<ClassDef>(s))
       registerOwnDefs(reg, c->body, gen);
-    }
+    else
+      for (const ast::Block *b : ast::childBlocks(s))
+        registerOwnDefs(reg, *b, gen);
   }
 }
 

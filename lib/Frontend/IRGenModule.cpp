@@ -116,36 +116,22 @@ static void blockNames(llvm::ArrayRef<const Stmt *> stmts,
         boundNames(t, out);
     } else if (auto *f = llvm::dyn_cast<ForStmt>(s)) {
       boundNames(f->target, out);
-      blockNames(f->body, out);
-      blockNames(f->orelse, out);
-    } else if (auto *w = llvm::dyn_cast<WhileStmt>(s)) {
-      blockNames(w->body, out);
-      blockNames(w->orelse, out);
-    } else if (auto *i = llvm::dyn_cast<IfStmt>(s)) {
-      blockNames(i->body, out);
-      blockNames(i->orelse, out);
     } else if (auto *t = llvm::dyn_cast<TryStmt>(s)) {
-      blockNames(t->body, out);
-      for (const ExceptHandler &h : t->handlers) {
+      for (const ExceptHandler &h : t->handlers)
         if (!h.name.empty())
           out.push_back(h.name);
-        blockNames(h.body, out);
-      }
-      blockNames(t->orelse, out);
-      blockNames(t->finalbody, out);
     } else if (auto *w = llvm::dyn_cast<WithStmt>(s)) {
       for (const WithItem &item : w->items)
         if (item.optionalVars)
           boundNames(item.optionalVars, out);
-      blockNames(w->body, out);
     } else if (auto *m = llvm::dyn_cast<MatchStmt>(s)) {
-      for (const MatchCase &c : m->cases) {
+      for (const MatchCase &c : m->cases)
         patternNames(c.pattern, out);
-        blockNames(c.body, out);
-      }
     } else if (auto *t = llvm::dyn_cast<TypeAliasStmt>(s)) {
       out.push_back(t->name->id);
     }
+    for (const Block *b : childBlocks(s))
+      blockNames(*b, out);
   }
 }
 

@@ -692,6 +692,29 @@ private:
 };
 } // namespace
 
+std::vector<const Block *> kiln::ast::childBlocks(const Stmt *s) {
+  if (auto *i = llvm::dyn_cast<IfStmt>(s))
+    return {&i->body, &i->orelse};
+  if (auto *f = llvm::dyn_cast<ForStmt>(s))
+    return {&f->body, &f->orelse};
+  if (auto *w = llvm::dyn_cast<WhileStmt>(s))
+    return {&w->body, &w->orelse};
+  if (auto *w = llvm::dyn_cast<WithStmt>(s))
+    return {&w->body};
+  std::vector<const Block *> out;
+  if (auto *t = llvm::dyn_cast<TryStmt>(s)) {
+    out.push_back(&t->body);
+    for (const ExceptHandler &h : t->handlers)
+      out.push_back(&h.body);
+    out.push_back(&t->orelse);
+    out.push_back(&t->finalbody);
+  } else if (auto *m = llvm::dyn_cast<MatchStmt>(s)) {
+    for (const MatchCase &c : m->cases)
+      out.push_back(&c.body);
+  }
+  return out;
+}
+
 void kiln::ast::dump(const Module &m, const LineTable &lines,
                      llvm::raw_ostream &os) {
   os << "Module\n";
