@@ -21,15 +21,31 @@ using namespace kiln::ast;
 
 using How = IRGen::GlobalDef::How;
 
-/// `if __name__ == "__main__":`, the script entry point.
+static constexpr llvm::StringLiteral kBindHint =
+    "; give its value as a host binding (ln-compile --bind ";
+
 /// How the value Python computes for module-level `name` can be given:
 /// xformers' `rsqrt = libdevice_find("rsqrt")`, a name bound in an `if`.
 static std::string bindHint(llvm::StringRef name) {
-  return ("; give its value as a host binding (ln-compile --bind " + name +
-          "=EXPR; the Python drop-in binds it from the loaded module)")
+  return (kBindHint + name + "=EXPR; the Python drop-in binds it from the loaded module)")
       .str();
 }
 
+/// `why` (a nested definition's failure) with its bind hint for a deeper
+/// name merged into the one for `name` (`BLOCK = 64 if USE_X else 128`:
+/// either binding does), instead of two hints one after the other.
+static std::string withBindHint(std::string why, llvm::StringRef name) {
+  size_t at = why.find(kBindHint.data());
+  size_t end = at == std::string::npos ? at : why.find("=EXPR", at);
+  if (end == std::string::npos)
+    return why + bindHint(name);
+  std::string inner = why.substr(at + kBindHint.size(), end - at - kBindHint.size());
+  return why.substr(0, at) + "; give the value of `" + inner + "` or of `" + name.str() +
+         "` as a host binding (ln-compile --bind " + inner + "=EXPR or --bind " +
+         name.str() + "=EXPR; the Python drop-in binds them from the loaded module)";
+}
+
+/// `if __name__ == "__main__":`, the script entry point.
 static bool isMainGuard(const IfStmt *is, llvm::StringRef text) {
   std::string t = text.str();
   t.erase(std::remove_if(t.begin(), t.end(),
@@ -740,7 +756,8 @@ std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
     return FailureOr<Val>(fail(use, "`" + name + "` is defined at " + where +
                                         " by `" + by +
                                         "`, which Kiln cannot evaluate: " +
-                                        why + lastHint));
+                                        (lastHint.empty() ? why
+                                                          : withBindHint(why, name))));
   }
   if (!v->isConstexpr() && v->kind != Val::Kind::Function &&
       v->kind != Val::Kind::Module && v->kind != Val::Kind::Builtin &&

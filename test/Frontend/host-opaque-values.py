@@ -88,7 +88,7 @@ def k_heur(X, n, B: tl.constexpr):
 @triton.jit
 def k_default(X, n, B: tl.constexpr = BLOCK):
     tl.store(X + tl.arange(0, B), 1)
-# DEFAULT: host-opaque-values.py:[[@LINE-2]]:39: error: `BLOCK` is defined at {{.*}}host-opaque-values.py:24 by `64 if USE_X else 128`, which Kiln cannot evaluate: `some_unknown_module` is the module `some_unknown_module`, which kernels cannot use
+# DEFAULT: host-opaque-values.py:[[@LINE-2]]:39: error: `BLOCK` is defined at {{.*}}host-opaque-values.py:24 by `64 if USE_X else 128`, which Kiln cannot evaluate: `some_unknown_module` is the module `some_unknown_module`, which kernels cannot use; {{.*}}; give the value of `USE_X` or of `BLOCK` as a host binding (ln-compile --bind USE_X=EXPR or --bind BLOCK=EXPR; the Python drop-in binds them from the loaded module){{$}}
 
 
 if USE_X:
@@ -102,3 +102,7 @@ def k_modif(X, n):
     tl.store(X + tl.arange(0, BLK), 1)
 # MODIF: host-opaque-values.py:[[@LINE-1]]:31: error: `BLK` is assigned in an `if` statement at {{.*}}host-opaque-values.py:[[@LINE-9]]; Kiln cannot tell which assignment runs; give its value as a host binding (ln-compile --bind BLK=EXPR
 # BOUND: tile.arange 0 to 32
+
+# Either binding the merged hint names works.
+# RUN: ln-compile %s --kernel k_default --signature '*fp32,i32' --bind USE_X=True --emit=tile -o /dev/null
+# RUN: ln-compile %s --kernel k_default --signature '*fp32,i32' --bind BLOCK=32 --emit=tile -o /dev/null
