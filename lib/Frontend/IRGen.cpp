@@ -2,6 +2,7 @@
 #include "IRGen.h"
 #include "DecoratorsImpl.h"
 #include "IRGenImport.h"
+#include "kiln/Frontend/Syntax/ChildBlocks.h"
 
 #include "kiln/Dialect/Tile/IR/Tile.h"
 #include "kiln/Frontend/Syntax/Parser.h"

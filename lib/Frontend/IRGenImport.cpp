@@ -16,6 +16,7 @@
 #include "DecoratorsImpl.h"
 
 #include "kiln/Frontend/Syntax/Parser.h"
+#include "kiln/Frontend/Syntax/ChildBlocks.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"

@@ -12,6 +12,7 @@
 #include "IRGenImport.h"
 
 #include "kiln/Dialect/Tile/IR/Tile.h"
+#include "kiln/Frontend/Syntax/ChildBlocks.h"
 #include "llvm/ADT/ScopeExit.h"
 #include <functional>
 

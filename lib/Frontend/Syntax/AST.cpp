@@ -1,5 +1,6 @@
 //===- AST.cpp - Syntax tree helpers and the --emit=ast printer ----------===//
 #include "kiln/Frontend/Syntax/AST.h"
+#include "kiln/Frontend/Syntax/ChildBlocks.h"
 
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/raw_ostream.h"

@@ -792,11 +792,6 @@ private:
   std::vector<uint32_t> starts;
 };
 
-/// The blocks a compound statement nests in its own scope: if / for / while
-/// bodies and else blocks, try's body, handlers, else and finally, with's
-/// body, match's cases (not def or class bodies). None for other statements.
-std::vector<const Block *> childBlocks(const Stmt *s);
-
 /// Prints the tree, one node per line with its `line:col-line:col` range.
 void dump(const Module &m, const LineTable &lines, llvm::raw_ostream &os);
 
