@@ -98,10 +98,16 @@ private:
              SmallVectorImpl<unsigned> *dimMap);
   Attribute layoutFor(int node);
   unsigned chooseVectorWidth(ArrayRef<Access> accesses, unsigned fast,
-                             const VarInfo &info);
+                             const VarInfo &info, unsigned siblingWidth);
   /// The blocked layout of a variable with `info` and `accesses`: its fastest
   /// dimension first (the last one when nothing is contiguous).
-  BlockedLayoutAttr blockedFor(const VarInfo &info, ArrayRef<Access> accesses);
+  /// `siblingWidth`: the widest vector of other variables' full accesses of
+  /// the same shape along the same dimension (0: none).
+  BlockedLayoutAttr blockedFor(const VarInfo &info, ArrayRef<Access> accesses,
+                               unsigned siblingWidth = 0);
+  /// The elements per instruction `a` proves along root dimension `fast`;
+  /// 0 when `a` does not run along it.
+  unsigned accessWidth(const Access &a, unsigned fast);
 
   /// Global loads/stores whose pointers coalesce along different dimensions
   /// than others of the same rank: each gets a variable pinned to its own
@@ -463,19 +469,25 @@ Attribute LayoutAssigner::layoutFor(int node) {
 /// would otherwise leave gaps in every warp's write. Nothing proven: 1, so
 /// that the lanes of a warp touch consecutive elements and scalar accesses
 /// coalesce.
+unsigned LayoutAssigner::accessWidth(const Access &a, unsigned fast) {
+  if (!a.ptr)
+    return 1;
+  auto it = llvm::find(a.dimMap, fast);
+  if (it == a.dimMap.end())
+    return 0; // The fast dimension was reduced away: no say.
+  return axis.getVectorWidth(a.ptr, it - a.dimMap.begin(), a.mask);
+}
+
 unsigned LayoutAssigner::chooseVectorWidth(ArrayRef<Access> accesses,
-                                           unsigned fast, const VarInfo &info) {
+                                           unsigned fast, const VarInfo &info,
+                                           unsigned siblingWidth) {
   unsigned registersOnly = std::max(1u, 128u / (info.minMemBits ? info.minMemBits : 32));
   unsigned widest = 1, writeCap = ~0u;
   bool voted = false;
   for (const Access &a : accesses) {
-    unsigned width = 1;
-    if (a.ptr) {
-      auto it = llvm::find(a.dimMap, fast);
-      if (it == a.dimMap.end())
-        continue; // The fast dimension was reduced away: no say.
-      width = axis.getVectorWidth(a.ptr, it - a.dimMap.begin(), a.mask);
-    }
+    unsigned width = accessWidth(a, fast);
+    if (!width)
+      continue;
     voted = true;
     // An atomic narrower than what is proven (4 f32 per vector atom) splits
     // a thread's run into several instructions: it does not narrow the run.
@@ -487,18 +499,26 @@ unsigned LayoutAssigner::chooseVectorWidth(ArrayRef<Access> accesses,
   }
   if (!voted) // No access runs along the fast dimension: registers only.
     return registersOnly;
+  // A variable that only reads runs as wide as its widest sibling of the
+  // same shape (Triton's coalescing gives a load the widest vector among
+  // the accesses its indices reach): an fp32 row read beside bf16 rows then
+  // holds 8 contiguous elements per thread, two 16-byte loads, rather than
+  // 4 and a repetition that a scan or reduction must also combine.
+  if (writeCap == ~0u)
+    widest = std::max(widest, siblingWidth);
   return std::min(widest, writeCap);
 }
 
 BlockedLayoutAttr LayoutAssigner::blockedFor(const VarInfo &info,
-                                             ArrayRef<Access> accesses) {
+                                             ArrayRef<Access> accesses,
+                                             unsigned siblingWidth) {
   unsigned rank = info.shape.size();
   unsigned fast = info.fastDim >= 0 ? info.fastDim : rank - 1;
   SmallVector<unsigned> order{fast};
   for (int d = rank - 1; d >= 0; --d)
     if (unsigned(d) != fast)
       order.push_back(d);
-  unsigned vec = chooseVectorWidth(accesses, fast, info);
+  unsigned vec = chooseVectorWidth(accesses, fast, info, siblingWidth);
   return makeBlocked(func.getContext(), info.shape, order, vec, numWarps, info.reducedDims,
                      info.minMemBits ? info.minMemBits : 32);
 }
@@ -604,12 +624,23 @@ LogicalResult LayoutAssigner::materialize() {
     if (!llvm::is_contained(info.reducedDims, dimMap[axisDim]))
       info.reducedDims.push_back(dimMap[axisDim]);
   }
+  for (auto &[root, info] : vars)
+    if (info.fastDim < 0)
+      info.fastDim = info.sliceFastDim;
   for (auto &[root, info] : vars) {
     if (terms.fixedLayout(root))
       continue;
-    if (info.fastDim < 0)
-      info.fastDim = info.sliceFastDim;
-    blockedOf[root] = blockedFor(info, accesses.lookup(root));
+    unsigned siblingWidth = 0;
+    if (info.fastDim >= 0)
+      for (auto &[other, otherInfo] : vars) {
+        if (other == root || otherInfo.shape != info.shape ||
+            otherInfo.fastDim != info.fastDim || terms.fixedLayout(other))
+          continue;
+        for (const Access &a : accesses.lookup(other))
+          if (a.fullRank && a.ptr)
+            siblingWidth = std::max(siblingWidth, accessWidth(a, info.fastDim));
+      }
+    blockedOf[root] = blockedFor(info, accesses.lookup(root), siblingWidth);
   }
   deriveShapeResults(vars, accesses);
   // Rewrite the types in place; constants carry their type in the value.

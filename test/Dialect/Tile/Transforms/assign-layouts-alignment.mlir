@@ -131,3 +131,61 @@ module attributes {tile.num_warps = 4 : i32, tile.arch = "sm_90"} {
     return
   }
 }
+
+// -----
+
+// An fp32 row only read (its sum scales a bf16 row) gets its own variable;
+// it runs as wide as the bf16 accesses of the same shape, 8 contiguous
+// elements per thread (two 16-byte loads), as Triton's coalescing widens a
+// load to its widest sibling. The bf16 row, written, keeps its own 8.
+// CHECK-DAG: #[[B8:.*]] = #tile.blocked<sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+// CHECK-LABEL: func.func @read_only_sibling
+// CHECK: tile.load {{.*}} : tensor<1024x!tile.ptr<f32>, #[[B8]]>
+// CHECK: tile.reduce
+// CHECK: tile.store {{.*}} : tensor<1024x!tile.ptr<bf16>, #[[B8]]>
+module attributes {tile.num_warps = 4 : i32} {
+  func.func @read_only_sibling(%S: !tile.ptr<f32> {tile.divisibility = 16 : i32},
+                               %X: !tile.ptr<bf16> {tile.divisibility = 16 : i32}) {
+    %ar = tile.arange 0 to 1024 : tensor<1024xi32>
+    %s0 = tile.splat %S : !tile.ptr<f32> -> tensor<1024x!tile.ptr<f32>>
+    %s1 = tile.addptr %s0, %ar : tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>
+    %s = tile.load %s1 : tensor<1024x!tile.ptr<f32>>
+    %sum = tile.reduce(%s) axis = 0 : (tensor<1024xf32>) -> f32 {
+    ^bb0(%a: f32, %b: f32):
+      %r = arith.addf %a, %b : f32
+      tile.yield %r : f32
+    }
+    %sb = arith.truncf %sum : f32 to bf16
+    %scale = tile.splat %sb : bf16 -> tensor<1024xbf16>
+    %x0 = tile.splat %X : !tile.ptr<bf16> -> tensor<1024x!tile.ptr<bf16>>
+    %x1 = tile.addptr %x0, %ar : tensor<1024x!tile.ptr<bf16>>, tensor<1024xi32>
+    %x = tile.load %x1 : tensor<1024x!tile.ptr<bf16>>
+    %y = arith.mulf %x, %scale : tensor<1024xbf16>
+    tile.store %x1, %y : tensor<1024x!tile.ptr<bf16>>
+    return
+  }
+}
+
+// -----
+
+// Written, the fp32 row keeps its own 16 bytes (4 elements): a wider run
+// would leave gaps in every warp's store.
+// CHECK-DAG: #[[B4:.*]] = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+// CHECK-LABEL: func.func @written_sibling
+// CHECK: tile.store {{.*}} : tensor<1024x!tile.ptr<f32>, #[[B4]]>
+module attributes {tile.num_warps = 4 : i32} {
+  func.func @written_sibling(%S: !tile.ptr<f32> {tile.divisibility = 16 : i32},
+                             %X: !tile.ptr<bf16> {tile.divisibility = 16 : i32}) {
+    %ar = tile.arange 0 to 1024 : tensor<1024xi32>
+    %s0 = tile.splat %S : !tile.ptr<f32> -> tensor<1024x!tile.ptr<f32>>
+    %s1 = tile.addptr %s0, %ar : tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>
+    %s = tile.load %s1 : tensor<1024x!tile.ptr<f32>>
+    %t = arith.addf %s, %s : tensor<1024xf32>
+    tile.store %s1, %t : tensor<1024x!tile.ptr<f32>>
+    %x0 = tile.splat %X : !tile.ptr<bf16> -> tensor<1024x!tile.ptr<bf16>>
+    %x1 = tile.addptr %x0, %ar : tensor<1024x!tile.ptr<bf16>>, tensor<1024xi32>
+    %x = tile.load %x1 : tensor<1024x!tile.ptr<bf16>>
+    tile.store %x1, %x : tensor<1024x!tile.ptr<bf16>>
+    return
+  }
+}
