@@ -268,8 +268,13 @@ private:
                                const std::shared_ptr<Env> &env, const ast::Expr *where);
   std::optional<Value> binary(ast::BinOpKind op, const Value &l,
                               const Value &r, const ast::Node *where);
+  /// `l OP r`. An opaque operand is named at `lWhere` / `rWhere` (default
+  /// `where`) in an error saying Kiln cannot `what` with it.
   std::optional<bool> compare(ast::CmpOpKind op, const Value &l,
-                              const Value &r, const ast::Node *where);
+                              const Value &r, const ast::Node *where,
+                              const ast::Node *lWhere = nullptr,
+                              const ast::Node *rWhere = nullptr,
+                              const std::string &what = "compare it");
   std::optional<Value> callExpr(const ast::CallExpr *c,
                                 const std::shared_ptr<Env> &env);
   std::optional<Value>

@@ -182,7 +182,9 @@ std::optional<Value> Interp::binary(BinOpKind op, const Value &l,
 }
 
 std::optional<bool> Interp::compare(CmpOpKind op, const Value &l,
-                                    const Value &r, const Node *where) {
+                                    const Value &r, const Node *where,
+                                    const Node *lWhere, const Node *rWhere,
+                                    const std::string &what) {
   auto unsupported = [&]() -> std::optional<bool> {
     fail(where, "Kiln cannot compare " + aTypeName(l) + " `" +
                     spelling(op) + "` " + aTypeName(r));
@@ -196,7 +198,8 @@ std::optional<bool> Interp::compare(CmpOpKind op, const Value &l,
       return true;
     if (same && (op == CmpOpKind::NotEq || op == CmpOpKind::IsNot))
       return false;
-    opaque(isOpaque(l) ? l : r, where, "compare it");
+    const Node *at = isOpaque(l) ? lWhere : rWhere;
+    opaque(isOpaque(l) ? l : r, at ? at : where, what);
     return std::nullopt;
   }
   switch (op) {
@@ -391,12 +394,8 @@ std::optional<Value> Interp::evalExpr(const Expr *e,
       if (!r)
         return std::nullopt;
       const Expr *ln = k ? c->comparators[k - 1] : c->left;
-      bool same = l->kind == r->kind && equal(*l, *r);
-      if ((isOpaque(*l) || isOpaque(*r)) && !same)
-        return opaque(isOpaque(*l) ? *l : *r,
-                      isOpaque(*l) ? ln : c->comparators[k],
-                      "compare it (`" + text(e).str() + "`)");
-      std::optional<bool> ok = compare(c->ops[k], *l, *r, e);
+      std::optional<bool> ok = compare(c->ops[k], *l, *r, e, ln, c->comparators[k],
+                                       "compare it (`" + text(e).str() + "`)");
       if (!ok)
         return std::nullopt;
       if (!*ok)
