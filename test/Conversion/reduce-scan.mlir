@@ -80,6 +80,41 @@ module attributes {tile.num_warps = 2 : i32} {
 
 // -----
 
+// Three warp bits (8 warps) in one shared-memory round, as Triton reads all
+// warp totals at once: one store of the thread's total, two barriers (one
+// before the store, one after), then the totals of the 7 warps that can come
+// before a thread's own, in a reverse scan those of the higher warps (the
+// 8th total is only a new total, which the last step does not need).
+#b = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]>
+// CHECK: module attributes {{{.*}}tile.shared_bytes = 1024 : i32
+// CHECK-LABEL: llvm.func @cumsum_8_warps
+// CHECK-COUNT-5: nvvm.shfl.sync  bfly
+// CHECK: nvvm.barrier0
+// CHECK: llvm.store {{.*}} : i32, !llvm.ptr<3>
+// CHECK-NOT: llvm.store {{.*}} !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-7: llvm.load {{.*}} : !llvm.ptr<3> -> i32
+// CHECK-NOT: llvm.load {{.*}} : !llvm.ptr<3>
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.return
+module attributes {tile.num_warps = 8 : i32} {
+  func.func @cumsum_8_warps(%p: !tile.ptr<i32>) {
+    %ps = tile.splat %p : !tile.ptr<i32> -> tensor<256x!tile.ptr<i32>, #b>
+    %i = tile.arange 0 to 256 : tensor<256xi32, #b>
+    %ptrs = tile.addptr %ps, %i : tensor<256x!tile.ptr<i32>, #b>, tensor<256xi32, #b>
+    %x = tile.load %ptrs : tensor<256x!tile.ptr<i32>, #b>
+    %c = tile.scan(%x) axis = 0 reverse : (tensor<256xi32, #b>) -> tensor<256xi32, #b> {
+    ^bb0(%a: i32, %b: i32):
+      %s = arith.addi %a, %b : i32
+      tile.yield %s : i32
+    }
+    tile.store %ptrs, %c : tensor<256x!tile.ptr<i32>, #b>
+    return
+  }
+}
+
+// -----
+
 // A reverse scan along axis 1 of a 2-D tile whose axis-1 bits are lanes
 // only: shuffles, no shared memory.
 #b = #tile.blocked<sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>

@@ -85,6 +85,103 @@ Tuple selectTuple(OpBuilder &b, Location loc, Value cond, ValueRange t,
   return out;
 }
 
+/// The steps of `group`, consecutive warp bits, in one shared-memory round
+/// (as Triton reads every warp's total at once): each block's total is
+/// stored once, and after one barrier every thread reads the totals of all
+/// 2^G blocks of its group and folds those before its own block (in scan
+/// order) in front of its prefixes. A round per warp bit took two barriers
+/// each (4 for 4 warps, 10 for 32).
+template <typename Combine>
+void exchangeWarpTotals(OpBuilder &b, Location loc, ArrayRef<ScanBit> group, bool last,
+                        bool reverse, Value warp, ArrayRef<Value> coords,
+                        const DistributedLayout &layout, const ScratchPlan &plan,
+                        int64_t axisStride, Combine combine,
+                        SmallVectorImpl<Tuple> &prefix, SmallVectorImpl<Tuple> &total) {
+  unsigned numRegs = layout.numRegs(), numOperands = prefix[0].size();
+  unsigned blocks = 1u << group.size();
+  // This thread's block within the group (bit g of it: group[g]'s warp bit)
+  // and the block's offset along the scanned axis.
+  Value block = i32Const(b, loc, 0), offset = i32Const(b, loc, 0);
+  for (auto [g, sb] : llvm::enumerate(group)) {
+    Value shifted = arith::ShRUIOp::create(b, loc, warp, i32Const(b, loc, sb.bit));
+    Value bit = arith::AndIOp::create(b, loc, shifted, i32Const(b, loc, 1));
+    Value weighted = arith::ShLIOp::create(b, loc, bit, i32Const(b, loc, g));
+    block = arith::OrIOp::create(b, loc, block, weighted);
+    Value along = arith::MulIOp::create(b, loc, bit, i32Const(b, loc, sb.basis * axisStride));
+    offset = arith::AddIOp::create(b, loc, offset, along);
+  }
+  // Its rank in scan order: how many blocks come before it.
+  Value rank = reverse ? arith::SubIOp::create(b, loc, i32Const(b, loc, blocks - 1), block)
+                       : block;
+  auto address = [&](Value index, unsigned k) {
+    Value bytes = arith::MulIOp::create(b, loc, index, i32Const(b, loc, plan.elemBytes[k]));
+    return sharedPtr(b, loc,
+                     arith::AddIOp::create(b, loc, bytes, i32Const(b, loc, plan.baseOffset[k])));
+  };
+  // Registers that share a total (one block of the bits done so far)
+  // exchange it once, through the first of them: every thread of the other
+  // blocks holds the same registers' totals there (same program). Liger's
+  // sparsemax before its loads were widened: 8 registers in 2 blocks.
+  SmallVector<unsigned> owner(numRegs);
+  DenseMap<Value, unsigned> firstWith;
+  for (unsigned r = 0; r < numRegs; ++r)
+    owner[r] = firstWith.try_emplace(total[r][0], r).first->second;
+  SmallVector<Value> index(numRegs);
+  for (unsigned r = 0; r < numRegs; ++r)
+    if (owner[r] == r)
+      index[r] = linearize(b, loc, coords, layout.regOffset(r), layout.shape);
+  // Copies (replicated lanes/warps) store identical bits: harmless.
+  barrier(b, loc);
+  for (unsigned r = 0; r < numRegs; ++r)
+    for (unsigned k = 0; k < numOperands && owner[r] == r; ++k) {
+      Value ptr = address(index[r], k); // before the bits: a fixed op order
+      LLVM::StoreOp::create(b, loc, toBits(b, loc, total[r][k]), ptr, plan.elemBytes[k]);
+    }
+  barrier(b, loc);
+  // Per owner: the running combination of the group's totals in scan order
+  // (running[i]: blocks 0..i of that order), and the part before this
+  // thread's block.
+  SmallVector<Tuple> before(numRegs), groupTotal(numRegs);
+  for (unsigned r = 0; r < numRegs; ++r) {
+    if (owner[r] != r)
+      continue;
+    Value start = arith::SubIOp::create(b, loc, index[r], offset);
+    SmallVector<Tuple> running;
+    for (unsigned i = 0; i < blocks; ++i) {
+      unsigned j = reverse ? blocks - 1 - i : i; // the i-th block in scan order
+      int64_t along = 0;
+      for (auto [g, sb] : llvm::enumerate(group))
+        if (j & (1u << g))
+          along += sb.basis * axisStride;
+      Value at = arith::AddIOp::create(b, loc, start, i32Const(b, loc, along));
+      Tuple t;
+      for (unsigned k = 0; k < numOperands; ++k) {
+        Type elem = total[r][k].getType();
+        Value bitsVal =
+            LLVM::LoadOp::create(b, loc, bitsTypeFor(elem), address(at, k), plan.elemBytes[k]);
+        t.push_back(fromBits(b, loc, bitsVal, elem));
+      }
+      running.push_back(running.empty() ? t : combine(running.back(), t));
+    }
+    // before = running[rank - 1] (unused where rank is 0).
+    Tuple chosen = running[0];
+    for (unsigned i = 1; i + 1 < blocks; ++i) {
+      Value is = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rank,
+                                       i32Const(b, loc, i + 1));
+      chosen = selectTuple(b, loc, is, running[i], chosen);
+    }
+    before[r] = chosen;
+    groupTotal[r] = running.back();
+  }
+  Value hasBefore =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, rank, i32Const(b, loc, 0));
+  for (unsigned r = 0; r < numRegs; ++r) {
+    prefix[r] = selectTuple(b, loc, hasBefore, combine(before[owner[r]], prefix[r]), prefix[r]);
+    if (!last)
+      total[r] = groupTotal[owner[r]];
+  }
+}
+
 struct ScanLowering : OpConversionPattern<ScanOp> {
   ScanLowering(TypeConverter &tc, MLIRContext *ctx, const LoweringState &state)
       : OpConversionPattern(tc, ctx), state(state) {}
@@ -123,7 +220,21 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
     for (unsigned d = axis + 1; d < srcType.getRank(); ++d)
       axisStride *= srcType.getDimSize(d);
 
-    for (auto [step, sb] : llvm::enumerate(*bits)) {
+    for (size_t step = 0; step < bits->size(); ++step) {
+      const ScanBit &sb = (*bits)[step];
+      if (sb.source == BitSource::Warp) {
+        // The consecutive warp bits from here go in one exchange.
+        size_t end = step;
+        while (end < bits->size() && (*bits)[end].source == BitSource::Warp)
+          ++end;
+        if (coords.empty())
+          coords = threadCoords(rewriter, loc, *s, lane, warp);
+        exchangeWarpTotals(rewriter, loc, ArrayRef(*bits).slice(step, end - step),
+                           end == bits->size(), reverse, warp, coords, *s, plan,
+                           axisStride, combine, prefix, total);
+        step = end - 1;
+        continue;
+      }
       bool last = step + 1 == bits->size();
       if (sb.source == BitSource::Reg) {
         // A block's total is one value for all its registers (combined once
@@ -145,78 +256,27 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
         }
         continue;
       }
-      // Lane or warp bit: the partner's totals, and whether this thread's
-      // elements come after the partner's in scan order.
+      // A lane bit: the partner's totals by shuffle, and whether this
+      // thread's elements come after the partner's in scan order.
       SmallVector<Tuple> partner(s->numRegs());
-      Value id = sb.source == BitSource::Lane ? lane : warp;
       Value one = i32Const(rewriter, loc, 1); // named locals: a fixed op order
       Value shifted =
-          arith::ShRUIOp::create(rewriter, loc, id, i32Const(rewriter, loc, sb.bit));
+          arith::ShRUIOp::create(rewriter, loc, lane, i32Const(rewriter, loc, sb.bit));
       Value bit = arith::AndIOp::create(rewriter, loc, shifted, one);
       Value isLater = arith::CmpIOp::create(
           rewriter, loc,
           reverse ? arith::CmpIPredicate::eq : arith::CmpIPredicate::ne, bit,
           i32Const(rewriter, loc, 0));
-      if (sb.source == BitSource::Lane) {
-        // After the register bits, a thread's registers of one row share
-        // their totals: shuffle each distinct value once.
-        DenseMap<Value, Value> shuffled;
-        for (unsigned r = 0; r < s->numRegs(); ++r)
-          for (Value v : total[r]) {
-            Value &x = shuffled[v];
-            if (!x)
-              x = shuffleXor(rewriter, loc, v, 1u << sb.bit);
-            partner[r].push_back(x);
-          }
-      } else {
-        if (coords.empty())
-          coords = threadCoords(rewriter, loc, *s, lane, warp);
-        auto address = [&](Value index, unsigned k) {
-          Value bytes = arith::MulIOp::create(
-              rewriter, loc, index, i32Const(rewriter, loc, plan.elemBytes[k]));
-          return sharedPtr(rewriter, loc,
-                           arith::AddIOp::create(
-                               rewriter, loc, bytes,
-                               i32Const(rewriter, loc, plan.baseOffset[k])));
-        };
-        // Registers that share a total (one block of the bits done so far)
-        // exchange it once, through the first of them: every thread's
-        // partner holds the same registers' totals there (same program).
-        // Liger's sparsemax, 8 registers in 2 blocks: 2 stores and 2 loads
-        // per warp bit instead of 8.
-        SmallVector<unsigned> owner(s->numRegs());
-        DenseMap<Value, unsigned> firstWith;
-        for (unsigned r = 0; r < s->numRegs(); ++r)
-          owner[r] = firstWith.try_emplace(total[r][0], r).first->second;
-        SmallVector<Value> index(s->numRegs());
-        for (unsigned r = 0; r < s->numRegs(); ++r)
-          if (owner[r] == r)
-            index[r] = linearize(rewriter, loc, coords, s->regOffset(r), s->shape);
-        // Copies (replicated lanes/warps) store identical bits: harmless.
-        barrier(rewriter, loc);
-        for (unsigned r = 0; r < s->numRegs(); ++r)
-          for (unsigned k = 0; k < numOperands && owner[r] == r; ++k) {
-            Value ptr = address(index[r], k); // before the bits: a fixed op order
-            LLVM::StoreOp::create(rewriter, loc, toBits(rewriter, loc, total[r][k]), ptr,
-                                  plan.elemBytes[k]);
-          }
-        barrier(rewriter, loc);
-        for (unsigned r = 0; r < s->numRegs(); ++r) {
-          if (owner[r] != r) {
-            partner[r] = partner[owner[r]];
-            continue;
-          }
-          Value other = arith::XOrIOp::create(
-              rewriter, loc, index[r],
-              i32Const(rewriter, loc, sb.basis * axisStride));
-          for (unsigned k = 0; k < numOperands; ++k) {
-            Type elem = total[r][k].getType();
-            Value bitsVal = LLVM::LoadOp::create(rewriter, loc, bitsTypeFor(elem),
-                                                 address(other, k), plan.elemBytes[k]);
-            partner[r].push_back(fromBits(rewriter, loc, bitsVal, elem));
-          }
+      // After the register bits, a thread's registers of one row share
+      // their totals: shuffle each distinct value once.
+      DenseMap<Value, Value> shuffled;
+      for (unsigned r = 0; r < s->numRegs(); ++r)
+        for (Value v : total[r]) {
+          Value &x = shuffled[v];
+          if (!x)
+            x = shuffleXor(rewriter, loc, v, 1u << sb.bit);
+          partner[r].push_back(x);
         }
-      }
       // New totals, once per distinct (total, partner) pair (keyed by their
       // first values: tuples are always built whole).
       DenseMap<std::pair<Value, Value>, Tuple> newTotals;
