@@ -111,3 +111,25 @@ def cases(results):
         run_case(results, f"unsigned max/min/sum u32 {W} warps", path, "unsigned_1d", one,
                  lambda: [rand_input("u32", 4096, 13), out("u32", 3)], [1],
                  dict(BLOCK=4096, num_warps=W), exact)
+    # Scans over 2-32 warps: the warp bits' totals go through shared memory in
+    # one round (every thread reads all the warps' totals), forwards and
+    # reversed, 1-D and along either axis of a 2-D tile split over warps.
+    for W in (2, 8, 16, 32):
+        for T in ("i32", "fp32"):
+            for rev in (0, 1):
+                run_case(results, f"cumsum_1d {T} BLOCK=4096 {W} warps reverse={rev}", path,
+                         "cumsum_1d", one,
+                         lambda T=T: [rand_input(T, 4096, 14), out(T, 4096)], [1],
+                         dict(BLOCK=4096, REVERSE=rev, num_warps=W), float_check(T))
+    for BM, BN in [(64, 8), (16, 32), (32, 64)]:
+        for axis in (0, 1):
+            for rev in (0, 1):
+                run_case(results, f"scan_2d i32 {BM}x{BN} axis={axis} reverse={rev} 8 warps",
+                         path, "scan_2d", one,
+                         lambda BM=BM, BN=BN: [rand_input("i32", BM * BN, 15), out("i32", BM * BN)],
+                         [1], dict(BM=BM, BN=BN, AXIS=axis, REVERSE=rev, num_warps=8), exact)
+            run_case(results, f"scan_tuple_2d running argmax {BM}x{BN} axis={axis} 8 warps", path,
+                     "scan_tuple_2d", one,
+                     lambda BM=BM, BN=BN: [rand_input("fp32", BM * BN, 16), out("fp32", BM * BN),
+                                           out("i32", BM * BN)],
+                     [1, 2], dict(BM=BM, BN=BN, AXIS=axis, num_warps=8), exact)
