@@ -18,12 +18,11 @@ first output lets the two runs be compared for agreement. Device only.
     python3 -m kiln.run bench/liger_bench.py --out kiln.json
     python3 bench/liger_bench.py --compare triton.json kiln.json [more pairs...]
 """
-import argparse
-import json
-import math
 import os
-import statistics
 import sys
+
+import kernel_timing
+from kernel_timing import compare, run_ops  # noqa: F401  (compare: test_liger_bench)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOKENS, HIDDEN, INTER, VOCAB = 8192, 4096, 14336, 128256
@@ -119,147 +118,16 @@ def ops_table(torch, dev):
             "dyt": dyt_, "sparsemax": sparse, "poly_norm": poly, "relu_squared": relu2}
 
 
-def tensors_of(out):
-    if isinstance(out, (tuple, list)):
-        return [o for x in out for o in tensors_of(x)]
-    return [out] if hasattr(out, "requires_grad") and out.requires_grad else []
-
-
-def measure(torch, call, leaves, mode, reps, warmup, flush):
-    grads = None
-
-    def once():
-        nonlocal grads
-        if mode == "fwd":
-            with torch.no_grad():
-                return call()
-        outs = tensors_of(call())
-        if grads is None:
-            grads = [torch.randn_like(o) for o in outs]
-        torch.autograd.backward(outs, grads)
-
-    times = []
-    for i in range(warmup + reps):
-        for x in leaves:
-            x.grad = None
-        flush.zero_()
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        once()
-        end.record()
-        end.synchronize()
-        if i >= warmup:
-            times.append(start.elapsed_time(end) * 1000.0)
-    return statistics.median(times), once
-
-
-def kernel_times(torch, once, leaves, calls):
-    from torch.profiler import ProfilerActivity, profile
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        for _ in range(calls):
-            for x in leaves:
-                x.grad = None
-            once()
-        torch.cuda.synchronize()
-    found = {}
-    for e in prof.key_averages():
-        if e.device_time_total > 0 and e.count:
-            found[e.key] = [round(e.device_time_total / e.count, 2), e.count // calls]
-    return found
-
-
 def run(args):
     sys.path.insert(0, os.path.join(ROOT, ".ext", "liger", "src"))
     os.environ.setdefault("LIGER_FUSED_MOE_AUTOTUNE", "0")
     import torch
     import triton
-    dev = "cuda"
-    table = ops_table(torch, dev)
-    names = args.only.split(",") if args.only else list(table)
-    flush = torch.empty(256 * 2**20 // 4, dtype=torch.int32, device=dev)
-    backend = "kiln" if getattr(triton, "__kiln__", False) else "triton"
-    rows = []
-    for name in names:
-        torch.manual_seed(0)
-        row = {"op": name, "backend": backend}
-        try:
-            call, leaves = table[name]()
-            with torch.no_grad():
-                first = tensors_of(call()) or [call()]
-            out0 = first[0] if not isinstance(first[0], (tuple, list)) else first[0][0]
-            row["checksum"] = float(out0.float().sum().item())
-            row["fwd_us"], _ = measure(torch, call, leaves, "fwd", args.reps, args.warmup, flush)
-            row["full_us"], once = measure(torch, call, leaves, "full", args.reps, args.warmup,
-                                           flush)
-            if args.prof_reps:
-                row["kernels"] = kernel_times(torch, once, leaves, args.prof_reps)
-        except Exception as e:  # one op's failure must not hide the others
-            row["error"] = f"{type(e).__name__}: {str(e)[:300]}"
-        rows.append(row)
-        print(json.dumps(row), flush=True)
-    if args.out:
-        with open(args.out, "w") as f:
-            json.dump(rows, f, indent=1)
-
-
-def compare(pairs):
-    """Each pair: a Triton JSON and a Kiln JSON from the same call; ratios are Kiln / Triton
-    time (below 1: Kiln faster), the geometric mean over the pairs per op."""
-    by_op = {}
-    for tri_path, kiln_path in zip(pairs[::2], pairs[1::2]):
-        tri = {r["op"]: r for r in json.load(open(tri_path))}
-        for r in json.load(open(kiln_path)):
-            by_op.setdefault(r["op"], []).append((tri.get(r["op"], {}), r))
-    logs = {"fwd_us": [], "full_us": []}
-    print(f"{'op':20} {'Triton fwd':>10} {'Kiln fwd':>9} {'ratio':>6} "
-          f"{'Triton full':>11} {'Kiln full':>9} {'ratio':>6}  checksum")
-    for op, runs in by_op.items():
-        cells, agree = [], True
-        for key in ("fwd_us", "full_us"):
-            tt = [t[key] for t, k in runs if key in t and key in k]
-            kt = [k[key] for t, k in runs if key in t and key in k]
-            if not tt:
-                cells += ["-", "-", "-"]
-                continue
-            ratio = math.exp(statistics.mean(math.log(b / a) for a, b in zip(tt, kt)))
-            logs[key].append(math.log(ratio))
-            cells += [f"{statistics.median(tt):.1f}", f"{statistics.median(kt):.1f}",
-                      f"{ratio:.3f}"]
-        for t, k in runs:
-            a, b = t.get("checksum"), k.get("checksum")
-            if a is None or b is None or abs(a - b) > 1e-2 * max(1.0, abs(a)):
-                agree = False
-        err = next((r.get("error") for pair in runs for r in pair if r.get("error")), "")
-        print(f"{op:20} {cells[0]:>10} {cells[1]:>9} {cells[2]:>6} {cells[3]:>11} "
-              f"{cells[4]:>9} {cells[5]:>6}  {'same' if agree else 'DIFFERS'} {err}")
-        t, k = runs[0]
-        for kname, (ktime, per) in sorted(k.get("kernels", {}).items()):
-            if kname in t.get("kernels", {}) and not kname.startswith(("void ", "at::")):
-                ttime = t["kernels"][kname][0]
-                print(f"    {kname[:60]:60} x{per} {ttime:9.1f} {ktime:9.1f} "
-                      f"{ktime / ttime:6.3f}")
-    for key, vals in logs.items():
-        if vals:
-            print(f"geomean {key}: {math.exp(statistics.mean(vals)):.3f} over {len(vals)} ops")
+    run_ops(torch, triton, ops_table(torch, "cuda"), args, ("fwd", "full"))
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out")
-    ap.add_argument("--only")
-    ap.add_argument("--reps", type=int, default=30)
-    ap.add_argument("--warmup", type=int, default=5)
-    ap.add_argument("--prof-reps", type=int, default=10,
-                    help="calls under torch.profiler (0: none, e.g. under ncu)")
-    ap.add_argument("--compare", nargs="+", metavar="JSON",
-                    help="Triton / Kiln JSON files in pairs")
-    args = ap.parse_args()
-    if args.compare:
-        if len(args.compare) % 2:
-            ap.error("--compare takes Triton / Kiln files in pairs")
-        compare(args.compare)
-    else:
-        run(args)
+    kernel_timing.main(__doc__, run)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,167 @@
+"""What the library benchmarks (liger_bench.py, lightllm_bench.py) share: time one operator
+per row under whichever `triton` is active, write the rows as JSON, and compare a Triton
+run with a Kiln run.
+
+A row: {"op", "backend" ("triton" or "kiln"), "checksum" (sum of the first output, so that
+the two runs can be checked for agreement), "fwd_us" and, for ops with a backward,
+"full_us" (median CUDA-event time of one call), "kernels" ({name: [mean device us, launches
+per call]} from torch.profiler)} or {"op", "backend", "error"} when the op failed.
+Only compare() runs without torch.
+"""
+import argparse
+import json
+import math
+import statistics
+
+
+def tensors_of(out):
+    """The outputs of a call that autograd tracks (flattened)."""
+    if isinstance(out, (tuple, list)):
+        return [o for x in out for o in tensors_of(x)]
+    return [out] if hasattr(out, "requires_grad") and out.requires_grad else []
+
+
+def measure(torch, call, leaves, mode, reps, warmup, flush):
+    """Median microseconds of `call` over `reps` after `warmup`, L2 flushed (`flush` zeroed)
+    before each, CUDA events around each. mode "fwd": under torch.no_grad(); "full": forward
+    and backward with fixed random upstream gradients. Returns (median, once) where once()
+    runs one such call (for kernel_times)."""
+    grads = None
+
+    def once():
+        nonlocal grads
+        if mode == "fwd":
+            with torch.no_grad():
+                return call()
+        outs = tensors_of(call())
+        if grads is None:
+            grads = [torch.randn_like(o) for o in outs]
+        torch.autograd.backward(outs, grads)
+
+    times = []
+    for i in range(warmup + reps):
+        for x in leaves:
+            x.grad = None
+        flush.zero_()
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        once()
+        end.record()
+        end.synchronize()
+        if i >= warmup:
+            times.append(start.elapsed_time(end) * 1000.0)
+    return statistics.median(times), once
+
+
+def kernel_times(torch, once, leaves, calls):
+    """{kernel name: [mean device us, launches per call]} over `calls` back-to-back calls."""
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(calls):
+            for x in leaves:
+                x.grad = None
+            once()
+        torch.cuda.synchronize()
+    found = {}
+    for e in prof.key_averages():
+        if e.device_time_total > 0 and e.count:
+            found[e.key] = [round(e.device_time_total / e.count, 2), e.count // calls]
+    return found
+
+
+def run_ops(torch, triton, table, args, modes, dev="cuda"):
+    """Times each op of `table` (name -> maker; a maker returns (call, leaves), call() runs
+    the op once and returns its output) named by args.only (all by default) in each of
+    `modes` ("fwd", "full"), profiles the last mode's call, prints each row as a JSON line
+    and writes them all to args.out."""
+    names = args.only.split(",") if args.only else list(table)
+    flush = torch.empty(256 * 2**20 // 4, dtype=torch.int32, device=dev)  # 256 MB > L2
+    backend = "kiln" if getattr(triton, "__kiln__", False) else "triton"
+    rows = []
+    for name in names:
+        torch.manual_seed(0)
+        row = {"op": name, "backend": backend}
+        try:
+            call, leaves = table[name]()
+            with torch.no_grad():
+                first = tensors_of(call()) or [call()]
+            out0 = first[0] if not isinstance(first[0], (tuple, list)) else first[0][0]
+            row["checksum"] = float(out0.float().sum().item())
+            once = None
+            for mode in modes:
+                row[mode + "_us"], once = measure(torch, call, leaves, mode, args.reps,
+                                                  args.warmup, flush)
+            if args.prof_reps:
+                row["kernels"] = kernel_times(torch, once, leaves, args.prof_reps)
+        except Exception as e:  # one op's failure must not hide the others
+            row["error"] = f"{type(e).__name__}: {str(e)[:300]}"
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump(rows, f, indent=1)
+    return rows
+
+
+def compare(pairs):
+    """Each pair: a Triton JSON and a Kiln JSON from the same call; ratios are Kiln / Triton
+    time (below 1: Kiln faster), the geometric mean over the pairs per op. A time absent
+    from either row (an op without a backward, a failed op) prints as '-'."""
+    by_op = {}
+    for tri_path, kiln_path in zip(pairs[::2], pairs[1::2]):
+        with open(tri_path) as f:
+            tri = {r["op"]: r for r in json.load(f)}
+        with open(kiln_path) as f:
+            for r in json.load(f):
+                by_op.setdefault(r["op"], []).append((tri.get(r["op"], {}), r))
+    logs = {"fwd_us": [], "full_us": []}
+    print(f"{'op':20} {'Triton fwd':>10} {'Kiln fwd':>9} {'ratio':>6} "
+          f"{'Triton full':>11} {'Kiln full':>9} {'ratio':>6}  checksum")
+    for op, runs in by_op.items():
+        cells, agree = [], True
+        for key in ("fwd_us", "full_us"):
+            tt = [t[key] for t, k in runs if key in t and key in k]
+            kt = [k[key] for t, k in runs if key in t and key in k]
+            if not tt:
+                cells += ["-", "-", "-"]
+                continue
+            ratio = math.exp(statistics.mean(math.log(b / a) for a, b in zip(tt, kt)))
+            logs[key].append(math.log(ratio))
+            cells += [f"{statistics.median(tt):.1f}", f"{statistics.median(kt):.1f}",
+                      f"{ratio:.3f}"]
+        for t, k in runs:
+            a, b = t.get("checksum"), k.get("checksum")
+            if a is None or b is None or abs(a - b) > 1e-2 * max(1.0, abs(a)):
+                agree = False
+        err = next((r.get("error") for pair in runs for r in pair if r.get("error")), "")
+        print(f"{op:20} {cells[0]:>10} {cells[1]:>9} {cells[2]:>6} {cells[3]:>11} "
+              f"{cells[4]:>9} {cells[5]:>6}  {'same' if agree else 'DIFFERS'} {err}")
+        t, k = runs[0]
+        for kname, (ktime, per) in sorted(k.get("kernels", {}).items()):
+            if kname in t.get("kernels", {}) and not kname.startswith(("void ", "at::")):
+                ttime = t["kernels"][kname][0]
+                print(f"    {kname[:60]:60} x{per} {ttime:9.1f} {ktime:9.1f} "
+                      f"{ktime / ttime:6.3f}")
+    for key, vals in logs.items():
+        if vals:
+            print(f"geomean {key}: {math.exp(statistics.mean(vals)):.3f} over {len(vals)} ops")
+
+
+def main(doc, run):
+    """The benchmarks' command line: time (run(args)) or --compare pairs of JSON files."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--out")
+    ap.add_argument("--only")
+    ap.add_argument("--reps", type=int, default=30)
+    ap.add_argument("--warmup", type=int, default=5)
+    ap.add_argument("--prof-reps", type=int, default=10,
+                    help="calls under torch.profiler (0: none, e.g. under ncu)")
+    ap.add_argument("--compare", nargs="+", metavar="JSON",
+                    help="Triton / Kiln JSON files in pairs")
+    args = ap.parse_args()
+    if args.compare:
+        if len(args.compare) % 2:
+            ap.error("--compare takes Triton / Kiln files in pairs")
+        compare(args.compare)
+    else:
+        run(args)
