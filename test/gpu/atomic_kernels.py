@@ -30,7 +30,7 @@
 # RUN: %if ptxas %{ %ptxas -arch=sm_80 %t/4.ptx -o %t/4.cubin %}
 # BF16: atom.global.gpu.acq_rel.add.noftz.v8.bf16
 # BF16: atom.global.gpu.relaxed.add.noftz.v8.bf16
-# FP16: atom.global.gpu.acq_rel.add.noftz.f16
+# FP16: atom.global.gpu.acq_rel.add.noftz.v8.f16
 # FP16: atom.global.gpu.relaxed.add.noftz.f16 %rs
 # CAS-NOT: add.noftz
 # CAS: fma.rn.bf16

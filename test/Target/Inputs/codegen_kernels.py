@@ -66,3 +66,20 @@ def four_rows(X, Y, stride, N, BLOCK: tl.constexpr):
     for k in range(0, 4):
         acc += tl.load(X + (row * 4 + k) * stride + cols, mask=cols < N, other=0.0).to(tl.float32)
     tl.store(Y + row * stride + cols, acc.to(tl.float16), mask=cols < N)
+
+
+@triton.jit
+def gathered_rows_weighted(Idx, W, V, Out, n, stride_v, BLOCK_N: tl.constexpr, D: tl.constexpr):
+    # lightllm's decode reduction (token_attention_softmax_and_reducev.py):
+    # per iteration 64 row indices and 64 weights, broadcast with [:, None]
+    # against the gathered rows, on one warp.
+    offs_n = tl.arange(0, BLOCK_N)
+    offs_d = tl.arange(0, D)
+    acc = tl.zeros([D], dtype=tl.float32)
+    for start in range(0, n, BLOCK_N):
+        idx = tl.load(Idx + start + offs_n, mask=start + offs_n < n, other=0)
+        w = tl.load(W + start + offs_n, mask=start + offs_n < n, other=0.0)
+        p = tl.exp(w - tl.max(w, 0))
+        v = tl.load(V + idx[:, None] * stride_v + offs_d[None, :])
+        acc += tl.sum(p[:, None] * v, 0)
+    tl.store(Out + offs_d, acc)

@@ -30,6 +30,7 @@
 #include "DotLayouts.h"
 #include "LayoutTerms.h"
 #include "Rematerialize.h"
+#include "ReplicatedLoads.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -76,8 +77,14 @@ struct Access {
 
 class LayoutAssigner {
 public:
-  LayoutAssigner(func::FuncOp func, unsigned numWarps, const ModuleAxisInfo &axis)
-      : func(func), numWarps(numWarps), axis(axis) {}
+  /// `loadPins`: loads laid out in their own coalesced layout whatever
+  /// their consumers want (ReplicatedLoads.h).
+  LayoutAssigner(func::FuncOp func, unsigned numWarps, const ModuleAxisInfo &axis,
+                 DenseMap<Operation *, BlockedLayoutAttr> loadPins =
+                     DenseMap<Operation *, BlockedLayoutAttr>())
+      : func(func), numWarps(numWarps), axis(axis) {
+    pinnedLayout = std::move(loadPins);
+  }
 
   LogicalResult run();
 
@@ -367,6 +374,11 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
         terms.unify(nodeOf(r), target);
     }
   bool accessesMemory = isa<LoadOp, StoreOp, AtomicCASOp, AtomicRMWOp>(op);
+  // An atomic, like a store, keeps its own pointers' layout: a value from a
+  // fixed layout (a load pinned to its own) converts.
+  if (isa<AtomicCASOp, AtomicRMWOp>(op) && target >= 0 && !terms.isSlice(target) &&
+      !terms.fixedLayout(target))
+    terms.requireNoFixed(target);
   for (OpOperand &operand : op->getOpOperands()) {
     if (!isTensor(operand.get()))
       continue;
@@ -384,8 +396,6 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
     terms.requireNoFixed(target);
   return success();
 }
-
-static int coalescedDim(const ModuleAxisInfo &axis, Value ptr);
 
 void LayoutAssigner::visitDot(DotOp dot) {
   MLIRContext *ctx = dot.getContext();
@@ -659,19 +669,6 @@ LogicalResult LayoutAssigner::materialize() {
   return success();
 }
 
-/// The dimension a pointer tensor is most contiguous along (the last one on
-/// ties), or -1 when nothing is contiguous.
-static int coalescedDim(const ModuleAxisInfo &axis, Value ptr) {
-  AxisInfo facts = axis.get(ptr);
-  int best = -1;
-  int64_t bestContig = 1;
-  unsigned rank = cast<RankedTensorType>(ptr.getType()).getRank();
-  for (int d = std::min<int>(rank, facts.rank()) - 1; d >= 0; --d)
-    if (facts.getContiguity(d) > bestContig)
-      bestContig = facts.getContiguity(d), best = d;
-  return best;
-}
-
 void LayoutAssigner::pinDisagreeingAccesses() {
   // Per rank: the accesses and the fast dimensions they want.
   DenseMap<unsigned, SmallVector<std::pair<Operation *, int>>> byRank;
@@ -726,7 +723,7 @@ void LayoutAssigner::pinDotOperandLoads() {
         info.fastDim = index == 0 ? 0 : 1;
       SmallVector<unsigned> identity = llvm::to_vector(llvm::seq<unsigned>(0, type.getRank()));
       Access access{ptr, load.getMask(), identity, /*writes=*/false, /*fullRank=*/true};
-      pinnedLayout[load] = blockedFor(info, access);
+      pinnedLayout.try_emplace(load, blockedFor(info, access));
     }
   });
 }
@@ -768,16 +765,39 @@ struct TileAssignLayoutsPass
     }
     module->setAttr("tile.num_warps",
                     IntegerAttr::get(IntegerType::get(&getContext(), 32), warps));
-    for (auto func : module.getOps<func::FuncOp>())
+    SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
+    for (auto func : funcs)
       untieCheapIndexMath(func);
+    // A first assignment of a copy finds the loads its layouts replicate
+    // (ReplicatedLoads.h); the copies stay until the end, so that no new op
+    // takes the place of one the axis facts describe.
+    SmallVector<func::FuncOp> copies;
+    for (auto func : funcs) {
+      copies.push_back(func.clone());
+      copies.back().setSymName((func.getSymName() + ".kiln_layout_trial").str());
+      module.push_back(copies.back());
+    }
+    auto eraseCopies = [&] {
+      for (auto copy : copies)
+        copy.erase();
+    };
     ModuleAxisInfo axis(module);
     if (failed(axis.status()))
-      return signalPassFailure();
-    for (auto func : module.getOps<func::FuncOp>()) {
-      LayoutAssigner assigner(func, warps, axis);
+      return eraseCopies(), signalPassFailure();
+    for (auto [func, copy] : llvm::zip(funcs, copies)) {
+      SmallVector<unsigned> replicated;
+      {
+        ScopedDiagnosticHandler quiet(&getContext(), [](Diagnostic &) { return success(); });
+        LayoutAssigner trial(copy, warps, axis);
+        if (succeeded(trial.run()))
+          replicated = findReplicatedLoads(copy, warps, axis);
+      }
+      LayoutAssigner assigner(func, warps, axis,
+                              replicatedLoadPins(func, replicated, warps, axis));
       if (failed(assigner.run()))
-        return signalPassFailure();
+        return eraseCopies(), signalPassFailure();
     }
+    eraseCopies();
     // Conversions that turned out to be between equal layouts.
     module.walk([](ConvertLayoutOp op) {
       if (op.getSrc().getType() == op.getType()) {

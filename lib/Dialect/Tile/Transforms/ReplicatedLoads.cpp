@@ -1,0 +1,101 @@
+//===- ReplicatedLoads.cpp - Loads their consumers' layouts replicate -----===//
+#include "ReplicatedLoads.h"
+
+#include "BlockedLayouts.h"
+#include "DotLayouts.h"
+
+#include "kiln/Analysis/DistributedLayout.h"
+
+using namespace mlir;
+
+namespace kiln::tile {
+
+int coalescedDim(const ModuleAxisInfo &axis, Value ptr) {
+  AxisInfo facts = axis.get(ptr);
+  int best = -1;
+  int64_t bestContig = 1;
+  unsigned rank = cast<RankedTensorType>(ptr.getType()).getRank();
+  for (int d = std::min<int>(rank, facts.rank()) - 1; d >= 0; --d)
+    if (facts.getContiguity(d) > bestContig)
+      bestContig = facts.getContiguity(d), best = d;
+  return best;
+}
+
+/// The fast dimension the load's accesses run along (the last when none).
+static unsigned fastDimOf(LoadOp load, const ModuleAxisInfo &axis) {
+  int d = coalescedDim(axis, beforeConversions(load.getPtr()));
+  return d >= 0 ? unsigned(d) : cast<RankedTensorType>(load.getType()).getRank() - 1;
+}
+
+BlockedLayoutAttr coalescedLayoutOf(LoadOp load, unsigned numWarps, const ModuleAxisInfo &axis) {
+  auto type = cast<RankedTensorType>(load.getType());
+  unsigned rank = type.getRank(), fast = fastDimOf(load, axis);
+  SmallVector<unsigned> order{fast};
+  for (int d = rank - 1; d >= 0; --d)
+    if (unsigned(d) != fast)
+      order.push_back(d);
+  // The axis facts are those of the values before any conversion.
+  unsigned vec = axis.getVectorWidth(beforeConversions(load.getPtr()), fast,
+                                     beforeConversions(load.getMask()));
+  return makeBlocked(load.getContext(), type.getShape(), order, vec, numWarps, {},
+                     getPointeeBytes(load.getPtr().getType()) * 8);
+}
+
+/// Load instructions per thread of `load` in `layout`: its registers over the
+/// vector each instruction can move (contiguous registers along the fast
+/// dimension, as far as the axis facts allow).
+static unsigned loadInstructions(LoadOp load, Attribute layout, const ModuleAxisInfo &axis) {
+  auto type = cast<RankedTensorType>(load.getType());
+  std::optional<DistributedLayout> d = getDistributedLayout(type.getShape(), layout);
+  if (!d)
+    return 0;
+  unsigned fast = fastDimOf(load, axis);
+  unsigned vec = std::min(d->contiguousRegsAlong(fast),
+                          axis.getVectorWidth(beforeConversions(load.getPtr()), fast,
+                                              beforeConversions(load.getMask())));
+  return d->numRegs() / std::max(1u, vec);
+}
+
+SmallVector<unsigned> findReplicatedLoads(func::FuncOp func, unsigned numWarps,
+                                          const ModuleAxisInfo &axis) {
+  SmallVector<unsigned> found;
+  unsigned position = 0;
+  func.walk([&](LoadOp load) {
+    unsigned at = position++;
+    auto type = dyn_cast<RankedTensorType>(load.getType());
+    if (!type || !type.getEncoding() || !isa<RankedTensorType>(load.getPtr().getType()) ||
+        type.getNumElements() < int64_t(numWarps) * kWarpSize)
+      return;
+    // Values that live in a tl.dot's layout stay there: a row scale loaded
+    // as a slice of the accumulator is what lets arithmetic on it (mamba's
+    // scaled A) run in the accumulator's registers.
+    Attribute root = type.getEncoding();
+    while (auto slice = dyn_cast<SliceLayoutAttr>(root))
+      root = slice.getParent();
+    if (!isa<BlockedLayoutAttr>(root))
+      return;
+    unsigned assigned = loadInstructions(load, type.getEncoding(), axis);
+    unsigned coalesced =
+        loadInstructions(load, coalescedLayoutOf(load, numWarps, axis), axis);
+    if (coalesced && assigned >= 4 * coalesced)
+      found.push_back(at);
+  });
+  return found;
+}
+
+DenseMap<Operation *, BlockedLayoutAttr> replicatedLoadPins(func::FuncOp func,
+                                                           ArrayRef<unsigned> positions,
+                                                           unsigned numWarps,
+                                                           const ModuleAxisInfo &axis) {
+  DenseMap<Operation *, BlockedLayoutAttr> pins;
+  if (positions.empty())
+    return pins;
+  unsigned position = 0;
+  func.walk([&](LoadOp load) {
+    if (llvm::is_contained(positions, position++))
+      pins[load] = coalescedLayoutOf(load, numWarps, axis);
+  });
+  return pins;
+}
+
+} // namespace kiln::tile
