@@ -224,7 +224,8 @@ std::optional<AutotuneSpec> readAutotune(host::Interp &in,
                              "got " + host::aTypeName(v));
         if (v.kind == K::Function) {
           info.earlyConfigPrune = v;
-          info.pruneOffset = v.fn->range.begin;
+          // Another module's function is reported where this file names it.
+          info.pruneOffset = v.mod ? pn->range.begin : v.fn->range.begin;
           spec.earlyConfigPrune = true;
         }
       } else if (name.kind == K::Str && name.s == "perf_model") {
@@ -276,7 +277,7 @@ std::optional<fe::DecoratorLayer> readHeuristics(host::Interp &in,
                               v->elems[k].s + "\" must be a function of "
                               "`args`, got " + host::aTypeName(f));
     layer.heuristics.emplace_back(v->elems[k].s, f);
-    layer.heuristicOffsets.push_back(f.fn->range.begin);
+    layer.heuristicOffsets.push_back(f.mod ? arg->range.begin : f.fn->range.begin);
   }
   return layer;
 }
@@ -356,6 +357,8 @@ struct KernelDecorators::State {
   std::string source, filename;
   std::unique_ptr<ast::Module> module;
   std::unique_ptr<host::ModuleScope> scope;
+  /// The modules its host code imports from (values point into them).
+  std::shared_ptr<host::ModuleSet> modules;
   const FunctionDef *kernel = nullptr;
   fe::DecoratorInfo info;
 
@@ -419,11 +422,12 @@ KernelDecorators::parse(llvm::StringRef source, llvm::StringRef filename,
   st->module = std::move(pr.module);
   fe::foldWrapperRebindings(*st->module);
   st->scope = std::make_unique<host::ModuleScope>(*st->module);
-  host::Interp in(*st->scope, st->source);
+  st->modules = host::ModuleSet::forFile(filename);
+  host::Interp in(*st->scope, st->source, st->modules);
   auto isJitDecorator = [&](const Expr *d) {
     if (auto *c = llvm::dyn_cast<CallExpr>(d))
       d = c->func;
-    host::Interp probe(*st->scope, st->source);
+    host::Interp probe(*st->scope, st->source, st->modules);
     std::optional<Value> v = probe.eval(d);
     return v && v->kind == K::Builtin && v->s == "triton.jit";
   };
@@ -505,10 +509,14 @@ KernelDecorators::pruneConfigs(const LaunchArgs &args) const {
           return p.name == name.s && p.kind == ParamKind::Normal;
         }))
       keywords.emplace_back(name.s, value);
-  host::Interp in(*st.scope, st.source);
+  host::Interp in(*st.scope, st.source, st.modules);
   in.opaqueHint = fe::kLeaveDecoratorsToHost;
-  std::optional<Value> r = in.call(info.earlyConfigPrune, {info.configsList, named}, keywords,
-                                   info.earlyConfigPrune.fn);
+  // Another module's function: its errors are placed where the decorator
+  // names it.
+  in.callSite = info.pruneOffset;
+  const Value &f = info.earlyConfigPrune;
+  std::optional<Value> r = in.call(f, {info.configsList, named}, keywords,
+                                   f.mod ? nullptr : f.fn);
   if (!r)
     return launchCallError(st, in, "early_config_prune", "early_config_prune: ");
   auto fail = [&](const std::string &why) {
@@ -564,9 +572,11 @@ KernelDecorators::applyHeuristics(LaunchArgs &args,
       if (fixed.count(name))
         continue;
       // Triton passes one dict of every argument, earlier results included.
-      host::Interp in(*st.scope, st.source);
+      host::Interp in(*st.scope, st.source, st.modules);
       in.opaqueHint = fe::kLeaveDecoratorsToHost;
-      std::optional<Value> r = in.call(fn, {launchArgsDict(args)}, {}, fn.fn);
+      in.callSite = layer.heuristicOffsets[k];
+      std::optional<Value> r =
+          in.call(fn, {launchArgsDict(args)}, {}, fn.mod ? nullptr : fn.fn);
       if (!r)
         return launchCallError(st, in, name, "heuristic `" + name + "`: ");
       std::optional<LaunchValue> lv = host::toLaunchValue(*r);

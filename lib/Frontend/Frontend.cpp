@@ -78,6 +78,11 @@ llvm::Expected<T> queryModule(
   std::optional<T> result;
   if (std::unique_ptr<ast::Module> m = parseMain(ctx, mb)) {
     fe::IRGen gen(ctx, mb.name, mb.text, *m);
+    // Imports are followed as a compile follows them: a kernel whose
+    // `triton` another module of the package re-exports is one here too
+    // (ln-compile reads its parameters for the heuristics the host
+    // evaluator now sees through that import).
+    fe::ImportScope imports(gen, currentFrontendOptions());
     runOnLargeStack([&] {
       if (mlir::succeeded(gen.resolveModule()))
         result = query(gen);

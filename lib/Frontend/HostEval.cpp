@@ -1,4 +1,4 @@
-//===- HostEval.cpp - Host Python values, module scope, expressions -------===//
+//===- HostEval.cpp - Host Python values, names, attributes ---------------===//
 #include "HostEval.h"
 #include "Value.h"
 
@@ -7,7 +7,6 @@
 #include "llvm/Support/FormatVariadic.h"
 #include <cmath>
 #include <cstdio>
-#include <set>
 
 using namespace kiln;
 using namespace kiln::ast;
@@ -319,119 +318,30 @@ bool kiln::host::equal(const Value &a, const Value &b) {
 }
 
 //===----------------------------------------------------------------------===//
-// Module scope
-//===----------------------------------------------------------------------===//
-
-/// The names `s` binds by import, with the dotted name each binds.
-static void importBindings(const Stmt *s,
-                           std::vector<std::pair<std::string, std::string>> &out) {
-  if (auto *im = llvm::dyn_cast<ImportStmt>(s)) {
-    for (const Alias &al : im->names) {
-      llvm::StringRef top = llvm::StringRef(al.name).split('.').first;
-      if (al.asName.empty())
-        out.push_back({top.str(), top.str()});
-      else
-        out.push_back({al.asName, al.name});
-    }
-  } else if (auto *im = llvm::dyn_cast<ImportFromStmt>(s)) {
-    for (const Alias &al : im->names)
-      out.push_back({al.asName.empty() ? al.name : al.asName, im->module + "." + al.name});
-  }
-}
-
-/// Imports inside module-level `if` statements (torchao's `if has_triton():
-/// import triton ...` around its kernels), for names no top-level statement
-/// binds: what the kernels' decorators inside the `if` see.
-static void nestedImports(const Block &block,
-                          std::vector<std::pair<const Stmt *, std::pair<std::string, std::string>>> &out) {
-  for (const Stmt *s : block) {
-    if (auto *is = llvm::dyn_cast<IfStmt>(s)) {
-      nestedImports(is->body, out);
-      nestedImports(is->orelse, out);
-      continue;
-    }
-    std::vector<std::pair<std::string, std::string>> names;
-    importBindings(s, names);
-    for (auto &n : names)
-      out.push_back({s, std::move(n)});
-  }
-}
-
-ModuleScope::ModuleScope(const ast::Module &m) {
-  for (const Stmt *s : m.body) {
-    if (auto *a = llvm::dyn_cast<AssignStmt>(s)) {
-      for (const Expr *t : a->targets)
-        if (auto *n = llvm::dyn_cast<NameExpr>(t))
-          bindings[n->id].push_back({s, ""});
-    } else if (auto *a = llvm::dyn_cast<AnnAssignStmt>(s)) {
-      if (auto *n = llvm::dyn_cast<NameExpr>(a->target); n && a->value)
-        bindings[n->id].push_back({s, ""});
-    } else if (auto *f = llvm::dyn_cast<FunctionDef>(s)) {
-      bindings[f->name].push_back({s, ""});
-    } else if (llvm::isa<ImportStmt, ImportFromStmt>(s)) {
-      std::vector<std::pair<std::string, std::string>> names;
-      importBindings(s, names);
-      for (auto &[name, imported] : names) {
-        torch |= llvm::StringRef(imported).split('.').first == "torch";
-        bindings[name].push_back({s, imported});
-      }
-    }
-  }
-  std::vector<std::pair<const Stmt *, std::pair<std::string, std::string>>> nested;
-  for (const Stmt *s : m.body)
-    if (auto *is = llvm::dyn_cast<IfStmt>(s)) {
-      nestedImports(is->body, nested);
-      nestedImports(is->orelse, nested);
-    }
-  std::set<std::string> topLevel;
-  for (const auto &[name, _] : bindings)
-    topLevel.insert(name);
-  for (auto &[s, entry] : nested)
-    if (!topLevel.count(entry.first))
-      bindings[entry.first].push_back({s, entry.second});
-}
-
-const ModuleScope::Binding *ModuleScope::find(llvm::StringRef name, uint32_t before) const {
-  auto it = bindings.find(name);
-  if (it == bindings.end())
-    return nullptr;
-  const Binding *found = nullptr;
-  for (const Binding &b : it->second)
-    if (b.node->range.begin < before)
-      found = &b;
-  return found;
-}
-
-std::vector<std::pair<std::string, std::string>> ModuleScope::imports() const {
-  std::vector<std::pair<std::string, std::string>> out;
-  for (const auto &[name, all] : bindings)
-    if (!all.back().importName.empty())
-      out.emplace_back(name, all.back().importName);
-  return out;
-}
-
-void ModuleScope::alias(llvm::StringRef name, std::string importName) {
-  auto it = bindings.find(name);
-  if (it == bindings.end())
-    return;
-  for (Binding &b : it->second)
-    if (!b.importName.empty())
-      b.importName = importName;
-}
-
-//===----------------------------------------------------------------------===//
 // Interp: errors, names, attributes
 //===----------------------------------------------------------------------===//
 
 std::nullopt_t Interp::fail(uint32_t offset, const std::string &msg) {
-  if (!failed) {
-    failed = true;
-    err = {offset, msg};
+  if (failed)
+    return std::nullopt;
+  failed = true;
+  err = {offset, msg};
+  if (cur) {
+    // In another module: its place in the message, reported where this
+    // file reached it.
+    auto [line, col] = LineTable(source).lineCol(offset);
+    err = {entry, entryNote + cur->path + ":" + std::to_string(line) + ":" +
+                      std::to_string(col) + ": " + msg};
   }
   return std::nullopt;
 }
 std::nullopt_t Interp::fail(const Node *n, const std::string &msg) {
-  return fail(n ? n->range.begin : 0, msg);
+  if (!n && cur && !failed) {
+    failed = true;
+    err = {entry, entryNote + msg};
+    return std::nullopt;
+  }
+  return fail(n ? n->range.begin : callSite, msg);
 }
 
 llvm::StringRef Interp::text(const Node *n) const {
@@ -468,20 +378,19 @@ static std::string canonicalModule(llvm::StringRef name) {
 /// Whether Kiln models the module `name` belongs to (triton's and torch's
 /// names it knows; the rest of those packages are modules or host objects
 /// it treats as such).
-static bool isModelledRoot(llvm::StringRef name) {
+bool kiln::host::isModelledModule(llvm::StringRef name) {
   llvm::StringRef root = name.split('.').first;
   return root == "triton" || root == "torch" || root == "math" ||
-         root == "itertools";
+         root == "itertools" || root == "logging";
 }
 
-/// `NAME` of `from M import NAME`, M not modelled: a value of another
-/// module (a module, a config list, a function: Kiln cannot tell).
-static Value importedValue(const ImportFromStmt &from, llvm::StringRef imported,
-                           llvm::StringRef source) {
-  Value v = Value::named(K::Extern, imported.str());
-  v.from = std::string(from.level, '.') + from.module;
-  v.i = 1 + llvm::count(source.take_front(from.range.begin), '\n');
-  return v;
+/// An import binding of a module of the package (not one Kiln models, not
+/// a name another module re-exports from triton): HostEvalModules.cpp.
+static bool isUserImport(const ModuleScope::Binding &b) {
+  if (b.aliased)
+    return false;
+  auto *from = llvm::dyn_cast<ImportFromStmt>(b.node);
+  return (from && from->level > 0) || !isModelledModule(b.importName);
 }
 
 std::nullopt_t Interp::opaque(const Value &v, const Node *where,
@@ -489,9 +398,7 @@ std::nullopt_t Interp::opaque(const Value &v, const Node *where,
   std::string t = shown.empty() ? text(where).str() : shown;
   std::string msg = "`" + t + "` is ";
   if (!v.from.empty())
-    msg += "imported from module `" + v.from + "` (line " + std::to_string(v.i) +
-           "), which Kiln's host evaluator does not evaluate (it evaluates "
-           "only this file)";
+    msg += whyOpaqueImport(v);
   else
     msg += (t == v.s ? "" : "`" + v.s + "`, ") +
            std::string("a host value Kiln cannot evaluate");
@@ -508,14 +415,22 @@ std::optional<bool> Interp::truth(const Value &v, const Node *where) {
 }
 
 std::optional<Value> Interp::global(llvm::StringRef name, const Node *where) {
-  const ModuleScope::Binding *b = scope.find(name, visibleBefore);
+  const ModuleScope::Binding *b = scope->find(name, visibleBefore);
   if (b)
-    if (auto it = globals.find(b->node); it != globals.end())
+    if (auto it = globals.find(std::make_pair(b->node, name.str())); it != globals.end())
       return it->second;
-  if (!b && scope.find(name))
+  if (!b && scope->find(name))
     return fail(where, "name `" + name.str() + "` is bound only after this point of the module "
                        "(Python runs it top to bottom)");
   if (!b) {
+    // `from .utils import *` above this point (names of the module first,
+    // as Python looks them up before its builtins).
+    bool bound = false;
+    std::optional<Value> star = starImported(name, visibleBefore, where, bound);
+    if (bound)
+      return star;
+    if (name == "__name__") // as imported (the main file: as run)
+      return Value::str(cur ? cur->pyName : "__main__");
     // Python's builtins Kiln evaluates.
     static const char *kBuiltins[] = {
         "min",  "max",   "len",   "range", "int",   "float",   "bool",
@@ -529,31 +444,23 @@ std::optional<Value> Interp::global(llvm::StringRef name, const Node *where) {
                            "` is not defined at the module level of this file");
   }
   if (llvm::is_contained(resolving, b->node))
-    return fail(where, "module-level name `" + name.str() +
-                           "` is defined in terms of itself");
+    return fail(where, b->importName.empty()
+                           ? "module-level name `" + name.str() +
+                                 "` is defined in terms of itself"
+                           : importCycle());
   Value v;
   if (auto *f = llvm::dyn_cast<FunctionDef>(b->node)) {
     v.kind = K::Function;
     v.fn = f;
     v.s = f->name;
+    v.mod = cur;
   } else if (!b->importName.empty()) {
-    llvm::StringRef imported = b->importName;
-    // `from triton.language import float16` and friends.
-    auto [mod, attr] = imported.rsplit('.');
-    if (auto dt = dtypeAttr(canonicalModule(mod), attr);
-        dt && llvm::isa<ImportFromStmt>(b->node))
-      v = Value::dtypeOf(*dt);
-    else if (std::optional<Value> a =
-                 llvm::isa<ImportFromStmt>(b->node)
-                     ? attribute(Value::named(K::Module, mod.str()), attr.str(), b->node)
-                     : std::nullopt;
-             a && a->kind == K::Builtin)
-      v = *a; // `from triton import Config`, `from itertools import product`
-    else if (auto *from = llvm::dyn_cast<ImportFromStmt>(b->node);
-             from && !isModelledRoot(imported))
-      v = importedValue(*from, imported, source);
-    else
-      v = Value::named(K::Module, canonicalModule(imported));
+    resolving.push_back(b->node);
+    std::optional<Value> r = importBinding(*b, name, where);
+    resolving.pop_back();
+    if (!r)
+      return std::nullopt;
+    v = *r;
   } else {
     const Expr *rhs = nullptr;
     if (auto *a = llvm::dyn_cast<AssignStmt>(b->node))
@@ -571,8 +478,27 @@ std::optional<Value> Interp::global(llvm::StringRef name, const Node *where) {
       return std::nullopt;
     v = *r;
   }
-  globals[b->node] = v;
+  globals[{b->node, name.str()}] = v;
   return v;
+}
+
+std::optional<Value> Interp::importBinding(const ModuleScope::Binding &b,
+                                           llvm::StringRef name, const Node *where) {
+  if (isUserImport(b))
+    return userImport(b, name, where);
+  llvm::StringRef imported = b.importName;
+  // `from triton.language import float16` and friends.
+  auto [mod, attr] = imported.rsplit('.');
+  bool from = llvm::isa<ImportFromStmt>(b.node);
+  if (auto dt = dtypeAttr(canonicalModule(mod), attr); dt && from)
+    return Value::dtypeOf(*dt);
+  // `from triton import Config`, `from itertools import product`
+  if (std::optional<Value> a =
+          from ? attribute(Value::named(K::Module, mod.str()), attr.str(), b.node)
+               : std::nullopt;
+      a && a->kind == K::Builtin)
+    return *a;
+  return Value::named(K::Module, canonicalModule(imported));
 }
 
 std::optional<Value> Interp::lookup(const NameExpr *n,
@@ -595,6 +521,8 @@ std::optional<Value> Interp::attribute(const Value &base,
   switch (base.kind) {
   case K::Module:
   case K::Extern: {
+    if (base.kind == K::Module && base.mod)
+      return moduleAttr(base, name, a); // a module of the package
     std::string mod = canonicalModule(base.s);
     if (auto dt = dtypeAttr(mod, name))
       return Value::dtypeOf(*dt);
@@ -612,6 +540,14 @@ std::optional<Value> Interp::attribute(const Value &base,
         "torch.cuda.current_device",
         "torch.cuda.get_device_properties"};
     if (llvm::is_contained(kKnown, full))
+      return Value::named(K::Builtin, full);
+    // Logging only writes output, which Kiln has none of: its calls (a
+    // prune function's `logger.debug(...)`) are no-ops returning None.
+    static const char *kLog[] = {"debug", "info",     "warning", "warn",
+                                 "error", "critical", "exception", "log"};
+    if ((mod == "logging" || mod == "logging.Logger") && llvm::is_contained(kLog, name))
+      return Value::named(K::Builtin, "logging.log");
+    if (full == "logging.getLogger")
       return Value::named(K::Builtin, full);
     // None, as in kernels and module-level `if`s: Kiln runs beside CUDA
     // builds of PyTorch (FBGEMM's `configs=_AMD_CONFIGS if torch.version.hip

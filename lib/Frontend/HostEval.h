@@ -8,6 +8,10 @@
 // a few builtins (`min`, `len`, `range`, `triton.cdiv`, `triton.Config`, ...)
 // and calls of module-level host `def`s made of simple statements.
 //
+// Names imported from other modules of the package (`from .configs import
+// CONFIGS`) are evaluated in their own module, each file parsed once
+// (HostEvalModules.cpp).
+//
 // Host queries Kiln can answer are modelled (docs/language.md lists them):
 // `torch.cuda.current_device()` is 0 and the device properties' `warp_size`
 // is 32 (every NVIDIA target). Anything else fails with the exact source
@@ -21,9 +25,11 @@
 #include "kiln/Frontend/Syntax/AST.h"
 #include "kiln/Frontend/Decorators.h"
 #include "kiln/Frontend/Spec.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +37,8 @@
 namespace kiln::host {
 
 struct Env;
+struct HostModule;
+class ModuleSet;
 
 /// A host Python value.
 struct Value {
@@ -64,9 +72,14 @@ struct Value {
   std::vector<Value> elems;
   std::vector<Value> vals; ///< Dict values
   /// Extern bound by `from M import NAME` (M as written, `.mod` for a
-  /// relative import; `i` is the import's line): a value of another module,
-  /// which this evaluator does not run. Kept through attributes.
+  /// relative import; `i` is the import's line): a value of a module whose
+  /// file Kiln cannot find (any, without a ModuleSet). Kept through
+  /// attributes.
   std::string from;
+  /// The module a Function is defined in, a Module's file (a module of the
+  /// package), the module whose import made an imported Extern; null: the
+  /// file the Interp evaluates.
+  const HostModule *mod = nullptr;
   kiln::DType dtype = kiln::DType::F32;
   const ast::Node *fn = nullptr;      ///< Function: LambdaExpr or FunctionDef
   std::shared_ptr<const Env> closure; ///< Function: enclosing locals
@@ -135,9 +148,13 @@ std::string repr(const Value &v);
 /// Python's str(): as repr, but strings bare and dtypes by Triton name (fp16).
 std::string str(const Value &v);
 bool truthy(const Value &v);
+/// Whether Kiln models module `name` itself (triton, torch, math,
+/// itertools, logging) rather than reading it as a file of the package.
+bool isModelledModule(llvm::StringRef name);
 /// A host value Kiln does not model (an attribute of a module it does not
-/// know, a name imported from another module): its truth, comparisons and
-/// arithmetic are unknown, so each is an error (Interp::opaque).
+/// know, a name imported from a module it cannot find): its truth,
+/// comparisons and arithmetic are unknown, so each is an error
+/// (Interp::opaque).
 inline bool isOpaque(const Value &v) { return v.kind == Value::Kind::Extern; }
 bool equal(const Value &a, const Value &b);
 
@@ -161,6 +178,7 @@ public:
   struct Binding {
     const ast::Node *node = nullptr; ///< AssignStmt, FunctionDef or Import*
     std::string importName;          ///< Import: the dotted name bound
+    bool aliased = false;            ///< importName set by alias()
   };
   /// The binding of `name` that Python's top-to-bottom run of the module
   /// has made last before source offset `before` (the last in the file by
@@ -174,6 +192,8 @@ public:
   void alias(llvm::StringRef name, std::string importName);
   /// Whether the file imports `torch` (then torch dtypes are known).
   bool importsTorch() const { return torch; }
+  /// The `from M import *` statements before `before`, the last first.
+  std::vector<const ast::ImportFromStmt *> starImports(uint32_t before) const;
 
 private:
   /// Every top-level binding of each name, in source order.
@@ -191,8 +211,12 @@ public:
   static constexpr size_t kMaxElements = 100'000;
   static constexpr unsigned kMaxNest = 100;
 
-  Interp(const ModuleScope &scope, llvm::StringRef source)
-      : scope(scope), source(source) {}
+  /// `modules` finds and loads the files of imported modules (none: names
+  /// imported from user modules stay opaque).
+  Interp(const ModuleScope &scope, llvm::StringRef source,
+         std::shared_ptr<ModuleSet> modules = nullptr)
+      : mainScope(scope), mainSource(source), scope(&scope), source(source),
+        modules(std::move(modules)) {}
 
   /// Module names resolve to their bindings before this offset: a
   /// decorator runs while the module is imported and sees only what was
@@ -203,11 +227,18 @@ public:
   /// A fresh evaluator over the same file at the same point of it (its
   /// errors are its own).
   Interp fork() const {
-    Interp out(scope, source);
+    Interp out(mainScope, mainSource, modules);
     out.visibleBefore = visibleBefore;
     out.opaqueHint = opaqueHint;
+    out.callSite = callSite;
     return out;
   }
+
+  /// Where in this file a call with no call site (`call(f, ..., nullptr)`)
+  /// is written: a heuristic or early_config_prune of another module, run at
+  /// launch. Errors inside another module's code are reported at the place
+  /// this file reached it, with that module's FILE:LINE:COL in the message.
+  uint32_t callSite = 0;
 
   std::optional<Value> eval(const ast::Expr *e,
                             const std::shared_ptr<Env> &env = nullptr);
@@ -237,6 +268,10 @@ public:
   std::nullopt_t opaque(const Value &v, const ast::Node *where,
                         const std::string &use, std::string shown = "");
 
+  /// The text of `n` in module `m` (null: this file), e.g. of a function's
+  /// decorators (Value::mod is its module).
+  llvm::StringRef textIn(const HostModule *m, const ast::Node *n) const;
+
   /// The first error (valid after a call returned std::nullopt).
   const EvalError &error() const { return err; }
   /// Records an error at `n` (keeps the first) and returns std::nullopt.
@@ -246,6 +281,42 @@ public:
 
 private:
   friend struct Frame;
+  /// Evaluation inside module `m` for its lifetime (HostEvalModules.cpp).
+  struct Enter;
+  /// The value an import binding `b` of the current module binds to
+  /// `name`: what Kiln models (triton, torch, math, ...), else (userImport,
+  /// HostEvalModules.cpp) a name of a module of the package evaluated
+  /// there, or that module.
+  std::optional<Value> importBinding(const ModuleScope::Binding &b,
+                                     llvm::StringRef name, const ast::Node *where);
+  std::optional<Value> userImport(const ModuleScope::Binding &b,
+                                  llvm::StringRef name, const ast::Node *where);
+  /// An import statement in a host function body: binds its names locally.
+  bool importLocally(const ast::Stmt *s, const std::shared_ptr<Env> &env);
+  /// `from M import name` of the current module binding `local`, M a
+  /// module of the package (or a package's submodule `name`).
+  std::optional<Value> importFrom(const ast::ImportFromStmt &from,
+                                  const std::string &name,
+                                  llvm::StringRef local, const ast::Node *where);
+  /// Module-level `name` of `m` as an importer sees it (its last binding),
+  /// through its star imports; nullopt without an error if it binds none.
+  std::optional<Value> globalIn(const HostModule *m, const std::string &name,
+                                const ast::Node *where,
+                                llvm::function_ref<std::string()> note,
+                                bool &bound);
+  /// `base.name`, base a module of the package.
+  std::optional<Value> moduleAttr(const Value &base, const std::string &name,
+                                  const ast::Node *where);
+  /// `name` through the current module's star imports above `before`
+  /// (`bound`: one binds it); `where` is the use, in the current module.
+  std::optional<Value> starImported(llvm::StringRef name, uint32_t before,
+                                    const ast::Node *where, bool &bound);
+  /// Why imported Extern `v` is opaque ("imported from module `M` (line
+  /// N), which Kiln cannot find (searched: ...)").
+  std::string whyOpaqueImport(const Value &v) const;
+  /// The error for an import binding reached again while it is evaluated:
+  /// the chain of imports that leads back to it.
+  std::string importCycle() const;
   std::optional<Value> evalExpr(const ast::Expr *e,
                                 const std::shared_ptr<Env> &env);
   /// Dict and set displays, lambdas, comprehensions, f-strings
@@ -291,6 +362,11 @@ private:
   callFunction(const Value &f, std::vector<Value> &args,
                std::vector<std::pair<std::string, Value>> &kwargs,
                const ast::Node *where);
+  /// Function `f`'s defaults and body over its bound parameters `env`, in
+  /// the current module; callIn: in f's own module (HostEvalModules.cpp).
+  std::optional<Value> runFunction(const Value &f, const std::shared_ptr<Env> &env);
+  std::optional<Value> callIn(const Value &f, const std::shared_ptr<Env> &env,
+                              const ast::Node *where);
   /// Iterates a value (list, tuple, set, dict keys, str, range result).
   std::optional<std::vector<Value>> iterate(const Value &v,
                                             const ast::Node *where);
@@ -310,10 +386,30 @@ private:
   /// False (with an error at `n`) when `v` nests deeper than kMaxNest.
   bool checkNest(const Value &v, const ast::Node *n);
 
-  const ModuleScope &scope;
+  /// The file this Interp evaluates, and the module being evaluated now
+  /// (another module's while its code runs; cur null: this file).
+  const ModuleScope &mainScope;
+  llvm::StringRef mainSource;
+  const ModuleScope *scope;
   llvm::StringRef source;
-  /// Module-level values evaluated so far, by binding.
-  std::map<const ast::Node *, Value> globals;
+  const HostModule *cur = nullptr;
+  std::shared_ptr<ModuleSet> modules;
+  /// While another module's code runs: where this file reached it (errors
+  /// are reported there), what that was ("in `f` of module `m`: "), and
+  /// this file's visibleBefore to return to.
+  uint32_t entry = 0;
+  std::string entryNote;
+  uint32_t mainVisible = UINT32_MAX;
+  /// `from M import NAME` evaluations in progress: (importer, NAME, M's
+  /// file), for the chain an import cycle is reported with.
+  struct Importing {
+    const HostModule *importer;
+    std::string name, file;
+  };
+  std::vector<Importing> importing;
+  /// Module-level values evaluated so far, by binding and name (one import
+  /// statement binds several names).
+  std::map<std::pair<const ast::Node *, std::string>, Value, std::less<>> globals;
   std::vector<const ast::Node *> resolving; ///< module bindings being evaluated
   EvalError err;
   bool failed = false;
@@ -327,6 +423,49 @@ std::optional<std::string> constexprLiteral(const Value &v);
 /// Host value <-> launch value (what heuristics see and compute).
 Value fromLaunchValue(const LaunchValue &v);
 std::optional<LaunchValue> toLaunchValue(const Value &v);
+
+/// A Python file of the package that host code imports from, parsed.
+struct HostModule {
+  std::string path;  ///< its file
+  std::string name;  ///< as first imported (`.configs`, `mylib.ops`)
+  std::string pyName; ///< its `__name__`: dotted from its package root
+  std::string source;
+  std::unique_ptr<ast::Module> ast;
+  std::unique_ptr<ModuleScope> scope;
+};
+
+/// The modules host code of one file imports, found as the code generator
+/// finds them (ModuleFiles.h) and parsed once; shared by the evaluators of
+/// that file (values point into their syntax trees) and safe to use from
+/// several threads.
+class ModuleSet {
+public:
+  ModuleSet(std::string mainPath, std::vector<std::string> includeDirs)
+      : mainPath(std::move(mainPath)), includeDirs(std::move(includeDirs)) {}
+  /// For the file named `filename`, with the calling thread's package roots
+  /// (FrontendOptions: -I, the C API's include_dirs, its main file's path).
+  static std::shared_ptr<ModuleSet> forFile(llvm::StringRef filename);
+  /// The file of module `dotted` (`level` leading dots) that `importer`
+  /// (null: the main file) imports.
+  std::optional<std::string> find(const HostModule *importer,
+                                  llvm::StringRef dotted, unsigned level) const;
+  /// Why it is not found: `searched: DIRS` / how to give package roots.
+  std::string whyNotFound(const HostModule *importer, llvm::StringRef dotted,
+                          unsigned level) const;
+  /// The module in file `path` named `name`, parsed once; null when it
+  /// cannot be read or parsed (`error` says why, with FILE:LINE:COL).
+  const HostModule *load(const std::string &path, const std::string &name,
+                         std::string &error);
+  const std::string &pathOf(const HostModule *m) const {
+    return m ? m->path : mainPath;
+  }
+
+private:
+  std::string mainPath;
+  std::vector<std::string> includeDirs;
+  std::mutex mutex;
+  std::map<std::string, std::unique_ptr<HostModule>> byPath;
+};
 
 /// Module attributes Kiln knows: dtypes of `triton.language` and `torch`.
 std::optional<kiln::DType> dtypeAttr(llvm::StringRef module,

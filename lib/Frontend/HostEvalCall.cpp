@@ -249,6 +249,8 @@ std::optional<Value> Interp::callBuiltin(const std::string &name,
     }
     return Value::seq(K::List, std::move(out));
   }
+  if (name == "logging.log" || name == "logging.getLogger") // see attribute()
+    return name == "logging.log" ? Value::none() : Value::named(K::Module, "logging.Logger");
   if (!kwargs.empty())
     return fail(where, "`" + name + "()`: Kiln does not evaluate keyword "
                        "argument `" + kwargs[0].first + "` here");

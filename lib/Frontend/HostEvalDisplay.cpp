@@ -84,6 +84,7 @@ std::optional<Value> Interp::evalDisplay(const Expr *e,
     f.kind = K::Function;
     f.fn = e;
     f.s = "<lambda>";
+    f.mod = cur; // its names are its module's, wherever it is called
     f.closure = env; // late binding, as Python's closures
     return f;
   }

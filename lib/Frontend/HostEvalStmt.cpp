@@ -17,10 +17,12 @@ using K = Value::Kind;
 
 using KwArgs = std::vector<std::pair<std::string, Value>>;
 
-/// Whether `fn` is decorated as kernel code (`@triton.jit`, `@jit`).
-static bool isKernelCode(const FunctionDef *fn, const Interp &in) {
+/// Whether `fn` (of module `m`) is decorated as kernel code (`@triton.jit`,
+/// `@jit`).
+static bool isKernelCode(const FunctionDef *fn, const HostModule *m,
+                         const Interp &in) {
   return llvm::any_of(fn->decorators, [&](const Expr *d) {
-    return in.text(d).contains("jit");
+    return in.textIn(m, d).contains("jit");
   });
 }
 
@@ -33,7 +35,7 @@ std::optional<Value> Interp::callFunction(const Value &f,
   const LambdaExpr *lambda = llvm::dyn_cast<LambdaExpr>(f.fn);
   if (!def && !lambda)
     return fail(where, "Kiln cannot call `" + text(where).str() + "`");
-  if (def && isKernelCode(def, *this))
+  if (def && isKernelCode(def, f.mod, *this))
     return fail(where, "`" + def->name +
                            "` is a @triton.jit function: host code cannot "
                            "call it");
@@ -86,31 +88,39 @@ std::optional<Value> Interp::callFunction(const Value &f,
   }
   if (varKw)
     env->vars[varKw->name] = extraKw;
-  for (const Param &p : params) {
-    if (env->vars.count(p.name))
-      continue;
-    if (!p.defaultValue)
+  for (const Param &p : params)
+    if (!env->vars.count(p.name) && !p.defaultValue)
       return fail(where, "`" + name + "()` is missing argument `" +
                              p.name + "`");
-    std::optional<Value> d = eval(p.defaultValue);
-    if (!d)
-      return std::nullopt;
-    env->vars[p.name] = *d;
-  }
   // Each call is one nesting level, so recursion stops at kMaxDepth.
   if (++depth > kMaxDepth) {
     --depth;
     return fail(where, "host calls nest deeper than Kiln's limit of " +
                            std::to_string(kMaxDepth) + " levels");
   }
-  if (lambda) {
-    std::optional<Value> r = eval(lambda->body, env);
-    --depth;
-    return r;
+  // Another module's function runs in its module (its names, its defaults).
+  std::optional<Value> r =
+      f.mod != cur ? callIn(f, env, where) : runFunction(f, env);
+  --depth;
+  return r;
+}
+
+std::optional<Value> Interp::runFunction(const Value &f,
+                                         const std::shared_ptr<Env> &env) {
+  const FunctionDef *def = llvm::dyn_cast<FunctionDef>(f.fn);
+  const LambdaExpr *lambda = llvm::dyn_cast<LambdaExpr>(f.fn);
+  for (const Param &p : def ? def->params : lambda->params) {
+    if (env->vars.count(p.name))
+      continue;
+    std::optional<Value> d = eval(p.defaultValue);
+    if (!d)
+      return std::nullopt;
+    env->vars[p.name] = *d;
   }
+  if (lambda)
+    return eval(lambda->body, env);
   Value ret;
   Flow flow = execBlock(def->body, env, ret);
-  --depth;
   if (flow == Flow::Error)
     return std::nullopt;
   return flow == Flow::Return ? ret : Value::none();
@@ -195,6 +205,9 @@ Interp::Flow Interp::exec(const Stmt *s, const std::shared_ptr<Env> &env,
   switch (s->getKind()) {
   case Node::Kind::Pass:
     return Flow::Next;
+  case Node::Kind::Import: // unsloth's prune helpers import inside
+  case Node::Kind::ImportFrom:
+    return ok(importLocally(s, env));
   case Node::Kind::Break:
     return Flow::Break;
   case Node::Kind::Continue:

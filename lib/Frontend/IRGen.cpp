@@ -290,7 +290,7 @@ static LogicalResult checkDecorators(IRGen &g, const FunctionDef *fn) {
          v->s == "tl" || llvm::StringRef(v->s).starts_with("tl.")))
       scope.alias(name, v->s == "tl" ? "triton.language" : v->s);
   }
-  host::Interp in(scope, g.source);
+  host::Interp in(scope, g.source, hostModules(g));
   if (!readDecorators(in, fn, [](uint32_t) { return std::string(); }))
     return g.fail(in.error().offset, in.error().message);
   return success();

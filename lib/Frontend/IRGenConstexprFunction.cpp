@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "HostEval.h"
 #include "IRGen.h"
+#include "IRGenImport.h"
 
 using namespace kiln;
 using namespace kiln::fe;
@@ -122,7 +123,7 @@ FailureOr<Val> IRGen::callConstexprFunction(const FunctionDef *fn,
     kw.emplace_back(args.kw[k].first, std::move(*h));
   }
   host::ModuleScope scope(module);
-  host::Interp in(scope, source);
+  host::Interp in(scope, source, hostModules(*this));
   host::Value f;
   f.kind = HK::Function;
   f.fn = fn;

@@ -14,6 +14,8 @@
 #include "IRGenImport.h"
 
 #include "DecoratorsImpl.h"
+#include "HostEval.h"
+#include "ModuleFiles.h"
 
 #include "kiln/Frontend/Syntax/Parser.h"
 #include "kiln/Frontend/Syntax/ChildBlocks.h"
@@ -112,58 +114,11 @@ kiln::parseHostBindings(const std::vector<std::string> &texts) {
 }
 
 //===----------------------------------------------------------------------===//
-// Finding module files
+// Finding module files (ModuleFiles.cpp)
 //===----------------------------------------------------------------------===//
 
 bool kiln::fe::isTritonModuleName(llvm::StringRef m) {
   return m == "triton" || m.starts_with("triton.");
-}
-
-/// DIR/a/b.py or DIR/a/b/__init__.py for parts {a, b} (DIR/__init__.py
-/// for no parts: `from . import x`).
-static std::optional<std::string>
-moduleFileIn(llvm::StringRef dir, llvm::ArrayRef<llvm::StringRef> parts) {
-  llvm::SmallString<256> p(dir);
-  for (llvm::StringRef part : parts)
-    llvm::sys::path::append(p, part);
-  if (!parts.empty()) {
-    std::string file = (p + ".py").str();
-    if (llvm::sys::fs::is_regular_file(file))
-      return file;
-  }
-  llvm::SmallString<256> init(p);
-  llvm::sys::path::append(init, "__init__.py");
-  if (llvm::sys::fs::is_regular_file(init))
-    return init.str().str();
-  return std::nullopt;
-}
-
-static std::vector<std::string>
-searchDirs(llvm::StringRef filename, unsigned level,
-           const std::vector<std::string> &includeDirs) {
-  if (level == 0)
-    return includeDirs;
-  llvm::SmallString<256> dir(filename);
-  llvm::sys::path::remove_filename(dir);
-  for (unsigned i = 1; i < level; ++i)
-    llvm::sys::path::remove_filename(dir);
-  if (dir.empty())
-    dir = ".";
-  return {dir.str().str()};
-}
-
-static std::optional<std::string>
-findFile(llvm::StringRef filename, llvm::StringRef dotted, unsigned level,
-         const std::vector<std::string> &includeDirs) {
-  llvm::SmallVector<llvm::StringRef> parts;
-  if (!dotted.empty())
-    dotted.split(parts, '.');
-  if (level == 0 && parts.empty())
-    return std::nullopt;
-  for (const std::string &dir : searchDirs(filename, level, includeDirs))
-    if (auto f = moduleFileIn(dir, parts))
-      return f;
-  return std::nullopt;
 }
 
 //===----------------------------------------------------------------------===//
@@ -251,10 +206,7 @@ bool kiln::fe::followsImports(const IRGen &g) { return stateOf(g); }
 /// The path relative imports of `g`'s file resolve against.
 static std::string pathOf(const IRGen &g) {
   ImportState *st = stateOf(g);
-  if (st && !st->options.mainFile.empty() &&
-      llvm::sys::path::filename(st->options.mainFile) == g.filename)
-    return st->options.mainFile;
-  return g.filename;
+  return st ? importerPath(g.filename, st->options) : g.filename;
 }
 
 static const std::vector<std::string> &includeDirsOf(const IRGen &g) {
@@ -263,11 +215,10 @@ static const std::vector<std::string> &includeDirsOf(const IRGen &g) {
   return st ? st->options.includeDirs : none;
 }
 
-/// `path` resolved (symlinks, `..`), or as given when it does not exist:
-/// how files are compared and keyed however a host spells them.
-static std::string realPathOf(const std::string &path) {
-  llvm::SmallString<256> real;
-  return llvm::sys::fs::real_path(path, real) ? path : real.str().str();
+std::shared_ptr<host::ModuleSet> kiln::fe::hostModules(const IRGen &g) {
+  if (!stateOf(g))
+    return nullptr;
+  return std::make_shared<host::ModuleSet>(pathOf(g), includeDirsOf(g));
 }
 
 const HostBinding *kiln::fe::findHostBinding(const IRGen &g,
@@ -300,19 +251,12 @@ bool kiln::fe::hasPackageRoots(const IRGen &g) {
 std::optional<std::string> kiln::fe::findModuleFile(const IRGen &g,
                                                     llvm::StringRef dotted,
                                                     unsigned level) {
-  return findFile(pathOf(g), dotted, level, includeDirsOf(g));
+  return findModuleFileFrom(pathOf(g), dotted, level, includeDirsOf(g));
 }
 
 std::string kiln::fe::cannotFindModule(const IRGen &g, llvm::StringRef dotted,
                                        unsigned level) {
-  std::string shown = std::string(level, '.') + dotted.str();
-  std::vector<std::string> dirs =
-      searchDirs(pathOf(g), level, includeDirsOf(g));
-  std::string searched =
-      dirs.empty() ? "no package roots given: pass -I DIR to ln-compile or "
-                     "include_dirs to the C API"
-                   : "searched: " + llvm::join(dirs, ", ");
-  return "cannot find module '" + shown + "' (" + searched + ")";
+  return cannotFindModuleFrom(pathOf(g), dotted, level, includeDirsOf(g));
 }
 
 //===----------------------------------------------------------------------===//
@@ -689,7 +633,7 @@ static void collectImports(llvm::StringRef source, llvm::StringRef filename,
       unsigned level = m[1].size();
       if (level == 0 && isTritonModuleName(m[2]))
         continue;
-      auto file = findFile(filename, m[2], level, dirs);
+      auto file = findModuleFileFrom(filename, m[2], level, dirs);
       if (!file)
         continue;
       visit(*file);
@@ -704,7 +648,7 @@ static void collectImports(llvm::StringRef source, llvm::StringRef filename,
             visit(*sub);
       }
     } else if (importRe.match(line, &m) && !isTritonModuleName(m[1])) {
-      if (auto file = findFile(filename, m[1], 0, dirs))
+      if (auto file = findModuleFileFrom(filename, m[1], 0, dirs))
         visit(*file);
     }
   }

@@ -1,8 +1,8 @@
 //===- IRGenImport.h - Kernels spread over modules (IRGenImport.cpp) ------===//
 //
 // Import state lives in a side table keyed by IRGen, set up by compileToTile
-// for each compile (ImportScope); IRGens without it (parameter queries) do
-// not follow imports of user files.
+// for each compile and by the kernel and parameter queries (ImportScope);
+// IRGens without it do not follow imports of user files.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_LIB_FRONTEND_IRGENIMPORT_H
@@ -10,6 +10,10 @@
 
 #include "IRGen.h"
 #include "kiln/Frontend/Imports.h"
+
+namespace kiln::host {
+class ModuleSet;
+} // namespace kiln::host
 
 namespace kiln::fe {
 
@@ -33,6 +37,9 @@ std::string cannotFindModule(const IRGen &g, llvm::StringRef dotted,
                              unsigned level);
 /// Whether `g` follows imports of user files (it has import state).
 bool followsImports(const IRGen &g);
+/// The modules the host evaluator of g's file imports from, found as this
+/// compile finds them (null without import state: names stay opaque).
+std::shared_ptr<host::ModuleSet> hostModules(const IRGen &g);
 /// The host binding of module-level `name` in g's file, if the compile has
 /// one (FrontendOptions::hostBindings): one without a path binds in the
 /// main file only.

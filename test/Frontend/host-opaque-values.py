@@ -1,9 +1,9 @@
 # A host value Kiln does not model (an attribute of a module it does not
-# know, a name imported from another module) has no known truth, ordering or
-# arithmetic: using one as a condition, in a comparison or in arithmetic is an
-# error at the expression, never a guessed branch (a `some_module.flag`
-# was truthy, and `64 if USE_X else 128` silently took 64). Passing one
-# through, or a branch Python does not take, stays fine.
+# know, a name imported from a module Kiln cannot find) has no known truth,
+# ordering or arithmetic: using one as a condition, in a comparison or in
+# arithmetic is an error at the expression, never a guessed branch (a
+# `some_module.flag` was truthy, and `64 if USE_X else 128` silently took
+# 64). Passing one through, or a branch Python does not take, stays fine.
 # RUN: ln-compile %s --kernel k_pass --list-configs | FileCheck %s --check-prefix=PASS
 # RUN: not ln-compile %s --kernel k_if --list-configs 2>&1 | FileCheck %s --check-prefix=IF
 # RUN: not ln-compile %s --kernel k_if --signature '*fp32,i32' 2>&1 | FileCheck %s --check-prefix=IF
@@ -52,14 +52,14 @@ def k_if(X, n, B: tl.constexpr):
 @triton.jit
 def k_and(X, n, B: tl.constexpr):
     tl.store(X + tl.arange(0, B), 1)
-# AND: host-opaque-values.py:[[@LINE-4]]:67: error: `flags.FAST` is imported from module `some_pkg` (line 21), which Kiln's host evaluator does not evaluate (it evaluates only this file), so Kiln cannot tell whether it is true; Kiln evaluates decorators
+# AND: host-opaque-values.py:[[@LINE-4]]:67: error: `flags.FAST` is imported from module `some_pkg` (line 21), which Kiln cannot find (no package roots given: pass -I DIR to ln-compile or include_dirs to the C API), so Kiln cannot tell whether it is true; Kiln evaluates decorators
 
 
 @triton.autotune(configs=[triton.Config({"B": 32 if flags.MODE == "fast" else 64})], key=["n"])
 @triton.jit
 def k_cmp(X, n, B: tl.constexpr):
     tl.store(X + tl.arange(0, B), 1)
-# CMP: host-opaque-values.py:[[@LINE-4]]:53: error: `flags.MODE` is imported from module `some_pkg` (line 21), which Kiln's host evaluator does not evaluate (it evaluates only this file), so Kiln cannot compare it (`flags.MODE == "fast"`)
+# CMP: host-opaque-values.py:[[@LINE-4]]:53: error: `flags.MODE` is imported from module `some_pkg` (line 21), which Kiln cannot find (no package roots given: pass -I DIR to ln-compile or include_dirs to the C API), so Kiln cannot compare it (`flags.MODE == "fast"`)
 
 
 @triton.autotune(configs=[triton.Config({"B": 32 if some_unknown_module.block is None else 64})], key=["n"])
@@ -80,7 +80,7 @@ def k_arith(X, n, B: tl.constexpr):
 @triton.jit
 def k_heur(X, n, B: tl.constexpr):
     tl.store(X + tl.arange(0, B), 1)
-# HEUR: host-opaque-values.py:[[@LINE-4]]:49: error: heuristic `B`: `flags.FAST` is imported from module `some_pkg` (line 21), which Kiln's host evaluator does not evaluate (it evaluates only this file), so Kiln cannot tell whether it is true; Kiln evaluates decorators without Python
+# HEUR: host-opaque-values.py:[[@LINE-4]]:49: error: heuristic `B`: `flags.FAST` is imported from module `some_pkg` (line 21), which Kiln cannot find (no package roots given: pass -I DIR to ln-compile or include_dirs to the C API), so Kiln cannot tell whether it is true; Kiln evaluates decorators without Python
 
 
 # Kernels read module-level names with the compiler's own evaluator, which

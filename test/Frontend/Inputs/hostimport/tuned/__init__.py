@@ -1,0 +1,1 @@
+"""Kernels whose decorator arguments live in other modules (host-imports.test)."""

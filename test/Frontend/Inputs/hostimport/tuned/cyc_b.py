@@ -1,0 +1,1 @@
+from .cyc_a import VALUE  # noqa: F401
