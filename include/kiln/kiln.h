@@ -174,7 +174,8 @@ typedef struct kiln_module_config {
    * evaluates them itself); the kernels launch as plain @triton.jit. */
   unsigned flags;
   /* Package roots searched for `import pkg.mod` / `from pkg import x` in the
-   * kernel file (relative imports resolve beside the file). Copied. */
+   * kernel file (relative imports resolve beside the file), by kernels and
+   * by decorator arguments imported from other modules. Copied. */
   const char *const *include_dirs;
   size_t num_include_dirs;
   /* Host bindings, "NAME=EXPR" or "PATH::NAME=EXPR": the value of a

@@ -390,7 +390,7 @@ kiln_status kiln_module_create(const char *path, const char *source,
     *out = new kiln_module{
         rt::Module::fromSource(keyedSource(std::move(text), filename, fo),
                                filename, moduleOptions(fo)),
-        {}, {}};
+        {}, {}, fo};
     return KILN_OK;
   });
 }
@@ -399,6 +399,7 @@ static kiln_status moduleNames(kiln_module *module) {
   std::lock_guard<std::mutex> lock(module->mutex);
   if (module->names)
     return KILN_OK;
+  ScopedFrontendOptions scope(module->frontend);
   auto names = module->module.kernelNames();
   if (!names)
     return fail(names.takeError(), KILN_ERROR_COMPILE);
@@ -441,6 +442,9 @@ kiln_status kiln_module_get_kernel(kiln_module *module, const char *name,
   KILN_CHECK_ARG(out);
   *out = nullptr;
   return guarded(__func__, [&] {
+    // Decorator arguments imported from the package's modules are found
+    // in its roots (the host evaluator reads them at this point).
+    ScopedFrontendOptions scope(module->frontend);
     auto k = module->module.kernel(name);
     if (!k) {
       std::string msg = llvm::toString(k.takeError());

@@ -2,6 +2,7 @@
 #ifndef KILN_LIB_CAPI_CAPIINTERNAL_H
 #define KILN_LIB_CAPI_CAPIINTERNAL_H
 
+#include "kiln/Frontend/Imports.h"
 #include "kiln/Runtime/Module.h"
 #include "kiln/kiln.h"
 #include <mutex>
@@ -18,6 +19,9 @@ struct kiln_module {
   kiln::rt::Module module;
   std::mutex mutex;
   std::optional<std::vector<std::string>> names; ///< Set once listed.
+  /// Its config's package roots and main file, set around the frontend's
+  /// queries of kernels and decorators (which follow imports).
+  kiln::FrontendOptions frontend;
 };
 
 struct kiln_kernel {

@@ -40,5 +40,6 @@ void writeFile(const char *path, const char *text);
 
 /* Scenarios defined outside CAPITest.c. */
 void testBindings(void);
+void testHostImports(void);
 
 #endif

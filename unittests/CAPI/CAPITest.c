@@ -768,8 +768,8 @@ static void testModules(void) {
 
 int main(int argc, char **argv) {
   if (argc != 2) {
-    fprintf(stderr, "usage: %s compile|errors|launch|nodriver|modules|bindings\n",
-            argv[0]);
+    fprintf(stderr, "usage: %s compile|errors|launch|nodriver|modules|"
+                    "bindings|hostimports\n", argv[0]);
     return 2;
   }
   const char *s = argv[1];
@@ -785,6 +785,8 @@ int main(int argc, char **argv) {
     testModules();
   } else if (strcmp(s, "bindings") == 0) {
     testBindings();
+  } else if (strcmp(s, "hostimports") == 0) {
+    testHostImports();
   } else if (strcmp(s, "nodriver") == 0) {
     setenv("KILN_CUDA_DRIVER", "/nonexistent/libcuda.so.1", 1);
     testNoDriver();
