@@ -26,6 +26,9 @@
 # RUN:   -D BM=128 -D BN=64 -D BK=32 --emit=tile-layout | FileCheck %s --check-prefix=REGA90
 # RUN: ln-compile %S/../../../gpu/dot_kernels.py --kernel dot_computed_a_causal --signature '*fp32:16,*fp32:16,*fp16:16,*fp32:16,i32:16' \
 # RUN:   -D BM=128 -D BN=64 -D BK=32 | FileCheck %s --check-prefix=REGA90PTX
+# RUN: ln-compile %S/../../../gpu/dot_kernels.py --kernel dot_gathered_rows --num-warps 2 \
+# RUN:   --signature '*fp16:16,*fp16:16,*fp32:16,*fp32:16,*fp32:16,*i32:16,*i32:16,i32,i32:16,i32:16,i32,i32:16,i32:16,i32:16,i32:16' \
+# RUN:   -D BM=64 -D BN=64 -D BK=32 -D TOP_K=2 -D SCALED=True --emit=tile-layout | FileCheck %s --check-prefix=GATHERED
 # RUN: ln-compile %S/../../../gpu/dot_kernels.py --kernel dot_block_mmajor --signature '*fp16:16,*fp16:16,*fp32:16' \
 # RUN:   -D BM=128 -D BN=64 -D BK=32 | FileCheck %s --check-prefix=ONCE90
 # RUN: ln-compile %S/../../../gpu/dot_kernels.py --kernel dot_block_mmajor --signature '*fp16:16,*fp16:16,*fp32:16' \
@@ -126,3 +129,9 @@ def tn(A, B, C, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
         b = tl.load(B + (k0 + rk)[:, None] * BN + rn[None, :])
         acc = tl.dot(a, b, acc)
     tl.store(C + rm[:, None] * BN + rn[None, :], acc)
+
+# vLLM's fused MoE on 2 warps: its 64 slot ids (one per thread) keep their own
+# coalesced layout (ReplicatedLoads.h), so the per-row scales gathered through
+# them in the K loop are a 1-D blocked load; their slots are one row each
+# (they were taken for transposed columns, and the slot type was refused).
+# GATHERED: tile.local_alloc : <3x1x64xf32>
