@@ -30,7 +30,7 @@
 #include "DotLayouts.h"
 #include "LayoutTerms.h"
 #include "Rematerialize.h"
-#include "ReplicatedLoads.h"
+#include "PinnedAccesses.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -78,7 +78,7 @@ struct Access {
 class LayoutAssigner {
 public:
   /// `loadPins`: loads laid out in their own coalesced layout whatever
-  /// their consumers want (ReplicatedLoads.h).
+  /// their consumers want (PinnedAccesses.h).
   LayoutAssigner(func::FuncOp func, unsigned numWarps, const ModuleAxisInfo &axis,
                  DenseMap<Operation *, BlockedLayoutAttr> loadPins =
                      DenseMap<Operation *, BlockedLayoutAttr>())
@@ -116,11 +116,8 @@ private:
   /// 0 when `a` does not run along it.
   unsigned accessWidth(const Access &a, unsigned fast);
 
-  /// Global loads/stores whose pointers coalesce along different dimensions
-  /// than others of the same rank: each gets a variable pinned to its own
-  /// fastest dimension (a transpose by addressing loads along one axis and
-  /// stores along the other; one layout would leave one of them uncoalesced).
-  void pinDisagreeingAccesses();
+  /// Accesses along other dimensions than others of their rank
+  /// (PinnedAccesses.h): each gets a variable pinned to its fastest dimension.
   DenseMap<Operation *, int> pinnedFast;
   /// tl.dot operands loaded from global memory: the dot stages them through
   /// shared memory, so each load gets the coalesced layout of its own shape
@@ -669,30 +666,6 @@ LogicalResult LayoutAssigner::materialize() {
   return success();
 }
 
-void LayoutAssigner::pinDisagreeingAccesses() {
-  // Per rank: the accesses and the fast dimensions they want.
-  DenseMap<unsigned, SmallVector<std::pair<Operation *, int>>> byRank;
-  func.walk([&](Operation *op) {
-    Value ptr;
-    if (auto load = dyn_cast<LoadOp>(op))
-      ptr = load.getPtr();
-    else if (auto store = dyn_cast<StoreOp>(op))
-      ptr = store.getPtr();
-    if (!ptr || !isTensor(ptr) || rankOf(ptr) < 2)
-      return;
-    int d = coalescedDim(axis, ptr);
-    if (d >= 0)
-      byRank[rankOf(ptr)].push_back({op, d});
-  });
-  for (auto &[rank, ops] : byRank) {
-    bool disagree = llvm::any_of(
-        ops, [&](auto &p) { return p.second != ops.front().second; });
-    if (disagree)
-      for (auto [op, d] : ops)
-        pinnedFast[op] = d;
-  }
-}
-
 void LayoutAssigner::pinDotOperandLoads() {
   func.walk([&](DotOp dot) {
     for (auto [index, operand] : llvm::enumerate(SmallVector<Value>{dot.getA(), dot.getB()})) {
@@ -729,7 +702,7 @@ void LayoutAssigner::pinDotOperandLoads() {
 }
 
 LogicalResult LayoutAssigner::run() {
-  pinDisagreeingAccesses();
+  pinnedFast = disagreeingAccesses(func, axis);
   pinDotOperandLoads();
   for (BlockArgument arg : func.getArguments())
     if (isTensor(arg))
@@ -768,36 +741,42 @@ struct TileAssignLayoutsPass
     SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
     for (auto func : funcs)
       untieCheapIndexMath(func);
-    // A first assignment of a copy finds the loads its layouts replicate
-    // (ReplicatedLoads.h); the copies stay until the end, so that no new op
-    // takes the place of one the axis facts describe.
-    SmallVector<func::FuncOp> copies;
+    // Where the assignment lays out loads that their own coalesced layout
+    // would serve with a quarter of the instructions (PinnedAccesses.h), it
+    // runs again, with those loads pinned, on a copy of the function taken
+    // before, which then takes the function's place. The functions left over
+    // are erased at the end, so that no new op takes the place of one the
+    // axis facts describe.
+    SmallVector<func::FuncOp> copies, unused;
     for (auto func : funcs) {
       copies.push_back(func.clone());
-      copies.back().setSymName((func.getSymName() + ".kiln_layout_trial").str());
-      module.push_back(copies.back());
+      module.insert(func->getIterator(), copies.back());
+      copies.back().setSymName((func.getSymName() + ".kiln_pinned_loads").str());
     }
-    auto eraseCopies = [&] {
-      for (auto copy : copies)
-        copy.erase();
+    auto eraseUnused = [&] {
+      for (auto f : unused)
+        f.erase();
     };
     ModuleAxisInfo axis(module);
+    unused = copies;
     if (failed(axis.status()))
-      return eraseCopies(), signalPassFailure();
-    for (auto [func, copy] : llvm::zip(funcs, copies)) {
-      SmallVector<unsigned> replicated;
-      {
-        ScopedDiagnosticHandler quiet(&getContext(), [](Diagnostic &) { return success(); });
-        LayoutAssigner trial(copy, warps, axis);
-        if (succeeded(trial.run()))
-          replicated = findReplicatedLoads(copy, warps, axis);
-      }
-      LayoutAssigner assigner(func, warps, axis,
-                              replicatedLoadPins(func, replicated, warps, axis));
-      if (failed(assigner.run()))
-        return eraseCopies(), signalPassFailure();
+      return eraseUnused(), signalPassFailure();
+    for (auto [i, func] : llvm::enumerate(funcs)) {
+      if (failed(LayoutAssigner(func, warps, axis).run()))
+        return eraseUnused(), signalPassFailure();
+      SmallVector<unsigned> replicated = findReplicatedLoads(func, warps, axis);
+      if (replicated.empty())
+        continue;
+      func::FuncOp copy = copies[i];
+      if (failed(LayoutAssigner(copy, warps, axis,
+                                replicatedLoadPins(copy, replicated, warps, axis))
+                     .run()))
+        return eraseUnused(), signalPassFailure();
+      copy.setSymName(func.getSymName());
+      func.setSymName((func.getSymName() + ".kiln_replaced").str());
+      unused[i] = func;
     }
-    eraseCopies();
+    eraseUnused();
     // Conversions that turned out to be between equal layouts.
     module.walk([](ConvertLayoutOp op) {
       if (op.getSrc().getType() == op.getType()) {

@@ -152,7 +152,7 @@ bool isTransposedOperand(LoadOp load) {
   auto type = cast<RankedTensorType>(load.getType());
   auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(type.getEncoding());
   // A 1-D load is one row of its slot, whatever its layout (a blocked one:
-  // a load pinned to its own coalesced layout, ReplicatedLoads.h).
+  // a load pinned to its own coalesced layout, PinnedAccesses.h).
   if (!blocked || type.getRank() == 1)
     return false;
   bool runsDown = blocked.getOrder()[0] == 0;

@@ -131,7 +131,7 @@ def tn(A, B, C, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
     tl.store(C + rm[:, None] * BN + rn[None, :], acc)
 
 # vLLM's fused MoE on 2 warps: its 64 slot ids (one per thread) keep their own
-# coalesced layout (ReplicatedLoads.h), so the per-row scales gathered through
+# coalesced layout (PinnedAccesses.h), so the per-row scales gathered through
 # them in the K loop are a 1-D blocked load; their slots are one row each
 # (they were taken for transposed columns, and the slot type was refused).
 # GATHERED: tile.local_alloc : <3x1x64xf32>

@@ -1,5 +1,5 @@
-//===- ReplicatedLoads.cpp - Loads their consumers' layouts replicate -----===//
-#include "ReplicatedLoads.h"
+//===- PinnedAccesses.cpp - Accesses laid out by their own pointers --------===//
+#include "PinnedAccesses.h"
 
 #include "BlockedLayouts.h"
 #include "DotLayouts.h"
@@ -19,6 +19,32 @@ int coalescedDim(const ModuleAxisInfo &axis, Value ptr) {
     if (facts.getContiguity(d) > bestContig)
       bestContig = facts.getContiguity(d), best = d;
   return best;
+}
+
+DenseMap<Operation *, int> disagreeingAccesses(func::FuncOp func, const ModuleAxisInfo &axis) {
+  // Per rank: the accesses and the fast dimensions they want.
+  DenseMap<unsigned, SmallVector<std::pair<Operation *, int>>> byRank;
+  func.walk([&](Operation *op) {
+    Value ptr;
+    if (auto load = dyn_cast<LoadOp>(op))
+      ptr = load.getPtr();
+    else if (auto store = dyn_cast<StoreOp>(op))
+      ptr = store.getPtr();
+    auto type = ptr ? dyn_cast<RankedTensorType>(ptr.getType()) : RankedTensorType();
+    if (!type || type.getRank() < 2)
+      return;
+    int d = coalescedDim(axis, ptr);
+    if (d >= 0)
+      byRank[type.getRank()].push_back({op, d});
+  });
+  DenseMap<Operation *, int> pinned;
+  for (auto &[rank, ops] : byRank) {
+    bool disagree = llvm::any_of(ops, [&](auto &p) { return p.second != ops.front().second; });
+    if (disagree)
+      for (auto [op, d] : ops)
+        pinned[op] = d;
+  }
+  return pinned;
 }
 
 /// The fast dimension the load's accesses run along (the last when none).
