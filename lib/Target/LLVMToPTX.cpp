@@ -66,16 +66,12 @@ llvm::Error error(const llvm::Twine &message) {
 ///  - one instcombine after the loop passes (a second one before them, and
 ///    indvars and a second early-cse after them, cost 19 M of 167 M
 ///    instructions for the forward kernel and only made the PTX longer);
-///  - slp-vectorizer: neighbouring 16-bit float ops as one f16x2 / bf16x2
-///    instruction and fp32 -> bf16 / fp16 conversions two per
-///    `cvt.rn.bf16x2.f32`, as Triton's O3 gets them (lightllm's gelu-and-mul:
-///    128 scalar mul.bf16 + 128 cvt + their packing moves -> 64 + 64);
 ///  - vector-combine: fp16 pairs as f16x2 (as O3: same registers and spills);
 ///  - infer-alignment: vector shared-memory loads of reduction partials.
 constexpr const char *kOptPipeline =
     "function(nvvm-intr-range,early-cse,simplifycfg,reassociate,"
     "loop-mssa(loop-rotate,licm),loop(loop-unroll-full),"
-    "instcombine<no-verify-fixpoint>,slp-vectorizer,vector-combine,infer-alignment,"
+    "instcombine<no-verify-fixpoint>,vector-combine,infer-alignment,"
     "simplifycfg)";
 
 /// Code generation options that have no TargetMachine field. Loop strength

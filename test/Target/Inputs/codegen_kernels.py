@@ -83,14 +83,3 @@ def gathered_rows_weighted(Idx, W, V, Out, n, stride_v, BLOCK_N: tl.constexpr, D
         v = tl.load(V + idx[:, None] * stride_v + offs_d[None, :])
         acc += tl.sum(p[:, None] * v, 0)
     tl.store(Out + offs_d, acc)
-
-
-@triton.jit
-def gate_times_up(Gate, Up, Out, n, BLOCK: tl.constexpr):
-    # lightllm's gelu_and_mul shape of code: fp32 math on a bf16 gate, the
-    # result rounded to bf16 and multiplied by a bf16 tensor.
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    g = tl.load(Gate + offs, mask=offs < n, other=0.0).to(tl.float32)
-    u = tl.load(Up + offs, mask=offs < n, other=0.0)
-    y = (g * tl.sigmoid(g)).to(Up.dtype.element_ty) * u
-    tl.store(Out + offs, y, mask=offs < n)
