@@ -17,19 +17,25 @@ def rows(backend, fwd, full, checksum, kernels, error=None):
     return [r]
 
 
+def compare_output(compare, *runs):
+    """What `compare` prints for the JSON rows `runs` (Triton / Kiln in pairs), written to
+    files as the benches write them (also used by test_lightllm_bench.py)."""
+    with tempfile.TemporaryDirectory() as d:
+        paths = []
+        for i, data in enumerate(runs):
+            p = os.path.join(d, f"{i}.json")
+            with open(p, "w") as f:
+                json.dump(data, f)
+            paths.append(p)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            compare(paths)
+        return out.getvalue()
+
+
 class CompareTest(unittest.TestCase):
     def compare(self, *runs):
-        with tempfile.TemporaryDirectory() as d:
-            paths = []
-            for i, data in enumerate(runs):
-                p = os.path.join(d, f"{i}.json")
-                with open(p, "w") as f:
-                    json.dump(data, f)
-                paths.append(p)
-            out = io.StringIO()
-            with contextlib.redirect_stdout(out):
-                liger_bench.compare(paths)
-            return out.getvalue()
+        return compare_output(liger_bench.compare, *runs)
 
     def test_kernel_ratios_and_geomean(self):
         tri = rows("triton", 100.0, 400.0, 12.5,

@@ -4,8 +4,6 @@ with a printed reason when the tree is absent), and the comparison of rows that 
 full_us (lightllm is timed forward only)."""
 import ast
 import contextlib
-import io
-import json
 import os
 import sys
 import tempfile
@@ -13,6 +11,7 @@ import unittest
 from unittest import mock
 
 import lightllm_bench as lb
+from test_liger_bench import compare_output
 
 # What a kernel module may import when it is loaded (its top level); the rest of the host
 # side (numpy, time in the files' test() functions) runs only if called.
@@ -180,17 +179,7 @@ class ExtractedTreeTest(unittest.TestCase):
 
 class CompareTest(unittest.TestCase):
     def compare(self, *runs):
-        with tempfile.TemporaryDirectory() as d:
-            paths = []
-            for i, data in enumerate(runs):
-                p = os.path.join(d, f"{i}.json")
-                with open(p, "w") as f:
-                    json.dump(data, f)
-                paths.append(p)
-            out = io.StringIO()
-            with contextlib.redirect_stdout(out):
-                lb.compare(paths)
-            return out.getvalue()
+        return compare_output(lb.compare, *runs)
 
     def test_forward_only_rows(self):
         tri = [{"op": "rmsnorm", "backend": "triton", "fwd_us": 50.0, "checksum": 3.0,
