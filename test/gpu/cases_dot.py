@@ -308,6 +308,28 @@ def causal_a_case(results, t_in, bm, bn, k, bk, num_warps, programs=2):
              dict(BM=bm, BN=bn, BK=bk, num_warps=num_warps), against(reference, (2e-2, 5e-2)))
 
 
+def paged_case(results, t_in, k, num_warps, bm=64, bn=64, bk=32, stages=3, pages=256):
+    """dot_paged_kloop: B's rows read through a page table loaded in the K loop."""
+    m = 2 * bm
+
+    def make():
+        a = rand(t_in, (m, k), 81)
+        b = rand(t_in, (pages, bn), 82)
+        table = torch.randperm(pages, device=DEV, generator=gen(83))[:k].to(torch.int32)
+        return [a, b, torch.empty((m, bn), device=DEV, dtype=torch.float32), table, k,
+                a.stride(0), b.stride(0)]
+
+    def reference():
+        a, b, _, table = make()[:4]
+        return a.float() @ b.float()[table.long()]
+
+    run_case(results, f"dot_paged_kloop {t_in} {m}x{bn}x{k} blocks {bm}x{bn}x{bk} "
+             f"warps={num_warps} stages={stages}",
+             KERNELS, "dot_paged_kloop", (2,), make, [2],
+             dict(BM=bm, BN=bn, BK=bk, num_warps=num_warps, num_stages=stages),
+             against(reference, (2e-2, 2e-2)))
+
+
 def gathered_rows_case(results, t_in, k, scaled, num_warps, bm=64, bn=64, bk=32, top_k=2,
                        tokens=37, n=96, experts=3):
     """dot_gathered_rows (vLLM's fused MoE): slots sorted by expert, padded per
@@ -543,6 +565,11 @@ def cases(results):
     for t_in, k, scaled, warps in [("bf16", 256, False, 4), ("fp16", 256, True, 4),
                                    ("bf16", 200, True, 4), ("fp16", 256, True, 2)]:
         gathered_rows_case(results, t_in, k, scaled, warps)
+    # Paged attention's pattern: the rows of B through a table loaded in the K
+    # loop (K = 200: a partial last block), 2-4 stages, mma.sync and wgmma.
+    for t_in, k, warps, stages in [("fp16", 256, 4, 3), ("bf16", 200, 4, 2), ("fp16", 200, 2, 4),
+                                   ("fp16", 256, 8, 3)]:
+        paged_case(results, t_in, k, warps, stages=stages)
     # fp8 K loops: K-major A and B ("nt") run on sm_90 wgmma k32 from K-major slots
     # (32-, 64- and 128-byte K rows; M, N, K not multiples of the blocks); an
     # N-contiguous B ("nn") stays on mma.sync.

@@ -319,3 +319,23 @@ def dot_gathered_rows(A, B, C, AS, BS, token_ids, expert_ids, num_valid, N, K, K
         b_ptrs += BK * stride_bk
     tl.store(C + slots[:, None] * stride_cm + rn[None, :], acc,
              mask=valid[:, None] & (rn[None, :] < N))
+
+
+@triton.jit
+def dot_paged_kloop(A, B, C, Table, K, stride_am, stride_bk, BM: tl.constexpr, BN: tl.constexpr,
+                    BK: tl.constexpr):
+    # Paged attention's K/V: row k of the logical B is B[Table[k]], the page
+    # table read in the K loop itself. The copies of B need this iteration's
+    # table entries: Kiln's pipeliner runs the table load in stage 0 with them.
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k0 in range(0, K, BK):
+        rows = tl.load(Table + k0 + rk, mask=k0 + rk < K, other=0)
+        a = tl.load(A + rm[:, None] * stride_am + (k0 + rk)[None, :],
+                    mask=(k0 + rk)[None, :] < K, other=0.0)
+        b = tl.load(B + rows[:, None] * stride_bk + rn[None, :],
+                    mask=(k0 + rk)[:, None] < K, other=0.0)
+        acc += tl.dot(a, b)
+    tl.store(C + rm[:, None] * BN + rn[None, :], acc)

@@ -62,7 +62,17 @@ FailureOr<StagePlan> planStages(scf::ForOp loop, ArrayRef<LoadOp> loads,
     }
     if (!inSlice.insert(def).second)
       continue;
-    if (!isPure(def) || def->getNumRegions() || isa<LoadOp>(def))
+    // A load the copies' addresses need (paged attention's token indices,
+    // `K + k_loc[:, None] * stride`) runs in stage 0 too, ahead with them and
+    // predicated on its iteration being in the loop, as Triton's pipeliner
+    // schedules such indirect loads. A slot or prefetched load cannot: stage
+    // 0 would need its value before the copy that brings it.
+    auto indexLoad = dyn_cast<LoadOp>(def);
+    if (indexLoad && llvm::is_contained(plan.loads, indexLoad))
+      return failure();
+    if (indexLoad && llvm::is_contained(plan.prefetched, indexLoad))
+      return failure();
+    if ((!isPure(def) && !indexLoad) || def->getNumRegions())
       return failure();
     llvm::append_range(work, def->getOperands());
   }
@@ -152,9 +162,9 @@ static std::pair<Value, Value> copyOperands(OpBuilder &b, Value ptr, Value mask)
 void emitStage0(OpBuilder &b, Location loc, const StagePlan &plan, ArrayRef<Value> buffers,
                 ArrayRef<Value> tensorMaps, IRMapping &map, Value slot, Value inRange,
                 SmallVectorImpl<Value> &prefetchedOut) {
-  for (Operation *op : plan.stage0)
-    b.clone(*op, map);
-  for (LoadOp load : plan.prefetched) {
+  // A load of a later iteration reads only where that iteration is in the
+  // loop (a pointer past the loop's end is not read).
+  auto loadAhead = [&](LoadOp load) {
     Value mask = inRange;
     if (auto type = dyn_cast<RankedTensorType>(load.getPtr().getType()))
       mask = SplatOp::create(b, load.getLoc(),
@@ -165,8 +175,16 @@ void emitStage0(OpBuilder &b, Location loc, const StagePlan &plan, ArrayRef<Valu
       mask = arith::AndIOp::create(b, load.getLoc(), map.lookupOrDefault(m), mask);
     auto ahead = cast<LoadOp>(b.clone(*load, map));
     ahead.getMaskMutable().assign(mask);
-    prefetchedOut.push_back(ahead.getResult());
+    return ahead;
+  };
+  for (Operation *op : plan.stage0) {
+    if (auto load = dyn_cast<LoadOp>(op))
+      map.map(load.getResult(), loadAhead(load).getResult());
+    else
+      b.clone(*op, map);
   }
+  for (LoadOp load : plan.prefetched)
+    prefetchedOut.push_back(loadAhead(load).getResult());
   for (auto [constLoad, buffer, tensorMap] : llvm::zip(plan.loads, buffers, tensorMaps)) {
     LoadOp load = constLoad;
     if (tensorMap) {

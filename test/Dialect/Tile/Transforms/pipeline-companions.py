@@ -29,6 +29,9 @@
 # RUN: ln-compile %S/../../../gpu/dot_kernels.py --kernel dot_gathered_rows --num-warps 2 \
 # RUN:   --signature '*fp16:16,*fp16:16,*fp32:16,*fp32:16,*fp32:16,*i32:16,*i32:16,i32,i32:16,i32:16,i32,i32:16,i32:16,i32:16,i32:16' \
 # RUN:   -D BM=64 -D BN=64 -D BK=32 -D TOP_K=2 -D SCALED=True --emit=tile-layout | FileCheck %s --check-prefix=GATHERED
+# RUN: ln-compile %S/../../../gpu/dot_kernels.py --kernel dot_paged_kloop --num-stages 3 \
+# RUN:   --signature '*fp16:16,*fp16:16,*fp32:16,*i32:16,i32:16,i32:16,i32:16' \
+# RUN:   -D BM=64 -D BN=64 -D BK=32 --emit=tile-layout | FileCheck %s --check-prefix=PAGED
 # RUN: ln-compile %S/../../../gpu/dot_kernels.py --kernel dot_block_mmajor --signature '*fp16:16,*fp16:16,*fp32:16' \
 # RUN:   -D BM=128 -D BN=64 -D BK=32 | FileCheck %s --check-prefix=ONCE90
 # RUN: ln-compile %S/../../../gpu/dot_kernels.py --kernel dot_block_mmajor --signature '*fp16:16,*fp16:16,*fp32:16' \
@@ -135,3 +138,19 @@ def tn(A, B, C, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
 # them in the K loop are a 1-D blocked load; their slots are one row each
 # (they were taken for transposed columns, and the slot type was refused).
 # GATHERED: tile.local_alloc : <3x1x64xf32>
+
+# Paged attention's pattern: B's rows come through a page table loaded in the
+# K loop. The table load joins stage 0 (run two iterations ahead with the
+# copies that need it, predicated on its iteration being in the loop), so
+# both operands go to 3-slot buffers: the prologue loads the table for
+# iterations 0 and 1, the loop for iteration i + 2 before its copies.
+# PAGED: tile.local_alloc : <3x64x32xf16>
+# PAGED: tile.local_alloc : <3x32x64xf16>
+# PAGED: tile.load {{.*}} : tensor<32x!tile.ptr<i32>
+# PAGED: tile.async_copy
+# PAGED: tile.load {{.*}} : tensor<32x!tile.ptr<i32>
+# PAGED: tile.async_copy
+# PAGED: scf.for
+# PAGED: tile.load {{.*}} : tensor<32x!tile.ptr<i32>
+# PAGED: tile.async_copy {{.*}} -> <3x32x64xf16>
+# PAGED: tile.dot
