@@ -6,9 +6,11 @@ per kernel and the failures grouped by their first error line.
 
     PYTHONPATH=python KILN_LIBRARY=build/lib/libkiln.so \\
         python3 bench/library_sweep.py ROOT [-I DIR]... [--timeout S] [--only SUBSTR]
+                                             [--ptx-dir DIR]
 
 ROOT is the tree to search (a checkout, or one package of it); -I adds import
-roots (default: ROOT and its parent). Each file compiles in a child process
+roots (default: ROOT and its parent). --ptx-dir writes each compiled kernel's
+PTX there (FILE--KERNEL.ptx), to compare two builds of Kiln on the same guesses. Each file compiles in a child process
 (a hang or a crash is reported as such, the sweep goes on).
 
 The guesses are what makes this a sweep and not a test: a pointer is a
@@ -169,7 +171,7 @@ def launched(functions, source):
     return kernels
 
 
-def child(path, includes, kernels):
+def child(path, includes, kernels, ptx_dir=None, rel=""):
     """Runs in a child: compiles each kernel of one file, prints JSON rows."""
     import kiln
     from kiln import _jit
@@ -207,8 +209,12 @@ def child(path, includes, kernels):
         try:
             k = module[name]
             t0 = time.perf_counter()
-            k.compile(*args, arch="sm_90", **{c: v for c, v in cx.items()
-                                                  if c in k.constexprs})
+            compiled = k.compile(*args, arch="sm_90", **{c: v for c, v in cx.items()
+                                                             if c in k.constexprs})
+            if ptx_dir:
+                out = os.path.join(ptx_dir, rel.replace(os.sep, "_") + "--" + name + ".ptx")
+                with open(out, "w") as f:
+                    f.write(compiled.ptx)
             rows.append([name, True, "", time.perf_counter() - t0])
         except kiln.KilnError as e:
             rows.append([name, False, str(e), 0.0])
@@ -220,14 +226,18 @@ def child(path, includes, kernels):
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
         spec = json.loads(sys.stdin.read())
-        child(spec["path"], spec["includes"], spec["kernels"])
+        child(spec["path"], spec["includes"], spec["kernels"], spec.get("ptx_dir"),
+              spec.get("rel", ""))
         return 0
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("root")
     ap.add_argument("-I", dest="includes", action="append", default=[])
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("--only", help="only files whose path contains this")
+    ap.add_argument("--ptx-dir", help="write each compiled kernel's PTX here")
     args = ap.parse_args()
+    if args.ptx_dir:
+        os.makedirs(args.ptx_dir, exist_ok=True)
     root = os.path.abspath(args.root)
     includes = [os.path.abspath(i) for i in args.includes] or [root, os.path.dirname(root)]
     results = []
@@ -246,9 +256,10 @@ def main():
             kernels = launched(jit_functions(source), source)
             if not kernels:
                 continue
-            spec = {"path": path, "includes": includes,
-                    "kernels": [(n,) + guess(p, b) for n, p, b in kernels]}
             rel = os.path.relpath(path, root)
+            spec = {"path": path, "includes": includes,
+                    "kernels": [(n,) + guess(p, b) for n, p, b in kernels],
+                    "ptx_dir": args.ptx_dir and os.path.abspath(args.ptx_dir), "rel": rel}
             try:
                 r = subprocess.run([sys.executable, __file__, "--child"],
                                    input=json.dumps(spec), text=True,
