@@ -371,10 +371,14 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
         terms.unify(nodeOf(r), target);
     }
   bool accessesMemory = isa<LoadOp, StoreOp, AtomicCASOp, AtomicRMWOp>(op);
-  // An atomic, like a store, keeps its own pointers' layout: a value from a
-  // fixed layout (a load pinned to its own) converts.
+  // An atomic keeps its own pointers' layout against a value from a load
+  // pinned to its coalesced one (that value converts, as a stored one does);
+  // an accumulator's value it still takes as it is.
   if (isa<AtomicCASOp, AtomicRMWOp>(op) && target >= 0 && !terms.isSlice(target) &&
-      !terms.fixedLayout(target))
+      !terms.fixedLayout(target) &&
+      llvm::any_of(op->getOperands(), [&](Value v) {
+        return isTensor(v) && isa_and_nonnull<BlockedLayoutAttr>(terms.fixedLayout(nodeOf(v)));
+      }))
     terms.requireNoFixed(target);
   for (OpOperand &operand : op->getOpOperands()) {
     if (!isTensor(operand.get()))

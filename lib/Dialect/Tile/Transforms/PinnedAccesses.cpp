@@ -67,8 +67,9 @@ BlockedLayoutAttr coalescedLayoutOf(LoadOp load, unsigned numWarps, const Module
                      getPointeeBytes(load.getPtr().getType()) * 8);
 }
 
-/// Load instructions per thread of `load` in `layout`: its registers over the
-/// vector each instruction can move (contiguous registers along the fast
+/// Load instructions per thread of `load` in `layout`: its distinct elements
+/// (registers that repeat another's element, a slice's, are loaded once) over
+/// the vector each instruction can move (contiguous registers along the fast
 /// dimension, as far as the axis facts allow).
 static unsigned loadInstructions(LoadOp load, Attribute layout, const ModuleAxisInfo &axis) {
   auto type = cast<RankedTensorType>(load.getType());
@@ -79,7 +80,11 @@ static unsigned loadInstructions(LoadOp load, Attribute layout, const ModuleAxis
   unsigned vec = std::min(d->contiguousRegsAlong(fast),
                           axis.getVectorWidth(beforeConversions(load.getPtr()), fast,
                                               beforeConversions(load.getMask())));
-  return d->numRegs() / std::max(1u, vec);
+  unsigned distinct = 1;
+  for (const DistributedLayout::Coord &basis : d->regBases)
+    if (llvm::any_of(basis, [](int64_t c) { return c != 0; }))
+      distinct *= 2;
+  return std::max(1u, distinct / std::max(1u, vec));
 }
 
 SmallVector<unsigned> findReplicatedLoads(func::FuncOp func, unsigned numWarps,
