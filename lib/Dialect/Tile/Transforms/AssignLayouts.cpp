@@ -748,39 +748,41 @@ struct TileAssignLayoutsPass
     // Where the assignment lays out loads that their own coalesced layout
     // would serve with a quarter of the instructions (PinnedAccesses.h), it
     // runs again, with those loads pinned, on a copy of the function taken
-    // before, which then takes the function's place. The functions left over
-    // are erased at the end, so that no new op takes the place of one the
-    // axis facts describe.
-    SmallVector<func::FuncOp> copies, unused;
+    // before, whose body then becomes the function's. The copies are erased
+    // at the end, so that no new op takes the place of one the axis facts
+    // describe.
+    SmallVector<func::FuncOp> copies;
     for (auto func : funcs) {
       copies.push_back(func.clone());
       module.insert(func->getIterator(), copies.back());
       copies.back().setSymName((func.getSymName() + ".kiln_pinned_loads").str());
     }
-    auto eraseUnused = [&] {
-      for (auto f : unused)
-        f.erase();
+    auto eraseCopies = [&] {
+      for (auto copy : copies)
+        copy.erase();
     };
     ModuleAxisInfo axis(module);
-    unused = copies;
     if (failed(axis.status()))
-      return eraseUnused(), signalPassFailure();
-    for (auto [i, func] : llvm::enumerate(funcs)) {
+      return eraseCopies(), signalPassFailure();
+    for (auto [func, copy] : llvm::zip(funcs, copies)) {
       if (failed(LayoutAssigner(func, warps, axis).run()))
-        return eraseUnused(), signalPassFailure();
+        return eraseCopies(), signalPassFailure();
       SmallVector<unsigned> replicated = findReplicatedLoads(func, warps, axis);
       if (replicated.empty())
         continue;
-      func::FuncOp copy = copies[i];
       if (failed(LayoutAssigner(copy, warps, axis,
                                 replicatedLoadPins(copy, replicated, warps, axis))
                      .run()))
-        return eraseUnused(), signalPassFailure();
-      copy.setSymName(func.getSymName());
-      func.setSymName((func.getSymName() + ".kiln_replaced").str());
-      unused[i] = func;
+        return eraseCopies(), signalPassFailure();
+      // The function keeps its identity (callers hold it across the pass
+      // pipeline): the bodies are swapped, and the copy is erased with the
+      // first one.
+      Region first;
+      first.takeBody(func.getBody());
+      func.getBody().takeBody(copy.getBody());
+      copy.getBody().takeBody(first);
     }
-    eraseUnused();
+    eraseCopies();
     // Conversions that turned out to be between equal layouts.
     module.walk([](ConvertLayoutOp op) {
       if (op.getSrc().getType() == op.getType()) {
