@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "FuzzContext.h"
+#include "kiln/Dialect/Tile/IR/TextLimits.h"
 #include "kiln/Dialect/Tile/IR/Tile.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -29,11 +30,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ctx.appendDialectRegistry(registry);
     ctx.loadAllAvailableDialects();
   });
+  llvm::StringRef text(reinterpret_cast<const char *>(data), size);
+  // Refused before parsing, as ln-compile refuses it (TextLimits.h).
+  if (kiln::tile::bracketBeyondDepth(text, kiln::tile::kMaxTileIRNesting))
+    return 0;
   mlir::MLIRContext &ctx = shared.get();
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(
-          llvm::StringRef(reinterpret_cast<const char *>(data), size),
+          text,
           "fuzz.mlir"),
       llvm::SMLoc());
   kiln::fuzz::ErrorCounter errors(ctx);

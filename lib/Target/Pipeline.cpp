@@ -1,6 +1,8 @@
 //===- Pipeline.cpp - compileKernel: source -> tile -> PTX ----------------===//
 #include "kiln/Target/Pipeline.h"
 
+#include "kiln/Dialect/Tile/IR/TextLimits.h"
+
 #include "kiln/Frontend/Frontend.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -242,6 +244,12 @@ llvm::Expected<CompiledKernel> compileTileModule(llvm::StringRef source,
     return diagnosticsError("", "there is no `ast` stage for tile-dialect input");
   CompiledKernel result;
   auto start = std::chrono::steady_clock::now();
+  if (auto deep = tile::bracketBeyondDepth(source, tile::kMaxTileIRNesting)) {
+    mlir::emitError(FileLineColLoc::get(&ctx, filename, deep->first, deep->second))
+        << "brackets nest deeper than " << tile::kMaxTileIRNesting
+        << " levels (Kiln's limit for tile IR)";
+    return diagnosticsError(rendered, "parsing failed");
+  }
   // The parser verifies the module: the one verification of the pipeline.
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&ctx));

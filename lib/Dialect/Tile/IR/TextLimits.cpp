@@ -1,0 +1,31 @@
+//===- TextLimits.cpp - What tile-IR text Kiln parses ---------------------===//
+#include "kiln/Dialect/Tile/IR/TextLimits.h"
+
+#include <algorithm>
+
+std::optional<std::pair<unsigned, unsigned>> kiln::tile::bracketBeyondDepth(llvm::StringRef text,
+                                                                            unsigned limit) {
+  unsigned depth = 0, line = 1, column = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    ++column;
+    if (c == '\n') {
+      ++line, column = 0;
+    } else if (c == '"') { // a string: up to its closing quote, escapes skipped
+      for (++i; i < text.size() && text[i] != '"' && text[i] != '\n'; ++i, ++column)
+        if (text[i] == '\\')
+          ++i, ++column;
+      ++column;
+      if (i < text.size() && text[i] == '\n')
+        ++line, column = 0;
+    } else if (c == '/' && text.substr(i).starts_with("//")) {
+      i = std::min(text.find('\n', i), text.size()) - 1;
+    } else if (c == '(' || c == '[' || c == '{' || c == '<') {
+      if (++depth > limit)
+        return std::make_pair(line, column);
+    } else if ((c == ')' || c == ']' || c == '}' || c == '>') && depth) {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
