@@ -198,6 +198,23 @@ class CompareTest(unittest.TestCase):
         self.assertIn("geomean fwd_us: 0.800 over 1 ops", text)
         self.assertNotIn("geomean full_us", text)
 
+    def test_sums_in_another_order(self):
+        # lightllm's token_att1 keeps an fp16 sum: 2.5 M scores summing to -15.1 under Triton
+        # and -15.3 under Kiln, 2 M in magnitude. Within 1e-5 of the magnitude: the same.
+        def row(backend, checksum, magnitude=None):
+            r = {"op": "token_att1", "backend": backend, "fwd_us": 10.0, "checksum": checksum}
+            if magnitude is not None:
+                r["magnitude"] = magnitude
+            return [r]
+        agree = self.compare(row("triton", -15.09, 2.0e6), row("kiln", -15.31, 2.0e6))
+        self.assertIn(" same", agree.splitlines()[1])
+        # Without a magnitude (rows of earlier runs) the 1 % rule alone decides.
+        old = self.compare(row("triton", -15.09), row("kiln", -15.31))
+        self.assertIn("DIFFERS", old.splitlines()[1])
+        # A difference beyond both bounds is still one.
+        wrong = self.compare(row("triton", -15.09, 2.0e6), row("kiln", 60.0, 2.0e6))
+        self.assertIn("DIFFERS", wrong.splitlines()[1])
+
 
 if __name__ == "__main__":
     unittest.main()
