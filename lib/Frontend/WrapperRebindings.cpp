@@ -6,7 +6,10 @@
 // (the kernel lookup, the host evaluator of heuristics and autotune, the
 // drop-in's compile of a module's function) reads them from the def, so the
 // module is normalized once after parsing: such a statement becomes the
-// def's outermost decorator and is dropped.
+// def's outermost decorator and is dropped. Under a new name, `g = W(f)` of a
+// Triton function `f` (unsloth's grouped GEMM: `_autotuned_kernel =
+// triton.autotune(...)(_kernel)`) becomes a second def `g`, the same body
+// with W outermost, while `f` stays as it was.
 //
 //===----------------------------------------------------------------------===//
 #include "DecoratorsImpl.h"
@@ -60,9 +63,20 @@ void kiln::fe::foldWrapperRebindings(Module &module) {
     auto *arg = call && call->args.size() == 1 && call->keywords.empty()
                     ? llvm::dyn_cast<NameExpr>(call->args[0])
                     : nullptr;
-    FunctionDef *def = arg && arg->id == target->id ? defs.lookup(target->id) : nullptr;
-    if (def && (!def->decorators.empty() || namesJit(call->func))) {
+    FunctionDef *def = arg ? defs.lookup(arg->id) : nullptr;
+    if (def && arg->id == target->id && (!def->decorators.empty() || namesJit(call->func))) {
       def->decorators.insert(def->decorators.begin(), call->func);
+      continue;
+    }
+    // A new name for a wrapped Triton function (decorated already: a wrapper
+    // of a plain def under another name is host code).
+    if (def && arg->id != target->id && !def->decorators.empty()) {
+      FunctionDef *wrapped = module.make<FunctionDef>(*def);
+      wrapped->name = target->id;
+      wrapped->nameRange = target->range;
+      wrapped->decorators.insert(wrapped->decorators.begin(), call->func);
+      defs[target->id] = wrapped;
+      kept.push_back(wrapped);
       continue;
     }
     if (const std::string *name = boundName(s)) {
