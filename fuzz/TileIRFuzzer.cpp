@@ -32,7 +32,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   });
   llvm::StringRef text(reinterpret_cast<const char *>(data), size);
   // Refused before parsing, as ln-compile refuses it (TextLimits.h).
-  if (kiln::tile::bracketBeyondDepth(text, kiln::tile::kMaxTileIRNesting))
+  if (kiln::tile::bracketBeyondDepth(text, kiln::tile::kMaxTileIRNesting) ||
+      kiln::tile::indexDenseArray(text))
     return 0;
   mlir::MLIRContext &ctx = shared.get();
   llvm::SourceMgr sourceMgr;

@@ -250,6 +250,12 @@ llvm::Expected<CompiledKernel> compileTileModule(llvm::StringRef source,
         << " levels (Kiln's limit for tile IR)";
     return diagnosticsError(rendered, "parsing failed");
   }
+  if (auto at = tile::indexDenseArray(source)) {
+    mlir::emitError(FileLineColLoc::get(&ctx, filename, at->first, at->second))
+        << "dense arrays of `index` elements are not supported (MLIR's parser cannot read "
+           "them)";
+    return diagnosticsError(rendered, "parsing failed");
+  }
   // The parser verifies the module: the one verification of the pipeline.
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&ctx));

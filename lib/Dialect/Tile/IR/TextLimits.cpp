@@ -29,3 +29,20 @@ std::optional<std::pair<unsigned, unsigned>> kiln::tile::bracketBeyondDepth(llvm
   }
   return std::nullopt;
 }
+
+std::optional<std::pair<unsigned, unsigned>> kiln::tile::indexDenseArray(llvm::StringRef text) {
+  for (size_t at = text.find("array<"); at != llvm::StringRef::npos;
+       at = text.find("array<", at + 1)) {
+    size_t i = at + 6;
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' ||
+                               text[i] == '\r' || text[i] == '\0'))
+      ++i;
+    if (!text.substr(i).starts_with("index"))
+      continue;
+    llvm::StringRef before = text.take_front(at);
+    unsigned line = 1 + before.count('\n');
+    unsigned column = at - (before.rfind('\n') == llvm::StringRef::npos ? -1 : before.rfind('\n'));
+    return std::make_pair(line, column);
+  }
+  return std::nullopt;
+}
