@@ -40,9 +40,8 @@ std::optional<std::pair<unsigned, unsigned>> kiln::tile::indexDenseArray(llvm::S
     if (!text.substr(i).starts_with("index"))
       continue;
     llvm::StringRef before = text.take_front(at);
-    unsigned line = 1 + before.count('\n');
-    unsigned column = at - (before.rfind('\n') == llvm::StringRef::npos ? -1 : before.rfind('\n'));
-    return std::make_pair(line, column);
+    size_t lineStart = before.rfind('\n') + 1; // 0 on the first line (npos + 1)
+    return std::make_pair(unsigned(1 + before.count('\n')), unsigned(at - lineStart + 1));
   }
   return std::nullopt;
 }

@@ -525,10 +525,7 @@ BlockedLayoutAttr LayoutAssigner::blockedFor(const VarInfo &info,
                                              unsigned siblingWidth) {
   unsigned rank = info.shape.size();
   unsigned fast = info.fastDim >= 0 ? info.fastDim : rank - 1;
-  SmallVector<unsigned> order{fast};
-  for (int d = rank - 1; d >= 0; --d)
-    if (unsigned(d) != fast)
-      order.push_back(d);
+  SmallVector<unsigned> order = fastFirstOrder(rank, fast);
   unsigned vec = chooseVectorWidth(accesses, fast, info, siblingWidth);
   return makeBlocked(func.getContext(), info.shape, order, vec, numWarps, info.reducedDims,
                      info.minMemBits ? info.minMemBits : 32);

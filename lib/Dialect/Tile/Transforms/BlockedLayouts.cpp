@@ -7,6 +7,14 @@ using namespace mlir;
 
 namespace kiln::tile {
 
+SmallVector<unsigned> fastFirstOrder(unsigned rank, unsigned fast) {
+  SmallVector<unsigned> order{fast};
+  for (int d = rank - 1; d >= 0; --d)
+    if (unsigned(d) != fast)
+      order.push_back(d);
+  return order;
+}
+
 BlockedLayoutAttr makeBlocked(MLIRContext *ctx, ArrayRef<int64_t> shape,
                               ArrayRef<unsigned> order, unsigned vec,
                               unsigned numWarps, ArrayRef<unsigned> reduced,

@@ -12,6 +12,10 @@
 
 namespace kiln::tile {
 
+/// Dimension order with `fast` first, then the others from the last to the
+/// first (the order every blocked layout of the assignment uses).
+llvm::SmallVector<unsigned> fastFirstOrder(unsigned rank, unsigned fast);
+
 /// Blocked layout for `shape` with `order[0]` fastest, `vec` elements per
 /// thread along it when there is enough data, lanes then warps filling the
 /// dimensions from fastest to slowest; leftovers replicate on the slowest.

@@ -56,10 +56,7 @@ static unsigned fastDimOf(LoadOp load, const ModuleAxisInfo &axis) {
 BlockedLayoutAttr coalescedLayoutOf(LoadOp load, unsigned numWarps, const ModuleAxisInfo &axis) {
   auto type = cast<RankedTensorType>(load.getType());
   unsigned rank = type.getRank(), fast = fastDimOf(load, axis);
-  SmallVector<unsigned> order{fast};
-  for (int d = rank - 1; d >= 0; --d)
-    if (unsigned(d) != fast)
-      order.push_back(d);
+  SmallVector<unsigned> order = fastFirstOrder(rank, fast);
   // The axis facts are those of the values before any conversion.
   unsigned vec = axis.getVectorWidth(beforeConversions(load.getPtr()), fast,
                                      beforeConversions(load.getMask()));

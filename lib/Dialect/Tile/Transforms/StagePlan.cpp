@@ -68,9 +68,8 @@ FailureOr<StagePlan> planStages(scf::ForOp loop, ArrayRef<LoadOp> loads,
     // schedules such indirect loads. A slot or prefetched load cannot: stage
     // 0 would need its value before the copy that brings it.
     auto indexLoad = dyn_cast<LoadOp>(def);
-    if (indexLoad && llvm::is_contained(plan.loads, indexLoad))
-      return failure();
-    if (indexLoad && llvm::is_contained(plan.prefetched, indexLoad))
+    if (indexLoad && (llvm::is_contained(plan.loads, indexLoad) ||
+                      llvm::is_contained(plan.prefetched, indexLoad)))
       return failure();
     if ((!isPure(def) && !indexLoad) || def->getNumRegions())
       return failure();
