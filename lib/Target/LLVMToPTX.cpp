@@ -63,6 +63,10 @@ llvm::Error error(const llvm::Twine &message) {
 ///  - loop-rotate, licm, loop-unroll-full: loop-invariant thread coordinates
 ///    and masks leave the loops, constant-trip loops are unrolled (SCEV finds
 ///    their trip counts without indvars);
+///  - loop-deletion: a loop SCEV proves runs at most once loses its backedge
+///    (`for i in range(0, tl.where(c, 1, 0))`, lightllm's token attention:
+///    straight-line code takes 32 registers whole-program where the loop
+///    held its hoisted addresses across it, 48 with spills);
 ///  - one instcombine after the loop passes (a second one before them, and
 ///    indvars and a second early-cse after them, cost 19 M of 167 M
 ///    instructions for the forward kernel and only made the PTX longer);
@@ -70,7 +74,7 @@ llvm::Error error(const llvm::Twine &message) {
 ///  - infer-alignment: vector shared-memory loads of reduction partials.
 constexpr const char *kOptPipeline =
     "function(nvvm-intr-range,early-cse,simplifycfg,reassociate,"
-    "loop-mssa(loop-rotate,licm),loop(loop-unroll-full),"
+    "loop-mssa(loop-rotate,licm),loop(loop-deletion,loop-unroll-full),"
     "instcombine<no-verify-fixpoint>,vector-combine,infer-alignment,"
     "simplifycfg)";
 

@@ -43,9 +43,11 @@ def host_us(torch, body, batches=100, count=256):
     return best
 
 
-def driver_floor(torch, x, y, out, n, raw_stream=None):
+def driver_floor(torch, x, y, out, n, raw_stream=None, packed=False):
     """cuLaunchKernel of an empty 4-parameter kernel from Python (on the
-    current stream of device 0, or on `raw_stream`)."""
+    current stream of device 0, or on `raw_stream`); `packed`: the
+    arguments as one buffer (CU_LAUNCH_PARAM_BUFFER_POINTER) instead of a
+    pointer per parameter."""
     cuda = ctypes.CDLL("libcuda.so.1")
     module = ctypes.c_void_p()
     func = ctypes.c_void_p()
@@ -55,6 +57,15 @@ def driver_floor(torch, x, y, out, n, raw_stream=None):
     vals = [ctypes.c_uint64(x.data_ptr()), ctypes.c_uint64(y.data_ptr()),
             ctypes.c_uint64(out.data_ptr()), ctypes.c_uint32(n)]
     params = (ctypes.c_void_p * 4)(*[ctypes.addressof(v) for v in vals])
+    extra = None
+    if packed:
+        # Parameters at their natural offsets: three u64, one u32 (28 bytes).
+        buf = (ctypes.c_uint64 * 4)(x.data_ptr(), y.data_ptr(),
+                                    out.data_ptr(), n)
+        size = ctypes.c_size_t(28)
+        extra = (ctypes.c_void_p * 5)(1, ctypes.addressof(buf), 2,
+                                      ctypes.addressof(size), 0)
+        params = None
     stream = ctypes.c_void_p(torch._C._cuda_getCurrentRawStream(0)
                              if raw_stream is None else raw_stream)
     launch = cuda.cuLaunchKernel
@@ -64,9 +75,9 @@ def driver_floor(torch, x, y, out, n, raw_stream=None):
 
     def body():
         launch(func, one, one, one, threads, one, one, zero, stream, params,
-               None)
+               extra)
     assert launch(func, one, one, one, threads, one, one, zero, stream,
-                  params, None) == 0
+                  params, extra) == 0
     return host_us(torch, body)
 
 
@@ -100,6 +111,8 @@ def main():
         result[name] = host_us(torch, body)
     result["ctypes cuLaunchKernel, empty kernel (floor)"] = driver_floor(
         torch, x, y, out, n)
+    result["ctypes cuLaunchKernel, one packed buffer (extra)"] = \
+        driver_floor(torch, x, y, out, n, packed=True)
     # The same on a stream of torch's own (not the legacy default stream,
     # which the driver orders against every other blocking stream).
     side = torch.cuda.Stream()

@@ -75,7 +75,8 @@ TEST(PassPipelineTest, IRPipelineRunsExactlyTheListedPasses) {
   // kOptPipeline, with the loop canonicalization the loop passes require.
   EXPECT_EQ(join(ran), "NVVMIntrRangePass,EarlyCSEPass,SimplifyCFGPass,"
                        "ReassociatePass,LoopSimplifyPass,LCSSAPass,LoopRotatePass,"
-                       "LICMPass,LoopSimplifyPass,LCSSAPass,LoopFullUnrollPass,"
+                       "LICMPass,LoopSimplifyPass,LCSSAPass,LoopDeletionPass,"
+                       "LoopFullUnrollPass,"
                        "InstCombinePass,VectorCombinePass,InferAlignmentPass,"
                        "SimplifyCFGPass");
 }
