@@ -32,23 +32,45 @@ module attributes {tile.num_warps = 4 : i32} {
 
 // -----
 
+// A thread's registers combine one after the other in register order, as
+// Triton's do (a balanced tree rounded sums differently and fused only its
+// leaves' products into FMAs), then the lanes from the highest bit down.
+#b = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+// CHECK-LABEL: llvm.func @in_thread_order
+// CHECK: %[[A:.*]] = llvm.fadd %arg0, %arg0 : f32
+// CHECK-NEXT: %[[B:.*]] = llvm.fadd %[[A]], %arg0 : f32
+// CHECK-NEXT: %[[C:.*]] = llvm.fadd %[[B]], %arg0 : f32
+// CHECK: %[[S16:.*]] = nvvm.shfl.sync  bfly %{{.*}}, %[[C]], %{{.*}}, %{{.*}} : f32 -> f32
+// CHECK-NEXT: llvm.fadd %[[C]], %[[S16]] : f32
+module attributes {tile.num_warps = 1 : i32} {
+  func.func @in_thread_order(%x: f32) -> () {
+    %t = tile.splat %x : f32 -> tensor<128xf32, #b>
+    %s = tile.sum %t, 0 : tensor<128xf32, #b> -> f32
+    tile.print "s" %s : f32
+    return
+  }
+}
+
+// -----
+
 // Butterfly distances are the lane bits that lie on the reduced axis:
-// lanes 1, 2, 4, 8 and 16 for a 1-D tensor.
+// lanes 16, 8, 4, 2 and 1 for a 1-D tensor, the highest first as in Triton
+// (the same rounding for sums).
 #b = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
 // CHECK-LABEL: llvm.func @shuffle_distances
 // CHECK: %[[CLAMP:.*]] = llvm.mlir.constant(31 : i32) : i32
-// CHECK-NEXT: %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-NEXT: %[[SIXTEEN:.*]] = llvm.mlir.constant(16 : i32) : i32
 // CHECK-NEXT: %[[M:.*]] = llvm.mlir.constant(-1 : i32) : i32
-// CHECK-NEXT: nvvm.shfl.sync  bfly %[[M]], %arg0, %[[ONE]], %[[CLAMP]] : f32 -> f32
+// CHECK-NEXT: nvvm.shfl.sync  bfly %[[M]], %arg0, %[[SIXTEEN]], %[[CLAMP]] : f32 -> f32
 // CHECK: llvm.intr.maxnum
-// CHECK: %[[TWO:.*]] = llvm.mlir.constant(2 : i32) : i32
-// CHECK: nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %[[TWO]], %{{.*}} : f32 -> f32
-// CHECK: %[[FOUR:.*]] = llvm.mlir.constant(4 : i32) : i32
-// CHECK: nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %[[FOUR]], %{{.*}} : f32 -> f32
 // CHECK: %[[EIGHT:.*]] = llvm.mlir.constant(8 : i32) : i32
 // CHECK: nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %[[EIGHT]], %{{.*}} : f32 -> f32
-// CHECK: %[[SIXTEEN:.*]] = llvm.mlir.constant(16 : i32) : i32
-// CHECK: nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %[[SIXTEEN]], %{{.*}} : f32 -> f32
+// CHECK: %[[FOUR:.*]] = llvm.mlir.constant(4 : i32) : i32
+// CHECK: nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %[[FOUR]], %{{.*}} : f32 -> f32
+// CHECK: %[[TWO:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK: nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %[[TWO]], %{{.*}} : f32 -> f32
+// CHECK: %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %[[ONE]], %{{.*}} : f32 -> f32
 // One warp: no shared memory, no barrier.
 // CHECK-NOT: nvvm.barrier0
 // CHECK: llvm.return

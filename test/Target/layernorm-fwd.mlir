@@ -10,11 +10,12 @@
 
 // Mean: 8 fp16 per thread in one predicated 128-bit load.
 // CHECK: @%p{{[0-9]+}} ld.global.v4.b32
-// CHECK: shfl.sync.bfly.b32 {{.*}}, 1, 31, -1;
-// CHECK: shfl.sync.bfly.b32 {{.*}}, 2, 31, -1;
-// CHECK: shfl.sync.bfly.b32 {{.*}}, 4, 31, -1;
-// CHECK: shfl.sync.bfly.b32 {{.*}}, 8, 31, -1;
+// Lane bits from the highest down, as Triton (same rounding).
 // CHECK: shfl.sync.bfly.b32 {{.*}}, 16, 31, -1;
+// CHECK: shfl.sync.bfly.b32 {{.*}}, 8, 31, -1;
+// CHECK: shfl.sync.bfly.b32 {{.*}}, 4, 31, -1;
+// CHECK: shfl.sync.bfly.b32 {{.*}}, 2, 31, -1;
+// CHECK: shfl.sync.bfly.b32 {{.*}}, 1, 31, -1;
 // CHECK: bar.sync 0;
 // CHECK: st.shared.b32
 // CHECK: bar.sync 0;

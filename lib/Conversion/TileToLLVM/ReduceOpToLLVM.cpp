@@ -2,8 +2,9 @@
 //
 // Three levels, each along the bits of the layout whose basis lies on the
 // reduced axis:
-//  1. registers of the thread: a balanced tree;
-//  2. lanes of the warp: shfl.sync.bfly, after which every lane holds the
+//  1. registers of the thread: in register order (Triton's order);
+//  2. lanes of the warp: shfl.sync.bfly from the highest lane bit down
+//     (Triton's order), after which every lane holds the
 //     warp's result (butterflies of commutative ops give identical bits in
 //     all lanes); a 32-bit integer sum / max / min over all 32 lanes is one
 //     redux.sync on sm_80 and later, as in Triton;
@@ -87,7 +88,8 @@ using CombineFn =
 /// bits in every lane.
 void butterfly(OpBuilder &b, Location loc, SmallVector<Tuple> &partial,
                unsigned laneMask, Value lane, CombineFn combine) {
-  for (unsigned bit = 0; bit < kLaneBits; ++bit) {
+  // Highest bit first, as Triton: sums keep Triton's rounding.
+  for (int bit = kLaneBits - 1; bit >= 0; --bit) {
     if (!(laneMask & (1u << bit)))
       continue;
     Value upper;
@@ -136,7 +138,10 @@ reduceAlongAxis(Operation *op, ArrayRef<ValueRange> vals, const LoweringState &s
     return t;
   };
 
-  // 1. Registers that differ only along the axis: a balanced tree.
+  // 1. Registers that differ only along the axis, one after the other in
+  //    register order, as Triton combines them: the same bits as Triton's
+  //    for the same layout, and each product of a sum of products fuses
+  //    into an FMA (a balanced tree fused only its leaves).
   SmallVector<Coord> keys;
   SmallVector<SmallVector<Tuple>> groups;
   for (unsigned r = 0; r < s->numRegs(); ++r) {
@@ -152,15 +157,10 @@ reduceAlongAxis(Operation *op, ArrayRef<ValueRange> vals, const LoweringState &s
   }
   SmallVector<Tuple> partial;
   for (SmallVector<Tuple> &g : groups) {
-    while (g.size() > 1) {
-      SmallVector<Tuple> next;
-      for (unsigned i = 0; i + 1 < g.size(); i += 2)
-        next.push_back(combine(rewriter, loc, g[i], g[i + 1]));
-      if (g.size() % 2)
-        next.push_back(g.back());
-      g = std::move(next);
-    }
-    partial.push_back(g[0]);
+    Tuple acc = g[0];
+    for (unsigned i = 1; i < g.size(); ++i)
+      acc = combine(rewriter, loc, acc, g[i]);
+    partial.push_back(acc);
   }
 
   // 2. Lanes (with `orderLanes`, in lane order: butterfly).
