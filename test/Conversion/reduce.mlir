@@ -42,10 +42,21 @@ module attributes {tile.num_warps = 4 : i32} {
 // CHECK-NEXT: %[[C:.*]] = llvm.fadd %[[B]], %arg0 : f32
 // CHECK: %[[S16:.*]] = nvvm.shfl.sync  bfly %{{.*}}, %[[C]], %{{.*}}, %{{.*}} : f32 -> f32
 // CHECK-NEXT: llvm.fadd %[[C]], %[[S16]] : f32
+// Runs longer than 16 registers take a balanced tree (pairs first).
+#l = #tile.blocked<sizePerThread = [32], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+// CHECK-LABEL: llvm.func @long_run_tree
+// CHECK: %[[P:.*]] = llvm.fadd %arg0, %arg0 : f32
+// CHECK-NEXT: %[[Q:.*]] = llvm.fadd %arg0, %arg0 : f32
 module attributes {tile.num_warps = 1 : i32} {
   func.func @in_thread_order(%x: f32) -> () {
     %t = tile.splat %x : f32 -> tensor<128xf32, #b>
     %s = tile.sum %t, 0 : tensor<128xf32, #b> -> f32
+    tile.print "s" %s : f32
+    return
+  }
+  func.func @long_run_tree(%x: f32) -> () {
+    %t = tile.splat %x : f32 -> tensor<1024xf32, #l>
+    %s = tile.sum %t, 0 : tensor<1024xf32, #l> -> f32
     tile.print "s" %s : f32
     return
   }
