@@ -151,7 +151,8 @@ reduceAlongAxis(Operation *op, ArrayRef<ValueRange> vals, const LoweringState &s
   //    registers). Longer runs take a balanced tree: a chain of 32 fp32 adds
   //    per row is 32 dependent latencies, and under the 128-register cap of
   //    256-thread kernels the tutorial LayerNorm's backward (bf16, N = 8192,
-  //    32 per thread) spilled 148 bytes instead of 76 and ran 1.24x slower.
+  //    32 per thread) spilled 148 bytes instead of 76 and ran 1.08x slower
+  //    (H200, the same machine, alternating builds).
   SmallVector<Coord> keys;
   SmallVector<SmallVector<Tuple>> groups;
   for (unsigned r = 0; r < s->numRegs(); ++r) {
