@@ -50,7 +50,7 @@ struct RegisterCap {
 
 /// The cap for a kernel built with `registers` registers per thread: the
 /// largest register count that reaches the most programs per SM without
-/// going below 70 % of `registers` (further, ptxas trades loads in flight
+/// going below 60 % of `registers` (further, ptxas trades loads in flight
 /// for registers). Nullopt unless that fits more programs (shared memory or
 /// the thread limit may bound them); whether it runs faster is measured.
 std::optional<RegisterCap> planRegisterCap(const DeviceLimits &lim,
