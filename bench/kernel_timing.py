@@ -1,17 +1,23 @@
-"""What the library benchmarks (liger_bench.py, lightllm_bench.py) share: time one operator
-per row under whichever `triton` is active, write the rows as JSON, and compare a Triton
-run with a Kiln run.
+"""What the library benchmarks (liger_bench.py, lightllm_bench.py, vllm_bench.py) share: time
+one operator per row under whichever `triton` is active, write the rows as JSON, compare a
+Triton run with a Kiln run, and load a library's kernel files without its package __init__s.
 
 A row: {"op", "backend" ("triton" or "kiln"), "checksum" and "magnitude" (sum and sum of
-absolute values of the first output, so that the two runs can be checked for agreement), "fwd_us" and, for ops with a backward,
+absolute values of the first output's finite elements, so that the two runs can be checked
+for agreement), "nonfinite" (how many of its elements are inf or NaN, when any: masked
+logits are -inf by design), "fwd_us" and, for ops with a backward,
 "full_us" (median CUDA-event time of one call), "kernels" ({name: [mean device us, launches
 per call]} from torch.profiler)} or {"op", "backend", "error"} when the op failed.
-Only compare() runs without torch.
+Only compare() and bare_packages() run without torch.
 """
 import argparse
+import importlib.machinery
 import json
 import math
+import os
 import statistics
+import sys
+import types
 
 
 def tensors_of(out):
@@ -73,7 +79,7 @@ def run_ops(torch, triton, table, args, modes, dev="cuda"):
     """Times each op of `table` (name -> maker; a maker returns (call, leaves), call() runs
     the op once and returns its output) named by args.only (all by default) in each of
     `modes` ("fwd", "full"), profiles the last mode's call, prints each row as a JSON line
-    and writes them all to args.out."""
+    and writes the rows so far to args.out after each op."""
     names = args.only.split(",") if args.only else list(table)
     flush = torch.empty(256 * 2**20 // 4, dtype=torch.int32, device=dev)  # 256 MB > L2
     backend = "kiln" if getattr(triton, "__kiln__", False) else "triton"
@@ -86,8 +92,14 @@ def run_ops(torch, triton, table, args, modes, dev="cuda"):
             with torch.no_grad():
                 first = tensors_of(call()) or [call()]
             out0 = first[0] if not isinstance(first[0], (tuple, list)) else first[0][0]
-            row["checksum"] = float(out0.float().sum().item())
-            row["magnitude"] = float(out0.float().abs().sum().item())
+            x = out0.float()
+            finite = torch.isfinite(x)
+            x = torch.where(finite, x, torch.zeros_like(x))
+            row["checksum"] = float(x.sum().item())
+            row["magnitude"] = float(x.abs().sum().item())
+            nonfinite = int(finite.numel() - finite.sum().item())
+            if nonfinite:
+                row["nonfinite"] = nonfinite
             once = None
             for mode in modes:
                 row[mode + "_us"], once = measure(torch, call, leaves, mode, args.reps,
@@ -98,17 +110,18 @@ def run_ops(torch, triton, table, args, modes, dev="cuda"):
             row["error"] = f"{type(e).__name__}: {str(e)[:300]}"
         rows.append(row)
         print(json.dumps(row), flush=True)
-    if args.out:
-        with open(args.out, "w") as f:
-            json.dump(rows, f, indent=1)
+        if args.out:  # after each op: a run cut short by a timeout keeps what it timed
+            with open(args.out, "w") as f:
+                json.dump(rows, f, indent=1)
     return rows
 
 
 def checksums_agree(tri, kiln):
-    """Whether two runs' first outputs agree: their sums within 1 %, or (a sum that cancels,
-    summed in another order: an fp16 reduction) within 1e-5 of the sum of magnitudes."""
+    """Whether two runs' first outputs agree: as many non-finite elements, and their sums
+    within 1 %, or (a sum that cancels, summed in another order: an fp16 reduction) within
+    1e-5 of the sum of magnitudes."""
     a, b = tri.get("checksum"), kiln.get("checksum")
-    if a is None or b is None:
+    if a is None or b is None or tri.get("nonfinite", 0) != kiln.get("nonfinite", 0):
         return False
     bound = 1e-2 * max(1.0, abs(a))
     if tri.get("magnitude") is not None:
@@ -157,6 +170,35 @@ def compare(pairs):
     for key, vals in logs.items():
         if vals:
             print(f"geomean {key}: {math.exp(statistics.mean(vals)):.3f} over {len(vals)} ops")
+
+
+def bare_packages(root, top, skip=()):
+    """Registers package `top` and every directory below it in `root` as a package without
+    running any __init__.py (a module with __path__ and no __file__: Python finds its
+    submodules there), except the names in `skip` (stand-ins the caller registers). Returns
+    the package names; an absent tree is FileNotFoundError."""
+    base = os.path.join(root, top)
+    if not os.path.isdir(base):
+        raise FileNotFoundError(base)
+    names = []
+    for d, subdirs, _ in os.walk(base):  # top-down: a parent is registered before its children
+        subdirs[:] = sorted(s for s in subdirs if s != "__pycache__")
+        rel = os.path.relpath(d, base)
+        name = top if rel == "." else top + "." + rel.replace(os.sep, ".")
+        if name in skip:
+            continue
+        mod = sys.modules.get(name)
+        if getattr(mod, "__path__", None) != [d] or getattr(mod, "__file__", None):
+            mod = types.ModuleType(name)
+            mod.__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=True)
+            mod.__spec__.submodule_search_locations = [d]
+            mod.__path__, mod.__package__ = [d], name
+            sys.modules[name] = mod
+            parent, _, child = name.rpartition(".")
+            if parent:
+                setattr(sys.modules[parent], child, mod)
+        names.append(name)
+    return names
 
 
 def main(doc, run):
