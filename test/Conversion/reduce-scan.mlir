@@ -11,14 +11,18 @@
 // CHECK: llvm.fcmp "ogt"
 // CHECK: llvm.select
 // CHECK: llvm.select
-// Lanes: value and index shuffled together, five times; both lanes of a
-// pair combine (lower lane, upper lane), so NaNs leave every lane the same.
-// CHECK: %[[UPPER:.*]] = llvm.icmp "ne"
+// Lanes: value and index shuffled together, five times, each lane combining
+// (its own, the other's) as Triton does; then every lane takes lane 0's
+// result (shfl.idx), so NaNs leave every lane the same.
 // CHECK: %[[V:.*]] = nvvm.shfl.sync  bfly {{.*}} : f32 -> f32
 // CHECK: nvvm.shfl.sync  bfly {{.*}} : i32 -> i32
-// CHECK: %[[LO:.*]] = llvm.select %[[UPPER]], %[[V]], %[[MINE:.*]] : i1, f32
-// CHECK: %[[HI:.*]] = llvm.select %[[UPPER]], %[[MINE]], %[[V]] : i1, f32
-// CHECK: llvm.fcmp "ogt" %[[LO]], %[[HI]] : f32
+// CHECK: llvm.fcmp "ogt" %[[MINE:.*]], %[[V]] : f32
+// CHECK-NOT: llvm.select {{.*}} : i1, f32
+// CHECK: llvm.select %{{.*}}, %[[MINE]], %[[V]] : i1, f32
+// CHECK-COUNT-4: nvvm.shfl.sync  bfly
+// CHECK: %[[FIRST:.*]] = llvm.and %{{.*}}, %{{.*}} : i32
+// CHECK: nvvm.shfl.sync  idx %{{.*}}, %{{.*}}, %[[FIRST]], %{{.*}} : f32 -> f32
+// CHECK: nvvm.shfl.sync  idx %{{.*}}, %{{.*}}, %[[FIRST]], %{{.*}} : i32 -> i32
 // CHECK: nvvm.barrier0
 // CHECK: llvm.store {{.*}} : i32, !llvm.ptr<3>
 // CHECK: llvm.store {{.*}} : i32, !llvm.ptr<3>

@@ -320,6 +320,9 @@ llvm::SmallVector<mlir::Value> inlineCombiner(mlir::OpBuilder &b,
 /// shfl.sync.bfly of any 16/32/64-bit scalar.
 mlir::Value shuffleXor(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
                        unsigned laneMask);
+/// shfl.sync.idx of any 16/32/64-bit scalar: the value of lane `srcLane`.
+mlir::Value shuffleIdx(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
+                       mlir::Value srcLane);
 
 /// How a layout exchange uses shared memory: a row-major buffer whose
 /// innermost dimension is the source's most contiguous one, rows padded by

@@ -288,28 +288,32 @@ SmallVector<Value> inlineCombiner(OpBuilder &b, Region &combiner, ValueRange acc
   return out;
 }
 
-static Value shfl32(OpBuilder &b, Location loc, Value v, unsigned laneMask) {
+/// One 32-bit shuffle of `kind`; `which` makes its lane operand (a xor
+/// distance or a source lane) between the clamp and the member mask.
+static Value shfl32(OpBuilder &b, Location loc, Value v, NVVM::ShflKind kind,
+                    llvm::function_ref<Value()> which) {
   // Named locals: the constants' order must not depend on the compiler's
   // argument evaluation order (lit tests check it).
   Value clamp = i32Const(b, loc, kWarpSize - 1);
-  Value distance = i32Const(b, loc, laneMask);
+  Value lane = which();
   Value allLanes = i32Const(b, loc, -1);
-  return NVVM::ShflOp::create(b, loc, v.getType(), allLanes, v, distance, clamp,
-                              NVVM::ShflKind::bfly, UnitAttr());
+  return NVVM::ShflOp::create(b, loc, v.getType(), allLanes, v, lane, clamp, kind,
+                              UnitAttr());
 }
 
-Value shuffleXor(OpBuilder &b, Location loc, Value v, unsigned laneMask) {
+/// A shuffle of any 16/32/64-bit scalar through 32-bit shuffles.
+static Value shuffleScalar(OpBuilder &b, Location loc, Value v,
+                           llvm::function_ref<Value(Value)> shuffle32) {
   Type t = v.getType();
   Type i32 = b.getI32Type();
   if (t.isF32() || t.isInteger(32))
-    return shfl32(b, loc, v, laneMask);
+    return shuffle32(v);
   Value bits = toBits(b, loc, v);
   unsigned width = bits.getType().getIntOrFloatBitWidth();
   Value shuffled;
   if (width < 32) {
     Value wide = LLVM::ZExtOp::create(b, loc, i32, bits);
-    shuffled = LLVM::TruncOp::create(b, loc, bits.getType(),
-                                     shfl32(b, loc, wide, laneMask));
+    shuffled = LLVM::TruncOp::create(b, loc, bits.getType(), shuffle32(wide));
   } else {
     // 64 bits: two halves.
     Value lo = LLVM::TruncOp::create(b, loc, i32, bits);
@@ -317,13 +321,26 @@ Value shuffleXor(OpBuilder &b, Location loc, Value v, unsigned laneMask) {
         b, loc, i32,
         LLVM::LShrOp::create(b, loc, bits,
                              LLVM::ConstantOp::create(b, loc, bits.getType(), 32)));
-    lo = LLVM::ZExtOp::create(b, loc, bits.getType(), shfl32(b, loc, lo, laneMask));
-    hi = LLVM::ZExtOp::create(b, loc, bits.getType(), shfl32(b, loc, hi, laneMask));
+    lo = LLVM::ZExtOp::create(b, loc, bits.getType(), shuffle32(lo));
+    hi = LLVM::ZExtOp::create(b, loc, bits.getType(), shuffle32(hi));
     hi = LLVM::ShlOp::create(b, loc, hi,
                              LLVM::ConstantOp::create(b, loc, bits.getType(), 32));
     shuffled = LLVM::OrOp::create(b, loc, lo, hi);
   }
   return fromBits(b, loc, shuffled, t);
+}
+
+Value shuffleXor(OpBuilder &b, Location loc, Value v, unsigned laneMask) {
+  return shuffleScalar(b, loc, v, [&](Value x) {
+    return shfl32(b, loc, x, NVVM::ShflKind::bfly,
+                  [&] { return i32Const(b, loc, laneMask); });
+  });
+}
+
+Value shuffleIdx(OpBuilder &b, Location loc, Value v, Value srcLane) {
+  return shuffleScalar(b, loc, v, [&](Value x) {
+    return shfl32(b, loc, x, NVVM::ShflKind::idx, [&] { return srcLane; });
+  });
 }
 
 } // namespace kiln::lowering
