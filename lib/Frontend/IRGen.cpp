@@ -586,8 +586,9 @@ mlir::OwningOpRef<mlir::ModuleOp> IRGen::compile(const KernelSpec &sp) {
           return (void)fail(p.range.begin,
                             origin + ": `" + text +
                                 "` is not a constexpr literal (expected an "
-                                "integer, a float, True/False, None, a string "
-                                "or a dtype such as tl.float16)"),
+                                "integer, a float such as 2.5 or "
+                                "float('inf'), True/False, None, a string or "
+                                "a dtype such as tl.float16)"),
                  nullptr;
         v = *pv;
       } else if (p.defaultValue) {

@@ -12,6 +12,10 @@
 
 #include "kiln/Frontend/Syntax/Parser.h"
 
+#include "llvm/ADT/StringExtras.h"
+
+#include <limits>
+
 using namespace kiln;
 using namespace kiln::fe;
 using namespace kiln::ast;
@@ -47,6 +51,24 @@ FailureOr<Val> IRGen::constexprFunction(llvm::StringRef text, uint32_t where,
 /// `__kiln_def__(...)`: a @triton.jit function given as a constexpr value.
 bool kiln::fe::isFunctionSpelling(llvm::StringRef text) {
   return text.trim().starts_with("__kiln_def__(");
+}
+
+/// Python's float(str) for the spellings of infinity and NaN ('inf',
+/// '-Infinity', ' nan ', ...) and decimal numbers.
+static std::optional<Val> floatFromText(llvm::StringRef text) {
+  llvm::StringRef t = text.trim();
+  bool negative = t.consume_front("-");
+  if (!negative)
+    t.consume_front("+");
+  std::string lower = t.lower();
+  double v;
+  if (lower == "inf" || lower == "infinity")
+    v = std::numeric_limits<double>::infinity();
+  else if (lower == "nan")
+    v = std::numeric_limits<double>::quiet_NaN();
+  else if (t.empty() || !llvm::to_float(t, v))
+    return std::nullopt;
+  return Val::flt(negative ? -v : v);
 }
 
 /// Parses a constexpr given as text (-D or an inline signature literal).
@@ -94,6 +116,22 @@ std::optional<Val> kiln::fe::parseConstexprText(llvm::StringRef text) {
         return Val::flt(-v->f);
       return Val::integer(-v->i);
     }
+    // float('inf'), float('-inf'), float('nan'), float(2): how the drop-in
+    // (and Python's repr of a float constexpr's spelling) writes the values
+    // a float literal cannot (vLLM's MASK_VALUE = -float('inf')).
+    if (auto *c = llvm::dyn_cast<CallExpr>(x)) {
+      auto *fn = llvm::dyn_cast<NameExpr>(c->func);
+      if (!fn || fn->id != "float" || c->args.size() != 1 || !c->keywords.empty())
+        return std::nullopt;
+      if (auto *s = llvm::dyn_cast<StrExpr>(c->args[0]))
+        return floatFromText(s->value);
+      std::optional<Val> v = ev(c->args[0]);
+      if (v && v->kind == Val::Kind::Int)
+        return Val::flt(double(v->i));
+      if (v && v->kind == Val::Kind::Float)
+        return v;
+      return std::nullopt;
+    }
     // Dtypes: tl.float16, triton.language.float16, float16, fp16.
     std::string dotted;
     const Expr *cur = x;
@@ -106,6 +144,13 @@ std::optional<Val> kiln::fe::parseConstexprText(llvm::StringRef text) {
       return std::nullopt;
     dotted = n->id + dotted;
     llvm::StringRef d = dotted;
+    // math.inf, math.nan, math.pi ...
+    if (d.consume_front("math.")) {
+      Val m;
+      if (lookupMathAttr(d, m) == 0 && (m.kind == Val::Kind::Float || m.kind == Val::Kind::Int))
+        return m;
+      return std::nullopt;
+    }
     bool prefixed = d.consume_front("tl.") || d.consume_front("triton.language.");
     if (!prefixed)
       if (std::optional<DType> dt = parseDTypeName(d.str()))

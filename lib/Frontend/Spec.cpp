@@ -102,6 +102,16 @@ bool isConstexprLiteral(llvm::StringRef s) {
   llvm::StringRef body = s;
   if (body.consume_front("-") || body.consume_front("+")) {
   }
+  // float('inf'), -float("nan"), float(2), math.inf: floats a literal
+  // cannot write (the frontend evaluates them; parseConstexprText).
+  if (body.consume_front("float(") && body.consume_back(")")) {
+    if (body.size() >= 2 && (body.front() == '"' || body.front() == '\'') &&
+        body.back() == body.front())
+      return body.drop_front().drop_back().find_first_of("\"'\\") == llvm::StringRef::npos;
+    return !body.starts_with("float(") && isConstexprLiteral(body);
+  }
+  if (body.consume_front("math."))
+    return isIdentifier(body);
   if (body.empty())
     return false;
   if (!(llvm::isDigit(body[0]) ||

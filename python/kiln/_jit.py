@@ -34,10 +34,19 @@ from ._args import (  # noqa: F401  (_kjit.* for the drop-in)
 
 
 def _literal(name, value):
-    """The Python literal text Kiln's compiler parses for a constexpr."""
-    if value is None or isinstance(value, (bool, int, str)):
-        return repr(value)
+    """The Python literal text Kiln's compiler parses for a constexpr.
+    Subclasses (an IntEnum member, a str enum) are spelled by their value,
+    as Triton specializes them: vLLM passes KV_QUANT_MODE=KVQuantMode.NONE."""
+    if value is None:
+        return "None"
+    if isinstance(value, bool):
+        return repr(bool(value))
+    if isinstance(value, int):
+        return repr(int(value))
+    if isinstance(value, str):
+        return repr(str(value))
     if isinstance(value, float):
+        value = float(value)
         if value != value:
             return "float('nan')"
         if value in (float("inf"), float("-inf")):

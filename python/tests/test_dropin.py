@@ -76,10 +76,18 @@ class ModulesTest(unittest.TestCase):
         self.assertEqual(libdevice.tanh.__name__, "tanh")
         self.assertEqual(math_rsqrt.__name__, "rsqrt")
         with self.assertRaisesRegex(ModuleNotFoundError,
-                                    "No module named 'triton.backends' "
+                                    "No module named 'triton.backends.nope' "
                                     "\\(kiln's drop-in triton does not "
                                     "provide it\\)"):
             __import__("triton.backends.nope")
+        # vLLM's test before it uses Triton at all: exactly one backend
+        # whose driver class is active.
+        from triton.backends import backends
+        from triton.backends.compiler import GPUTarget
+        active = [x.driver for x in backends.values()
+                  if x.driver and x.driver.is_active()]
+        self.assertEqual(len(active), 1)
+        self.assertEqual(GPUTarget("cuda", 90, 32).arch, 90)
         # Error classes host code names: every Kiln error is a TritonError.
         import triton.compiler.errors as errors
         self.assertTrue(issubclass(errors.CompilationError, triton.TritonError))

@@ -65,7 +65,15 @@ class CudaDriver:
         self.utils = _Utils()
         self.backend = "cuda"
 
-    def is_active(self):
+    @staticmethod
+    def is_active():
+        """Triton's CudaDriver.is_active, a static method: libraries ask the
+        class in triton.backends.backends (vLLM enables Triton only when
+        exactly one driver is active)."""
+        torch = _torch()
+        if torch is not None and hasattr(torch, "cuda"):
+            return bool(torch.cuda.is_available()) and \
+                getattr(torch.version, "hip", None) is None
         return True
 
     def get_current_device(self):

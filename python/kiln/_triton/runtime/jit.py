@@ -479,11 +479,20 @@ class JITFunction(KernelInterface, LaunchCodegen):
                   LaunchError)
             check(_lib.options_set_device(opts, device), LaunchError)
             for p, v in zip(self.params, values):
-                if p.is_constexpr and not (p.has_default and v is p.default
-                                           and v is not None):
-                    check(_lib.options_set_constexpr(
-                        opts, p.name.encode(), _literal(p.name, v).encode()),
-                        LaunchError)
+                if not p.is_constexpr:
+                    continue
+                # Defaults go by the value Python evaluated: Kiln's compiler
+                # cannot evaluate host data (vLLM's `FP8_MIN: tl.constexpr =
+                # float8_info.min`, a torch.finfo). One it cannot spell is
+                # left to the compiler's own evaluation of the default.
+                try:
+                    text = _literal(p.name, v)
+                except LaunchError:
+                    if p.has_default and v is p.default:
+                        continue
+                    raise
+                check(_lib.options_set_constexpr(
+                    opts, p.name.encode(), text.encode()), LaunchError)
             return opts
         except BaseException:
             _lib.options_destroy(opts)
