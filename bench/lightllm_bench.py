@@ -24,9 +24,7 @@ as a bare package, so importing a kernel module runs that file and what it impor
     python3 bench/lightllm_bench.py --compare triton.json kiln.json [more pairs...]
 """
 import importlib
-import importlib.machinery
 import os
-import sys
 import types
 
 import kernel_timing
@@ -92,30 +90,15 @@ def decode_lens():
 
 def install(root=EXT):
     """Registers `lightllm` and every directory below it in `root` as a package without
-    running any __init__.py (a module with __path__ and no __file__: Python finds its
-    submodules there). Returns the package names; an absent tree is an error."""
-    base = os.path.join(root, "lightllm")
-    if not os.path.isdir(base):
+    running any __init__.py (kernel_timing.bare_packages). Returns the package names; an
+    absent tree is an error saying how to extract it."""
+    try:
+        return kernel_timing.bare_packages(root, "lightllm")
+    except FileNotFoundError:
+        base = os.path.join(root, "lightllm")
         raise FileNotFoundError(
             f"{base} is missing; from a lightllm clone: git archive {COMMIT} "
-            f"{' '.join(EXTRACT)} | tar -x -C {root} && echo {COMMIT} > {root}/COMMIT")
-    names = []
-    for d, subdirs, _ in os.walk(base):  # top-down: a parent is registered before its children
-        subdirs[:] = sorted(s for s in subdirs if s != "__pycache__")
-        rel = os.path.relpath(d, base)
-        name = "lightllm" if rel == "." else "lightllm." + rel.replace(os.sep, ".")
-        mod = sys.modules.get(name)
-        if getattr(mod, "__path__", None) != [d] or getattr(mod, "__file__", None):
-            mod = types.ModuleType(name)
-            mod.__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=True)
-            mod.__spec__.submodule_search_locations = [d]
-            mod.__path__, mod.__package__ = [d], name
-            sys.modules[name] = mod
-            parent, _, child = name.rpartition(".")
-            if parent:
-                setattr(sys.modules[parent], child, mod)
-        names.append(name)
-    return names
+            f"{' '.join(EXTRACT)} | tar -x -C {root} && echo {COMMIT} > {root}/COMMIT") from None
 
 
 def load(module, root=EXT):

@@ -13,6 +13,7 @@ from unittest import mock
 
 import vllm_bench as vb
 from test_liger_bench import compare_output
+from test_lightllm_bench import write
 
 # What a kernel module may import at its top level besides vLLM's modules.
 LIGHT_IMPORTS = {"torch", "triton", "packaging", "math", "os", "sys", "enum", "json",
@@ -52,13 +53,6 @@ def isolated_modules(fakes=(), real=None):
             if name not in saved or name.split(".")[0] == "vllm":
                 del sys.modules[name]
         sys.modules.update(saved)
-
-
-def write(root, rel, text):
-    path = os.path.join(root, rel)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
 
 
 class LoaderTest(unittest.TestCase):
