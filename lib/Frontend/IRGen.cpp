@@ -222,6 +222,17 @@ static std::string unresolvedDecoratorHint(const IRGen &g, const FunctionDef *fn
            std::string(from->level, '.') + from->module + "': " +
            cannotFindModule(g, from->module, from->level);
   }
+  // The decorator names something Kiln cannot evaluate (vLLM's `triton`,
+  // bound in triton_utils under `if HAS_TRITON:`, which a `try` decides):
+  // the evaluation's own error says where and why.
+  auto &self = const_cast<IRGen &>(g);
+  for (const Expr *d : fn->decorators) {
+    if (auto *c = llvm::dyn_cast<CallExpr>(d))
+      d = c->func;
+    std::optional<IRGen::CapturedError> captured;
+    if (failed(self.tryAtModuleLevel(~0u, captured, [&] { return self.eval(d); })) && captured)
+      return "; its decorator cannot be evaluated: " + captured->message;
+  }
   return "";
 }
 
