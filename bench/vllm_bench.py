@@ -91,11 +91,14 @@ OPS = {
 }
 
 # What the kernel files import that cannot be loaded here, and is given instead (install()):
-# - vllm.triton_utils(.importing): its importing.py probes triton.backends' drivers (which
-#   Kiln's drop-in has not: vLLM would turn Triton off) and imports vllm.logger. The
+# - vllm.triton_utils(.importing): its importing.py probes triton.backends' drivers, which
+#   Kiln's drop-in lacked when this bench was written (vLLM turned Triton off). The
 #   stand-ins hold what the files bind where Triton works (tl, triton, HAS_TRITON = True)
 #   and name the files as theirs: Kiln's compiler reads the real files, and its drop-in
-#   passes it those values for the names the files bind inside `if`/`try`.
+#   passes it those values for the names the files bind inside `if`/`try`. Since the
+#   drop-in has triton.backends (659b993) the real files run as they are too (every kernel
+#   here compiles through them, stand-in driver); the stand-ins stay so that timings of
+#   the forty-second session's runs compare.
 # - vllm.platforms: platform detection imports vllm._C and plugins; current_platform is an
 #   NVIDIA GPU's, for the calls these files make.
 # - vllm.logger: logging configuration (vllm.envs, vllm.logging_utils); loggers with
