@@ -203,6 +203,11 @@ bool kiln::fe::hostDecorators(const IRGen &g) {
 
 bool kiln::fe::followsImports(const IRGen &g) { return stateOf(g); }
 
+bool kiln::fe::isImportedModule(const IRGen &g) {
+  ImportState *st = stateOf(g);
+  return st && !st->main;
+}
+
 /// The path relative imports of `g`'s file resolve against.
 static std::string pathOf(const IRGen &g) {
   ImportState *st = stateOf(g);

@@ -28,6 +28,8 @@ private:
 };
 
 bool hostDecorators(const IRGen &g);
+/// Whether `g` is a file the compile loaded as an import (not its main file).
+bool isImportedModule(const IRGen &g);
 /// The file of module `dotted` (`level` leading dots) if it exists.
 std::optional<std::string> findModuleFile(const IRGen &g,
                                           llvm::StringRef dotted,

@@ -25,25 +25,29 @@ using How = IRGen::GlobalDef::How;
 static constexpr llvm::StringLiteral kBindHint =
     "; give its value as a host binding (ln-compile --bind ";
 
-/// How the value Python computes for module-level `name` can be given:
-/// xformers' `rsqrt = libdevice_find("rsqrt")`, a name bound in an `if`.
-static std::string bindHint(llvm::StringRef name) {
-  return (kBindHint + name + "=EXPR; the Python drop-in binds it from the loaded module)")
+/// How the value Python computes for module-level `name` of `g`'s file can
+/// be given: xformers' `rsqrt = libdevice_find("rsqrt")`, a name bound in an
+/// `if`; in a file the kernel imports, --bind names that file (vLLM's
+/// `triton`, bound in triton_utils under `if HAS_TRITON:`).
+static std::string bindHint(const IRGen &g, llvm::StringRef name) {
+  std::string target = isImportedModule(g) ? g.filename + "::" + name.str() : name.str();
+  return (kBindHint + target + "=EXPR; the Python drop-in binds it from the loaded module)")
       .str();
 }
 
 /// `why` (a nested definition's failure) with its bind hint for a deeper
 /// name merged into the one for `name` (`BLOCK = 64 if USE_X else 128`:
 /// either binding does), instead of two hints one after the other.
-static std::string withBindHint(std::string why, llvm::StringRef name) {
+static std::string withBindHint(const IRGen &g, std::string why, llvm::StringRef name) {
   size_t at = why.find(kBindHint.data());
   size_t end = at == std::string::npos ? at : why.find("=EXPR", at);
   if (end == std::string::npos)
-    return why + bindHint(name);
+    return why + bindHint(g, name);
   std::string inner = why.substr(at + kBindHint.size(), end - at - kBindHint.size());
-  return why.substr(0, at) + "; give the value of `" + inner + "` or of `" + name.str() +
-         "` as a host binding (ln-compile --bind " + inner + "=EXPR or --bind " +
-         name.str() + "=EXPR; the Python drop-in binds them from the loaded module)";
+  std::string outer = isImportedModule(g) ? g.filename + "::" + name.str() : name.str();
+  return why.substr(0, at) + "; give the value of `" + inner + "` or of `" + outer +
+         "` as a host binding (ln-compile --bind " + inner + "=EXPR or --bind " + outer +
+         "=EXPR; the Python drop-in binds them from the loaded module)";
 }
 
 /// `if __name__ == "__main__":`, the script entry point.
@@ -676,7 +680,7 @@ std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
     return FailureOr<Val>(fail(use, "`" + name + "` is assigned in " +
                                         d->container + " at " + where +
                                         "; Kiln cannot tell which "
-                                        "assignment runs" + bindHint(name)));
+                                        "assignment runs" + bindHint(*this, name)));
   case How::Deleted:
     return FailureOr<Val>(
         fail(use, "`" + name + "` is deleted at " + where));
@@ -732,7 +736,7 @@ std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
   }
   if (failed(v)) {
     // Host bindings give a name's last binding only.
-    std::string lastHint = d == &it->second.back() ? bindHint(name) : "";
+    std::string lastHint = d == &it->second.back() ? bindHint(*this, name) : "";
     // A call Kiln cannot evaluate (a torch or driver call) is named as such.
     if (auto *call = llvm::dyn_cast<CallExpr>(d->value)) {
       std::optional<CapturedError> calleeErr;
@@ -758,7 +762,7 @@ std::optional<FailureOr<Val>> IRGen::lookupGlobal(const NameExpr *use) {
                                         " by `" + by +
                                         "`, which Kiln cannot evaluate: " +
                                         (lastHint.empty() ? why
-                                                          : withBindHint(why, name))));
+                                                          : withBindHint(*this, why, name))));
   }
   if (!v->isConstexpr() && v->kind != Val::Kind::Function &&
       v->kind != Val::Kind::Module && v->kind != Val::Kind::Builtin &&
