@@ -200,42 +200,6 @@ static LogicalResult checkParamKinds(IRGen &g, const FunctionDef *fn) {
   return success();
 }
 
-/// Why a decorator may name triton.jit without Kiln seeing it: it is
-/// imported from a module of the package that was not found (`from
-/// vllm.triton_utils import triton` without -I).
-static std::string unresolvedDecoratorHint(const IRGen &g, const FunctionDef *fn) {
-  for (const Expr *d : fn->decorators) {
-    if (auto *c = llvm::dyn_cast<CallExpr>(d))
-      d = c->func;
-    while (auto *a = llvm::dyn_cast<AttributeExpr>(d))
-      d = a->value;
-    auto *n = llvm::dyn_cast<NameExpr>(d);
-    auto it = n ? g.moduleDefs.find(n->id) : g.moduleDefs.end();
-    if (it == g.moduleDefs.end() || it->second.empty())
-      continue;
-    const IRGen::GlobalDef &def = it->second.back();
-    auto *from = llvm::dyn_cast_or_null<ImportFromStmt>(def.site);
-    if (def.how != IRGen::GlobalDef::How::HostImport || !from ||
-        findModuleFile(g, from->module, from->level))
-      continue;
-    return "; its decorator's `" + n->id + "` comes from '" +
-           std::string(from->level, '.') + from->module + "': " +
-           cannotFindModule(g, from->module, from->level);
-  }
-  // The decorator names something Kiln cannot evaluate (vLLM's `triton`,
-  // bound in triton_utils under `if HAS_TRITON:`, which a `try` decides):
-  // the evaluation's own error says where and why.
-  auto &self = const_cast<IRGen &>(g);
-  for (const Expr *d : fn->decorators) {
-    if (auto *c = llvm::dyn_cast<CallExpr>(d))
-      d = c->func;
-    std::optional<IRGen::CapturedError> captured;
-    if (failed(self.tryAtModuleLevel(~0u, captured, [&] { return self.eval(d); })) && captured)
-      return "; its decorator cannot be evaluated: " + captured->message;
-  }
-  return "";
-}
-
 const FunctionDef *IRGen::findKernel(llvm::StringRef name) {
   const FunctionDef *fn = findFunction(name);
   if (fn && isJit(fn))

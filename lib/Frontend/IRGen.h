@@ -105,8 +105,10 @@ public:
   /// sees it, or else, when it names another module of the package (vLLM's
   /// `from vllm.triton_utils import triton`), as a kernel would read it,
   /// with this file's errors kept quiet: an unknown decorator is host code.
-  /// Logically const: resolving an import only caches it.
-  std::optional<Val> resolveDecorator(const ast::Expr *d) const;
+  /// Logically const: resolving an import only caches it. When it cannot
+  /// be evaluated, `why` (if given) receives the evaluation's error.
+  std::optional<Val> resolveDecorator(const ast::Expr *d,
+                                      std::string *why = nullptr) const;
   /// Names of the module's @triton.jit functions, in file order.
   std::vector<std::string> jitFunctionNames() const;
   /// The @triton.jit function `name`; reports an error (listing the

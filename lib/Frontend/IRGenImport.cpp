@@ -203,6 +203,36 @@ bool kiln::fe::hostDecorators(const IRGen &g) {
 
 bool kiln::fe::followsImports(const IRGen &g) { return stateOf(g); }
 
+std::string kiln::fe::unresolvedDecoratorHint(const IRGen &g, const FunctionDef *fn) {
+  for (const Expr *d : fn->decorators) {
+    if (auto *c = llvm::dyn_cast<CallExpr>(d))
+      d = c->func;
+    while (auto *a = llvm::dyn_cast<AttributeExpr>(d))
+      d = a->value;
+    auto *n = llvm::dyn_cast<NameExpr>(d);
+    auto it = n ? g.moduleDefs.find(n->id) : g.moduleDefs.end();
+    if (it == g.moduleDefs.end() || it->second.empty())
+      continue;
+    const IRGen::GlobalDef &def = it->second.back();
+    auto *from = llvm::dyn_cast_or_null<ImportFromStmt>(def.site);
+    if (def.how != IRGen::GlobalDef::How::HostImport || !from ||
+        findModuleFile(g, from->module, from->level))
+      continue;
+    return "; its decorator's `" + n->id + "` comes from '" +
+           std::string(from->level, '.') + from->module + "': " +
+           cannotFindModule(g, from->module, from->level);
+  }
+  // The decorator names something Kiln cannot evaluate (vLLM's `triton`,
+  // bound in triton_utils under `if HAS_TRITON:`, which a `try` decides):
+  // the evaluation's own error says where and why.
+  for (const Expr *d : fn->decorators) {
+    std::string why;
+    if (!g.resolveDecorator(d, &why) && !why.empty())
+      return "; its decorator cannot be evaluated: " + why;
+  }
+  return "";
+}
+
 bool kiln::fe::isImportedModule(const IRGen &g) {
   ImportState *st = stateOf(g);
   return st && !st->main;

@@ -28,6 +28,12 @@ private:
 };
 
 bool hostDecorators(const IRGen &g);
+/// Why `fn`'s decorators may name triton.jit without Kiln seeing it ("; ..."
+/// for an error message, empty if there is no reason to give): the module
+/// a decorator's name is imported from was not found (`from
+/// vllm.triton_utils import triton` without -I), or the name cannot be
+/// evaluated there.
+std::string unresolvedDecoratorHint(const IRGen &g, const ast::FunctionDef *fn);
 /// Whether `g` is a file the compile loaded as an import (not its main file).
 bool isImportedModule(const IRGen &g);
 /// The file of module `dotted` (`level` leading dots) if it exists.

@@ -459,7 +459,7 @@ IRGen::tryAtModuleLevel(unsigned pos, std::optional<CapturedError> &captured,
   return v;
 }
 
-std::optional<Val> IRGen::resolveDecorator(const Expr *d) const {
+std::optional<Val> IRGen::resolveDecorator(const Expr *d, std::string *why) const {
   if (auto *c = llvm::dyn_cast<CallExpr>(d))
     d = c->func;
   if (std::optional<Val> v = resolveStaticName(d))
@@ -469,8 +469,11 @@ std::optional<Val> IRGen::resolveDecorator(const Expr *d) const {
   auto &self = const_cast<IRGen &>(*this);
   std::optional<CapturedError> captured;
   FailureOr<Val> v = self.tryAtModuleLevel(~0u, captured, [&] { return self.eval(d); });
-  if (failed(v))
+  if (failed(v)) {
+    if (why && captured)
+      *why = captured->message;
     return std::nullopt;
+  }
   return *v;
 }
 
