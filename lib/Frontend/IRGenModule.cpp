@@ -29,9 +29,13 @@ static constexpr llvm::StringLiteral kBindHint =
 /// be given: xformers' `rsqrt = libdevice_find("rsqrt")`, a name bound in an
 /// `if`; in a file the kernel imports, --bind names that file (vLLM's
 /// `triton`, bound in triton_utils under `if HAS_TRITON:`).
+static std::string bindTarget(const IRGen &g, llvm::StringRef name) {
+  return isImportedModule(g) ? g.filename + "::" + name.str() : name.str();
+}
+
 static std::string bindHint(const IRGen &g, llvm::StringRef name) {
-  std::string target = isImportedModule(g) ? g.filename + "::" + name.str() : name.str();
-  return (kBindHint + target + "=EXPR; the Python drop-in binds it from the loaded module)")
+  return (kBindHint + bindTarget(g, name) +
+          "=EXPR; the Python drop-in binds it from the loaded module)")
       .str();
 }
 
@@ -44,7 +48,7 @@ static std::string withBindHint(const IRGen &g, std::string why, llvm::StringRef
   if (end == std::string::npos)
     return why + bindHint(g, name);
   std::string inner = why.substr(at + kBindHint.size(), end - at - kBindHint.size());
-  std::string outer = isImportedModule(g) ? g.filename + "::" + name.str() : name.str();
+  std::string outer = bindTarget(g, name);
   return why.substr(0, at) + "; give the value of `" + inner + "` or of `" + outer +
          "` as a host binding (ln-compile --bind " + inner + "=EXPR or --bind " + outer +
          "=EXPR; the Python drop-in binds them from the loaded module)";
