@@ -29,11 +29,15 @@ sys.path.insert(0, os.path.join(HERE, "corpus"))
 import cases  # noqa: E402
 
 
-def compile_units(ln_compile, pattern=None):
-    """{argv tuple: [instance ids]} for the selected instances."""
+def compile_units(ln_compile, pattern=None, verify_each=False):
+    """{argv tuple: [instance ids]} for the selected instances; with
+    verify_each, ln-compile runs MLIR's verifier after every backend pass."""
     units = {}
     for inst in cases.instances(pattern):
-        units.setdefault(tuple(inst.compile_command(ln_compile)), []).append(inst.id)
+        argv = inst.compile_command(ln_compile)
+        if verify_each:
+            argv = argv[:1] + ["--verify-each"] + argv[1:]
+        units.setdefault(tuple(argv), []).append(inst.id)
     return units
 
 
@@ -83,9 +87,11 @@ def main(argv=None):
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=int, default=120, help="seconds per compilation")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every command")
+    ap.add_argument("--verify-each", action="store_true",
+                    help="ln-compile --verify-each: MLIR's verifier after every backend pass")
     args = ap.parse_args(argv)
 
-    units = compile_units(args.ln_compile, args.filter)
+    units = compile_units(args.ln_compile, args.filter, args.verify_each)
     if not units:
         print("no corpus case matches the filter")
         return 1

@@ -235,9 +235,9 @@ llvm::Expected<CompiledKernel> lowerTileToPTX(ModuleOp module, const KernelSpec 
     // at the frontend boundary (compileToTile, or the parser for .mlir input)
     // and LLVM's verifier checks the translated result; re-verifying after
     // every pass cost about 3 % of a compile. kiln-opt, which the passes'
-    // lit tests use, keeps it.
+    // lit tests use, keeps it, and so does ln-compile --verify-each.
     PassManager pm(ctx);
-    pm.enableVerifier(false);
+    pm.enableVerifier(options.verifyPasses);
     pm.addPass(tile::createTileFoldDotAdd());
     pm.addPass(tile::createTileSinkTransIntoLoad());
     pm.addPass(tile::createTileDecomposeBatchedDot());
@@ -279,7 +279,7 @@ llvm::Expected<CompiledKernel> lowerTileToPTX(ModuleOp module, const KernelSpec 
   clock.start();
   {
     PassManager pm(ctx);
-    pm.enableVerifier(false);
+    pm.enableVerifier(options.verifyPasses);
     TileToLLVMOptions lowering;
     lowering.arch = spec.arch;
     pm.addPass(createTileToLLVM(lowering));

@@ -94,6 +94,8 @@ OPTIONS:
                            directory (built-in mode)
   --dump-dir DIR           also write every stage to DIR
   --time                   print the time of each stage (to stderr)
+  --verify-each            run MLIR's verifier after every backend pass (off
+                           by default: it costs about 3 % of a compile)
   --verify-diagnostics     check `# expected-error {{...}}` comments in FILE
                            against the diagnostics instead of printing output
   --split-input-file       process the parts of FILE separated by `# -----`
@@ -141,7 +143,8 @@ std::optional<int> kiln::cli::parseArgs(int argc, char **argv, Options &o) {
         {"--no-fp-fusion", &Options::noFpFusion},
         {"--split-input-file", &Options::split},
         {"--list-configs", &Options::listConfigs},
-        {"--host-decorators", &Options::hostDecorators}};
+        {"--host-decorators", &Options::hostDecorators},
+        {"--verify-each", &Options::verifyEach}};
     if (const auto *sw = llvm::find_if(
             kSwitches, [&](const auto &sw) { return a == sw.first; });
         sw != std::end(kSwitches)) {

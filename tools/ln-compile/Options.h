@@ -36,6 +36,7 @@ struct Options {
   bool time = false, verify = false, split = false, debugInfo = false;
   bool debug = false; ///< --debug: tl.device_assert compiled in
   bool noFpFusion = false; ///< --no-fp-fusion: Triton's enable_fp_fusion=False
+  bool verifyEach = false; ///< --verify-each: MLIR verifier after every pass
   std::optional<std::string> dtype;
 };
 

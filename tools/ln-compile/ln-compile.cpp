@@ -156,6 +156,7 @@ bool runPipeline(const Options &o, CompileFn compile, llvm::StringRef knownName,
   copts.skipTeardown = !o.split;
   // The generated launchers pass the kernel's `params` only.
   copts.tmaCopies = o.aot == AOTEmit::None;
+  copts.verifyPasses = o.verifyEach;
   // Only ask for stage texts when they are needed: printing them costs time
   // that --time would otherwise report as compile time.
   if (o.dumpDir || o.emit != Stage::PTX)

@@ -76,6 +76,9 @@ struct CompileOptions {
   /// passes KernelInfo::tensorMaps). Off for ahead-of-time kernels, whose
   /// generated launchers pass `params` only.
   bool tmaCopies = true;
+  /// Run MLIR's verifier after every backend pass (ln-compile --verify-each;
+  /// the corpus check in CI). Off by default: it costs about 3 % of a compile.
+  bool verifyPasses = false;
 };
 
 /// Whether `options.skipTeardown` takes effect: not in an AddressSanitizer

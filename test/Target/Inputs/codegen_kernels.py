@@ -83,3 +83,28 @@ def gathered_rows_weighted(Idx, W, V, Out, n, stride_v, BLOCK_N: tl.constexpr, D
         v = tl.load(V + idx[:, None] * stride_v + offs_d[None, :])
         acc += tl.sum(p[:, None] * v, 0)
     tl.store(Out + offs_d, acc)
+
+
+@triton.jit
+def block_scaled_dot(A, B, C, As, Bs, K, group_n, group_k, stride_am, stride_bn, stride_cm,
+                     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    # vLLM's _w8a8_block_int8_matmul: a row scale per row of A, a column
+    # scale gathered by `offs_n // group_n`, both applied to the accumulator;
+    # B is K-major (N x K), as int8 wgmma wants.
+    offs_m = tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = A + offs_m[:, None] * stride_am + offs_k[None, :]
+    b_ptrs = B + offs_k[:, None] + offs_n[None, :] * stride_bn
+    bs_ptrs = Bs + offs_n // group_n
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        a = tl.load(a_ptrs)
+        b = tl.load(b_ptrs)
+        offs_ks = (k * BLOCK_K) // group_k
+        a_s = tl.load(As + offs_m * K + offs_ks)
+        b_s = tl.load(bs_ptrs + offs_ks)
+        acc += tl.dot(a, b).to(tl.float32) * a_s[:, None] * b_s[None, :]
+        a_ptrs += BLOCK_K
+        b_ptrs += BLOCK_K
+    tl.store(C + offs_m[:, None] * stride_cm + offs_n[None, :], acc.to(tl.bfloat16))

@@ -94,18 +94,21 @@ SmallVector<unsigned> findReplicatedLoads(func::FuncOp func, unsigned numWarps,
     if (!type || !type.getEncoding() || !isa<RankedTensorType>(load.getPtr().getType()) ||
         type.getNumElements() < int64_t(numWarps) * kWarpSize)
       return;
-    // Values that live in a tl.dot's layout stay there: a row scale loaded
-    // as a slice of the accumulator is what lets arithmetic on it (mamba's
-    // scaled A) run in the accumulator's registers.
+    // Values that live in a tl.dot's layout mostly stay there: a row scale
+    // loaded as a slice of the accumulator (a few registers a thread) is what
+    // lets arithmetic on it (mamba's scaled A) run in the accumulator's
+    // registers. A column vector of the accumulator is another matter: 32
+    // and more scalar loads a thread (vLLM's block scales, gathered by
+    // `offs_n // group_n`) against one in a coalesced layout and a shuffle
+    // through shared memory.
     Attribute root = type.getEncoding();
     while (auto slice = dyn_cast<SliceLayoutAttr>(root))
       root = slice.getParent();
-    if (!isa<BlockedLayoutAttr>(root))
-      return;
+    unsigned ratio = isa<BlockedLayoutAttr>(root) ? 4 : 16;
     unsigned assigned = loadInstructions(load, type.getEncoding(), axis);
     unsigned coalesced =
         loadInstructions(load, coalescedLayoutOf(load, numWarps, axis), axis);
-    if (coalesced && assigned >= 4 * coalesced)
+    if (coalesced && assigned >= ratio * coalesced)
       found.push_back(at);
   });
   return found;

@@ -69,7 +69,8 @@ def Tile_LocalStoreOp : Tile_Op<"local_store", [MemoryEffects<[MemWrite]>]> {
         : tensor<128x64xf16, #blocked> -> !tile.smem<1x128x64xf16>
     ```
   }];
-  let arguments = (ins RankedTensorOf<[AnyFloat]>:$value, Tile_SharedMemory:$buffer, I32:$slot);
+  let arguments = (ins RankedTensorOf<[AnyFloat, AnySignlessInteger]>:$value, Tile_SharedMemory:$buffer,
+                       I32:$slot);
   let assemblyFormat = [{
     $value `into` $buffer `[` $slot `]` attr-dict `:` type($value) `->` type($buffer)
   }];
@@ -121,7 +122,7 @@ def Tile_LocalLoadOp : Tile_Op<"local_load", [MemoryEffects<[MemRead]>]> {
     ```
   }];
   let arguments = (ins Tile_SharedMemory:$buffer, I32:$slot);
-  let results = (outs RankedTensorOf<[AnyFloat]>:$result);
+  let results = (outs RankedTensorOf<[AnyFloat, AnySignlessInteger]>:$result);
   let assemblyFormat = "$buffer `[` $slot `]` attr-dict `:` type($buffer) `->` type($result)";
   let hasVerifier = 1;
 }
