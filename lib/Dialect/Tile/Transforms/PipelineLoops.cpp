@@ -79,8 +79,9 @@ namespace {
 /// not count, nor buffers whose life ended before it (an earlier loop's
 /// slots and invariant operands: attention's backward runs two pipelined
 /// loops one after the other): the lowering lets both share the slots'
-/// bytes (SharedMemoryPlan.cpp).
-int64_t slotBudgetBytes(scf::ForOp loop) {
+/// bytes (SharedMemoryPlan.cpp). Dots in `readingSlots` will read their
+/// operands from slots: they stage nothing.
+int64_t slotBudgetBytes(scf::ForOp loop, ArrayRef<Operation *> readingSlots = {}) {
   int64_t scratch = 16 * 1024;
   Operation *func = loop->getParentOfType<FunctionOpInterface>();
   if (!func)
@@ -96,8 +97,9 @@ int64_t slotBudgetBytes(scf::ForOp loop) {
     if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
       if (isBufferLiveAt(alloc, loop))
         allocated += alloc.getType().getAllocBytes();
-    } else
+    } else if (!llvm::is_contained(readingSlots, op)) {
       scratch = std::max(scratch, scratchEstimate(op));
+    }
   });
   return sharedMemoryPerBlock(loop) - scratch - allocated;
 }
@@ -144,6 +146,31 @@ bool feedsWarpGroupDots(scf::ForOp loop, const StagePlan &plan) {
   return true;
 }
 
+/// Whether refilling the slot just read (`stages - 1` slots instead of
+/// `stages`) fits a second program on each SM, where shared memory would
+/// leave one alone (nothing then overlaps a program's copies but its own
+/// products; from two programs on, the registers decide as much: at 4
+/// stages, mamba's chunk scan lost 7 % with a slot fewer). vLLM's fused MoE
+/// at decode (a 16 x 128 A and a 128 x 256 B tile, 68 KB a stage, two
+/// stages) fits one program per SM with two slots, two with one, where
+/// Triton, which refills its mma.sync slots so at every stage count, runs
+/// two. The copies then start after the products, as Triton's do.
+bool refillFitsMorePrograms(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
+  SmallVector<Operation *> dots;
+  int64_t stageBytes = 0;
+  for (LoadOp load : plan.loads) {
+    if (copiedWithTma(load)) // cp.async slots only (TMA ones keep their order)
+      return false;
+    stageBytes += tensorBytes(load.getType());
+    for (Operation *user : load->getUsers())
+      if (isa<DotOp>(user) && !llvm::is_contained(dots, user))
+        dots.push_back(user);
+  }
+  int64_t others = sharedMemoryPerBlock(loop) - slotBudgetBytes(loop, dots);
+  return programsPerSM(loop, stages * stageBytes + others) == 1 &&
+         programsPerSM(loop, (stages - 1) * stageBytes + others) >= 2;
+}
+
 /// Rewrites `loop` as described at the top of the file; with `acrossTiles`,
 /// a loop in an outer loop may start its next run's prologue early
 /// (NextTilePrologue.h): the outer loop is then replaced, and the new one
@@ -169,8 +196,10 @@ scf::ForOp pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages, boo
   // them, and costs one iteration of the copies' head start. Measured on
   // mamba's 2-warp configs (H200): at 5 stages the saving won (chunk state
   // 64 x 32 and 32 x 64 4 % faster, chunk scan 32 x 64 1 %), at 4 it lost
-  // (chunk scan 64 x 64 7 % slower: its registers bound it anyway).
-  bool refillReadSlot = !asyncDots && stages >= 5;
+  // (chunk scan 64 x 64 7 % slower: its registers bound it anyway). Below
+  // 5 stages, where the saved slot fits a second program.
+  bool refillReadSlot =
+      !asyncDots && (stages >= 5 || refillFitsMorePrograms(loop, plan, stages));
   unsigned numSlots = refillReadSlot ? lead : stages;
 
   // Descriptor blocks go by TMA (TmaCopies.h) into slots with mbarriers;

@@ -123,6 +123,28 @@ import triton.language as tl
 # S5: scf.yield
 # S5: tile.async_wait {pending = 0 : i32}
 
+# A decode-sized mma.sync loop (vLLM's fused MoE at 16 tokens: a 16 x 128 A,
+# a 128 x 256 B, 68 KB a stage, 8 warps along N) at two stages: two slots
+# would fit one program per SM, one fits two, so the loop refills the slot it
+# just read after the products (as Triton's mma.sync loops do), one slot per
+# operand. Where a slot fewer only adds a third program (S3 above: 2 -> 3
+# on sm_80), the copies still go first.
+# RUN: ln-compile %s --kernel decode_tile --signature '*fp16:16,*fp16:16,*fp16:16,i32:16' \
+# RUN:   --num-warps 8 --num-stages 2 --emit=tile-layout | FileCheck %s --check-prefix=DEC2
+# DEC2-LABEL: func.func @decode_tile
+# DEC2: %[[BA:[0-9]+]] = tile.local_alloc : <1x16x128xf16>
+# DEC2: %[[BB:[0-9]+]] = tile.local_alloc : <1x128x256xf16>
+# DEC2: scf.for %[[K:arg[0-9]+]] = {{.*}} iter_args(%[[ACC:arg[0-9]+]] = {{.*}}, %[[COPY:arg[0-9]+]] = %c0_i32{{[_0-9]*}}, %[[READ:arg[0-9]+]] = %c0_i32{{.*}})
+# DEC2-NEXT: tile.async_wait {pending = 0 : i32}
+# DEC2-NEXT: %[[A:[0-9]+]] = tile.local_load %[[BA]][%[[READ]]]
+# DEC2-NEXT: %[[B:[0-9]+]] = tile.local_load %[[BB]][%[[READ]]]
+# DEC2-NEXT: tile.dot %[[A]], %[[B]], %[[ACC]]
+# DEC2-NEXT: tile.barrier
+# DEC2: tile.async_copy %arg{{[0-9]+}}, mask %{{[0-9]+}} into %[[BA]][%[[COPY]]]
+# DEC2: tile.async_copy %arg{{[0-9]+}}, mask %{{[0-9]+}} into %[[BB]][%[[COPY]]]
+# DEC2-NEXT: tile.async_commit
+# DEC2: scf.yield
+
 # On sm_90 the products are wgmma (all 4 warps along M) and stay in flight
 # into the next iteration: each iteration computes first, then synchronizes
 # and refills the slot the previous iteration read; the accumulator the loop
@@ -212,6 +234,23 @@ def kloop(A, B, C, K):
         a_ptrs += 32
         b_ptrs += 32 * 128
     tl.store(C + rm[:, None] * 128 + rm[None, :], acc.to(tl.float16))
+
+
+@triton.jit
+def decode_tile(A, B, C, K):
+    rm = tl.arange(0, 16)
+    rn = tl.arange(0, 256)
+    rk = tl.arange(0, 128)
+    a_ptrs = A + rm[:, None] * 128 + rk[None, :]
+    b_ptrs = B + rk[:, None] * 256 + rn[None, :]
+    acc = tl.zeros((16, 256), dtype=tl.float32)
+    for k in range(0, K, 128):
+        a = tl.load(a_ptrs, mask=rk[None, :] < K - k, other=0.0)
+        b = tl.load(b_ptrs, mask=rk[:, None] < K - k, other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += 128
+        b_ptrs += 128 * 256
+    tl.store(C + rm[:, None] * 256 + rn[None, :], acc.to(tl.float16))
 
 
 # Both operands unaligned (row stride S unknown): with 16 + 16 elements per
