@@ -631,10 +631,12 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
           feedsOnlyLaterLoops(load))
         invariant.push_back(load);
     });
+    // Whatever the loops' num_stages: staging the operand once is not
+    // pipelining, and a num_stages=1 loop would otherwise hold it in
+    // registers and stage it from there every iteration.
     for (LoadOp load : invariant) {
       auto loop = (*load->getUsers().begin())->getParentOfType<scf::ForOp>();
-      if (requestedStages(loop, numStages) >= 2 &&
-          tensorBytes(load.getType()) <= slotBudgetBytes(loop) / 2)
+      if (tensorBytes(load.getType()) <= slotBudgetBytes(loop) / 2)
         stageInvariantOperand(load);
     }
     for (unsigned n = 0; n < loops.size(); ++n) {

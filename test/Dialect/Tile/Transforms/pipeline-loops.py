@@ -26,6 +26,9 @@
 # RUN: ln-compile %S/../../../Conversion/Inputs/attention_fwd.py --kernel attention -D BLOCK_M=64 \
 # RUN:   --signature '*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16' \
 # RUN:   --emit=tile-layout | FileCheck %s --check-prefix=ATTN
+# RUN: ln-compile %S/../../../Conversion/Inputs/attention_fwd.py --kernel attention -D BLOCK_M=64 \
+# RUN:   --signature '*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16' --num-stages 1 \
+# RUN:   --emit=tile-layout | FileCheck %s --check-prefix=ATTN1
 # RUN: ln-compile %s --kernel kloop --signature '*fp16:16,*fp16:16,*fp16:16,i32' \
 # RUN:   --emit=tile-layout | FileCheck %s --check-prefix=UNAL
 # RUN: ln-compile %s --kernel kloop --signature '*fp16:16,*fp16:16,*fp16:16,i32' \
@@ -342,6 +345,14 @@ def nonzero_other(A, B, C, K):
 # at once (no tile.wgmma_pending); P @ V, whose accumulator only the next
 # iteration reads, stays in flight: that iteration's rescaling reads it
 # through a tile.dot_wait, and so does the epilogue.
+# With num_stages=1 nothing in the loop is pipelined, but the queries still
+# go into their slot once (vLLM's prefix prefill at num_stages=1 held its
+# 128 x 128 Q in 64 registers a thread and staged it again every iteration).
+# ATTN1: %[[QBUF:[0-9]+]] = tile.local_alloc : <1x64x64xf16>
+# ATTN1: %[[Q:[0-9]+]] = tile.local_load %[[QBUF]]
+# ATTN1: scf.for
+# ATTN1-NOT: tile.local_alloc
+# ATTN1: tile.dot %[[Q]], {{.*}} -> tensor<64x64xf32, #mma>
 # ATTN: %[[QBUF:[0-9]+]] = tile.local_alloc : <1x64x64xf16>
 # ATTN: tile.async_wait {pending = 0 : i32}
 # ATTN: %[[Q:[0-9]+]] = tile.local_load %[[QBUF]]
