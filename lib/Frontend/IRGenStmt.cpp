@@ -445,7 +445,8 @@ LogicalResult IRGen::genFor(const ForStmt *s) {
     return genStaticFor(s, args, call);
 
   llvm::SmallVector<Arg, 8> a;
-  std::optional<int64_t> numStages; // tl.range(..., num_stages=N)
+  std::optional<int64_t> numStages;    // tl.range(..., num_stages=N)
+  std::optional<int64_t> unrollFactor; // tl.range(..., loop_unroll_factor=N)
   if (callee->s == "range") {
     // Triton reads only the positional arguments of Python's `range` and
     // drops its keywords (`range(a, b, step=s)` steps by 1); Kiln runs such
@@ -475,6 +476,15 @@ LogicalResult IRGen::genFor(const ForStmt *s) {
                         (stages.v.kind == Val::Kind::Int ? std::to_string(stages.v.i)
                                                          : typeName(stages.v)));
       numStages = stages.v.i;
+    }
+    const Arg &unroll = a[4];
+    if (unroll.given && unroll.v.kind != Val::Kind::None) {
+      if (unroll.v.kind != Val::Kind::Int || unroll.v.i < 1 || unroll.v.i > 64)
+        return fail(unroll.node,
+                    "`loop_unroll_factor` must be an integer constant from 1 to 64, got " +
+                        (unroll.v.kind == Val::Kind::Int ? std::to_string(unroll.v.i)
+                                                         : typeName(unroll.v)));
+      unrollFactor = unroll.v.i;
     }
     a.resize(a[2].given ? 3 : a[1].given ? 2 : 1);
   }
@@ -533,6 +543,8 @@ LogicalResult IRGen::genFor(const ForStmt *s) {
                                lv->inits(), nullptr, isUnsigned(ivType));
   if (numStages)
     forOp->setAttr("tile.num_stages", b.getI32IntegerAttr(int32_t(*numStages)));
+  if (unrollFactor && *unrollFactor > 1) // --tile-unroll-loops
+    forOp->setAttr("tile.loop_unroll_factor", b.getI32IntegerAttr(int32_t(*unrollFactor)));
   Scope before = fs->scope;
   {
     mlir::OpBuilder::InsertionGuard g(b);

@@ -238,6 +238,7 @@ llvm::Expected<CompiledKernel> lowerTileToPTX(ModuleOp module, const KernelSpec 
     // lit tests use, keeps it, and so does ln-compile --verify-each.
     PassManager pm(ctx);
     pm.enableVerifier(options.verifyPasses);
+    pm.addPass(tile::createTileUnrollLoops());
     pm.addPass(tile::createTileFoldDotAdd());
     pm.addPass(tile::createTileSinkTransIntoLoad());
     pm.addPass(tile::createTileDecomposeBatchedDot());

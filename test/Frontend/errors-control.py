@@ -180,6 +180,28 @@ import triton.language as tl
 
 @triton.jit
 def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{`loop_unroll_factor` must be an integer constant from 1 to 64, got 0}}
+    for i in tl.range(0, N, loop_unroll_factor=0):
+        pass
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
+    # expected-error @+1 {{`loop_unroll_factor` must be an integer constant from 1 to 64, got i32}}
+    for i in tl.range(0, N, loop_unroll_factor=N):
+        pass
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, N, BLOCK: tl.constexpr):
     # expected-error @+1 {{`tl.static_range` would unroll 100000 iterations (the limit is 4096)}}
     for i in tl.static_range(100000):
         pass

@@ -25,6 +25,17 @@ def cases(results):
     run_case(results, "range(0, N, step=S) and tl.cast(0, tl.int64)", PATH, "range_keyword",
              (1,), make_range, [1], {}, range_check)
 
+    # tl.range(..., loop_unroll_factor=UF): trip counts 0, below, at and past UF, a step of 3,
+    # an empty range (hi < lo); acc's bits show the iterations' order.
+    xu = torch.randn(40 * 64, device=DEV, generator=gen(7))
+    for lo, hi, step, uf in ((0, 0, 1, 4), (0, 3, 1, 4), (0, 4, 1, 4), (0, 5, 1, 4),
+                             (2, 37, 1, 4), (1, 38, 3, 4), (5, 2, 1, 4), (0, 19, 2, 3)):
+        run_case(results, f"tl.range({lo}, {hi}, {step}, loop_unroll_factor={uf})", PATH,
+                 "unrolled_range", (1,),
+                 lambda lo=lo, hi=hi: [xu, torch.empty(64, device=DEV),
+                                       torch.empty(1, device=DEV, dtype=torch.int32), lo, hi],
+                 [1, 2], dict(STEP=step, UF=uf, BLOCK=64), exact)
+
     m = 1000
     xf = torch.randn(m, device=DEV, generator=gen(5))
     run_case(results, "math constants and a version-guarded helper (gelu + softplus)", PATH,

@@ -25,6 +25,29 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "mlir::ModuleOp"> {
   ];
 }
 
+def TileUnrollLoops : Pass<"tile-unroll-loops", "mlir::ModuleOp"> {
+  let summary = "unroll the loops `tl.range(..., loop_unroll_factor=N)` marks";
+  let description = [{
+    A `scf.for` the frontend marked `tile.loop_unroll_factor = N` (Triton's
+    `loop_unroll_factor` of `tl.range`) steps N iterations at a time over the
+    largest multiple of N iterations its bounds give at run time, its body
+    repeated N times; a copy of the original loop runs the remaining
+    iterations. The attribute is removed either way. Runs first in the
+    backend, as Triton unrolls before software pipelining: the repeated
+    bodies let the scheduler overlap one iteration's loads with another's
+    arithmetic where nothing is pipelined (vLLM's prefix-prefill K-cache
+    loop, `loop_unroll_factor=4` at `num_stages=1`).
+
+    ```mlir
+    scf.for %i = %c0 to %n step %c32 { ... } {tile.loop_unroll_factor = 4 : i32}
+    // becomes
+    scf.for %i = %c0 to %n4 step %c128 { ...; ...; ...; ... }
+    scf.for %i = %n4 to %n step %c32 { ... }
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
+}
+
 def TileFoldDotAdd : Pass<"tile-fold-dot-add", "mlir::ModuleOp"> {
   let summary = "fold `c + tl.dot(a, b)` into `tl.dot(a, b, c)`";
   let description = [{
