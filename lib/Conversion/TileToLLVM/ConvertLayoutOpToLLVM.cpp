@@ -141,7 +141,7 @@ SmallVector<Value> exchangeThroughShared(OpBuilder &b, Location loc,
                                          const DistributedLayout &src,
                                          ArrayRef<Value> values,
                                          const DistributedLayout &dst,
-                                         Type elemType) {
+                                         Type elemType, bool scratchIdle) {
   ExchangePlan plan = planExchange(src, dst, elemType);
   Type bitsType = bitsTypeFor(elemType);
   unsigned bytes = plan.bytes;
@@ -161,7 +161,8 @@ SmallVector<Value> exchangeThroughShared(OpBuilder &b, Location loc,
                      arith::MulIOp::create(w, loc, idx, i32Const(w, loc, bytes)));
   };
   // The scratch may still be read by an earlier exchange.
-  barrier(b, loc);
+  if (!scratchIdle)
+    barrier(b, loc);
   auto write = [&](OpBuilder &w) {
     Value base = threadBase(w, src);
     for (unsigned r = 0; r < src.numRegs(); r += plan.writeVec) {
@@ -211,9 +212,9 @@ SmallVector<Value> exchangeThroughShared(OpBuilder &b, Location loc,
 SmallVector<Value> relayout(OpBuilder &b, Location loc,
                             const LoweringState::ThreadIds &ids,
                             const DistributedLayout &src, ArrayRef<Value> values,
-                            const DistributedLayout &dst, Type elemType) {
+                            const DistributedLayout &dst, Type elemType, bool scratchIdle) {
   if (!src.sameThreadMapping(dst))
-    return exchangeThroughShared(b, loc, ids, src, values, dst, elemType);
+    return exchangeThroughShared(b, loc, ids, src, values, dst, elemType, scratchIdle);
   SmallVector<Value> out;
   for (unsigned j = 0; j < dst.numRegs(); ++j)
     out.push_back(values[*src.findReg(dst.regOffset(j))]);
@@ -242,7 +243,7 @@ struct ConvertLayoutLowering : OpConversionPattern<ConvertLayoutOp> {
     ValueRange vals = adaptor.getSrc();
     SmallVector<Value> results =
         relayout(rewriter, op.getLoc(), state.idsFor(op), *s, SmallVector<Value>(vals),
-                 *d, vals[0].getType());
+                 *d, vals[0].getType(), op->hasAttr(kScratchIdleAttr));
     rewriter.replaceOpWithMultiple(op, {results});
     return success();
   }

@@ -236,6 +236,13 @@ void rewritePlainScalarArith(mlir::Operation *root);
 
 /// Shared-memory bytes an op needs as scratch (0 if none).
 unsigned getScratchBytes(mlir::Operation *op);
+
+/// Set on a tile.convert_layout through the scratch that no op touched since
+/// the last barrier: its lowering skips its leading barrier.
+inline constexpr llvm::StringLiteral kScratchIdleAttr = "tile.scratch_idle";
+/// Marks such conversions and erases the tile.barrier ops that a conversion
+/// through the scratch before them already provides (BarrierElision.cpp).
+void elideSharedMemoryBarriers(mlir::ModuleOp module);
 unsigned getScanScratchBytes(tile::ScanOp op);
 unsigned getSortScratchBytes(tile::SortOp op);
 /// Scratch of tile.sort, tile.gather and tile.histogram (0 for other ops).
@@ -338,18 +345,20 @@ unsigned exchangeScratchBytes(const DistributedLayout &src,
                               const DistributedLayout &dst, mlir::Type elemType);
 
 /// Scatter `values` (laid out as `src`) to shared memory by element index,
-/// then gather them in `dst` order. Emits the barriers around the scratch.
+/// then gather them in `dst` order. Emits the barriers around the scratch
+/// (the first one only if not `scratchIdle`: kScratchIdleAttr).
 llvm::SmallVector<mlir::Value>
 exchangeThroughShared(mlir::OpBuilder &b, mlir::Location loc,
                       const LoweringState::ThreadIds &ids,
                       const DistributedLayout &src, llvm::ArrayRef<mlir::Value> values,
-                      const DistributedLayout &dst, mlir::Type elemType);
+                      const DistributedLayout &dst, mlir::Type elemType,
+                      bool scratchIdle = false);
 /// `values` (laid out as `src`) in layout `dst` of the same shape: register
 /// renaming when every element stays in its thread, else an exchange.
 llvm::SmallVector<mlir::Value>
 relayout(mlir::OpBuilder &b, mlir::Location loc, const LoweringState::ThreadIds &ids,
          const DistributedLayout &src, llvm::ArrayRef<mlir::Value> values,
-         const DistributedLayout &dst, mlir::Type elemType);
+         const DistributedLayout &dst, mlir::Type elemType, bool scratchIdle = false);
 unsigned relayoutScratchBytes(const DistributedLayout &src,
                               const DistributedLayout &dst, mlir::Type elemType);
 unsigned getConvertLayoutScratchBytes(tile::ConvertLayoutOp op);

@@ -125,6 +125,8 @@ struct TileToLLVMPass : kiln::impl::TileToLLVMBase<TileToLLVMPass> {
                       .wasInterrupted();
     bool capRegisters = !hasDot && peakLiveElementsPerThread(module, 32 * state.numWarps) <=
                                        kMaxLiveElementsPerThreadForCap;
+    // After the shared-memory plan (prepare), which counts the barriers.
+    elideSharedMemoryBarriers(module);
     if (failed(distribute(module, state)))
       return signalPassFailure();
     eraseDeadOps(module);
