@@ -815,6 +815,46 @@ add(Case("dots.py", "moe_gemm_kernel",
          tol={"c": (2e-2, 2e-2)},
          bytes=lambda s, e: (s.T * s.K + s.E * s.K * s.N + s.T * MOE_TOP_K * s.N) * e))
 
+# K a multiple of the 128-wide scale groups; N not one of the 128-wide column groups (odd).
+SCALED_SHAPES = [shape("small", M=64, N=256, K=256), shape("large", M=2048, N=4096, K=4096),
+                 shape("odd", M=100, N=300, K=384)]
+SCALE_GROUP = 128
+
+
+def _scaled_make(c, s):
+    groups_k, groups_n = cdiv(s.K, SCALE_GROUP), cdiv(s.N, SCALE_GROUP)
+    return {"a": c.randint(-128, 128, s.M, s.K, dtype="i8"),
+            "b": c.randint(-128, 128, s.N, s.K, dtype="i8"),
+            "a_scale": c.rand(s.M, groups_k, dtype="fp32", lo=1e-3, hi=2e-3),
+            "b_scale": c.rand(groups_n, groups_k, dtype="fp32", lo=1e-3, hi=2e-3),
+            "c": c.empty(s.M, s.N)}
+
+
+def _scaled_ref(c, s, t):
+    a, b = t["a"].float(), t["b"].float()
+    out = c.torch.zeros(s.M, s.N, device=a.device)
+    cols = c.torch.arange(s.N, device=a.device) // SCALE_GROUP
+    for g in range(cdiv(s.K, SCALE_GROUP)):
+        ks = slice(g * SCALE_GROUP, (g + 1) * SCALE_GROUP)
+        out += (a[:, ks] @ b[:, ks].T) * t["a_scale"][:, g, None] * t["b_scale"][cols, g][None, :]
+    return {"c": out}
+
+
+add(Case("dots.py", "block_scaled_int8_matmul_kernel",
+         "int8 tl.dot with fp32 block scales (per row of A, per 128 columns of B, per 128 of K) "
+         "applied to each K step's products; the column scales gathered by n // group_n",
+         [Ptr("a", "i8"), Ptr("b", "i8"), Ptr("c"), Ptr("a_scale", "fp32"),
+          Ptr("b_scale", "fp32"), Int("M", lambda s: s.M), Int("N", lambda s: s.N),
+          Int("K", lambda s: s.K), Int("group_n", lambda s: SCALE_GROUP),
+          Int("group_k", lambda s: SCALE_GROUP), Int("stride_a", lambda s: s.K),
+          Int("stride_b", lambda s: s.K), Int("stride_c", lambda s: s.N),
+          Const("BLOCK_M", lambda s: 64), Const("BLOCK_N", lambda s: 128),
+          Const("BLOCK_K", lambda s: 128)],
+         SCALED_SHAPES, H, lambda s, sms: (cdiv(s.M, 64) * cdiv(s.N, 128),), 4,
+         make=_scaled_make, outputs={"c": POISON}, ref=_scaled_ref,
+         tol={"c": (2e-2, 2e-2)},
+         bytes=lambda s, e: s.M * s.K + s.N * s.K + s.M * s.N * e))
+
 BMM_SHAPES = [shape("small", Z=4, M=128, N=128, K=128), shape("large", Z=32, M=1024, N=1024, K=1024),
               shape("odd", Z=3, M=500, N=300, K=200)]
 add(Case("dots.py", "bmm_bias_kernel",

@@ -127,3 +127,41 @@ def moe_gemm_kernel(A, B, C, slot_ids, block_expert, num_slots, N, K,
         b_ptrs += BLOCK_K * stride_b
     tl.store(C + slot[:, None] * stride_c + cols[None, :], acc.to(C.dtype.element_ty),
              mask=live[:, None] & (cols[None, :] < N))
+
+
+@triton.jit
+def block_scaled_int8_matmul_kernel(A, B, C, A_scale, B_scale, M, N, K, group_n, group_k,
+                                    stride_a, stride_b, stride_c, BLOCK_M: tl.constexpr,
+                                    BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    # C = sum over K blocks of (A_k @ B_k^T) * a_scale[m, k] * b_scale[n // group_n, k]:
+    # int8 A (M x K) and B (N x K, K-major, as quantized weights are stored),
+    # fp32 scales per row of A and per group_n columns of B for each group_k
+    # of K (BLOCK_K divides group_k); int32 products scaled in fp32.
+    pid = tl.program_id(0)
+    blocks_n = tl.cdiv(N, BLOCK_N)
+    pid_m = pid // blocks_n
+    pid_n = pid % blocks_n
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = tl.arange(0, BLOCK_K)
+    # Rows and columns past the edge read the last one (stored nowhere).
+    rm_in = tl.minimum(rm, M - 1)
+    rn_in = tl.minimum(rn, N - 1)
+    a_ptrs = A + rm_in[:, None] * stride_a + rk[None, :]
+    b_ptrs = B + rn_in[None, :] * stride_b + rk[:, None]
+    k_groups = tl.cdiv(K, group_k)
+    a_scale_ptrs = A_scale + rm_in * k_groups
+    b_scale_ptrs = B_scale + (rn_in // group_n) * k_groups
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        k_left = K - k * BLOCK_K
+        a = tl.load(a_ptrs, mask=rk[None, :] < k_left, other=0)
+        b = tl.load(b_ptrs, mask=rk[:, None] < k_left, other=0)
+        group = (k * BLOCK_K) // group_k
+        a_scale = tl.load(a_scale_ptrs + group)
+        b_scale = tl.load(b_scale_ptrs + group)
+        acc += tl.dot(a, b).to(tl.float32) * a_scale[:, None] * b_scale[None, :]
+        a_ptrs += BLOCK_K
+        b_ptrs += BLOCK_K
+    tl.store(C + rm[:, None] * stride_c + rn[None, :], acc.to(C.dtype.element_ty),
+             mask=(rm[:, None] < M) & (rn[None, :] < N))
