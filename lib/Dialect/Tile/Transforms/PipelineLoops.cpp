@@ -80,8 +80,14 @@ namespace {
 /// slots and invariant operands: attention's backward runs two pipelined
 /// loops one after the other): the lowering lets both share the slots'
 /// bytes (SharedMemoryPlan.cpp). Dots in `readingSlots` will read their
-/// operands from slots: they stage nothing.
-int64_t slotBudgetBytes(scf::ForOp loop, ArrayRef<Operation *> readingSlots = {}) {
+/// operands from slots: they stage nothing. With `forSlots`, the budget of
+/// the loop's own slots: ops before the loop share their bytes too (the
+/// barrier before the slots' prologue separates them: vLLM's fused MoE
+/// exchanges its 128 x 64 tile of gathered A pointers, 72 KB, once before
+/// its K loop), but for those in an outer loop's body (the next outer
+/// iteration runs them while the slots are in use).
+int64_t slotBudgetBytes(scf::ForOp loop, ArrayRef<Operation *> readingSlots = {},
+                        bool forSlots = false) {
   int64_t scratch = 16 * 1024;
   Operation *func = loop->getParentOfType<FunctionOpInterface>();
   if (!func)
@@ -98,7 +104,11 @@ int64_t slotBudgetBytes(scf::ForOp loop, ArrayRef<Operation *> readingSlots = {}
       if (isBufferLiveAt(alloc, loop))
         allocated += alloc.getType().getAllocBytes();
     } else if (!llvm::is_contained(readingSlots, op)) {
-      scratch = std::max(scratch, scratchEstimate(op));
+      bool beforeSharing = forSlots && !seenLoop && !op->isAncestor(loop) &&
+                           !op->getParentOfType<scf::ForOp>() &&
+                           !op->getParentOfType<scf::WhileOp>();
+      if (!beforeSharing)
+        scratch = std::max(scratch, scratchEstimate(op));
     }
   });
   return sharedMemoryPerBlock(loop) - scratch - allocated;
@@ -146,6 +156,28 @@ bool feedsWarpGroupDots(scf::ForOp loop, const StagePlan &plan) {
   return true;
 }
 
+/// The dots both of whose operands are loads among `slotted` (directly or
+/// through a tile.trans): once those go to slots, the dots stage nothing.
+SmallVector<Operation *> dotsReadingSlots(ArrayRef<LoadOp> slotted) {
+  auto slottedLoad = [&](Value operand) {
+    if (auto trans = operand.getDefiningOp<TransOp>())
+      operand = trans.getSrc();
+    auto load = operand.getDefiningOp<LoadOp>();
+    return load && llvm::is_contained(slotted, load);
+  };
+  SmallVector<Operation *> dots;
+  for (LoadOp load : slotted)
+    for (Operation *user : load->getUsers()) {
+      if (auto trans = dyn_cast<TransOp>(user); trans && trans->hasOneUse())
+        user = *trans->user_begin();
+      auto dot = dyn_cast<DotOp>(user);
+      if (dot && !llvm::is_contained(dots, user) && slottedLoad(dot.getA()) &&
+          slottedLoad(dot.getB()))
+        dots.push_back(dot);
+    }
+  return dots;
+}
+
 /// Whether refilling the slot just read (`stages - 1` slots instead of
 /// `stages`) fits a second program on each SM, where shared memory would
 /// leave one alone (nothing then overlaps a program's copies but its own
@@ -156,17 +188,14 @@ bool feedsWarpGroupDots(scf::ForOp loop, const StagePlan &plan) {
 /// Triton, which refills its mma.sync slots so at every stage count, runs
 /// two. The copies then start after the products, as Triton's do.
 bool refillFitsMorePrograms(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
-  SmallVector<Operation *> dots;
   int64_t stageBytes = 0;
   for (LoadOp load : plan.loads) {
     if (copiedWithTma(load)) // cp.async slots only (TMA ones keep their order)
       return false;
     stageBytes += tensorBytes(load.getType());
-    for (Operation *user : load->getUsers())
-      if (isa<DotOp>(user) && !llvm::is_contained(dots, user))
-        dots.push_back(user);
   }
-  int64_t others = sharedMemoryPerBlock(loop) - slotBudgetBytes(loop, dots);
+  int64_t others =
+      sharedMemoryPerBlock(loop) - slotBudgetBytes(loop, dotsReadingSlots(plan.loads));
   return programsPerSM(loop, stages * stageBytes + others) == 1 &&
          programsPerSM(loop, (stages - 1) * stageBytes + others) >= 2;
 }
@@ -670,9 +699,16 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
       // the dot operands alone.
       auto tryPipeline = [&](ArrayRef<LoadOp> slotted, ArrayRef<LoadOp> prefetched) {
         int64_t slotBytes = bytesOf(slotted);
+        // The dots that will read every operand from the slots stage none,
+        // and what runs before the loop shares the slots' bytes (vLLM's
+        // fused MoE at 128 x 256 x 64 asks for 4 stages of 48 KB; counting
+        // a 72 KB exchange before its loop left room for 3).
+        int64_t slotsBudget =
+            slotBudgetBytes(loop, dotsReadingSlots(slotted), /*forSlots=*/true);
         unsigned fitting = stages;
-        while (fitting >= 2 && int64_t(fitting) * slotBytes > budget)
+        while (fitting >= 2 && int64_t(fitting) * slotBytes > slotsBudget)
           --fitting;
+
         FailureOr<StagePlan> plan = planStages(loop, slotted, prefetched);
         if (failed(plan) || fitting < 2)
           return false;
