@@ -468,24 +468,22 @@ LogicalResult IRGen::genFor(const ForStmt *s) {
                          "warp_specialize=False", "disable_licm=False"},
                         args, call, a)))
       return failure();
-    const Arg &stages = a[3];
-    if (stages.given && stages.v.kind != Val::Kind::None) {
-      if (stages.v.kind != Val::Kind::Int || stages.v.i < 1 || stages.v.i > 16)
-        return fail(stages.node,
-                    "`num_stages` must be an integer constant from 1 to 16, got " +
-                        (stages.v.kind == Val::Kind::Int ? std::to_string(stages.v.i)
-                                                         : typeName(stages.v)));
-      numStages = stages.v.i;
-    }
-    const Arg &unroll = a[4];
-    if (unroll.given && unroll.v.kind != Val::Kind::None) {
-      if (unroll.v.kind != Val::Kind::Int || unroll.v.i < 1 || unroll.v.i > 64)
-        return fail(unroll.node,
-                    "`loop_unroll_factor` must be an integer constant from 1 to 64, got " +
-                        (unroll.v.kind == Val::Kind::Int ? std::to_string(unroll.v.i)
-                                                         : typeName(unroll.v)));
-      unrollFactor = unroll.v.i;
-    }
+    // A scheduling hint of `tl.range`: an integer constant in [lo, hi], or None.
+    auto hint = [&](const Arg &arg, const char *name, int64_t lo, int64_t hi,
+                    std::optional<int64_t> &out) -> LogicalResult {
+      if (!arg.given || arg.v.kind == Val::Kind::None)
+        return success();
+      if (arg.v.kind != Val::Kind::Int || arg.v.i < lo || arg.v.i > hi)
+        return fail(arg.node, "`" + std::string(name) + "` must be an integer constant from " +
+                                  std::to_string(lo) + " to " + std::to_string(hi) + ", got " +
+                                  (arg.v.kind == Val::Kind::Int ? std::to_string(arg.v.i)
+                                                                : typeName(arg.v)));
+      out = arg.v.i;
+      return success();
+    };
+    if (failed(hint(a[3], "num_stages", 1, 16, numStages)) ||
+        failed(hint(a[4], "loop_unroll_factor", 1, 64, unrollFactor)))
+      return failure();
     a.resize(a[2].given ? 3 : a[1].given ? 2 : 1);
   }
   Arg lbA{Val::integer(0), call, true}, ubA, stepA{Val::integer(1), call, true};

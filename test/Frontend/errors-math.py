@@ -289,6 +289,43 @@ def k(X, H, I, BLOCK: tl.constexpr):
 # -----
 import triton
 import triton.language as tl
+
+
+@triton.jit
+def k(X, H, I, BLOCK: tl.constexpr):
+    i = tl.load(I + tl.arange(0, BLOCK))
+    # A `$` that names no operand (a fuzzer's find: LLVM's printer aborted on it).
+    # expected-error @+1 {{bad assembly for `tl.inline_asm_elementwise`: `$` at offset 11 of the assembly is not followed by an operand number (`$0`, `${0}`; `$$` for a literal `$`)}}
+    y = tl.inline_asm_elementwise("add.u32 ,,1$ $0 1;", "=r,r", [i], dtype=tl.int32, is_pure=True, pack=1)
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, H, I, BLOCK: tl.constexpr):
+    i = tl.load(I + tl.arange(0, BLOCK))
+    # expected-error @+1 {{bad assembly for `tl.inline_asm_elementwise`: the assembly refers to operand $2 but has 2 operands}}
+    y = tl.inline_asm_elementwise("add.u32 $0, $1, $2;", "=r,r", [i], dtype=tl.int32, is_pure=True, pack=1)
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, H, I, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    i = tl.load(I + offs)
+    # `$$`, `${N}` and `${N:m}` are fine, and so is a template ending in an operand.
+    y = tl.inline_asm_elementwise("// $$ \n add.u32 ${0}, ${1:r}, 1;", "=r,r", [i], dtype=tl.int32, is_pure=True, pack=1)
+    z = tl.inline_asm_elementwise("mov.b32 $0, $1", "=r,r", [y], dtype=tl.int32, is_pure=True, pack=1)
+    tl.store(I + offs, z)
+
+# -----
+import triton
+import triton.language as tl
 from triton.language.extra import libdevice
 
 

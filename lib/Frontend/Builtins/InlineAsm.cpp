@@ -102,6 +102,9 @@ FailureOr<Val> kiln::fe::inlineAsmBuiltin(BuiltinCall &c) {
           tile::checkInlineAsmConstraints(*constraints, outBits, inBits))
     return g.fail(c.a[1].node, "bad constraints for `" + c.rd.fn +
                                    "`: " + *why);
+  if (std::optional<std::string> why =
+          tile::checkInlineAsmTemplate(*text, outBits.size() + inBits.size()))
+    return g.fail(c.a[0].node, "bad assembly for `" + c.rd.fn + "`: " + *why);
   auto op = tile::InlineAsmElementwiseOp::create(
       g.b, c.loc, resultTypes, operands, g.b.getStringAttr(*text),
       g.b.getStringAttr(*constraints), g.b.getBoolAttr(*pure),

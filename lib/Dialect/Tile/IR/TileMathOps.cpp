@@ -104,6 +104,33 @@ void InlineAsmElementwiseOp::getEffects(
   effects.emplace_back(MemoryEffects::Read::get());
 }
 
+std::optional<std::string> kiln::tile::checkInlineAsmTemplate(llvm::StringRef text,
+                                                              unsigned numOperands) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '$')
+      continue;
+    llvm::StringRef rest = text.drop_front(i + 1);
+    if (!rest.empty() && llvm::is_contained(StringRef("$(|)"), rest[0])) {
+      ++i;
+      continue;
+    }
+    bool braced = rest.consume_front("{");
+    size_t digits = std::min(rest.find_if_not(llvm::isDigit), rest.size());
+    unsigned n = 0;
+    if (digits == 0 || rest.take_front(digits).getAsInteger(10, n))
+      return "`$` at offset " + std::to_string(i) + " of the assembly is not followed by "
+             "an operand number (`$0`, `${0}`; `$$` for a literal `$`)";
+    if (braced && !(rest.drop_front(digits).starts_with("}") ||
+                    rest.drop_front(digits).starts_with(":")))
+      return "`${` at offset " + std::to_string(i) + " of the assembly is not closed by `}`";
+    if (n >= numOperands)
+      return "the assembly refers to operand $" + std::to_string(n) + " but has " +
+             std::to_string(numOperands) + " operand" + (numOperands == 1 ? "" : "s");
+    i += digits;
+  }
+  return std::nullopt;
+}
+
 LogicalResult InlineAsmElementwiseOp::verify() {
   int32_t pack = getPackedElement();
   if (pack < 1)
@@ -132,6 +159,9 @@ LogicalResult InlineAsmElementwiseOp::verify() {
                inlineAsmRegisterBits(getElementTypeOrSelf(t), pack));
   if (std::optional<std::string> why =
           checkInlineAsmConstraints(getConstraints(), outs, ins))
+    return emitOpError() << *why;
+  if (std::optional<std::string> why =
+          checkInlineAsmTemplate(getAsmString(), outs.size() + ins.size()))
     return emitOpError() << *why;
   return success();
 }
