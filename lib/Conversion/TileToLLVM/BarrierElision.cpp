@@ -74,8 +74,11 @@ bool touchesOnlyLoopSlots(Operation *op) {
     }
     return true;
   }
-  // The products it waits for read what the dots above allow.
-  return isa<DotWaitOp>(op);
+  // The products it waits for may be a previous iteration's: it reads only
+  // loop-lived slots when every dot of the loop does.
+  return isa<DotWaitOp>(op) &&
+         llvm::all_of(loop.getBody()->getOps<DotOp>(),
+                      [](DotOp dot) { return touchesOnlyLoopSlots(dot); });
 }
 
 bool isScratchExchange(Operation *op) {
