@@ -11,10 +11,10 @@ CORPUS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
 
 # Kiln/Triton signature names -> bytes per element.
 DTYPE_BYTES = {"i1": 1, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "u32": 4,
-               "fp16": 2, "bf16": 2, "fp32": 4, "fp64": 8}
+               "fp8e4nv": 1, "fp16": 2, "bf16": 2, "fp32": 4, "fp64": 8}
 TORCH_DTYPE = {"i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
                "fp16": "float16", "bf16": "bfloat16", "fp32": "float32",
-               "fp64": "float64", "i1": "bool"}
+               "fp64": "float64", "i1": "bool", "fp8e4nv": "float8_e4m3fn"}
 FLOAT_DTYPES = ("fp16", "bf16", "fp32")
 
 # Default (atol, rtol) by the dtype of the checked output: a little more than

@@ -165,3 +165,45 @@ def block_scaled_int8_matmul_kernel(A, B, C, A_scale, B_scale, M, N, K, group_n,
         b_ptrs += BLOCK_K
     tl.store(C + rm[:, None] * stride_c + rn[None, :], acc.to(C.dtype.element_ty),
              mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def block_scaled_fp8_matmul_kernel(A, B, C, A_scale, B_scale, M, N, K, group_n, group_k,
+                                   stride_am, stride_bn, stride_cm, stride_as, stride_bs,
+                                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                                   BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
+    # fp8 (e4m3) A (M x K, per-token-group scales) times fp8 B (N x K, K-major
+    # weights, one scale per group_n x group_k block), the scheme of
+    # DeepSeek-style fp8 checkpoints: each K step's fp32 products scaled by
+    # a_scale[m, g] * b_scale[n // group_n, g]. Programs ordered in groups of
+    # GROUP_M row blocks (L2 reuse of B); rows / columns past the edge wrap.
+    pid = tl.program_id(0)
+    blocks_m = tl.cdiv(M, BLOCK_M)
+    blocks_n = tl.cdiv(N, BLOCK_N)
+    in_group = GROUP_M * blocks_n
+    first_m = (pid // in_group) * GROUP_M
+    group_rows = min(blocks_m - first_m, GROUP_M)
+    pid_m = first_m + (pid % group_rows)
+    pid_n = (pid % in_group) // group_rows
+    rm = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M
+    rn = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)) % N
+    rk = tl.arange(0, BLOCK_K)
+    a_ptrs = A + rm[:, None] * stride_am + rk[None, :]
+    b_ptrs = B + rn[None, :] * stride_bn + rk[:, None]
+    a_scale_ptrs = A_scale + rm * stride_as
+    b_scale_ptrs = B_scale + (rn // group_n) * stride_bs
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        k_left = K - k * BLOCK_K
+        a = tl.load(a_ptrs, mask=rk[None, :] < k_left, other=0.0)
+        b = tl.load(b_ptrs, mask=rk[:, None] < k_left, other=0.0)
+        g = (k * BLOCK_K) // group_k
+        a_s = tl.load(a_scale_ptrs + g)
+        b_s = tl.load(b_scale_ptrs + g)
+        acc += tl.dot(a, b) * a_s[:, None] * b_s[None, :]
+        a_ptrs += BLOCK_K
+        b_ptrs += BLOCK_K
+    out_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    out_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    tl.store(C + out_m[:, None] * stride_cm + out_n[None, :], acc.to(C.dtype.element_ty),
+             mask=(out_m[:, None] < M) & (out_n[None, :] < N))

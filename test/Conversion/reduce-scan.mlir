@@ -50,11 +50,12 @@ module attributes {tile.num_warps = 4 : i32} {
 
 // Inclusive scan over 1-D tensor: 2 register bits (in-thread), 5 lane bits
 // (shuffles of the running totals, selected by the lane's bit), 1 warp bit
-// (totals through shared memory: 256 i32 = 1024 bytes). The thread's 4
+// (totals through shared memory: one i32 per warp, the 128 elements below
+// the warp bit share it; the plan rounds 8 bytes up to 16). The thread's 4
 // registers share one total by then: it is stored and its partner loaded
 // once.
 #b = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]>
-// CHECK: module attributes {{{.*}}tile.shared_bytes = 1024 : i32
+// CHECK: module attributes {{{.*}}tile.shared_bytes = 16 : i32
 // CHECK-LABEL: llvm.func @cumsum
 // CHECK-COUNT-6: llvm.add
 // CHECK: nvvm.shfl.sync  bfly {{.*}} : i32 -> i32
@@ -88,9 +89,10 @@ module attributes {tile.num_warps = 2 : i32} {
 // warp totals at once: one store of the thread's total, two barriers (one
 // before the store, one after), then the totals of the 7 warps that can come
 // before a thread's own, in a reverse scan those of the higher warps (the
-// 8th total is only a new total, which the last step does not need).
+// 8th total is only a new total, which the last step does not need). One
+// total per warp: 32 bytes.
 #b = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]>
-// CHECK: module attributes {{{.*}}tile.shared_bytes = 1024 : i32
+// CHECK: module attributes {{{.*}}tile.shared_bytes = 32 : i32
 // CHECK-LABEL: llvm.func @cumsum_8_warps
 // CHECK-COUNT-5: nvvm.shfl.sync  bfly
 // CHECK: nvvm.barrier0

@@ -60,19 +60,35 @@ std::optional<SmallVector<ScanBit>> scanBits(const DistributedLayout &layout,
   return bits;
 }
 
+/// The cross-warp exchange stores one total per block of the bits below the
+/// lowest warp bit along the axis (2^shift elements share it), so the scratch
+/// holds the tensor with its scanned axis shrunk by 2^shift.
 struct ScratchPlan {
   SmallVector<unsigned, 2> elemBytes, baseOffset;
+  SmallVector<int64_t, 4> shape; ///< the tensor's, the axis shrunk
+  unsigned shift = 0;
   unsigned totalBytes = 0;
 };
 
-ScratchPlan scratchPlan(ScanOp op) {
+ScratchPlan scratchPlan(ScanOp op, const DistributedLayout &layout) {
   ScratchPlan plan;
+  unsigned axis = op.getAxis();
+  int64_t lowest = 0;
+  for (const DistributedLayout::Coord &basis : layout.warpBases)
+    if (basis[axis] && (!lowest || basis[axis] < lowest))
+      lowest = basis[axis];
+  plan.shift = lowest ? llvm::Log2_64(lowest) : 0;
+  plan.shape.assign(layout.shape.begin(), layout.shape.end());
+  plan.shape[axis] >>= plan.shift;
+  int64_t elements = 1;
+  for (int64_t size : plan.shape)
+    elements *= size;
   for (Value v : op.getSrcs()) {
     auto type = cast<RankedTensorType>(v.getType());
     unsigned bytes = bitsTypeFor(type.getElementType()).getIntOrFloatBitWidth() / 8;
     plan.elemBytes.push_back(bytes);
     plan.baseOffset.push_back(plan.totalBytes);
-    plan.totalBytes += llvm::alignTo(type.getNumElements() * bytes, 8);
+    plan.totalBytes += llvm::alignTo(elements * bytes, 8);
   }
   return plan;
 }
@@ -93,7 +109,7 @@ Tuple selectTuple(OpBuilder &b, Location loc, Value cond, ValueRange t,
 /// each (4 for 4 warps, 10 for 32).
 template <typename Combine>
 void exchangeWarpTotals(OpBuilder &b, Location loc, ArrayRef<ScanBit> group, bool last,
-                        bool reverse, Value warp, ArrayRef<Value> coords,
+                        bool reverse, Value warp, unsigned axis, ArrayRef<Value> coords,
                         const DistributedLayout &layout, const ScratchPlan &plan,
                         int64_t axisStride, Combine combine,
                         SmallVectorImpl<Tuple> &prefix, SmallVectorImpl<Tuple> &total) {
@@ -107,7 +123,8 @@ void exchangeWarpTotals(OpBuilder &b, Location loc, ArrayRef<ScanBit> group, boo
     Value bit = arith::AndIOp::create(b, loc, shifted, i32Const(b, loc, 1));
     Value weighted = arith::ShLIOp::create(b, loc, bit, i32Const(b, loc, g));
     block = arith::OrIOp::create(b, loc, block, weighted);
-    Value along = arith::MulIOp::create(b, loc, bit, i32Const(b, loc, sb.basis * axisStride));
+    Value along = arith::MulIOp::create(
+        b, loc, bit, i32Const(b, loc, (sb.basis >> plan.shift) * axisStride));
     offset = arith::AddIOp::create(b, loc, offset, along);
   }
   // Its rank in scan order: how many blocks come before it.
@@ -126,10 +143,16 @@ void exchangeWarpTotals(OpBuilder &b, Location loc, ArrayRef<ScanBit> group, boo
   DenseMap<Value, unsigned> firstWith;
   for (unsigned r = 0; r < numRegs; ++r)
     owner[r] = firstWith.try_emplace(total[r][0], r).first->second;
+  // Scratch indices: the coordinates with the scanned axis shifted down
+  // (`coords` come so already).
   SmallVector<Value> index(numRegs);
-  for (unsigned r = 0; r < numRegs; ++r)
-    if (owner[r] == r)
-      index[r] = linearize(b, loc, coords, layout.regOffset(r), layout.shape);
+  for (unsigned r = 0; r < numRegs; ++r) {
+    if (owner[r] != r)
+      continue;
+    DistributedLayout::Coord off = layout.regOffset(r);
+    off[axis] >>= plan.shift;
+    index[r] = linearize(b, loc, coords, off, plan.shape);
+  }
   // Copies (replicated lanes/warps) store identical bits: harmless.
   barrier(b, loc);
   for (unsigned r = 0; r < numRegs; ++r)
@@ -152,7 +175,7 @@ void exchangeWarpTotals(OpBuilder &b, Location loc, ArrayRef<ScanBit> group, boo
       int64_t along = 0;
       for (auto [g, sb] : llvm::enumerate(group))
         if (j & (1u << g))
-          along += sb.basis * axisStride;
+          along += (sb.basis >> plan.shift) * axisStride;
       Value at = arith::AddIOp::create(b, loc, start, i32Const(b, loc, along));
       Tuple t;
       for (unsigned k = 0; k < numOperands; ++k) {
@@ -215,7 +238,7 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
 
     Value lane = state.idsFor(op).lane, warp = state.idsFor(op).warp;
     SmallVector<Value> coords;
-    ScratchPlan plan = scratchPlan(op);
+    ScratchPlan plan = scratchPlan(op, *s);
     int64_t axisStride = 1;
     for (unsigned d = axis + 1; d < srcType.getRank(); ++d)
       axisStride *= srcType.getDimSize(d);
@@ -227,10 +250,14 @@ struct ScanLowering : OpConversionPattern<ScanOp> {
         size_t end = step;
         while (end < bits->size() && (*bits)[end].source == BitSource::Warp)
           ++end;
-        if (coords.empty())
+        if (coords.empty()) {
           coords = threadCoords(rewriter, loc, *s, lane, warp);
+          if (plan.shift)
+            coords[axis] = arith::ShRUIOp::create(rewriter, loc, coords[axis],
+                                                  i32Const(rewriter, loc, plan.shift));
+        }
         exchangeWarpTotals(rewriter, loc, ArrayRef(*bits).slice(step, end - step),
-                           end == bits->size(), reverse, warp, coords, *s, plan,
+                           end == bits->size(), reverse, warp, axis, coords, *s, plan,
                            axisStride, combine, prefix, total);
         step = end - 1;
         continue;
@@ -311,7 +338,7 @@ unsigned getScanScratchBytes(ScanOp op) {
   std::optional<DistributedLayout> s = getDistributedLayout(srcType);
   if (!s || !s->warpMaskAlong(op.getAxis()))
     return 0;
-  return scratchPlan(op).totalBytes;
+  return scratchPlan(op, *s).totalBytes;
 }
 
 void populateScanPatterns(TileTypeConverter &converter, const LoweringState &state,
