@@ -512,7 +512,7 @@ def progress_line(rec, impls):
 
 def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--filter", help="only instances whose id (case/shape/dtype) contains this")
+    ap.add_argument("--filter", help="only instances whose id (case/shape/dtype) contains this (or one of its comma-separated parts)")
     ap.add_argument("--quick", action="store_true",
                     help="first (small) shape only, 3 warm-up runs and 10 repetitions")
     ap.add_argument("--json", help="write the results here")

@@ -702,14 +702,16 @@ add(Case("layout.py", "quantize_rows_int8_kernel",
 
 def instances(pattern=None, quick=False):
     """Every (case, shape, dtype) point, in corpus order; `pattern` keeps the
-    ids (case/shape/dtype) that contain it; `quick` keeps the first shape."""
+    ids (case/shape/dtype) that contain it, or one of its comma-separated
+    parts; `quick` keeps the first shape."""
     from corpus_model import Instance
+    parts = None if pattern is None else pattern.split(",")
     out = []
     for case in CASES:
         for s in case.shapes[:1] if quick else case.shapes:
             for dt in case.dtypes:
                 inst = Instance(case, s, dt)
-                if pattern is None or pattern in inst.id:
+                if parts is None or any(p in inst.id for p in parts):
                     out.append(inst)
     return out
 

@@ -244,6 +244,25 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
   }
 };
 
+/// Marks the first tile.async_wait after each tile.local_store in its block;
+/// where none follows there (a store under control flow), every wait of the
+/// function, which is what the lowering did before this marking.
+void markWaitsAfterSlotStoresIn(Operation *root) {
+  bool markAll = false;
+  root->walk([&](LocalStoreOp store) {
+    for (Operation *op = store->getNextNode(); op; op = op->getNextNode())
+      if (auto wait = dyn_cast<AsyncWaitOp>(op)) {
+        wait->setAttr(kFenceSlotStoresAttr, UnitAttr::get(op->getContext()));
+        return;
+      }
+    markAll = true;
+  });
+  if (markAll)
+    root->walk([](AsyncWaitOp wait) {
+      wait->setAttr(kFenceSlotStoresAttr, UnitAttr::get(wait->getContext()));
+    });
+}
+
 struct AsyncCommitLowering : OpConversionPattern<AsyncCommitOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(AsyncCommitOp op, OpAdaptor,
@@ -264,9 +283,13 @@ struct AsyncWaitLowering : OpConversionPattern<AsyncWaitOp> {
     inlinePtx(rewriter, op.getLoc(), {}, {},
               "cp.async.wait_group " + std::to_string(op.getPending()) + ";", "",
               /*hasSideEffects=*/true);
-    // wgmma reads shared memory through the async proxy: order the copies'
-    // (generic-proxy) writes before it.
-    if (state.computeCapability >= 90)
+    // wgmma reads shared memory through the async proxy: st.shared writes
+    // to its slots need the proxy fence before it. cp.async writes are
+    // visible to it after the wait and the barrier, as Triton (whose fence
+    // insertion looks only for register-to-shared copies) and CUTLASS's
+    // sm_90 cp.async mainloops rely on: no fence, which cost each pipelined
+    // iteration a MEMBAR.ALL.CTA.
+    if (state.computeCapability >= 90 && op->hasAttr(kFenceSlotStoresAttr))
       inlinePtx(rewriter, op.getLoc(), {}, {}, "fence.proxy.async.shared::cta;", "",
                 /*hasSideEffects=*/true);
     barrier(rewriter, op.getLoc());
@@ -391,6 +414,11 @@ struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
 };
 
 } // namespace
+
+void markWaitsAfterSlotStores(ModuleOp module) {
+  for (Operation &function : module.getBody()->getOperations())
+    markWaitsAfterSlotStoresIn(&function);
+}
 
 void populateAsyncCopyPatterns(TileTypeConverter &converter, const LoweringState &state,
                                RewritePatternSet &patterns) {

@@ -240,6 +240,12 @@ unsigned getScratchBytes(mlir::Operation *op);
 /// Set on a tile.convert_layout through the scratch that no op touched since
 /// the last barrier: its lowering skips its leading barrier.
 inline constexpr llvm::StringLiteral kScratchIdleAttr = "tile.scratch_idle";
+/// Set on a tile.async_wait that follows tile.local_store writes to slots
+/// (st.shared: the generic proxy): on sm_90 its lowering adds the proxy fence
+/// that wgmma's reads (the async proxy) need after such writes. The waits
+/// of cp.async copies need none (markWaitsAfterSlotStores).
+inline constexpr llvm::StringLiteral kFenceSlotStoresAttr = "tile.fence_slot_stores";
+void markWaitsAfterSlotStores(mlir::ModuleOp module);
 /// Marks such conversions and erases the tile.barrier ops that a conversion
 /// through the scratch before them already provides (BarrierElision.cpp).
 void elideSharedMemoryBarriers(mlir::ModuleOp module);

@@ -127,6 +127,7 @@ struct TileToLLVMPass : kiln::impl::TileToLLVMBase<TileToLLVMPass> {
                                        kMaxLiveElementsPerThreadForCap;
     // After the shared-memory plan (prepare), which counts the barriers.
     elideSharedMemoryBarriers(module);
+    markWaitsAfterSlotStores(module);
     if (failed(distribute(module, state)))
       return signalPassFailure();
     eraseDeadOps(module);

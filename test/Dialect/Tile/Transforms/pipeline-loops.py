@@ -169,12 +169,14 @@ import triton.language as tl
 # W90: arith.truncf %[[ACC]]
 
 # wgmma reads both slots through matrix descriptors; the module targets
-# sm_90a. Copies are ordered before wgmma by a proxy fence.
+# sm_90a. The wait and the barrier order the copies before wgmma: cp.async
+# writes need no proxy fence (st.shared writes do: pipeline-companions.py).
 # W90PTX: .target sm_90a
 # W90PTX: .extern .shared .align 1024 .b8 kiln_smem[];
+# W90PTX-NOT: fence.proxy.async
 # W90PTX: cp.async.wait_group 1;
-# W90PTX: fence.proxy.async.shared::cta;
-# W90PTX: bar.sync 0;
+# W90PTX-NEXT: // end inline asm
+# W90PTX-NEXT: bar.sync 0;
 # W90PTX: wgmma.fence.sync.aligned;
 # W90PTX-COUNT-2: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 # W90PTX: wgmma.commit_group.sync.aligned;
