@@ -113,13 +113,15 @@ SCALED_SHAPES = [shape("small", M=64, N=256, K=256), shape("large", M=2048, N=40
 SCALE_GROUP = 128
 
 
-def _scaled_make(c, s):
-    groups_k, groups_n = cdiv(s.K, SCALE_GROUP), cdiv(s.N, SCALE_GROUP)
-    return {"a": c.randint(-128, 128, s.M, s.K, dtype="i8"),
-            "b": c.randint(-128, 128, s.N, s.K, dtype="i8"),
-            "a_scale": c.rand(s.M, groups_k, dtype="fp32", lo=1e-3, hi=2e-3),
-            "b_scale": c.rand(groups_n, groups_k, dtype="fp32", lo=1e-3, hi=2e-3),
-            "c": c.empty(s.M, s.N)}
+def _scaled_make(quantized):
+    """make() of a block-scaled matmul whose A and B come from quantized(c, rows, cols)."""
+    def make(c, s):
+        groups_k, groups_n = cdiv(s.K, SCALE_GROUP), cdiv(s.N, SCALE_GROUP)
+        return {"a": quantized(c, s.M, s.K), "b": quantized(c, s.N, s.K),
+                "a_scale": c.rand(s.M, groups_k, dtype="fp32", lo=1e-3, hi=2e-3),
+                "b_scale": c.rand(groups_n, groups_k, dtype="fp32", lo=1e-3, hi=2e-3),
+                "c": c.empty(s.M, s.N)}
+    return make
 
 
 def _scaled_ref(c, s, t):
@@ -143,18 +145,10 @@ add(Case("dots.py", "block_scaled_int8_matmul_kernel",
           Const("BLOCK_M", lambda s: 64), Const("BLOCK_N", lambda s: 128),
           Const("BLOCK_K", lambda s: 128)],
          SCALED_SHAPES, H, lambda s, sms: (cdiv(s.M, 64) * cdiv(s.N, 128),), 4,
-         make=_scaled_make, outputs={"c": POISON}, ref=_scaled_ref,
+         make=_scaled_make(lambda c, m, n: c.randint(-128, 128, m, n, dtype="i8")),
+         outputs={"c": POISON}, ref=_scaled_ref,
          tol={"c": (2e-2, 2e-2)},
          bytes=lambda s, e: s.M * s.K + s.N * s.K + s.M * s.N * e))
-
-
-def _scaled_fp8_make(c, s):
-    groups_k, groups_n = cdiv(s.K, SCALE_GROUP), cdiv(s.N, SCALE_GROUP)
-    return {"a": c.randn(s.M, s.K, dtype="fp8e4nv", scale=8.0),
-            "b": c.randn(s.N, s.K, dtype="fp8e4nv", scale=8.0),
-            "a_scale": c.rand(s.M, groups_k, dtype="fp32", lo=1e-3, hi=2e-3),
-            "b_scale": c.rand(groups_n, groups_k, dtype="fp32", lo=1e-3, hi=2e-3),
-            "c": c.empty(s.M, s.N)}
 
 
 add(Case("dots.py", "block_scaled_fp8_matmul_kernel",
@@ -170,7 +164,8 @@ add(Case("dots.py", "block_scaled_fp8_matmul_kernel",
           Const("BLOCK_M", lambda s: 64), Const("BLOCK_N", lambda s: 128),
           Const("BLOCK_K", lambda s: 128), Const("GROUP_M", lambda s: 8)],
          SCALED_SHAPES, H, lambda s, sms: (cdiv(s.M, 64) * cdiv(s.N, 128),), 4,
-         make=_scaled_fp8_make, outputs={"c": POISON}, ref=_scaled_ref,
+         make=_scaled_make(lambda c, m, n: c.randn(m, n, dtype="fp8e4nv", scale=8.0)),
+         outputs={"c": POISON}, ref=_scaled_ref,
          tol={"c": (2e-2, 2e-2)},
          bytes=lambda s, e: s.M * s.K + s.N * s.K + s.M * s.N * e))
 

@@ -244,9 +244,10 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
   }
 };
 
-/// Marks the first tile.async_wait after each tile.local_store in its block;
-/// where none follows there (a store under control flow), every wait of the
-/// function, which is what the lowering did before this marking.
+/// Marks the first tile.async_wait after each tile.local_store in its block.
+/// Where none follows there (a store under control flow, or the staging of a
+/// TMA store, which fences itself), every wait of the function: what the
+/// lowering did for all waits before this marking.
 void markWaitsAfterSlotStoresIn(Operation *root) {
   bool markAll = false;
   root->walk([&](LocalStoreOp store) {
