@@ -6,10 +6,12 @@ per kernel and the failures grouped by their first error line.
 
     PYTHONPATH=python KILN_LIBRARY=build/lib/libkiln.so \\
         python3 bench/library_sweep.py ROOT [-I DIR]... [--timeout S] [--only SUBSTR]
-                                             [--ptx-dir DIR]
+                                             [--ptx-dir DIR] [--bind [PATH::]NAME=EXPR]...
 
 ROOT is the tree to search (a checkout, or one package of it); -I adds import
-roots (default: ROOT and its parent). --ptx-dir writes each compiled kernel's
+roots (default: ROOT and its parent); --bind gives a name the library binds in
+a host-dependent `if` (ln-compile's --bind, e.g. vLLM's
+`vllm/triton_utils/__init__.py::triton=triton`). --ptx-dir writes each compiled kernel's
 PTX there (FILE--KERNEL.ptx), to compare two builds of Kiln on the same guesses. Each file compiles in a child process
 (a hang or a crash is reported as such, the sweep goes on).
 
@@ -171,7 +173,7 @@ def launched(functions, source):
     return kernels
 
 
-def child(path, includes, kernels, ptx_dir=None, rel=""):
+def child(path, includes, kernels, ptx_dir=None, rel="", binds=()):
     """Runs in a child: compiles each kernel of one file, prints JSON rows."""
     import kiln
     from kiln import _jit
@@ -191,7 +193,8 @@ def child(path, includes, kernels, ptx_dir=None, rel=""):
 
     rows = []
     try:
-        module = _jit.Module(path=path, ignore_decorators=True, include_dirs=includes)
+        module = _jit.Module(path=path, ignore_decorators=True, include_dirs=includes,
+                             host_bindings=binds)
     except kiln.KilnError as e:
         for name, _, _ in kernels:
             rows.append([name, False, str(e), 0.0])
@@ -227,7 +230,7 @@ def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
         spec = json.loads(sys.stdin.read())
         child(spec["path"], spec["includes"], spec["kernels"], spec.get("ptx_dir"),
-              spec.get("rel", ""))
+              spec.get("rel", ""), spec.get("binds", ()))
         return 0
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("root")
@@ -235,6 +238,8 @@ def main():
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("--only", help="only files whose path contains this")
     ap.add_argument("--ptx-dir", help="write each compiled kernel's PTX here")
+    ap.add_argument("--bind", dest="binds", action="append", default=[],
+                    help="[PATH::]NAME=EXPR: a name bound in a host-dependent `if`")
     args = ap.parse_args()
     if args.ptx_dir:
         os.makedirs(args.ptx_dir, exist_ok=True)
@@ -259,7 +264,8 @@ def main():
             rel = os.path.relpath(path, root)
             spec = {"path": path, "includes": includes,
                     "kernels": [(n,) + guess(p, b) for n, p, b in kernels],
-                    "ptx_dir": args.ptx_dir and os.path.abspath(args.ptx_dir), "rel": rel}
+                    "ptx_dir": args.ptx_dir and os.path.abspath(args.ptx_dir), "rel": rel,
+                    "binds": args.binds}
             try:
                 r = subprocess.run([sys.executable, __file__, "--child"],
                                    input=json.dumps(spec), text=True,
