@@ -15,6 +15,8 @@
 # RUN:   --emit=tile-layout | FileCheck %s --check-prefix=ODDSMALL
 # RUN: ln-compile %s --kernel kloop_odd --signature '*fp16:16,*fp16:16,*fp16:16,i32,i32' -D BK=64 \
 # RUN:   --emit=tile-layout | FileCheck %s --check-prefix=ODDLARGE
+# RUN: ln-compile %s --kernel kloop_odd --signature '*fp16:16,*fp16:16,*fp16:16,i32,i32' -D BK=64 \
+# RUN:   --emit=ptx | FileCheck %s --check-prefix=ODDPTX
 # RUN: ln-compile %s --kernel staged --signature '*fp16:16,*fp16:16,*fp16:16,i32' \
 # RUN:   --num-stages 1 --emit=tile-layout | FileCheck %s --check-prefix=RANGE
 # RUN: ln-compile %s --kernel ptr_used --signature '*fp16:16,*fp16:16,*fp16:16,i32' \
@@ -281,6 +283,17 @@ def decode_tile(A, B, C, K):
 # ODDLARGE-NEXT: %[[LB:[0-9]+]] = tile.load
 # ODDLARGE-NEXT: tile.local_store %[[LB]] into %{{[0-9]+}}[%[[SLOT]]]
 # ODDLARGE-NEXT: tile.async_wait {pending = 0 : i32}
+# The slot's st.shared writes (the generic proxy) are fenced before wgmma
+# reads them through the async proxy; the wait after cp.async copies is not.
+# ODDPTX: .target sm_90a
+# ODDPTX: st.shared.b16
+# ODDPTX: cp.async.wait_group 0;
+# ODDPTX-NEXT: // end inline asm
+# ODDPTX-NEXT: // begin inline asm
+# ODDPTX-NEXT: fence.proxy.async.shared::cta;
+# ODDPTX-NEXT: // end inline asm
+# ODDPTX-NEXT: bar.sync 0;
+# ODDPTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 @triton.jit
 def kloop_odd(A, B, C, K, S, BK: tl.constexpr):
     rm = tl.arange(0, 128)
