@@ -185,3 +185,33 @@ module attributes {tile.num_warps = 4 : i32} {
     return
   }
 }
+
+// -----
+
+// A scan along axis 0 of a 2-D tile: rows split over lanes (1, 2), warps
+// (4, 8) and, above the warps, registers (16, 32). The warp totals are one per
+// block of 4 rows, so the scratch holds 64 / 4 rows x 32 columns x 4 bytes:
+// 2048, not the tile's 8192.
+#b = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+// CHECK: module attributes {{{.*}}tile.shared_bytes = 2048 : i32
+// CHECK-LABEL: llvm.func @cumsum_columns
+// CHECK: nvvm.shfl.sync  bfly
+// CHECK: nvvm.barrier0
+// CHECK: llvm.store {{.*}} : i32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> i32
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.return
+module attributes {tile.num_warps = 4 : i32} {
+  func.func @cumsum_columns(%p: !tile.ptr<i32>) {
+    %ps = tile.splat %p : !tile.ptr<i32> -> tensor<64x32x!tile.ptr<i32>, #b>
+    %x = tile.load %ps : tensor<64x32x!tile.ptr<i32>, #b>
+    %c = tile.scan(%x) axis = 0 : (tensor<64x32xi32, #b>) -> tensor<64x32xi32, #b> {
+    ^bb0(%a: i32, %b: i32):
+      %s = arith.addi %a, %b : i32
+      tile.yield %s : i32
+    }
+    tile.store %ps, %c : tensor<64x32x!tile.ptr<i32>, #b>
+    return
+  }
+}
