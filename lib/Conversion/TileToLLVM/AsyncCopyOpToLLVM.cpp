@@ -285,11 +285,10 @@ struct AsyncWaitLowering : OpConversionPattern<AsyncWaitOp> {
               "cp.async.wait_group " + std::to_string(op.getPending()) + ";", "",
               /*hasSideEffects=*/true);
     // wgmma reads shared memory through the async proxy: st.shared writes
-    // to its slots need the proxy fence before it. cp.async writes are
-    // visible to it after the wait and the barrier, as Triton (whose fence
-    // insertion looks only for register-to-shared copies) and CUTLASS's
-    // sm_90 cp.async mainloops rely on: no fence, which cost each pipelined
-    // iteration a MEMBAR.ALL.CTA.
+    // to its slots need the proxy fence before it. cp.async writes are taken
+    // as visible to it after the wait and the barrier, as Triton takes them
+    // (its fence insertion looks only for register-to-shared copies): no
+    // fence, which cost each pipelined iteration a MEMBAR.ALL.CTA.
     if (state.computeCapability >= 90 && op->hasAttr(kFenceSlotStoresAttr))
       inlinePtx(rewriter, op.getLoc(), {}, {}, "fence.proxy.async.shared::cta;", "",
                 /*hasSideEffects=*/true);
