@@ -708,7 +708,6 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
         unsigned fitting = stages;
         while (fitting >= 2 && int64_t(fitting) * slotBytes > slotsBudget)
           --fitting;
-
         FailureOr<StagePlan> plan = planStages(loop, slotted, prefetched);
         if (failed(plan) || fitting < 2)
           return false;
