@@ -246,6 +246,11 @@ inline constexpr llvm::StringLiteral kScratchIdleAttr = "tile.scratch_idle";
 /// of cp.async copies need none (markWaitsAfterSlotStores).
 inline constexpr llvm::StringLiteral kFenceSlotStoresAttr = "tile.fence_slot_stores";
 void markWaitsAfterSlotStores(mlir::ModuleOp module);
+/// Set on a tile.tma_copy in the loop that reads its slots when only TMA
+/// and wgmma (the async proxy) touch the buffer: its lowering leaves out the
+/// proxy fence before the copy (markAsyncProxySlotCopies, TmaOpToLLVM.cpp).
+inline constexpr llvm::StringLiteral kAsyncProxySlotAttr = "tile.async_proxy_slot";
+void markAsyncProxySlotCopies(mlir::ModuleOp module, unsigned computeCapability);
 /// Marks such conversions and erases the tile.barrier ops that a conversion
 /// through the scratch before them already provides (BarrierElision.cpp).
 void elideSharedMemoryBarriers(mlir::ModuleOp module);

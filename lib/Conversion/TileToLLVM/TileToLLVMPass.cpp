@@ -128,6 +128,7 @@ struct TileToLLVMPass : kiln::impl::TileToLLVMBase<TileToLLVMPass> {
     // After the shared-memory plan (prepare), which counts the barriers.
     elideSharedMemoryBarriers(module);
     markWaitsAfterSlotStores(module);
+    markAsyncProxySlotCopies(module, state.computeCapability);
     if (failed(distribute(module, state)))
       return signalPassFailure();
     eraseDeadOps(module);

@@ -28,6 +28,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace kiln;
@@ -106,8 +107,13 @@ struct TmaCopyLowering : OpConversionPattern<TmaCopyOp> {
     SmallVector<unsigned> panels = slotPanels(rewriter, loc, type, slotBase,
                                                adaptor.getCoords()[1], inputs, constraints,
                                                &slotBytes);
-    std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n"
-                       "@p fence.proxy.async.shared::cta;\n"
+    // The proxy fence orders earlier generic-proxy accesses to the slot's
+    // bytes before the copy's async-proxy writes; a steady-state copy of a
+    // slot that only wgmma reads has none to order (kAsyncProxySlotAttr).
+    std::string fence = op->hasAttr(kAsyncProxySlotAttr)
+                            ? ""
+                            : "@p fence.proxy.async.shared::cta;\n";
+    std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n" + fence +
                        "@p mbarrier.arrive.expect_tx.shared::cta.b64 _, [$1], " +
                        std::to_string(slotBytes) + ";\n";
     for (unsigned at : panels)
@@ -347,6 +353,53 @@ void populateTmaPatterns(TileTypeConverter &converter, const LoweringState &stat
                TmaBarriersLowering<TmaInitOp, true>, TmaBarriersLowering<TmaInvalOp, false>>(
       converter, ctx, state);
   patterns.add<TmaStoreWaitLowering>(converter, ctx);
+}
+
+void markAsyncProxySlotCopies(ModuleOp module, unsigned computeCapability) {
+  // Whether a wgmma reads `load`'s slot through its shared-memory
+  // descriptor (directly or as a tile.trans view); a slot read into
+  // registers (ldmatrix, a dot-operand layout) is a generic-proxy access.
+  auto readByWgmma = [&](LocalLoadOp load) {
+    if (isa_and_nonnull<DotOperandLayoutAttr>(load.getType().getEncoding()))
+      return false;
+    SmallVector<Operation *> readers(load->getUsers());
+    for (unsigned i = 0; i < readers.size(); ++i) {
+      if (auto trans = dyn_cast<TransOp>(readers[i])) {
+        readers.append(trans->user_begin(), trans->user_end());
+        continue;
+      }
+      auto dot = dyn_cast<DotOp>(readers[i]);
+      if (!dot || !canUseWgmma(dot, computeCapability))
+        return false;
+      bool flipped;
+      if (slotOperand(dot.getA(), flipped) != load && slotOperand(dot.getB(), flipped) != load)
+        return false;
+    }
+    return true;
+  };
+  // Whether every access to `buffer` is TMA's or a wgmma's read of a slot.
+  auto asyncProxyOnly = [&](Value buffer) {
+    return llvm::all_of(buffer.getUsers(), [&](Operation *user) {
+      if (isa<TmaCopyOp, TmaWaitOp, TmaInitOp, TmaInvalOp>(user))
+        return true;
+      auto load = dyn_cast<LocalLoadOp>(user);
+      return load && readByWgmma(load);
+    });
+  };
+  module.walk([&](TmaCopyOp copy) {
+    auto loop = dyn_cast<scf::ForOp>(copy->getParentOp());
+    if (!loop || !asyncProxyOnly(copy.getBuffer()))
+      return;
+    // Only the loop that reads the slots (the steady state): the bytes are
+    // the buffer's alone while it runs (SharedMemoryPlan.cpp), whereas copies
+    // before it (a prologue, the next tile's) may follow a scratch user that
+    // shared them.
+    bool readHere = llvm::any_of(copy.getBuffer().getUsers(), [&](Operation *user) {
+      return isa<LocalLoadOp>(user) && user->getParentOp() == loop.getOperation();
+    });
+    if (readHere)
+      copy->setAttr(kAsyncProxySlotAttr, UnitAttr::get(copy->getContext()));
+  });
 }
 
 } // namespace kiln::lowering

@@ -79,13 +79,18 @@ def mm(a_desc, b_desc, c, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexp
 # PTX: .param .align 64 .b8 mm_param_11[128]
 # PTX: mbarrier.init.shared::cta.b64 [%r{{[0-9]+}}+16], 1;
 # PTX: fence.mbarrier_init.release.cluster;
-# PTX: mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r{{[0-9]+}}], 4096;
+# The prologue's copies are fenced for the async proxy (the slots' bytes may
+# have held a scratch exchange); in the loop, where only wgmma reads the
+# slots and TMA refills them, no fence precedes the copies.
+# PTX: fence.proxy.async.shared::cta;
+# PTX-NEXT: mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r{{[0-9]+}}], 4096;
 # PTX-NEXT: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
 # PTX: mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r{{[0-9]+}}], 8192;
 # PTX-NEXT: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r{{[0-9]+}}], [%rd{{[0-9]+}}, {%r[[ZERO:[0-9]+]], %r{{[0-9]+}}}]
 # PTX-NEXT: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}]
 # PTX: mbarrier.try_wait.parity.shared::cta.b64 done, [%r{{[0-9]+}}], %r{{[0-9]+}};
 # PTX: wgmma.mma_async
+# PTX-NOT: fence.proxy.async
 # PTX: mbarrier.inval.shared::cta.b64
 
 # MMA-LABEL: func.func @mm(
@@ -98,6 +103,18 @@ def mm(a_desc, b_desc, c, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexp
 # MMA-NEXT: tile.barrier
 # MMA: tile.tma_copy %arg10{{.*}} into %{{.*}}[%[[SLOT:.*]]] if
 # MMA: tile.tma_copy %arg11{{.*}} into %{{.*}}[%[[SLOT]]] if
+
+# mma.sync reads the slots into registers (ldmatrix: the generic proxy), so
+# the copies that refill them in the loop keep the fence.
+# RUN: ln-compile %s --kernel mm --num-warps 2 --num-stages 5 \
+# RUN:   --signature 'tensordesc<bf16[64,32]>,tensordesc<bf16[32,64]>,*fp32:16,i32,64,64,32' \
+# RUN:   | FileCheck %s --check-prefix=MMAPTX
+# MMAPTX: mbarrier.try_wait.parity.shared::cta.b64
+# MMAPTX: ldmatrix
+# MMAPTX: mma.sync
+# MMAPTX: fence.proxy.async.shared::cta;
+# MMAPTX-NEXT: mbarrier.arrive.expect_tx.shared::cta.b64
+# MMAPTX: mbarrier.inval.shared::cta.b64
 
 # AOT-NOT: tensormap
 # AOT-NOT: cp.async.bulk
@@ -131,3 +148,30 @@ def q_nan(q_desc, k_desc, out, N):
 # QNAN-NOT: tile.async_copy
 # QNAN: tile.tma_copy
 # QNAN: scf.for
+
+
+# B read as the transpose of its slot (K rows loaded N x K, `b.T`, as
+# attention's K and tutorial 09's descriptor kernel do): wgmma still reads
+# the slot through its descriptor, so the loop's copies need no fence.
+# RUN: ln-compile %s --kernel mm_bt \
+# RUN:   --signature 'tensordesc<fp16[64,32]>,tensordesc<fp16[64,32]>,*fp32:16,i32,64,64,32' \
+# RUN:   | FileCheck %s --check-prefix=BT
+@triton.jit
+def mm_bt(a_desc, b_desc, c, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    m = tl.program_id(0) * BM
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        acc = tl.dot(a_desc.load([m, k]), b_desc.load([0, k]).T, acc)
+    r = tl.arange(0, BM)
+    n = tl.arange(0, BN)
+    tl.store(c + (m + r)[:, None] * BN + n[None, :], acc)
+
+
+# BT: fence.proxy.async.shared::cta;
+# BT-NEXT: mbarrier.arrive.expect_tx.shared::cta.b64
+# BT: mbarrier.try_wait.parity.shared::cta.b64
+# BT: wgmma.mma_async
+# BT-NOT: fence.proxy.async
+# BT: cp.async.bulk.tensor.2d
+# BT-NOT: fence.proxy.async
+# BT: mbarrier.inval.shared::cta.b64
