@@ -249,6 +249,7 @@ llvm::Expected<CompiledKernel> lowerTileToPTX(ModuleOp module, const KernelSpec 
     pm.addPass(createCSEPass());
     pm.addPass(tile::createTilePipelineLoops());
     pm.addPass(tile::createTileTmaStores());
+    pm.addPass(tile::createTileRebaseCopyPointers());
     if (failed(pm.run(module)))
       return stageError(Stage::TileLayout, "layout assignment failed");
   }

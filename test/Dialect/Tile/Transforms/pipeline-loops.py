@@ -53,7 +53,9 @@ import triton.language as tl
 # UNAL: tile.barrier
 # UNAL-NEXT: %[[SLOT:c0_i32[_0-9]*]] = arith.constant 0 : i32
 # UNAL-NEXT: tile.local_store %[[LA]] into %[[BA]][%[[SLOT]]]
-# UNAL-NEXT: tile.async_copy %arg{{[0-9]+}}, mask %{{[0-9]+}} into %[[BB]][%[[SLOT]]]
+# UNAL-NEXT: %[[OFFS:[0-9]+]] = tile.splat %arg{{[0-9]+}} : i64
+# UNAL-NEXT: %[[PB:[0-9]+]] = tile.addptr %{{[0-9]+}}, %[[OFFS]]
+# UNAL-NEXT: tile.async_copy %[[PB]], mask %{{[0-9]+}} into %[[BB]][%[[SLOT]]]
 # UNAL-NEXT: tile.async_commit
 # UNAL-NEXT: tile.async_wait {pending = 0 : i32}
 # UNAL-NEXT: %[[A:[0-9]+]] = tile.local_load %[[BA]][%[[SLOT]]]
@@ -94,17 +96,27 @@ import triton.language as tl
 # S3: tile.async_copy {{.*}} into %[[BA]][%c1_i32{{.*}}]
 # S3: tile.async_copy {{.*}} into %[[BB]][%c1_i32{{.*}}]
 # S3-NEXT: tile.async_commit
-# S3: scf.for %[[K:arg[0-9]+]] = {{.*}} iter_args(%[[ACC:arg[0-9]+]] = {{.*}}, %[[COPY:arg[0-9]+]] = %c2_i32, %[[READ:arg[0-9]+]] = %c0_i32{{.*}})
+# The copies' pointers, carried ahead, are the initial ones plus one i64
+# offset per operand (--tile-rebase-copy-pointers): A advances 32 elements,
+# B 32 rows of 128.
+# S3: scf.for %[[K:arg[0-9]+]] = {{.*}} iter_args(%[[ACC:arg[0-9]+]] = {{.*}}, %[[COPY:arg[0-9]+]] = %c2_i32, %[[READ:arg[0-9]+]] = %c0_i32{{[_0-9]*}}, %[[OB:arg[0-9]+]] = %c0_i64, %[[OA:arg[0-9]+]] = %c0_i64)
+# S3-SAME: -> (tensor<128x128xf32, #mma>, i32, i32, i64, i64)
 # S3-NEXT: tile.async_wait {pending = 1 : i32}
 # S3-NEXT: %[[AHEAD:[0-9]+]] = arith.addi %[[K]], %{{.*}} : i32
 # S3-NEXT: arith.cmpi slt, %[[AHEAD]], %arg3 : i32
-# S3: tile.async_copy %arg{{[0-9]+}}, mask %{{[0-9]+}} into %[[BA]][%[[COPY]]]
-# S3: tile.async_copy %arg{{[0-9]+}}, mask %{{[0-9]+}} into %[[BB]][%[[COPY]]]
+# S3: %[[SA:[0-9]+]] = tile.splat %[[OA]] : i64 -> tensor<128x32xi64, #blocked1>
+# S3-NEXT: %[[PA:[0-9]+]] = tile.addptr %{{[0-9]+}}, %[[SA]] : tensor<128x32x!tile.ptr<f16>, #blocked1>, tensor<128x32xi64, #blocked1>
+# S3-NEXT: %[[SB:[0-9]+]] = tile.splat %[[OB]] : i64 -> tensor<32x128xi64, #blocked>
+# S3-NEXT: %[[PB:[0-9]+]] = tile.addptr %{{[0-9]+}}, %[[SB]]
+# S3: tile.async_copy %[[PA]], mask %{{[0-9]+}} into %[[BA]][%[[COPY]]]
+# S3: tile.async_copy %[[PB]], mask %{{[0-9]+}} into %[[BB]][%[[COPY]]]
 # S3-NEXT: tile.async_commit
 # S3-NEXT: %[[A:[0-9]+]] = tile.local_load %[[BA]][%[[READ]]] : <3x128x32xf16> -> tensor<128x32xf16
 # S3-NEXT: %[[B:[0-9]+]] = tile.local_load %[[BB]][%[[READ]]] : <3x32x128xf16> -> tensor<32x128xf16
 # S3-NEXT: tile.dot %[[A]], %[[B]], %[[ACC]]
-# S3: scf.yield
+# S3: %[[NB:[0-9]+]] = arith.addi %[[OB]], %c4096_i64 : i64
+# S3-NEXT: %[[NA:[0-9]+]] = arith.addi %[[OA]], %c32_i64 : i64
+# S3-NEXT: scf.yield %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %[[NB]], %[[NA]]
 # S3: tile.async_wait {pending = 0 : i32}
 # S3-NOT: tile.load
 # S3: tile.store
@@ -122,8 +134,8 @@ import triton.language as tl
 # S5-NEXT: %[[B:[0-9]+]] = tile.local_load %[[BB]][%[[READ]]]
 # S5-NEXT: tile.dot %[[A]], %[[B]], %[[ACC]]
 # S5-NEXT: tile.barrier
-# S5: tile.async_copy %arg{{[0-9]+}}, mask %{{[0-9]+}} into %[[BA]][%[[COPY]]]
-# S5: tile.async_copy %arg{{[0-9]+}}, mask %{{[0-9]+}} into %[[BB]][%[[COPY]]]
+# S5: tile.async_copy %{{[0-9]+}}, mask %{{[0-9]+}} into %[[BA]][%[[COPY]]]
+# S5: tile.async_copy %{{[0-9]+}}, mask %{{[0-9]+}} into %[[BB]][%[[COPY]]]
 # S5-NEXT: tile.async_commit
 # S5: scf.yield
 # S5: tile.async_wait {pending = 0 : i32}
@@ -145,8 +157,8 @@ import triton.language as tl
 # DEC2-NEXT: %[[B:[0-9]+]] = tile.local_load %[[BB]][%[[READ]]]
 # DEC2-NEXT: tile.dot %[[A]], %[[B]], %[[ACC]]
 # DEC2-NEXT: tile.barrier
-# DEC2: tile.async_copy %arg{{[0-9]+}}, mask %{{[0-9]+}} into %[[BA]][%[[COPY]]]
-# DEC2: tile.async_copy %arg{{[0-9]+}}, mask %{{[0-9]+}} into %[[BB]][%[[COPY]]]
+# DEC2: tile.async_copy %{{[0-9]+}}, mask %{{[0-9]+}} into %[[BA]][%[[COPY]]]
+# DEC2: tile.async_copy %{{[0-9]+}}, mask %{{[0-9]+}} into %[[BB]][%[[COPY]]]
 # DEC2-NEXT: tile.async_commit
 # DEC2: scf.yield
 

@@ -235,6 +235,38 @@ def TileTmaStores : Pass<"tile-tma-stores", "mlir::ModuleOp"> {
                            "::mlir::LLVM::LLVMDialect"];
 }
 
+def TileRebaseCopyPointers : Pass<"tile-rebase-copy-pointers", "mlir::ModuleOp"> {
+  let summary = "carry a pipelined loop's copy pointers as invariant bases plus one offset";
+  let description = [{
+    In a loop with `tile.async_copy` ops (a pipelined loop), every
+    loop-carried pointer tensor advanced by a loop-invariant splat step
+    (`p = phi(p0, p + splat(s))`) becomes its initial value plus a splat of
+    one loop-carried i64 offset (`o = phi(0, o + s)`, `p = p0 + splat(o)`),
+    the form Triton's LLVM loop strength reduction gives: no per-element
+    pointer is carried, so none is rotated through a second register while
+    its copy reads the old value. Runs after `--tile-pipeline-loops`.
+
+    ```mlir
+    // before
+    %r = scf.for %i = %lb to %ub step %c1 iter_args(%p = %p0) -> (tensor<64x64x!tile.ptr<f16>>) {
+      tile.async_copy %p, mask %m into %slots[%s] : ...
+      %next = tile.addptr %p, %cst_64 : tensor<64x64x!tile.ptr<f16>>, tensor<64x64xi32>
+      scf.yield %next : tensor<64x64x!tile.ptr<f16>>
+    }
+    // after
+    %r = scf.for %i = %lb to %ub step %c1 iter_args(%o = %c0_i64) -> (i64) {
+      %off = tile.splat %o : i64 -> tensor<64x64xi64>
+      %p = tile.addptr %p0, %off : tensor<64x64x!tile.ptr<f16>>, tensor<64x64xi64>
+      tile.async_copy %p, mask %m into %slots[%s] : ...
+      %o1 = arith.addi %o, %c64_i64 : i64
+      scf.yield %o1 : i64
+    }
+    ```
+  }];
+  let dependentDialects = ["::kiln::tile::TileDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TileTestAxisInfo : Pass<"tile-test-axis-info", "mlir::ModuleOp"> {
   let summary = "print the axis analysis of every integer / pointer value as remarks";
   let description = [{
