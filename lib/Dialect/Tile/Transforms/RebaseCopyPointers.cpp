@@ -130,8 +130,8 @@ void rebaseCarriedPointers(scf::ForOp loop) {
       grown.getResult(k).replaceAllUsesWith(
           rebased(b, loc, base, grown.getResult(first + i)));
     }
-    // The old pointer now only passes through; dropUnusedIterArgs removes it
-    // and its advance.
+    // The old pointer now only passes through: its advance goes with
+    // eraseDeadDefs, the iter arg with dropUnusedIterArgs.
     advances.push_back(grownYield.getOperand(k));
     grownYield->setOperand(k, arg);
   }
