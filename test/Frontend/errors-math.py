@@ -316,10 +316,77 @@ import triton.language as tl
 
 @triton.jit
 def k(X, H, I, BLOCK: tl.constexpr):
+    i = tl.load(I + tl.arange(0, BLOCK))
+    # An empty modifier (a fuzzer's find: LLVM's printer aborted on `${1:}`).
+    # expected-error @+1 {{bad assembly for `tl.inline_asm_elementwise`: `${1:` at offset 17 of the assembly needs the modifier `r` (the only one NVPTX prints for a register)}}
+    y = tl.inline_asm_elementwise("add.u32 ${0}, 1, ${1:}r;", "=r,r", [i], dtype=tl.int32, is_pure=True, pack=1)
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, H, I, BLOCK: tl.constexpr):
+    i = tl.load(I + tl.arange(0, BLOCK))
+    # expected-error @+1 {{bad assembly for `tl.inline_asm_elementwise`: `${0:` at offset 8 of the assembly needs the modifier `r` (the only one NVPTX prints for a register)}}
+    y = tl.inline_asm_elementwise("add.u32 ${0:c}, $1, 1;", "=r,r", [i], dtype=tl.int32, is_pure=True, pack=1)
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, H, I, BLOCK: tl.constexpr):
+    i = tl.load(I + tl.arange(0, BLOCK))
+    # expected-error @+1 {{bad assembly for `tl.inline_asm_elementwise`: `${` at offset 12 of the assembly is not closed by `}`}}
+    y = tl.inline_asm_elementwise("add.u32 $0, ${1:rr}, 1;", "=r,r", [i], dtype=tl.int32, is_pure=True, pack=1)
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, H, I, BLOCK: tl.constexpr):
+    i = tl.load(I + tl.arange(0, BLOCK))
+    # expected-error @+1 {{bad assembly for `tl.inline_asm_elementwise`: `${` at offset 14 of the assembly is not closed by `}`}}
+    y = tl.inline_asm_elementwise("mov.b32 ${0}, ${1", "=r,r", [i], dtype=tl.int32, is_pure=True, pack=1)
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, H, I, BLOCK: tl.constexpr):
+    i = tl.load(I + tl.arange(0, BLOCK))
+    # expected-error @+1 {{bad assembly for `tl.inline_asm_elementwise`: `${:foo}` at offset 0 of the assembly is not one of `${:uid}`, `${:comment}`, `${:private}`}}
+    y = tl.inline_asm_elementwise("${:foo} mov.b32 $0, $1;", "=r,r", [i], dtype=tl.int32, is_pure=True, pack=1)
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, H, I, BLOCK: tl.constexpr):
+    i = tl.load(I + tl.arange(0, BLOCK))
+    # expected-error @+1 {{bad assembly for `tl.inline_asm_elementwise`: `${:` at offset 16 of the assembly is not closed by `}`}}
+    y = tl.inline_asm_elementwise("mov.b32 $0, $1; ${:uid", "=r,r", [i], dtype=tl.int32, is_pure=True, pack=1)
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, H, I, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     i = tl.load(I + offs)
-    # `$$`, `${N}` and `${N:m}` are fine, and so is a template ending in an operand.
-    y = tl.inline_asm_elementwise("// $$ \n add.u32 ${0}, ${1:r}, 1;", "=r,r", [i], dtype=tl.int32, is_pure=True, pack=1)
+    # `$$`, `${N}`, `${N:r}` and `${:uid}` are fine, and so is a template ending in an operand.
+    y = tl.inline_asm_elementwise("// $$ ${:uid} \n add.u32 ${0}, ${1:r}, 1;", "=r,r", [i], dtype=tl.int32, is_pure=True, pack=1)
     z = tl.inline_asm_elementwise("mov.b32 $0, $1", "=r,r", [y], dtype=tl.int32, is_pure=True, pack=1)
     tl.store(I + offs, z)
 

@@ -75,3 +75,19 @@ TEST_F(TileDialectTest, BlockedLayoutRejectsBadThreadCount) {
   EXPECT_FALSE(bad);
   EXPECT_EQ(message, "threadsPerWarp must multiply to 32, got 16");
 }
+
+// Every template the check accepts must be one LLVM's inline-asm printer
+// takes without aborting; these are the printer's edge cases, ends of the
+// string included.
+TEST(InlineAsmTemplate, AcceptsOnlyWhatTheAsmPrinterParses) {
+  for (const char *good :
+       {"", "$$", "mov $0, $1;", "${0}", "${1:r}", "$0$1", "${:uid}", "${:comment}",
+        "${:private}", "$(a$|b$)", "x$$y$1"})
+    EXPECT_FALSE(checkInlineAsmTemplate(good, 2)) << good;
+  for (const char *bad : {"$", "${", "${0", "${0:", "${0:}", "${0:rr}", "${0:c}", "$x",
+                          "${:", "${:uid", "${:}", "${:bogus}", "$2", "${12}", "$99999999999"})
+    EXPECT_TRUE(checkInlineAsmTemplate(bad, 2)) << bad;
+  EXPECT_EQ(*checkInlineAsmTemplate("mov ${1:}r", 2),
+            "`${1:` at offset 4 of the assembly needs the modifier `r` (the only one NVPTX "
+            "prints for a register)");
+}

@@ -106,27 +106,52 @@ void InlineAsmElementwiseOp::getEffects(
 
 std::optional<std::string> kiln::tile::checkInlineAsmTemplate(llvm::StringRef text,
                                                               unsigned numOperands) {
+  // Mirrors the grammar of LLVM's inline-asm printer, which aborts the
+  // process on anything else: `$$ $( $| $)`, `$N`, `${N}`, `${N:m}` with one
+  // modifier character NVPTX prints for a register (`r`), and the printer's
+  // specials `${:uid}`, `${:comment}`, `${:private}`.
+  auto at = [](size_t i) { return " at offset " + std::to_string(i) + " of the assembly"; };
   for (size_t i = 0; i < text.size(); ++i) {
     if (text[i] != '$')
       continue;
+    size_t dollar = i;
     llvm::StringRef rest = text.drop_front(i + 1);
     if (!rest.empty() && llvm::is_contained(StringRef("$(|)"), rest[0])) {
       ++i;
       continue;
     }
     bool braced = rest.consume_front("{");
+    if (braced && rest.consume_front(":")) {
+      size_t close = rest.find('}');
+      if (close == llvm::StringRef::npos)
+        return "`${:`" + at(dollar) + " is not closed by `}`";
+      llvm::StringRef special = rest.take_front(close);
+      if (special != "uid" && special != "comment" && special != "private")
+        return "`${:" + special.str() + "}`" + at(dollar) +
+               " is not one of `${:uid}`, `${:comment}`, `${:private}`";
+      i = text.size() - rest.size() + close;
+      continue;
+    }
     size_t digits = std::min(rest.find_if_not(llvm::isDigit), rest.size());
     unsigned n = 0;
     if (digits == 0 || rest.take_front(digits).getAsInteger(10, n))
-      return "`$` at offset " + std::to_string(i) + " of the assembly is not followed by "
-             "an operand number (`$0`, `${0}`; `$$` for a literal `$`)";
-    if (braced && !(rest.drop_front(digits).starts_with("}") ||
-                    rest.drop_front(digits).starts_with(":")))
-      return "`${` at offset " + std::to_string(i) + " of the assembly is not closed by `}`";
+      return "`$`" + at(dollar) + " is not followed by an operand number "
+             "(`$0`, `${0}`; `$$` for a literal `$`)";
     if (n >= numOperands)
       return "the assembly refers to operand $" + std::to_string(n) + " but has " +
              std::to_string(numOperands) + " operand" + (numOperands == 1 ? "" : "s");
-    i += digits;
+    rest = rest.drop_front(digits);
+    if (braced) {
+      if (rest.consume_front(":")) {
+        if (rest.empty() || rest[0] != 'r')
+          return "`${" + std::to_string(n) + ":`" + at(dollar) +
+                 " needs the modifier `r` (the only one NVPTX prints for a register)";
+        rest = rest.drop_front();
+      }
+      if (!rest.consume_front("}"))
+        return "`${`" + at(dollar) + " is not closed by `}`";
+    }
+    i = text.size() - rest.size() - 1;
   }
   return std::nullopt;
 }

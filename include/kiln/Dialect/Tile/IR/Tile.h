@@ -50,9 +50,10 @@ checkInlineAsmConstraints(llvm::StringRef constraints,
                           llvm::ArrayRef<unsigned> outputBits,
                           llvm::ArrayRef<unsigned> inputBits);
 /// Checks the operand references of an inline-assembly template against the
-/// `numOperands` operands (outputs, then inputs): `$N` / `${N}` / `${N:m}`
-/// with N below the count, `$$` (a literal `$`) and LLVM's `$(`, `$|`, `$)`;
-/// the reason when a `$` is anything else (LLVM's printer aborts on it).
+/// `numOperands` operands (outputs, then inputs): `$N` / `${N}` / `${N:r}`
+/// with N below the count, `$$` (a literal `$`), LLVM's `$(`, `$|`, `$)` and
+/// `${:uid}` / `${:comment}` / `${:private}`; the reason when a `$` is
+/// anything else (LLVM's printer aborts on it).
 std::optional<std::string> checkInlineAsmTemplate(llvm::StringRef text, unsigned numOperands);
 } // namespace kiln::tile
 
