@@ -31,6 +31,34 @@ module attributes {tile.num_warps = 2 : i32} {
 
 // -----
 
+// tile.sort merge (tl.bitonic_merge) of the same 256 f32: the last stage
+// alone, its 8 steps from bit 7 (the warp: shared memory) down to bit 0
+// (registers); bits 6-2 are 5 lane steps of 4 shuffles each.
+#b = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]>
+// CHECK-LABEL: llvm.func @merge
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-4: llvm.store {{.*}} : i32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-4: llvm.load {{.*}} : !llvm.ptr<3> -> i32
+// CHECK-COUNT-20: nvvm.shfl.sync  bfly
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.return
+module attributes {tile.num_warps = 2 : i32} {
+  func.func @merge(%p: !tile.ptr<f32>) {
+    %ps = tile.splat %p : !tile.ptr<f32> -> tensor<256x!tile.ptr<f32>, #b>
+    %i = tile.arange 0 to 256 : tensor<256xi32, #b>
+    %ptrs = tile.addptr %ps, %i : tensor<256x!tile.ptr<f32>, #b>, tensor<256xi32, #b>
+    %x = tile.load %ptrs : tensor<256x!tile.ptr<f32>, #b>
+    %s = tile.sort %x merge : tensor<256xf32, #b>
+    tile.store %ptrs, %s : tensor<256x!tile.ptr<f32>, #b>
+    return
+  }
+}
+
+// -----
+
 // An unsigned i8 sort within one warp (32 lanes x 1): only shuffles of the
 // bytes widened to 32 bits; comparisons are unsigned; no shared memory.
 #b = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>

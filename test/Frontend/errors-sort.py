@@ -1,4 +1,4 @@
-# Misuse of tl.sort / tl.topk / tl.flip / tl.gather / tl.histogram.
+# Misuse of tl.sort / tl.bitonic_merge / tl.topk / tl.flip / tl.gather / tl.histogram.
 # RUN: ln-compile %s --kernel k --signature '*fp32,*i32' -D BLOCK=128 \
 # RUN:   --emit=tile --verify-diagnostics --split-input-file
 import triton
@@ -10,6 +10,28 @@ def k(X, I, BLOCK: tl.constexpr):
     x = tl.load(X + tl.arange(0, BLOCK)[:, None] * 4 + tl.arange(0, 4)[None, :])
     # expected-error @+1 {{`tl.sort` only sorts along the last dimension (dim=1 for rank 2), got dim=0}}
     s = tl.sort(x, dim=0)
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, I, BLOCK: tl.constexpr):
+    x = tl.load(X + tl.arange(0, BLOCK)[:, None] * 4 + tl.arange(0, 4)[None, :])
+    # expected-error @+1 {{`tl.bitonic_merge` only sorts along the last dimension (dim=1 for rank 2), got dim=0}}
+    s = tl.bitonic_merge(x, dim=0)
+
+# -----
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, I, BLOCK: tl.constexpr):
+    x = tl.load(X + tl.arange(0, BLOCK))
+    # expected-error @+1 {{`descending` of `tl.bitonic_merge` must be a constexpr bool, got tensor<128xf32>}}
+    s = tl.bitonic_merge(x, descending=x)
 
 # -----
 import triton

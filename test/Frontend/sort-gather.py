@@ -1,8 +1,9 @@
-# tl.sort / tl.topk / tl.flip / tl.gather / tl.histogram / tl.swizzle2d with
-# Triton 3.6's arguments: sort along the last dimension (signed, unsigned,
-# descending), topk as a descending sort plus a gather of the first k columns
-# (widened like Triton's tl.max for narrow types), flip as a gather with
-# reversed coordinates, histogram with a mask.
+# tl.sort / tl.bitonic_merge / tl.topk / tl.flip / tl.gather / tl.histogram /
+# tl.swizzle2d with Triton 3.6's arguments: sort along the last dimension
+# (signed, unsigned, descending), bitonic_merge (the sort's last stage), topk
+# as a descending sort plus a gather of the first k columns (widened like
+# Triton's tl.max for narrow types), flip as a gather with reversed
+# coordinates, histogram with a mask.
 # RUN: ln-compile %s --kernel k --signature '*fp32,*i32,*u8,*fp16' -D BM=4 -D BN=64 \
 # RUN:   --emit=tile | FileCheck %s
 # RUN: ln-compile %s --kernel k --signature '*fp32,*i32,*u8,*fp16' -D BM=4 -D BN=64 \
@@ -23,6 +24,8 @@ def k(X, I, U, H, BM: tl.constexpr, BN: tl.constexpr):
     tl.store(X + offs, tl.sort(x))
     tl.store(I + offs, tl.sort(i, dim=1, descending=True))
     tl.store(U + tl.arange(0, BN), tl.sort(u))
+    tl.store(X + offs, tl.bitonic_merge(x))
+    tl.store(I + offs, tl.bitonic_merge(i, dim=1, descending=True))
     tl.store(X + rows * 8 + tl.arange(0, 8)[None, :], tl.topk(x, 8))
     tl.store(X + rows * 8 + tl.arange(0, 8)[None, :], tl.topk(h, 8))
     tl.store(X + offs, x.flip(0))
@@ -37,6 +40,9 @@ def k(X, I, U, H, BM: tl.constexpr, BN: tl.constexpr):
 # CHECK: tile.sort %{{.*}} descending : tensor<4x64xi32>
 # uint8 compares unsigned.
 # CHECK: tile.sort %{{.*}} unsigned : tensor<64xi8>
+# tl.bitonic_merge: the sort's last stage alone.
+# CHECK: tile.sort %{{.*}} merge : tensor<4x64xf32>
+# CHECK: tile.sort %{{.*}} merge descending : tensor<4x64xi32>
 # topk(x, 8): the whole row sorted descending, its first 8 columns gathered.
 # CHECK: %[[DESC:.*]] = tile.sort %{{.*}} descending : tensor<4x64xf32>
 # CHECK: %[[COL:.*]] = tile.arange 0 to 8 : tensor<8xi32>

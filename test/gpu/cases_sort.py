@@ -1,4 +1,4 @@
-"""Sorting, top-k, flips, gathers, histograms and swizzle2d (test/gpu/sort_kernels.py).
+"""Sorting, bitonic merges, top-k, flips, gathers, histograms and swizzle2d (test/gpu/sort_kernels.py).
 
 Everything is compared bitwise: Kiln runs Triton's bitonic network step for step (so even NaN,
 -0.0/+0.0 and duplicates end up where Triton puts them), and flips, gathers, histograms and
@@ -73,6 +73,15 @@ def cases(results):
                 run_case(results, f"sort_2d {T} {BM}x{BN} desc={desc}", path, "sort_2d", one,
                          lambda T=T, BM=BM, BN=BN: [rand_input(T, BM * BN, 3, True), out(T, BM * BN)],
                          [1], dict(BM=BM, BN=BN, DESC=desc), exact)
+    for BM, BN in ((4, 256), (16, 32), (2, 1024)):
+        for T in ("fp32", "i32", "fp16", "u8"):
+            for desc in (0, 1):
+                for srt in (0, 1):
+                    run_case(results, f"merge_2d {T} {BM}x{BN} desc={desc} sorted={srt}", path,
+                             "merge_2d", one,
+                             lambda T=T, BM=BM, BN=BN: [rand_input(T, BM * BN, 12, True),
+                                                        out(T, BM * BN)],
+                             [1], dict(BM=BM, BN=BN, DESC=desc, SORTED=srt), exact)
     for BM, BN, K in ((16, 64, 8), (4, 256, 16), (8, 32, 32), (4, 128, 2)):
         for T in ("fp32", "i32", "u32"):
             run_case(results, f"topk_2d {T} {BM}x{BN} k={K}", path, "topk_2d", one,

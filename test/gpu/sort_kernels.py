@@ -1,4 +1,4 @@
-# Kernels that store the results of tl.sort, tl.topk, tl.flip, tl.gather,
+# Kernels that store the results of tl.sort, tl.bitonic_merge, tl.topk, tl.flip, tl.gather,
 # tl.histogram and tl.swizzle2d, to compare Triton 3.6 and Kiln on the GPU
 # (same inputs, same launch, outputs compared bitwise). No host code here.
 #
@@ -12,6 +12,9 @@
 #       T = fp32 | fp16 | bf16 | fp64 | i8 | u8 | i16 | i32 | u32 | i64
 #   sort_2d     (X *T, Out *T)          -D BM -D BN -D DESC=0|1
 #       Out[BM*BN] = tl.sort(x, dim=1, descending=DESC)  (every row sorted)
+#   merge_2d    (X *T, Out *T)          -D BM -D BN -D DESC=0|1 -D SORTED=0|1
+#       Out[BM*BN] = tl.bitonic_merge(x, descending=DESC) of every row, x the
+#       input (any order: the network's output) or tl.topk(x, BN) of it
 #   topk_2d     (X *T, Out *T)          -D BM -D BN -D K
 #       Out[BM*K] = tl.topk(x, K): the K largest of each row, largest first
 #       T = fp32 | i32 | u32 (narrower types widen when K < BN, see docs)
@@ -53,6 +56,7 @@
 # RUN: ln-compile %s --kernel swizzle2d_2d --signature '*i32,*i32' -D SI=8 -D SJ=4 -D SG=3 --emit=ptx -o %t/j.ptx
 # RUN: ln-compile %s --kernel softmax_2d --signature '*fp32,*fp32' -D BM=16 -D BN=64 -D DIM=1 --emit=ptx -o %t/k.ptx
 # RUN: ln-compile %s --kernel philox_impl_1d --signature '*u32,*u32' -D BLOCK=128 --emit=ptx -o %t/l.ptx
+# RUN: ln-compile %s --kernel merge_2d --signature '*u8,*u8' -D BM=16 -D BN=32 -D DESC=0 -D SORTED=0 --emit=ptx -o %t/m.ptx
 # SORT1: .entry sort_1d
 # SORT1: shfl.sync.bfly.b32
 # SORT1: bar.sync
@@ -74,6 +78,16 @@ def sort_2d(X, Out, BM: tl.constexpr, BN: tl.constexpr, DESC: tl.constexpr):
     offs = tl.arange(0, BM)[:, None] * BN + tl.arange(0, BN)[None, :]
     x = tl.load(X + offs)
     tl.store(Out + offs, tl.sort(x, dim=1, descending=DESC))
+
+
+@triton.jit
+def merge_2d(X, Out, BM: tl.constexpr, BN: tl.constexpr, DESC: tl.constexpr,
+             SORTED: tl.constexpr):
+    offs = tl.arange(0, BM)[:, None] * BN + tl.arange(0, BN)[None, :]
+    x = tl.load(X + offs)
+    if SORTED:
+        x = tl.topk(x, BN)  # descending rows: bitonic, the merge sorts them
+    tl.store(Out + offs, tl.bitonic_merge(x, descending=DESC))
 
 
 @triton.jit

@@ -6,8 +6,9 @@
 // element x at position p takes its partner y at p ^ 2^j and becomes
 //   ((x > y) != (flip ^ right)) ? y : x
 // with `right` bit j of p and `flip` bit s of p (the descending flag in the
-// last stage). Which hardware holds bit j of the sorted coordinate decides
-// how the partner arrives, as in the scan lowering:
+// last stage; `merge` runs that stage only). Which hardware holds bit j of
+// the sorted coordinate decides how the partner arrives, as in the scan
+// lowering:
 //  - a register bit: another register of the same thread;
 //  - a lane bit: shfl.sync.bfly;
 //  - a warp bit: through shared memory (store all, barrier, load partner).
@@ -126,7 +127,8 @@ struct SortLowering : OpConversionPattern<SortOp> {
     Value descending =
         arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(op.getDescending()));
 
-    for (unsigned stage = 1; stage <= logN; ++stage) {
+    // tl.bitonic_merge is the last stage alone.
+    for (unsigned stage = op.getMergeOnly() ? logN : 1; stage <= logN; ++stage) {
       for (unsigned step = 0; step < stage; ++step) {
         unsigned j = stage - 1 - step;
         const AxisBit &ab = (*bits)[j];

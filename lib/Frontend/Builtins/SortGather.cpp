@@ -1,7 +1,7 @@
 //===- SortGather.cpp - sort, topk, flip, gather, histogram, softmax ----===//
 //
-// tl.sort, tl.gather and tl.histogram map to tile.sort / tile.gather /
-// tile.histogram. tl.flip and tl.topk are compositions of them (a gather
+// tl.sort, tl.bitonic_merge, tl.gather and tl.histogram map to tile.sort /
+// tile.gather / tile.histogram. tl.flip and tl.topk are compositions of them (a gather
 // with reversed coordinates; a descending sort whose first k columns are
 // gathered), and tl.swizzle2d / tl.softmax are arithmetic on other
 // builtins, as the @jit functions of Triton's standard library are.
@@ -73,11 +73,12 @@ FailureOr<Val> axisCoordinates(IRGen &g, llvm::ArrayRef<int64_t> shape,
   return g.broadcastTo(v, shape, e, "index");
 }
 
-Val emitSort(IRGen &g, const Val &x, bool descending, mlir::Location l) {
+Val emitSort(IRGen &g, const Val &x, bool descending, mlir::Location l,
+             bool mergeOnly = false) {
   DType d = x.type.dtype;
   bool unsignedCompare = isUnsigned(d) || d == DType::I1;
   auto op = tile::SortOp::create(g.b, l, x.value.getType(), x.value, descending,
-                                 unsignedCompare);
+                                 unsignedCompare, mergeOnly);
   return Val::runtime(op.getResult(), x.type);
 }
 
@@ -96,15 +97,20 @@ FailureOr<bool> flagArg(BuiltinCall &c, const Arg &a, llvm::StringRef what) {
   return c.rd.constBool(a, what);
 }
 
-FailureOr<Val> sortBuiltin(BuiltinCall &c) {
+/// tl.sort(x, dim, descending) and tl.bitonic_merge(x, dim, descending): the
+/// merge is the sort's last stage alone (Triton's `_bitonic_merge`).
+FailureOr<Val> sortOrMerge(BuiltinCall &c, bool mergeOnly) {
   FailureOr<Val> x = numericTensor(c, c.a[0], "x");
   if (failed(x) || failed(checkLastDim(c, c.a[1], x->type.shape.size())))
     return failure();
   FailureOr<bool> desc = flagArg(c, c.a[2], "descending");
   if (failed(desc))
     return failure();
-  return emitSort(c.g, *x, *desc, c.loc);
+  return emitSort(c.g, *x, *desc, c.loc, mergeOnly);
 }
+
+FailureOr<Val> sortBuiltin(BuiltinCall &c) { return sortOrMerge(c, false); }
+FailureOr<Val> bitonicMergeBuiltin(BuiltinCall &c) { return sortOrMerge(c, true); }
 
 /// Triton 3.6's topk(x, k, dim=None): the k largest elements along the last
 /// dimension, largest first. Triton reduces pairs with tl.max when k < n,
@@ -350,6 +356,8 @@ llvm::ArrayRef<BuiltinDef> kiln::fe::sortGatherBuiltins() {
   static const BuiltinDef defs[] = {
       {"sort", {"x", "dim=None", "descending=0"}, false, false, sortBuiltin, false},
       {"topk", {"x", "k", "dim=None"}, false, false, topkBuiltin, false},
+      {"bitonic_merge", {"x", "dim=None", "descending=0"}, false, false,
+       bitonicMergeBuiltin, false},
       {"flip", {"x", "dim=None"}, true, false, flipBuiltin, false},
       {"gather", {"src", "index", "axis"}, true, false, gatherBuiltin, false},
       {"histogram", {"input", "num_bins", "mask=None"}, true, false,

@@ -19,7 +19,7 @@ _BUILTINS = (
     "atomic_xchg atomic_xor where maximum minimum clamp abs exp exp2 log "
     "log2 cos sin sqrt sqrt_rn rsqrt fma fdiv div_rn floor ceil erf "
     "sigmoid softmax umulhi cdiv max min sum xor_sum argmax argmin reduce "
-    "associative_scan cumsum cumprod sort flip histogram gather swizzle2d "
+    "associative_scan cumsum cumprod sort bitonic_merge flip histogram gather swizzle2d "
     "broadcast broadcast_to expand_dims reshape view trans permute cat "
     "join split interleave ravel static_assert static_print static_range "
     "range device_assert device_print debug_barrier multiple_of "

@@ -564,7 +564,7 @@ def Tile_WhereOp : Tile_Op<"where", [Pure,
 //===----------------------------------------------------------------------===//
 
 def Tile_SortOp : Tile_Op<"sort", [Pure, AllTypesMatch<["src", "result"]>]> {
-  let summary = "bitonic sort along the last dimension";
+  let summary = "bitonic sort (or merge) along the last dimension";
   let description = [{
     `tl.sort(x, descending=...)`: sorts every row along the last dimension,
     whose size must be a power of two, with Triton's bitonic network. Each
@@ -576,16 +576,23 @@ def Tile_SortOp : Tile_Op<"sort", [Pure, AllTypesMatch<["src", "result"]>]> {
     +0.0/-0.0 pairs compare unordered / equal and may be duplicated. Integers
     compare signed unless `unsigned` is set (unsigned and i1 values).
 
+    With `merge` only the last stage runs (`tl.bitonic_merge`): a row that is
+    bitonic (ascending then descending, or the reverse) comes out sorted; any
+    other row comes out as Triton's merge network leaves it.
+
     ```mlir
     %s = tile.sort %x descending : tensor<4x128xf32>
     %u = tile.sort %y unsigned : tensor<256xi32>
+    %m = tile.sort %z merge : tensor<2x64xf32>
     ```
   }];
   let arguments = (ins RankedTensorOf<[AnySignlessInteger, AnyFloat]>:$src,
-                       UnitAttr:$descending, UnitAttr:$isUnsigned);
+                       UnitAttr:$descending, UnitAttr:$isUnsigned,
+                       UnitAttr:$mergeOnly);
   let results = (outs RankedTensorOf<[AnySignlessInteger, AnyFloat]>:$result);
   let assemblyFormat = [{
-    $src (`descending` $descending^)? (`unsigned` $isUnsigned^)? attr-dict `:` type($src)
+    $src (`merge` $mergeOnly^)? (`descending` $descending^)? (`unsigned` $isUnsigned^)?
+    attr-dict `:` type($src)
   }];
   let hasVerifier = 1;
 }
