@@ -125,5 +125,60 @@ class KilnJitDescriptorTest(unittest.TestCase):
                       str(cm.exception))
 
 
+class ShapedTensor(FakeTensor):
+    """A stand-in with the shape and strides create_ragged_descriptor reads."""
+
+    def __init__(self, ptr, shape, dtype="torch.float16", element_size=2):
+        numel = 1
+        for d in shape:
+            numel *= d
+        super().__init__(ptr, dtype, numel, None, element_size)
+        self.shape = list(shape)
+
+    def stride(self, d):
+        s = 1
+        for n in self.shape[d + 1:]:
+            s *= n
+        return s
+
+
+class RaggedDescriptorTest(unittest.TestCase):
+    def test_create_ragged_descriptor(self):
+        from triton.tools.ragged_tma import create_ragged_descriptor
+        d = create_ragged_descriptor(ShapedTensor(0x100000, [300, 96]), [32, 64])
+        self.assertEqual(d.shape, [0x7FFF0000, 0x7FFF0000, 1 << 30, 96])
+        self.assertEqual(d.strides, [2**34 - 96, 96, 96, 1])
+        self.assertEqual(d.block_shape, [1, 1, 32, 64])
+        d3 = create_ragged_descriptor(ShapedTensor(0x100000, [3, 300, 64]), [1, 16, 64],
+                                      ragged_dim=-2)
+        self.assertEqual(d3.shape, [0x7FFF0000, 0x7FFF0000, 3, 1 << 30, 64])
+        self.assertEqual(d3.strides, [2**34 - 64, 64, 300 * 64, 64, 1])
+        for bad, message in (
+                (lambda: create_ragged_descriptor(ShapedTensor(0, [8, 8]), [8, 8], 1),
+                 "ragged_dim 1 is not a dimension before the last"),
+                (lambda: create_ragged_descriptor(ShapedTensor(0, [8]), [8], 0),
+                 "ragged_dim 0 is not a dimension before the last of a rank-1 tensor"),
+                (lambda: create_ragged_descriptor(ShapedTensor(0, [8, 8]), [8], 0),
+                 "block_shape [8] must have T's rank 2")):
+            with self.assertRaises(ValueError) as cm:
+                bad()
+            self.assertIn(message, str(cm.exception))
+
+    def test_ragged_kernel_launches(self):
+        from triton.tools.ragged_tma import create_ragged_descriptor, load_ragged
+        x = create_ragged_descriptor(ShapedTensor(0x100000, [300, 96]), [32, 64])
+        y = create_ragged_descriptor(ShapedTensor(0x200000, [300, 96]), [32, 64])
+        starts = FakeTensor(0x300000, "torch.int32", 4)
+        sizes = FakeTensor(0x400000, "torch.int32", 4)
+        descriptors.ragged_double[(4, 2)](x, y, starts, sizes, BM=32, BN=64)
+        rows = [0x7FFF0000, 0x7FFF0000, 1 << 30, 96, 2**34 - 96, 96, 96]
+        self.assertEqual(last_params(), [0x100000] + rows + [0x200000] + rows +
+                         [0x300000, 0x400000])
+        # The device functions are Triton's builtins seen from the host.
+        with self.assertRaises(ValueError) as cm:
+            load_ragged(x, 0, 1, [0, 0])
+        self.assertIn("Did you forget to add @triton.jit", str(cm.exception))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -96,10 +96,30 @@ int lookupModuleAttr(llvm::StringRef mod, llvm::StringRef attr, Val &out) {
       out = Val::str(kTritonLanguageVersion);
       return 0;
     }
+    if (attr == "tools") {
+      out = Val::named(Val::Kind::Module, "triton.tools");
+      return 0;
+    }
     if (attr == "testing" || attr == "runtime" || attr == "compile" ||
-        attr == "tools" || attr == "set_allocator" || attr == "knobs")
+        attr == "set_allocator" || attr == "knobs")
       return 1;
     return 2;
+  }
+  // triton.tools: the ragged TMA helpers are device functions; the tensor
+  // descriptor class is host code.
+  if (mod == "triton.tools") {
+    if (attr == "ragged_tma") {
+      out = Val::named(Val::Kind::Module, "triton.tools.ragged_tma");
+      return 0;
+    }
+    return attr == "tensor_descriptor" ? 1 : 2;
+  }
+  if (mod == "triton.tools.ragged_tma") {
+    if (findBuiltin(("ragged_tma." + attr).str())) {
+      out = Val::named(Val::Kind::Builtin, "tl.ragged_tma." + attr.str());
+      return 0;
+    }
+    return attr == "create_ragged_descriptor" ? 1 : 2;
   }
   if (mod == "triton.language") {
     if (attr == "constexpr_function") { // also triton.language.core's

@@ -10,7 +10,7 @@ const BuiltinDef *kiln::fe::findBuiltin(llvm::StringRef name) {
         reductionBuiltins(), shapeBuiltins(), debugBuiltins(),
         compileTimeBuiltins(), randomBuiltins(), scanBuiltins(),
         sortGatherBuiltins(), libdeviceBuiltins(), dotBuiltins(), dotScaledBuiltins(),
-        cudaExtraBuiltins()})
+        cudaExtraBuiltins(), raggedTmaBuiltins()})
     for (const BuiltinDef &d : family)
       if (name == d.name)
         return &d;

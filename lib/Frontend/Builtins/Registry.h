@@ -63,6 +63,7 @@ llvm::ArrayRef<BuiltinDef> dotBuiltins();
 llvm::ArrayRef<BuiltinDef> dotScaledBuiltins();
 /// `tl.extra.cuda` helpers, registered as `cuda.<name>` (CudaExtras.cpp).
 llvm::ArrayRef<BuiltinDef> cudaExtraBuiltins();
+llvm::ArrayRef<BuiltinDef> raggedTmaBuiltins();
 /// `a @ b`: tl.dot(a, b) with Triton's defaults (Dot.cpp).
 mlir::FailureOr<Val> matmulOperator(IRGen &g, const Val &lhs, const Val &rhs,
                                     const ast::Node *where);
