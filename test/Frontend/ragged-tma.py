@@ -24,10 +24,12 @@ import triton.tools.ragged_tma as ragged
 # CHECK: %[[END:.*]] = arith.addi %[[START]], %[[SIZE]] : i32
 # CHECK: %[[FIRST:.*]] = arith.subi %c1073741824_i32{{.*}}, %[[SIZE]] : i32
 # CHECK: arith.addi %[[FIRST]], %{{.*}} : i32
-# CHECK: tile.load {{.*}} : tensor<1x1x32x64x!tile.ptr<f16>>
-# CHECK: tile.reshape %{{.*}} : tensor<1x1x32x64xf16> -> tensor<32x64xf16>
-# CHECK: tile.reshape %{{.*}} : tensor<32x64xf16> -> tensor<1x1x32x64xf16>
-# CHECK: tile.store {{.*}} : tensor<1x1x32x64x!tile.ptr<f16>>
+# The block is loaded and stored squeezed to 32 x 64 (the descriptor's unit
+# dimensions fold into the base and a scalar bounds test); the reshapes that
+# load_ragged / store_ragged write cancel the ones back to the block shape.
+# CHECK: %[[T:.*]] = tile.load {{.*}} : tensor<32x64x!tile.ptr<f16>>
+# CHECK: %[[T1:.*]] = arith.addf %[[T]], %{{.*}} : tensor<32x64xf16>
+# CHECK: tile.store %{{.*}}, %[[T1]], mask %{{.*}} : tensor<32x64x!tile.ptr<f16>>
 @triton.jit
 def k(X, Y, Offs, BM: tl.constexpr, BN: tl.constexpr):
     b = tl.program_id(0)
@@ -41,8 +43,18 @@ def k(X, Y, Offs, BM: tl.constexpr, BN: tl.constexpr):
 # A 3-D tensor ragged along dimension 1 (the module imported whole); the
 # indices alone, as a tuple.
 # DIM1-LABEL: func.func @module_style(
-# DIM1: tile.load {{.*}} : tensor<1x1x1x16x64x!tile.ptr<f32>>
-# DIM1: tile.reshape %{{.*}} : tensor<1x1x1x16x64xf32> -> tensor<1x16x64xf32>
+# The three unit dimensions (coordinates 2^30, 7 + 20 and 2) move the base and
+# are bounds-tested as scalars; the ragged row is 2^30 - 20 + 0.
+# DIM1: %[[C0:.*]] = arith.extsi %c1073741824_i32 : i32 to i64
+# DIM1: %[[S0:.*]] = arith.muli %[[C0]], %arg6 : i64
+# DIM1: tile.addptr %arg0, %[[S0]] : !tile.ptr<f32>, i64
+# DIM1: arith.cmpi sge, %[[C0]], %{{.*}} : i64
+# DIM1: arith.cmpi slt, %[[C0]], %{{.*}} : i64
+# DIM1: arith.extsi %c27_i32 : i32 to i64
+# DIM1: arith.extsi %c2_i32 : i32 to i64
+# DIM1: arith.extsi %c1073741804_i32 : i32 to i64
+# DIM1: %[[T:.*]] = tile.load {{.*}} : tensor<16x64x!tile.ptr<f32>>
+# DIM1: tile.reshape %[[T]] : tensor<16x64xf32> -> tensor<1x16x64xf32>
 @triton.jit
 def module_style(X, Out):
     t = ragged.load_ragged(X, 7, 20, [2, 0, 0], ragged_dim=1)

@@ -1,5 +1,6 @@
 """Ragged descriptors (test/gpu/ragged_kernels.py): batches of uneven length read and written
-through `triton.tools.ragged_tma` (Kiln's load_ragged / store_ragged against Triton 3.6's).
+through `triton.tools.ragged_tma` (Kiln's load_ragged / store_ragged against Triton 3.6's), and
+3-D descriptors of [1, BM, BK] blocks feeding tl.dot (Liger's fused MLP's form).
 Batches are separated by rows no batch owns, and outputs are poisoned first, so a row written
 past a batch's end (a store the ragged bounds should have dropped) shows as a difference; empty
 batches, batches shorter than a block and batches ending mid-block are all there."""
@@ -62,3 +63,17 @@ def cases(results):
             run_case(results, f"ragged_mm {T} K={K} N={N} {BM}x{BN}x{BK}", path, "ragged_mm",
                      grid, make_mm, [3], dict(BM=BM, BN=BN, BK=BK, num_warps=4, num_stages=3),
                      close(1e-2, 1e-2))
+    for T, dt in (("fp16", torch.float16), ("bf16", torch.bfloat16)):
+        for Bt, M, N, K, BM, BN, BK in ((3, 200, 136, 192, 64, 64, 64),
+                                        (2, 256, 128, 96, 128, 64, 32)):
+            def make_bmm(dt=dt, Bt=Bt, M=M, N=N, K=K, BM=BM, BN=BN, BK=BK):
+                g = gen(M + K)
+                a = (torch.rand((Bt, M, K), device=DEV, generator=g) - 0.5).to(dt)
+                b = (torch.rand((K, N), device=DEV, generator=g) - 0.5).to(dt)
+                c = torch.empty((Bt, M, N), device=DEV, dtype=dt)
+                return [TensorDescriptor(a, [Bt, M, K], [M * K, K, 1], [1, BM, BK]),
+                        TensorDescriptor(b, [K, N], [N, 1], [BK, BN]),
+                        TensorDescriptor(c, [Bt, M, N], [M * N, N, 1], [1, BM, BN]), c, K]
+            run_case(results, f"batched_mm {T} {Bt}x{M}x{N}x{K} {BM}x{BN}x{BK}", path,
+                     "batched_mm", (cdiv(M, BM), cdiv(N, BN), Bt), make_bmm, [3],
+                     dict(BM=BM, BN=BN, BK=BK, num_warps=4, num_stages=3), close(1e-2, 1e-2))

@@ -11,16 +11,34 @@ create_ragged_descriptor(T, block, ragged_dim); batch b is rows [starts[b], star
   ragged_mm[(B, cdiv(max size, BM), cdiv(N, BN))](a_desc, b_desc, c_desc, c, starts, sizes, K,
             BM=, BN=, BK=)
       A (M x K, ragged rows) times B (K x N, a plain descriptor), C's batch rows in A's dtype:
-      the pipelined loop copies A's blocks with TMA through the rank-4 ragged descriptor
+      A's blocks through the rank-4 ragged descriptor, squeezed and pipelined (cp.async)
+  batched_mm[(cdiv(M, BM), cdiv(N, BN), Bt)](a_desc, b_desc, c_desc, c, K, BM=, BN=, BK=)
+      Liger's fused-MLP shape: A (Bt x M x K) through a 3-D descriptor of [1, BM, BK] blocks
+      reshaped to 2-D for tl.dot, B (K x N) 2-D, C (Bt x M x N) stored as
+      reshape(acc, [1, BM, BN]).to(dtype) through a 3-D descriptor
 """
-# RUN: ln-compile %s --kernel ragged_mm --signature 'tensordesc<fp16[1,1,64,64]>,tensordesc<fp16[64,64]>,tensordesc<fp16[1,1,64,64]>,*fp16:16,*i32:16,*i32:16,i32' -D BM=64 -D BN=64 -D BK=64 --emit=ptx | FileCheck %s
+# RUN: ln-compile %s --kernel ragged_mm --signature 'tensordesc<fp16[1,1,64,64],div=16x16x16x16>,tensordesc<fp16[64,64],div=16x16>,tensordesc<fp16[1,1,64,64],div=16x16x16x16>,*fp16:16,*i32:16,*i32:16,i32' -D BM=64 -D BN=64 -D BK=64 --emit=ptx | FileCheck %s
+# RUN: ln-compile %s --kernel batched_mm --signature 'tensordesc<bf16[1,128,64],div=16x16x16>,tensordesc<bf16[64,128],div=16x16>,tensordesc<bf16[1,128,128],div=16x16x16>,*bf16:16,i32' -D BM=128 -D BN=128 -D BK=64 --num-warps 8 --emit=tile-layout | FileCheck %s --check-prefix=BMM
+# The [1, BM, BK] block is loaded squeezed, and the kernel's reshape to 2-D cancels: the loop
+# copies it into slots (cp.async) and tl.dot reads them; the store keeps the 3-D block (its value
+# is a cast of the reshaped accumulator).
+# BMM-LABEL: func.func @batched_mm(
+# BMM: tile.async_copy %{{.*}} : tensor<128x64x!tile.ptr<bf16>, #{{.*}}>, tensor<128x64xi1, #{{.*}}> -> <3x128x64xbf16>
+# BMM: scf.for
+# BMM: %[[A:.*]] = tile.local_load %{{.*}} : <3x128x64xbf16> -> tensor<128x64xbf16, #{{.*}}>
+# BMM-NOT: tile.reshape
+# BMM: tile.dot %[[A]]
+# BMM: tile.store %{{.*}} : tensor<1x128x128x!tile.ptr<bf16>, #{{.*}}>
 # RUN: ln-compile %s --kernel ragged_scale3 --signature 'tensordesc<fp32[1,1,1,32,64]>,tensordesc<fp32[1,1,1,32,64]>,*fp32:16,*i32:16,*i32:16' -D BM=32 -D BN=64 --emit=ptx -o /dev/null
-# B's blocks (a 2-D descriptor) by TMA; A's and C's blocks through the 4-D ragged descriptors
-# as bounds-checked vector accesses (Kiln copies blocks of 2-D descriptors only with TMA).
+# B's blocks (a 2-D descriptor) by TMA; A's blocks through the 4-D ragged descriptor squeezed to
+# 2-D and copied by cp.async into the pipeline's slots (Kiln copies only 2-D descriptors' blocks
+# with TMA), C's stored as 16-byte vectors.
 # CHECK: .entry ragged_mm(
-# CHECK: cp.async.bulk.tensor.2d
 # CHECK-NOT: cp.async.bulk.tensor.4d
+# CHECK-DAG: cp.async.bulk.tensor.2d
+# CHECK-DAG: cp.async.cg.shared.global
 # CHECK: wgmma.mma_async
+# CHECK: st.global.v4.b32
 import triton
 import triton.language as tl
 from triton.tools.ragged_tma import load_ragged, store_ragged
@@ -63,3 +81,17 @@ def ragged_mm(a_desc, b_desc, c_desc, c, starts, sizes, K, BM: tl.constexpr, BN:
             a = load_ragged(a_desc, start, size, [m, k])
             acc = tl.dot(a, b_desc.load([k, n]), acc)
         store_ragged(c_desc, start, size, [m, n], acc.to(c.dtype.element_ty))
+
+
+@triton.jit
+def batched_mm(a_desc, b_desc, c_desc, c, K, BM: tl.constexpr, BN: tl.constexpr,
+               BK: tl.constexpr):
+    m = tl.program_id(0) * BM
+    n = tl.program_id(1) * BN
+    b = tl.program_id(2)
+    acc = tl.zeros([BM, BN], dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.reshape(a_desc.load([b, m, k]), [BM, BK])
+        acc = tl.dot(a, b_desc.load([k, n]), acc)
+    out = tl.reshape(acc, [1, BM, BN])
+    c_desc.store([b, m, n], out.to(c_desc.dtype))

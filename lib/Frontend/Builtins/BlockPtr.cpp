@@ -525,7 +525,8 @@ static FailureOr<Expanded> descriptorBlock(IRGen &g, const Val &desc,
                                            const Arg &offsets,
                                            llvm::StringRef fn,
                                            const CallExpr *e,
-                                           std::vector<Val> *offsetsOut = nullptr) {
+                                           std::vector<Val> *offsetsOut = nullptr,
+                                           bool squeeze = false) {
   size_t rank = desc.bpRank();
   size_t given = listOf(offsets.v).size();
   if (given != rank)
@@ -537,12 +538,90 @@ static FailureOr<Expanded> descriptorBlock(IRGen &g, const Val &desc,
     return failure();
   if (offsetsOut)
     *offsetsOut = *offs;
-  Val p = Val::blockPtr(desc.elems, desc.blockShape, desc.order);
-  p.elems.insert(p.elems.end(), offs->begin(), offs->end());
-  std::vector<int64_t> all;
+  // With `squeeze` (loads), blocks of rank 3 or more drop their unit
+  // dimensions ([1, BM, BK] of a batched or ragged descriptor): those offsets
+  // move the base and test their bounds as scalars, and the load is of the
+  // squeezed block (2-D for these), which pipelines as a 2-D one does once
+  // the kernel's reshape to 2-D cancels the one back to the block shape.
+  // Stores squeeze only a value reshaped up from the squeezed block (a value
+  // of the block shape from elsewhere would pay a second layout exchange).
+  std::vector<size_t> keep;
   for (size_t d = 0; d < rank; ++d)
+    if (!squeeze || rank < 3 || desc.blockShape[d] != 1)
+      keep.push_back(d);
+  if (keep.empty())
+    keep.push_back(rank - 1);
+  mlir::Location l = g.loc(e);
+  Val base = desc.bpBase();
+  Val inBounds; // i1 scalar: every dropped dimension's offset in bounds
+  std::vector<Val> shapes, strides, kept;
+  std::vector<int64_t> block;
+  for (size_t d = 0, k = 0; d < rank; ++d) {
+    if (k < keep.size() && keep[k] == d) {
+      ++k;
+      shapes.push_back(desc.bpShape(d));
+      strides.push_back(desc.bpStride(d));
+      kept.push_back((*offs)[d]);
+      block.push_back(desc.blockShape[d]);
+      continue;
+    }
+    FailureOr<Val> o64 = g.cast((*offs)[d], DType::I64, e);
+    FailureOr<Val> shape64 = g.cast(desc.bpShape(d), DType::I64, e);
+    if (failed(o64) || failed(shape64))
+      return failure();
+    FailureOr<Val> step = g.binary(BinOpKind::Mul, *o64, desc.bpStride(d), e);
+    FailureOr<Val> moved = failed(step) ? step : g.binary(BinOpKind::Add, base, *step, e);
+    FailureOr<Val> lo = g.compare(CmpOpKind::GtE, *o64, g.constantInt(0, DType::I64), e);
+    FailureOr<Val> hi = g.compare(CmpOpKind::Lt, *o64, *shape64, e);
+    if (failed(moved) || failed(lo) || failed(hi))
+      return failure();
+    base = *moved;
+    FailureOr<Val> in = g.binary(BinOpKind::BitAnd, *lo, *hi, e);
+    if (failed(in))
+      return failure();
+    if (inBounds.isRuntime())
+      in = g.binary(BinOpKind::BitAnd, inBounds, *in, e);
+    if (failed(in))
+      return failure();
+    inBounds = *in;
+  }
+  std::vector<Val> elems{base};
+  for (const std::vector<Val> *part : {&shapes, &strides, &kept})
+    elems.insert(elems.end(), part->begin(), part->end());
+  std::vector<int64_t> order;
+  for (size_t d = block.size(); d-- > 0;)
+    order.push_back(int64_t(d));
+  Val p = Val::blockPtr(std::move(elems), block, std::move(order));
+  std::vector<int64_t> all;
+  for (size_t d = 0; d < block.size(); ++d)
     all.push_back(int64_t(d));
-  return expand(g, p, all, e);
+  FailureOr<Expanded> x = expand(g, p, all, e);
+  if (failed(x) || !inBounds.isRuntime())
+    return x;
+  FailureOr<Val> splat = g.broadcastTo(inBounds, block, e, "boundary mask");
+  if (failed(splat))
+    return failure();
+  if (!x->mask) {
+    x->mask = splat->value;
+    return x;
+  }
+  x->mask = mlir::arith::AndIOp::create(g.b, l, x->mask, splat->value);
+  return x;
+}
+
+/// A squeezed descriptor block `v` reshaped to its block `shape` (they differ
+/// by unit dimensions only): through tl.reshape, so that a reshape the kernel
+/// writes next cancels it.
+static Val liftToBlock(IRGen &g, const CallExpr *e, const Val &v,
+                       llvm::ArrayRef<int64_t> shape) {
+  if (llvm::ArrayRef<int64_t>(v.type.shape) == shape)
+    return v;
+  std::vector<Val> dims;
+  for (int64_t d : shape)
+    dims.push_back(Val::integer(d));
+  // Same element count, power-of-two dims: the reshape cannot fail.
+  FailureOr<Val> r = callWith(g, "tl.reshape", {v, Val::tuple(std::move(dims))}, e);
+  return succeeded(r) ? *r : v;
 }
 
 /// The value of a descriptor store or atomic: a tensor of the block shape.
@@ -689,7 +768,8 @@ FailureOr<Val> kiln::fe::loadTensorDescriptorBuiltin(BuiltinCall &call) {
                                                       : "eviction_policy")))
       return failure();
   std::vector<Val> offsets;
-  FailureOr<Expanded> x = descriptorBlock(g, *desc, a[1], rd.fn, e, &offsets);
+  FailureOr<Expanded> x =
+      descriptorBlock(g, *desc, a[1], rd.fn, e, &offsets, /*squeeze=*/true);
   if (failed(x))
     return failure();
   DType dt = desc->bpBase().type.dtype;
@@ -718,7 +798,7 @@ FailureOr<Val> kiln::fe::loadTensorDescriptorBuiltin(BuiltinCall &call) {
   if (recordDescriptorBlock(g, load, *desc, offsets) && desc->s == "nan" &&
       !load.getDesc().empty())
     load.setDescNan(true);
-  return Val::runtime(load, t);
+  return liftToBlock(g, e, Val::runtime(load, t), desc->blockShape);
 }
 
 FailureOr<Val> kiln::fe::storeTensorDescriptorBuiltin(BuiltinCall &call) {
@@ -735,11 +815,25 @@ FailureOr<Val> kiln::fe::storeTensorDescriptorBuiltin(BuiltinCall &call) {
     if (failed(v))
       return failure();
   }
+  // A value reshaped up from the squeezed block (store_ragged's, or a
+  // kernel's `tl.reshape(acc, [1, BM, BN])`) is stored squeezed: the two
+  // reshapes cancel.
+  bool squeeze = false;
+  if (auto up = v->value.getDefiningOp<tile::ReshapeOp>()) {
+    llvm::SmallVector<int64_t> squeezed;
+    for (int64_t d : desc->blockShape)
+      if (d != 1)
+        squeezed.push_back(d);
+    squeeze = desc->bpRank() >= 3 &&
+              llvm::cast<mlir::RankedTensorType>(up.getSrc().getType()).getShape() ==
+                  llvm::ArrayRef<int64_t>(squeezed);
+  }
   std::vector<Val> offsets;
-  FailureOr<Expanded> x = descriptorBlock(g, *desc, a[1], rd.fn, e, &offsets);
+  FailureOr<Expanded> x = descriptorBlock(g, *desc, a[1], rd.fn, e, &offsets, squeeze);
   if (failed(x))
     return failure();
-  auto store = tile::StoreOp::create(g.b, l, x->ptr.value, v->value, x->mask);
+  Val stored = liftToBlock(g, e, *v, x->ptr.type.shape);
+  auto store = tile::StoreOp::create(g.b, l, x->ptr.value, stored.value, x->mask);
   recordDescriptorBlock(g, store, *desc, offsets);
   return Val::none();
 }

@@ -145,7 +145,16 @@ static Val emitReshape(IRGen &g, mlir::Location l, const Val &x,
   if (llvm::ArrayRef<int64_t>(x.type.shape) == shape)
     return x;
   TType t = x.type.withShape(shape);
-  auto op = tile::ReshapeOp::create(g.b, l, toMLIR(&g.ctx, t), x.value);
+  // Reshapes keep the row-major order, so one of a reshape reshapes its
+  // source: `tl.reshape(desc.load(...), [BM, BK])` of a [1, BM, BK]
+  // descriptor block is the (squeezed) load itself, which loops pipeline.
+  mlir::Value src = x.value;
+  if (auto inner = src.getDefiningOp<tile::ReshapeOp>()) {
+    src = inner.getSrc();
+    if (llvm::cast<mlir::RankedTensorType>(src.getType()).getShape() == shape)
+      return Val::runtime(src, t);
+  }
+  auto op = tile::ReshapeOp::create(g.b, l, toMLIR(&g.ctx, t), src);
   if (canReorder)
     op.setCanReorder(true);
   return Val::runtime(op, t);
