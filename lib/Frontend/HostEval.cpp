@@ -538,7 +538,12 @@ std::optional<Value> Interp::attribute(const Value &base,
         "math.log10",            "triton.language.get_int_dtype",
         "itertools.product",
         "torch.cuda.current_device",
-        "torch.cuda.get_device_properties"};
+        "torch.cuda.get_device_properties",
+        "triton.language.target_info.cuda_capability_geq",
+        "triton.language.target_info.is_cuda",
+        "triton.language.target_info.is_hip",
+        "triton.language.target_info.is_hip_cdna3",
+        "triton.language.target_info.is_hip_cdna4"};
     if (llvm::is_contained(kKnown, full))
       return Value::named(K::Builtin, full);
     // Logging only writes output, which Kiln has none of: its calls (a

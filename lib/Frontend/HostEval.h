@@ -230,6 +230,7 @@ public:
     Interp out(mainScope, mainSource, modules);
     out.visibleBefore = visibleBefore;
     out.opaqueHint = opaqueHint;
+    out.targetArch = targetArch;
     out.callSite = callSite;
     return out;
   }
@@ -259,6 +260,10 @@ public:
   /// Appended to errors about opaque values: what the caller's user can do
   /// instead (decorators: leave them to the host).
   std::string opaqueHint;
+  /// The compute capability compiled for (90 for sm_90), which
+  /// `triton.language.target_info` answers from; 0 where no compile is
+  /// under way (a decorator read ahead of a launch): those calls are errors.
+  unsigned targetArch = 0;
   /// Python's truth of `v` as the condition `where`; an error for an opaque
   /// value (Kiln must not guess a branch).
   std::optional<bool> truth(const Value &v, const ast::Node *where);

@@ -182,6 +182,29 @@ std::optional<Value> Interp::callBuiltin(const std::string &name,
   };
   if (name == "triton.Config")
     return makeConfig(args, kwargs, where);
+  // triton.language.target_info in a @triton.constexpr_function: the answers
+  // kernels get from the compiler (lib/Frontend/Builtins/CompileTime.cpp).
+  if (llvm::StringRef(name).starts_with("triton.language.target_info.")) {
+    llvm::StringRef fn = llvm::StringRef(name).rsplit('.').second;
+    if (fn != "cuda_capability_geq")
+      return arity(0, 0) ? std::optional<Value>(Value::boolean(fn == "is_cuda"))
+                         : std::nullopt;
+    if (!arity(1, 2))
+      return std::nullopt;
+    std::optional<Value> minor = args.size() > 1 ? args[1] : Value::integer(0);
+    for (const auto &[key, v] : kwargs)
+      if (key == "minor" && args.size() == 1)
+        minor = v;
+      else
+        return fail(where, "`cuda_capability_geq()` got an unexpected keyword `" + key + "`");
+    if (args[0].kind != K::Int || minor->kind != K::Int)
+      return fail(where, "`cuda_capability_geq()` takes integers (major, minor=0), got " +
+                             aTypeName(args[0]) + " and " + aTypeName(*minor));
+    if (!targetArch)
+      return fail(where, "`cuda_capability_geq()` needs the target Kiln compiles for, "
+                         "which is known only while compiling a kernel");
+    return Value::boolean(int64_t(targetArch) >= args[0].i * 10 + minor->i);
+  }
   if (name == "hasattr")
     return arity(2, 2) ? hasAttr(args[0], args[1], where) : std::nullopt;
   // Builtins that read their argument's value.

@@ -124,6 +124,10 @@ FailureOr<Val> IRGen::callConstexprFunction(const FunctionDef *fn,
   }
   host::ModuleScope scope(module);
   host::Interp in(scope, source, hostModules(*this));
+  llvm::StringRef arch = spec.arch; // "sm_90", "sm_90a"
+  if (arch.consume_front("sm_"))
+    (void)arch.take_while([](char c) { return c >= '0' && c <= '9'; })
+        .getAsInteger(10, in.targetArch);
   host::Value f;
   f.kind = HK::Function;
   f.fn = fn;

@@ -95,6 +95,23 @@ class ModulesTest(unittest.TestCase):
                                    errors.CompilationError))
         self.assertTrue(issubclass(kiln.LaunchError, triton.TritonError))
 
+    def test_target_info(self):
+        # triton.language.target_info from host code: the stand-in driver's
+        # device; kernels ask the compiler the same questions.
+        import triton.language.target_info as ti
+        target = ti.current_target()
+        self.assertEqual((target.backend, target.warp_size), ("cuda", 32))
+        self.assertTrue(ti.is_cuda())
+        self.assertFalse(ti.is_hip() or ti.is_hip_cdna3() or ti.is_hip_cdna4())
+        self.assertEqual(ti.cuda_capability_geq(target.arch // 10),
+                         True)
+        self.assertFalse(ti.cuda_capability_geq(target.arch // 10 + 1))
+        from dropin import target_info as kmod
+        self.assertEqual(kmod.HOPPER_OR_NEWER, target.arch >= 90)
+        before = _fake.kilnFakeLaunchCount()
+        kmod.arch_flag[(1,)](Tensor(0x7000, "torch.int32"))
+        self.assertEqual(_fake.kilnFakeLaunchCount(), before + 1)
+
     def test_host_helpers(self):
         self.assertEqual(triton.cdiv(1000, 256), 4)
         self.assertEqual([triton.next_power_of_2(n) for n in (0, 1, 5, 64,
