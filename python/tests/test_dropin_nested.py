@@ -100,6 +100,35 @@ class NestedKernelTest(unittest.TestCase):
         self.assertIn("GENERATE_HERE", str(ctx.exception))
 
 
+    def test_kernels_generated_from_text(self):
+        # triton_kernels' specialize(): a template's code object with new
+        # globals and a replaced source; constexprs fixed in the text, a
+        # generated helper, the repr naming the compiled kernel.
+        from dropin import derived
+        k = derived.doubled
+        self.assertEqual(k.repr(None), "act_kernel_bound")
+        self.assertEqual(list(k.get_capture_scope()["double"].arg_names), ["x"])
+        compiled = k.warmup(self.x, self.out, 100, BLOCK=128, grid=(1,))
+        ptx = compiled.asm["ptx"]
+        self.assertEqual(compiled.name, "act_kernel_bound")
+        self.assertRegex(ptx, r"add\.f32\s+(%r\d+), (%r\d+), \2;")  # x + x
+        self.assertIn(_f32_hex(3.0), ptx)                           # SCALE
+        before = len(launches())
+        k[(1,)](self.x, self.out, 100, BLOCK=128)
+        self.assertEqual(launches()[before]["kernel"], "act_kernel")
+        ptx = derived.quadrupled.warmup(self.x, self.out, 100, BLOCK=128,
+                                        grid=(1,)).asm["ptx"]
+        self.assertEqual(len(re.findall(r"add\.f32", ptx)), 2)
+        with self.assertRaises(triton.CompilationError) as ctx:
+            derived.calls_host[(1,)](self.x)
+        message = str(ctx.exception)
+        self.assertIn("calls_host.generated.py:6:17: error: name `host_fn` is not defined",
+                      message)
+        self.assertIn("(`host_fn` is a global of the generated kernel: a "
+                      "builtin_function_or_method, which is no compile-time value)",
+                      message)
+
+
 class ConstexprFunctionTest(unittest.TestCase):
     def test_host_call_and_kernel_call(self):
         import math

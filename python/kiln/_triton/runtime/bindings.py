@@ -90,6 +90,10 @@ def _def_spelling(fn):
     if not path or path.startswith("<") or not name.isidentifier() or \
             not os.path.isfile(path):
         return None
+    # Another def's code object (a kernel made around a template function):
+    # its file has no def of this name there.
+    if code.co_name != name:
+        return None
     # A def inside a function is found by its line too, and compiled with
     # the module's names: one that reads its enclosing function's locals
     # has no spelling (its closure values would be lost).

@@ -134,8 +134,11 @@ class JITFunction(KernelInterface, LaunchCodegen):
         self.debug = debug
         self.noinline = noinline
         self.launch_metadata = launch_metadata
-        # Triton's repr(specialization) -> the compiled kernel's name.
-        self.repr = repr
+        # Triton's repr(specialization) -> the compiled kernel's name; as in
+        # Triton it is always callable (triton_kernels' specialize() calls
+        # the repr of the functions it specializes with).
+        self._user_repr = repr
+        self.repr = repr if repr is not None else (lambda _: fn.__name__)
         self.__name__ = fn.__name__
         self.__qualname__ = getattr(fn, "__qualname__", fn.__name__)
         self.__doc__ = fn.__doc__
@@ -221,6 +224,20 @@ class JITFunction(KernelInterface, LaunchCodegen):
     def cache(self):
         return {0: dict(self._cache)}
 
+    def get_capture_scope(self):
+        """The names the function's body can see: its module's globals and
+        its closure's cells (Triton's; triton_kernels' specialize() builds
+        the globals of the kernels it derives from it)."""
+        fn = self.fn
+        scope = dict(getattr(fn, "__globals__", {}))
+        cells = getattr(fn, "__closure__", None) or ()
+        for name, cell in zip(fn.__code__.co_freevars, cells):
+            try:
+                scope[name] = cell.cell_contents
+            except ValueError:  # an empty cell
+                pass
+        return scope
+
     # -- the Kiln kernel ----------------------------------------------------
 
     @property
@@ -275,7 +292,9 @@ class JITFunction(KernelInterface, LaunchCodegen):
         """A def inside a function, or a replaced source: compiled from the
         file's derived source (nested.py)."""
         try:
-            derived = nested.DerivedSource(self, self._file)
+            derived = nested.SynthesizedSource(self, self._file) \
+                if nested.synthesized(self) else \
+                nested.DerivedSource(self, self._file)
         except (OSError, SyntaxError, LookupError) as e:
             raise CompilationError("kernel `%s`: %s" % (self.__name__, e))
         self._derived = derived
@@ -286,7 +305,7 @@ class JITFunction(KernelInterface, LaunchCodegen):
                          if "::" in b.split("=", 1)[0] or
                          b.split("=", 1)[0] not in own)
         try:
-            module = _kiln_module(self._file, roots,
+            module = _kiln_module(derived.path, roots,
                                   bindings + derived.bindings, derived.text)
             return module[self.__name__]
         except CompilationError as e:
@@ -602,8 +621,8 @@ class JITFunction(KernelInterface, LaunchCodegen):
             num_warps, num_stages,
             {p.name: v for p, v in zip(self.params, values)
              if p.is_constexpr})
-        if self.repr is not None:
-            compiled.name = self.repr(Specialization(self, values))
+        if self._user_repr is not None:
+            compiled.name = self._user_repr(Specialization(self, values))
         return compiled
 
     def _other_device(self, grid, values, device, num_warps, num_stages,

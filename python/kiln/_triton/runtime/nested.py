@@ -240,6 +240,85 @@ class DerivedSource:
         return pattern.sub(shift, message)
 
 
+def synthesized(jit_fn):
+    """Whether `jit_fn` wraps a function made at run time around another
+    def's code object, its source given by `_unsafe_update_src` (a library's
+    `define_kernel`: `FunctionType(template.__code__, globals)`, as
+    triton_kernels specializes its matmul): its code's file has no def of
+    its name, so the compiler gets the source alone (SynthesizedSource)."""
+    code = getattr(jit_fn.fn, "__code__", None)
+    return jit_fn._src_override is not None and code is not None and \
+        code.co_name != jit_fn.fn.__name__
+
+
+class SynthesizedSource:
+    """A compile source made of the override text of a synthesized kernel
+    (and of synthesized @triton.jit helpers it names), the imports of the
+    modules its globals name, and host bindings for its other globals,
+    compiled as `NAME.generated.py` beside the code's file; line numbers in
+    messages are this text's (`explain` says so)."""
+
+    def __init__(self, jit_fn, path):
+        from .jit import JITFunction
+        import textwrap
+        import types
+        # Not the code's file, whose defs the text may name (`__kiln_def__`):
+        # a name of its own in the same directory.
+        self.path = os.path.join(os.path.dirname(path),
+                                 "%s.generated.py" % jit_fn.__name__)
+        self.indents = []
+        self.unspellable = {}
+        defs, values, imports = [], {}, {}
+        todo, seen = [jit_fn], {id(jit_fn)}
+        while todo:
+            current = todo.pop(0)
+            src = textwrap.dedent(current._src_override or triton_src(current.fn))
+            defs.append("@triton.jit\n" + src.rstrip("\n"))
+            scope = dict(current.fn.__globals__)
+            scope.update(_captured(current.fn))
+            used = {n.id for n in ast.walk(ast.parse(src)) if isinstance(n, ast.Name)}
+            for name in sorted(used):
+                if name not in scope or name in values or name in imports:
+                    continue
+                value = scope[name]
+                if isinstance(value, types.ModuleType):
+                    imports[name] = value.__name__
+                elif isinstance(value, JITFunction) and synthesized(value):
+                    if id(value) not in seen:
+                        seen.add(id(value))
+                        todo.append(value)
+                else:
+                    values[name] = value
+        header = ["import triton"] + ["import %s as %s" % (module, name)
+                                      for name, module in sorted(imports.items())
+                                      if name != "triton"]
+        bindings = []
+        for name in sorted(values):
+            try:
+                text_ = spelling(values[name])
+            except Exception:
+                text_ = None
+            if text_ is None:
+                self.unspellable[name] = type(values[name]).__name__
+            else:
+                bindings.append("%s=%s" % (name, text_))
+        self.bindings = tuple(bindings)
+        out = header + [""] + ["\n\n".join(defs)]
+        names = [b.split("=", 1)[0] for b in bindings]
+        if names:
+            out.append("if %s: %s = None" % (_CAPTURE_TEST, " = ".join(names)))
+        self.text = "\n".join(out) + "\n"
+
+    def explain(self, message):
+        m = re.search(r"name `(\w+)` is not defined", message)
+        if m and m.group(1) in self.unspellable:
+            message += ("\n  (`%s` is a global of the generated kernel: a %s, "
+                        "which is no compile-time value)" %
+                        (m.group(1), self.unspellable[m.group(1)]))
+        return message + ("\n  (lines of the kernel's generated source, "
+                          "compiled from its `_unsafe_update_src` text)")
+
+
 def triton_src(fn):
     """Triton's JITFunction.src: the dedented def, from `def` on."""
     import textwrap
