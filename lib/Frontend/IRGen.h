@@ -160,6 +160,7 @@ public:
   mlir::FailureOr<Val> evalCall(const ast::CallExpr *e);
   mlir::FailureOr<Val> evalGetattr(const ast::CallExpr *e, bool has);
   mlir::FailureOr<Val> evalSubscript(const ast::SubscriptExpr *e);
+  mlir::FailureOr<Val> sliceTuple(const Val &t, const ast::SliceExpr *sl);
   mlir::FailureOr<Val> namedTupleClass(const ast::ClassDef &c);
   mlir::FailureOr<Val> constexprFunction(llvm::StringRef text, uint32_t where,
                                          llvm::StringRef origin);

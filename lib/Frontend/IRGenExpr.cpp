@@ -630,13 +630,55 @@ FailureOr<Val> IRGen::constructNamedTuple(const Val &cls, const CallArgs &args,
   return t;
 }
 
+/// `t[lower:upper:step]` of a tuple (Triton's tl.tuple slices, as Python:
+/// `x.shape[:-1] + [32]`): constexpr integer or None bounds.
+FailureOr<Val> IRGen::sliceTuple(const Val &t, const SliceExpr *sl) {
+  int64_t n = t.elems.size();
+  auto bound = [&](const Expr *x, const char *what) -> FailureOr<std::optional<int64_t>> {
+    if (!x)
+      return std::optional<int64_t>();
+    FailureOr<Val> v = eval(x);
+    if (failed(v))
+      return failure();
+    if (v->kind == Val::Kind::None)
+      return std::optional<int64_t>();
+    if (v->kind != Val::Kind::Int)
+      return fail(x, std::string("tuple slice ") + what + " must be a constexpr integer or "
+                     "None, got " + typeName(*v));
+    return std::optional<int64_t>(v->i);
+  };
+  FailureOr<std::optional<int64_t>> lo = bound(sl->lower, "start"),
+                                    hi = bound(sl->upper, "stop"),
+                                    st = bound(sl->step, "step");
+  if (failed(lo) || failed(hi) || failed(st))
+    return failure();
+  int64_t step = st->value_or(1);
+  if (step == 0)
+    return fail(sl->step, "tuple slice step cannot be zero");
+  // Python's slice.indices(n).
+  auto clampIndex = [&](std::optional<int64_t> i, int64_t dflt) {
+    if (!i)
+      return dflt;
+    int64_t k = *i < 0 ? *i + n : *i;
+    return step > 0 ? std::clamp<int64_t>(k, 0, n) : std::clamp<int64_t>(k, -1, n - 1);
+  };
+  int64_t start = clampIndex(*lo, step > 0 ? 0 : n - 1);
+  int64_t stop = clampIndex(*hi, step > 0 ? n : -1);
+  std::vector<Val> out;
+  for (int64_t k = start; step > 0 ? k < stop : k > stop; k += step)
+    out.push_back(t.elems[k]);
+  return Val::tuple(std::move(out));
+}
+
 FailureOr<Val> IRGen::evalSubscript(const SubscriptExpr *e) {
   FailureOr<Val> base = eval(e->value);
   if (failed(base))
     return failure();
   if (base->kind == Val::Kind::Tuple) {
-    if (e->indices.size() != 1 || llvm::isa<SliceExpr>(e->indices[0]))
-      return fail(e, "tuples can only be indexed by one constexpr integer");
+    if (e->indices.size() != 1)
+      return fail(e, "tuples can only be indexed by one constexpr integer or slice");
+    if (auto *sl = llvm::dyn_cast<SliceExpr>(e->indices[0]))
+      return sliceTuple(*base, sl);
     FailureOr<Val> idx = eval(e->indices[0]);
     if (failed(idx))
       return failure();
