@@ -10,6 +10,7 @@
 // result between the kernel's compile-time values and host values.
 //
 //===----------------------------------------------------------------------===//
+#include "Builtins/Registry.h"
 #include "HostEval.h"
 #include "IRGen.h"
 #include "IRGenImport.h"
@@ -124,10 +125,7 @@ FailureOr<Val> IRGen::callConstexprFunction(const FunctionDef *fn,
   }
   host::ModuleScope scope(module);
   host::Interp in(scope, source, hostModules(*this));
-  llvm::StringRef arch = spec.arch; // "sm_90", "sm_90a"
-  if (arch.consume_front("sm_"))
-    (void)arch.take_while([](char c) { return c >= '0' && c <= '9'; })
-        .getAsInteger(10, in.targetArch);
+  in.targetArch = archNumber(spec.arch);
   host::Value f;
   f.kind = HK::Function;
   f.fn = fn;

@@ -49,6 +49,20 @@ static FailureOr<Val> descriptorArg(IRGen &g, const Arg &a,
   return a.v;
 }
 
+/// The dimensions of `desc`'s block an access keeps: all of them, or with
+/// `squeeze` those of size above 1 when the rank is 3 or more (the last one
+/// if every size is 1).
+static std::vector<size_t> keptDims(const Val &desc, bool squeeze) {
+  size_t rank = desc.bpRank();
+  std::vector<size_t> keep;
+  for (size_t d = 0; d < rank; ++d)
+    if (!squeeze || rank < 3 || desc.blockShape[d] != 1)
+      keep.push_back(d);
+  if (keep.empty())
+    keep.push_back(rank - 1);
+  return keep;
+}
+
 /// The descriptor as a block pointer at `offsets`: the pointer tensor of its
 /// block and the in-bounds mask of every dimension.
 static FailureOr<Expanded> descriptorBlock(IRGen &g, const Val &desc,
@@ -75,12 +89,7 @@ static FailureOr<Expanded> descriptorBlock(IRGen &g, const Val &desc,
   // the kernel's reshape to 2-D cancels the one back to the block shape.
   // Stores squeeze only a value reshaped up from the squeezed block (a value
   // of the block shape from elsewhere would pay a second layout exchange).
-  std::vector<size_t> keep;
-  for (size_t d = 0; d < rank; ++d)
-    if (!squeeze || rank < 3 || desc.blockShape[d] != 1)
-      keep.push_back(d);
-  if (keep.empty())
-    keep.push_back(rank - 1);
+  std::vector<size_t> keep = keptDims(desc, squeeze);
   mlir::Location l = g.loc(e);
   Val base = desc.bpBase();
   Val inBounds; // i1 scalar: every dropped dimension's offset in bounds
@@ -142,16 +151,14 @@ static FailureOr<Expanded> descriptorBlock(IRGen &g, const Val &desc,
 /// A squeezed descriptor block `v` reshaped to its block `shape` (they differ
 /// by unit dimensions only): through tl.reshape, so that a reshape the kernel
 /// writes next cancels it.
-static Val liftToBlock(IRGen &g, const CallExpr *e, const Val &v,
-                       llvm::ArrayRef<int64_t> shape) {
+static FailureOr<Val> liftToBlock(IRGen &g, const CallExpr *e, const Val &v,
+                                  llvm::ArrayRef<int64_t> shape) {
   if (llvm::ArrayRef<int64_t>(v.type.shape) == shape)
     return v;
   std::vector<Val> dims;
   for (int64_t d : shape)
     dims.push_back(Val::integer(d));
-  // Same element count, power-of-two dims: the reshape cannot fail.
-  FailureOr<Val> r = callWith(g, "tl.reshape", {v, Val::tuple(std::move(dims))}, e);
-  return succeeded(r) ? *r : v;
+  return callWith(g, "tl.reshape", {v, Val::tuple(std::move(dims))}, e);
 }
 
 /// The value of a descriptor store or atomic: a tensor of the block shape.
@@ -351,19 +358,19 @@ FailureOr<Val> kiln::fe::storeTensorDescriptorBuiltin(BuiltinCall &call) {
   bool squeeze = false;
   if (auto up = v->value.getDefiningOp<tile::ReshapeOp>()) {
     llvm::SmallVector<int64_t> squeezed;
-    for (int64_t d : desc->blockShape)
-      if (d != 1)
-        squeezed.push_back(d);
-    squeeze = desc->bpRank() >= 3 &&
-              llvm::cast<mlir::RankedTensorType>(up.getSrc().getType()).getShape() ==
-                  llvm::ArrayRef<int64_t>(squeezed);
+    for (size_t d : keptDims(*desc, /*squeeze=*/true))
+      squeezed.push_back(desc->blockShape[d]);
+    squeeze = llvm::cast<mlir::RankedTensorType>(up.getSrc().getType()).getShape() ==
+              llvm::ArrayRef<int64_t>(squeezed);
   }
   std::vector<Val> offsets;
   FailureOr<Expanded> x = descriptorBlock(g, *desc, a[1], rd.fn, e, &offsets, squeeze);
   if (failed(x))
     return failure();
-  Val stored = liftToBlock(g, e, *v, x->ptr.type.shape);
-  auto store = tile::StoreOp::create(g.b, l, x->ptr.value, stored.value, x->mask);
+  FailureOr<Val> stored = liftToBlock(g, e, *v, x->ptr.type.shape);
+  if (failed(stored))
+    return failure();
+  auto store = tile::StoreOp::create(g.b, l, x->ptr.value, stored->value, x->mask);
   recordDescriptorBlock(g, store, *desc, offsets);
   return Val::none();
 }

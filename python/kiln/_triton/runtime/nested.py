@@ -100,6 +100,33 @@ def _captured(fn):
     return out
 
 
+def _host_bindings(values, written=None):
+    """(`NAME=EXPR` bindings, {name: type name}) of `values`: each value's
+    compile-time spelling (`written` overrides it by id: a helper written
+    back into the source), or, with none (a tensor, a plain function), its
+    type, named in the error of a kernel that uses it."""
+    bindings, unspellable = [], {}
+    for name in sorted(values):
+        value = values[name]
+        text_ = (written or {}).get(id(value))
+        if text_ is None:
+            try:
+                text_ = spelling(value)
+            except Exception:
+                text_ = None
+        if text_ is None:
+            unspellable[name] = type(value).__name__
+        else:
+            bindings.append("%s=%s" % (name, text_))
+    return tuple(bindings), unspellable
+
+
+def _capture_line(bindings):
+    """The last line marking the bound names as host-bound."""
+    names = [b.split("=", 1)[0] for b in bindings]
+    return ["if %s: %s = None" % (_CAPTURE_TEST, " = ".join(names))] if names else []
+
+
 class DerivedSource:
     """The derived source of `jit_fn`'s file and what goes with it."""
 
@@ -188,29 +215,11 @@ class DerivedSource:
             for name in bound:
                 if name in fn.__globals__:
                     values.setdefault(name, fn.__globals__[name])
-        bindings = []
-        # Captured values with no compile-time spelling (a tensor, a plain
-        # function): named in the error of a kernel that uses one.
-        self.unspellable = {}
-        for name in sorted(values):
-            value = values[name]
-            if isinstance(value, JITFunction) and id(value) in self.def_lines:
-                text_ = "__kiln_def__(%r, %r, %d)" % (
-                    path, value.__name__, self.def_lines[id(value)])
-            else:
-                try:
-                    text_ = spelling(value)
-                except Exception:
-                    text_ = None
-            if text_ is not None:
-                bindings.append("%s=%s" % (name, text_))
-            else:
-                self.unspellable[name] = type(value).__name__
-        self.bindings = tuple(bindings)
-        names = [b.split("=", 1)[0] for b in bindings]
-        if names:
-            out.append("if %s: %s = None" % (_CAPTURE_TEST, " = ".join(names)))
-        self.text = "\n".join(out) + "\n"
+        written = {id(k): "__kiln_def__(%r, %r, %d)" % (path, k.__name__,
+                                                       self.def_lines[id(k)])
+                   for k, _ in kept if id(k) in self.def_lines}
+        self.bindings, self.unspellable = _host_bindings(values, written)
+        self.text = "\n".join(out + _capture_line(self.bindings)) + "\n"
 
     def explain(self, message):
         """`message` with file columns fixed and, for a name the kernel
@@ -267,7 +276,6 @@ class SynthesizedSource:
         self.path = os.path.join(os.path.dirname(path),
                                  "%s.generated.py" % jit_fn.__name__)
         self.indents = []
-        self.unspellable = {}
         defs, values, imports = [], {}, {}
         todo, seen = [jit_fn], {id(jit_fn)}
         while todo:
@@ -292,21 +300,8 @@ class SynthesizedSource:
         header = ["import triton"] + ["import %s as %s" % (module, name)
                                       for name, module in sorted(imports.items())
                                       if name != "triton"]
-        bindings = []
-        for name in sorted(values):
-            try:
-                text_ = spelling(values[name])
-            except Exception:
-                text_ = None
-            if text_ is None:
-                self.unspellable[name] = type(values[name]).__name__
-            else:
-                bindings.append("%s=%s" % (name, text_))
-        self.bindings = tuple(bindings)
-        out = header + [""] + ["\n\n".join(defs)]
-        names = [b.split("=", 1)[0] for b in bindings]
-        if names:
-            out.append("if %s: %s = None" % (_CAPTURE_TEST, " = ".join(names)))
+        self.bindings, self.unspellable = _host_bindings(values)
+        out = header + [""] + ["\n\n".join(defs)] + _capture_line(self.bindings)
         self.text = "\n".join(out) + "\n"
 
     def explain(self, message):
