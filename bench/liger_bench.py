@@ -64,6 +64,14 @@ def ops_table(torch, dev):
         a, b = t(TOKENS, INTER), t(TOKENS, INTER)
         return (lambda: geglu.LigerGELUMulFunction.apply(a, b)), [a, b]
 
+    def mlp_():
+        # The fused gate/up projection + SwiGLU (ops/mlp.py: TMA descriptors with [1, BM, BK]
+        # blocks of a 3-D input, autotuned over 32 configs); the down projection is cuBLAS.
+        from liger_kernel.ops.mlp import LigerMLPFunction
+        x = t(4, TOKENS // 4, HIDDEN)
+        wg, wu, wd = t(INTER, HIDDEN, scale=0.02), t(INTER, HIDDEN, scale=0.02), t(HIDDEN, INTER, scale=0.02)
+        return (lambda: LigerMLPFunction.apply(x, wg, wu, wd)), [x, wg, wu, wd]
+
     def rope_():
         q, k = t(4, 32, 2048, 128), t(4, 8, 2048, 128)
         cos, sin = t(1, 2048, 128, grad=False), t(1, 2048, 128, grad=False)
@@ -115,7 +123,7 @@ def ops_table(torch, dev):
     return {"rms_norm": rms, "layer_norm": ln, "fused_add_rms_norm": add_rms,
             "swiglu": silu_mul, "geglu": gelu_mul, "rope": rope_, "cross_entropy": ce,
             "softmax": softmax_, "kl_div": kl, "jsd": jsd_, "tvd": tvd_, "group_norm": group,
-            "dyt": dyt_, "sparsemax": sparse, "poly_norm": poly, "relu_squared": relu2}
+            "dyt": dyt_, "sparsemax": sparse, "poly_norm": poly, "relu_squared": relu2, "mlp": mlp_}
 
 
 def run(args):

@@ -156,25 +156,22 @@ bool feedsWarpGroupDots(scf::ForOp loop, const StagePlan &plan) {
   return true;
 }
 
-/// The dots both of whose operands are loads among `slotted` (directly or
-/// through a tile.trans): once those go to slots, the dots stage nothing.
+/// The dots both of whose operands are loads among `slotted` (directly, or
+/// through a tile.trans and the #dot_op conversion of an f32 / fp8 operand):
+/// once those go to slots, the dots stage nothing.
 SmallVector<Operation *> dotsReadingSlots(ArrayRef<LoadOp> slotted) {
   auto slottedLoad = [&](Value operand) {
-    if (auto trans = operand.getDefiningOp<TransOp>())
-      operand = trans.getSrc();
-    auto load = operand.getDefiningOp<LoadOp>();
+    LoadOp load = operandLoad(operand);
     return load && llvm::is_contained(slotted, load);
   };
   SmallVector<Operation *> dots;
+  llvm::SmallPtrSet<Block *, 2> blocks;
   for (LoadOp load : slotted)
-    for (Operation *user : load->getUsers()) {
-      if (auto trans = dyn_cast<TransOp>(user); trans && trans->hasOneUse())
-        user = *trans->user_begin();
-      auto dot = dyn_cast<DotOp>(user);
-      if (dot && !llvm::is_contained(dots, user) && slottedLoad(dot.getA()) &&
-          slottedLoad(dot.getB()))
-        dots.push_back(dot);
-    }
+    if (blocks.insert(load->getBlock()).second)
+      load->getBlock()->walk([&](DotOp dot) {
+        if (slottedLoad(dot.getA()) && slottedLoad(dot.getB()))
+          dots.push_back(dot);
+      });
   return dots;
 }
 
@@ -709,7 +706,7 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
         while (fitting >= 2 && int64_t(fitting) * slotBytes > slotsBudget)
           --fitting;
         FailureOr<StagePlan> plan = planStages(loop, slotted, prefetched);
-        if (failed(plan) || fitting < 2)
+          if (failed(plan) || fitting < 2)
           return false;
         readKMajorOperandsFromSlots(loads);
         Operation *outer = loop->getParentOp();
@@ -734,7 +731,8 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
       bool kMajorOnly = llvm::any_of(loads, [](LoadOp l) { return isKMajorOnlyLoad(l); });
       if (kMajorOnly)
         loads = stageableTogether(loop, excluded);
-      if (kMajorOnly && !loads.empty() && bytesOf(loads) <= budget) {
+      if (kMajorOnly && !loads.empty() &&
+          bytesOf(loads) <= slotBudgetBytes(loop, dotsReadingSlots(loads))) {
         readKMajorOperandsFromSlots(loads);
         stageInLoop(loop, loads, wordCopies);
       }

@@ -49,8 +49,9 @@ TransOp onlyTranspose(Value v) {
 }
 
 /// The dot uses of `load`, through a single-use 2-D transpose and then the
-/// single-use #tile.dot_op conversion an f32 or fp8 operand takes; empty if
-/// any use is something else.
+/// #tile.dot_op conversion an f32 or fp8 operand takes (one that several
+/// dots share once CSE has merged theirs); empty if any use is something
+/// else.
 SmallVector<DotUse> dotUses(LoadOp load) {
   Value tile = load.getResult();
   bool flipped = false;
@@ -59,29 +60,27 @@ SmallVector<DotUse> dotUses(LoadOp load) {
     flipped = true;
   }
   SmallVector<DotUse> uses;
+  auto addDot = [&](OpOperand &operand) {
+    auto dot = dyn_cast<DotOp>(operand.getOwner());
+    if (!dot || operand.getOperandNumber() > 1)
+      return false;
+    uses.push_back({dot, operand.getOperandNumber(), flipped});
+    return true;
+  };
   for (OpOperand &use : tile.getUses()) {
-    OpOperand *operand = &use;
-    if (auto cvt = dyn_cast<ConvertLayoutOp>(use.getOwner())) {
-      if (!cvt->hasOneUse() || cvt->getBlock() != load->getBlock())
+    auto cvt = dyn_cast<ConvertLayoutOp>(use.getOwner());
+    if (!cvt) {
+      if (!addDot(use))
         return {};
-      operand = &*cvt->use_begin();
+      continue;
     }
-    auto dot = dyn_cast<DotOp>(operand->getOwner());
-    if (!dot || operand->getOperandNumber() > 1)
+    if (cvt->getBlock() != load->getBlock() || cvt->use_empty())
       return {};
-    uses.push_back({dot, operand->getOperandNumber(), flipped});
+    for (OpOperand &converted : cvt->getUses())
+      if (!addDot(converted))
+        return {};
   }
   return uses;
-}
-
-/// The load a dot operand comes from: directly, through a #tile.dot_op
-/// conversion, and through a 2-D transpose (dotUses' paths, backwards).
-LoadOp operandLoad(Value operand) {
-  if (auto cvt = operand.getDefiningOp<ConvertLayoutOp>())
-    operand = cvt.getSrc();
-  if (auto trans = operand.getDefiningOp<TransOp>())
-    operand = trans.getSrc();
-  return operand.getDefiningOp<LoadOp>();
 }
 
 /// The K-major-only operand loads among `loads` whose dot's other operand is
@@ -98,9 +97,9 @@ void keepWholeKMajorDots(SmallVector<LoadOp> &loads) {
     for (LoadOp load : loads) {
       if (!isKMajorOnlyLoad(load))
         continue;
-      DotOp dot = dotUses(load).front().dot;
-      if (!slotted(dot.getA()) || !slotted(dot.getB()))
-        dropped.insert(load);
+      for (DotUse use : dotUses(load))
+        if (!slotted(use.dot.getA()) || !slotted(use.dot.getB()))
+          dropped.insert(load);
     }
     if (dropped.empty())
       return;
@@ -109,6 +108,14 @@ void keepWholeKMajorDots(SmallVector<LoadOp> &loads) {
 }
 
 } // namespace
+
+LoadOp operandLoad(Value operand) {
+  if (auto cvt = operand.getDefiningOp<ConvertLayoutOp>())
+    operand = cvt.getSrc();
+  if (auto trans = operand.getDefiningOp<TransOp>())
+    operand = trans.getSrc();
+  return operand.getDefiningOp<LoadOp>();
+}
 
 int64_t tensorBytes(Type type) {
   auto tensor = cast<RankedTensorType>(type);
@@ -186,25 +193,27 @@ bool copiesWords(LoadOp load, const kiln::ModuleAxisInfo &axis) {
 /// The conditions of canUseWgmma (lib/Conversion/TileToLLVM/WgmmaToLLVM.cpp),
 /// which the lowering checks again: both operands K-major (A as loaded, B
 /// transposed or read through a transpose), an f32 accumulator with all
-/// warps along M in groups of 4, K a swizzle width.
+/// warps along M in groups of 4, K a swizzle width. A tile several dots read
+/// the same way (Liger's fused MLP: one input block, a gate and an up
+/// projection) is one slot they all read.
 bool isKMajorSlotOperand(LoadOp load) {
   auto type = dyn_cast<RankedTensorType>(load.getType());
-  if (!type || type.getRank() != 2 || !isKMajorOnlyType(type.getElementType()) ||
-      !load->hasOneUse())
+  if (!type || type.getRank() != 2 || !isKMajorOnlyType(type.getElementType()))
     return false;
   SmallVector<DotUse> uses = dotUses(load);
-  if (uses.size() != 1)
+  if (uses.empty())
     return false;
-  // A transposed read needs the transpose's own tile in the slot: a TMA
-  // copy, which stores the block as the tensor does.
-  DotUse use = uses.front();
-  if (use.flipped && !copiedWithTma(load))
-    return false;
-  auto mma = dyn_cast_or_null<MmaLayoutAttr>(use.dot.getC().getType().getEncoding());
-  if (!mma || mma.getWarpsPerCTA()[1] != 1 ||
-      !isKMajorWarpGroupDot(use.dot, mma.getWarpsPerCTA()[0]))
-    return false;
-  return isTransposedOperand(load) == use.wantsTransposedSlot();
+  bool transposedSlot = isTransposedOperand(load);
+  return llvm::all_of(uses, [&](DotUse use) {
+    // A transposed read needs the transpose's own tile in the slot: a TMA
+    // copy, which stores the block as the tensor does.
+    if (use.flipped && !copiedWithTma(load))
+      return false;
+    auto mma = dyn_cast_or_null<MmaLayoutAttr>(use.dot.getC().getType().getEncoding());
+    return mma && mma.getWarpsPerCTA()[1] == 1 &&
+           isKMajorWarpGroupDot(use.dot, mma.getWarpsPerCTA()[0]) &&
+           transposedSlot == use.wantsTransposedSlot();
+  });
 }
 
 /// An f16/bf16 2-D tile whose only users are tl.dot operands that the dot
@@ -342,10 +351,11 @@ void readKMajorOperandsFromSlots(ArrayRef<LoadOp> loads) {
     Value tile = load.getResult();
     if (TransOp trans = onlyTranspose(tile))
       tile = trans.getResult();
-    if (auto cvt = dyn_cast<ConvertLayoutOp>(*tile.user_begin())) {
-      cvt.getResult().replaceAllUsesWith(tile);
-      cvt.erase();
-    }
+    for (Operation *user : llvm::make_early_inc_range(tile.getUsers()))
+      if (auto cvt = dyn_cast<ConvertLayoutOp>(user)) {
+        cvt.getResult().replaceAllUsesWith(tile);
+        cvt.erase();
+      }
   }
 }
 

@@ -19,6 +19,10 @@ namespace kiln::tile {
 /// Bytes of a tensor type's elements (pointers: 8).
 int64_t tensorBytes(mlir::Type type);
 
+/// The load a dot operand comes from: directly, through a #tile.dot_op
+/// conversion, and through a 2-D transpose (the paths a slot is read by).
+LoadOp operandLoad(mlir::Value operand);
+
 /// Whether `v` is a constant +0.0 (scalar or splat).
 bool isZeroConstant(mlir::Value v);
 

@@ -426,3 +426,36 @@ def kloop_nt(A, B, C, K, s_bk, s_bn):
         b = tl.load(B + (k + rk)[:, None] * s_bk + rm[None, :] * s_bn)
         acc = tl.dot(a, b, acc)
     tl.store(C + rm[:, None] * 64 + rm[None, :], acc)
+
+
+# Two tf32 dots reading one A (Liger's fused MLP: input @ gate^T and input @
+# up^T): CSE leaves one #dot_op conversion of A for both, and the slot is
+# shared. At 128 x 128 x 64 three 32 KB operands make a 96 KB stage: two
+# stages fit only once the dots that read their operands from slots stage
+# nothing (their #dot_op conversions vanish).
+# TF32TWO: tile.local_alloc : <2x128x64xf32>
+# TF32TWO-COUNT-2: tile.local_alloc : <2x64x128xf32, transposed>
+# TF32TWO-NOT: tile.convert_layout {{.*}}dot_op
+# TF32TWO: scf.for
+# TF32TWO: %[[A:[0-9]+]] = tile.local_load %{{[0-9]+}}[%arg{{[0-9]+}}] : <2x128x64xf32>
+# TF32TWO: tile.dot %[[A]], {{.*}}tile.wgmma_pending
+# TF32TWO: tile.dot %[[A]], {{.*}}tile.wgmma_pending
+# TF32TWOPTX-COUNT-32: wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32
+# TF32TWOPTX-NOT: mma.sync
+# RUN: ln-compile %s --kernel kloop_shared_a --signature '*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32:16' \
+# RUN:   --num-warps 4 --num-stages 2 --emit=tile-layout | FileCheck %s --check-prefix=TF32TWO
+# RUN: ln-compile %s --kernel kloop_shared_a --signature '*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32:16' \
+# RUN:   --num-warps 4 --num-stages 2 --emit=ptx | FileCheck %s --check-prefix=TF32TWOPTX
+@triton.jit
+def kloop_shared_a(A, G, U, C, K):
+    rm = tl.arange(0, 128)
+    rk = tl.arange(0, 64)
+    gate = tl.zeros((128, 128), dtype=tl.float32)
+    up = tl.zeros((128, 128), dtype=tl.float32)
+    for k in range(0, K, 64):
+        a = tl.load(A + rm[:, None] * K + (k + rk)[None, :])
+        g = tl.load(G + rm[:, None] * K + (k + rk)[None, :])
+        gate = tl.dot(a, tl.trans(g), gate)
+        u = tl.load(U + rm[:, None] * K + (k + rk)[None, :])
+        up = tl.dot(a, tl.trans(u), up)
+    tl.store(C + rm[:, None] * 128 + rm[None, :], gate * tl.sigmoid(gate) * up)
