@@ -711,9 +711,10 @@ mlir::OwningOpRef<mlir::ModuleOp> IRGen::compile(const KernelSpec &sp) {
   b.setInsertionPointToStart(entryBlock);
   for (auto [entry, first] : descriptors) {
     size_t rank = entry->blockShape.size();
-    // The base of a host descriptor: its shapes and strides follow it (a
-    // tile.load of its block may be copied with TMA from them).
-    func.setArgAttr(first, "tile.descriptor", b.getI64IntegerAttr(int64_t(rank)));
+    // The base of a host descriptor, marked with its block shape: its shapes
+    // and strides follow it (a tile.load of its block may be copied with TMA
+    // from them, TmaCopies.h).
+    func.setArgAttr(first, "tile.descriptor", b.getDenseI64ArrayAttr(entry->blockShape));
     Binding &bound = st.scope[runtimeParams[first].first];
     std::vector<Val> scalars{bound.v};
     for (size_t k = 1; k < 2 * rank; ++k)

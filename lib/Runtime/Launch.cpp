@@ -589,34 +589,50 @@ llvm::Error PackedArgs::addTensorMaps(const KernelInfo &info, const DriverAPI &d
                    : spec.dtype == DType::F32  ? cu::TENSOR_MAP_FLOAT32
                    : elemBytes == 1            ? cu::TENSOR_MAP_UINT8
                                                : -1;
-    if (dataType < 0 || map.box.size() != 2)
+    unsigned rank = unsigned(map.box.size());
+    if (dataType < 0 || rank < 2 || rank > 5)
       return makeError(llvm::formatv("kernel `{0}`: no TMA copy of {1} descriptor blocks",
                                      info.name, dtypeName(spec.dtype)));
-    int32_t rows = value(1, int32_t()), cols = value(2, int32_t());
-    int64_t stride = value(3, int64_t());
-    // Innermost first, as the driver takes them.
-    unsigned long long dims[2] = {(unsigned long long)std::max(cols, 0),
-                                  (unsigned long long)std::max(rows, 0)};
-    unsigned long long strides[1] = {(unsigned long long)stride * elemBytes};
-    unsigned box[2] = {unsigned(map.box[1]), unsigned(map.box[0])}, ones[2] = {1, 1};
+    // The descriptor packs its shapes (i32, outermost first) after the base,
+    // then its strides but the last (i64, elements); the driver takes them
+    // innermost first, strides in bytes. A tensor with an empty dimension is
+    // a tensor map of one element that nothing reads in bounds (every
+    // element of a block outside it reads as the padding).
+    unsigned long long dims[5], strides[4];
+    unsigned box[5], ones[5] = {1, 1, 1, 1, 1};
+    bool empty = false;
+    for (unsigned d = 0; d < rank; ++d) {
+      unsigned inner = rank - 1 - d;
+      dims[inner] = (unsigned long long)std::max(value(1 + d, int32_t()), 0);
+      empty |= dims[inner] == 0;
+      box[inner] = unsigned(map.box[d]);
+      if (d + 1 < rank)
+        strides[inner - 1] = (unsigned long long)value(1 + rank + d, int64_t()) * elemBytes;
+    }
+    if (empty)
+      std::fill(dims, dims + rank, 1ull);
     int swizzle = map.swizzle == 128  ? cu::TENSOR_MAP_SWIZZLE_128B
                   : map.swizzle == 64 ? cu::TENSOR_MAP_SWIZZLE_64B
                   : map.swizzle == 32 ? cu::TENSOR_MAP_SWIZZLE_32B
                                       : cu::TENSOR_MAP_SWIZZLE_NONE;
-    // An empty tensor is a tensor map of one element that nothing reads in
-    // bounds (every element of a block outside it reads as the padding).
-    if (dims[0] == 0 || dims[1] == 0)
-      dims[0] = dims[1] = 1;
     CUresult r = drv.cuTensorMapEncodeTiled(
-        bytes.bytes, dataType, 2, reinterpret_cast<void *>(uintptr_t(base)), dims, strides,
+        bytes.bytes, dataType, rank, reinterpret_cast<void *>(uintptr_t(base)), dims, strides,
         box, ones, /*interleave=*/0, swizzle, cu::TENSOR_MAP_L2_PROMOTION_128B,
         map.nanFill ? cu::TENSOR_MAP_OOB_FILL_NAN : 0);
-    if (r != cu::SUCCESS)
+    if (r != cu::SUCCESS) {
+      std::string shape, strideText, boxText;
+      for (unsigned d = 0; d < rank; ++d) {
+        shape += (d ? " x " : "") + std::to_string(value(1 + d, int32_t()));
+        boxText += (d ? " x " : "") + std::to_string(map.box[d]);
+        if (d + 1 < rank)
+          strideText += (d ? ", " : "") + std::to_string(value(1 + rank + d, int64_t()));
+      }
       return makeError(llvm::formatv(
-          "kernel `{0}`: {1}: cuTensorMapEncodeTiled of the {2} x {3} descriptor "
-          "(stride {4} elements) at {5}, box {6} x {7}, swizzle {8}: {9}",
-          info.name, info.params[map.param].name, rows, cols, stride, hexPtr(base),
-          map.box[0], map.box[1], map.swizzle, drv.describe(r)));
+          "kernel `{0}`: {1}: cuTensorMapEncodeTiled of the {2} descriptor "
+          "(stride{3} {4} elements) at {5}, box {6}, swizzle {7}: {8}",
+          info.name, info.params[map.param].name, shape, rank > 2 ? "s" : "", strideText,
+          hexPtr(base), boxText, map.swizzle, drv.describe(r)));
+    }
   }
   for (TensorMapBytes &bytes : maps_)
     pointers_.push_back(bytes.bytes);

@@ -132,15 +132,18 @@ llvm::Expected<KernelInfo> KernelInfo::fromJSON(llvm::StringRef text) {
         return fail(where + "expected an object");
       TensorMap map;
       std::optional<int64_t> param = o->getInteger("param");
-      // A 2-D descriptor: base, 2 shapes, 1 stride.
-      if (!param || *param < 0 || *param + 3 >= int64_t(info.params.size()) ||
-          info.params[*param].spec.kind != ParamSpec::Kind::Pointer)
-        return fail(where + "'param' must index a pointer parameter followed by "
-                            "the descriptor's 2 shapes and stride");
-      map.param = unsigned(*param);
       const llvm::json::Array *box = o->getArray("box");
-      if (!box || box->size() != 2)
-        return fail(where + "'box' must be an array of 2 integers");
+      if (!box || box->size() < 2 || box->size() > 5)
+        return fail(where + "'box' must be an array of 2 to 5 integers");
+      // A descriptor of rank N: base, N shapes, N - 1 strides.
+      int64_t rank = int64_t(box->size());
+      if (!param || *param < 0 || *param + 2 * rank - 1 >= int64_t(info.params.size()) ||
+          info.params[*param].spec.kind != ParamSpec::Kind::Pointer)
+        return fail(where + llvm::formatv("'param' must index a pointer parameter followed by "
+                                          "the descriptor's {0} shapes and {1} stride{2}",
+                                          rank, rank - 1, rank > 2 ? "s" : "")
+                                .str());
+      map.param = unsigned(*param);
       for (const llvm::json::Value &d : *box) {
         std::optional<int64_t> n = d.getAsInteger();
         if (!n || *n < 1 || *n > 256)

@@ -50,6 +50,39 @@ class DescriptorLaunchTest(unittest.TestCase):
         self.assertEqual(_fake.kilnFakeLaunchCount(), before + 3)
         self.assertEqual(last_params()[:4], [0x100000, 50, 64, 64])
 
+    def test_autotune_pre_hooks_set_block_shapes_built_ahead(self):
+        # Liger's fused MLP: each config's pre_hook sets the descriptors'
+        # block_shape. Every config is still compiled ahead, in parallel,
+        # from copies the hook reshaped; the caller's descriptors are left
+        # to the timed runs' own hooks.
+        import triton
+
+        def hook(nargs):
+            nargs["x_desc"].block_shape = [nargs["BM"], 64]
+            nargs["y_desc"].block_shape = [nargs["BM"], 64]
+
+        configs = [triton.Config({"BM": bm}, num_warps=4, pre_hook=hook)
+                   for bm in (8, 64, 128)]
+        k = triton.autotune(configs=configs, key=["n"])(
+            triton.jit(descriptors.scale_desc.fn))
+        x = TensorDescriptor(f16(0x100000), [100, 70], [72, 1], [1, 64])
+        y = TensorDescriptor(f16(0x200000), [100, 70], [72, 1], [1, 64])
+        seen = []
+
+        def bench(call):
+            # Before the timed run's hook: all three variants built, the
+            # caller's block shape untouched.
+            seen.append((len(k.fn._cache), list(x.block_shape)))
+            call()
+            return {8: 3.0, 64: 1.0, 128: 2.0}[x.block_shape[0]]
+
+        k.user_do_bench = bench
+        k[(4,)](x, y, 5)
+        self.assertEqual(seen[0], (3, [1, 64]))
+        self.assertEqual(k.best_config.kwargs, {"BM": 64})
+        self.assertEqual(x.block_shape, [64, 64])   # the chosen config's hook
+        self.assertEqual(len(k.fn._cache), 3)
+
     def test_unsigned_elements_beside_a_pointer(self):
         for dt in ("torch.uint16", "torch.int16"):
             inp = FakeTensor(0x300000, dt, 24 * 64, None, 2)

@@ -148,12 +148,12 @@ def host_desc(x_desc, y_desc, n, BM: tl.constexpr):
 
 
 # HOST-LABEL: func.func @host_desc(
-# The base of a host descriptor is marked as such (its rank): its shapes
-# and strides follow it.
-# HOST-SAME: %arg0: !tile.ptr<f16> {tile.descriptor = 2 : i64, tile.divisibility = 16 : i32, tile.name = "x_desc"},
+# The base of a host descriptor is marked as such (its block shape): its
+# shapes and strides follow it.
+# HOST-SAME: %arg0: !tile.ptr<f16> {tile.descriptor = array<i64: 32, 64>, tile.divisibility = 16 : i32, tile.name = "x_desc"},
 # HOST-SAME: %arg1: i32 {tile.name = "x_desc.shape0"}, %arg2: i32 {tile.name = "x_desc.shape1"},
 # HOST-SAME: %arg3: i64 {tile.divisibility = 8 : i32, tile.name = "x_desc.stride0"},
-# HOST-SAME: %arg4: !tile.ptr<f32> {tile.descriptor = 2 : i64, tile.divisibility = 16 : i32, tile.name = "y_desc"},
+# HOST-SAME: %arg4: !tile.ptr<f32> {tile.descriptor = array<i64: 32, 64>, tile.divisibility = 16 : i32, tile.name = "y_desc"},
 # HOST-SAME: %arg7: i64 {tile.divisibility = 4 : i32, tile.name = "y_desc.stride0"},
 # HOST-SAME: %arg8: i32 {tile.name = "n"})
 # The load's padding is zero (x_desc); the stored fp16 block becomes fp32.

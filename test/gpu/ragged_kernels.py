@@ -11,7 +11,7 @@ create_ragged_descriptor(T, block, ragged_dim); batch b is rows [starts[b], star
   ragged_mm[(B, cdiv(max size, BM), cdiv(N, BN))](a_desc, b_desc, c_desc, c, starts, sizes, K,
             BM=, BN=, BK=)
       A (M x K, ragged rows) times B (K x N, a plain descriptor), C's batch rows in A's dtype:
-      A's blocks through the rank-4 ragged descriptor, squeezed and pipelined (cp.async)
+      A's blocks through the rank-4 ragged descriptor, squeezed and pipelined (4-D TMA copies)
   batched_mm[(cdiv(M, BM), cdiv(N, BN), Bt)](a_desc, b_desc, c_desc, c, K, BM=, BN=, BK=)
       Liger's fused-MLP shape: A (Bt x M x K) through a 3-D descriptor of [1, BM, BK] blocks
       reshaped to 2-D for tl.dot, B (K x N) 2-D, C (Bt x M x N) stored as
@@ -20,23 +20,25 @@ create_ragged_descriptor(T, block, ragged_dim); batch b is rows [starts[b], star
 # RUN: ln-compile %s --kernel ragged_mm --signature 'tensordesc<fp16[1,1,64,64],div=16x16x16x16>,tensordesc<fp16[64,64],div=16x16>,tensordesc<fp16[1,1,64,64],div=16x16x16x16>,*fp16:16,*i32:16,*i32:16,i32' -D BM=64 -D BN=64 -D BK=64 --emit=ptx | FileCheck %s
 # RUN: ln-compile %s --kernel batched_mm --signature 'tensordesc<bf16[1,128,64],div=16x16x16>,tensordesc<bf16[64,128],div=16x16>,tensordesc<bf16[1,128,128],div=16x16x16>,*bf16:16,i32' -D BM=128 -D BN=128 -D BK=64 --num-warps 8 --emit=tile-layout | FileCheck %s --check-prefix=BMM
 # The [1, BM, BK] block is loaded squeezed, and the kernel's reshape to 2-D cancels: the loop
-# copies it into slots (cp.async) and tl.dot reads them; the store keeps the 3-D block (its value
-# is a cast of the reshaped accumulator).
+# copies it into slots with a 3-D TMA copy (a coordinate per dimension of the descriptor, a box
+# of the whole block) and tl.dot reads them; the store keeps the 3-D block (its value is a cast
+# of the reshaped accumulator).
 # BMM-LABEL: func.func @batched_mm(
-# BMM: tile.async_copy %{{.*}} : tensor<128x64x!tile.ptr<bf16>, #{{.*}}>, tensor<128x64xi1, #{{.*}}> -> <3x128x64xbf16>
+# BMM-SAME: %arg18: !llvm.ptr {tile.name = "a_desc.tensormap", tile.tensormap = 0 : i64, tile.tma_box = array<i64: 1, 128, 64>, tile.tma_swizzle = 128 : i64}
+# BMM: tile.tma_copy %arg18[%{{.*}}, %{{.*}}, %c0_i32] into %{{.*}} -> <3x128x64xbf16, barriers>
 # BMM: scf.for
-# BMM: %[[A:.*]] = tile.local_load %{{.*}} : <3x128x64xbf16> -> tensor<128x64xbf16, #{{.*}}>
+# BMM: %[[A:.*]] = tile.local_load %{{.*}} : <3x128x64xbf16, barriers> -> tensor<128x64xbf16, #{{.*}}>
 # BMM-NOT: tile.reshape
 # BMM: tile.dot %[[A]]
 # BMM: tile.store %{{.*}} : tensor<1x128x128x!tile.ptr<bf16>, #{{.*}}>
 # RUN: ln-compile %s --kernel ragged_scale3 --signature 'tensordesc<fp32[1,1,1,32,64]>,tensordesc<fp32[1,1,1,32,64]>,*fp32:16,*i32:16,*i32:16' -D BM=32 -D BN=64 --emit=ptx -o /dev/null
 # B's blocks (a 2-D descriptor) by TMA; A's blocks through the 4-D ragged descriptor squeezed to
-# 2-D and copied by cp.async into the pipeline's slots (Kiln copies only 2-D descriptors' blocks
-# with TMA), C's stored as 16-byte vectors.
+# 2-D and copied by 4-D TMA copies into the pipeline's slots (no per-thread copies), C's stored
+# as 16-byte vectors.
 # CHECK: .entry ragged_mm(
-# CHECK-NOT: cp.async.bulk.tensor.4d
+# CHECK-NOT: cp.async.cg.shared.global
 # CHECK-DAG: cp.async.bulk.tensor.2d
-# CHECK-DAG: cp.async.cg.shared.global
+# CHECK-DAG: cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes [%r{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}]
 # CHECK: wgmma.mma_async
 # CHECK: st.global.v4.b32
 import triton

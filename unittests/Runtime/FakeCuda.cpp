@@ -705,6 +705,9 @@ CUresult cuTensorMapEncodeTiled(void *map, int dataType, unsigned rank, void *ad
   words[9] = uint64_t(interleave);
   words[10] = uint64_t(l2Promotion);
   words[11] = rank;
+  words[12] = rank > 2 ? dims[2] : 0; // a third dimension (a batched block)
+  words[13] = rank > 2 ? strides[1] : 0;
+  words[14] = rank > 2 ? box[2] : 0;
   std::memcpy(map, words, sizeof(words));
   return OK;
 }

@@ -268,6 +268,68 @@ TEST_F(TensorDescFake, TmaCopiesGetEncodedTensorMaps) {
   EXPECT_EQ(fake().calls("cuTensorMapEncodeTiled"), 2);
 }
 
+// A batched operand (Liger's fused MLP): a 3-D descriptor whose [1, BM, BK]
+// block the kernel loads and reshapes to 2-D. The load drops the unit
+// dimension, and the TMA copy keeps a coordinate per dimension: a 3-D tensor
+// map whose box is the block (its last dimension a slot panel).
+TEST_F(TensorDescFake, SqueezedBatchedBlocksGetThreeDimensionalTensorMaps) {
+  Module m = uncached(R"(import triton
+import triton.language as tl
+
+
+@triton.jit
+def bmm(a_desc, b_desc, c, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    batch = tl.program_id(1)
+    m = tl.program_id(0) * BM
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.reshape(a_desc.load([batch, m, k]), [BM, BK])
+        acc = tl.dot(a, b_desc.load([k, 0]), acc)
+    r = tl.arange(0, BM)
+    n = tl.arange(0, BN)
+    tl.store(c + (m + r)[:, None] * BN + n[None, :], acc)
+)",
+                      "bmm.py");
+  Kernel k = llvm::cantFail(m.kernel("bmm"));
+  LaunchOptions o;
+  o.constexprs.emplace("BM", 64);
+  o.constexprs.emplace("BN", 128);
+  o.constexprs.emplace("BK", 32);
+  // A: 3 batches of 200 x 96 (batch stride 200 * 104, row stride 104).
+  auto a = Arg::tensorDescArgs(buf->ptr(), DType::F16, {3, 200, 96}, {200 * 104, 104, 1},
+                               {1, 64, 32}, false);
+  auto b = Arg::tensorDescArgs(buf->ptr() + 131072, DType::F16, {96, 128}, {128, 1}, {32, 128},
+                               false);
+  ASSERT_TRUE(bool(a) && bool(b));
+  std::vector<Arg> args = concat(*a, *b, Arg::ptr(buf->ptr() + 262144, DType::F32));
+  args.push_back(Arg::integer(96));
+  auto ck = k.prepare(args, o);
+  ASSERT_TRUE(bool(ck)) << llvm::toString(ck.takeError());
+  ASSERT_EQ(ck->info.tensorMaps.size(), 2u);
+  EXPECT_EQ(ck->info.tensorMaps[0].box, (std::vector<int64_t>{1, 64, 32}));
+  EXPECT_EQ(ck->info.tensorMaps[0].swizzle, 64u);
+  EXPECT_EQ(ck->info.tensorMaps[1].param, 6u);
+  EXPECT_NE(ck->ptx.find("cp.async.bulk.tensor.3d"), std::string::npos);
+  EXPECT_EQ(ck->ptx.find("cp.async.cg.shared.global"), std::string::npos);
+  auto round = KernelInfo::fromJSON(llvm::formatv("{0}", ck->info.toJSON()).str());
+  ASSERT_TRUE(bool(round)) << llvm::toString(round.takeError());
+  EXPECT_EQ(round->tensorMaps[0].box, ck->info.tensorMaps[0].box);
+
+  ASSERT_EQ(errorText(k.launch(Grid(4, 3), args, o)), "");
+  std::vector<Launch> l = launches();
+  ASSERT_EQ(l.size(), 1u);
+  // A's 6 parameters, B's 4, c and K, then the two maps.
+  ASSERT_EQ(l[0].params.size(), 14u);
+  std::vector<uint64_t> w(16);
+  EXPECT_EQ(fake().launchBlob(0, 12, reinterpret_cast<unsigned char *>(w.data()), 128), 128);
+  // Innermost first: dims 96, 200, 3; strides 208 and 41600 bytes; box 32, 64, 1.
+  EXPECT_EQ(w[0], buf->ptr());
+  EXPECT_EQ((std::vector<uint64_t>{w[1], w[2], w[12]}), (std::vector<uint64_t>{96, 200, 3}));
+  EXPECT_EQ((std::vector<uint64_t>{w[3], w[13]}), (std::vector<uint64_t>{208, 41600}));
+  EXPECT_EQ((std::vector<uint64_t>{w[4], w[5], w[14]}), (std::vector<uint64_t>{32, 64, 1}));
+  EXPECT_EQ(w[11], 3u);
+}
+
 TEST_F(TensorDescFake, TmaIsOffForAheadOfTimeAndOlderTargets) {
   KernelSpec spec;
   spec.kernelName = "mm";

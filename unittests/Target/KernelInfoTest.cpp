@@ -85,4 +85,31 @@ TEST(KernelInfoTest, Errors) {
             std::string::npos);
 }
 
+// Tensor maps (a disk cache's metadata): one box entry per dimension of the
+// descriptor, 2 to 5, whose base, shapes and strides are parameters.
+TEST(KernelInfoTest, TensorMaps) {
+  auto with = [](llvm::StringRef params, llvm::StringRef map) {
+    return errorOf((R"({"name":"k","arch":"sm_90","num_warps":4,"shared_bytes":0,"params":[)" +
+                    params + R"(],"tensor_maps":[)" + map + "]}")
+                       .str());
+  };
+  std::string desc3 = R"({"name":"a","type":"*fp16:16"},{"name":"a.shape0","type":"i32"},)"
+                      R"({"name":"a.shape1","type":"i32"},{"name":"a.shape2","type":"i32"},)"
+                      R"({"name":"a.stride0","type":"i64"},{"name":"a.stride1","type":"i64"})";
+  EXPECT_EQ(with(desc3, R"({"param":0,"box":[1,64,32],"swizzle":64})"), "");
+  llvm::Expected<KernelInfo> info = KernelInfo::fromJSON(
+      R"({"name":"k","arch":"sm_90","num_warps":4,"shared_bytes":0,"params":[)" + desc3 +
+      R"(],"tensor_maps":[{"param":0,"box":[1,64,32],"swizzle":64}]})");
+  ASSERT_TRUE(bool(info)) << llvm::toString(info.takeError());
+  EXPECT_EQ(info->tensorMaps[0].box, (std::vector<int64_t>{1, 64, 32}));
+  EXPECT_EQ(with(desc3, R"({"param":0,"box":[1,1,1,1,64,32],"swizzle":64})"),
+            "kernel info: tensor_maps[0]: 'box' must be an array of 2 to 5 integers");
+  // A 4-D box needs 4 shapes and 3 strides after the base: 8 parameters.
+  EXPECT_EQ(with(desc3, R"({"param":0,"box":[1,1,64,32],"swizzle":64})"),
+            "kernel info: tensor_maps[0]: 'param' must index a pointer parameter followed by "
+            "the descriptor's 4 shapes and 3 strides");
+  EXPECT_EQ(with(desc3, R"({"param":0,"box":[1,64,300],"swizzle":64})"),
+            "kernel info: tensor_maps[0]: 'box' entries must be integers in [1, 256]");
+}
+
 } // namespace

@@ -37,8 +37,9 @@ struct KernelInfo {
   /// kernel copies with TMA: a 128-byte parameter after all of `params`.
   struct TensorMap {
     unsigned param = 0;        ///< Index in `params` of the descriptor's base
-                               ///< (its 2 shapes and 1 stride follow it).
-    std::vector<int64_t> box;  ///< Elements of one copy, outermost first.
+                               ///< (its N shapes and N - 1 strides follow it).
+    std::vector<int64_t> box;  ///< Elements of one copy, outermost first: one
+                               ///< per dimension of the descriptor (N, 2-5).
     unsigned swizzle = 0;      ///< Bytes: 0 (none), 32, 64 or 128.
     bool nanFill = false;      ///< Padding NaN (else zero) outside the tensor.
   };

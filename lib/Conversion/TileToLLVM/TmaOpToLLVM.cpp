@@ -96,17 +96,25 @@ struct TmaCopyLowering : OpConversionPattern<TmaCopyOp> {
     Location loc = op.getLoc();
     SharedMemoryType type = op.getBuffer().getType();
     Value slotBase = slotByteOffset(rewriter, loc, type, adaptor.getBuffer(), adaptor.getSlot());
-    // Operands: elected, mbarrier, tensor map, outer coordinate, then per
-    // panel its inner coordinate and destination.
+    // Operands: elected, mbarrier, tensor map, the outer coordinates, then
+    // per panel its inner coordinate and destination. A descriptor of rank
+    // 3 to 5 whose block's unit dimensions the slot drops has a coordinate
+    // per dimension; the panels step the innermost.
+    ValueRange coords = adaptor.getCoords();
     SmallVector<Value> inputs{
         electedThread(rewriter, loc, state, op, adaptor.getPred()),
         barrierAddress(rewriter, loc, state, op.getBuffer(), adaptor.getSlot()),
-        adaptor.getTensorMap(), adaptor.getCoords()[0]};
-    std::string constraints = "r,r,l,r";
+        adaptor.getTensorMap()};
+    std::string constraints = "r,r,l";
+    std::string outer; // ", $k" per outer coordinate, innermost first
+    for (Value c : llvm::reverse(coords.drop_back())) {
+      outer += ", $" + std::to_string(inputs.size());
+      inputs.push_back(c);
+      constraints += ",r";
+    }
     int64_t slotBytes;
-    SmallVector<unsigned> panels = slotPanels(rewriter, loc, type, slotBase,
-                                               adaptor.getCoords()[1], inputs, constraints,
-                                               &slotBytes);
+    SmallVector<unsigned> panels = slotPanels(rewriter, loc, type, slotBase, coords.back(),
+                                               inputs, constraints, &slotBytes);
     // The proxy fence orders earlier generic-proxy accesses to the slot's
     // bytes before the copy's async-proxy writes; a steady-state copy of a
     // slot that only wgmma reads has none to order (kAsyncProxySlotAttr).
@@ -116,9 +124,11 @@ struct TmaCopyLowering : OpConversionPattern<TmaCopyOp> {
     std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n" + fence +
                        "@p mbarrier.arrive.expect_tx.shared::cta.b64 _, [$1], " +
                        std::to_string(slotBytes) + ";\n";
+    std::string rank = std::to_string(coords.size());
     for (unsigned at : panels)
-      text += "@p cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [$" +
-              std::to_string(at + 1) + "], [$2, {$" + std::to_string(at) + ", $3}], [$1];\n";
+      text += "@p cp.async.bulk.tensor." + rank +
+              "d.shared::cluster.global.mbarrier::complete_tx::bytes [$" + std::to_string(at + 1) +
+              "], [$2, {$" + std::to_string(at) + outer + "}], [$1];\n";
     text += "}";
     inlinePtx(rewriter, loc, {}, inputs, text, constraints, /*hasSideEffects=*/true);
     rewriter.eraseOp(op);

@@ -181,21 +181,27 @@ static FailureOr<Val> descriptorValue(IRGen &g, ArgReader &rd, const Arg &a,
 /// Records on a 2-D descriptor block's load or store where the block comes
 /// from, for TMA on sm_90 (TmaCopies.h): the offsets as `coords`, and the
 /// kernel argument of a host descriptor (`descArg`) or the fields of one
-/// made in the kernel (`desc`). Whether it recorded anything.
+/// made in the kernel (`desc`). A load of a host descriptor's block of rank
+/// 3 to 5 that squeezes to 2-D (`[1, BM, BK]`) is recorded too: its tensor
+/// map has the descriptor's rank and a box of the block's shape. Whether it
+/// recorded anything.
 template <typename AccessOp>
 bool recordDescriptorBlock(IRGen &g, AccessOp access, const Val &desc,
                            const std::vector<Val> &offsets) {
-  if (desc.bpRank() != 2)
+  auto base = llvm::dyn_cast<mlir::BlockArgument>(desc.bpBase().value);
+  auto kernel = base ? llvm::dyn_cast<mlir::func::FuncOp>(base.getOwner()->getParentOp())
+                     : mlir::func::FuncOp();
+  bool host = kernel && kernel.getArgAttr(base.getArgNumber(), "tile.descriptor");
+  bool squeezedLoad = std::is_same_v<AccessOp, tile::LoadOp> && host &&
+                      keptDims(desc, /*squeeze=*/true).size() == 2;
+  if (desc.bpRank() != 2 && !squeezedLoad)
     return false;
   llvm::SmallVector<mlir::Value> coords;
   for (const Val &o : offsets)
     coords.push_back(o.isRuntime() ? o.value
                                    : g.constantInt(o.i, DType::I32).value);
   access.getCoordsMutable().assign(coords);
-  auto base = llvm::dyn_cast<mlir::BlockArgument>(desc.bpBase().value);
-  auto kernel = base ? llvm::dyn_cast<mlir::func::FuncOp>(base.getOwner()->getParentOp())
-                     : mlir::func::FuncOp();
-  if (kernel && kernel.getArgAttr(base.getArgNumber(), "tile.descriptor")) {
+  if (host) {
     access.setDescArg(int64_t(base.getArgNumber()));
     return true;
   }

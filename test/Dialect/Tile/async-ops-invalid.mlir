@@ -133,8 +133,8 @@ func.func @tma_copy_transposed(%m: !llvm.ptr, %b: !tile.smem<3x64x64xf16, transp
 // -----
 
 func.func @tma_copy_rank(%m: !llvm.ptr, %b: !tile.smem<3x64x64xf16, barriers>, %s: i32, %c: i32, %p: i1) {
-  // expected-error @+1 {{'tile.tma_copy' op takes 2 coordinates (a 2-D descriptor block), got 3}}
-  tile.tma_copy %m[%c, %c, %c] into %b[%s] if %p : !llvm.ptr -> !tile.smem<3x64x64xf16, barriers>
+  // expected-error @+1 {{'tile.tma_copy' op takes 2 to 5 coordinates (one per dimension of the descriptor), got 6}}
+  tile.tma_copy %m[%c, %c, %c, %c, %c, %c] into %b[%s] if %p : !llvm.ptr -> !tile.smem<3x64x64xf16, barriers>
   return
 }
 

@@ -148,8 +148,11 @@ LogicalResult TmaCopyOp::verify() {
     return emitOpError() << "copies rows as the tensor stores them: the buffer cannot be "
                             "transposed, got "
                          << buffer;
-  if (getCoords().size() != 2)
-    return emitOpError() << "takes 2 coordinates (a 2-D descriptor block), got "
+  // A 2-D block, or one of a higher-rank descriptor whose unit dimensions
+  // the slot drops (the TMA unit takes up to 5).
+  if (getCoords().size() < 2 || getCoords().size() > 5)
+    return emitOpError() << "takes 2 to 5 coordinates (one per dimension of the "
+                            "descriptor), got "
                          << getCoords().size();
   return success();
 }

@@ -234,7 +234,12 @@ static LogicalResult verifyDescriptorBlock(Operation *access, Type block, bool h
       return access->emitOpError() << "`desc` base must point to the " << tensor
                                    << "'s element type";
   }
-  if (!coords.empty() && (!type || type.getRank() != int64_t(coords.size())))
+  // One coordinate per dimension of the block; a host descriptor's block of
+  // rank 3 to 5 may drop unit dimensions (a squeezed load: `[1, BM, BK]` as
+  // BM x BK), keeping a coordinate for each.
+  bool squeezed = hostDesc && type && int64_t(coords.size()) > type.getRank() &&
+                  coords.size() <= 5;
+  if (!coords.empty() && (!type || (type.getRank() != int64_t(coords.size()) && !squeezed)))
     return access->emitOpError() << "has " << coords.size() << " coords; the " << tensor
                                  << " must be a tensor of that rank";
   return success();

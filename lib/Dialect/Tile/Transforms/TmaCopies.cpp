@@ -139,9 +139,39 @@ bool isTmaBlock(Type block) {
          (bytes <= 128 || bytes % 128 == 0);
 }
 
+/// The block shape of the host descriptor whose base is argument `descArg`
+/// of `func` (the frontend's `tile.descriptor`), or empty.
+static ArrayRef<int64_t> hostBlockShape(func::FuncOp func, int64_t descArg) {
+  if (!func || descArg < 0 || descArg >= int64_t(func.getNumArguments()))
+    return {};
+  auto block = func.getArgAttrOfType<DenseI64ArrayAttr>(descArg, "tile.descriptor");
+  return block ? block.asArrayRef() : ArrayRef<int64_t>();
+}
+
+/// A host descriptor's block of rank 3 to 5 whose unit dimensions a load
+/// dropped (`desc.load([b, m, k])` of a `[1, BM, BK]` block): the load's
+/// rows and columns are the block's two other dimensions, the last among
+/// them, so that the TMA box of the whole block lays the slot out as the
+/// 2-D one.
+static bool isSqueezedHostBlock(LoadOp load) {
+  ArrayRef<int64_t> block =
+      hostBlockShape(load->getParentOfType<func::FuncOp>(), load.getDescArg().value_or(-1));
+  auto type = cast<RankedTensorType>(load.getType());
+  if (block.size() < 3 || block.size() > 5 || load.getCoords().size() != block.size() ||
+      type.getRank() != 2 || block.back() != type.getDimSize(1))
+    return false;
+  SmallVector<int64_t> kept;
+  for (int64_t d : block)
+    if (d != 1)
+      kept.push_back(d);
+  return kept == ArrayRef<int64_t>(type.getShape());
+}
+
 bool isTmaCandidate(LoadOp load) {
   bool described = load.getDescArg() || deviceDescriptorBeforeLoop(load);
-  if (!described || load.getCoords().size() != 2 || load.getIsVolatile())
+  if (!described || load.getIsVolatile())
+    return false;
+  if (load.getCoords().size() != 2 && !isSqueezedHostBlock(load))
     return false;
   return targetHasTma(load) && isTmaBlock(load.getType());
 }
@@ -173,6 +203,12 @@ Value tensorMapFor(const DescriptorBlock &block) {
   if (!block.descArg)
     return deviceTensorMap(block, func, box, swizzle);
   int64_t desc = *block.descArg;
+  // A squeezed block of a higher-rank descriptor: the box is the block, its
+  // last dimension cut to the panel (the unit dimensions add no bytes).
+  if (ArrayRef<int64_t> shape = hostBlockShape(func, desc); shape.size() > 2) {
+    box.assign(shape.begin(), shape.end());
+    box.back() = panelBytes * 8 / elemBits;
+  }
   for (BlockArgument arg : func.getArguments()) {
     auto of = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), "tile.tensormap");
     if (!of || of.getInt() != desc)

@@ -4,6 +4,7 @@ values from any callable; the tuner times each config by launching it
 (do_bench with CUDA events when torch has CUDA, else wall time around
 kiln.synchronize) and keeps the fastest per key."""
 import builtins
+import copy
 import os
 import time
 
@@ -229,22 +230,49 @@ class Autotuner(KernelInterface):
             return list(ms)
         return [ms, ms, ms]
 
+    def _hooked_args(self, config, args, kwargs):
+        """The arguments as `config.pre_hook` leaves them, the caller's
+        untouched: host tensor descriptors are copied before the hook runs
+        (Liger's fused MLP sets each config's `block_shape` on them, which
+        the kernel specializes on). Other effects of a hook (zeroing an
+        output) are what Triton's timed runs repeat anyway."""
+        from ..tools.tensor_descriptor import TensorDescriptor
+
+        def own(value):
+            if not isinstance(value, TensorDescriptor):
+                return value
+            mine = copy.copy(value)
+            mine.block_shape = list(value.block_shape)
+            return mine
+
+        mine = [own(a) for a in args]
+        full = dict(zip(self.arg_names, mine))
+        full.update({k: own(v) for k, v in kwargs.items()})
+        full.update(config.all_kwargs())
+        config.pre_hook(full)
+        return mine, {k: full.get(k, v) for k, v in kwargs.items()}
+
     def _build_ahead(self, configs, args, kwargs, grid):
         """Compiles and loads every config at once, one thread each (libkiln
-        works without the GIL), before timing them one after another.
-        Configs with a pre_hook are left to their first timed run: the hook
-        may change what they specialize on."""
+        works without the GIL), before timing them one after another. A
+        config's pre_hook runs first on copies of the descriptors it may
+        reshape (_hooked_args); an autotuner-level pre_hook leaves every
+        config to its first timed run."""
         prepare = getattr(self.fn, "prepare_job", None)
         if prepare is None or len(configs) < 2 or \
                 self.user_defined_pre_hook:
             return
         jobs = []
         for config in configs:
-            if config.pre_hook or set(config.kwargs) & set(kwargs):
+            if set(config.kwargs) & set(kwargs):
                 continue
             try:
-                job = prepare(*args, grid=grid,
-                              **dict(kwargs, **config.all_kwargs()))
+                call_args, call_kwargs = args, kwargs
+                if config.pre_hook:
+                    call_args, call_kwargs = self._hooked_args(config, args,
+                                                               kwargs)
+                job = prepare(*call_args, grid=grid,
+                              **dict(call_kwargs, **config.all_kwargs()))
             except Exception:
                 job = None  # the timed launch raises it where it belongs
             if job is not None:
