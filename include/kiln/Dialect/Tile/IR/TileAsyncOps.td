@@ -155,8 +155,9 @@ def Tile_TmaCopyOp : Tile_Op<"tma_copy", [MemoryEffects<[MemRead, MemWrite]>]> {
   let description = [{
     When `pred` holds, one thread of the program announces the slot's bytes
     on the slot's mbarrier (`mbarrier.arrive.expect_tx`) and starts the copy
-    of the block at `coords` (one per dimension, outermost first, as the
-    kernel's `desc.load` gave them) of the tensor that `tensorMap` (the
+    of the block at `coords` (one per dimension of the descriptor, 2 to 5,
+    outermost first, as the kernel's `desc.load` gave them; the unit
+    dimensions of a squeezed block add no bytes) of the tensor that `tensorMap` (the
     address of a `CUtensorMap` kernel parameter, an `!llvm.ptr`) describes:
     `cp.async.bulk.tensor`, one per panel of at most 128 bytes of a row,
     with the slot's swizzle. Elements outside the tensor read as the

@@ -292,7 +292,10 @@ def Tile_LoadOp : Tile_Op<"load", [
     the descriptor's base (its shapes and strides follow it), and `coords`,
     the block's offsets as i32. The pointers, mask and `other` say the same
     (and are what the load does); the pipeliner may instead copy the block
-    with TMA from those (`tile.tma_copy`).
+    with TMA from those (`tile.tma_copy`). A host descriptor of rank 3 to 5
+    whose block the load squeezes to 2-D (`[1, BM, BK]` as BM x BK) keeps a
+    coordinate per dimension of the descriptor: more `coords` than result
+    dimensions.
 
     A load of a 2-D descriptor made in the kernel (`tl.make_tensor_descriptor`)
     records `coords` and, instead of `descArg`, the descriptor itself in
