@@ -20,10 +20,7 @@ int64_t scratchEstimate(Operation *op) {
   if (auto cvt = dyn_cast<ConvertLayoutOp>(op)) {
     // The #dot_op conversions of tf32 / fp8 operands that go to slots
     // vanish (a B read through its transpose's too).
-    Value src = cvt.getSrc();
-    if (auto trans = src.getDefiningOp<TransOp>())
-      src = trans.getSrc();
-    auto load = src.getDefiningOp<LoadOp>();
+    LoadOp load = operandLoad(cvt.getResult());
     if (!load || !isKMajorSlotOperand(load))
       return tensorBytes(cvt.getType()) * 9 / 8;
   } else if (auto dot = dyn_cast<DotOp>(op)) {

@@ -706,7 +706,7 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
         while (fitting >= 2 && int64_t(fitting) * slotBytes > slotsBudget)
           --fitting;
         FailureOr<StagePlan> plan = planStages(loop, slotted, prefetched);
-          if (failed(plan) || fitting < 2)
+        if (failed(plan) || fitting < 2)
           return false;
         readKMajorOperandsFromSlots(loads);
         Operation *outer = loop->getParentOp();
