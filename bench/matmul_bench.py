@@ -10,6 +10,7 @@ checked against the fp32 product of the same fp8 values.
 
     python3 bench/matmul_bench.py [--sizes 4096,8192] [--dtype fp16|fp8e5|fp8e4nv]
                                   [--json OUT.json] [--quick]
+                                  [--configs 'BM,BN,BK,GROUP_M,stages,warps;...']
 
 Times: triton.testing.do_bench (median ms); TFLOP/s = 2 M N K / time.
 """
@@ -82,11 +83,17 @@ def main():
     ap.add_argument("--json")
     ap.add_argument("--quick", action="store_true", help="first three configs only")
     ap.add_argument("--dtype", default="fp16", choices=["fp16", *FP8])
+    ap.add_argument("--configs", help="explicit configs instead of the tutorial's: "
+                    "'BM,BN,BK,GROUP_M,stages,warps;...'")
     args = ap.parse_args()
     kernels = {"triton": load_triton_kernel(), "kiln": kiln.jit(PATH).matmul_kernel}
     fp8 = args.dtype in FP8
     configs = FP8_CONFIGS + CONFIGS if fp8 else CONFIGS
     configs = configs[:3] if args.quick else configs
+    if args.configs:
+        configs = [tuple(int(v) for v in c.split(",")) for c in args.configs.split(";")]
+        if any(len(c) != 6 for c in configs):
+            ap.error("--configs: each config is BM,BN,BK,GROUP_M,stages,warps")
     rows = []
     for size in (int(s) for s in args.sizes.split(",")):
         torch.manual_seed(0)

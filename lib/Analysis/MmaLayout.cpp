@@ -43,24 +43,46 @@ bool validShape(ArrayRef<int64_t> shape) {
          });
 }
 
-/// Warp bases of the accumulator: warp ids are row-major over warpsPerCTA,
-/// so the low bits step along N (8 columns each), the high ones along M.
-/// `keep` masks the dimensions an operand keeps (the others replicate).
-void addWarpBases(DistributedLayout &l, ArrayRef<int64_t> cShape,
-                  ArrayRef<unsigned> wpc, bool keepM, bool keepN,
-                  unsigned mDim, unsigned nDim) {
-  for (unsigned i = 0; i < log2(wpc[1]); ++i) {
-    Coord c(2, 0);
-    if (keepN && (kMmaTileN << i) < cShape[1])
-      c[nDim] = kMmaTileN << i;
-    l.warpBases.push_back(c);
-  }
+/// Warp bases of the accumulator. Version 2 (mma.sync): warp ids are
+/// row-major over warpsPerCTA, so the low bits step along N (8 columns
+/// each), the high ones along M. Version 3 (sm_90 warp groups): the low bits
+/// step along M (16 rows each), so that 4 consecutive warps hold 64
+/// consecutive rows, and the high ones pick one of warpsPerCTA[1] contiguous
+/// column blocks of cShape[1] / warpsPerCTA[1]. `keep` masks the dimensions
+/// an operand keeps (the others replicate).
+void addWarpBases(DistributedLayout &l, ArrayRef<int64_t> cShape, MmaLayoutAttr mma,
+                  bool keepM, bool keepN) {
+  ArrayRef<unsigned> wpc = mma.getWarpsPerCTA();
+  auto addN = [&] {
+    int64_t step = mma.getVersion() == 3 ? cShape[1] / wpc[1] : kMmaTileN;
+    for (unsigned i = 0; i < log2(wpc[1]); ++i) {
+      Coord c(2, 0);
+      // A block narrower than a tile (a [BM, 1] slice's parent) replicates.
+      if (keepN && step >= kMmaTileN && (step << i) < cShape[1])
+        c[1] = step << i;
+      l.warpBases.push_back(c);
+    }
+  };
+  if (mma.getVersion() != 3)
+    addN();
   for (unsigned i = 0; i < log2(wpc[0]); ++i) {
     Coord c(2, 0);
     if (keepM && (kMmaTileM << i) < cShape[0])
-      c[mDim] = kMmaTileM << i;
+      c[0] = kMmaTileM << i;
     l.warpBases.push_back(c);
   }
+  if (mma.getVersion() == 3)
+    addN();
+}
+
+/// The first column a thread's registers repeat at along N (their columns
+/// below it are one instruction tile's), and where they stop: a version 3
+/// warp repeats over its own column block only.
+std::pair<int64_t, int64_t> nRepeats(int64_t n, MmaLayoutAttr mma) {
+  unsigned wn = mma.getWarpsPerCTA()[1];
+  if (mma.getVersion() == 3)
+    return {kMmaTileN, n / wn};
+  return {kMmaTileN * int64_t(wn), n};
 }
 } // namespace
 
@@ -76,8 +98,9 @@ std::optional<DistributedLayout> kiln::mmaDistributedLayout(ArrayRef<int64_t> sh
   pushNonZero(regs, at(shape, 0, 8));
   l.laneBases = {at(shape, 1, 2), at(shape, 1, 4), at(shape, 0, 1),
                  at(shape, 0, 2), at(shape, 0, 4)};
-  addWarpBases(l, shape, wpc, true, true, 0, 1);
-  for (int64_t v = kMmaTileN * wpc[1]; v < shape[1]; v <<= 1)
+  addWarpBases(l, shape, mma, true, true);
+  auto [nFrom, nTo] = nRepeats(shape[1], mma);
+  for (int64_t v = nFrom; v < nTo; v <<= 1)
     regs.push_back(at(shape, 1, v));
   for (int64_t v = kMmaTileM * wpc[0]; v < shape[0]; v <<= 1)
     regs.push_back(at(shape, 0, v));
@@ -141,11 +164,12 @@ kiln::dotOperandDistributedLayout(ArrayRef<int64_t> shape, DotOperandLayoutAttr 
   // The accumulator's M x N shape as far as this operand can tell.
   SmallVector<int64_t> cShape = isA ? SmallVector<int64_t>{shape[0], INT64_MAX}
                                     : SmallVector<int64_t>{INT64_MAX, shape[1]};
-  addWarpBases(l, cShape, wpc, /*keepM=*/isA, /*keepN=*/!isA, 0, 1);
+  addWarpBases(l, cShape, op.getParent(), /*keepM=*/isA, /*keepN=*/!isA);
   for (int64_t v = instrK; v < kSize; v <<= 1)
     regs.push_back(at(shape, kDim, v));
-  int64_t step = isA ? kMmaTileM * wpc[0] : kMmaTileN * wpc[1];
-  for (int64_t v = step; v < shape[mnDim]; v <<= 1)
+  auto [from, to] = isA ? std::pair<int64_t, int64_t>{kMmaTileM * int64_t(wpc[0]), shape[0]}
+                        : nRepeats(shape[1], op.getParent());
+  for (int64_t v = from; v < to; v <<= 1)
     regs.push_back(at(shape, mnDim, v));
   l.regBases = std::move(regs);
   return l;

@@ -592,6 +592,29 @@ def cases(results):
         tutorial_case(results, 333, 517, 400, (128, 256, 128, 8, 8, 3), "", dtype=dtype,
                       b_kmajor=True)
     tutorial_case(results, 256, 256, 256, (128, 128, 64, 8, 4, 3), "", dtype="fp8e5")
+    # Warp groups splitting N (sm_90: 8 or 16 warps on 64 rows are 2 or 4 wgmma groups,
+    # each of 64 rows and N / groups columns, as Triton's [4, 2] / [4, 4]): N-major and
+    # K-major B, masked edges, tf32 / int8 / fp8 K-major operands, an M-major A, a B
+    # computed in the loop, epilogues on the split accumulator, the tutorial kernel.
+    kloop_case(results, 256, 256, 512, 64, 128, 64, num_warps=8)
+    kloop_case(results, 200, 136, 250, 64, 128, 32, num_warps=8)
+    strided_case(results, "fp16", 256, 256, 256, 64, 128, 32, "nt", num_warps=8)
+    strided_case(results, "bf16", 200, 300, 160, 64, 256, 32, "nt", num_warps=16)
+    strided_case(results, "fp32", 256, 128, 256, 64, 64, 32, "nt", num_warps=8)
+    strided_case(results, "fp32", 200, 136, 100, 64, 128, 32, "nt", num_warps=8)
+    int8_case(results, 256, 256, 256, 64, 128, 64, "nt", num_warps=8)
+    strided_case(results, "fp8e4nv", 256, 256, 256, 64, 128, 64, "nt", num_warps=8)
+    strided_case(results, "fp16", 256, 256, 128, 64, 128, 64, "tn", num_warps=8)
+    scaled_case(results, "fp16", 192, 256, 250, 64, 128, 32, False, 8)
+    scaled_case(results, "bf16", 192, 256, 250, 64, 128, 32, True, 8)
+    mmajor_block_case(results, "fp16", 64, 128, 64, 8)
+    for epilogue in (1, 2, 3):
+        block_case(results, "fp16", "fp32", 64, 128, 32, has_acc=1, epilogue=epilogue,
+                   num_warps=8)
+    tutorial_case(results, 512, 512, 512, (64, 128, 64, 8, 8, 3), "")
+    tutorial_case(results, 333, 517, 400, (64, 256, 64, 8, 8, 4), "leaky_relu")
+    tutorial_case(results, 512, 512, 512, (64, 256, 128, 8, 8, 3), "", dtype="fp8e4nv",
+                  b_kmajor=True)
     # Batched / strided.
     bmm_case(results, 3, 64, 64, 64, "fp16", "fp16", False)
     bmm_case(results, 4, 50, 70, 90, "fp16", "fp32", True, transposed_b=True)

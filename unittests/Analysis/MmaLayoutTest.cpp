@@ -49,11 +49,11 @@ std::vector<std::vector<std::vector<int64_t>>> distribute(const Matrix &m,
 }
 
 void checkProduct(MLIRContext &ctx, int64_t m, int64_t n, int64_t k, unsigned kw,
-                  unsigned numWarps) {
+                  MmaLayoutAttr mma) {
+  unsigned numWarps = mma.getWarpsPerCTA()[0] * mma.getWarpsPerCTA()[1];
   SCOPED_TRACE(testing::Message() << m << "x" << n << "x" << k << " kWidth " << kw
-                                  << " warps " << numWarps);
-  SmallVector<unsigned, 2> warps = chooseMmaWarps(m, n, numWarps);
-  auto mma = MmaLayoutAttr::get(&ctx, 2, warps);
+                                  << " version " << mma.getVersion() << " warps "
+                                  << mma.getWarpsPerCTA()[0] << "x" << mma.getWarpsPerCTA()[1]);
   auto a = dotOperandDistributedLayout({m, k}, DotOperandLayoutAttr::get(&ctx, 0, mma, kw));
   auto b = dotOperandDistributedLayout({k, n}, DotOperandLayoutAttr::get(&ctx, 1, mma, kw));
   auto c = mmaDistributedLayout({m, n}, mma);
@@ -128,7 +128,47 @@ TEST(MmaLayout, EmulatedMmaSyncComputesTheProduct) {
     for (auto [m, n, k, warps] : std::vector<std::tuple<int64_t, int64_t, int64_t, unsigned>>{
              {16, 16, 32, 1}, {16, 16, 32, 4}, {64, 32, 64, 4}, {32, 128, 32, 8},
              {128, 64, 32, 4}, {16, 64, 32, 2}})
-      checkProduct(ctx, m, n, k, kw, warps);
+      checkProduct(ctx, m, n, k, kw, MmaLayoutAttr::get(&ctx, 2, chooseMmaWarps(m, n, warps)));
+}
+
+/// Version 3 (warp groups splitting N): the operand layouts stay consistent
+/// with the accumulator's (mma.sync over them still computes the product),
+/// and every warp holds exactly wgmma's share: rows 16 * (warp % warpsM) of
+/// each 16 * warpsM-row block, columns of its own block warp / warpsM.
+TEST(MmaLayout, WarpGroupsSplittingNOwnTheirColumnBlocks) {
+  MLIRContext ctx;
+  ctx.loadDialect<TileDialect>();
+  for (auto [m, n, wm, wn] : std::vector<std::tuple<int64_t, int64_t, unsigned, unsigned>>{
+           {64, 128, 4, 2}, {64, 256, 4, 4}, {128, 128, 8, 2}, {64, 64, 4, 2}}) {
+    auto mma = MmaLayoutAttr::get(&ctx, 3, {wm, wn});
+    for (unsigned kw : {1u, 2u})
+      checkProduct(ctx, m, n, 32, kw, mma);
+    auto c = mmaDistributedLayout({m, n}, mma);
+    ASSERT_TRUE(c);
+    EXPECT_EQ(c->replicatedWarpMask(), 0u);
+    int64_t block = n / wn;
+    std::set<std::pair<int64_t, int64_t>> seen;
+    for (unsigned w = 0; w < wm * wn; ++w)
+      for (unsigned lane = 0; lane < 32; ++lane)
+        for (unsigned r = 0; r < c->numRegs(); ++r) {
+          Coord x = c->coordOf(r, lane, w);
+          EXPECT_EQ((x[0] / 16) % wm, w % wm) << "warp " << w << " row " << x[0];
+          EXPECT_EQ(x[1] / block, w / wm) << "warp " << w << " column " << x[1];
+          EXPECT_TRUE(seen.insert({x[0], x[1]}).second);
+        }
+    EXPECT_EQ(seen.size(), size_t(m * n));
+    // B's fragments follow the columns; A's are copied across the groups.
+    auto b = dotOperandDistributedLayout({32, n}, DotOperandLayoutAttr::get(&ctx, 1, mma, 2));
+    auto a = dotOperandDistributedLayout({m, 32}, DotOperandLayoutAttr::get(&ctx, 0, mma, 2));
+    ASSERT_TRUE(a && b);
+    EXPECT_EQ(b->replicatedWarpMask(), wm - 1);
+    EXPECT_EQ(a->replicatedWarpMask(), (wn - 1) * wm);
+  }
+  // A [BM, 1] tensor in the layout (a row reduction's parent) replicates over
+  // the column blocks instead of overlapping the lanes.
+  auto slim = mmaDistributedLayout({64, 1}, MmaLayoutAttr::get(&ctx, 3, {4, 2}));
+  ASSERT_TRUE(slim);
+  EXPECT_EQ(slim->replicatedWarpMask(), 4u);
 }
 
 TEST(MmaLayout, AccumulatorOwnsEachElementOnce) {

@@ -1,6 +1,6 @@
 //===- MmaLayout.h - Distributed form of the tl.dot layouts -----*- C++ -*-===//
 //
-// #tile.mma (the accumulator of mma.sync m16n8 tiles) and #tile.dot_op (the
+// #tile.mma (the accumulator of mma.sync m16n8 tiles and of wgmma) and #tile.dot_op (the
 // A / B fragments it reads) in the bit-level form of DistributedLayout.h,
 // and the facts the dot lowering needs about the instruction tiles.
 //
@@ -21,6 +21,14 @@ std::optional<DistributedLayout> mmaDistributedLayout(llvm::ArrayRef<int64_t> sh
 std::optional<DistributedLayout>
 dotOperandDistributedLayout(llvm::ArrayRef<int64_t> shape,
                             tile::DotOperandLayoutAttr op);
+
+/// Whether `mma` arranges its warps in sm_90 warp groups, as wgmma needs
+/// (WgmmaToLLVM.cpp): 4 consecutive warps on 64 consecutive rows. Version 3
+/// does by construction; version 2 when all its warps are along M.
+inline bool isWarpGroupMma(tile::MmaLayoutAttr mma) {
+  llvm::ArrayRef<unsigned> wpc = mma.getWarpsPerCTA();
+  return wpc[0] % 4 == 0 && (mma.getVersion() == 3 || wpc[1] == 1);
+}
 
 /// K elements one mma.sync instruction consumes for operands of `kWidth`
 /// elements per 32-bit register: 8 (tf32), 16 (f16/bf16), 32 (8-bit).

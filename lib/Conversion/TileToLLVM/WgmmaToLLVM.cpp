@@ -3,14 +3,15 @@
 // A tile.dot whose f16/bf16 operands sit in software-pipelined !tile.smem
 // slots, in registers (A only: its #tile.dot_op fragments, or the
 // accumulator's own layout) or are staged by the dot into swizzled scratch
-// (what Triton's local_alloc does), and whose f32 accumulator has all warps
-// along M
-// (#tile.mma<warpsPerCTA = [W, 1]>, W a multiple of 4) runs as
+// (what Triton's local_alloc does), and whose f32 accumulator has its warps
+// in warp groups along M (#tile.mma<version = 2, warpsPerCTA = [W, 1]> or
+// <version = 3, warpsPerCTA = [W, G]>, W a multiple of 4) runs as
 // wgmma.mma_async.m64nNk16 on sm_90: each group of 4 consecutive warps (a
 // warp group) owns 64 consecutive rows of every 16*W-row block, which is
-// exactly where the mma layout puts them, and a wgmma accumulator fragment
-// per warp is the mma.sync m16n8 one repeated over N, so the registers need
-// no shuffling. The operands are read by the tensor cores straight from the
+// exactly where the mma layout puts them, and (version 3) one of G
+// contiguous column blocks, whose B it reads from that block's first row or
+// panel; a wgmma accumulator fragment per warp is the mma.sync m16n8 one
+// repeated over its columns, so the registers need no shuffling. The operands are read by the tensor cores straight from the
 // slots through matrix descriptors:
 //  - A (M x K, K innermost) is "K-major": the slot's panels of up to 64
 //    elements per row with the 128/64/32-byte swizzle are wgmma's canonical
@@ -29,6 +30,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
+
+#include "kiln/Analysis/MmaLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -243,16 +246,21 @@ bool canUseWgmma(DotOp op, unsigned computeCapability) {
   ArrayRef<unsigned> warps = mma.getWarpsPerCTA();
   int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
   int64_t k = kUnits(op);
-  if (warps[1] != 1 || warps[0] % 4 || m % (16 * warps[0]) || k % 16)
+  if (!isWarpGroupMma(mma) || m % (16 * warps[0]) || k % 16 || n % warps[1])
     return false;
-  if (n % 8 || (n > 256 && n % 256))
+  // Each warp group's columns (version 3 splits N between groups).
+  int64_t block = n / warps[1];
+  if (block % 8 || (block > 256 && block % 256))
     return false;
   // Integer shapes are m64nNk32 with N 8, 16, 24, then multiples of 16.
-  if (int8 && std::min<int64_t>(n, 256) > 24 && n % 16)
+  if (int8 && std::min<int64_t>(block, 256) > 24 && block % 16)
     return false;
   // Panel widths wgmma can describe (128/64/32-byte rows).
   SwizzledTile a = storedA(w.mMajorA(), m, k),
                b = w.kMajorB() ? SwizzledTile(n, k) : SwizzledTile(k, n);
+  // An N-major B's group block starts at a panel.
+  if (!w.kMajorB() && warps[1] > 1 && block % b.panelLen)
+    return false;
   return swizzleMode(a.panelLen * 2) && swizzleMode(b.panelLen * 2);
 }
 
@@ -272,7 +280,9 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
   // instruction's K step is 16 units, 32 bytes: k16 for f16/bf16, k8 for
   // tf32, k32 for fp8.
   int64_t k = kUnits(op);
-  unsigned warpsM = mma.getWarpsPerCTA()[0];
+  unsigned warpsM = mma.getWarpsPerCTA()[0], warpsN = mma.getWarpsPerCTA()[1];
+  // The columns of each warp group (all of N unless version 3 splits it).
+  int64_t block = n / warpsN;
   bool kMajorB = w.kMajorB(), mMajorA = w.mMajorA();
   SwizzledTile tileA = storedA(mMajorA, m, k),
                tileB = kMajorB ? SwizzledTile(n, k) : SwizzledTile(k, n);
@@ -313,12 +323,25 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
     barrier(b, loc);
   }
   Value addrB = slotB ? slotAddress(rewriter, loc, state, slotB) : scratchAddress(bBase);
+  Value warp = state.idsFor(op).warp;
+  if (warpsN > 1) {
+    // Version 3: warp / warpsM picks the group's column block, at `block`
+    // rows further (K-major) or whole panels further (N-major).
+    int64_t blockBytes = kMajorB ? block * tileB.panelLen * 2
+                                 : block / tileB.panelLen * tileB.panelBytes();
+    Value column = arith::ShRUIOp::create(b, loc, warp, i32Const(b, loc, llvm::Log2_32(warpsM)));
+    addrB = arith::AddIOp::create(
+        b, loc, addrB, arith::MulIOp::create(b, loc, column, i32Const(b, loc, blockBytes)));
+  }
   Value groupA;
   if (smemA) {
-    // The warp group's first row: 16 * (warp rounded down to a multiple of 4).
-    Value warp = state.idsFor(op).warp;
+    // The warp group's first row: 16 * (its first warp along M), the warp's
+    // M index (warp % warpsM once groups split N) rounded down to a
+    // multiple of 4.
+    unsigned groupMask = warpsN > 1 ? (warpsM - 1) & ~3u : ~3u;
     Value groupRow = arith::MulIOp::create(
-        b, loc, arith::AndIOp::create(b, loc, warp, i32Const(b, loc, ~3)), i32Const(b, loc, 16));
+        b, loc, arith::AndIOp::create(b, loc, warp, i32Const(b, loc, int32_t(groupMask))),
+        i32Const(b, loc, 16));
     // K-major: groupRow rows of a panel; M-major: groupRow (a multiple of
     // 64) columns, whole panels of K rows each.
     int64_t bytesPerRow = mMajorA ? tileA.panelBytes() / tileA.panelLen : tileA.panelLen * 2;
@@ -348,10 +371,10 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
   // Accumulator registers per (M block, N chunk) in wgmma's order: for each
   // 8 columns, (row, col), (row, col + 1), (row + 8, col), (row + 8, col + 1).
   int64_t mBlocks = m / (16 * warpsM);
-  int64_t nInstr = std::min<int64_t>(n, 256);
+  int64_t nInstr = std::min<int64_t>(block, 256);
   SmallVector<SmallVector<unsigned>> regsOf; // [mBlock * nChunks + chunk]
   for (int64_t mb = 0; mb < mBlocks; ++mb)
-    for (int64_t n0 = 0; n0 < n; n0 += nInstr) {
+    for (int64_t n0 = 0; n0 < block; n0 += nInstr) {
       SmallVector<unsigned> regs;
       for (int64_t col = n0; col < n0 + nInstr; col += 8)
         for (auto [dr, dc] : {std::pair{0, 0}, {0, 1}, {8, 0}, {8, 1}}) {
@@ -430,13 +453,13 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
       } else {
         aIn = aFragments[(kk / 16) * mBlocks + mb];
       }
-      for (int64_t chunk = 0; chunk * nInstr < n; ++chunk) {
+      for (int64_t chunk = 0; chunk * nInstr < block; ++chunk) {
         // The chunk's first column: a panel further (N-major), or its first
         // stored row (K-major).
         int64_t chunkOff = kMajorB ? chunk * nInstr * tileB.panelLen * 2
                                    : (chunk * nInstr / tileB.panelLen) * tileB.panelBytes();
         Value descB = advance(b, loc, baseDescB, offB + chunkOff);
-        SmallVector<unsigned> &regs = regsOf[mb * (n / nInstr) + chunk];
+        SmallVector<unsigned> &regs = regsOf[mb * (block / nInstr) + chunk];
         SmallVector<Value> in;
         for (unsigned r : regs)
           in.push_back(acc[r]);

@@ -94,8 +94,15 @@ func.func @warps(%c: tensor<32x32xf32, #tile.mma<version = 2, warpsPerCTA = [3, 
 
 // -----
 
-// expected-error @+1 {{mma layout version must be 2 (mma.sync), got 3}}
-func.func @version(%c: tensor<32x32xf32, #tile.mma<version = 3, warpsPerCTA = [4, 1]>>) {
+// expected-error @+1 {{mma layout version must be 2 (mma.sync) or 3 (sm_90 warp groups), got 4}}
+func.func @version(%c: tensor<32x32xf32, #tile.mma<version = 4, warpsPerCTA = [4, 1]>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{mma layout version 3 needs warp groups of 4 along M, got 2 warps along M}}
+func.func @version3_groups(%c: tensor<64x64xf32, #tile.mma<version = 3, warpsPerCTA = [2, 4]>>) {
   return
 }
 

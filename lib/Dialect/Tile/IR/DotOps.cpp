@@ -8,11 +8,15 @@ using namespace kiln::tile;
 
 LogicalResult MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                     unsigned version, ArrayRef<unsigned> warpsPerCTA) {
-  if (version != 2)
-    return emitError() << "mma layout version must be 2 (mma.sync), got " << version;
+  if (version != 2 && version != 3)
+    return emitError() << "mma layout version must be 2 (mma.sync) or 3 (sm_90 warp groups), got "
+                       << version;
   if (warpsPerCTA.size() != 2)
     return emitError() << "mma layout warpsPerCTA must have 2 entries, got "
                        << warpsPerCTA.size();
+  if (version == 3 && warpsPerCTA[0] % 4)
+    return emitError() << "mma layout version 3 needs warp groups of 4 along M, got "
+                       << warpsPerCTA[0] << " warps along M";
   for (unsigned w : warpsPerCTA)
     if (w == 0 || !llvm::isPowerOf2_32(w))
       return emitError() << "mma layout warpsPerCTA entries must be powers of "

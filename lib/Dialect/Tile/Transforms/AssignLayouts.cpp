@@ -402,25 +402,33 @@ void LayoutAssigner::visitDot(DotOp dot) {
   MLIRContext *ctx = dot.getContext();
   auto resultType = cast<RankedTensorType>(dot.getType());
   int64_t m = resultType.getDimSize(0), n = resultType.getDimSize(1);
-  SmallVector<unsigned, 2> warps =
-      prefersWarpGroups(dot, numWarps) ||
-              prefersKMajorWarpGroups(dot, numWarps, axis,
-                                      [&](Value ptr) { return coalescedDim(axis, ptr); })
-          ? SmallVector<unsigned, 2>{numWarps, 1}
-          : chooseMmaWarps(m, n, numWarps);
+  std::optional<SmallVector<unsigned, 2>> groups = warpGroupLayout(dot, numWarps);
+  if (!groups)
+    groups = kMajorWarpGroupLayout(dot, numWarps, axis,
+                                   [&](Value ptr) { return coalescedDim(axis, ptr); });
   // All warps along M when the rows are reduced (each warp then owns whole
   // rows: no exchange between warps) or when A comes from a dot that did so
-  // (its accumulator registers are then already A's fragments).
+  // (its accumulator registers are then already A's fragments). Warp groups
+  // split along N only for a product whose rows are not reduced; a dot
+  // after such a split one chooses its own warps (its A is staged anyway).
   bool rowsWhole = m % (int64_t(kMmaTileM) * numWarps) == 0;
   DotOp producer = producingDot(dot.getA());
   auto producerMma = producer ? dyn_cast_or_null<MmaLayoutAttr>(
                                     terms.fixedLayout(nodeOf(producer.getResult())))
                               : MmaLayoutAttr();
-  if (producerMma && producer.getType().getDimSize(0) == m)
+  bool rowReduced = isRowReduced(dot.getResult());
+  if (groups && (*groups)[1] > 1 && rowReduced)
+    groups.reset();
+  SmallVector<unsigned, 2> warps = groups ? *groups : chooseMmaWarps(m, n, numWarps);
+  unsigned version = warps[1] > 1 && groups ? 3 : 2;
+  if (producerMma && producerMma.getVersion() == 2 && producer.getType().getDimSize(0) == m) {
     warps.assign(producerMma.getWarpsPerCTA().begin(), producerMma.getWarpsPerCTA().end());
-  else if (rowsWhole && isRowReduced(dot.getResult()))
+    version = 2;
+  } else if (rowsWhole && rowReduced) {
     warps = {numWarps, 1};
-  auto mma = MmaLayoutAttr::get(ctx, /*version=*/2, warps);
+    version = 2;
+  }
+  auto mma = MmaLayoutAttr::get(ctx, version, warps);
   unsigned kWidth = dotKWidth(dot.getA().getType().getElementType(),
                               dot.getInputPrecision());
   int acc = terms.newFixed(2, mma);

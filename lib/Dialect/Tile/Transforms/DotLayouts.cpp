@@ -18,23 +18,37 @@ using namespace mlir;
 
 namespace kiln::tile {
 
-/// Whether `dot` will likely run as sm_90 wgmma (lib/Conversion/TileToLLVM/
-/// WgmmaToLLVM.cpp), which needs all warps along M: f16/bf16 operands, an
-/// f32 accumulator, warp groups of 4 and whole 16-row blocks. Wherever its
-/// operands come from, as in Triton: --tile-pipeline-loops puts the loads of
-/// a K loop in shared memory, the dot stages the rest there (mamba's chunk
-/// state scales its B; its chunk scan multiplies two tiles loaded once, then
-/// an A scaled in that product's layout, which wgmma takes from registers).
-bool prefersWarpGroups(DotOp dot, unsigned numWarps) {
+std::optional<SmallVector<unsigned, 2>> warpGroupWarps(int64_t m, int64_t n, unsigned numWarps,
+                                                      int64_t nQuantum) {
+  if (numWarps % 4 || !llvm::isPowerOf2_32(numWarps) || m % 64)
+    return std::nullopt;
+  unsigned warpsM = numWarps;
+  while (m % (16 * int64_t(warpsM)))
+    warpsM /= 2; // stops at 4: m is a multiple of 64
+  unsigned warpsN = numWarps / warpsM;
+  int64_t block = n / warpsN;
+  if (n % warpsN || block % 8 || (block > 256 && block % 256) ||
+      (warpsN > 1 && block % nQuantum))
+    return std::nullopt;
+  return SmallVector<unsigned, 2>{warpsM, warpsN};
+}
+
+/// How `dot` will likely run as sm_90 wgmma (lib/Conversion/TileToLLVM/
+/// WgmmaToLLVM.cpp): f16/bf16 operands, an f32 accumulator, warp groups of
+/// 4 and whole 16-row blocks. Wherever its operands come from, as in
+/// Triton: --tile-pipeline-loops puts the loads of a K loop in shared
+/// memory, the dot stages the rest there (mamba's chunk state scales its B;
+/// its chunk scan multiplies two tiles loaded once, then an A scaled in that
+/// product's layout, which wgmma takes from registers). Warp groups split N
+/// in whole 64-column panels, where an N-major B's panels start.
+std::optional<SmallVector<unsigned, 2>> warpGroupLayout(DotOp dot, unsigned numWarps) {
   std::optional<unsigned> cc = getTargetComputeCapability(dot);
   auto result = cast<RankedTensorType>(dot.getType());
   Type elem = dot.getA().getType().getElementType();
-  if (!cc || *cc < 90 || numWarps % 4 || !result.getElementType().isF32() ||
-      !(elem.isF16() || elem.isBF16()))
-    return false;
-  int64_t m = result.getDimSize(0), n = result.getDimSize(1);
-  return m % (16 * numWarps) == 0 && n % 8 == 0 && (n <= 256 || n % 256 == 0) &&
-         dot.getA().getType().getDimSize(1) % 16 == 0;
+  if (!cc || *cc < 90 || !result.getElementType().isF32() || !(elem.isF16() || elem.isBF16()) ||
+      dot.getA().getType().getDimSize(1) % 16)
+    return std::nullopt;
+  return warpGroupWarps(result.getDimSize(0), result.getDimSize(1), numWarps, /*nQuantum=*/64);
 }
 
 bool isFp8Dot(DotOp dot) {
@@ -48,7 +62,7 @@ bool isInt8Dot(DotOp dot) {
          dot.getType().getElementType().isInteger(32);
 }
 
-bool isKMajorWarpGroupDot(DotOp dot, unsigned warpsM) {
+bool isKMajorWarpGroupDot(DotOp dot, unsigned warpsM, unsigned warpsN) {
   std::optional<unsigned> cc = getTargetComputeCapability(dot);
   auto result = cast<RankedTensorType>(dot.getType());
   Type elem = dot.getA().getType().getElementType();
@@ -57,7 +71,9 @@ bool isKMajorWarpGroupDot(DotOp dot, unsigned warpsM) {
   bool floatOperands = result.getElementType().isF32() && (tf32 || isFp8Dot(dot));
   if (!cc || *cc < 90 || warpsM % 4 || !(floatOperands || isInt8Dot(dot)))
     return false;
-  int64_t m = result.getDimSize(0), n = result.getDimSize(1);
+  // Each warp group's columns: B is K-major, so a group's block starts at
+  // one of its rows and may be any multiple of 8.
+  int64_t m = result.getDimSize(0), n = result.getDimSize(1) / warpsN;
   // K-major rows of 32 or 64 bytes, or 128-byte panels: the swizzle modes.
   int64_t kBytes = dot.getA().getType().getDimSize(1) * elem.getIntOrFloatBitWidth() / 8;
   return m % (16 * warpsM) == 0 && n % 8 == 0 && (n <= 256 || n % 256 == 0) &&
@@ -74,10 +90,14 @@ bool isKMajorWarpGroupDot(DotOp dot, unsigned warpsM) {
 /// Descriptor blocks the TMA unit copies need neither: A as its M x K
 /// block, B as the transpose of an N x K block (`b_desc.load([n, k]).T`), which
 /// the slot then holds N rows of K.
-bool prefersKMajorWarpGroups(DotOp dot, unsigned numWarps, const kiln::ModuleAxisInfo &axis,
-                             llvm::function_ref<int(Value)> fastDimOf) {
-  if (!isKMajorWarpGroupDot(dot, numWarps))
-    return false;
+std::optional<SmallVector<unsigned, 2>>
+kMajorWarpGroupLayout(DotOp dot, unsigned numWarps, const kiln::ModuleAxisInfo &axis,
+                      llvm::function_ref<int(Value)> fastDimOf) {
+  auto result = cast<RankedTensorType>(dot.getType());
+  std::optional<SmallVector<unsigned, 2>> warps =
+      warpGroupWarps(result.getDimSize(0), result.getDimSize(1), numWarps, /*nQuantum=*/8);
+  if (!warps || !isKMajorWarpGroupDot(dot, (*warps)[0], (*warps)[1]))
+    return std::nullopt;
   auto load = [&](Value v) {
     auto l = v.getDefiningOp<LoadOp>();
     return l && l->getBlock() == dot->getBlock() && isa_and_nonnull<scf::ForOp>(dot->getParentOp())
@@ -91,7 +111,7 @@ bool prefersKMajorWarpGroups(DotOp dot, unsigned numWarps, const kiln::ModuleAxi
   LoadOp flippedB = trans ? load(trans.getSrc()) : LoadOp();
   bool aByTma = a && isTmaCandidate(a), bByTma = flippedB && isTmaCandidate(flippedB);
   if (!a || !(b || bByTma))
-    return false;
+    return std::nullopt;
   bool bytes = isFp8Dot(dot) || isInt8Dot(dot);
   // The assignment may already have converted a loop-carried pointer (or
   // mask) into its load's layout: the facts are the unconverted value's.
@@ -107,7 +127,9 @@ bool prefersKMajorWarpGroups(DotOp dot, unsigned numWarps, const kiln::ModuleAxi
     return bytes ? fast == 0 && axis.getVectorWidth(ptr, 0, beforeConversions(b.getMask())) >= 4
                  : fast != 1;
   };
-  return (aByTma || kMajorA()) && (bByTma || kMajorB());
+  if ((aByTma || kMajorA()) && (bByTma || kMajorB()))
+    return warps;
+  return std::nullopt;
 }
 
 Value beforeConversions(Value v) {

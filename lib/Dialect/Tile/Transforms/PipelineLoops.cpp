@@ -36,6 +36,7 @@
 //===----------------------------------------------------------------------===//
 #include "kiln/Analysis/AxisInfo.h"
 #include "kiln/Analysis/DistributedLayout.h"
+#include "kiln/Analysis/MmaLayout.h"
 #include "kiln/Dialect/Tile/IR/BufferLife.h"
 #include "kiln/Dialect/Tile/Transforms/Passes.h"
 
@@ -135,9 +136,9 @@ bool feedsOnlyLaterLoops(LoadOp load) {
 }
 
 /// Whether the loop's dots will run as sm_90 wgmma (WgmmaToLLVM.cpp): f32
-/// (int8 dots: int32) accumulators with all warps along M in warp groups of
-/// 4. Their products
-/// can then stay in flight into the next iteration.
+/// (int8 dots: int32) accumulators whose warps form warp groups of 4 along M
+/// (isWarpGroupMma). Their products can then stay in flight into the next
+/// iteration.
 bool feedsWarpGroupDots(scf::ForOp loop, const StagePlan &plan) {
   std::optional<unsigned> cc = getTargetComputeCapability(loop);
   if (!cc || *cc < 90)
@@ -150,7 +151,7 @@ bool feedsWarpGroupDots(scf::ForOp loop, const StagePlan &plan) {
       auto c = cast<RankedTensorType>(dot.getC().getType());
       auto mma = cast<MmaLayoutAttr>(c.getEncoding());
       if (!(c.getElementType().isF32() || c.getElementType().isInteger(32)) ||
-          mma.getWarpsPerCTA()[1] != 1 || mma.getWarpsPerCTA()[0] % 4)
+          !kiln::isWarpGroupMma(mma))
         return false;
     }
   return true;

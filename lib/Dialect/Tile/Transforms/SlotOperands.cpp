@@ -15,6 +15,7 @@
 #include "DotLayouts.h"
 
 #include "kiln/Analysis/DistributedLayout.h"
+#include "kiln/Analysis/MmaLayout.h"
 
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -192,8 +193,9 @@ bool copiesWords(LoadOp load, const kiln::ModuleAxisInfo &axis) {
 
 /// The conditions of canUseWgmma (lib/Conversion/TileToLLVM/WgmmaToLLVM.cpp),
 /// which the lowering checks again: both operands K-major (A as loaded, B
-/// transposed or read through a transpose), an f32 accumulator with all
-/// warps along M in groups of 4, K a swizzle width. A tile several dots read
+/// transposed or read through a transpose), an f32 accumulator with its
+/// warps in groups of 4 along M (version 3: groups also split N), K a
+/// swizzle width. A tile several dots read
 /// the same way (Liger's fused MLP: one input block, a gate and an up
 /// projection) is one slot they all read.
 bool isKMajorSlotOperand(LoadOp load) {
@@ -210,8 +212,8 @@ bool isKMajorSlotOperand(LoadOp load) {
     if (use.flipped && !copiedWithTma(load))
       return false;
     auto mma = dyn_cast_or_null<MmaLayoutAttr>(use.dot.getC().getType().getEncoding());
-    return mma && mma.getWarpsPerCTA()[1] == 1 &&
-           isKMajorWarpGroupDot(use.dot, mma.getWarpsPerCTA()[0]) &&
+    return mma && kiln::isWarpGroupMma(mma) &&
+           isKMajorWarpGroupDot(use.dot, mma.getWarpsPerCTA()[0], mma.getWarpsPerCTA()[1]) &&
            transposedSlot == use.wantsTransposedSlot();
   });
 }

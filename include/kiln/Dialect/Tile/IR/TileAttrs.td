@@ -74,8 +74,15 @@ def Tile_MmaLayoutAttr : Tile_Attr<"MmaLayout", "mma"> {
     `2*(l%4)` and `2*(l%4)+1` of a tile. The `warpsPerCTA` warps tile the
     result with 16-row by 8-column steps (row-major warp ids), and each
     warp repeats its tile over the rest of the tensor (columns first).
-    `version = 2` is the only version so far (mma.sync; Hopper's wgmma
-    would be 3). Example: `#tile.mma<version = 2, warpsPerCTA = [2, 2]>`.
+    `version = 2` (mma.sync, and wgmma when all warps are along M) orders
+    warp ids row-major, 8-column steps first. `version = 3` is sm_90's warp
+    group arrangement for a wgmma whose warps also split N: warp ids step
+    along M first (4 consecutive warps hold 64 consecutive rows, so
+    `warpsPerCTA[0]` is a multiple of 4), then pick one of `warpsPerCTA[1]`
+    contiguous column blocks, over which each warp repeats its tiles.
+    Examples: `#tile.mma<version = 2, warpsPerCTA = [2, 2]>`,
+    `#tile.mma<version = 3, warpsPerCTA = [4, 2]>` (8 warps on a 64-row
+    accumulator: each warp group computes half of the columns).
   }];
   let parameters = (ins "unsigned":$version,
                         ArrayRefParameter<"unsigned">:$warpsPerCTA);
