@@ -156,6 +156,24 @@ def kloop_case(results, m, n, k, bm, bn, bk, num_warps=4):
              against(reference, (1e-2, 1e-3)))
 
 
+def chain_case(results, t_in, m, n, k, bm, bn, bk, num_warps=4, num_stages=3):
+    """dot_kloop_chain: acc = dot(a1, b1, acc); acc = dot(a2, b2, acc) per K step."""
+    def make():
+        a1, a2 = rand(t_in, (m, k), 91), rand(t_in, (m, k), 92)
+        b1, b2 = rand(t_in, (k, n), 93), rand(t_in, (n, k), 94)
+        return [a1, b1, a2, b2, torch.empty((m, n), device=DEV, dtype=torch.float32), m, n, k]
+
+    def reference():
+        a1, b1, a2, b2 = make()[:4]
+        return a1.float() @ b1.float() + a2.float() @ b2.float().t()
+
+    run_case(results, f"dot_kloop_chain {t_in} {m}x{n}x{k} blocks {bm}x{bn}x{bk} "
+             f"warps={num_warps} stages={num_stages}",
+             KERNELS, "dot_kloop_chain", (triton_cdiv(m, bm), triton_cdiv(n, bn)), make, [4],
+             dict(BM=bm, BN=bn, BK=bk, num_warps=num_warps, num_stages=num_stages),
+             against(reference, tolerance(t_in, "fp32", "tf32")))
+
+
 def strided_case(results, t_in, m, n, k, bm, bn, bk, layout, precision="tf32", num_warps=4):
     """dot_kloop_strided with A and B views of `layout`: "nt" (B stored N x K, read
     K-contiguous), "nn" (B stored K x N, N contiguous), "gather" (every second element
@@ -615,6 +633,11 @@ def cases(results):
     tutorial_case(results, 333, 517, 400, (64, 256, 64, 8, 8, 4), "leaky_relu")
     tutorial_case(results, 512, 512, 512, (64, 256, 128, 8, 8, 3), "", dtype="fp8e4nv",
                   b_kmajor=True)
+    # Two products into one accumulator per K step, in flight together on sm_90.
+    chain_case(results, "fp16", 256, 256, 512, 128, 128, 64)
+    chain_case(results, "bf16", 200, 136, 250, 64, 128, 32, num_warps=8)
+    chain_case(results, "fp16", 256, 128, 256, 64, 64, 32, num_stages=2)
+    chain_case(results, "bf16", 96, 64, 160, 32, 64, 32, num_warps=2)
     # Batched / strided.
     bmm_case(results, 3, 64, 64, 64, "fp16", "fp16", False)
     bmm_case(results, 4, 50, 70, 90, "fp16", "fp32", True, transposed_b=True)

@@ -96,6 +96,27 @@ def dot_kloop(A, B, C, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.const
 
 
 @triton.jit
+def dot_kloop_chain(A1, B1, A2, B2, C, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+                    BK: tl.constexpr):
+    # Two products into one accumulator per K step (Liger's fused-MLP dI:
+    # dG @ Wg + dU @ Wu), the second B read K-contiguous (transposed).
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k0 in range(0, K, BK):
+        a_mask = (rm[:, None] < M) & ((k0 + rk)[None, :] < K)
+        b_mask = ((k0 + rk)[:, None] < K) & (rn[None, :] < N)
+        a1 = tl.load(A1 + rm[:, None] * K + (k0 + rk)[None, :], mask=a_mask, other=0.0)
+        b1 = tl.load(B1 + (k0 + rk)[:, None] * N + rn[None, :], mask=b_mask, other=0.0)
+        acc = tl.dot(a1, b1, acc)
+        a2 = tl.load(A2 + rm[:, None] * K + (k0 + rk)[None, :], mask=a_mask, other=0.0)
+        b2 = tl.load(B2 + rn[None, :] * K + (k0 + rk)[:, None], mask=b_mask, other=0.0)
+        acc = tl.dot(a2, b2, acc)
+    tl.store(C + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
 def dot_kloop_strided(A, B, C, M, N, K, s_am, s_ak, s_bk, s_bn,
                       BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
                       PRECISION: tl.constexpr):

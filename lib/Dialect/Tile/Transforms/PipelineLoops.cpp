@@ -505,28 +505,50 @@ scf::ForOp pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages, boo
         b = trans.getSrc();
       return b.getDefiningOp<LocalLoadOp>();
     };
-    SmallVector<DotOp> inFlight;
-    for (Operation &op : *newBody)
-      if (auto dot = dyn_cast<DotOp>(op);
-          dot &&
-          (dot.getA().getDefiningOp<LocalLoadOp>() ||
-           isa_and_nonnull<DotOperandLayoutAttr, MmaLayoutAttr>(
-               dot.getA().getType().getEncoding())) &&
-          readsSlot(dot.getB()) && dot->hasOneUse() &&
-          isa<scf::YieldOp>(*dot->user_begin())) {
-        dot->setAttr("tile.wgmma_pending", b.getI32IntegerAttr(1));
-        inFlight.push_back(dot);
+    auto readsOperandsInPlace = [&](DotOp dot) {
+      return (dot.getA().getDefiningOp<LocalLoadOp>() ||
+              isa_and_nonnull<DotOperandLayoutAttr, MmaLayoutAttr>(
+                  dot.getA().getType().getEncoding())) &&
+             readsSlot(dot.getB());
+    };
+    // A chain of products into one accumulator (Liger's dI: acc = dot(dG,
+    // Wg, acc); acc = dot(dU, Wu, acc)) stays in flight as a whole: wgmma
+    // orders the accumulator accesses of instructions of one shape, so a
+    // product starts on the one before it without waiting for it; each
+    // waits only until its predecessor's group is done. (head, tail) pairs.
+    SmallVector<std::pair<DotOp, DotOp>> inFlight;
+    llvm::SmallPtrSet<Operation *, 4> chained;
+    for (Operation &op : *newBody) {
+      auto head = dyn_cast<DotOp>(op);
+      if (!head || chained.contains(head) || !readsOperandsInPlace(head))
+        continue;
+      SmallVector<DotOp, 2> chain{head};
+      while (chain.back()->hasOneUse()) {
+        auto next = dyn_cast<DotOp>(*chain.back()->user_begin());
+        if (!next || next.getC() != chain.back().getResult() || !readsOperandsInPlace(next) ||
+            next.getA().getType().getElementType() != head.getA().getType().getElementType())
+          break;
+        chain.push_back(next);
       }
+      DotOp tail = chain.back();
+      if (!tail->hasOneUse() || !isa<scf::YieldOp>(*tail->user_begin()))
+        continue;
+      for (DotOp dot : chain) {
+        dot->setAttr("tile.wgmma_pending", b.getI32IntegerAttr(1));
+        chained.insert(dot);
+      }
+      inFlight.push_back({head, tail});
+    }
     // The next iteration may read such an accumulator other than as the
-    // dot's own accumulator (attention rescales it: acc * alpha): those
+    // chain's own accumulator (attention rescales it: acc * alpha): those
     // reads take it through a tile.dot_wait placed right before the first
     // of them, so nothing reads registers a wgmma may still write.
-    for (DotOp dot : inFlight) {
-      BlockArgument arg = newLoop.getRegionIterArgs()[dot->use_begin()->getOperandNumber()];
+    for (auto [head, tail] : inFlight) {
+      BlockArgument arg = newLoop.getRegionIterArgs()[tail->use_begin()->getOperandNumber()];
       SmallVector<OpOperand *> reads;
       Operation *first = nullptr;
       for (OpOperand &use : arg.getUses()) {
-        if (use.getOwner() == dot.getOperation() && use.getOperandNumber() == 2)
+        if (use.getOwner() == head.getOperation() && use.getOperandNumber() == 2)
           continue;
         reads.push_back(&use);
         Operation *top = newBody->findAncestorOpInBlock(*use.getOwner());

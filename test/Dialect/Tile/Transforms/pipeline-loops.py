@@ -459,3 +459,43 @@ def kloop_shared_a(A, G, U, C, K):
         u = tl.load(U + rm[:, None] * K + (k + rk)[None, :])
         up = tl.dot(a, tl.trans(u), up)
     tl.store(C + rm[:, None] * 128 + rm[None, :], gate * tl.sigmoid(gate) * up)
+
+
+# Two products into one accumulator per iteration (Liger's fused-MLP dI:
+# dG @ Wg + dU @ Wu): the chain stays in flight as a whole. The second
+# product starts on the first's accumulator without a tile.dot_wait (wgmma
+# orders accumulator accesses between instructions of one shape), and each
+# waits only for the group before its own.
+# CHAIN: scf.for
+# CHAIN-NOT: tile.dot_wait
+# CHAIN: %[[D1:[0-9]+]] = tile.dot %{{[0-9]+}}, %{{[0-9]+}}, %arg{{[0-9]+}} {tile.wgmma_pending = 1 : i32}
+# CHAIN-NOT: tile.dot_wait
+# CHAIN: %[[D2:[0-9]+]] = tile.dot %{{[0-9]+}}, %{{[0-9]+}}, %[[D1]] {tile.wgmma_pending = 1 : i32}
+# CHAIN: scf.yield %[[D2]]
+# CHAIN: tile.dot_wait
+# CHAINPTX: wgmma.commit_group.sync.aligned;
+# CHAINPTX-NEXT: // end inline asm
+# CHAINPTX-NEXT: // begin inline asm
+# CHAINPTX-NEXT: wgmma.wait_group.sync.aligned 1;
+# CHAINPTX: wgmma.commit_group.sync.aligned;
+# CHAINPTX-NEXT: // end inline asm
+# CHAINPTX-NEXT: // begin inline asm
+# CHAINPTX-NEXT: wgmma.wait_group.sync.aligned 1;
+# CHAINPTX: wgmma.wait_group.sync.aligned 0;
+# RUN: ln-compile %s --kernel kloop_chain --signature '*bf16:16,*bf16:16,*bf16:16,*bf16:16,*fp32:16,i32:16' \
+# RUN:   --emit=tile-layout | FileCheck %s --check-prefix=CHAIN
+# RUN: ln-compile %s --kernel kloop_chain --signature '*bf16:16,*bf16:16,*bf16:16,*bf16:16,*fp32:16,i32:16' \
+# RUN:   --emit=ptx | FileCheck %s --check-prefix=CHAINPTX
+@triton.jit
+def kloop_chain(A1, B1, A2, B2, C, K):
+    rm = tl.arange(0, 128)
+    rk = tl.arange(0, 64)
+    acc = tl.zeros((128, 128), dtype=tl.float32)
+    for k in range(0, K, 64):
+        a1 = tl.load(A1 + rm[:, None] * K + (k + rk)[None, :])
+        b1 = tl.load(B1 + (k + rk)[:, None] * 128 + rm[None, :])
+        acc = tl.dot(a1, b1, acc)
+        a2 = tl.load(A2 + rm[:, None] * K + (k + rk)[None, :])
+        b2 = tl.load(B2 + (k + rk)[:, None] * 128 + rm[None, :])
+        acc = tl.dot(a2, b2, acc)
+    tl.store(C + rm[:, None] * 128 + rm[None, :], acc)
