@@ -2,9 +2,9 @@
 //
 // The ops the pipeliner writes for descriptor blocks on sm_90
 // (Dialect/Tile/Transforms/TmaCopies.h):
-//  - tile.tma_copy: thread 0, when the copy is predicated on, orders the
-//    program's earlier shared-memory accesses before the async proxy's
-//    writes (fence.proxy.async), announces the slot's bytes on its mbarrier
+//  - tile.tma_copy: one lane of warp 0 (elect.sync), when the copy is
+//    predicated on, orders the program's earlier shared-memory accesses
+//    before the async proxy's writes (fence.proxy.async), announces the slot's bytes on its mbarrier
 //    (mbarrier.arrive.expect_tx) and starts one cp.async.bulk.tensor per
 //    panel of the slot (SwizzledTile: all rows, up to 128 bytes of each; the
 //    tensor map's swizzle is the slot's, TmaCopies.cpp);
@@ -61,6 +61,22 @@ Value electedThread(OpBuilder &b, Location loc, const LoweringState &state, Oper
   return arith::ExtUIOp::create(b, loc, b.getI32Type(), first);
 }
 
+/// 1 in one lane of warp 0 chosen by elect.sync (and `pred` when given),
+/// else 0, as i32: ptxas then issues a TMA copy once per warp with uniform
+/// operands, where under `tid == 0` it wraps each copy in a loop over the
+/// lanes it cannot prove uniform (R2UR, ELECT, BRA.U.ANY per copy). A copy
+/// runs where every lane of the warp does (the pipeliner's loop bodies).
+Value electedLane(OpBuilder &b, Location loc, const LoweringState &state, Operation *op,
+                  Value pred) {
+  Value warp0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, state.idsFor(op).tid,
+                                      i32Const(b, loc, 32));
+  Value elected = NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value());
+  Value first = arith::AndIOp::create(b, loc, warp0, elected);
+  if (pred)
+    first = arith::AndIOp::create(b, loc, first, pred);
+  return arith::ExtUIOp::create(b, loc, b.getI32Type(), first);
+}
+
 /// The panels of a slot that TMA moves one box each (all rows, at most 128
 /// bytes of each: TmaCopies.cpp's boxes): per panel its inner coordinate
 /// (the block's, `inner`, plus the panel's first column) and its 32-bit
@@ -102,7 +118,7 @@ struct TmaCopyLowering : OpConversionPattern<TmaCopyOp> {
     // per dimension; the panels step the innermost.
     ValueRange coords = adaptor.getCoords();
     SmallVector<Value> inputs{
-        electedThread(rewriter, loc, state, op, adaptor.getPred()),
+        electedLane(rewriter, loc, state, op, adaptor.getPred()),
         barrierAddress(rewriter, loc, state, op.getBuffer(), adaptor.getSlot()),
         adaptor.getTensorMap()};
     std::string constraints = "r,r,l";

@@ -79,6 +79,12 @@ def mm(a_desc, b_desc, c, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexp
 # PTX: .param .align 64 .b8 mm_param_11[128]
 # PTX: mbarrier.init.shared::cta.b64 [%r{{[0-9]+}}+16], 1;
 # PTX: fence.mbarrier_init.release.cluster;
+# One lane of warp 0, chosen by elect.sync, issues each copy (under a plain
+# `tid == 0` test ptxas loops over the lanes to make the copy's operands
+# uniform, some twenty instructions per copy).
+# PTX: setp.lt.u32 %p[[W0:[0-9]+]], %r{{[0-9]+}}, 32;
+# PTX: elect.sync %r{{[0-9]+}}|%p[[EL:[0-9]+]], -1;
+# PTX: and.pred %p{{[0-9]+}}, %p[[W0]], %p[[EL]];
 # The prologue's copies are fenced for the async proxy (the slots' bytes may
 # have held a scratch exchange); in the loop, where only wgmma reads the
 # slots and TMA refills them, no fence precedes the copies.
