@@ -408,9 +408,8 @@ void LayoutAssigner::visitDot(DotOp dot) {
                                    [&](Value ptr) { return coalescedDim(axis, ptr); });
   // All warps along M when the rows are reduced (each warp then owns whole
   // rows: no exchange between warps) or when A comes from a dot that did so
-  // (its accumulator registers are then already A's fragments). Warp groups
-  // split along N only for a product whose rows are not reduced; a dot
-  // after such a split one chooses its own warps (its A is staged anyway).
+  // (its registers are then A's fragments). Groups split N only where rows
+  // are not reduced; a dot after a split one picks its own (A is staged).
   bool rowsWhole = m % (int64_t(kMmaTileM) * numWarps) == 0;
   DotOp producer = producingDot(dot.getA());
   auto producerMma = producer ? dyn_cast_or_null<MmaLayoutAttr>(
