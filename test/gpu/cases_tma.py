@@ -7,6 +7,8 @@ made in the kernel (tensor maps built in global scratch), also per group in a lo
 makes them. Descriptor stores by TMA (a slot per store, three in flight per loop iteration,
 blocks past the bottom and right edges, each swizzle, fp8 to fp32). tf32 / fp8 / int8 B stored
 N x K and read `.T` (tf32 and fp8 by TMA, read K-major through the transpose; int8 by cp.async).
+Liger's dGU epilogue (tiles loaded once, combined with the product: one slot each, by TMA or
+cp.async, read in the accumulator's layout).
 Outputs against Triton's, outputs poisoned first."""
 import os
 
@@ -76,6 +78,32 @@ def cases(results):
     run_case(results, "tma_mm fp16 NaN padding", path, "tma_mm", (cdiv(M, 64), cdiv(N, 64)),
              lambda: operands("fp16", M, N, K, 64, 64, 64, nan=True), [2],
              dict(BM=64, BN=64, BK=64, SHIFT=0, num_warps=4, num_stages=3), tol["fp16"])
+    # Liger's dGU epilogue: tiles of G and U, each loaded once and combined with the
+    # product, copied by TMA (descriptors) or cp.async (pointers) into one slot each and
+    # read in the accumulator's layout; odd shapes cut every edge.
+    def swiglu_operands(T, M, N, K, BM, BN, BK):
+        g = gen(M * 13 + N * 5 + K)
+        ops = operands(T, M, N, K, BM, BN, BK)
+        sn = cdiv(N, 8) * 8
+        gu = [values((M, sn), T, g) * 8 for _ in range(2)]
+        out = [torch.empty((M, sn), device=DEV, dtype=TORCH[T]) for _ in range(2)]
+        descs = [TensorDescriptor(t, [M, N], [sn, 1], [BM, BN]) for t in gu]
+        return ops[:2] + descs + gu + out + [M, N, K]
+
+    for T in ("bf16", "fp16"):
+        for BM, BN, BK, nw, st in ((128, 128, 64, 8, 3), (64, 128, 64, 4, 3), (64, 64, 32, 4, 3),
+                                   (64, 128, 64, 8, 3), (64, 64, 64, 2, 3)):
+            for desc in (True, False):
+                for M, N, K in ((200, 136, 300), (256, 256, 256)):
+                    if not desc and N % 8:
+                        continue
+                    run_case(results, f"tma_mm_swiglu_bwd {T} {'desc' if desc else 'ptr'} "
+                             f"{M}x{N}x{K} {BM}x{BN}x{BK} w{nw} s{st}", path, "tma_mm_swiglu_bwd",
+                             (cdiv(M, BM), cdiv(N, BN)),
+                             lambda T=T, M=M, N=N, K=K, BM=BM, BN=BN, BK=BK:
+                             swiglu_operands(T, M, N, K, BM, BN, BK),
+                             [6, 7], dict(BM=BM, BN=BN, BK=BK, DESC=desc, num_warps=nw,
+                                          num_stages=st), tol[T])
     for BM, BN, BK, nw, st in ((64, 64, 64, 4, 3), (128, 64, 128, 4, 2), (64, 64, 64, 2, 3)):
         run_case(results, f"tma_mm_bt fp16 {BM}x{BN}x{BK} w{nw} s{st}", path, "tma_mm_bt",
                  (cdiv(M, BM), cdiv(N, BN)),

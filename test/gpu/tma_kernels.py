@@ -2,6 +2,9 @@
 descriptors, 2-D blocks, f16 / bf16 / f32). Launch signatures:
 
   tma_mm[grid](a_desc, b_desc, c, M, N, K, BM=, BN=, BK=, SHIFT=)      grid (cdiv(M, BM), cdiv(N, BN))
+  tma_mm_swiglu_bwd[grid](a_desc, b_desc, g_desc, u_desc, g, u, dg, du, M, N, K, BM=, BN=,
+      BK=, DESC=)  Liger's dGU: the product times tiles of G and U (M x N, through g_desc /
+      u_desc when DESC, else the pointers g / u) into dG and dU
   tma_mm_bt[grid](a_desc, bt_desc, c, M, N, K, BM=, BN=, BK=)           B stored N x K, read .T
   tma_persistent[grid](a_desc, b_desc, c, M, N, K, BM=, BN=, BK=)        any grid, tiles strided
   tma_dev_mm[grid](a, bt, c, M, N, K, sa, sb, BM=, BN=, BK=, NAN=)      descriptors made in the
@@ -26,6 +29,44 @@ the tile loop, and start each next tile's first copies before the current tile's
 # RUN: ln-compile %s --kernel tma_mm --signature 'tensordesc<fp16[64,64]>,tensordesc<fp16[64,64]>,*fp32:16,i32,i32,i32' -D BM=64 -D BN=64 -D BK=64 -D SHIFT=8 --emit=ptx | FileCheck %s
 # RUN: ln-compile %s --kernel tma_mm_bt --signature 'tensordesc<fp16[64,128]>,tensordesc<fp16[64,128]>,*fp32:16,i32,i32,i32' -D BM=64 -D BN=64 -D BK=128 --emit=ptx | FileCheck %s
 # RUN: ln-compile %s --kernel tma_persistent --signature 'tensordesc<bf16[128,64]>,tensordesc<bf16[64,128]>,*fp32:16,i32,i32,i32' -D BM=128 -D BN=128 -D BK=64 --num-warps 8 --emit=tile-layout | FileCheck %s --check-prefix=PERSIST
+# The epilogue's tiles of G and U go to the accumulator's layout as loaded (bf16): by TMA into
+# one slot each (descriptors), by cp.async (aligned pointers); the elementwise work runs in #mma.
+# RUN: ln-compile %s --kernel tma_mm_swiglu_bwd --signature 'tensordesc<bf16[128,64]>,tensordesc<bf16[64,128]>,tensordesc<bf16[128,128]>,tensordesc<bf16[128,128]>,*bf16:16,*bf16:16,*bf16:16,*bf16:16,i32,i32:16,i32' -D BM=128 -D BN=128 -D BK=64 -D DESC=True --num-warps 8 --emit=tile-layout | FileCheck %s --check-prefix=EPI
+# RUN: ln-compile %s --kernel tma_mm_swiglu_bwd --signature 'tensordesc<bf16[128,64]>,tensordesc<bf16[64,128]>,tensordesc<bf16[128,128]>,tensordesc<bf16[128,128]>,*bf16:16,*bf16:16,*bf16:16,*bf16:16,i32,i32:16,i32' -D BM=128 -D BN=128 -D BK=64 -D DESC=False --num-warps 8 --emit=tile-layout | FileCheck %s --check-prefix=EPIPTR
+# EPI: tile.dot_wait
+# Both copies start before the first wait (the second moved up past the first tile's setup).
+# EPI: %[[S1:.*]] = tile.local_alloc : <1x128x128xbf16, barriers>
+# EPI: tile.tma_init %[[S1]]
+# EPI: tile.tma_copy %{{.*}} into %[[S1]][%{{.*}}] if
+# EPI-NEXT: %[[S2:.*]] = tile.local_alloc : <1x128x128xbf16, barriers>
+# EPI: tile.tma_init %[[S2]]
+# EPI: tile.tma_copy %{{.*}} into %[[S2]][%{{.*}}] if
+# EPI-NOT: tile.tma_wait
+# EPI: tile.tma_wait %[[S2]]
+# EPI-NEXT: tile.local_load %[[S2]][%{{.*}}] : <1x128x128xbf16, barriers> -> tensor<128x128xbf16, #mma>
+# EPI-NEXT: tile.tma_inval %[[S2]]
+# EPI: tile.tma_wait %[[S1]]
+# EPI-NEXT: tile.local_load %[[S1]][%{{.*}}] : <1x128x128xbf16, barriers> -> tensor<128x128xbf16, #mma>
+# EPI-NEXT: tile.tma_inval %[[S1]]
+# EPI-NOT: tensor<128x128xf32, #blocked>
+# EPI-NOT: tile.convert_layout {{.*}}f32
+# EPI: math.exp {{.*}} : tensor<128x128xf32, #mma>
+# EPIPTR: tile.dot_wait
+# EPIPTR: tile.local_alloc : <1x128x128xbf16>
+# EPIPTR: tile.barrier
+# EPIPTR-NEXT: tile.async_copy
+# EPIPTR: tile.async_wait
+# EPIPTR-NEXT: tile.local_load {{.*}} -> tensor<128x128xbf16, #mma>
+# EPIPTR-NOT: tile.convert_layout {{.*}}f32
+# EPIPTR: math.exp {{.*}} : tensor<128x128xf32, #mma>
+# Pointers not known aligned (no cp.async): the loaded bf16 tiles are converted, not the three
+# fp32 tiles computed from them.
+# RUN: ln-compile %s --kernel tma_mm_swiglu_bwd --signature 'tensordesc<bf16[128,64]>,tensordesc<bf16[64,128]>,tensordesc<bf16[128,128]>,tensordesc<bf16[128,128]>,*bf16,*bf16,*bf16,*bf16,i32,i32,i32' -D BM=128 -D BN=128 -D BK=64 -D DESC=False --num-warps 8 --emit=tile-layout | FileCheck %s --check-prefix=EPICVT
+# EPICVT: tile.dot_wait
+# EPICVT: tile.convert_layout %{{.*}} : tensor<128x128xbf16, #blocked{{[0-9]*}}> -> tensor<128x128xbf16, #mma>
+# EPICVT: tile.convert_layout %{{.*}} : tensor<128x128xbf16, #blocked{{[0-9]*}}> -> tensor<128x128xbf16, #mma>
+# EPICVT-NOT: tile.convert_layout {{.*}}f32
+# EPICVT: math.exp {{.*}} : tensor<128x128xf32, #mma>
 # CHECK: .param .align 64 .b8 {{.*}}_param_12[128],
 # CHECK-NEXT: .param .align 64 .b8 {{.*}}_param_13[128]
 # CHECK: cp.async.bulk.tensor.2d
@@ -70,6 +111,36 @@ def tma_mm(a_desc, b_desc, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: t
     rm = pm * BM + tl.arange(0, BM)
     rn = pn * BN + tl.arange(0, BN)
     tl.store(c + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def tma_mm_swiglu_bwd(a_desc, b_desc, g_desc, u_desc, g, u, dg, du, M, N, K,
+                      BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                      DESC: tl.constexpr):
+    # Liger's dGU epilogue: the product combined with two loaded tiles (G and U,
+    # through descriptors or pointers) in several elementwise steps.
+    pm = tl.program_id(0)
+    pn = tl.program_id(1)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = a_desc.load([pm * BM, k])
+        b = b_desc.load([k, pn * BN])
+        acc = tl.dot(a, b, acc)
+    rm = pm * BM + tl.arange(0, BM)
+    rn = pn * BN + tl.arange(0, BN)
+    inside = (rm[:, None] < M) & (rn[None, :] < N)
+    if DESC:
+        gt = g_desc.load([pm * BM, pn * BN]).to(tl.float32)
+        ut = u_desc.load([pm * BM, pn * BN]).to(tl.float32)
+    else:
+        gt = tl.load(g + rm[:, None] * N + rn[None, :], mask=inside, other=0.0).to(tl.float32)
+        ut = tl.load(u + rm[:, None] * N + rn[None, :], mask=inside, other=0.0).to(tl.float32)
+    sig = tl.sigmoid(gt)
+    silu = gt * sig
+    du_t = acc * silu
+    dg_t = acc * ut * (sig + silu - sig * silu)
+    tl.store(du + rm[:, None] * N + rn[None, :], du_t.to(du.dtype.element_ty), mask=inside)
+    tl.store(dg + rm[:, None] * N + rn[None, :], dg_t.to(dg.dtype.element_ty), mask=inside)
 
 
 @triton.jit

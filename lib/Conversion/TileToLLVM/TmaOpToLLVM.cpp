@@ -14,8 +14,10 @@
 //    a slot's panels with cp.async.bulk.tensor in one bulk group, after
 //    every thread's fence.proxy.async and a barrier; the wait is
 //    cp.async.bulk.wait_group.read;
-//  - tile.tma_init / tile.tma_inval: thread 0 initializes (one arrival) or
-//    invalidates the buffer's mbarriers, with the barriers around it.
+//  - tile.tma_init / tile.tma_inval: thread 0 initializes (for the copies
+//    that arrive on each in a phase) or invalidates the buffer's mbarriers,
+//    with the barriers around it. A copy with `arrive %owner` announces its
+//    bytes on the owner's mbarrier of the slot.
 // The mbarriers are 8 bytes per slot, after all other shared memory
 // (SharedMemoryPlan.cpp). The tensor map of a host descriptor is the
 // address of a 128-byte grid-constant kernel parameter (TileToLLVMPass.cpp
@@ -119,7 +121,8 @@ struct TmaCopyLowering : OpConversionPattern<TmaCopyOp> {
     ValueRange coords = adaptor.getCoords();
     SmallVector<Value> inputs{
         electedLane(rewriter, loc, state, op, adaptor.getPred()),
-        barrierAddress(rewriter, loc, state, op.getBuffer(), adaptor.getSlot()),
+        barrierAddress(rewriter, loc, state, op.getOwner() ? op.getOwner() : op.getBuffer(),
+                       adaptor.getSlot()),
         adaptor.getTensorMap()};
     std::string constraints = "r,r,l";
     std::string outer; // ", $k" per outer coordinate, innermost first
@@ -354,10 +357,13 @@ struct TmaBarriersLowering : OpConversionPattern<OpT> {
       barrier(rewriter, loc);
     Value first = barrierAddress(rewriter, loc, state, op.getBuffer(), i32Const(rewriter, loc, 0));
     std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n";
+    std::string arrivals;
+    if constexpr (init)
+      arrivals = std::to_string(op.getArrivals());
     for (int64_t s = 0; s < type.getNumSlots(); ++s)
       text += std::string(init ? "@p mbarrier.init.shared::cta.b64 [$1+"
                                : "@p mbarrier.inval.shared::cta.b64 [$1+") +
-              std::to_string(8 * s) + (init ? "], 1;\n" : "];\n");
+              std::to_string(8 * s) + (init ? "], " + arrivals + ";\n" : "];\n");
     if (init) // the initialization, visible to the async proxy (the copies)
       text += "@p fence.mbarrier_init.release.cluster;\n";
     text += "}";

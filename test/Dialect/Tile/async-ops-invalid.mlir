@@ -124,6 +124,38 @@ func.func @tma_copy_needs_barriers(%m: !llvm.ptr, %b: !tile.smem<3x64x64xf16>, %
 
 // -----
 
+func.func @tma_copy_arrive_needs_barriers(%m: !llvm.ptr, %b: !tile.smem<3x64x64xf16>, %o: !tile.smem<3x64x64xf16>, %s: i32, %c: i32, %p: i1) {
+  // expected-error @+1 {{'tile.tma_copy' op needs a buffer with mbarriers (`!tile.smem<..., barriers>`), got '!tile.smem<3x64x64xf16>'}}
+  tile.tma_copy %m[%c, %c] into %b[%s] arrive %o if %p : !llvm.ptr -> !tile.smem<3x64x64xf16>, !tile.smem<3x64x64xf16>
+  return
+}
+
+// -----
+
+func.func @tma_copy_arrive_own_barriers(%m: !llvm.ptr, %b: !tile.smem<3x64x64xf16, barriers>, %o: !tile.smem<3x64x64xf16, barriers>, %s: i32, %c: i32, %p: i1) {
+  // expected-error @+1 {{'tile.tma_copy' op arrives on another buffer's mbarriers, so its own buffer has none, got '!tile.smem<3x64x64xf16, barriers>'}}
+  tile.tma_copy %m[%c, %c] into %b[%s] arrive %o if %p : !llvm.ptr -> !tile.smem<3x64x64xf16, barriers>, !tile.smem<3x64x64xf16, barriers>
+  return
+}
+
+// -----
+
+func.func @tma_copy_arrive_slots(%m: !llvm.ptr, %b: !tile.smem<3x64x64xf16>, %o: !tile.smem<2x64x64xf16, barriers>, %s: i32, %c: i32, %p: i1) {
+  // expected-error @+1 {{'tile.tma_copy' op arrives on a buffer of 2 slots, but fills one of 3}}
+  tile.tma_copy %m[%c, %c] into %b[%s] arrive %o if %p : !llvm.ptr -> !tile.smem<3x64x64xf16>, !tile.smem<2x64x64xf16, barriers>
+  return
+}
+
+// -----
+
+func.func @tma_init_arrivals(%b: !tile.smem<3x64x64xf16, barriers>) {
+  // expected-error @+1 {{'tile.tma_init' op arrivals must be 1 to 2^20 - 1, got 0}}
+  tile.tma_init %b {arrivals = 0} : !tile.smem<3x64x64xf16, barriers>
+  return
+}
+
+// -----
+
 func.func @tma_copy_transposed(%m: !llvm.ptr, %b: !tile.smem<3x64x64xf16, transposed, barriers>, %s: i32, %c: i32, %p: i1) {
   // expected-error @+1 {{'tile.tma_copy' op copies rows as the tensor stores them: the buffer cannot be transposed, got '!tile.smem<3x64x64xf16, transposed, barriers>'}}
   tile.tma_copy %m[%c, %c] into %b[%s] if %p : !llvm.ptr -> !tile.smem<3x64x64xf16, transposed, barriers>

@@ -49,13 +49,17 @@ func.func @dot_wait(%a: tensor<64x64xf32>, %b: tensor<64x32xf32>) -> tensor<64x3
 
 // TMA copies of descriptor blocks: a buffer with one mbarrier per slot
 // (`barriers`, also with `transposed` before it), the copy from a tensor map
-// at block coordinates, the wait on a slot's phase, the barriers' life; a
+// at block coordinates (or into a buffer without barriers, arriving on
+// another's, whose tma_init counts the arrivals), the wait on a slot's phase, the barriers' life; a
 // tile.load that records its descriptor block.
 // CHECK-LABEL: func.func @tma
 // CHECK-SAME: !tile.smem<2x64x64xf16, transposed, barriers>
 // CHECK: %[[TB:.*]] = tile.local_alloc : <3x64x64xf16, barriers>
 // CHECK: tile.tma_init %[[TB]] : <3x64x64xf16, barriers>
 // CHECK: tile.tma_copy %arg0[%arg2, %arg3] into %[[TB]][%arg2] if %arg4 : !llvm.ptr -> <3x64x64xf16, barriers>
+// CHECK: %[[TO:.*]] = tile.local_alloc : <3x64x128xf16>
+// CHECK: tile.tma_copy %arg0[%arg3, %arg2] into %[[TO]][%arg2] arrive %[[TB]] if %arg4 : !llvm.ptr -> <3x64x128xf16>, !tile.smem<3x64x64xf16, barriers>
+// CHECK: tile.tma_init %[[TB]] {arrivals = 2 : i64} : <3x64x64xf16, barriers>
 // CHECK: tile.tma_wait %[[TB]][%arg2], phase %arg3 : <3x64x64xf16, barriers>
 // CHECK: tile.tma_inval %[[TB]] : <3x64x64xf16, barriers>
 // CHECK: tile.load %arg5, mask %arg6, other %arg7 coords[%arg2, %arg3] {descArg = 5 : i64} : tensor<64x64x!tile.ptr<f16>>
@@ -64,6 +68,10 @@ func.func @tma(%map: !llvm.ptr, %t: !tile.smem<2x64x64xf16, transposed, barriers
   %b = tile.local_alloc : !tile.smem<3x64x64xf16, barriers>
   tile.tma_init %b : !tile.smem<3x64x64xf16, barriers>
   tile.tma_copy %map[%s, %c] into %b[%s] if %p : !llvm.ptr -> !tile.smem<3x64x64xf16, barriers>
+  %other = tile.local_alloc : !tile.smem<3x64x128xf16>
+  tile.tma_copy %map[%c, %s] into %other[%s] arrive %b if %p
+      : !llvm.ptr -> !tile.smem<3x64x128xf16>, !tile.smem<3x64x64xf16, barriers>
+  tile.tma_init %b {arrivals = 2} : !tile.smem<3x64x64xf16, barriers>
   tile.tma_wait %b[%s], phase %c : !tile.smem<3x64x64xf16, barriers>
   tile.tma_inval %b : !tile.smem<3x64x64xf16, barriers>
   %x = tile.load %ptrs, mask %m, other %o coords [%s, %c] {descArg = 5 : i64} : tensor<64x64x!tile.ptr<f16>>

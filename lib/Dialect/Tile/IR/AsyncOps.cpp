@@ -142,8 +142,21 @@ LogicalResult checkBarriers(Operation *op, SharedMemoryType buffer) {
 
 LogicalResult TmaCopyOp::verify() {
   SharedMemoryType buffer = getBuffer().getType();
-  if (failed(checkBarriers(*this, buffer)))
+  if (Value owner = getOwner()) {
+    // The copy arrives on the owner's barrier of the same slot.
+    auto ownerType = cast<SharedMemoryType>(owner.getType());
+    if (failed(checkBarriers(*this, ownerType)))
+      return failure();
+    if (buffer.getBarriers())
+      return emitOpError() << "arrives on another buffer's mbarriers, so its own buffer has "
+                              "none, got "
+                           << buffer;
+    if (ownerType.getNumSlots() != buffer.getNumSlots())
+      return emitOpError() << "arrives on a buffer of " << ownerType.getNumSlots()
+                           << " slots, but fills one of " << buffer.getNumSlots();
+  } else if (failed(checkBarriers(*this, buffer))) {
     return failure();
+  }
   if (buffer.getTransposed())
     return emitOpError() << "copies rows as the tensor stores them: the buffer cannot be "
                             "transposed, got "
@@ -172,7 +185,12 @@ LogicalResult TensormapCreateOp::verify() {
 }
 
 LogicalResult TmaWaitOp::verify() { return checkBarriers(*this, getBuffer().getType()); }
-LogicalResult TmaInitOp::verify() { return checkBarriers(*this, getBuffer().getType()); }
+LogicalResult TmaInitOp::verify() {
+  // mbarrier.init takes up to 2^20 - 1 arrivals.
+  if (getArrivals() < 1 || getArrivals() >= (1 << 20))
+    return emitOpError() << "arrivals must be 1 to 2^20 - 1, got " << getArrivals();
+  return checkBarriers(*this, getBuffer().getType());
+}
 LogicalResult TmaInvalOp::verify() { return checkBarriers(*this, getBuffer().getType()); }
 
 LogicalResult TmaStoreOp::verify() {

@@ -1,16 +1,22 @@
-//===- OneSlotStaging.cpp - Dot operands through one shared-memory slot ---===//
+//===- OneSlotStaging.cpp - Tiles through one shared-memory slot ----------===//
 //
 // The loads --tile-pipeline-loops (PipelineLoops.cpp) stages without
 // pipelining them: a dot operand loaded once before the loops that use it,
-// and a loop's dot operands that cannot all be copied asynchronously, each
-// through one slot written and read in the same iteration.
+// a loop's dot operands that cannot all be copied asynchronously, each
+// through one slot written and read in the same iteration, and a tile
+// loaded once only to be converted to another layout (an epilogue's).
 //
 //===----------------------------------------------------------------------===//
+#include "NextTilePrologue.h"
 #include "SlotOperands.h"
+#include "TmaCopies.h"
 
 #include "kiln/Analysis/DistributedLayout.h"
+#include "kiln/Dialect/Tile/IR/BufferLife.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using kiln::DistributedLayout;
@@ -105,6 +111,120 @@ void stageInLoop(scf::ForOp loop, ArrayRef<LoadOp> loads,
     if (copied)
       load.erase();
   }
+}
+
+/// The conversion that is the only user of `load`, a 2-D f16 / bf16 / f32
+/// tile loaded in no loop, to an accumulator's (#tile.mma) layout; else
+/// null.
+static ConvertLayoutOp onlyConversion(LoadOp load) {
+  // What a slot holds (!tile.smem): f16, bf16 or f32 rows of whole
+  // 16-byte chunks.
+  auto type = dyn_cast<RankedTensorType>(load.getType());
+  Type elem = type ? type.getElementType() : Type();
+  if (!type || type.getRank() != 2 || !(elem.isF16() || elem.isBF16() || elem.isF32()) ||
+      type.getDimSize(1) * elem.getIntOrFloatBitWidth() % 128 || load.getIsVolatile() ||
+      !load->hasOneUse() || load->getParentOfType<scf::ForOp>() ||
+      load->getParentOfType<scf::WhileOp>())
+    return {};
+  // Into an accumulator's layout: the slot's swizzle serves its reads (a
+  // transposing blocked-to-blocked exchange picks its own padding instead).
+  auto cvt = dyn_cast<ConvertLayoutOp>(*load->user_begin());
+  if (!cvt || cvt->getBlock() != load->getBlock() ||
+      !isa_and_nonnull<MmaLayoutAttr>(cvt.getType().getEncoding()))
+    return {};
+  return cvt;
+}
+
+bool isConvertedOnlyLoad(LoadOp load) { return bool(onlyConversion(load)); }
+
+/// Moves the ops from `first` to `copy` (a slot's allocation, the TMA
+/// copy's setup and the copy) up past the ops before them that neither
+/// define the copy's operands nor write memory (another epilogue tile's
+/// wait and read included), so that the copies of an epilogue's tiles are
+/// all in flight before the first wait: `g = desc.load(..).to(f32)` puts the
+/// wait of G before the load of U.
+static void startEarly(Operation *first, Operation *copy) {
+  auto crossable = [&](Operation *op) {
+    if (op->getNumRegions() ||
+        llvm::any_of(copy->getOperands(), [&](Value v) { return v.getDefiningOp() == op; }))
+      return false;
+    if (isa<LocalAllocOp, LocalLoadOp, TmaInitOp, TmaCopyOp, TmaWaitOp, TmaInvalOp>(op))
+      return true;
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    return isMemoryEffectFree(op) ||
+           (effects && effects.onlyHasEffect<MemoryEffects::Read>());
+  };
+  Operation *before = first;
+  while (Operation *prev = before->getPrevNode()) {
+    if (!crossable(prev))
+      break;
+    before = prev;
+  }
+  if (before == first)
+    return;
+  SmallVector<Operation *> group;
+  for (Operation *op = first; op != copy->getNextNode(); op = op->getNextNode())
+    group.push_back(op);
+  for (Operation *op : group)
+    op->moveBefore(before);
+}
+
+bool stageConvertedLoad(LoadOp load, bool byCpAsync) {
+  ConvertLayoutOp cvt = onlyConversion(load);
+  if (!cvt)
+    return false;
+  Value tensorMap = copiedWithTma(load) ? tensorMapFor(load) : Value();
+  if (!tensorMap && !byCpAsync)
+    return false;
+  // The slot and the scratch the function's ops may take at once must fit
+  // beside the buffers in use at the load (those of the loops before it are
+  // not: SharedMemoryPlan.cpp gives their bytes to it).
+  auto func = load->getParentOfType<FunctionOpInterface>();
+  int64_t scratch = 16 * 1024, live = 0;
+  func->walk([&](Operation *op) {
+    if (auto alloc = dyn_cast<LocalAllocOp>(op))
+      live += isBufferLiveAt(alloc, load) ? alloc.getType().getAllocBytes() : 0;
+    else
+      scratch = std::max(scratch, scratchEstimate(op));
+  });
+  auto type = cast<RankedTensorType>(load.getType());
+  if (tensorBytes(type) + live + scratch > sharedMemoryPerBlock(load))
+    return false;
+
+  OpBuilder b(load);
+  Location loc = load.getLoc();
+  auto slotType = SharedMemoryType::get(load.getContext(),
+                                        {1, type.getDimSize(0), type.getDimSize(1)},
+                                        type.getElementType(), /*transposed=*/false,
+                                        /*barriers=*/bool(tensorMap));
+  auto alloc = LocalAllocOp::create(b, loc, slotType);
+  Value buffer = alloc;
+  Value slot = arith::ConstantIntOp::create(b, loc, 0, 32);
+  if (tensorMap) { // tma_init ends with the barrier after the bytes' earlier users
+    TmaInitOp::create(b, loc, buffer);
+    Value always = arith::ConstantIntOp::create(b, loc, 1, 1);
+    auto copy =
+        TmaCopyOp::create(b, loc, tensorMap, load.getCoords(), buffer, slot, Value(), always);
+    startEarly(alloc, copy);
+  } else {
+    BarrierOp::create(b, loc);
+    AsyncCopyOp::create(b, loc, load.getPtr(), load.getMask(), buffer, slot);
+    AsyncCommitOp::create(b, loc);
+  }
+  // Waited for where the conversion was: the copies of the loads before it
+  // (an epilogue's other tiles) are in flight meanwhile.
+  b.setInsertionPoint(cvt);
+  if (tensorMap)
+    TmaWaitOp::create(b, loc, buffer, slot, slot); // the first phase: parity 0
+  else
+    AsyncWaitOp::create(b, loc, 0); // + the barrier
+  Value tile = LocalLoadOp::create(b, loc, cvt.getType(), buffer, slot);
+  if (tensorMap) // its barrier first: every thread is past the wait
+    TmaInvalOp::create(b, loc, buffer);
+  cvt.getResult().replaceAllUsesWith(tile);
+  cvt.erase();
+  load.erase();
+  return true;
 }
 
 } // namespace kiln::tile

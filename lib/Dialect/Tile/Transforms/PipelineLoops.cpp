@@ -27,10 +27,11 @@
 // skipped, leaving the loop as it was, whenever that split is not clean.
 // Which loads become copies, and into which slot orientation, is decided in
 // SlotOperands.cpp. On sm_90 the blocks of 2-D host descriptors are copied by
-// TMA instead (TmaCopies.h): their slots carry mbarriers (tma_init after the
+// TMA instead (TmaCopies.h): the first such buffer's slots carry mbarriers
+// on which every block of the iteration arrives (tma_init after the
 // prologue's barrier, tma_inval after the loop), a copy past the loop's end
-// is not started, and the body waits on the read slot's phase, carried with
-// the slots. Loads staged through one slot without pipelining are in
+// is not started, and the body waits once on the read slot's phase, carried
+// with the slots. Loads staged through one slot without pipelining are in
 // OneSlotStaging.cpp.
 //
 //===----------------------------------------------------------------------===//
@@ -269,20 +270,24 @@ scf::ForOp pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages, boo
     if (type.getRank() == 1) // one row
       shape.push_back(1);
     llvm::append_range(shape, type.getShape());
+    // The first TMA buffer carries the mbarriers: every block of an
+    // iteration arrives on its slot's, and the loop waits once a step.
+    bool owner = tensorMap && tmaBuffers.empty();
     buffers.push_back(LocalAllocOp::create(
         b, load.getLoc(), SharedMemoryType::get(b.getContext(), shape, type.getElementType(),
-                                                transposed, bool(tensorMap))));
+                                                transposed, owner)));
     if (tensorMap)
       tmaBuffers.push_back(buffers.back());
   }
   bool anyCpAsync = tmaBuffers.size() < buffers.size();
+  Value tmaOwner = tmaBuffers.empty() ? Value() : tmaBuffers.front();
 
   // Prologue: iterations 0 .. stages - 2, each into its own slot. The
   // barrier before it lets the scratch of what ran before the loop (a dot
   // staging its operands) share the slots' bytes (SharedMemoryPlan.cpp).
   BarrierOp::create(b, loc);
-  for (Value buffer : tmaBuffers) // after the barrier: scratch may share its bytes
-    TmaInitOp::create(b, loc, buffer);
+  if (tmaOwner) // after the barrier: scratch may share its bytes
+    TmaInitOp::create(b, loc, tmaOwner, b.getI64IntegerAttr(tmaBuffers.size()));
   // The prologue of the run whose values from around the loop `around`
   // maps: its copies predicated on `runs` as well (if not null) and into the
   // slots from `firstSlot` on (if not null; else from 0). It leaves the
@@ -314,7 +319,7 @@ scf::ForOp pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages, boo
       map.map(loop.getInductionVar(), iv);
       for (auto [k, v] : llvm::zip(plan.ahead, ahead))
         map.map(loop.getRegionIterArgs()[k], v);
-      emitStage0(b, loc, plan, buffers, tensorMaps, map, slot, inRange, prefetched);
+      emitStage0(b, loc, plan, buffers, tensorMaps, tmaOwner, map, slot, inRange, prefetched);
       for (auto [i, k] : llvm::enumerate(plan.ahead))
         ahead[i] = map.lookupOrDefault(yield.getOperand(k));
     }
@@ -388,13 +393,13 @@ scf::ForOp pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages, boo
   bool copiesFirst = !asyncDots && !refillReadSlot;
   // The wait's barrier also tells the copies issued first in the iteration
   // that every thread is done with the slot they refill. TMA copies wait on
-  // their slot's barrier instead.
+  // their slot's mbarrier instead (one for all of an iteration's blocks).
   if (anyCpAsync)
     AsyncWaitOp::create(b, loc, lead - 1);
   else if (copiesFirst)
     BarrierOp::create(b, loc);
-  for (Value buffer : tmaBuffers)
-    TmaWaitOp::create(b, loc, buffer, readSlot, newArgs.back());
+  if (tmaOwner)
+    TmaWaitOp::create(b, loc, tmaOwner, readSlot, newArgs.back());
   // Stage 0 of iteration i + lead.
   IRMapping map0;
   SmallVector<Value> prefetchedAhead;
@@ -404,7 +409,7 @@ scf::ForOp pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages, boo
     map0.map(loop.getInductionVar(), ivAhead);
     for (auto [i, k] : llvm::enumerate(plan.ahead))
       map0.map(loop.getRegionIterArgs()[k], newArgs[kept.size() + i]);
-    emitStage0(b, loc, plan, buffers, tensorMaps, map0, copySlot, inRange, prefetchedAhead);
+    emitStage0(b, loc, plan, buffers, tensorMaps, tmaOwner, map0, copySlot, inRange, prefetchedAhead);
   };
   if (copiesFirst)
     startCopies();
@@ -487,9 +492,8 @@ scf::ForOp pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages, boo
   b.setInsertionPointAfter(newLoop);
   if (anyCpAsync)
     AsyncWaitOp::create(b, loc, 0);
-  if (!early)
-    for (Value buffer : tmaBuffers)
-      TmaInvalOp::create(b, loc, buffer);
+  if (!early && tmaOwner)
+    TmaInvalOp::create(b, loc, tmaOwner);
   SmallVector<Value> results(newLoop.getResults().take_front(kept.size()));
   if (asyncDots) {
     // Each dot waits only for the products before its own; the last ones
@@ -598,8 +602,8 @@ scf::ForOp pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages, boo
     b.setInsertionPointAfter(outer);
     if (anyCpAsync)
       AsyncWaitOp::create(b, loc, 0);
-    for (Value buffer : tmaBuffers)
-      TmaInvalOp::create(b, loc, buffer);
+    if (tmaOwner)
+      TmaInvalOp::create(b, loc, tmaOwner);
   }
   for (auto [i, k] : llvm::enumerate(kept))
     loop.getResult(k).replaceAllUsesWith(results[i]);
@@ -673,6 +677,25 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
       copiesAllWords[loop] = llvm::all_of(loads, copyable);
       companions[loop] = companionLoads(loop, loads, excluded, *axis);
     }
+
+    // Tiles loaded once only to be converted (an epilogue's), staged after
+    // the loops: whether cp.async can copy each is decided on the IR as
+    // written, as above.
+    SmallVector<std::pair<LoadOp, bool>> converted;
+    getOperation().walk([&](LoadOp load) {
+      if (!isConvertedOnlyLoad(load))
+        return WalkResult::advance();
+      if (copiedWithTma(load)) {
+        converted.push_back({load, false});
+        return WalkResult::advance();
+      }
+      if (!ensureAxis())
+        return WalkResult::interrupt();
+      converted.push_back({load, copiesWords(load, *axis) && zeroPadded(load)});
+      return WalkResult::advance();
+    });
+    if (axis && failed(axis->status()))
+      return signalPassFailure();
 
     SmallVector<LoadOp> invariant;
     getOperation().walk([&](LoadOp load) {
@@ -760,6 +783,8 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
         stageInLoop(loop, loads, wordCopies);
       }
     }
+    for (auto [load, byCpAsync] : converted)
+      stageConvertedLoad(load, byCpAsync);
   }
 };
 

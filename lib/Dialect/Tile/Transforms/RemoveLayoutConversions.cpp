@@ -6,6 +6,11 @@
 // and broadcasts, expand_dims or elementwise ops of those) is replaced by
 // recomputing that value directly in the requested layout.
 //
+// Elementwise work between loaded tiles and several conversions of its
+// results to one layout (an epilogue combining loaded tiles with a dot's
+// accumulator) is done in that layout instead, the loaded tiles converted
+// once each, when that moves fewer bytes (convertSourcesInstead).
+//
 // The rest are made smaller and rarer: a conversion of a broadcast or an
 // expand_dims converts the smaller tensor before it (a row of scales, not
 // the 64 x 64 tile they are broadcast to); one of an elementwise op whose
@@ -19,6 +24,7 @@
 #include "kiln/Dialect/Tile/Transforms/Passes.h"
 
 #include "Rematerialize.h"
+#include "SlotOperands.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
@@ -145,6 +151,100 @@ struct HoistInvariantConversion : OpRewritePattern<ConvertLayoutOp> {
   }
 };
 
+/// The elementwise ops of one block between some blocked tiles (the sources:
+/// loads, mostly) and conversions of their results to one accumulator
+/// (#tile.mma) layout, when every other user of those results is another
+/// such op, are computed in that layout instead, each source converted once
+/// (or recomputed, when cheap). Done
+/// when the sources' bytes are fewer than the conversions' (or as many, in
+/// fewer conversions). Liger's dGU epilogue converted silu(G), U and
+/// sigmoid'(G), three fp32 tiles, to the accumulator's layout, with the
+/// blocked ones all live at once (255 registers, spilled); now it converts
+/// G and U, two bf16 tiles. Single-use chains are left to
+/// SinkIntoElementwise. Returns whether `seed` was rewritten (and erased).
+bool convertSourcesInstead(ConvertLayoutOp seed, DenseSet<Operation *> &erased) {
+  constexpr size_t kMaxOps = 64; // the epilogues this is for are a few dozen ops
+  Attribute from = layoutOf(seed.getSrc()), to = layoutOf(seed.getResult());
+  if (!isa<BlockedLayoutAttr>(from) || !isa<MmaLayoutAttr>(to))
+    return false;
+  Block *block = seed->getBlock();
+  SetVector<Operation *> ops;
+  SetVector<Operation *> conversions;
+  SetVector<Value> sources;
+  SmallVector<Operation *> work;
+  auto join = [&](Operation *op) {
+    if (op->getBlock() != block || op->getNumResults() != 1 || op->getNumRegions() ||
+        !isLayoutAgnosticElementwise(op) || !isa<RankedTensorType>(op->getResult(0).getType()) ||
+        layoutOf(op->getResult(0)) != from)
+      return false;
+    if (ops.insert(op))
+      work.push_back(op);
+    return true;
+  };
+  Operation *def = seed.getSrc().getDefiningOp();
+  if (!def || !join(def))
+    return false;
+  while (!work.empty()) {
+    if (ops.size() > kMaxOps)
+      return false;
+    Operation *op = work.pop_back_val();
+    for (Value v : op->getOperands()) {
+      if (!isa<RankedTensorType>(v.getType()))
+        continue;
+      Operation *producer = v.getDefiningOp();
+      if (!producer || !join(producer))
+        sources.insert(v);
+    }
+    for (Operation *user : op->getResult(0).getUsers()) {
+      auto cvt = dyn_cast<ConvertLayoutOp>(user);
+      if (cvt && layoutOf(cvt.getResult()) == to && cvt->getBlock() == block)
+        conversions.insert(cvt);
+      else if (!join(user))
+        return false;
+    }
+  }
+  // A value that joined after being taken for a source is computed here.
+  sources.remove_if([&](Value v) { return v.getDefiningOp() && ops.contains(v.getDefiningOp()); });
+  int64_t before = 0, after = 0;
+  for (Operation *cvt : conversions)
+    before += tensorBytes(cvt->getResult(0).getType());
+  unsigned converted = 0;
+  for (Value v : sources)
+    if (!rematerialize(v, to, nullptr, /*depth=*/8)) {
+      after += tensorBytes(v.getType());
+      ++converted;
+    }
+  if (after > before || (after == before && converted >= conversions.size()))
+    return false;
+
+  SmallVector<Operation *> order;
+  for (Operation &op : *block)
+    if (ops.contains(&op))
+      order.push_back(&op);
+  IRMapping map;
+  OpBuilder b(seed.getContext());
+  for (Operation *op : order) {
+    b.setInsertionPoint(op);
+    for (Value v : op->getOperands())
+      if (sources.contains(v) && !map.contains(v)) {
+        Value there = rematerialize(v, to, &b, 8);
+        if (!there)
+          there = ConvertLayoutOp::create(b, op->getLoc(), withLayout(v.getType(), to), v);
+        map.map(v, there);
+      }
+    Operation *clone = b.clone(*op, map);
+    clone->getResult(0).setType(withLayout(op->getResult(0).getType(), to));
+  }
+  for (Operation *cvt : conversions) {
+    cvt->getResult(0).replaceAllUsesWith(map.lookup(cvt->getOperand(0)));
+    erased.insert(cvt);
+    cvt->erase();
+  }
+  for (Operation *op : llvm::reverse(order))
+    op->erase(); // its users were the ops above and the conversions
+  return true;
+}
+
 /// A loop-carried tensor (a pointer tile) whose loop reads it only through
 /// one conversion and advances it by a value cheap to recompute is carried
 /// in the converted layout: converted once before the loop.
@@ -201,6 +301,12 @@ struct TileRemoveLayoutConversionsPass
           TileRemoveLayoutConversionsPass> {
   void runOnOperation() override {
     getOperation().walk([](scf::ForOp loop) { carryInConvertedLayout(loop); });
+    SmallVector<ConvertLayoutOp> conversions;
+    getOperation().walk([&](ConvertLayoutOp cvt) { conversions.push_back(cvt); });
+    DenseSet<Operation *> erased;
+    for (ConvertLayoutOp cvt : conversions)
+      if (!erased.contains(cvt))
+        convertSourcesInstead(cvt, erased);
     RewritePatternSet patterns(&getContext());
     patterns.add<CollapseConversion, SinkIntoShapeOp, SinkIntoElementwise,
                  HoistInvariantConversion>(&getContext());

@@ -102,6 +102,19 @@ void stageInvariantOperand(LoadOp load);
 void stageInLoop(mlir::scf::ForOp loop, llvm::ArrayRef<LoadOp> loads,
                  const llvm::DenseSet<mlir::Operation *> &wordCopies);
 
+/// Whether `load`, a 2-D f16 / bf16 / f32 tile loaded in no loop (rows of
+/// whole 16-byte chunks), is read only through one conversion to an
+/// accumulator's (#tile.mma) layout (an epilogue's tile, combined with the
+/// product).
+bool isConvertedOnlyLoad(LoadOp load);
+
+/// Such a load copied into one slot (by TMA where its block can be, else by
+/// cp.async when `byCpAsync`) and read from there in the converted layout:
+/// no registers hold the tile in flight and the conversion's shared-memory
+/// writes go (OneSlotStaging.cpp). Returns false, changing nothing, when
+/// it cannot be copied or the slot would not fit.
+bool stageConvertedLoad(LoadOp load, bool byCpAsync);
+
 /// Once a K-major operand (tf32, fp8) is copied into a slot, its dot reads
 /// the slot: the #tile.dot_op conversion between the load and the dot is
 /// dropped.

@@ -159,7 +159,7 @@ static std::pair<Value, Value> copyOperands(OpBuilder &b, Value ptr, Value mask)
 }
 
 void emitStage0(OpBuilder &b, Location loc, const StagePlan &plan, ArrayRef<Value> buffers,
-                ArrayRef<Value> tensorMaps, IRMapping &map, Value slot, Value inRange,
+                ArrayRef<Value> tensorMaps, Value tmaOwner, IRMapping &map, Value slot, Value inRange,
                 SmallVectorImpl<Value> &prefetchedOut) {
   // A load of a later iteration reads only where that iteration is in the
   // loop (a pointer past the loop's end is not read).
@@ -190,7 +190,8 @@ void emitStage0(OpBuilder &b, Location loc, const StagePlan &plan, ArrayRef<Valu
       SmallVector<Value> coords;
       for (Value c : load.getCoords())
         coords.push_back(map.lookupOrDefault(c));
-      TmaCopyOp::create(b, load.getLoc(), tensorMap, coords, buffer, slot, inRange);
+      TmaCopyOp::create(b, load.getLoc(), tensorMap, coords, buffer, slot,
+                        buffer == tmaOwner ? Value() : tmaOwner, inRange);
       continue;
     }
     auto ptrType = cast<RankedTensorType>(load.getPtr().getType());

@@ -58,13 +58,14 @@ mlir::Value stepsOf(mlir::OpBuilder &b, mlir::Location loc, mlir::Value step, in
 /// Clones stage 0 under `map` (induction variable and carried-ahead iter
 /// args already mapped) and starts the copies of its loads into `slot` of
 /// `buffers`, predicated on `inRange` (TMA for a load with a tensor map in
-/// `tensorMaps`, cp.async for the others, then one commit). The prefetched
+/// `tensorMaps`, cp.async for the others, then one commit; every TMA copy
+/// arrives on the mbarriers of `tmaOwner`, the first TMA buffer). The prefetched
 /// loads' values of that iteration go to `prefetchedOut`, each load
 /// predicated on `inRange` as well (a pointer past the loop's end is not
 /// read).
 void emitStage0(mlir::OpBuilder &b, mlir::Location loc, const StagePlan &plan,
                 llvm::ArrayRef<mlir::Value> buffers, llvm::ArrayRef<mlir::Value> tensorMaps,
-                mlir::IRMapping &map, mlir::Value slot, mlir::Value inRange,
+                mlir::Value tmaOwner, mlir::IRMapping &map, mlir::Value slot, mlir::Value inRange,
                 llvm::SmallVectorImpl<mlir::Value> &prefetchedOut);
 
 } // namespace kiln::tile

@@ -46,8 +46,7 @@ import triton.language as tl
 # TMA: %[[A:.*]] = tile.local_alloc
 # TMA: %[[B:.*]] = tile.local_alloc
 # TMA-NEXT: tile.barrier
-# TMA-NEXT: tile.tma_init %[[A]]
-# TMA-NEXT: tile.tma_init %[[B]]
+# TMA-NEXT: tile.tma_init %[[A]] {arrivals = 2 : i64}
 # TMA: %[[RUNS:.*]] = arith.cmpi slt, %{{.*}}, %[[TILES:.*]] : i32
 # TMA: %[[P0:.*]] = arith.andi %{{.*}}, %[[RUNS]] : i1
 # TMA: tile.tma_copy %{{.*}} into %[[A]][%{{.*}}] if %[[P0]]
@@ -61,14 +60,14 @@ import triton.language as tl
 # TMA: %[[NRUNS:.*]] = arith.cmpi slt, %[[NEXT]], %[[TILES]] : i32
 # TMA: %[[NP0:.*]] = arith.andi %{{.*}}, %[[NRUNS]] : i1
 # TMA: tile.tma_copy %{{.*}} into %[[A]][%[[KLOOP]]#2] if %[[NP0]]
-# TMA: tile.tma_copy %{{.*}} into %[[B]][%[[KLOOP]]#2] if %[[NP0]]
+# TMA: tile.tma_copy %{{.*}} into %[[B]][%[[KLOOP]]#2] arrive %[[A]] if %[[NP0]]
 # TMA: tile.tma_copy
 # TMA: tile.tma_copy
 # TMA: tile.store
 # TMA: scf.yield %{{.*}}, %[[KLOOP]]#1, %[[KLOOP]]#2, %[[KLOOP]]#3 : i32, i32, i32, i32
 # TMA-NEXT: }
 # TMA-NEXT: tile.tma_inval %[[A]]
-# TMA-NEXT: tile.tma_inval %[[B]]
+# TMA-NOT: tile.tma_inval
 
 # PTR: tile.local_alloc
 # PTR: tile.local_alloc

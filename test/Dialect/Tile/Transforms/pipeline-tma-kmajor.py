@@ -58,15 +58,15 @@ def mm_t(a_desc, b_desc, c, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.conste
 # CHECK-LABEL: func.func @mm_t(
 # CHECK-SAME: tile.name = "b_desc.tensormap", tile.tensormap = 4 : i64, tile.tma_box = array<i64: 128, 64>, tile.tma_swizzle = 64 : i64}
 # CHECK: %[[A:.*]] = tile.local_alloc : <3x128x64xf8E4M3FN, barriers>
-# CHECK-NEXT: %[[B:.*]] = tile.local_alloc : <3x128x64xf8E4M3FN, barriers>
+# CHECK-NEXT: %[[B:.*]] = tile.local_alloc : <3x128x64xf8E4M3FN>
 # CHECK-NOT: tile.async_copy
 # CHECK: scf.for
 # CHECK: %[[ASLOT:.*]] = tile.local_load %[[A]]
-# CHECK-NEXT: %[[BSLOT:.*]] = tile.local_load %[[B]][%{{.*}}] : <3x128x64xf8E4M3FN, barriers> -> tensor<128x64xf8E4M3FN
+# CHECK-NEXT: %[[BSLOT:.*]] = tile.local_load %[[B]][%{{.*}}] : <3x128x64xf8E4M3FN> -> tensor<128x64xf8E4M3FN
 # CHECK-NEXT: %[[BKN:.*]] = tile.trans %[[BSLOT]], [1, 0] : tensor<128x64xf8E4M3FN, #{{.*}}> -> tensor<64x128xf8E4M3FN
 # CHECK-NEXT: tile.dot %[[ASLOT]], %[[BKN]], %{{.*}} {tile.wgmma_pending = 1 : i32}
 # CHECK: tile.tma_copy %{{.*}} into %[[A]]
-# CHECK-NEXT: tile.tma_copy %{{.*}} into %[[B]]
+# CHECK-NEXT: tile.tma_copy %{{.*}} into %[[B]][%{{.*}}] arrive %[[A]]
 # CHECK-NOT: tile.async_copy
 
 # PTX-NOT: cp.async.cg
@@ -106,13 +106,13 @@ def mm_made(a_ptr, b_ptr, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl
 # MADE: %[[AMAP:.*]] = tile.tensormap_create
 # MADE: %[[BMAP:.*]] = tile.tensormap_create
 # MADE: %[[A:.*]] = tile.local_alloc : <3x128x128xf8E4M3FN, barriers>
-# MADE-NEXT: %[[B:.*]] = tile.local_alloc : <3x128x128xf8E4M3FN, barriers>
+# MADE-NEXT: %[[B:.*]] = tile.local_alloc : <3x128x128xf8E4M3FN>
 # MADE-NOT: tile.async_copy
 # MADE: scf.for
 # MADE: tile.trans
 # MADE-NEXT: tile.dot {{.*}} {tile.wgmma_pending = 1 : i32}
 # MADE: tile.tma_copy %[[AMAP]][%{{.*}}] into %[[A]]
-# MADE-NEXT: tile.tma_copy %[[BMAP]][%{{.*}}] into %[[B]]
+# MADE-NEXT: tile.tma_copy %[[BMAP]][%{{.*}}] into %[[B]][%{{.*}}] arrive %[[A]]
 # MADE-NOT: tile.async_copy
 
 

@@ -2,9 +2,11 @@
 # are copied by TMA on sm_90: the loads record their block (descArg,
 # coords), the pipeliner gives each descriptor a CUtensorMap argument after
 # the others (box: the block's rows x one panel of at most 128 bytes;
-# swizzle: the panel's bytes) and slots with one mbarrier each. Prologue:
-# barrier, tma_init, the first copies predicated on the loop's range; loop:
-# wait on the read slot's phase (carried, flipped when the read slot wraps),
+# swizzle: the panel's bytes) and slots; the first buffer's slots carry one
+# mbarrier each, on which both blocks of an iteration arrive. Prologue:
+# barrier, tma_init (2 arrivals), the first copies predicated on the loop's
+# range; loop: one wait on the read slot's phase (carried, flipped when the
+# read slot wraps),
 # the dot, barrier, the copy `stages - 1` iterations ahead; after the loop
 # tma_inval. Neither alignment (shapes not divisible by 16) nor a NaN
 # padding keeps a TMA copy from being pipelined: the copy fills the padding.
@@ -46,22 +48,22 @@ def mm(a_desc, b_desc, c, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexp
 # CHECK-SAME: %arg10: !llvm.ptr {tile.name = "a_desc.tensormap", tile.tensormap = 0 : i64, tile.tma_box = array<i64: 64, 32>, tile.tma_swizzle = 64 : i64},
 # CHECK-SAME: %arg11: !llvm.ptr {tile.name = "b_desc.tensormap", tile.tensormap = 4 : i64, tile.tma_box = array<i64: 32, 64>, tile.tma_swizzle = 128 : i64})
 # CHECK: %[[A:.*]] = tile.local_alloc : <3x64x32xf16, barriers>
-# CHECK: %[[B:.*]] = tile.local_alloc : <3x32x128xf16, barriers>
+# CHECK: %[[B:.*]] = tile.local_alloc : <3x32x128xf16>
 # CHECK: tile.barrier
-# CHECK-NEXT: tile.tma_init %[[A]]
-# CHECK-NEXT: tile.tma_init %[[B]]
+# CHECK-NEXT: tile.tma_init %[[A]] {arrivals = 2 : i64}
+# CHECK-NOT: tile.tma_init
 # CHECK: tile.tma_copy %arg10[%{{.*}}, %c0_i32] into %[[A]][%{{.*}}] if %{{.*}}
-# CHECK: tile.tma_copy %arg11[%c0_i32, %c0_i32] into %[[B]][%{{.*}}] if %{{.*}}
+# CHECK: tile.tma_copy %arg11[%c0_i32, %c0_i32] into %[[B]][%{{.*}}] arrive %[[A]] if %{{.*}}
 # CHECK: tile.tma_copy %arg10
 # CHECK: tile.tma_copy %arg11
 # CHECK-NOT: tile.async_copy
 # CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}, %[[COPY:.*]] = %c2_i32, %[[READ:.*]] = %c0_i32{{.*}}, %[[PHASE:.*]] = %c0_i32{{.*}})
 # CHECK-NEXT: tile.tma_wait %[[A]][%[[READ]]], phase %[[PHASE]]
-# CHECK-NEXT: tile.tma_wait %[[B]][%[[READ]]], phase %[[PHASE]]
+# CHECK-NOT: tile.tma_wait
 # CHECK: tile.dot %{{.*}} {tile.wgmma_pending = 1 : i32}
 # CHECK-NEXT: tile.barrier
 # CHECK: tile.tma_copy %arg10[%{{.*}}, %{{.*}}] into %[[A]][%[[COPY]]]
-# CHECK: tile.tma_copy %arg11[%{{.*}}, %c0_i32] into %[[B]][%[[COPY]]]
+# CHECK: tile.tma_copy %arg11[%{{.*}}, %c0_i32] into %[[B]][%[[COPY]]] arrive %[[A]]
 # CHECK: %[[NEXT:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : i32
 # CHECK: %[[NEXT:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : i32
 # CHECK-NEXT: %[[WRAPPED:.*]] = arith.cmpi eq, %[[NEXT]], %{{.*}} : i32
@@ -69,7 +71,7 @@ def mm(a_desc, b_desc, c, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexp
 # CHECK-NEXT: %[[P:.*]] = arith.select %[[WRAPPED]], %[[FLIP]], %[[PHASE]] : i32
 # CHECK-NEXT: scf.yield %{{.*}}, %{{.*}}, %[[NEXT]], %[[P]]
 # CHECK: tile.tma_inval %[[A]]
-# CHECK-NEXT: tile.tma_inval %[[B]]
+# CHECK-NOT: tile.tma_inval
 # CHECK-NOT: tile.async_wait
 
 # The tensor maps are 128-byte grid constants; B's rows of 256 bytes are two
@@ -77,7 +79,7 @@ def mm(a_desc, b_desc, c, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexp
 # PTX-LABEL: .entry mm(
 # PTX: .param .align 64 .b8 mm_param_10[128],
 # PTX: .param .align 64 .b8 mm_param_11[128]
-# PTX: mbarrier.init.shared::cta.b64 [%r{{[0-9]+}}+16], 1;
+# PTX: mbarrier.init.shared::cta.b64 [%r{{[0-9]+}}+16], 2;
 # PTX: fence.mbarrier_init.release.cluster;
 # One lane of warp 0, chosen by elect.sync, issues each copy (under a plain
 # `tid == 0` test ptxas loops over the lanes to make the copy's operands
@@ -89,26 +91,29 @@ def mm(a_desc, b_desc, c, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexp
 # have held a scratch exchange); in the loop, where only wgmma reads the
 # slots and TMA refills them, no fence precedes the copies.
 # PTX: fence.proxy.async.shared::cta;
-# PTX-NEXT: mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r{{[0-9]+}}], 4096;
-# PTX-NEXT: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
-# PTX: mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r{{[0-9]+}}], 8192;
-# PTX-NEXT: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r{{[0-9]+}}], [%rd{{[0-9]+}}, {%r[[ZERO:[0-9]+]], %r{{[0-9]+}}}]
-# PTX-NEXT: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}]
+# Both copies of an iteration arrive on the same mbarrier; the loop polls it
+# once.
+# PTX-NEXT: mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r[[BAR:[0-9]+]]], 4096;
+# PTX-NEXT: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [%r[[BAR]]];
+# PTX: mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r[[BAR]]], 8192;
+# PTX-NEXT: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r{{[0-9]+}}], [%rd{{[0-9]+}}, {%r[[ZERO:[0-9]+]], %r{{[0-9]+}}}], [%r[[BAR]]];
+# PTX-NEXT: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [%r[[BAR]]];
 # PTX: mbarrier.try_wait.parity.shared::cta.b64 done, [%r{{[0-9]+}}], %r{{[0-9]+}};
+# PTX-NOT: mbarrier.try_wait
 # PTX: wgmma.mma_async
 # PTX-NOT: fence.proxy.async
 # PTX: mbarrier.inval.shared::cta.b64
 
 # MMA-LABEL: func.func @mm(
 # MMA: tile.local_alloc : <4x64x32xbf16, barriers>
-# MMA: tile.local_alloc : <4x32x64xbf16, barriers>
+# MMA: tile.local_alloc : <4x32x64xbf16>
 # MMA: scf.for
 # MMA-NEXT: tile.tma_wait
 # MMA: tile.dot
 # MMA-NOT: wgmma_pending
 # MMA-NEXT: tile.barrier
 # MMA: tile.tma_copy %arg10{{.*}} into %{{.*}}[%[[SLOT:.*]]] if
-# MMA: tile.tma_copy %arg11{{.*}} into %{{.*}}[%[[SLOT]]] if
+# MMA: tile.tma_copy %arg11{{.*}} into %{{.*}}[%[[SLOT]]] arrive %{{.*}} if
 
 # mma.sync reads the slots into registers (ldmatrix: the generic proxy), so
 # the copies that refill them in the loop keep the fence.

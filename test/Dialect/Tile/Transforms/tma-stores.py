@@ -148,7 +148,7 @@ def persistent(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
 
 # PERSIST-LABEL: func.func @persistent(
 # PERSIST: tile.local_alloc : <3x128x64xf16, barriers>
-# PERSIST: tile.local_alloc : <3x256x64xf16, barriers>
+# PERSIST: tile.local_alloc : <3x256x64xf16>
 # PERSIST: %[[C:.*]] = tile.local_alloc : <1x128x256xf16>
 # PERSIST-NEXT: scf.for
 # PERSIST: scf.for

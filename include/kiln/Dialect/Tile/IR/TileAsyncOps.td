@@ -150,7 +150,8 @@ def Tile_DotWaitOp : Tile_Op<"dot_wait", [MemoryEffects<[MemRead, MemWrite]>,
 // TMA copies (sm_90): host tensor descriptors into slots with mbarriers
 //===----------------------------------------------------------------------===//
 
-def Tile_TmaCopyOp : Tile_Op<"tma_copy", [MemoryEffects<[MemRead, MemWrite]>]> {
+def Tile_TmaCopyOp : Tile_Op<"tma_copy", [AttrSizedOperandSegments,
+                                           MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "start a TMA copy of a descriptor block into a shared-memory slot";
   let description = [{
     When `pred` holds, one thread of the program announces the slot's bytes
@@ -164,16 +165,23 @@ def Tile_TmaCopyOp : Tile_Op<"tma_copy", [MemoryEffects<[MemRead, MemWrite]>]> {
     descriptor's padding. The copy is visible to the program after a
     `tile.tma_wait` on the slot.
 
+    With `arrive %owner`, the copy announces its bytes on the mbarrier of
+    the same slot of `owner` instead (a buffer without mbarriers of its own):
+    the blocks a pipelined loop copies in one iteration land on one barrier,
+    whose `tile.tma_init` counts their arrivals, and the loop waits once.
+
     ```mlir
     tile.tma_copy %map[%row, %col] into %buf[%slot] if %inRange
         : !llvm.ptr -> !tile.smem<3x64x64xf16, barriers>
+    tile.tma_copy %mapB[%k, %col] into %bufB[%slot] arrive %buf if %inRange
+        : !llvm.ptr -> !tile.smem<3x64x128xf16>, !tile.smem<3x64x64xf16, barriers>
     ```
   }];
   let arguments = (ins AnyType:$tensorMap, Variadic<I32>:$coords, Tile_SharedMemory:$buffer,
-                       I32:$slot, I1:$pred);
+                       I32:$slot, Optional<Tile_SharedMemory>:$owner, I1:$pred);
   let assemblyFormat = [{
-    $tensorMap `[` $coords `]` `into` $buffer `[` $slot `]` `if` $pred attr-dict
-    `:` type($tensorMap) `->` type($buffer)
+    $tensorMap `[` $coords `]` `into` $buffer `[` $slot `]` (`arrive` $owner^)? `if` $pred
+    attr-dict `:` type($tensorMap) `->` type($buffer) (`,` type($owner)^)?
   }];
   let hasVerifier = 1;
 }
@@ -230,17 +238,21 @@ def Tile_TmaWaitOp : Tile_Op<"tma_wait", [MemoryEffects<[MemRead, MemWrite]>]> {
 def Tile_TmaInitOp : Tile_Op<"tma_init", [MemoryEffects<[MemWrite]>]> {
   let summary = "initialize the mbarriers of a TMA-filled buffer";
   let description = [{
-    One thread initializes each slot's mbarrier for one arrival (the thread
-    that starts the copies), then the program synchronizes
+    One thread initializes each slot's mbarrier for `arrivals` arrivals (the
+    copies that fill the slot in one phase: the buffer's own and those of
+    the buffers whose copies `arrive` on it; each copy arrives once, from
+    the thread that starts it), then the program synchronizes
     (`fence.mbarrier_init` and `bar.sync`), so that no copy or wait sees a
     barrier before its initialization. Placed before the first copy into the
     buffer; `tile.tma_inval` ends the barriers' life.
 
     ```mlir
     tile.tma_init %buf : !tile.smem<3x64x64xf16, barriers>
+    tile.tma_init %buf {arrivals = 2 : i64} : !tile.smem<3x64x64xf16, barriers>
     ```
   }];
-  let arguments = (ins Tile_SharedMemory:$buffer);
+  let arguments = (ins Tile_SharedMemory:$buffer,
+                       DefaultValuedAttr<I64Attr, "1">:$arrivals);
   let assemblyFormat = "$buffer attr-dict `:` type($buffer)";
   let hasVerifier = 1;
 }
