@@ -137,13 +137,14 @@ static ConvertLayoutOp onlyConversion(LoadOp load) {
 
 bool isConvertedOnlyLoad(LoadOp load) { return bool(onlyConversion(load)); }
 
-/// Moves the ops from `first` to `copy` (a slot's allocation, the TMA
-/// copy's setup and the copy) up past the ops before them that neither
-/// define the copy's operands nor write memory (another epilogue tile's
-/// wait and read included), so that the copies of an epilogue's tiles are
-/// all in flight before the first wait: `g = desc.load(..).to(f32)` puts the
-/// wait of G before the load of U.
-static void startEarly(Operation *first, Operation *copy) {
+/// The op before which the ops from `first` to `copy` (a slot's allocation,
+/// the TMA copy's setup and the copy) may start instead: the earliest past
+/// which only ops go that neither define the copy's operands nor write
+/// memory (another epilogue tile's wait and read included), so that the
+/// copies of an epilogue's tiles are all in flight before the first wait
+/// (`g = desc.load(..).to(f32)` puts the wait of G before the load of U).
+/// `first` when none.
+static Operation *earliestStart(Operation *first, Operation *copy) {
   auto crossable = [&](Operation *op) {
     if (op->getNumRegions() ||
         llvm::any_of(copy->getOperands(), [&](Value v) { return v.getDefiningOp() == op; }))
@@ -160,13 +161,23 @@ static void startEarly(Operation *first, Operation *copy) {
       break;
     before = prev;
   }
-  if (before == first)
-    return;
-  SmallVector<Operation *> group;
-  for (Operation *op = first; op != copy->getNextNode(); op = op->getNextNode())
-    group.push_back(op);
-  for (Operation *op : group)
-    op->moveBefore(before);
+  return before;
+}
+
+/// Whether a slot of `bytes` allocated at `at` fits beside the buffers in
+/// use there (but `self`) and the largest scratch the function's ops may
+/// take (the buffers of the loops before it are not in use: SharedMemoryPlan
+/// gives their bytes to it).
+static bool slotFitsAt(Operation *at, int64_t bytes, Operation *self = nullptr) {
+  auto func = at->getParentOfType<FunctionOpInterface>();
+  int64_t scratch = 16 * 1024, live = 0;
+  func->walk([&](Operation *op) {
+    if (auto alloc = dyn_cast<LocalAllocOp>(op))
+      live += op != self && isBufferLiveAt(alloc, at) ? alloc.getType().getAllocBytes() : 0;
+    else
+      scratch = std::max(scratch, scratchEstimate(op));
+  });
+  return bytes + live + scratch <= sharedMemoryPerBlock(at);
 }
 
 bool stageConvertedLoad(LoadOp load, bool byCpAsync) {
@@ -176,19 +187,9 @@ bool stageConvertedLoad(LoadOp load, bool byCpAsync) {
   Value tensorMap = copiedWithTma(load) ? tensorMapFor(load) : Value();
   if (!tensorMap && !byCpAsync)
     return false;
-  // The slot and the scratch the function's ops may take at once must fit
-  // beside the buffers in use at the load (those of the loops before it are
-  // not: SharedMemoryPlan.cpp gives their bytes to it).
-  auto func = load->getParentOfType<FunctionOpInterface>();
-  int64_t scratch = 16 * 1024, live = 0;
-  func->walk([&](Operation *op) {
-    if (auto alloc = dyn_cast<LocalAllocOp>(op))
-      live += isBufferLiveAt(alloc, load) ? alloc.getType().getAllocBytes() : 0;
-    else
-      scratch = std::max(scratch, scratchEstimate(op));
-  });
   auto type = cast<RankedTensorType>(load.getType());
-  if (tensorBytes(type) + live + scratch > sharedMemoryPerBlock(load))
+  int64_t bytes = tensorBytes(type);
+  if (!slotFitsAt(load, bytes))
     return false;
 
   OpBuilder b(load);
@@ -205,7 +206,16 @@ bool stageConvertedLoad(LoadOp load, bool byCpAsync) {
     Value always = arith::ConstantIntOp::create(b, loc, 1, 1);
     auto copy =
         TmaCopyOp::create(b, loc, tensorMap, load.getCoords(), buffer, slot, Value(), always);
-    startEarly(alloc, copy);
+    // Moved up only where the slot still fits (it may then live beside
+    // buffers whose last reads it passed).
+    Operation *start = earliestStart(alloc, copy);
+    if (start != alloc.getOperation() && slotFitsAt(start, bytes, alloc)) {
+      SmallVector<Operation *> group;
+      for (Operation *op = alloc; op != copy->getNextNode(); op = op->getNextNode())
+        group.push_back(op);
+      for (Operation *op : group)
+        op->moveBefore(start);
+    }
   } else {
     BarrierOp::create(b, loc);
     AsyncCopyOp::create(b, loc, load.getPtr(), load.getMask(), buffer, slot);
