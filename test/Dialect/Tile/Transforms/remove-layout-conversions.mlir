@@ -155,3 +155,98 @@ func.func @broadcast_scales(%p: tensor<64x!tile.ptr<f32>, #rs>, %acc: tensor<64x
   tile.print "m" %m : tensor<64x64xf32, #mma>
   return
 }
+
+// -----
+
+#r = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#mma = #tile.mma<version = 2, warpsPerCTA = [4, 1]>
+
+// An epilogue's elementwise work on two loaded bf16 tiles whose results
+// reach the accumulator's layout through three fp32 conversions (one value
+// also feeds the others): the two loaded tiles are converted instead and
+// the work runs in #mma (Liger's dGU).
+// CHECK-DAG: #[[MMA:.*]] = #tile.mma
+// CHECK-LABEL: func.func @sources_converted
+// CHECK: %[[G:.*]] = tile.load %arg0
+// CHECK: %[[U:.*]] = tile.load %arg1
+// CHECK: %[[GM:.*]] = tile.convert_layout %[[G]] : tensor<64x64xbf16, #{{.*}}> -> tensor<64x64xbf16, #[[MMA]]>
+// CHECK: %[[GF:.*]] = arith.extf %[[GM]] : tensor<64x64xbf16, #[[MMA]]> to tensor<64x64xf32, #[[MMA]]>
+// CHECK: %[[UM:.*]] = tile.convert_layout %[[U]] : tensor<64x64xbf16, #{{.*}}> -> tensor<64x64xbf16, #[[MMA]]>
+// CHECK: arith.extf %[[UM]] : tensor<64x64xbf16, #[[MMA]]> to tensor<64x64xf32, #[[MMA]]>
+// CHECK-NOT: tile.convert_layout
+// CHECK: math.exp {{.*}} : tensor<64x64xf32, #[[MMA]]>
+// CHECK-NOT: tile.convert_layout
+// CHECK: tile.print "du"
+func.func @sources_converted(%pg: tensor<64x64x!tile.ptr<bf16>, #r>, %pu: tensor<64x64x!tile.ptr<bf16>, #r>,
+                             %acc: tensor<64x64xf32, #mma>) {
+  %one = arith.constant dense<1.0> : tensor<64x64xf32, #r>
+  %g = tile.load %pg : tensor<64x64x!tile.ptr<bf16>, #r>
+  %u = tile.load %pu : tensor<64x64x!tile.ptr<bf16>, #r>
+  %gf = arith.extf %g : tensor<64x64xbf16, #r> to tensor<64x64xf32, #r>
+  %uf = arith.extf %u : tensor<64x64xbf16, #r> to tensor<64x64xf32, #r>
+  %ng = arith.negf %gf : tensor<64x64xf32, #r>
+  %e = math.exp %ng : tensor<64x64xf32, #r>
+  %d = arith.addf %e, %one : tensor<64x64xf32, #r>
+  %sig = arith.divf %one, %d : tensor<64x64xf32, #r>
+  %silu = arith.mulf %gf, %sig : tensor<64x64xf32, #r>
+  %a = arith.addf %sig, %silu : tensor<64x64xf32, #r>
+  %c1 = tile.convert_layout %silu : tensor<64x64xf32, #r> -> tensor<64x64xf32, #mma>
+  %c2 = tile.convert_layout %uf : tensor<64x64xf32, #r> -> tensor<64x64xf32, #mma>
+  %c3 = tile.convert_layout %a : tensor<64x64xf32, #r> -> tensor<64x64xf32, #mma>
+  %du = arith.mulf %acc, %c1 : tensor<64x64xf32, #mma>
+  %t = arith.mulf %acc, %c2 : tensor<64x64xf32, #mma>
+  %dg = arith.mulf %t, %c3 : tensor<64x64xf32, #mma>
+  tile.print "du" %du : tensor<64x64xf32, #mma>
+  tile.print "dg" %dg : tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#r = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#mma = #tile.mma<version = 2, warpsPerCTA = [4, 1]>
+
+// A value of the work is also read in the loaded tiles' layout (printed
+// there): the work stays where it is, with its conversions.
+// CHECK-LABEL: func.func @sources_kept_other_user
+// CHECK: arith.mulf %{{.*}} : tensor<64x64xf32, #blocked>
+// CHECK: tile.convert_layout %{{.*}} : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #mma>
+// CHECK: tile.convert_layout %{{.*}} : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #mma>
+func.func @sources_kept_other_user(%pg: tensor<64x64x!tile.ptr<bf16>, #r>, %acc: tensor<64x64xf32, #mma>) {
+  %g = tile.load %pg : tensor<64x64x!tile.ptr<bf16>, #r>
+  %gf = arith.extf %g : tensor<64x64xbf16, #r> to tensor<64x64xf32, #r>
+  %sq = arith.mulf %gf, %gf : tensor<64x64xf32, #r>
+  %c1 = tile.convert_layout %sq : tensor<64x64xf32, #r> -> tensor<64x64xf32, #mma>
+  %c2 = tile.convert_layout %gf : tensor<64x64xf32, #r> -> tensor<64x64xf32, #mma>
+  tile.print "sq" %sq : tensor<64x64xf32, #r>
+  %x = arith.mulf %acc, %c1 : tensor<64x64xf32, #mma>
+  %y = arith.addf %x, %c2 : tensor<64x64xf32, #mma>
+  tile.print "y" %y : tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#r = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#mma = #tile.mma<version = 2, warpsPerCTA = [4, 1]>
+
+// Three fp32 tiles loaded, combined into two values converted: converting
+// the sources would move more bytes, so the conversions stay.
+// CHECK-LABEL: func.func @sources_larger
+// CHECK: arith.addf %{{.*}} : tensor<64x64xf32, #blocked>
+// CHECK: arith.mulf %{{.*}} : tensor<64x64xf32, #blocked>
+// CHECK-COUNT-2: tile.convert_layout %{{.*}} : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #mma>
+func.func @sources_larger(%pa: tensor<64x64x!tile.ptr<f32>, #r>, %pb: tensor<64x64x!tile.ptr<f32>, #r>,
+                          %pc: tensor<64x64x!tile.ptr<f32>, #r>, %acc: tensor<64x64xf32, #mma>) {
+  %a = tile.load %pa : tensor<64x64x!tile.ptr<f32>, #r>
+  %b = tile.load %pb : tensor<64x64x!tile.ptr<f32>, #r>
+  %c = tile.load %pc : tensor<64x64x!tile.ptr<f32>, #r>
+  %s = arith.addf %a, %b : tensor<64x64xf32, #r>
+  %p = arith.mulf %s, %c : tensor<64x64xf32, #r>
+  %c1 = tile.convert_layout %s : tensor<64x64xf32, #r> -> tensor<64x64xf32, #mma>
+  %c2 = tile.convert_layout %p : tensor<64x64xf32, #r> -> tensor<64x64xf32, #mma>
+  %x = arith.mulf %acc, %c1 : tensor<64x64xf32, #mma>
+  %y = arith.addf %x, %c2 : tensor<64x64xf32, #mma>
+  tile.print "y" %y : tensor<64x64xf32, #mma>
+  return
+}
