@@ -409,7 +409,8 @@ scf::ForOp pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages, boo
     map0.map(loop.getInductionVar(), ivAhead);
     for (auto [i, k] : llvm::enumerate(plan.ahead))
       map0.map(loop.getRegionIterArgs()[k], newArgs[kept.size() + i]);
-    emitStage0(b, loc, plan, buffers, tensorMaps, tmaOwner, map0, copySlot, inRange, prefetchedAhead);
+    emitStage0(b, loc, plan, buffers, tensorMaps, tmaOwner, map0, copySlot, inRange,
+               prefetchedAhead);
   };
   if (copiesFirst)
     startCopies();

@@ -159,8 +159,8 @@ static std::pair<Value, Value> copyOperands(OpBuilder &b, Value ptr, Value mask)
 }
 
 void emitStage0(OpBuilder &b, Location loc, const StagePlan &plan, ArrayRef<Value> buffers,
-                ArrayRef<Value> tensorMaps, Value tmaOwner, IRMapping &map, Value slot, Value inRange,
-                SmallVectorImpl<Value> &prefetchedOut) {
+                ArrayRef<Value> tensorMaps, Value tmaOwner, IRMapping &map, Value slot,
+                Value inRange, SmallVectorImpl<Value> &prefetchedOut) {
   // A load of a later iteration reads only where that iteration is in the
   // loop (a pointer past the loop's end is not read).
   auto loadAhead = [&](LoadOp load) {
