@@ -203,8 +203,6 @@ bool convertSourcesInstead(ConvertLayoutOp seed, DenseSet<Operation *> &erased) 
         return false;
     }
   }
-  // A value that joined after being taken for a source is computed here.
-  sources.remove_if([&](Value v) { return v.getDefiningOp() && ops.contains(v.getDefiningOp()); });
   int64_t before = 0, after = 0;
   for (Operation *cvt : conversions)
     before += tensorBytes(cvt->getResult(0).getType());
