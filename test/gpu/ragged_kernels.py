@@ -21,8 +21,8 @@ create_ragged_descriptor(T, block, ragged_dim); batch b is rows [starts[b], star
 # RUN: ln-compile %s --kernel batched_mm --signature 'tensordesc<bf16[1,128,64],div=16x16x16>,tensordesc<bf16[64,128],div=16x16>,tensordesc<bf16[1,128,128],div=16x16x16>,*bf16:16,i32' -D BM=128 -D BN=128 -D BK=64 --num-warps 8 --emit=tile-layout | FileCheck %s --check-prefix=BMM
 # The [1, BM, BK] block is loaded squeezed, and the kernel's reshape to 2-D cancels: the loop
 # copies it into slots with a 3-D TMA copy (a coordinate per dimension of the descriptor, a box
-# of the whole block) and tl.dot reads them; the store keeps the 3-D block (its value is a cast
-# of the reshaped accumulator).
+# of the whole block) and tl.dot reads them; the store is squeezed too (its value, a cast of the
+# reshaped accumulator, is cast before the reshape), so no 3-D tile is exchanged.
 # BMM-LABEL: func.func @batched_mm(
 # BMM-SAME: %arg18: !llvm.ptr {tile.name = "a_desc.tensormap", tile.tensormap = 0 : i64, tile.tma_box = array<i64: 1, 128, 64>, tile.tma_swizzle = 128 : i64}
 # BMM: tile.tma_copy %arg18[%{{.*}}, %{{.*}}, %c0_i32] into %{{.*}} -> <3x128x64xbf16, barriers>
@@ -30,7 +30,8 @@ create_ragged_descriptor(T, block, ragged_dim); batch b is rows [starts[b], star
 # BMM: %[[A:.*]] = tile.local_load %{{.*}} : <3x128x64xbf16, barriers> -> tensor<128x64xbf16, #{{.*}}>
 # BMM-NOT: tile.reshape
 # BMM: tile.dot %[[A]]
-# BMM: tile.store %{{.*}} : tensor<1x128x128x!tile.ptr<bf16>, #{{.*}}>
+# BMM-NOT: tensor<1x128x128
+# BMM: tile.store %{{.*}} coords[%{{.*}}, %{{.*}}, %{{.*}}] {descArg = 10 : i64} : tensor<128x128x!tile.ptr<bf16>, #{{.*}}>
 # RUN: ln-compile %s --kernel ragged_scale3 --signature 'tensordesc<fp32[1,1,1,32,64]>,tensordesc<fp32[1,1,1,32,64]>,*fp32:16,*i32:16,*i32:16' -D BM=32 -D BN=64 --emit=ptx -o /dev/null
 # B's blocks (a 2-D descriptor) by TMA; A's blocks through the 4-D ragged descriptor squeezed to
 # 2-D and copied by 4-D TMA copies into the pipeline's slots (no per-thread copies), C's stored

@@ -172,17 +172,25 @@ struct TmaStoreLowering : OpConversionPattern<TmaStoreOp> {
               /*hasSideEffects=*/true);
     barrier(rewriter, loc);
     Value slotBase = slotByteOffset(rewriter, loc, type, adaptor.getBuffer(), adaptor.getSlot());
-    // Operands: elected, tensor map, outer coordinate, then per panel its
-    // inner coordinate and source.
-    SmallVector<Value> inputs{electedThread(rewriter, loc, state, op), adaptor.getTensorMap(),
-                              adaptor.getCoords()[0]};
-    std::string constraints = "r,l,r";
+    // Operands: elected, tensor map, the outer coordinates, then per panel
+    // its inner coordinate and source. A descriptor of rank 3 to 5 whose
+    // block's unit dimensions the slot drops has a coordinate per dimension.
+    ValueRange coords = adaptor.getCoords();
+    SmallVector<Value> inputs{electedThread(rewriter, loc, state, op), adaptor.getTensorMap()};
+    std::string constraints = "r,l";
+    std::string outer; // ", $k" per outer coordinate, innermost first
+    for (Value c : llvm::reverse(coords.drop_back())) {
+      outer += ", $" + std::to_string(inputs.size());
+      inputs.push_back(c);
+      constraints += ",r";
+    }
     SmallVector<unsigned> panels =
-        slotPanels(rewriter, loc, type, slotBase, adaptor.getCoords()[1], inputs, constraints);
+        slotPanels(rewriter, loc, type, slotBase, coords.back(), inputs, constraints);
     std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n";
+    std::string rank = std::to_string(coords.size());
     for (unsigned at : panels)
-      text += "@p cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$1, {$" +
-              std::to_string(at) + ", $2}], [$" + std::to_string(at + 1) + "];\n";
+      text += "@p cp.async.bulk.tensor." + rank + "d.global.shared::cta.bulk_group [$1, {$" +
+              std::to_string(at) + outer + "}], [$" + std::to_string(at + 1) + "];\n";
     text += "@p cp.async.bulk.commit_group;\n}";
     inlinePtx(rewriter, loc, {}, inputs, text, constraints, /*hasSideEffects=*/true);
     rewriter.eraseOp(op);

@@ -183,8 +183,8 @@ static FailureOr<Val> descriptorValue(IRGen &g, ArgReader &rd, const Arg &a,
 /// kernel argument of a host descriptor (`descArg`) or the fields of one
 /// made in the kernel (`desc`). A load of a host descriptor's block of rank
 /// 3 to 5 that squeezes to 2-D (`[1, BM, BK]`) is recorded too: its tensor
-/// map has the descriptor's rank and a box of the block's shape. Whether it
-/// recorded anything.
+/// map has the descriptor's rank and a box of the block's shape, and so is a
+/// store of such a block's squeezed value. Whether it recorded anything.
 template <typename AccessOp>
 bool recordDescriptorBlock(IRGen &g, AccessOp access, const Val &desc,
                            const std::vector<Val> &offsets) {
@@ -192,9 +192,14 @@ bool recordDescriptorBlock(IRGen &g, AccessOp access, const Val &desc,
   auto kernel = base ? llvm::dyn_cast<mlir::func::FuncOp>(base.getOwner()->getParentOp())
                      : mlir::func::FuncOp();
   bool host = kernel && kernel.getArgAttr(base.getArgNumber(), "tile.descriptor");
-  bool squeezedLoad = std::is_same_v<AccessOp, tile::LoadOp> && host &&
-                      keptDims(desc, /*squeeze=*/true).size() == 2;
-  if (desc.bpRank() != 2 && !squeezedLoad)
+  mlir::Value block;
+  if constexpr (std::is_same_v<AccessOp, tile::LoadOp>)
+    block = access.getResult();
+  else
+    block = access.getValue();
+  bool squeezed = host && llvm::cast<mlir::RankedTensorType>(block.getType()).getRank() == 2 &&
+                  keptDims(desc, /*squeeze=*/true).size() == 2;
+  if (desc.bpRank() != 2 && !squeezed)
     return false;
   llvm::SmallVector<mlir::Value> coords;
   for (const Val &o : offsets)
@@ -344,6 +349,35 @@ FailureOr<Val> kiln::fe::loadTensorDescriptorBuiltin(BuiltinCall &call) {
   return liftToBlock(g, e, Val::runtime(load, t), desc->blockShape);
 }
 
+/// `v` (of a descriptor's block shape) as the `squeezed` block, when it is
+/// a reshape up from a value of that shape, or a one-operand elementwise op
+/// (a cast) of one: the op is made again on the squeezed value.
+static std::optional<Val> squeezedValue(IRGen &g, const Val &v,
+                                        llvm::ArrayRef<int64_t> squeezed) {
+  auto isSqueezed = [&](mlir::Value x) {
+    return llvm::cast<mlir::RankedTensorType>(x.getType()).getShape() == squeezed;
+  };
+  mlir::Operation *def = v.value.getDefiningOp();
+  if (auto up = llvm::dyn_cast_or_null<tile::ReshapeOp>(def))
+    return isSqueezed(up.getSrc()) ? std::optional(Val::runtime(up.getSrc(), v.type.withShape(squeezed)))
+                                   : std::nullopt;
+  if (!def || def->getNumOperands() != 1 || def->getNumResults() != 1 ||
+      def->getNumRegions() != 0 || !def->hasTrait<mlir::OpTrait::Elementwise>())
+    return std::nullopt;
+  auto up = def->getOperand(0).getDefiningOp<tile::ReshapeOp>();
+  if (!up || !isSqueezed(up.getSrc()))
+    return std::nullopt;
+  auto resultType = llvm::cast<mlir::RankedTensorType>(def->getResult(0).getType());
+  mlir::OperationState state(def->getLoc(), def->getName());
+  state.addOperands(up.getSrc());
+  state.addTypes(mlir::RankedTensorType::get(squeezed, resultType.getElementType()));
+  state.addAttributes(def->getAttrs());
+  // The op of the block shape stays for any other use (a name may hold
+  // it); unused, the pipeline's clean-up removes it.
+  mlir::Operation *flat = g.b.create(state);
+  return Val::runtime(flat->getResult(0), v.type.withShape(squeezed));
+}
+
 FailureOr<Val> kiln::fe::storeTensorDescriptorBuiltin(BuiltinCall &call) {
   auto &[g, rd, a, e, l, args] = call;
   FailureOr<Val> desc = descriptorArg(g, a[0], rd.fn);
@@ -360,14 +394,17 @@ FailureOr<Val> kiln::fe::storeTensorDescriptorBuiltin(BuiltinCall &call) {
   }
   // A value reshaped up from the squeezed block (store_ragged's, or a
   // kernel's `tl.reshape(acc, [1, BM, BN])`) is stored squeezed: the two
-  // reshapes cancel.
+  // reshapes cancel. So is a cast of one (`tl.reshape(acc, [1, BM, BN])
+  // .to(dtype)`, Liger's epilogues), cast before the reshape instead.
+  llvm::SmallVector<int64_t> squeezed;
+  for (size_t d : keptDims(*desc, /*squeeze=*/true))
+    squeezed.push_back(desc->blockShape[d]);
   bool squeeze = false;
-  if (auto up = v->value.getDefiningOp<tile::ReshapeOp>()) {
-    llvm::SmallVector<int64_t> squeezed;
-    for (size_t d : keptDims(*desc, /*squeeze=*/true))
-      squeezed.push_back(desc->blockShape[d]);
-    squeeze = llvm::cast<mlir::RankedTensorType>(up.getSrc().getType()).getShape() ==
-              llvm::ArrayRef<int64_t>(squeezed);
+  if (squeezed.size() < desc->blockShape.size()) {
+    if (std::optional<Val> flat = squeezedValue(g, *v, squeezed)) {
+      v = *flat;
+      squeeze = true;
+    }
   }
   std::vector<Val> offsets;
   FailureOr<Expanded> x = descriptorBlock(g, *desc, a[1], rd.fn, e, &offsets, squeeze);

@@ -156,6 +156,14 @@ func.func @tma_init_arrivals(%b: !tile.smem<3x64x64xf16, barriers>) {
 
 // -----
 
+func.func @tma_init_arrivals_negative(%b: !tile.smem<3x64x64xf16, barriers>) {
+  // expected-error @+1 {{'tile.tma_init' op arrivals must be 1 to 2^20 - 1, got -1}}
+  tile.tma_init %b {arrivals = -1} : !tile.smem<3x64x64xf16, barriers>
+  return
+}
+
+// -----
+
 func.func @tma_copy_transposed(%m: !llvm.ptr, %b: !tile.smem<3x64x64xf16, transposed, barriers>, %s: i32, %c: i32, %p: i1) {
   // expected-error @+1 {{'tile.tma_copy' op copies rows as the tensor stores them: the buffer cannot be transposed, got '!tile.smem<3x64x64xf16, transposed, barriers>'}}
   tile.tma_copy %m[%c, %c] into %b[%s] if %p : !llvm.ptr -> !tile.smem<3x64x64xf16, transposed, barriers>
@@ -243,6 +251,14 @@ func.func @tensormap_offset(%s: !llvm.ptr, %b: !tile.ptr<f16>, %c: i32, %l: i64)
 
 // -----
 
+func.func @tensormap_offset_negative(%s: !llvm.ptr, %b: !tile.ptr<f16>, %c: i32, %l: i64) {
+  // expected-error @+1 {{'tile.tensormap_create' op offset must be a non-negative multiple of 128 bytes, got -128}}
+  %0 = tile.tensormap_create %s, %b, %c, %c, %l {offset = -128 : i64, box = array<i64: 64, 64>, swizzle = 128 : i64} : !llvm.ptr, !tile.ptr<f16> -> !llvm.ptr
+  return
+}
+
+// -----
+
 func.func @tensormap_box(%s: !llvm.ptr, %b: !tile.ptr<f16>, %c: i32, %l: i64) {
   // expected-error @+1 {{'tile.tensormap_create' op box must be 2 dimensions of 1 to 256 elements}}
   %0 = tile.tensormap_create %s, %b, %c, %c, %l {offset = 0 : i64, box = array<i64: 512, 64>, swizzle = 128 : i64} : !llvm.ptr, !tile.ptr<f16> -> !llvm.ptr
@@ -284,7 +300,7 @@ func.func @tma_store_barriers(%map: !llvm.ptr, %b: !tile.smem<1x64x64xf16, barri
 // -----
 
 func.func @tma_store_coords(%map: !llvm.ptr, %b: !tile.smem<1x64x64xf16>, %c: i32) {
-  // expected-error @+1 {{'tile.tma_store' op takes 2 coordinates (a 2-D descriptor block), got 1}}
+  // expected-error @+1 {{'tile.tma_store' op takes 2 to 5 coordinates (a descriptor of that rank), got 1}}
   tile.tma_store %b[%c] to %map[%c] : !tile.smem<1x64x64xf16> -> !llvm.ptr
   return
 }

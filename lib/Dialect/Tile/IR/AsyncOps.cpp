@@ -172,23 +172,24 @@ LogicalResult TmaCopyOp::verify() {
 
 LogicalResult TensormapCreateOp::verify() {
   // A tensor map is 128 bytes, 64-byte aligned (the runtime's scratch is).
-  if (getOffset() < 0 || getOffset() % 128 != 0)
+  // Read signed: the accessor's unsigned value would let -128 pass.
+  if (int64_t offset = getOffsetAttr().getInt(); offset < 0 || offset % 128 != 0)
     return emitOpError() << "offset must be a non-negative multiple of 128 bytes, got "
-                         << getOffset();
+                         << offset;
   ArrayRef<int64_t> box = getBox();
   // The TMA unit's limits: 1 to 256 elements per box dimension.
   if (box.size() != 2 || llvm::any_of(box, [](int64_t d) { return d < 1 || d > 256; }))
     return emitOpError() << "box must be 2 dimensions of 1 to 256 elements";
-  if (!llvm::is_contained({0, 32, 64, 128}, getSwizzle()))
-    return emitOpError() << "swizzle must be 0, 32, 64 or 128 bytes, got " << getSwizzle();
+  if (int64_t swizzle = getSwizzleAttr().getInt(); !llvm::is_contained({0, 32, 64, 128}, swizzle))
+    return emitOpError() << "swizzle must be 0, 32, 64 or 128 bytes, got " << swizzle;
   return success();
 }
 
 LogicalResult TmaWaitOp::verify() { return checkBarriers(*this, getBuffer().getType()); }
 LogicalResult TmaInitOp::verify() {
   // mbarrier.init takes up to 2^20 - 1 arrivals.
-  if (getArrivals() < 1 || getArrivals() >= (1 << 20))
-    return emitOpError() << "arrivals must be 1 to 2^20 - 1, got " << getArrivals();
+  if (int64_t arrivals = getArrivalsAttr().getInt(); arrivals < 1 || arrivals >= (1 << 20))
+    return emitOpError() << "arrivals must be 1 to 2^20 - 1, got " << arrivals;
   return checkBarriers(*this, getBuffer().getType());
 }
 LogicalResult TmaInvalOp::verify() { return checkBarriers(*this, getBuffer().getType()); }
@@ -199,8 +200,8 @@ LogicalResult TmaStoreOp::verify() {
     return emitOpError() << "stores a slot as the tensor stores its rows, from a buffer "
                             "neither transposed nor with mbarriers, got "
                          << buffer;
-  if (getCoords().size() != 2)
-    return emitOpError() << "takes 2 coordinates (a 2-D descriptor block), got "
+  if (getCoords().size() < 2 || getCoords().size() > 5)
+    return emitOpError() << "takes 2 to 5 coordinates (a descriptor of that rank), got "
                          << getCoords().size();
   return success();
 }

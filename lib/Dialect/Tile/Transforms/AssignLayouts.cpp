@@ -416,10 +416,11 @@ void LayoutAssigner::visitDot(DotOp dot) {
                                     terms.fixedLayout(nodeOf(producer.getResult())))
                               : MmaLayoutAttr();
   bool rowReduced = isRowReduced(dot.getResult());
-  if (groups && (*groups)[1] > 1 && rowReduced)
-    groups.reset();
-  SmallVector<unsigned, 2> warps = groups ? *groups : chooseMmaWarps(m, n, numWarps);
-  unsigned version = warps[1] > 1 && groups ? 3 : 2;
+  bool byGroups = groups && !((*groups)[1] > 1 && rowReduced);
+  SmallVector<unsigned, 2> warps =
+      byGroups ? SmallVector<unsigned, 2>(groups->begin(), groups->end())
+               : chooseMmaWarps(m, n, numWarps);
+  unsigned version = warps[1] > 1 && byGroups ? 3 : 2;
   if (producerMma && producerMma.getVersion() == 2 && producer.getType().getDimSize(0) == m) {
     warps.assign(producerMma.getWarpsPerCTA().begin(), producerMma.getWarpsPerCTA().end());
     version = 2;

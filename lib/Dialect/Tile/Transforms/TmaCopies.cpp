@@ -71,7 +71,7 @@ Value deviceTensorMap(const DescriptorBlock &block, func::FuncOp func, ArrayRef<
   func.walk([&](TensormapCreateOp op) {
     if (!found && op.getBase() == fields[0] && op.getRows() == fields[1] &&
         op.getCols() == fields[2] && op.getStride() == fields[3] && op.getBox() == box &&
-        op.getSwizzle() == swizzle && op.getNanFill() == nanFill)
+        op.getSwizzleAttr().getInt() == swizzle && op.getNanFill() == nanFill)
       found = op;
   });
   DominanceInfo dom(func);
@@ -148,16 +148,16 @@ static ArrayRef<int64_t> hostBlockShape(func::FuncOp func, int64_t descArg) {
   return block ? block.asArrayRef() : ArrayRef<int64_t>();
 }
 
-/// A host descriptor's block of rank 3 to 5 whose unit dimensions a load
-/// dropped (`desc.load([b, m, k])` of a `[1, BM, BK]` block): the load's
-/// rows and columns are the block's two other dimensions, the last among
-/// them, so that the TMA box of the whole block lays the slot out as the
-/// 2-D one.
-static bool isSqueezedHostBlock(LoadOp load) {
-  ArrayRef<int64_t> block =
-      hostBlockShape(load->getParentOfType<func::FuncOp>(), load.getDescArg().value_or(-1));
-  auto type = cast<RankedTensorType>(load.getType());
-  if (block.size() < 3 || block.size() > 5 || load.getCoords().size() != block.size() ||
+/// A host descriptor's block of rank 3 to 5 whose unit dimensions an access
+/// dropped (`desc.load([b, m, k])` of a `[1, BM, BK]` block, or a store of
+/// such a block's squeezed value): the access's rows and columns are the
+/// block's two other dimensions, the last among them, so that the TMA box
+/// of the whole block lays the slot out as the 2-D one.
+static bool isSqueezedHostBlock(const DescriptorBlock &access) {
+  ArrayRef<int64_t> block = hostBlockShape(access.access->getParentOfType<func::FuncOp>(),
+                                           access.descArg.value_or(-1));
+  RankedTensorType type = access.type;
+  if (block.size() < 3 || block.size() > 5 || access.coords.size() != block.size() ||
       type.getRank() != 2 || block.back() != type.getDimSize(1))
     return false;
   SmallVector<int64_t> kept;
@@ -167,11 +167,15 @@ static bool isSqueezedHostBlock(LoadOp load) {
   return kept == ArrayRef<int64_t>(type.getShape());
 }
 
+bool hasTmaCoords(const DescriptorBlock &access) {
+  return access.coords.size() == 2 || isSqueezedHostBlock(access);
+}
+
 bool isTmaCandidate(LoadOp load) {
   bool described = load.getDescArg() || deviceDescriptorBeforeLoop(load);
   if (!described || load.getIsVolatile())
     return false;
-  if (load.getCoords().size() != 2 && !isSqueezedHostBlock(load))
+  if (!hasTmaCoords(DescriptorBlock::of(load)))
     return false;
   return targetHasTma(load) && isTmaBlock(load.getType());
 }
@@ -180,12 +184,12 @@ bool copiedWithTma(LoadOp load) { return isTmaCandidate(load) && !isTransposedOp
 
 DescriptorBlock DescriptorBlock::of(LoadOp load) {
   return {load, cast<RankedTensorType>(load.getType()), load.getDescArg(), load.getDesc(),
-          load.getDescNan()};
+          load.getCoords(), load.getDescNan()};
 }
 
 DescriptorBlock DescriptorBlock::of(StoreOp store) {
   return {store, cast<RankedTensorType>(store.getValue().getType()), store.getDescArg(),
-          store.getDesc(), false};
+          store.getDesc(), store.getCoords(), false};
 }
 
 Value tensorMapFor(LoadOp load) { return tensorMapFor(DescriptorBlock::of(load)); }

@@ -52,10 +52,16 @@ struct DescriptorBlock {
   mlir::RankedTensorType type; ///< the block
   std::optional<int64_t> descArg; ///< a host descriptor's base argument
   mlir::ValueRange desc; ///< or the fields of one made in the kernel
+  mlir::ValueRange coords; ///< outermost first
   bool nanFill;
   static DescriptorBlock of(LoadOp load);
   static DescriptorBlock of(StoreOp store);
 };
+
+/// Whether `access` has the coordinates of a block that TMA moves: two, or
+/// one per dimension of a host descriptor's block of rank 3 to 5 whose unit
+/// dimensions the access dropped (`[1, BM, BK]` as BM x BK).
+bool hasTmaCoords(const DescriptorBlock &access);
 
 /// The tensor map for `block`'s descriptor, with a box of one slot panel
 /// (all rows, at most 128 bytes of each) and the slot's swizzle: as

@@ -52,6 +52,19 @@
 # RUN: ln-compile %s --kernel persistent --num-warps 8 --num-stages 3 \
 # RUN:   --signature '*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16' \
 # RUN:   -D BM=128 -D BN=256 -D BK=64 -D PROGRAMS=132 --emit=tile-layout | FileCheck %s --check-prefix=PERSIST
+# A squeezed block of a 3-D host descriptor (`tl.reshape(acc, [1, BM, BN])
+# .to(dtype)` stored into a [1, BM, BN] block, Liger's epilogues): the cast
+# is made on the 2-D tile, the store keeps a coordinate per dimension, and
+# the TMA store is 3-D with a box of the whole block.
+# RUN: ln-compile %s --kernel batched --num-warps 4 \
+# RUN:   --signature 'tensordesc<fp16[1,64,64],div=16x16x16>,tensordesc<fp16[64,64],div=16x16>,tensordesc<fp16[1,64,64],div=16x16x16>,i32:16,i32:16' \
+# RUN:   -D BM=64 -D BN=64 -D BK=64 --emit=tile | FileCheck %s --check-prefix=BATCHED-TILE
+# RUN: ln-compile %s --kernel batched --num-warps 4 \
+# RUN:   --signature 'tensordesc<fp16[1,64,64],div=16x16x16>,tensordesc<fp16[64,64],div=16x16>,tensordesc<fp16[1,64,64],div=16x16x16>,i32:16,i32:16' \
+# RUN:   -D BM=64 -D BN=64 -D BK=64 --emit=tile-layout | FileCheck %s --check-prefix=BATCHED
+# RUN: ln-compile %s --kernel batched --num-warps 4 \
+# RUN:   --signature 'tensordesc<fp16[1,64,64],div=16x16x16>,tensordesc<fp16[64,64],div=16x16>,tensordesc<fp16[1,64,64],div=16x16x16>,i32:16,i32:16' \
+# RUN:   -D BM=64 -D BN=64 -D BK=64 --emit=ptx | FileCheck %s --check-prefix=BATCHED-PTX
 import triton
 import triton.language as tl
 
@@ -165,3 +178,31 @@ def persistent(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
 # LEFT-NOT: tile.tma_store
 # LEFT: tile.store
 # LEFT-NOT: tile.tma_store
+
+
+@triton.jit
+def batched(a_desc, b_desc, c_desc, K, BATCHES, BM: tl.constexpr, BN: tl.constexpr,
+            BK: tl.constexpr):
+    m = tl.program_id(0) * BM
+    n = tl.program_id(1) * BN
+    for b in range(0, BATCHES):
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k in range(0, K, BK):
+            a = tl.reshape(a_desc.load([b, m, k]), [BM, BK])
+            acc = tl.dot(a, b_desc.load([k, n]), acc)
+        out = tl.reshape(acc, [1, BM, BN])
+        c_desc.store([b, m, n], out.to(tl.float16))
+
+# BATCHED-TILE-LABEL: func.func @batched(
+# BATCHED-TILE: %[[H:.*]] = arith.truncf %{{.*}} : tensor<64x64xf32> to tensor<64x64xf16>
+# BATCHED-TILE: tile.store %{{.*}}, %[[H]], mask %{{.*}} coords[%{{.*}}, %{{.*}}, %{{.*}}] {descArg = 10 : i64} : tensor<64x64x!tile.ptr<f16>>
+
+# BATCHED-LABEL: func.func @batched(
+# BATCHED-SAME: tile.name = "c_desc.tensormap", tile.tensormap = 10 : i64, tile.tma_box = array<i64: 1, 64, 64>, tile.tma_swizzle = 128 : i64
+# BATCHED: %[[C:.*]] = tile.local_alloc : <1x64x64xf16>
+# BATCHED: tile.local_store %{{.*}} into %[[C]][%{{.*}}] : tensor<64x64xf16, #mma> -> <1x64x64xf16>
+# BATCHED-NEXT: tile.tma_store %[[C]][%{{.*}}] to %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : <1x64x64xf16> -> !llvm.ptr
+# BATCHED-NOT: tile.store
+
+# BATCHED-PTX: @p cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [%r{{[0-9]+}}];
+# BATCHED-PTX-NEXT: @p cp.async.bulk.commit_group;

@@ -285,7 +285,9 @@ def Tile_TmaStoreOp : Tile_Op<"tma_store", [MemoryEffects<[MemRead, MemWrite]>]>
     Every thread orders its writes of the slot before the async proxy's
     reads (`fence.proxy.async.shared::cta`), the program synchronizes, and
     one thread starts the store of slot `slot` of `buffer` to the block at
-    `coords` (outermost first) of the tensor that `tensorMap` describes:
+    `coords` (outermost first, one per dimension of the descriptor, 2 to 5:
+    a block of rank 3 to 5 whose unit dimensions the slot drops) of the
+    tensor that `tensorMap` describes:
     `cp.async.bulk.tensor` per panel of at most 128 bytes of a row, with the
     slot's swizzle, committed as one bulk group. Elements outside the tensor
     are not written. The slot may be written again only after a
