@@ -43,6 +43,7 @@
 
 #include "BlockedLayouts.h"
 #include "DeadCode.h"
+#include "InFlightProducts.h"
 #include "NextTilePrologue.h"
 #include "Rematerialize.h"
 #include "SlotOperands.h"
@@ -497,77 +498,7 @@ scf::ForOp pipeline(scf::ForOp loop, const StagePlan &plan, unsigned stages, boo
     TmaInvalOp::create(b, loc, tmaOwner);
   SmallVector<Value> results(newLoop.getResults().take_front(kept.size()));
   if (asyncDots) {
-    // Each dot waits only for the products before its own; the last ones
-    // are waited for when the loop's accumulators are read.
-    // Only an accumulator that nothing but the next iteration reads (the
-    // matmul K loop) may stay in flight; attention's scores are read at once.
-    // A may also be in registers (attention's P @ V, whose accumulator
-    // `dot(p, v, acc * alpha)` only the next iteration reads).
-    // B may be a slot read transposed, which wgmma reads in place (a
-    // TMA-copied K of attention; tutorial 09's fp8 `b.T`).
-    auto readsSlot = [](Value b) {
-      if (auto trans = b.getDefiningOp<TransOp>())
-        b = trans.getSrc();
-      return b.getDefiningOp<LocalLoadOp>();
-    };
-    auto readsOperandsInPlace = [&](DotOp dot) {
-      return (dot.getA().getDefiningOp<LocalLoadOp>() ||
-              isa_and_nonnull<DotOperandLayoutAttr, MmaLayoutAttr>(
-                  dot.getA().getType().getEncoding())) &&
-             readsSlot(dot.getB());
-    };
-    // A chain of products into one accumulator (Liger's dI: acc = dot(dG,
-    // Wg, acc); acc = dot(dU, Wu, acc)) stays in flight as a whole: wgmma
-    // orders the accumulator accesses of instructions of one shape, so a
-    // product starts on the one before it without waiting for it; each
-    // waits only until its predecessor's group is done. (head, tail) pairs.
-    SmallVector<std::pair<DotOp, DotOp>> inFlight;
-    llvm::SmallPtrSet<Operation *, 4> chained;
-    for (Operation &op : *newBody) {
-      auto head = dyn_cast<DotOp>(op);
-      if (!head || chained.contains(head) || !readsOperandsInPlace(head))
-        continue;
-      SmallVector<DotOp, 2> chain{head};
-      while (chain.back()->hasOneUse()) {
-        auto next = dyn_cast<DotOp>(*chain.back()->user_begin());
-        if (!next || next.getC() != chain.back().getResult() || !readsOperandsInPlace(next) ||
-            next.getA().getType().getElementType() != head.getA().getType().getElementType())
-          break;
-        chain.push_back(next);
-      }
-      DotOp tail = chain.back();
-      if (!tail->hasOneUse() || !isa<scf::YieldOp>(*tail->user_begin()))
-        continue;
-      for (DotOp dot : chain) {
-        dot->setAttr("tile.wgmma_pending", b.getI32IntegerAttr(1));
-        chained.insert(dot);
-      }
-      inFlight.push_back({head, tail});
-    }
-    // The next iteration may read such an accumulator other than as the
-    // chain's own accumulator (attention rescales it: acc * alpha): those
-    // reads take it through a tile.dot_wait placed right before the first
-    // of them, so nothing reads registers a wgmma may still write.
-    for (auto [head, tail] : inFlight) {
-      BlockArgument arg = newLoop.getRegionIterArgs()[tail->use_begin()->getOperandNumber()];
-      SmallVector<OpOperand *> reads;
-      Operation *first = nullptr;
-      for (OpOperand &use : arg.getUses()) {
-        if (use.getOwner() == head.getOperation() && use.getOperandNumber() == 2)
-          continue;
-        reads.push_back(&use);
-        Operation *top = newBody->findAncestorOpInBlock(*use.getOwner());
-        if (top && (!first || top->isBeforeInBlock(first)))
-          first = top;
-      }
-      if (reads.empty() || !first)
-        continue;
-      OpBuilder wb(first);
-      Value waited = DotWaitOp::create(wb, loc, TypeRange{arg.getType()}, ValueRange{arg})
-                         .getResult(0);
-      for (OpOperand *use : reads)
-        use->set(waited);
-    }
+    keepProductsInFlight(newLoop);
     auto newYield = cast<scf::YieldOp>(newBody->getTerminator());
     for (unsigned i = 0; i < kept.size(); ++i)
       if (auto dot = newYield.getOperand(i).getDefiningOp<DotOp>();

@@ -433,13 +433,18 @@ def kloop_nt(A, B, C, K, s_bk, s_bn):
 # shared. At 128 x 128 x 64 three 32 KB operands make a 96 KB stage: two
 # stages fit only once the dots that read their operands from slots stage
 # nothing (their #dot_op conversions vanish).
+# TF32TWO-LABEL: func.func @kloop_shared_a(
 # TF32TWO: tile.local_alloc : <2x128x64xf32>
 # TF32TWO-COUNT-2: tile.local_alloc : <2x64x128xf32, transposed>
 # TF32TWO-NOT: tile.convert_layout {{.*}}dot_op
 # TF32TWO: scf.for
 # TF32TWO: %[[A:[0-9]+]] = tile.local_load %{{[0-9]+}}[%arg{{[0-9]+}}] : <2x128x64xf32>
-# TF32TWO: tile.dot %[[A]], {{.*}}tile.wgmma_pending
-# TF32TWO: tile.dot %[[A]], {{.*}}tile.wgmma_pending
+# Two 128-register accumulators on 4 warps: neither stays in flight beside
+# the other (InFlightProducts.cpp).
+# TF32TWO: tile.dot %[[A]], {{.*}} -> tensor<128x128xf32, #mma>
+# TF32TWO-NEXT: tile.local_load
+# TF32TWO-NEXT: tile.dot %[[A]], {{.*}} -> tensor<128x128xf32, #mma>
+# TF32TWO-NOT: wgmma_pending
 # TF32TWOPTX-COUNT-32: wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32
 # TF32TWOPTX-NOT: mma.sync
 # RUN: ln-compile %s --kernel kloop_shared_a --signature '*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32:16' \

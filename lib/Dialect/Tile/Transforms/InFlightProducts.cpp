@@ -1,0 +1,186 @@
+//===- InFlightProducts.cpp - wgmma products left in flight across iterations -===//
+//
+// A pipelined loop's wgmma products run asynchronously; a product into an
+// accumulator that only the next iteration reads (the matmul K loop; the
+// P @ V of attention, rescaled at the next iteration's top) need not be
+// waited for before the iteration ends: the next one waits where it first
+// reads the accumulator. Meanwhile the accumulator's registers are pinned
+// (a wgmma in flight still writes them: ptxas can neither reuse nor spill
+// them) beside everything the iteration computes before that wait. Where
+// the two would not fit a thread's registers (attention at HEAD_DIM 128
+// with 128 x 128 blocks on 4 warps: a 128-register accumulator and
+// 128-register scores), ptxas spills around the pinned registers on every
+// iteration (3.2 KB per thread; 14.2 ms where Triton takes 3.9 on the
+// H200), and the product is waited for in its own iteration instead (5.5
+// ms: the accumulator may then be spilled once an iteration).
+//
+//===----------------------------------------------------------------------===//
+#include "InFlightProducts.h"
+
+#include "kiln/Analysis/DistributedLayout.h"
+#include "kiln/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace mlir;
+using kiln::getNumWarps;
+
+namespace kiln::tile {
+namespace {
+
+/// 32-bit registers per thread of a floating-point tensor of `type` spread
+/// over `threads` (16-bit elements packed in pairs). Other values count
+/// none: index, mask and address tensors mostly fold into the addresses
+/// (and those of copies the pipeliner replaced are erased after it), and
+/// scalars are in the margin below.
+int64_t registersOf(Type type, int64_t threads) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !isa<FloatType>(tensor.getElementType()))
+    return 0;
+  int64_t bits = std::max<int64_t>(tensor.getElementType().getIntOrFloatBitWidth(), 16);
+  return llvm::divideCeil(tensor.getNumElements() * bits, 32 * threads);
+}
+
+/// Whether `v` takes registers: not a constant, a splat or a broadcast
+/// (their users read the source's registers), nor a slot read that only
+/// products read in place (wgmma's operands from shared memory, a
+/// transposed view of one).
+bool heldInRegisters(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (isa_and_nonnull<arith::ConstantOp, SplatOp, BroadcastOp>(def))
+    return false;
+  if (!isa_and_nonnull<LocalLoadOp, TransOp>(def) ||
+      isa_and_nonnull<DotOperandLayoutAttr>(cast<RankedTensorType>(v.getType()).getEncoding()))
+    return true;
+  return !llvm::all_of(v.getUsers(), [](Operation *user) { return isa<DotOp, TransOp>(user); });
+}
+
+/// Registers a thread has, less a margin for addresses, indices, loop
+/// counters and the wgmma descriptors (32).
+constexpr int64_t kRegisterBudget = 255 - 32;
+
+/// The op of `body` holding the last use of `v`, or null.
+Operation *lastReader(Block &body, Value v) {
+  Operation *last = nullptr;
+  for (Operation *user : v.getUsers())
+    if (Operation *top = body.findAncestorOpInBlock(*user))
+      if (!last || last->isBeforeInBlock(top))
+        last = top;
+  return last;
+}
+
+/// The uses of the loop-carried accumulator `arg` but `head`'s own.
+SmallVector<OpOperand *> otherReads(BlockArgument arg, DotOp head) {
+  SmallVector<OpOperand *> reads;
+  for (OpOperand &use : arg.getUses())
+    if (use.getOwner() != head.getOperation() || use.getOperandNumber() != 2)
+      reads.push_back(&use);
+  return reads;
+}
+
+/// The first op of `body` holding one of `reads`, or null.
+Operation *firstReader(Block &body, ArrayRef<OpOperand *> reads) {
+  Operation *first = nullptr;
+  for (OpOperand *use : reads)
+    if (Operation *top = body.findAncestorOpInBlock(*use->getOwner()))
+      if (!first || top->isBeforeInBlock(first))
+        first = top;
+  return first;
+}
+
+/// Whether the accumulator carried in `arg`, left in flight from the
+/// previous iteration until its first read (or `head`), fits beside the
+/// tensors live after each op before that: the loop-carried ones and those
+/// defined there, while a later op still reads them.
+bool fitsInFlight(Block &body, BlockArgument arg, DotOp head) {
+  auto type = cast<RankedTensorType>(arg.getType());
+  int64_t threads = int64_t(getNumWarps(type.getEncoding())) * 32;
+  Operation *until = firstReader(body, otherReads(arg, head));
+  if (!until || head->isBeforeInBlock(until))
+    until = head;
+  SmallVector<std::pair<Value, Operation *>> tensors; // with their last reader
+  for (BlockArgument other : body.getArguments())
+    if (other != arg)
+      tensors.push_back({other, lastReader(body, other)});
+  int64_t peak = 0;
+  for (Operation &op : body) {
+    if (&op == until)
+      break;
+    for (Value result : op.getResults())
+      tensors.push_back({result, lastReader(body, result)});
+    int64_t live = 0;
+    for (auto [v, last] : tensors)
+      if (last && op.isBeforeInBlock(last) && heldInRegisters(v))
+        live += registersOf(v.getType(), threads);
+    peak = std::max(peak, live);
+  }
+  return registersOf(type, threads) + peak <= kRegisterBudget;
+}
+
+} // namespace
+
+void keepProductsInFlight(scf::ForOp loop) {
+  Block *body = loop.getBody();
+  auto readsSlot = [](Value b) {
+    if (auto trans = b.getDefiningOp<TransOp>())
+      b = trans.getSrc();
+    return b.getDefiningOp<LocalLoadOp>();
+  };
+  auto readsOperandsInPlace = [&](DotOp dot) {
+    return (dot.getA().getDefiningOp<LocalLoadOp>() ||
+            isa_and_nonnull<DotOperandLayoutAttr, MmaLayoutAttr>(
+                dot.getA().getType().getEncoding())) &&
+           readsSlot(dot.getB());
+  };
+  // A chain of products into one accumulator (Liger's dI: acc = dot(dG,
+  // Wg, acc); acc = dot(dU, Wu, acc)) stays in flight as a whole: wgmma
+  // orders the accumulator accesses of instructions of one shape, so a
+  // product starts on the one before it without waiting for it; each
+  // waits only until its predecessor's group is done. (head, tail) pairs.
+  SmallVector<std::pair<DotOp, DotOp>> inFlight;
+  llvm::SmallPtrSet<Operation *, 4> chained;
+  for (Operation &op : *body) {
+    auto head = dyn_cast<DotOp>(op);
+    if (!head || chained.contains(head) || !readsOperandsInPlace(head))
+      continue;
+    SmallVector<DotOp, 2> chain{head};
+    while (chain.back()->hasOneUse()) {
+      auto next = dyn_cast<DotOp>(*chain.back()->user_begin());
+      if (!next || next.getC() != chain.back().getResult() || !readsOperandsInPlace(next) ||
+          next.getA().getType().getElementType() != head.getA().getType().getElementType())
+        break;
+      chain.push_back(next);
+    }
+    DotOp tail = chain.back();
+    if (!tail->hasOneUse() || !isa<scf::YieldOp>(*tail->user_begin()))
+      continue;
+    BlockArgument arg = loop.getRegionIterArgs()[tail->use_begin()->getOperandNumber()];
+    if (!fitsInFlight(*body, arg, head))
+      continue;
+    for (DotOp dot : chain) {
+      dot->setAttr("tile.wgmma_pending", IntegerAttr::get(IntegerType::get(loop.getContext(), 32), 1));
+      chained.insert(dot);
+    }
+    inFlight.push_back({head, tail});
+  }
+  // The next iteration may read such an accumulator other than as the
+  // chain's own accumulator (attention rescales it: acc * alpha): those
+  // reads take it through a tile.dot_wait placed right before the first
+  // of them, so nothing reads registers a wgmma may still write.
+  for (auto [head, tail] : inFlight) {
+    BlockArgument arg = loop.getRegionIterArgs()[tail->use_begin()->getOperandNumber()];
+    SmallVector<OpOperand *> reads = otherReads(arg, head);
+    Operation *first = firstReader(*body, reads);
+    if (!first)
+      continue;
+    OpBuilder wb(first);
+    Value waited = DotWaitOp::create(wb, loop.getLoc(), TypeRange{arg.getType()}, ValueRange{arg})
+                       .getResult(0);
+    for (OpOperand *use : reads)
+      use->set(waited);
+  }
+}
+
+} // namespace kiln::tile
