@@ -104,6 +104,20 @@ SmallVector<unsigned> slotPanels(OpBuilder &b, Location loc, SharedMemoryType ty
   return panels;
 }
 
+/// The coordinates of a TMA box but the innermost (which the panels step),
+/// appended to `inputs` innermost first: the operand list ", $k, ..." they
+/// take in a `cp.async.bulk.tensor`'s coordinate vector after the inner one.
+std::string outerCoordinates(ValueRange coords, SmallVectorImpl<Value> &inputs,
+                             std::string &constraints) {
+  std::string outer;
+  for (Value c : llvm::reverse(coords.drop_back())) {
+    outer += ", $" + std::to_string(inputs.size());
+    inputs.push_back(c);
+    constraints += ",r";
+  }
+  return outer;
+}
+
 struct TmaCopyLowering : OpConversionPattern<TmaCopyOp> {
   TmaCopyLowering(TypeConverter &tc, MLIRContext *ctx, const LoweringState &state)
       : OpConversionPattern(tc, ctx), state(state) {}
@@ -125,12 +139,7 @@ struct TmaCopyLowering : OpConversionPattern<TmaCopyOp> {
                        adaptor.getSlot()),
         adaptor.getTensorMap()};
     std::string constraints = "r,r,l";
-    std::string outer; // ", $k" per outer coordinate, innermost first
-    for (Value c : llvm::reverse(coords.drop_back())) {
-      outer += ", $" + std::to_string(inputs.size());
-      inputs.push_back(c);
-      constraints += ",r";
-    }
+    std::string outer = outerCoordinates(coords, inputs, constraints);
     int64_t slotBytes;
     SmallVector<unsigned> panels = slotPanels(rewriter, loc, type, slotBase, coords.back(),
                                                inputs, constraints, &slotBytes);
@@ -178,12 +187,7 @@ struct TmaStoreLowering : OpConversionPattern<TmaStoreOp> {
     ValueRange coords = adaptor.getCoords();
     SmallVector<Value> inputs{electedThread(rewriter, loc, state, op), adaptor.getTensorMap()};
     std::string constraints = "r,l";
-    std::string outer; // ", $k" per outer coordinate, innermost first
-    for (Value c : llvm::reverse(coords.drop_back())) {
-      outer += ", $" + std::to_string(inputs.size());
-      inputs.push_back(c);
-      constraints += ",r";
-    }
+    std::string outer = outerCoordinates(coords, inputs, constraints);
     SmallVector<unsigned> panels =
         slotPanels(rewriter, loc, type, slotBase, coords.back(), inputs, constraints);
     std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n";
