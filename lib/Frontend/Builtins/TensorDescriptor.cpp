@@ -358,9 +358,11 @@ static std::optional<Val> squeezedValue(IRGen &g, const Val &v,
     return llvm::cast<mlir::RankedTensorType>(x.getType()).getShape() == squeezed;
   };
   mlir::Operation *def = v.value.getDefiningOp();
-  if (auto up = llvm::dyn_cast_or_null<tile::ReshapeOp>(def))
-    return isSqueezed(up.getSrc()) ? std::optional(Val::runtime(up.getSrc(), v.type.withShape(squeezed)))
-                                   : std::nullopt;
+  if (auto up = llvm::dyn_cast_or_null<tile::ReshapeOp>(def)) {
+    if (!isSqueezed(up.getSrc()))
+      return std::nullopt;
+    return Val::runtime(up.getSrc(), v.type.withShape(squeezed));
+  }
   if (!def || def->getNumOperands() != 1 || def->getNumResults() != 1 ||
       def->getNumRegions() != 0 || !def->hasTrait<mlir::OpTrait::Elementwise>())
     return std::nullopt;

@@ -159,8 +159,9 @@ void keepProductsInFlight(scf::ForOp loop) {
     BlockArgument arg = loop.getRegionIterArgs()[tail->use_begin()->getOperandNumber()];
     if (!fitsInFlight(*body, arg, head))
       continue;
+    auto pendingOne = IntegerAttr::get(IntegerType::get(loop.getContext(), 32), 1);
     for (DotOp dot : chain) {
-      dot->setAttr("tile.wgmma_pending", IntegerAttr::get(IntegerType::get(loop.getContext(), 32), 1));
+      dot->setAttr("tile.wgmma_pending", pendingOne);
       chained.insert(dot);
     }
     inFlight.push_back({head, tail});
