@@ -205,8 +205,11 @@ class RaggedDescriptorTest(unittest.TestCase):
         sizes = FakeTensor(0x400000, "torch.int32", 4)
         descriptors.ragged_double[(4, 2)](x, y, starts, sizes, BM=32, BN=64)
         rows = [0x7FFF0000, 0x7FFF0000, 1 << 30, 96, 2**34 - 96, 96, 96]
+        # The store in a loop is a 4-D TMA store on sm_90 (the stand-in
+        # driver's): y's tensor map follows the parameters (the stand-in
+        # encodes the base first).
         self.assertEqual(last_params(), [0x100000] + rows + [0x200000] + rows +
-                         [0x300000, 0x400000])
+                         [0x300000, 0x400000, 0x200000])
         # The device functions are Triton's builtins seen from the host.
         with self.assertRaises(ValueError) as cm:
             load_ragged(x, 0, 1, [0, 0])
