@@ -417,9 +417,7 @@ void LayoutAssigner::visitDot(DotOp dot) {
                               : MmaLayoutAttr();
   bool rowReduced = isRowReduced(dot.getResult());
   bool byGroups = groups && !((*groups)[1] > 1 && rowReduced);
-  SmallVector<unsigned, 2> warps =
-      byGroups ? SmallVector<unsigned, 2>(groups->begin(), groups->end())
-               : chooseMmaWarps(m, n, numWarps);
+  SmallVector<unsigned, 2> warps = byGroups ? *groups : chooseMmaWarps(m, n, numWarps);
   unsigned version = warps[1] > 1 && byGroups ? 3 : 2;
   if (producerMma && producerMma.getVersion() == 2 && producer.getType().getDimSize(0) == m) {
     warps.assign(producerMma.getWarpsPerCTA().begin(), producerMma.getWarpsPerCTA().end());
