@@ -201,3 +201,18 @@ SmallVector<unsigned, 2> kiln::chooseMmaWarps(int64_t m, int64_t n,
   }
   return {wm, wn};
 }
+
+bool kiln::isAccumulatorLayoutA(DotOp op) {
+  auto a = cast<RankedTensorType>(op.getA().getType());
+  auto mma = dyn_cast_or_null<MmaLayoutAttr>(a.getEncoding());
+  return mma && mma == op.getC().getType().getEncoding() && mma.getWarpsPerCTA()[1] == 1 &&
+         (a.getElementType().isF16() || a.getElementType().isBF16());
+}
+
+bool kiln::isRegisterOperand(DotOp op, unsigned index) {
+  if (index == 0 && isAccumulatorLayoutA(op))
+    return true;
+  Value operand = index == 0 ? op.getA() : op.getB();
+  return isa_and_nonnull<DotOperandLayoutAttr>(
+      cast<RankedTensorType>(operand.getType()).getEncoding());
+}

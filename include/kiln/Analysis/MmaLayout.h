@@ -30,6 +30,16 @@ inline bool isWarpGroupMma(tile::MmaLayoutAttr mma) {
   return wpc[0] % 4 == 0 && (mma.getVersion() == 3 || wpc[1] == 1);
 }
 
+/// Whether an f16/bf16 A is in the accumulator's own layout with all warps
+/// along M: each warp then holds its A fragments already (two adjacent m16n8
+/// accumulator tiles are one m16k16 A fragment), and no dot stages it
+/// (mamba's chunk scan scales its cb tile in that layout).
+bool isAccumulatorLayoutA(tile::DotOp op);
+
+/// Whether dot operand `index` is in registers in a form the dot reads as it
+/// is (#tile.dot_op fragments, or such an A): the dot stages nothing for it.
+bool isRegisterOperand(tile::DotOp op, unsigned index);
+
 /// K elements one mma.sync instruction consumes for operands of `kWidth`
 /// elements per 32-bit register: 8 (tf32), 16 (f16/bf16), 32 (8-bit).
 inline int64_t mmaInstrK(unsigned kWidth) { return 8 * int64_t(kWidth); }

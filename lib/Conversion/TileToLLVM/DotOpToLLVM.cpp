@@ -31,13 +31,6 @@ using namespace kiln::tile;
 
 namespace kiln::lowering {
 
-bool isAccumulatorLayoutA(DotOp op) {
-  auto a = cast<RankedTensorType>(op.getA().getType());
-  auto mma = dyn_cast_or_null<MmaLayoutAttr>(a.getEncoding());
-  return mma && mma == op.getC().getType().getEncoding() && mma.getWarpsPerCTA()[1] == 1 &&
-         (a.getElementType().isF16() || a.getElementType().isBF16());
-}
-
 namespace {
 using Coord = DistributedLayout::Coord;
 
@@ -49,11 +42,7 @@ bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
 /// the scratch size both ask this.
 bool isStagedByDot(DotOp op, unsigned operandIndex) {
   Value operand = operandIndex == 0 ? op.getA() : op.getB();
-  if (operandIndex == 0 && isAccumulatorLayoutA(op))
-    return false;
-  return !isa_and_nonnull<DotOperandLayoutAttr>(
-             cast<RankedTensorType>(operand.getType()).getEncoding()) &&
-         !operand.getDefiningOp<LocalLoadOp>();
+  return !isRegisterOperand(op, operandIndex) && !operand.getDefiningOp<LocalLoadOp>();
 }
 
 struct DotLowering : OpConversionPattern<DotOp> {

@@ -180,11 +180,6 @@ mlir::LogicalResult lowerWgmma(mlir::ConversionPatternRewriter &rewriter, tile::
                                mlir::ValueRange aVals, const DistributedLayout &b,
                                mlir::ValueRange bVals, const DistributedLayout &c,
                                llvm::SmallVector<mlir::Value> &acc);
-/// Whether an f16/bf16 A is in the accumulator's own layout with all warps
-/// along M: each warp then holds its A fragments already (two adjacent m16n8
-/// accumulator tiles are one m16k16 A fragment), and no dot stages it
-/// (mamba's chunk scan scales its cb tile in that layout).
-bool isAccumulatorLayoutA(tile::DotOp op);
 /// tile.dot_wait (WgmmaToLLVM.cpp).
 void populateWgmmaPatterns(TileTypeConverter &converter, const LoweringState &state,
                            mlir::RewritePatternSet &patterns);

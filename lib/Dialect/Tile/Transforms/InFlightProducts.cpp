@@ -16,11 +16,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "InFlightProducts.h"
+#include "RegisterEstimate.h"
 
 #include "kiln/Analysis/DistributedLayout.h"
 #include "kiln/Dialect/Tile/IR/Tile.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -29,47 +29,6 @@ using kiln::getNumWarps;
 
 namespace kiln::tile {
 namespace {
-
-/// 32-bit registers per thread of a floating-point tensor of `type` spread
-/// over `threads` (16-bit elements packed in pairs). Other values count
-/// none: index, mask and address tensors mostly fold into the addresses
-/// (and those of copies the pipeliner replaced are erased after it), and
-/// scalars are in the margin below.
-int64_t registersOf(Type type, int64_t threads) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || !isa<FloatType>(tensor.getElementType()))
-    return 0;
-  int64_t bits = std::max<int64_t>(tensor.getElementType().getIntOrFloatBitWidth(), 16);
-  return llvm::divideCeil(tensor.getNumElements() * bits, 32 * threads);
-}
-
-/// Whether `v` takes registers: not a constant, a splat or a broadcast
-/// (their users read the source's registers), nor a slot read that only
-/// products read in place (wgmma's operands from shared memory, a
-/// transposed view of one).
-bool heldInRegisters(Value v) {
-  Operation *def = v.getDefiningOp();
-  if (isa_and_nonnull<arith::ConstantOp, SplatOp, BroadcastOp>(def))
-    return false;
-  if (!isa_and_nonnull<LocalLoadOp, TransOp>(def) ||
-      isa_and_nonnull<DotOperandLayoutAttr>(cast<RankedTensorType>(v.getType()).getEncoding()))
-    return true;
-  return !llvm::all_of(v.getUsers(), [](Operation *user) { return isa<DotOp, TransOp>(user); });
-}
-
-/// Registers a thread has, less a margin for addresses, indices, loop
-/// counters and the wgmma descriptors (32).
-constexpr int64_t kRegisterBudget = 255 - 32;
-
-/// The op of `body` holding the last use of `v`, or null.
-Operation *lastReader(Block &body, Value v) {
-  Operation *last = nullptr;
-  for (Operation *user : v.getUsers())
-    if (Operation *top = body.findAncestorOpInBlock(*user))
-      if (!last || last->isBeforeInBlock(top))
-        last = top;
-  return last;
-}
 
 /// The uses of the loop-carried accumulator `arg` but `head`'s own.
 SmallVector<OpOperand *> otherReads(BlockArgument arg, DotOp head) {
@@ -100,23 +59,8 @@ bool fitsInFlight(Block &body, BlockArgument arg, DotOp head) {
   Operation *until = firstReader(body, otherReads(arg, head));
   if (!until || head->isBeforeInBlock(until))
     until = head;
-  SmallVector<std::pair<Value, Operation *>> tensors; // with their last reader
-  for (BlockArgument other : body.getArguments())
-    if (other != arg)
-      tensors.push_back({other, lastReader(body, other)});
-  int64_t peak = 0;
-  for (Operation &op : body) {
-    if (&op == until)
-      break;
-    for (Value result : op.getResults())
-      tensors.push_back({result, lastReader(body, result)});
-    int64_t live = 0;
-    for (auto [v, last] : tensors)
-      if (last && op.isBeforeInBlock(last) && heldInRegisters(v))
-        live += registersOf(v.getType(), threads);
-    peak = std::max(peak, live);
-  }
-  return registersOf(type, threads) + peak <= kRegisterBudget;
+  int64_t peak = peakTensorRegisters(body, threads, until, [&](Value v) { return v == arg; });
+  return tensorRegisters(type, threads) + peak <= kThreadRegisters - kRegisterMargin;
 }
 
 } // namespace

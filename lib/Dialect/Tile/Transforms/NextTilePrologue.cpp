@@ -8,6 +8,8 @@
 #include "NextTilePrologue.h"
 #include "SlotOperands.h"
 
+#include "kiln/Analysis/MmaLayout.h"
+
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
@@ -16,22 +18,77 @@ using namespace mlir;
 
 namespace kiln::tile {
 
-int64_t scratchEstimate(Operation *op) {
+namespace {
+/// What the estimate assumes of ops whose scratch it does not size (scans,
+/// sorts, gathers, histograms, atomics returning values, shape changes):
+/// their lowering's buffers are small next to a layout exchange.
+constexpr int64_t kUnsizedScratch = 16 * 1024;
+
+/// A reduction's cross-warp partials (ReduceOpToLLVM.cpp): one per output
+/// element, operand and warp along the axis; none within a warp.
+int64_t reductionScratch(Operation *op) {
+  auto type = cast<RankedTensorType>(op->getOperand(0).getType());
+  std::optional<DistributedLayout> layout = getDistributedLayout(type);
+  auto axis = op->getAttrOfType<IntegerAttr>("axis");
+  if (!layout || !axis)
+    return kUnsizedScratch;
+  unsigned warpMask = layout->warpMaskAlong(axis.getInt());
+  if (!warpMask)
+    return 0;
+  int64_t partials = (int64_t(1) << llvm::popcount(warpMask)) * type.getNumElements() /
+                     type.getDimSize(axis.getInt());
+  int64_t bytes = 0;
+  for (Value operand : op->getOperands()) {
+    Type elem = cast<RankedTensorType>(operand.getType()).getElementType();
+    bytes += llvm::alignTo(partials * std::max(1u, elem.getIntOrFloatBitWidth() / 8), 8);
+  }
+  return bytes;
+}
+} // namespace
+
+int64_t scratchEstimate(Operation *op, ArrayRef<LoadOp> slotted) {
+  if (isa<SumOp, MaxOp, MinOp, ReduceOp>(op))
+    return reductionScratch(op);
+  if (isa<ScanOp, SortOp, GatherOp, HistogramOp, AtomicCASOp, AtomicRMWOp, TensormapCreateOp,
+          ReshapeOp, JoinOp, SplitOp, CatOp>(op))
+    return kUnsizedScratch;
+  if (auto trans = dyn_cast<TransOp>(op)) {
+    // A slot read transposed (a dot's operand) is read so by the dot.
+    Value src = trans.getSrc();
+    LoadOp load = src.getDefiningOp<LoadOp>();
+    return src.getDefiningOp<LocalLoadOp>() || (load && llvm::is_contained(slotted, load))
+               ? 0
+               : kUnsizedScratch;
+  }
   if (auto cvt = dyn_cast<ConvertLayoutOp>(op)) {
     // The #dot_op conversions of tf32 / fp8 operands that go to slots
     // vanish (a B read through its transpose's too).
     LoadOp load = operandLoad(cvt.getResult());
-    if (!load || !isKMajorSlotOperand(load))
-      return tensorBytes(cvt.getType()) * 9 / 8;
-  } else if (auto dot = dyn_cast<DotOp>(op)) {
-    // Operands read from slots (a tile.local_load, maybe transposed) are
-    // not staged.
-    auto staged = [](Value operand) {
+    if (load && isKMajorSlotOperand(load))
+      return 0;
+    // A conversion that keeps every element in its thread (an f16
+    // accumulator into wgmma's register A: attention's P) moves registers.
+    std::optional<DistributedLayout> from = getDistributedLayout(cvt.getSrc().getType());
+    std::optional<DistributedLayout> to = getDistributedLayout(cvt.getType());
+    if (from && to && from->sameThreadMapping(*to))
+      return 0;
+    return tensorBytes(cvt.getType()) * 9 / 8;
+  }
+  if (auto dot = dyn_cast<DotOp>(op)) {
+    // What the dot stages itself (isStagedByDot): neither fragments in
+    // registers nor operands read from slots (a tile.local_load, maybe
+    // transposed, or a load among `slotted`).
+    auto staged = [&](unsigned index) -> int64_t {
+      Value operand = index == 0 ? dot.getA() : dot.getB();
+      if (isRegisterOperand(dot, index))
+        return 0;
+      if (LoadOp load = operandLoad(operand); load && llvm::is_contained(slotted, load))
+        return 0;
       if (auto trans = operand.getDefiningOp<TransOp>())
         operand = trans.getSrc();
       return operand.getDefiningOp<LocalLoadOp>() ? 0 : tensorBytes(operand.getType());
     };
-    return staged(dot.getA()) + staged(dot.getB());
+    return staged(0) + staged(1);
   }
   return 0;
 }
@@ -120,7 +177,7 @@ std::optional<NextTilePrologue> planNextTilePrologue(scf::ForOp inner, ArrayRef<
   // Shared memory: the slots with the scratch of every op of the outer loop
   // now, instead of only that of the ops up to the K loop.
   Operation *func = inner->getParentOfType<FunctionOpInterface>();
-  int64_t upToLoop = 16 * 1024, rest = 0, allocated = 0;
+  int64_t upToLoop = 0, rest = 0, allocated = 0;
   bool seenLoop = false;
   func->walk<WalkOrder::PreOrder>([&](Operation *op) {
     // Pre-order: what is visited after the loop and not inside it runs after

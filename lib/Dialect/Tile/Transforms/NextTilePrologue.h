@@ -33,9 +33,10 @@ namespace kiln::tile {
 
 /// Shared memory an op reuses as scratch, as the pipeliner estimates it
 /// before layouts are lowered (erring high): a layout exchange with its
-/// padding, a dot that stages its operands (not those read from slots); 0
-/// for others.
-int64_t scratchEstimate(mlir::Operation *op);
+/// padding (none where no element changes threads), a dot that stages its
+/// operands (not fragments in registers nor operands read from slots, the
+/// loads of `slotted` among them once they go to slots); 0 for others.
+int64_t scratchEstimate(mlir::Operation *op, llvm::ArrayRef<LoadOp> slotted = {});
 
 /// The opt-in shared memory per block of `op`'s target.
 int64_t sharedMemoryPerBlock(mlir::Operation *op);

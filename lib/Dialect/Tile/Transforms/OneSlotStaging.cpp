@@ -170,7 +170,7 @@ static Operation *earliestStart(Operation *first, Operation *copy) {
 /// gives their bytes to it).
 static bool slotFitsAt(Operation *at, int64_t bytes, Operation *self = nullptr) {
   auto func = at->getParentOfType<FunctionOpInterface>();
-  int64_t scratch = 16 * 1024, live = 0;
+  int64_t scratch = 0, live = 0;
   func->walk([&](Operation *op) {
     if (auto alloc = dyn_cast<LocalAllocOp>(op))
       live += op != self && isBufferLiveAt(alloc, at) ? alloc.getType().getAllocBytes() : 0;

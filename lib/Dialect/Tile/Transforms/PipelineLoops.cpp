@@ -45,6 +45,7 @@
 #include "DeadCode.h"
 #include "InFlightProducts.h"
 #include "NextTilePrologue.h"
+#include "RegisterEstimate.h"
 #include "Rematerialize.h"
 #include "SlotOperands.h"
 #include "StagePlan.h"
@@ -77,21 +78,24 @@ namespace {
 /// Shared memory the slots may use: the target's opt-in maximum per block
 /// less the scratch the function's other ops will reuse (the lowering sizes
 /// it exactly; this errs high: layout exchanges with their padding, dots
-/// that stage their own operands, at least 16 KB for reductions and scans)
+/// that stage their own operands, reductions' cross-warp partials, 16 KB
+/// for scans, sorts and shape changes: scratchEstimate)
 /// and the buffers still in use while the loop runs. Ops after the loop do
 /// not count, nor buffers whose life ended before it (an earlier loop's
 /// slots and invariant operands: attention's backward runs two pipelined
 /// loops one after the other): the lowering lets both share the slots'
-/// bytes (SharedMemoryPlan.cpp). Dots in `readingSlots` will read their
-/// operands from slots: they stage nothing. With `forSlots`, the budget of
+/// bytes (SharedMemoryPlan.cpp). The loads of `slotted` go to slots: the
+/// dots read them in place (attention's K and V: the QK dot then stages
+/// nothing, with Q staged once before the loop, and the PV dot neither, its
+/// P in registers). With `forSlots`, the budget of
 /// the loop's own slots: ops before the loop share their bytes too (the
 /// barrier before the slots' prologue separates them: vLLM's fused MoE
 /// exchanges its 128 x 64 tile of gathered A pointers, 72 KB, once before
 /// its K loop), but for those in an outer loop's body (the next outer
 /// iteration runs them while the slots are in use).
-int64_t slotBudgetBytes(scf::ForOp loop, ArrayRef<Operation *> readingSlots = {},
+int64_t slotBudgetBytes(scf::ForOp loop, ArrayRef<LoadOp> slotted = {},
                         bool forSlots = false) {
-  int64_t scratch = 16 * 1024;
+  int64_t scratch = 0;
   Operation *func = loop->getParentOfType<FunctionOpInterface>();
   if (!func)
     func = loop;
@@ -106,12 +110,12 @@ int64_t slotBudgetBytes(scf::ForOp loop, ArrayRef<Operation *> readingSlots = {}
     if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
       if (isBufferLiveAt(alloc, loop))
         allocated += alloc.getType().getAllocBytes();
-    } else if (!llvm::is_contained(readingSlots, op)) {
+    } else {
       bool beforeSharing = forSlots && !seenLoop && !op->isAncestor(loop) &&
                            !op->getParentOfType<scf::ForOp>() &&
                            !op->getParentOfType<scf::WhileOp>();
       if (!beforeSharing)
-        scratch = std::max(scratch, scratchEstimate(op));
+        scratch = std::max(scratch, scratchEstimate(op, slotted));
     }
   });
   return sharedMemoryPerBlock(loop) - scratch - allocated;
@@ -159,25 +163,6 @@ bool feedsWarpGroupDots(scf::ForOp loop, const StagePlan &plan) {
   return true;
 }
 
-/// The dots both of whose operands are loads among `slotted` (directly, or
-/// through a tile.trans and the #dot_op conversion of an f32 / fp8 operand):
-/// once those go to slots, the dots stage nothing.
-SmallVector<Operation *> dotsReadingSlots(ArrayRef<LoadOp> slotted) {
-  auto slottedLoad = [&](Value operand) {
-    LoadOp load = operandLoad(operand);
-    return load && llvm::is_contained(slotted, load);
-  };
-  SmallVector<Operation *> dots;
-  llvm::SmallPtrSet<Block *, 2> blocks;
-  for (LoadOp load : slotted)
-    if (blocks.insert(load->getBlock()).second)
-      load->getBlock()->walk([&](DotOp dot) {
-        if (slottedLoad(dot.getA()) && slottedLoad(dot.getB()))
-          dots.push_back(dot);
-      });
-  return dots;
-}
-
 /// Whether refilling the slot just read (`stages - 1` slots instead of
 /// `stages`) fits a second program on each SM, where shared memory would
 /// leave one alone (nothing then overlaps a program's copies but its own
@@ -186,7 +171,17 @@ SmallVector<Operation *> dotsReadingSlots(ArrayRef<LoadOp> slotted) {
 /// at decode (a 16 x 128 A and a 128 x 256 B tile, 68 KB a stage, two
 /// stages) fits one program per SM with two slots, two with one, where
 /// Triton, which refills its mma.sync slots so at every stage count, runs
-/// two. The copies then start after the products, as Triton's do.
+/// two. The copies then start after the products, as Triton's do. Where
+/// that leaves one slot, a program's next copy waits for its own products:
+/// only a second program overlaps them, so it must fit the SM's registers
+/// too, counted at twice the floating-point tensors' estimate (mma
+/// fragments, masks and the copies' addresses besides): attention's
+/// forward by pointers at HEAD_DIM 128, 64 x 128 blocks, 8 warps, 2 stages
+/// (accumulator, scores and probabilities: an estimate of 64, ptxas 175
+/// registers a thread) lost 6 % to a slot given up for a program that
+/// could not run; vLLM's decode tile estimates 16. With two slots or more
+/// left the copies still overlap the products: the same attention at 3
+/// stages ran 3.5 % faster refilling two slots than with three ahead.
 bool refillFitsMorePrograms(scf::ForOp loop, const StagePlan &plan, unsigned stages) {
   int64_t stageBytes = 0;
   for (LoadOp load : plan.loads) {
@@ -195,9 +190,25 @@ bool refillFitsMorePrograms(scf::ForOp loop, const StagePlan &plan, unsigned sta
     stageBytes += tensorBytes(load.getType());
   }
   int64_t others =
-      sharedMemoryPerBlock(loop) - slotBudgetBytes(loop, dotsReadingSlots(plan.loads));
-  return programsPerSM(loop, stages * stageBytes + others) == 1 &&
-         programsPerSM(loop, (stages - 1) * stageBytes + others) >= 2;
+      sharedMemoryPerBlock(loop) - slotBudgetBytes(loop, plan.loads);
+  if (!(programsPerSM(loop, stages * stageBytes + others) == 1 &&
+        programsPerSM(loop, (stages - 1) * stageBytes + others) >= 2))
+    return false;
+  if (stages > 2)
+    return true;
+  auto module = loop->getParentOfType<ModuleOp>();
+  auto warps = module ? module->getAttrOfType<IntegerAttr>("tile.num_warps") : nullptr;
+  int64_t threads = 32 * (warps ? std::max<int64_t>(warps.getInt(), 1) : 4);
+  // The loaded tiles go to slots: not in registers.
+  auto slotted = [&](Value v) {
+    if (auto trans = v.getDefiningOp<TransOp>())
+      v = trans.getSrc();
+    auto load = v.getDefiningOp<LoadOp>();
+    return load && llvm::is_contained(plan.loads, load);
+  };
+  int64_t registers =
+      2 * peakTensorRegisters(*loop.getBody(), threads, nullptr, slotted) + kRegisterMargin;
+  return 2 * threads * std::min(registers, kThreadRegisters) <= 65536;
 }
 
 /// Rewrites `loop` as described at the top of the file; with `acrossTiles`,
@@ -674,12 +685,12 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
       // the dot operands alone.
       auto tryPipeline = [&](ArrayRef<LoadOp> slotted, ArrayRef<LoadOp> prefetched) {
         int64_t slotBytes = bytesOf(slotted);
-        // The dots that will read every operand from the slots stage none,
+        // The dots stage none of the operands they will read from the slots,
         // and what runs before the loop shares the slots' bytes (vLLM's
         // fused MoE at 128 x 256 x 64 asks for 4 stages of 48 KB; counting
         // a 72 KB exchange before its loop left room for 3).
         int64_t slotsBudget =
-            slotBudgetBytes(loop, dotsReadingSlots(slotted), /*forSlots=*/true);
+            slotBudgetBytes(loop, slotted, /*forSlots=*/true);
         unsigned fitting = stages;
         while (fitting >= 2 && int64_t(fitting) * slotBytes > slotsBudget)
           --fitting;
@@ -710,7 +721,7 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
       if (kMajorOnly)
         loads = stageableTogether(loop, excluded);
       if (kMajorOnly && !loads.empty() &&
-          bytesOf(loads) <= slotBudgetBytes(loop, dotsReadingSlots(loads))) {
+          bytesOf(loads) <= slotBudgetBytes(loop, loads)) {
         readKMajorOperandsFromSlots(loads);
         stageInLoop(loop, loads, wordCopies);
       }
