@@ -435,16 +435,23 @@ LogicalResult lowerWgmma(ConversionPatternRewriter &rewriter, DotOp op,
                                8 * tileB.panelLen * 2, modeB);
   Value accumulate = i32Const(b, loc, 1);
   Value overwrite = zeroInit ? i32Const(b, loc, 0) : accumulate;
-  for (int64_t kk = 0; kk < k; kk += 16) {
-    // A: K-major, the panel holding kk, 32 bytes per K step inside it;
-    // M-major as an N-major B, 16 rows per K step.
-    int64_t offA = mMajorA ? kk * tileA.panelLen * 2
-                           : (kk / tileA.panelLen) * tileA.panelBytes() + (kk % tileA.panelLen) * 2;
-    // B: N-major, 16 rows per K step; K-major as A (32 bytes per K step
-    // inside the panel holding kk).
-    int64_t offB = kMajorB ? (kk / tileB.panelLen) * tileB.panelBytes() + (kk % tileB.panelLen) * 2
-                           : kk * tileB.panelLen * 2;
-    for (int64_t mb = 0; mb < mBlocks; ++mb) {
+  // Block by block: all K steps of the warp group's first 64 rows, then
+  // the next 64 (Triton's order). Issued K step by K step across the
+  // blocks, no block's result was complete before the others', and ptxas
+  // held all of them with what the code after the wait computes from the
+  // first: attention at HEAD_DIM 128, 128 x 128 blocks, 4 warps spilled
+  // 3.2 KB with P @ V in flight, 96 bytes in this order.
+  for (int64_t mb = 0; mb < mBlocks; ++mb) {
+    for (int64_t kk = 0; kk < k; kk += 16) {
+      // A: K-major, the panel holding kk, 32 bytes per K step inside it;
+      // M-major as an N-major B, 16 rows per K step.
+      auto inPanels = [&](const SwizzledTile &tile) {
+        return (kk / tile.panelLen) * tile.panelBytes() + (kk % tile.panelLen) * 2;
+      };
+      int64_t offA = mMajorA ? kk * tileA.panelLen * 2 : inPanels(tileA);
+      // B: N-major, 16 rows per K step; K-major as A (32 bytes per K step
+      // inside the panel holding kk).
+      int64_t offB = kMajorB ? inPanels(tileB) : kk * tileB.panelLen * 2;
       SmallVector<Value> aIn;
       if (smemA) {
         int64_t rowOff = mMajorA ? 16 * warpsM * mb / tileA.panelLen * tileA.panelBytes()

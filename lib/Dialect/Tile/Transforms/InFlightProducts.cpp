@@ -4,28 +4,28 @@
 // accumulator that only the next iteration reads (the matmul K loop; the
 // P @ V of attention, rescaled at the next iteration's top) need not be
 // waited for before the iteration ends: the next one waits where it first
-// reads the accumulator. Meanwhile the accumulator's registers are pinned
-// (a wgmma in flight still writes them: ptxas can neither reuse nor spill
-// them) beside everything the iteration computes before that wait. Where
-// the two would not fit a thread's registers (attention at HEAD_DIM 128
-// with 128 x 128 blocks on 4 warps: a 128-register accumulator and
-// 128-register scores), ptxas spills around the pinned registers on every
-// iteration (3.2 KB per thread; 14.2 ms where Triton takes 3.9 on the
-// H200), and the product is waited for in its own iteration instead (5.5
-// ms: the accumulator may then be spilled once an iteration).
+// reads the accumulator (its first synchronous product's wait_group 0 has
+// retired it by then), as Triton's pipeliner leaves it.
+//
+// Session 50 kept such a product synchronous where the pinned accumulator
+// and the next iteration's tensors would not fit a thread's registers
+// (attention at HEAD_DIM 128, 128 x 128 blocks, 4 warps: 3.2 KB of spills
+// in flight, 1.1 KB without). The spills came from the order of the
+// wgmmas: issued K step by K step across the warp group's two 64-row
+// blocks, neither block's scores were complete before the other's, so
+// ptxas held both at once. Issued block by block (WgmmaToLLVM.cpp), the
+// same kernel in flight spills 96 bytes and runs 3.1 ms (Triton 3.7;
+// 7.0 ms synchronous), and no measured kernel gained from the check.
 //
 //===----------------------------------------------------------------------===//
 #include "InFlightProducts.h"
-#include "RegisterEstimate.h"
 
-#include "kiln/Analysis/DistributedLayout.h"
 #include "kiln/Dialect/Tile/IR/Tile.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
-using kiln::getNumWarps;
 
 namespace kiln::tile {
 namespace {
@@ -47,20 +47,6 @@ Operation *firstReader(Block &body, ArrayRef<OpOperand *> reads) {
       if (!first || top->isBeforeInBlock(first))
         first = top;
   return first;
-}
-
-/// Whether the accumulator carried in `arg`, left in flight from the
-/// previous iteration until its first read (or `head`), fits beside the
-/// tensors live after each op before that: the loop-carried ones and those
-/// defined there, while a later op still reads them.
-bool fitsInFlight(Block &body, BlockArgument arg, DotOp head) {
-  auto type = cast<RankedTensorType>(arg.getType());
-  int64_t threads = int64_t(getNumWarps(type.getEncoding())) * 32;
-  Operation *until = firstReader(body, otherReads(arg, head));
-  if (!until || head->isBeforeInBlock(until))
-    until = head;
-  int64_t peak = peakTensorRegisters(body, threads, until, [&](Value v) { return v == arg; });
-  return tensorRegisters(type, threads) + peak <= kThreadRegisters - kRegisterMargin;
 }
 
 } // namespace
@@ -99,9 +85,6 @@ void keepProductsInFlight(scf::ForOp loop) {
     }
     DotOp tail = chain.back();
     if (!tail->hasOneUse() || !isa<scf::YieldOp>(*tail->user_begin()))
-      continue;
-    BlockArgument arg = loop.getRegionIterArgs()[tail->use_begin()->getOperandNumber()];
-    if (!fitsInFlight(*body, arg, head))
       continue;
     auto pendingOne = IntegerAttr::get(IntegerType::get(loop.getContext(), 32), 1);
     for (DotOp dot : chain) {

@@ -10,9 +10,7 @@ namespace kiln::tile {
 /// of products into an accumulator that only the next iteration reads
 /// `tile.wgmma_pending = 1` (each then waits only for the products before
 /// its own), and makes the next iteration's other reads of such an
-/// accumulator go through a tile.dot_wait. A chain stays synchronous where
-/// its accumulator, kept in registers meanwhile, and what the iteration
-/// computes before it is waited for would not fit a thread's registers.
+/// accumulator go through a tile.dot_wait.
 void keepProductsInFlight(mlir::scf::ForOp loop);
 
 } // namespace kiln::tile

@@ -1,9 +1,9 @@
 //===- RegisterEstimate.h - Registers a loop body's tensors take -*- C++ -*-===//
 //
 // Before layouts are lowered, what a thread's registers hold: the
-// floating-point tensors live at each op of a loop body. The passes that
-// trade registers against something else ask it (InFlightProducts.cpp:
-// pinning an accumulator; PipelineLoops.cpp: a second program per SM).
+// floating-point tensors live at each op of a loop body, for a pass that
+// trades registers against something else (PipelineLoops.cpp: a slot given
+// up for a second program per SM).
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_LIB_DIALECT_TILE_TRANSFORMS_REGISTERESTIMATE_H
