@@ -7,11 +7,28 @@ root = "/work/main"
 base, new = sys.argv[1], sys.argv[2]
 cmds = set()
 for path in glob.glob(f"{root}/test/**/*.py", recursive=True) + glob.glob(f"{root}/test/**/*.test", recursive=True):
-    for line in open(path, errors="replace"):
-        m = re.search(r"RUN:\s*(?:not\s+)?(ln-compile\s.*)", line)
+    runs, cur = [], ""
+    for line in open(path, errors="replace"):  # RUN lines continued with a backslash joined
+        m = re.search(r"RUN:(.*)", line)
+        if not m:
+            if cur:
+                runs.append(cur)
+                cur = ""
+            continue
+        part = m.group(1).rstrip()
+        if part.endswith("\\"):
+            cur += part[:-1] + " "
+            continue
+        runs.append(cur + part)
+        cur = ""
+    if cur:
+        runs.append(cur)
+    for r in runs:
+        m = re.search(r"^\s*(?:not\s+)?(ln-compile\s.*)", r)
         if not m:
             continue
-        cmd = m.group(1).split("|")[0].split("2>")[0].split(">")[0]
+        # the command up to a pipe or redirection (a signature's `>` is not one)
+        cmd = re.split(r"\s\|\s|\s\|$|\s2?>&?\S*", m.group(1))[0]
         d = os.path.dirname(path)
         cmd = cmd.replace("%s", path).replace("%S", d)
         if "%" in cmd or "--verify-diagnostics" in cmd:
@@ -31,7 +48,7 @@ for path in glob.glob(f"{root}/test/**/*.py", recursive=True) + glob.glob(f"{roo
             if a in ("-o", "--emit", "--dump-dir"):
                 skip = True
                 continue
-            if a.startswith("--emit=") or a.startswith("-o"):
+            if a.startswith("--emit="):
                 continue
             out.append(a)
         cmds.add(tuple(out))
