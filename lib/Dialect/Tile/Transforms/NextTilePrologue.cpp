@@ -75,18 +75,24 @@ int64_t scratchEstimate(Operation *op, ArrayRef<LoadOp> slotted) {
     return tensorBytes(cvt.getType()) * 9 / 8;
   }
   if (auto dot = dyn_cast<DotOp>(op)) {
-    // What the dot stages itself (isStagedByDot): neither fragments in
-    // registers nor operands read from slots (a tile.local_load, maybe
-    // transposed, or a load among `slotted`).
+    // What the dot stages itself (isStagedByDot, getDotScratchBytes):
+    // neither fragments in registers nor operands read from slots (a
+    // tile.local_load or a load among `slotted`); a slot read through its
+    // transpose only by wgmma (mma.sync stages the transpose).
+    auto mma = dyn_cast_or_null<MmaLayoutAttr>(dot.getC().getType().getEncoding());
+    std::optional<unsigned> cc = getTargetComputeCapability(dot);
+    bool wgmma = mma && isWarpGroupMma(mma) && cc && *cc >= 90;
     auto staged = [&](unsigned index) -> int64_t {
       Value operand = index == 0 ? dot.getA() : dot.getB();
       if (isRegisterOperand(dot, index))
         return 0;
-      if (LoadOp load = operandLoad(operand); load && llvm::is_contained(slotted, load))
+      Value read = operand;
+      if (auto trans = operand.getDefiningOp<TransOp>(); trans && wgmma)
+        read = trans.getSrc();
+      LoadOp load = read.getDefiningOp<LoadOp>();
+      if (read.getDefiningOp<LocalLoadOp>() || (load && llvm::is_contained(slotted, load)))
         return 0;
-      if (auto trans = operand.getDefiningOp<TransOp>())
-        operand = trans.getSrc();
-      return operand.getDefiningOp<LocalLoadOp>() ? 0 : tensorBytes(operand.getType());
+      return tensorBytes(operand.getType());
     };
     return staged(0) + staged(1);
   }

@@ -5,10 +5,11 @@
 # conversion that keeps every element in its thread stage nothing, and a
 # reduction within warps takes no scratch.
 #
-# Attention at HEAD_DIM 128, 64 x 128 blocks, 4 warps, 3 stages: Q's one
-# slot (16 KB) and three of K and V (3 x 64 KB) fit 227 KB. Counting K, V
-# and P as staged by their dots (and a 16 KB floor) left room for two.
-# RUN: ln-compile %s --kernel attn --num-warps 4 --num-stages 3 \
+# Attention (in-flight-products.py's kernel) at HEAD_DIM 128, 64 x 128
+# blocks, 4 warps, 3 stages: Q's one slot (16 KB) and three of K and V (3 x
+# 64 KB) fit 227 KB. Counting K, V and P as staged by their dots (and a 16
+# KB floor) left room for two.
+# RUN: ln-compile %S/in-flight-products.py --kernel attn --num-warps 4 --num-stages 3 \
 # RUN:   --signature 'tensordesc<fp16[64,128],div=16x16>,tensordesc<fp16[128,128],div=16x16>,tensordesc<fp16[128,128],div=16x16>,*fp16:16,i32:16' \
 # RUN:   -D D=128 -D BM=64 -D BN=128 --emit=tile-layout | FileCheck %s --check-prefix=THREE
 # THREE: tile.local_alloc : <1x64x128xf16>
@@ -18,10 +19,10 @@
 #
 # 128 x 128 blocks on 8 warps asking for 4 stages: Q's 32 KB and 3 x 64 KB
 # (224 KB) fit, a fourth slot does not; the kernel takes no more.
-# RUN: ln-compile %s --kernel attn --num-warps 8 --num-stages 4 \
+# RUN: ln-compile %S/in-flight-products.py --kernel attn --num-warps 8 --num-stages 4 \
 # RUN:   --signature 'tensordesc<fp16[128,128],div=16x16>,tensordesc<fp16[128,128],div=16x16>,tensordesc<fp16[128,128],div=16x16>,*fp16:16,i32:16' \
 # RUN:   -D D=128 -D BM=128 -D BN=128 --emit=tile-layout | FileCheck %s --check-prefix=FULL
-# RUN: ln-compile %s --kernel attn --num-warps 8 --num-stages 4 \
+# RUN: ln-compile %S/in-flight-products.py --kernel attn --num-warps 8 --num-stages 4 \
 # RUN:   --signature 'tensordesc<fp16[128,128],div=16x16>,tensordesc<fp16[128,128],div=16x16>,tensordesc<fp16[128,128],div=16x16>,*fp16:16,i32:16' \
 # RUN:   -D D=128 -D BM=128 -D BN=128 --emit=llvm-dialect | FileCheck %s --check-prefix=FULL-SMEM
 # FULL: tile.local_alloc : <1x128x128xf16>
@@ -43,26 +44,6 @@
 # NOREFILL: tile.local_alloc : <2x128x128xf16>
 import triton
 import triton.language as tl
-
-
-@triton.jit
-def attn(q_desc, k_desc, v_desc, o, N, D: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
-    row0 = tl.program_id(1) * N
-    q = q_desc.load([row0 + tl.program_id(0) * BM, 0])
-    m_i = tl.full([BM], -float("inf"), tl.float32)
-    l_i = tl.full([BM], 1.0, tl.float32)
-    acc = tl.zeros([BM, D], tl.float32)
-    for start in range(0, N, BN):
-        qk = tl.dot(q, k_desc.load([row0 + start, 0]).T)
-        m_new = tl.maximum(m_i, tl.max(qk, 1))
-        p = tl.math.exp2(qk - m_new[:, None])
-        alpha = tl.math.exp2(m_i - m_new)
-        l_i = l_i * alpha + tl.sum(p, 1)
-        acc = acc * alpha[:, None]
-        acc = tl.dot(p.to(tl.float16), v_desc.load([row0 + start, 0]), acc)
-        m_i = m_new
-    offs = (row0 + tl.program_id(0) * BM + tl.arange(0, BM))[:, None] * D + tl.arange(0, D)[None, :]
-    tl.store(o + offs, (acc / l_i[:, None]).to(tl.float16))
 
 
 @triton.jit
