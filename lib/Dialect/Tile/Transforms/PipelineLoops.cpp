@@ -196,9 +196,9 @@ bool refillFitsMorePrograms(scf::ForOp loop, const StagePlan &plan, unsigned sta
     return false;
   if (stages > 2)
     return true;
-  auto module = loop->getParentOfType<ModuleOp>();
-  auto warps = module ? module->getAttrOfType<IntegerAttr>("tile.num_warps") : nullptr;
-  int64_t threads = 32 * (warps ? std::max<int64_t>(warps.getInt(), 1) : 4);
+  LoadOp first = plan.loads.front(); // non-empty: its slots fit fewer programs
+  int64_t threads =
+      32 * int64_t(getNumWarps(cast<RankedTensorType>(first.getType()).getEncoding()));
   // The loaded tiles go to slots: not in registers.
   auto slotted = [&](Value v) {
     if (auto trans = v.getDefiningOp<TransOp>())
@@ -207,7 +207,7 @@ bool refillFitsMorePrograms(scf::ForOp loop, const StagePlan &plan, unsigned sta
     return load && llvm::is_contained(plan.loads, load);
   };
   int64_t registers =
-      2 * peakTensorRegisters(*loop.getBody(), threads, nullptr, slotted) + kRegisterMargin;
+      2 * peakTensorRegisters(*loop.getBody(), threads, slotted) + kRegisterMargin;
   return 2 * threads * std::min(registers, kThreadRegisters) <= 65536;
 }
 

@@ -48,8 +48,7 @@ int64_t tensorRegisters(Type type, int64_t threads) {
   return llvm::divideCeil(tensor.getNumElements() * bits, 32 * threads);
 }
 
-int64_t peakTensorRegisters(Block &body, int64_t threads, Operation *until,
-                            function_ref<bool(Value)> ignored) {
+int64_t peakTensorRegisters(Block &body, int64_t threads, function_ref<bool(Value)> ignored) {
   SmallVector<std::pair<Value, Operation *>> tensors; // with their last reader
   auto track = [&](Value v) {
     if (!ignored || !ignored(v))
@@ -59,8 +58,6 @@ int64_t peakTensorRegisters(Block &body, int64_t threads, Operation *until,
     track(arg);
   int64_t peak = 0;
   for (Operation &op : body) {
-    if (&op == until)
-      break;
     for (Value result : op.getResults())
       track(result);
     int64_t live = 0;

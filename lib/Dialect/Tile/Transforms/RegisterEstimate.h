@@ -27,10 +27,9 @@ int64_t tensorRegisters(mlir::Type type, int64_t threads);
 /// The most registers the tensors of `body` live after one of its ops take
 /// at once: its arguments (loop-carried values) and the results of its ops
 /// while a later op (or the terminator) reads them, but constants, splats,
-/// broadcasts and slot reads that only products read in place. Only ops
-/// before `until` (null: all), and none of the values `ignored` says.
+/// broadcasts, slot reads that only products read in place, and the values
+/// `ignored` says.
 int64_t peakTensorRegisters(mlir::Block &body, int64_t threads,
-                            mlir::Operation *until = nullptr,
                             llvm::function_ref<bool(mlir::Value)> ignored = nullptr);
 
 } // namespace kiln::tile
