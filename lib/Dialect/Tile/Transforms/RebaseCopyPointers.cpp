@@ -14,6 +14,8 @@
 //   p = phi(p0, p + splat(s))    ->    o = phi(0, o + s)   (one i64 scalar)
 //                                      p = p0 + splat(o)
 //
+// A step the frontend computes in the loop from invariant values (`BLOCK_K
+// * stride_bk`, a runtime stride) has its scalar ops moved before the loop.
 // The offset is 64-bit: the sum of the steps over a loop may pass 2^31
 // elements where each step does not. The loop's result, if read, is
 // p0 + splat(o) after the loop.
@@ -27,6 +29,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace kiln::tile {
 #define GEN_PASS_DEF_TILEREBASECOPYPOINTERS
@@ -38,9 +41,34 @@ using namespace kiln::tile;
 
 namespace {
 
+/// Whether the scalar `value` is computed from loop-invariant values alone by
+/// side-effect-free ops of `loop`'s body: the frontend computes a runtime
+/// step (`BLOCK_K * stride_bk`) in the loop, where the advance stands.
+bool isHoistable(scf::ForOp loop, Value value, unsigned depth = 0) {
+  if (loop.isDefinedOutsideOfLoop(value))
+    return true;
+  Operation *op = value.getDefiningOp();
+  if (!op || depth > 8 || op->getBlock() != loop.getBody() || op->getNumRegions() != 0 ||
+      !isMemoryEffectFree(op) || isa<ShapedType>(value.getType()))
+    return false;
+  return llvm::all_of(op->getOperands(),
+                      [&](Value operand) { return isHoistable(loop, operand, depth + 1); });
+}
+
+/// Moves the ops computing `value` (isHoistable) before `loop`, operands
+/// first.
+void hoist(scf::ForOp loop, Value value) {
+  if (loop.isDefinedOutsideOfLoop(value))
+    return;
+  Operation *op = value.getDefiningOp();
+  for (Value operand : op->getOperands())
+    hoist(loop, operand);
+  op->moveBefore(loop);
+}
+
 /// The loop-invariant i64 scalar that every element of `offset` equals (a
-/// splat constant or a tile.splat of a value from outside `loop`), created
-/// before the loop; null otherwise.
+/// splat constant or a tile.splat of a scalar computed from values outside
+/// `loop`), created before the loop; null otherwise.
 Value invariantScalarStep(scf::ForOp loop, Value offset) {
   OpBuilder b(loop);
   Location loc = loop.getLoc();
@@ -50,8 +78,9 @@ Value invariantScalarStep(scf::ForOp loop, Value offset) {
     return arith::ConstantIntOp::create(b, loc, i64,
                                         dense.getSplatValue<APInt>().getSExtValue());
   auto splat = offset.getDefiningOp<SplatOp>();
-  if (!splat || !loop.isDefinedOutsideOfLoop(splat.getSrc()))
+  if (!splat || !isHoistable(loop, splat.getSrc()))
     return Value();
+  hoist(loop, splat.getSrc());
   Value scalar = splat.getSrc();
   if (scalar.getType() == i64)
     return scalar;

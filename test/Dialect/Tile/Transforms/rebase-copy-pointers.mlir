@@ -75,3 +75,46 @@ module {
     return
   }
 }
+
+// -----
+
+// The step computed in the loop from loop-invariant values (tutorial 03's
+// `b_ptrs += BLOCK_SIZE_K * stride_bk` with a runtime stride): its scalar
+// ops move before the loop and the pointer is rebased as above. A step
+// computed from the induction variable stays in the loop, its pointer
+// carried.
+// CHECK-LABEL: func.func @runtime_step(
+// CHECK-SAME: %[[BASE:.*]]: !tile.ptr<f16>, %[[N:.*]]: i32, %[[STRIDE:.*]]: i32)
+// CHECK: %[[STEP:.*]] = arith.muli %[[STRIDE]], %{{.*}} : i32
+// CHECK: %[[S64:.*]] = arith.extsi %[[STEP]] : i32 to i64
+// CHECK: scf.for %[[I:.*]] = {{.*}} iter_args(%[[B:.*]] = %{{.*}}, %[[O:.*]] = %{{.*}}) -> (tensor<16x64x!tile.ptr<f16>>, i64)
+// CHECK-NEXT: %[[SO:.*]] = tile.splat %[[O]] : i64 -> tensor<16x64xi64>
+// CHECK-NEXT: %[[PO:.*]] = tile.addptr %{{.*}}, %[[SO]]
+// CHECK-NEXT: tile.async_copy %[[PO]], mask
+// CHECK-NEXT: tile.async_copy %[[B]], mask
+// CHECK-NOT: arith.muli %[[STRIDE]]
+// CHECK: %[[IS:.*]] = arith.muli %[[I]], %[[STRIDE]] : i32
+// CHECK: %[[O1:.*]] = arith.addi %[[O]], %[[S64]] : i64
+// CHECK-NEXT: scf.yield %{{.*}}, %[[O1]]
+module {
+  func.func @runtime_step(%base: !tile.ptr<f16>, %n: i32, %stride: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c32 = arith.constant 32 : i32
+    %p = tile.splat %base : !tile.ptr<f16> -> tensor<16x64x!tile.ptr<f16>>
+    %m = arith.constant dense<true> : tensor<16x64xi1>
+    %slots = tile.local_alloc : <2x16x64xf16>
+    %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%a = %p, %b = %p) -> (tensor<16x64x!tile.ptr<f16>>, tensor<16x64x!tile.ptr<f16>>) : i32 {
+      tile.async_copy %a, mask %m into %slots[%c0] : tensor<16x64x!tile.ptr<f16>>, tensor<16x64xi1> -> <2x16x64xf16>
+      tile.async_copy %b, mask %m into %slots[%c1] : tensor<16x64x!tile.ptr<f16>>, tensor<16x64xi1> -> <2x16x64xf16>
+      %step = arith.muli %stride, %c32 : i32
+      %s = tile.splat %step : i32 -> tensor<16x64xi32>
+      %a1 = tile.addptr %a, %s : tensor<16x64x!tile.ptr<f16>>, tensor<16x64xi32>
+      %is = arith.muli %i, %stride : i32
+      %si = tile.splat %is : i32 -> tensor<16x64xi32>
+      %b1 = tile.addptr %b, %si : tensor<16x64x!tile.ptr<f16>>, tensor<16x64xi32>
+      scf.yield %a1, %b1 : tensor<16x64x!tile.ptr<f16>>, tensor<16x64x!tile.ptr<f16>>
+    }
+    return
+  }
+}
