@@ -9,10 +9,11 @@ the tutorial does), over all sixteen of its CUDA configs (the fp16 ones and the 
 checked against the fp32 product of the same fp8 values.
 
     python3 bench/matmul_bench.py [--sizes 4096,8192] [--dtype fp16|fp8e5|fp8e4nv]
-                                  [--json OUT.json] [--quick]
+                                  [--json OUT.json] [--quick] [--rounds N]
                                   [--configs 'BM,BN,BK,GROUP_M,stages,warps;...']
 
-Times: triton.testing.do_bench (median ms); TFLOP/s = 2 M N K / time.
+Times: triton.testing.do_bench (median ms), in --rounds rounds (default 3) that alternate
+which compiler goes first; the median round counts. TFLOP/s = 2 M N K / time.
 """
 import argparse
 import importlib.util
@@ -26,7 +27,7 @@ import triton
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 import kiln  # noqa: E402
-from dot_bench_util import check_and_time  # noqa: E402
+from dot_bench_util import check_and_time, time_alternating  # noqa: E402
 
 PATH = os.path.join(ROOT, "examples", "matmul", "matmul.py")
 
@@ -82,6 +83,8 @@ def main():
     ap.add_argument("--sizes", default="4096,8192")
     ap.add_argument("--json")
     ap.add_argument("--quick", action="store_true", help="first three configs only")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="timing rounds per config, alternating which compiler goes first")
     ap.add_argument("--dtype", default="fp16", choices=["fp16", *FP8])
     ap.add_argument("--configs", help="explicit configs instead of the tutorial's: "
                     "'BM,BN,BK,GROUP_M,stages,warps;...'")
@@ -114,11 +117,17 @@ def main():
         def close(o, r):
             return torch.allclose(o.float(), r.float(), rtol=1e-2, atol=atol)
         for cfg in configs:
+            timed = []
             for who, kernel in kernels.items():
                 c = torch.empty((size, size), device="cuda", dtype=torch.float16)
                 row = dict(size=size, compiler=who, dtype=args.dtype, config=list(cfg))
-                check_and_time(row, launcher(kernel, a, b, c, cfg), c, ref, flops, close)
+                run = launcher(kernel, a, b, c, cfg)
+                check_and_time(row, run, c, ref, flops, close, timing=False)
                 rows.append(row)
+                if row.get("correct"):
+                    timed.append((row, run))
+            time_alternating(timed, flops, args.rounds)
+            for row in rows[-len(kernels):]:
                 print(json.dumps(row), flush=True)
     print()
     print("size   compiler  best TFLOP/s  config (BM, BN, BK, GROUP_M, stages, warps)")
