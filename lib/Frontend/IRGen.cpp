@@ -449,7 +449,7 @@ mlir::OwningOpRef<mlir::ModuleOp> IRGen::compile(const KernelSpec &sp) {
 
   mlir::Location fnLoc = loc(fn->nameRange.begin);
   mlir::OwningOpRef<mlir::ModuleOp> mod = mlir::ModuleOp::create(fnLoc);
-  (*mod)->setAttr("tile.num_warps", b.getI32IntegerAttr(spec.numWarps));
+  (*mod)->setAttr(tile::kNumWarpsAttr, b.getI32IntegerAttr(spec.numWarps));
   (*mod)->setAttr("tile.num_stages", b.getI32IntegerAttr(spec.numStages));
   (*mod)->setAttr("tile.arch", b.getStringAttr(spec.arch));
   b.setInsertionPointToEnd(mod->getBody());

@@ -218,7 +218,7 @@ llvm::Expected<CompiledKernel> lowerTileToPTX(ModuleOp module, const KernelSpec 
     return params.takeError();
   info.params = std::move(*params);
   Builder b(ctx);
-  module->setAttr("tile.num_warps", b.getI32IntegerAttr(spec.numWarps));
+  module->setAttr(tile::kNumWarpsAttr, b.getI32IntegerAttr(spec.numWarps));
   module->setAttr("tile.num_stages", b.getI32IntegerAttr(spec.numStages));
   module->setAttr("tile.arch", b.getStringAttr(spec.arch));
   if (!options.tmaCopies) // before the frontend-sunk transposes are decided

@@ -2,6 +2,7 @@
 #include "kiln/Target/Pipeline.h"
 
 #include "kiln/Dialect/Tile/IR/TextLimits.h"
+#include "kiln/Dialect/Tile/IR/Tile.h"
 
 #include "kiln/Frontend/Frontend.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -99,7 +100,7 @@ std::optional<KernelSpec> tileModuleSpec(ModuleOp module, const TileModuleSpec &
   result.kernelName = kernel.getSymName().str();
   if (spec.numWarps) {
     result.numWarps = *spec.numWarps;
-  } else if (Attribute a = module->getAttr("tile.num_warps")) {
+  } else if (Attribute a = module->getAttr(tile::kNumWarpsAttr)) {
     auto n = dyn_cast<IntegerAttr>(a);
     int64_t v = n ? n.getInt() : 0;
     if (v < 1 || v > 32 || (v & (v - 1)) != 0) {

@@ -139,8 +139,7 @@ struct TileToLLVMPass : kiln::impl::TileToLLVMBase<TileToLLVMPass> {
 
 LogicalResult TileToLLVMPass::prepare(ModuleOp module, LoweringState &state) {
   MLIRContext *ctx = module.getContext();
-  if (auto attr = module->getAttrOfType<IntegerAttr>("tile.num_warps"))
-    state.numWarps = attr.getInt();
+  state.numWarps = tile::getModuleNumWarps(module, state.numWarps);
   std::string archName = arch;
   if (archName.empty()) {
     archName = "sm_90";
@@ -365,9 +364,7 @@ LogicalResult TileToLLVMPass::lowerToLLVM(ModuleOp module, bool capRegisters) {
   eraseDeadOps(module);
 
   // Kernel entry points: every defined function.
-  unsigned numWarps = 4;
-  if (auto attr = module->getAttrOfType<IntegerAttr>("tile.num_warps"))
-    numWarps = attr.getInt();
+  unsigned numWarps = tile::getModuleNumWarps(module);
   for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
     if (func.isExternal())
       continue;

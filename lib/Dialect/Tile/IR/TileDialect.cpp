@@ -151,4 +151,10 @@ std::optional<unsigned> getTargetComputeCapability(Operation *op) {
   return cc;
 }
 
+unsigned getModuleNumWarps(Operation *op, unsigned fallback) {
+  auto module = isa<ModuleOp>(op) ? cast<ModuleOp>(op) : op->getParentOfType<ModuleOp>();
+  auto warps = module ? module->getAttrOfType<IntegerAttr>(kNumWarpsAttr) : nullptr;
+  return warps ? unsigned(warps.getInt()) : fallback;
+}
+
 } // namespace kiln::tile

@@ -731,19 +731,14 @@ struct TileAssignLayoutsPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    unsigned warps = numWarps;
-    if (warps == 0) {
-      warps = 4;
-      if (auto attr = module->getAttrOfType<IntegerAttr>("tile.num_warps"))
-        warps = attr.getInt();
-    }
+    unsigned warps = numWarps ? unsigned(numWarps) : getModuleNumWarps(module);
     if (warps == 0 || warps > 32 || !llvm::isPowerOf2_32(warps)) {
       module.emitError() << "num_warps must be a power of two between 1 and "
                             "32, got "
                          << warps;
       return signalPassFailure();
     }
-    module->setAttr("tile.num_warps",
+    module->setAttr(kNumWarpsAttr,
                     IntegerAttr::get(IntegerType::get(&getContext(), 32), warps));
     SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
     for (auto func : funcs)

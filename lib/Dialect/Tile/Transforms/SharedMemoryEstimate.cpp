@@ -122,10 +122,7 @@ int64_t programsPerSM(Operation *op, int64_t bytes) {
   int64_t perSM = sharedMemoryPerBlock(op) + 1024;
   int64_t programs = std::min<int64_t>(perSM / (bytes + 1024), 32);
   // An SM holds 2048 threads.
-  auto module = op->getParentOfType<ModuleOp>();
-  if (auto warps = module ? module->getAttrOfType<IntegerAttr>("tile.num_warps") : nullptr)
-    programs = std::min<int64_t>(programs, 64 / std::max<int64_t>(warps.getInt(), 1));
-  return programs;
+  return std::min<int64_t>(programs, 64 / std::max(getModuleNumWarps(op), 1u));
 }
 
 } // namespace kiln::tile

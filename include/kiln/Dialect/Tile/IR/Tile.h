@@ -24,6 +24,9 @@ namespace kiln::tile {
 /// value is the bytes each program owns; the launch allocates that many
 /// per program of the grid.
 inline constexpr const char *kGlobalScratchAttr = "tile.global_scratch";
+/// The module attribute holding the warps of one program (set by the
+/// frontend, checked by --tile-assign-layouts).
+inline constexpr const char *kNumWarpsAttr = "tile.num_warps";
 
 /// Pointer-like type -> the type its load yields: `!tile.ptr<T>` -> T,
 /// `tensor<S x !tile.ptr<T>, E>` -> `tensor<S x T, E>`. Other types are
@@ -36,6 +39,9 @@ mlir::Type getElementTypeOrSelf(mlir::Type type);
 /// Compute capability named by the enclosing module's `tile.arch` ("sm_90"
 /// -> 90); sm_90 when the module names none, nullopt when it is malformed.
 std::optional<unsigned> getTargetComputeCapability(mlir::Operation *op);
+/// Warps of one program: the enclosing module's kNumWarpsAttr (`op` may be
+/// the module), or `fallback` when it has none.
+unsigned getModuleNumWarps(mlir::Operation *op, unsigned fallback = 4);
 
 /// Width in bits of one register of an inline-assembly operand of element
 /// type `elem` when `pack` elements go to one instance: narrow elements share
