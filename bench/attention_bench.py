@@ -6,11 +6,12 @@ search space), then the best config of each compiler per shape. Every (compiler,
 is first checked against torch's scaled_dot_product_attention (output poisoned with NaN); a
 wrong result is reported and not timed.
 
-    python3 bench/attention_bench.py [--json OUT.json] [--quick]
+    python3 bench/attention_bench.py [--json OUT.json] [--quick] [--rounds N]
     python3 bench/attention_bench.py --profile   (one launch per compiler, for ncu:
                                                   N_CTX 4096, HEAD_DIM 64, not causal, 128x64/3/8)
 
-Times: triton.testing.do_bench (median ms); TFLOP/s = 4 Z H N_CTX^2 HEAD_DIM (halved when
+Times: triton.testing.do_bench (median ms), in --rounds rounds (default 3) that alternate which
+compiler goes first, the median round counting; TFLOP/s = 4 Z H N_CTX^2 HEAD_DIM (halved when
 causal) / time, as the tutorial counts.
 """
 import argparse
@@ -25,7 +26,7 @@ import triton
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 import kiln  # noqa: E402
-from dot_bench_util import check_and_time  # noqa: E402
+from dot_bench_util import check_and_time, time_alternating  # noqa: E402
 
 PATH = os.path.join(ROOT, "examples", "matmul", "attention_fwd.py")
 # (BLOCK_M, BLOCK_N, num_stages, num_warps)
@@ -56,6 +57,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--json")
     ap.add_argument("--quick", action="store_true", help="first two configs, N_CTX 4096 only")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="timing rounds per config, alternating which compiler goes first")
     ap.add_argument("--profile", action="store_true", help="one warm launch per compiler")
     ap.add_argument("--profile-head-dim", type=int, default=64,
                     help="HEAD_DIM of the --profile launch (N_CTX 4096, first config)")
@@ -89,15 +92,20 @@ def main():
             for cfg in configs:
                 if cfg[0] > n:
                     continue
+                timed = []
                 for who, kernel in kernels.items():
                     o = torch.empty_like(q)
                     row = dict(n_ctx=n, head_dim=d, causal=causal, compiler=who,
                                config=list(cfg))
-                    check_and_time(row, launcher(kernel, q, k, v, o, scale, causal, cfg), o,
-                                   ref, flops,
+                    run = launcher(kernel, q, k, v, o, scale, causal, cfg)
+                    check_and_time(row, run, o, ref, flops,
                                    lambda out, r: (out.float() - r.float()).abs().nan_to_num(
-                                       float("inf")).max().item() <= 1e-2)
+                                       float("inf")).max().item() <= 1e-2, timing=False)
                     rows.append(row)
+                    if row.get("correct"):
+                        timed.append((row, run))
+                time_alternating(timed, flops, args.rounds)
+                for row in rows[-len(kernels):]:
                     print(json.dumps(row), flush=True)
     print()
     print("n_ctx head_dim causal  triton best  kiln best  kiln/triton  (configs: BM, BN, stages, warps)")
