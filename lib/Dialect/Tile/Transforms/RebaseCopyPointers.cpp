@@ -43,13 +43,15 @@ namespace {
 
 /// Whether the scalar `value` is computed from loop-invariant values alone by
 /// side-effect-free ops of `loop`'s body: the frontend computes a runtime
-/// step (`BLOCK_K * stride_bk`) in the loop, where the advance stands.
+/// step (`BLOCK_K * stride_bk`) in the loop, where the advance stands. The
+/// ops must also be speculatable: before the loop they run even when the
+/// loop does not (a division by a runtime value stays where it is).
 bool isHoistable(scf::ForOp loop, Value value, unsigned depth = 0) {
   if (loop.isDefinedOutsideOfLoop(value))
     return true;
   Operation *op = value.getDefiningOp();
   if (!op || depth > 8 || op->getBlock() != loop.getBody() || op->getNumRegions() != 0 ||
-      !isMemoryEffectFree(op) || isa<ShapedType>(value.getType()))
+      !isMemoryEffectFree(op) || !isSpeculatable(op) || isa<ShapedType>(value.getType()))
     return false;
   return llvm::all_of(op->getOperands(),
                       [&](Value operand) { return isHoistable(loop, operand, depth + 1); });

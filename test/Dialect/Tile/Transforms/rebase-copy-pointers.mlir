@@ -82,20 +82,23 @@ module {
 // `b_ptrs += BLOCK_SIZE_K * stride_bk` with a runtime stride): its scalar
 // ops move before the loop and the pointer is rebased as above. A step
 // computed from the induction variable stays in the loop, its pointer
-// carried.
+// carried; so does one divided by a runtime value (not speculatable: the
+// loop may not run, and the division may be by zero).
 // CHECK-LABEL: func.func @runtime_step(
 // CHECK-SAME: %[[BASE:.*]]: !tile.ptr<f16>, %[[N:.*]]: i32, %[[STRIDE:.*]]: i32)
 // CHECK: %[[STEP:.*]] = arith.muli %[[STRIDE]], %{{.*}} : i32
 // CHECK: %[[S64:.*]] = arith.extsi %[[STEP]] : i32 to i64
-// CHECK: scf.for %[[I:.*]] = {{.*}} iter_args(%[[B:.*]] = %{{.*}}, %[[O:.*]] = %{{.*}}) -> (tensor<16x64x!tile.ptr<f16>>, i64)
+// CHECK: scf.for %[[I:.*]] = {{.*}} iter_args(%[[B:.*]] = %{{.*}}, %[[C:.*]] = %{{.*}}, %[[O:.*]] = %{{.*}}) -> (tensor<16x64x!tile.ptr<f16>>, tensor<16x64x!tile.ptr<f16>>, i64)
 // CHECK-NEXT: %[[SO:.*]] = tile.splat %[[O]] : i64 -> tensor<16x64xi64>
 // CHECK-NEXT: %[[PO:.*]] = tile.addptr %{{.*}}, %[[SO]]
 // CHECK-NEXT: tile.async_copy %[[PO]], mask
 // CHECK-NEXT: tile.async_copy %[[B]], mask
+// CHECK-NEXT: tile.async_copy %[[C]], mask
 // CHECK-NOT: arith.muli %[[STRIDE]]
 // CHECK: %[[IS:.*]] = arith.muli %[[I]], %[[STRIDE]] : i32
+// CHECK: arith.divsi %{{.*}}, %[[STRIDE]] : i32
 // CHECK: %[[O1:.*]] = arith.addi %[[O]], %[[S64]] : i64
-// CHECK-NEXT: scf.yield %{{.*}}, %[[O1]]
+// CHECK-NEXT: scf.yield %{{.*}}, %{{.*}}, %[[O1]]
 module {
   func.func @runtime_step(%base: !tile.ptr<f16>, %n: i32, %stride: i32) {
     %c0 = arith.constant 0 : i32
@@ -104,16 +107,20 @@ module {
     %p = tile.splat %base : !tile.ptr<f16> -> tensor<16x64x!tile.ptr<f16>>
     %m = arith.constant dense<true> : tensor<16x64xi1>
     %slots = tile.local_alloc : <2x16x64xf16>
-    %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%a = %p, %b = %p) -> (tensor<16x64x!tile.ptr<f16>>, tensor<16x64x!tile.ptr<f16>>) : i32 {
+    %r:3 = scf.for %i = %c0 to %n step %c1 iter_args(%a = %p, %b = %p, %c = %p) -> (tensor<16x64x!tile.ptr<f16>>, tensor<16x64x!tile.ptr<f16>>, tensor<16x64x!tile.ptr<f16>>) : i32 {
       tile.async_copy %a, mask %m into %slots[%c0] : tensor<16x64x!tile.ptr<f16>>, tensor<16x64xi1> -> <2x16x64xf16>
       tile.async_copy %b, mask %m into %slots[%c1] : tensor<16x64x!tile.ptr<f16>>, tensor<16x64xi1> -> <2x16x64xf16>
+      tile.async_copy %c, mask %m into %slots[%c1] : tensor<16x64x!tile.ptr<f16>>, tensor<16x64xi1> -> <2x16x64xf16>
       %step = arith.muli %stride, %c32 : i32
       %s = tile.splat %step : i32 -> tensor<16x64xi32>
       %a1 = tile.addptr %a, %s : tensor<16x64x!tile.ptr<f16>>, tensor<16x64xi32>
       %is = arith.muli %i, %stride : i32
       %si = tile.splat %is : i32 -> tensor<16x64xi32>
       %b1 = tile.addptr %b, %si : tensor<16x64x!tile.ptr<f16>>, tensor<16x64xi32>
-      scf.yield %a1, %b1 : tensor<16x64x!tile.ptr<f16>>, tensor<16x64x!tile.ptr<f16>>
+      %q = arith.divsi %c32, %stride : i32
+      %sq = tile.splat %q : i32 -> tensor<16x64xi32>
+      %c1p = tile.addptr %c, %sq : tensor<16x64x!tile.ptr<f16>>, tensor<16x64xi32>
+      scf.yield %a1, %b1, %c1p : tensor<16x64x!tile.ptr<f16>>, tensor<16x64x!tile.ptr<f16>>, tensor<16x64x!tile.ptr<f16>>
     }
     return
   }
