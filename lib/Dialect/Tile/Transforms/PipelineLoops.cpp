@@ -69,7 +69,6 @@ using namespace mlir;
 using namespace kiln::tile;
 using kiln::DistributedLayout;
 using kiln::getDistributedLayout;
-using kiln::getNumWarps;
 using kiln::getPointeeBytes;
 using kiln::ModuleAxisInfo;
 
@@ -196,9 +195,7 @@ bool refillFitsMorePrograms(scf::ForOp loop, const StagePlan &plan, unsigned sta
     return false;
   if (stages > 2)
     return true;
-  LoadOp first = plan.loads.front(); // non-empty: its slots fit fewer programs
-  int64_t threads =
-      32 * int64_t(getNumWarps(cast<RankedTensorType>(first.getType()).getEncoding()));
+  int64_t threads = 32 * int64_t(getModuleNumWarps(loop));
   // The loaded tiles go to slots: not in registers.
   auto slotted = [&](Value v) {
     if (auto trans = v.getDefiningOp<TransOp>())

@@ -39,6 +39,13 @@ int64_t reductionScratch(Operation *op) {
   }
   return bytes;
 }
+
+/// Whether `value` is read from a slot: a tile.local_load, or a load of
+/// `slotted` (the loads the pipeliner is about to put in slots).
+bool readsSlot(Value value, ArrayRef<LoadOp> slotted) {
+  LoadOp load = value.getDefiningOp<LoadOp>();
+  return value.getDefiningOp<LocalLoadOp>() || (load && llvm::is_contained(slotted, load));
+}
 } // namespace
 
 int64_t scratchEstimate(Operation *op, ArrayRef<LoadOp> slotted) {
@@ -49,11 +56,7 @@ int64_t scratchEstimate(Operation *op, ArrayRef<LoadOp> slotted) {
     return kUnsizedScratch;
   if (auto trans = dyn_cast<TransOp>(op)) {
     // A slot read transposed (a dot's operand) is read so by the dot.
-    Value src = trans.getSrc();
-    LoadOp load = src.getDefiningOp<LoadOp>();
-    return src.getDefiningOp<LocalLoadOp>() || (load && llvm::is_contained(slotted, load))
-               ? 0
-               : kUnsizedScratch;
+    return readsSlot(trans.getSrc(), slotted) ? 0 : kUnsizedScratch;
   }
   if (auto cvt = dyn_cast<ConvertLayoutOp>(op)) {
     // The #dot_op conversions of tf32 / fp8 operands that go to slots
@@ -84,10 +87,7 @@ int64_t scratchEstimate(Operation *op, ArrayRef<LoadOp> slotted) {
       Value read = operand;
       if (auto trans = operand.getDefiningOp<TransOp>(); trans && wgmma)
         read = trans.getSrc();
-      LoadOp load = read.getDefiningOp<LoadOp>();
-      if (read.getDefiningOp<LocalLoadOp>() || (load && llvm::is_contained(slotted, load)))
-        return 0;
-      return tensorBytes(operand.getType());
+      return readsSlot(read, slotted) ? 0 : tensorBytes(operand.getType());
     };
     return staged(0) + staged(1);
   }
