@@ -1,13 +1,15 @@
-"""What the library benchmarks (liger_bench.py, lightllm_bench.py, vllm_bench.py) share: time
-one operator per row under whichever `triton` is active, write the rows as JSON, compare a
-Triton run with a Kiln run, and load a library's kernel files without its package __init__s.
+"""What the library benchmarks (liger_bench.py, lightllm_bench.py, vllm_bench.py,
+fla_bench.py) share: time one operator per row under whichever `triton` is active, write the
+rows as JSON, compare a Triton run with a Kiln run, and load a library's kernel files without
+its package __init__s.
 
 A row: {"op", "backend" ("triton" or "kiln"), "checksum" and "magnitude" (sum and sum of
 absolute values of the first output's finite elements, so that the two runs can be checked
 for agreement), "nonfinite" (how many of its elements are inf or NaN, when any: masked
 logits are -inf by design), "fwd_us" and, for ops with a backward,
 "full_us" (median CUDA-event time of one call), "kernels" ({name: [mean device us, launches
-per call]} from torch.profiler)} or {"op", "backend", "error"} when the op failed.
+per call]} from torch.profiler)} or {"op", "backend", "error"} when the op failed; a later
+mode that failed after the first ran leaves its times and "<mode>_error" (e.g. "full_error").
 Only compare() and bare_packages() run without torch.
 """
 import argparse
@@ -92,6 +94,9 @@ def run_ops(torch, triton, table, args, modes, dev="cuda"):
             with torch.no_grad():
                 first = tensors_of(call()) or [call()]
             out0 = first[0] if not isinstance(first[0], (tuple, list)) else first[0][0]
+            if getattr(args, "save_outputs", None):  # for an elementwise comparison
+                os.makedirs(args.save_outputs, exist_ok=True)
+                torch.save(out0.detach().cpu(), os.path.join(args.save_outputs, name + ".pt"))
             x = out0.float()
             finite = torch.isfinite(x)
             x = torch.where(finite, x, torch.zeros_like(x))
@@ -101,9 +106,17 @@ def run_ops(torch, triton, table, args, modes, dev="cuda"):
             if nonfinite:
                 row["nonfinite"] = nonfinite
             once = None
-            for mode in modes:
-                row[mode + "_us"], once = measure(torch, call, leaves, mode, args.reps,
-                                                  args.warmup, flush)
+            for i, mode in enumerate(modes):
+                try:
+                    row[mode + "_us"], once = measure(torch, call, leaves, mode, args.reps,
+                                                      args.warmup, flush)
+                except Exception as e:
+                    if i == 0:
+                        raise
+                    # A later mode's failure (a backward the library refuses) keeps the
+                    # earlier modes' times; the profile takes the last mode that ran.
+                    row[mode + "_error"] = f"{type(e).__name__}: {str(e)[:300]}"
+                    break
             if args.prof_reps:
                 row["kernels"] = kernel_times(torch, once, leaves, args.prof_reps)
         except Exception as e:  # one op's failure must not hide the others
@@ -158,7 +171,8 @@ def compare(pairs):
         for t, k in runs:
             if not checksums_agree(t, k):
                 agree = False
-        err = next((r.get("error") for pair in runs for r in pair if r.get("error")), "")
+        err = next((r.get(key) for pair in runs for r in pair
+                    for key in ("error", "full_error") if r.get(key)), "")
         print(f"{op:20} {cells[0]:>10} {cells[1]:>9} {cells[2]:>6} {cells[3]:>11} "
               f"{cells[4]:>9} {cells[5]:>6}  {'same' if agree else 'DIFFERS'} {err}")
         t, k = runs[0]
@@ -201,15 +215,20 @@ def bare_packages(root, top, skip=()):
     return names
 
 
-def main(doc, run):
-    """The benchmarks' command line: time (run(args)) or --compare pairs of JSON files."""
+def main(doc, run, extra=None):
+    """The benchmarks' command line: time (run(args)) or --compare pairs of JSON files;
+    extra(parser) adds a benchmark's own options."""
     ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    if extra:
+        extra(ap)
     ap.add_argument("--out")
     ap.add_argument("--only")
     ap.add_argument("--reps", type=int, default=30)
     ap.add_argument("--warmup", type=int, default=5)
     ap.add_argument("--prof-reps", type=int, default=10,
                     help="calls under torch.profiler (0: none, e.g. under ncu)")
+    ap.add_argument("--save-outputs", metavar="DIR",
+                    help="torch.save each op's first output as DIR/OP.pt")
     ap.add_argument("--compare", nargs="+", metavar="JSON",
                     help="Triton / Kiln JSON files in pairs")
     args = ap.parse_args()

@@ -326,6 +326,56 @@ def causal_a_case(results, t_in, bm, bn, k, bk, num_warps, programs=2):
              dict(BM=bm, BN=bn, BK=bk, num_warps=num_warps), against(reference, (2e-2, 5e-2)))
 
 
+def state_recurrence_case(results, t_in, t, bv, num_warps, stages, k=64, nv=128, bt=64):
+    """dot_state_recurrence (fla's chunked delta-rule state): the states stored before
+    each chunk and the corrected values, against an fp32 torch recurrence that rounds
+    where the kernel does (h and v_new to the input type before their products)."""
+    nt = triton_cdiv(t, bt)
+
+    def make():
+        kt = rand(t_in, (t, k), 91) * 0.25
+        v = rand(t_in, (t, nv), 92)
+        w = rand(t_in, (t, k), 93) * 0.25
+        # a log-decay accumulated within each chunk, as fla's chunk_local_cumsum gives it
+        g = -0.01 * (torch.arange(t, device=DEV) % bt + 1).float()
+        return [kt, v, w, g, torch.full((nt, k, nv), float("nan"), device=DEV, dtype=v.dtype),
+                torch.full((t, nv), float("nan"), device=DEV, dtype=v.dtype), t]
+
+    def reference():
+        kt, v, w, g = make()[:4]
+        h = torch.zeros((k, nv), device=DEV)
+        hs, vn = [], torch.empty((t, nv), device=DEV)
+        for i in range(nt):
+            rows = slice(i * bt, min((i + 1) * bt, t))
+            hs.append(h.clone())
+            hq = h.to(v.dtype).float()
+            v_new = v[rows].float() - w[rows].float() @ hq
+            vn[rows] = v_new
+            g_last = g[rows][-1]
+            v_dec = (v_new * torch.exp(g_last - g[rows])[:, None]).to(v.dtype).float()
+            h = h * torch.exp(g_last) + kt[rows].float().t() @ v_dec
+        return torch.stack(hs), vn
+
+    def check(ks, ts):
+        ref_h, ref_v = reference()
+        details = []
+        for who, outs in (("kiln", ks), ("triton", ts)):
+            for name, got, ref in (("h", outs[0], ref_h), ("v_new", outs[1], ref_v)):
+                g64, r64 = got.double(), ref.double()
+                if torch.isnan(g64).any():
+                    return False, f"{who}: NaN in {name} (unwritten elements?)"
+                err = (g64 - r64).abs().max().item()
+                if not torch.allclose(g64, r64, rtol=2e-2, atol=5e-2):
+                    return False, f"{who}: {name} max abs err {err:.3g} vs torch"
+                details.append(f"{who} {name} {err:.2g}")
+        return True, ", ".join(details)
+
+    run_case(results, f"dot_state_recurrence {t_in} T={t} BV={bv} warps={num_warps} "
+             f"stages={stages}", KERNELS, "dot_state_recurrence", (nv // bv,), make, [4, 5],
+             dict(K=k, NV=nv, BT=bt, BV=bv, USE_GK=False, num_warps=num_warps,
+                  num_stages=stages), check)
+
+
 def paged_case(results, t_in, k, num_warps, bm=64, bn=64, bk=32, stages=3, pages=256):
     """dot_paged_kloop: B's rows read through a page table loaded in the K loop."""
     m = 2 * bm
@@ -583,6 +633,11 @@ def cases(results):
     for t_in, k, scaled, warps in [("bf16", 256, False, 4), ("fp16", 256, True, 4),
                                    ("bf16", 200, True, 4), ("fp16", 256, True, 2)]:
         gathered_rows_case(results, t_in, k, scaled, warps)
+    # fla's recurrent state (session 53): stored, decayed and accumulated in its dot's
+    # layout, v and g copied ahead past the loop's stores, v_new staged for wgmma.
+    for t_in, t, bv, warps, stages in [("bf16", 1000, 32, 4, 2), ("fp16", 256, 64, 4, 3),
+                                       ("bf16", 200, 32, 2, 2), ("fp16", 63, 64, 8, 2)]:
+        state_recurrence_case(results, t_in, t, bv, warps, stages)
     # Paged attention's pattern: the rows of B through a table loaded in the K
     # loop (K = 200: a partial last block), 2-4 stages, mma.sync and wgmma.
     for t_in, k, warps, stages in [("fp16", 256, 4, 3), ("bf16", 200, 4, 2), ("fp16", 200, 2, 4),

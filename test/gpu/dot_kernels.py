@@ -360,3 +360,37 @@ def dot_paged_kloop(A, B, C, Table, K, stride_am, stride_bk, BM: tl.constexpr, B
                     mask=(k0 + rk)[:, None] < K, other=0.0)
         acc += tl.dot(a, b)
     tl.store(C + rm[:, None] * BN + rn[None, :], acc)
+
+
+@triton.jit
+def dot_state_recurrence(Kt, V, W, G, H, VNEW, T, K: tl.constexpr, NV: tl.constexpr,
+                         BT: tl.constexpr, BV: tl.constexpr, USE_GK: tl.constexpr):
+    # fla's chunked delta-rule state (chunk_gated_delta_rule_fwd_kernel_h): the fp32
+    # state h [K, BV] of one column block is stored before every chunk of BT rows,
+    # read as a dot operand (v_new = v - w @ h), decayed by exp(g), and accumulated
+    # with h += k^T @ v_new. Rows past T are masked; `o_k` is reassigned only under
+    # a constexpr `if`, so the loop carries it unchanged when USE_GK is False.
+    i_v = tl.program_id(0)
+    o_v = i_v * BV + tl.arange(0, BV)
+    o_k = tl.arange(0, K)
+    b_h = tl.zeros([K, BV], dtype=tl.float32)
+    for i_t in range(tl.cdiv(T, BT)):
+        o_t = i_t * BT + tl.arange(0, BT)
+        m_t = o_t < T
+        tl.store(H + i_t * K * NV + o_k[:, None] * NV + o_v[None, :],
+                 b_h.to(H.dtype.element_ty))
+        b_w = tl.load(W + o_t[:, None] * K + o_k[None, :], mask=m_t[:, None], other=0.0)
+        b_v = tl.dot(b_w, b_h.to(b_w.dtype))
+        b_v = tl.load(V + o_t[:, None] * NV + o_v[None, :], mask=m_t[:, None], other=0.0) - b_v
+        tl.store(VNEW + o_t[:, None] * NV + o_v[None, :], b_v.to(VNEW.dtype.element_ty),
+                 mask=m_t[:, None])
+        last = min((i_t + 1) * BT, T) - 1
+        b_g_last = tl.load(G + last)
+        b_g = tl.load(G + o_t, mask=m_t, other=0.0)
+        b_v = b_v * tl.where(m_t, tl.exp(b_g_last - b_g), 0.0)[:, None]
+        b_h *= tl.exp(b_g_last)
+        if USE_GK:
+            o_k = tl.arange(0, K)
+            b_h *= tl.exp(tl.load(G + last + o_k * 0))[:, None]
+        b_k = tl.load(Kt + o_k[:, None] + o_t[None, :] * K, mask=m_t[None, :], other=0.0)
+        b_h += tl.dot(b_k, b_v.to(b_k.dtype))

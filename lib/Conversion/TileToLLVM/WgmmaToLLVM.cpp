@@ -142,15 +142,17 @@ bool isTransposedSlot(LocalLoadOp slot) {
 }
 
 /// Whether the dot stages operand `index` itself (f16/bf16 in registers in
-/// a blocked layout: loaded outside a pipelined loop, or computed), and
-/// then whether its threads' runs go down the first dimension: stored
-/// transposed (B as N rows of K, A as K rows of M), as stageOperand does.
+/// a blocked layout: loaded outside a pipelined loop, or computed; or in an
+/// accumulator layout: fla's recurrences multiply by `tl.dot(k, v_new)` a
+/// `v_new` computed from another dot's result), and then whether its
+/// threads' runs go down the first dimension: stored transposed (B as N
+/// rows of K, A as K rows of M), as stageOperand does.
 std::optional<bool> stagedTransposed(DotOp op, unsigned index) {
   Value operand = index == 0 ? op.getA() : op.getB();
   auto type = cast<RankedTensorType>(operand.getType());
   bool flipped;
   if (slotOperand(operand, flipped) ||
-      !isa_and_nonnull<BlockedLayoutAttr>(type.getEncoding()) ||
+      !isa_and_nonnull<BlockedLayoutAttr, MmaLayoutAttr>(type.getEncoding()) ||
       !(type.getElementType().isF16() || type.getElementType().isBF16()))
     return std::nullopt;
   std::optional<DistributedLayout> layout = getDistributedLayout(type);

@@ -27,6 +27,7 @@
 #include "kiln/Dialect/Tile/Transforms/Passes.h"
 
 #include "BlockedLayouts.h"
+#include "DeadCode.h"
 #include "DotLayouts.h"
 #include "LayoutTerms.h"
 #include "Rematerialize.h"
@@ -741,6 +742,8 @@ struct TileAssignLayoutsPass
     module->setAttr(kNumWarpsAttr,
                     IntegerAttr::get(IntegerType::get(&getContext(), 32), warps));
     SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
+    // Unread or unchanged iter args would tie layouts for nothing.
+    dropUnusedIterArgsIn(module);
     for (auto func : funcs)
       untieCheapIndexMath(func);
     // Where the assignment lays out loads that their own coalesced layout

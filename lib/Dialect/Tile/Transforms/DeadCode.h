@@ -32,9 +32,17 @@ inline void eraseDeadDefs(mlir::ValueRange roots) {
 
 /// `loop` without the iter args nothing reads: their results are unused and
 /// in the body they only feed their own (or each other's) yields, through
-/// pure ops, which are erased. Returns the loop that replaces `loop`, or
-/// `loop` itself when every iter arg is read (UnusedIterArgs.cpp).
+/// pure ops, which are erased. Iter args the loop yields unchanged (their
+/// own block argument, or their init value) are loop-invariant: their uses
+/// read the init value instead and they go too. Returns the loop that
+/// replaces `loop`, or `loop` itself when it keeps every iter arg
+/// (UnusedIterArgs.cpp).
 mlir::scf::ForOp dropUnusedIterArgs(mlir::scf::ForOp loop);
+
+/// dropUnusedIterArgs on every loop under `root`, inner loops first. Before
+/// layouts are chosen: an offset vector carried unchanged (a name assigned
+/// only under a constexpr-false `if`) would be converted in every iteration.
+void dropUnusedIterArgsIn(mlir::Operation *root);
 
 } // namespace kiln::tile
 

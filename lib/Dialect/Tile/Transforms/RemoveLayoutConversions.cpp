@@ -19,6 +19,9 @@
 // loop-carried pointer tensor converted for its load in every iteration is
 // carried in the load's layout instead (vLLM's fused MoE: its A pointers,
 // computed from gathered token ids, are tied to the output tile's layout).
+// A loop-carried accumulator laid out for its other readers is carried in
+// its dot's layout (carryAccumulatorInDotLayout), and a value narrowed after
+// its conversion is narrowed first (ConvertAfterNarrowing).
 //
 //===----------------------------------------------------------------------===//
 #include "kiln/Dialect/Tile/Transforms/Passes.h"
@@ -128,6 +131,38 @@ struct SinkIntoElementwise : OpRewritePattern<ConvertLayoutOp> {
     clone->getResult(0).setType(withLayout(def->getResult(0).getType(), layout));
     rewriter.replaceOp(op, clone->getResult(0));
     return success();
+  }
+};
+
+/// narrow(convert(x)) -> convert(narrow(x)) for a one-operand elementwise op
+/// whose result is narrower (a truncf to bf16 of an fp32 accumulator for a
+/// store or a dot operand): half the bytes go through shared memory and the
+/// wide copy in the other layout is not held.
+struct ConvertAfterNarrowing : OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvertLayoutOp op,
+                                PatternRewriter &rewriter) const override {
+    Type wide = op.getType().getElementType();
+    if (!wide.isIntOrFloat())
+      return failure();
+    bool changed = false;
+    for (Operation *user : llvm::make_early_inc_range(op.getResult().getUsers())) {
+      if (user->getNumOperands() != 1 || user->getNumResults() != 1 ||
+          !isLayoutAgnosticElementwise(user))
+        continue;
+      auto narrowType = dyn_cast<RankedTensorType>(user->getResult(0).getType());
+      if (!narrowType || !narrowType.getElementType().isIntOrFloat() ||
+          narrowType.getElementType().getIntOrFloatBitWidth() >= wide.getIntOrFloatBitWidth())
+        continue;
+      rewriter.setInsertionPoint(user);
+      IRMapping map;
+      map.map(op.getResult(), op.getSrc());
+      Operation *there = rewriter.clone(*user, map);
+      there->getResult(0).setType(withLayout(narrowType, layoutOf(op.getSrc())));
+      rewriter.replaceOpWithNewOp<ConvertLayoutOp>(user, narrowType, there->getResult(0));
+      changed = true;
+    }
+    return success(changed);
   }
 };
 
@@ -294,11 +329,68 @@ void carryInConvertedLayout(scf::ForOp loop) {
   }
 }
 
+/// Whether `value` is computed from `carried` by ops of its block that keep
+/// every element where it is (elementwise arithmetic, conversions).
+bool derivesFrom(Value value, BlockArgument carried, unsigned depth = 8) {
+  if (value == carried)
+    return true;
+  Operation *def = value.getDefiningOp();
+  if (!def || depth == 0 || def->getBlock() != carried.getOwner() ||
+      !(isa<ConvertLayoutOp>(def) || isLayoutAgnosticElementwise(def)))
+    return false;
+  return llvm::any_of(def->getOperands(),
+                      [&](Value v) { return derivesFrom(v, carried, depth - 1); });
+}
+
+/// A loop-carried accumulator that the assignment laid out for its other
+/// readers is converted into its dot's layout and back in every iteration
+/// (fla's recurrent state `h`: stored, multiplied by a decay and read as
+/// a dot operand, then `h += tl.dot(k, v)`, two conversions of a 64 x 64
+/// fp32 tile per iteration). Carried in the dot's layout, the other readers
+/// get one conversion, and the arithmetic leading to the dot follows the
+/// accumulator into its layout (SinkIntoElementwise, CollapseConversion).
+void carryAccumulatorInDotLayout(scf::ForOp loop) {
+  Block *body = loop.getBody();
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  for (BlockArgument arg : loop.getRegionIterArgs()) {
+    unsigned index = arg.getArgNumber() - loop.getNumInductionVars();
+    auto back = yield.getOperand(index).getDefiningOp<ConvertLayoutOp>();
+    auto dot = back ? back.getSrc().getDefiningOp<DotOp>() : DotOp();
+    if (!dot || back->getBlock() != body || dot->getBlock() != body ||
+        !derivesFrom(dot.getC(), arg))
+      continue;
+    auto oldType = cast<RankedTensorType>(arg.getType());
+    RankedTensorType newType = withLayout(oldType, layoutOf(dot.getResult()));
+    Location loc = loop.getLoc();
+    OpBuilder b(loop);
+    OpOperand &init = loop.getInitArgsMutable()[index];
+    Value there = rematerialize(init.get(), newType.getEncoding(), &b, /*depth=*/8);
+    init.set(there ? there : ConvertLayoutOp::create(b, loc, newType, init.get()).getResult());
+    arg.setType(newType);
+    b.setInsertionPointToStart(body);
+    auto forReaders = ConvertLayoutOp::create(b, loc, oldType, arg);
+    arg.replaceAllUsesExcept(forReaders, forReaders);
+    yield->setOperand(index, dot.getResult());
+    if (back->use_empty())
+      back->erase();
+    Value result = loop.getResult(index);
+    result.setType(newType);
+    if (!result.use_empty()) {
+      b.setInsertionPointAfter(loop);
+      auto after = ConvertLayoutOp::create(b, loc, oldType, result);
+      result.replaceAllUsesExcept(after, after);
+    }
+  }
+}
+
 struct TileRemoveLayoutConversionsPass
     : kiln::tile::impl::TileRemoveLayoutConversionsBase<
           TileRemoveLayoutConversionsPass> {
   void runOnOperation() override {
-    getOperation().walk([](scf::ForOp loop) { carryInConvertedLayout(loop); });
+    getOperation().walk([](scf::ForOp loop) {
+      carryInConvertedLayout(loop);
+      carryAccumulatorInDotLayout(loop);
+    });
     SmallVector<ConvertLayoutOp> conversions;
     getOperation().walk([&](ConvertLayoutOp cvt) { conversions.push_back(cvt); });
     DenseSet<Operation *> erased;
@@ -307,7 +399,7 @@ struct TileRemoveLayoutConversionsPass
         convertSourcesInstead(cvt, erased);
     RewritePatternSet patterns(&getContext());
     patterns.add<CollapseConversion, SinkIntoShapeOp, SinkIntoElementwise,
-                 HoistInvariantConversion>(&getContext());
+                 ConvertAfterNarrowing, HoistInvariantConversion>(&getContext());
     ConvertLayoutOp::getCanonicalizationPatterns(patterns, &getContext());
     GreedyRewriteConfig config;
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);

@@ -17,13 +17,84 @@
 #include "kiln/Analysis/DistributedLayout.h"
 #include "kiln/Analysis/MmaLayout.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 
 namespace kiln::tile {
 namespace {
+
+/// The kernel argument `ptr` (a pointer or pointer tensor) points into:
+/// followed through pointer arithmetic, casts, splats, shape and layout
+/// changes, hints and loop-carried pointers (init and advance alike); null
+/// when it comes from elsewhere (loaded from memory, chosen by a select).
+Value pointerRoot(Value ptr, unsigned depth = 0) {
+  if (depth > 32)
+    return Value();
+  if (auto arg = dyn_cast<BlockArgument>(ptr)) {
+    Operation *owner = arg.getOwner()->getParentOp();
+    if (isa<FunctionOpInterface>(owner))
+      return arg;
+    auto loop = dyn_cast<scf::ForOp>(owner);
+    if (!loop || arg == loop.getInductionVar())
+      return Value();
+    unsigned k = arg.getArgNumber() - loop.getNumInductionVars();
+    Value init = pointerRoot(loop.getInitArgs()[k], depth + 1);
+    // The advance leads back to `arg` itself: its root is the init's.
+    Value next = loop.getBody()->getTerminator()->getOperand(k);
+    Value step = next;
+    for (unsigned n = 0; n < 32 && step != arg; ++n) {
+      auto add = step.getDefiningOp<AddPtrOp>();
+      if (!add)
+        return Value();
+      step = add.getPtr();
+    }
+    return step == arg ? init : Value();
+  }
+  Operation *def = ptr.getDefiningOp();
+  if (!def)
+    return Value();
+  if (auto add = dyn_cast<AddPtrOp>(def))
+    return pointerRoot(add.getPtr(), depth + 1);
+  if (isa<SplatOp, BroadcastOp, ExpandDimsOp, ConvertLayoutOp, ReshapeOp, TransOp, PtrCastOp,
+          MultipleOfOp, MaxContiguousOp, MaxConstancyOp>(def))
+    return pointerRoot(def->getOperand(0), depth + 1);
+  return Value();
+}
+
+/// The kernel arguments the loop's body writes through; nullopt when it
+/// writes memory some other way or through a pointer of unknown origin.
+/// (Printing and assertions write nothing a load reads.)
+std::optional<llvm::SmallPtrSet<Value, 4>> writtenRoots(Block *body) {
+  llvm::SmallPtrSet<Value, 4> roots;
+  bool unknown = false;
+  body->walk([&](Operation *op) {
+    if (isa<PrintOp, AssertOp>(op))
+      return;
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (effects ? !effects.hasEffect<MemoryEffects::Write>()
+                : op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+      return;
+    Value ptr;
+    if (auto store = dyn_cast<StoreOp>(op))
+      ptr = store.getPtr();
+    else if (auto rmw = dyn_cast<AtomicRMWOp>(op))
+      ptr = rmw.getPtr();
+    else if (auto cas = dyn_cast<AtomicCASOp>(op))
+      ptr = cas.getPtr();
+    Value root = ptr ? pointerRoot(ptr) : Value();
+    if (root)
+      roots.insert(root);
+    else
+      unknown = true;
+  });
+  if (unknown)
+    return std::nullopt;
+  return roots;
+}
 
 bool isKMajorOnlyType(Type elem) {
   return elem.isF32() || elem.isInteger(8) || isa<Float8E4M3FNType, Float8E5M2Type>(elem);
@@ -149,7 +220,7 @@ bool isZeroConstant(Value v) {
 }
 
 bool isKMajorOnlyLoad(LoadOp load) {
-  return isKMajorOnlyType(getElementTypeOrSelf(load.getType()));
+  return isKMajorOnlyType(mlir::getElementTypeOrSelf(load.getType()));
 }
 
 /// A load whose threads hold single elements (a gathered operand) is copied
@@ -280,20 +351,22 @@ CompanionLoads companionLoads(scf::ForOp loop, ArrayRef<LoadOp> dotLoads,
                               const kiln::ModuleAxisInfo &axis) {
   CompanionLoads found;
   Block *body = loop.getBody();
-  bool writes = false;
-  body->walk([&](Operation *op) {
-    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-    if (effects ? effects.hasEffect<MemoryEffects::Write>()
-                : !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
-      writes = true;
-  });
-  if (writes)
+  // Kernel arguments are taken not to overlap (as Triton's pipeliner takes
+  // every load not to meet the loop's stores): a load through an argument
+  // the body also writes through stays where it is.
+  std::optional<llvm::SmallPtrSet<Value, 4>> written = writtenRoots(body);
+  if (!written)
     return found;
   for (Operation &op : *body) {
     auto load = dyn_cast<LoadOp>(op);
     if (!load || load.getIsVolatile() || llvm::is_contained(dotLoads, load) ||
         excluded.contains(load))
       continue;
+    if (!written->empty()) {
+      Value root = pointerRoot(load.getPtr());
+      if (!root || written->contains(root))
+        continue;
+    }
     auto type = dyn_cast<RankedTensorType>(load.getType());
     if (!type) { // a scalar: one register per iteration ahead
       found.prefetched.push_back(load);

@@ -8,6 +8,13 @@
 // pipeliner give up on the loop's companion loads. LLVM would delete the dead
 // phi; the pipeliner decides before it, so the loop drops them first.
 //
+// A name assigned only in a branch that a constexpr removes is carried
+// unchanged (Kiln's frontend finds a loop's names by syntax; Triton's carries
+// only the values that changed): fla's recurrences reassign `o_k1` under
+// `if USE_GK:`, and the carried offsets, read both by the copies' addresses
+// and by the rest of the body, kept the pipeliner from splitting the loop.
+// Such iter args read their init value instead.
+//
 //===----------------------------------------------------------------------===//
 #include "DeadCode.h"
 
@@ -42,9 +49,24 @@ bool reachesOnlyDeadYields(BlockArgument arg, Block *body, const llvm::BitVector
   return true;
 }
 
+/// Makes the iter args `loop` yields unchanged unused: in the body and after
+/// the loop their init value stands for them.
+void forwardInvariantIterArgs(scf::ForOp loop) {
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  for (auto [arg, init, result] :
+       llvm::zip(loop.getRegionIterArgs(), loop.getInitArgs(), loop.getResults())) {
+    Value next = yield.getOperand(arg.getArgNumber() - loop.getNumInductionVars());
+    if (next != arg && next != init)
+      continue;
+    arg.replaceAllUsesWith(init);
+    result.replaceAllUsesWith(init);
+  }
+}
+
 } // namespace
 
 scf::ForOp dropUnusedIterArgs(scf::ForOp loop) {
+  forwardInvariantIterArgs(loop);
   Block *body = loop.getBody();
   unsigned count = loop.getNumRegionIterArgs();
   llvm::BitVector dead(count);
@@ -96,6 +118,13 @@ scf::ForOp dropUnusedIterArgs(scf::ForOp loop) {
   }
   loop.erase();
   return grown;
+}
+
+void dropUnusedIterArgsIn(Operation *root) {
+  SmallVector<scf::ForOp> loops;
+  root->walk([&](scf::ForOp loop) { loops.push_back(loop); }); // post-order
+  for (scf::ForOp loop : loops) // an outer loop keeps its replaced inner ones
+    dropUnusedIterArgs(loop);
 }
 
 } // namespace kiln::tile

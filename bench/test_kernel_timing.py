@@ -1,0 +1,131 @@
+"""kernel_timing.run_ops against a stand-in torch (no GPU, no torch): a backward the library
+refuses keeps the forward's time (fla_bench.py's gated ops under Triton 3.6 on Hopper), a
+forward that fails is the row's error, and --compare prints the refusal."""
+import argparse
+import contextlib
+import io
+import sys
+import types
+import unittest
+
+import kernel_timing
+from test_liger_bench import compare_output
+
+
+class FakeTensor:
+    """What run_ops and measure touch of a tensor: float(), isfinite sums, grad."""
+    def __init__(self, value=1.0, grad=True):
+        self.value, self.requires_grad, self.grad = value, grad, None
+
+    def float(self):
+        return self
+
+    def numel(self):
+        return 1
+
+    def sum(self):
+        return FakeTensor(self.value, False)
+
+    def abs(self):
+        return FakeTensor(abs(self.value), False)
+
+    def item(self):
+        return self.value
+
+    def zero_(self):
+        return self
+
+
+def fake_torch():
+    clock = [0.0]
+
+    class Event:
+        def __init__(self, enable_timing):
+            self.t = None
+
+        def record(self):
+            clock[0] += 0.002  # every call "takes" 2 us between its two records
+            self.t = clock[0]
+
+        def synchronize(self):
+            pass
+
+        def elapsed_time(self, end):
+            return end.t - self.t
+
+    torch = types.SimpleNamespace()
+    torch.cuda = types.SimpleNamespace(Event=Event)
+    torch.no_grad = contextlib.nullcontext
+    torch.isfinite = lambda x: FakeTensor(1.0, False)
+    torch.where = lambda c, x, y: x
+    torch.zeros_like = lambda x: FakeTensor(0.0, False)
+    torch.randn_like = lambda x: FakeTensor(1.0, False)
+    torch.manual_seed = lambda s: None
+    torch.empty = lambda *a, **k: FakeTensor(0.0, False)
+    torch.int32 = "int32"
+    return torch
+
+
+def args(**kw):
+    base = dict(only=None, reps=3, warmup=1, prof_reps=0, out=None)
+    base.update(kw)
+    return argparse.Namespace(**base)
+
+
+class RunOpsTest(unittest.TestCase):
+    def run_table(self, table, modes=("fwd", "full")):
+        torch = fake_torch()
+
+        def refuse(outs, grads):
+            raise RuntimeError("Triton >= 3.4.0 and < 3.7.1 on Hopper GPUs produces "
+                               "incorrect results")
+        torch.autograd = types.SimpleNamespace(backward=refuse)
+        with contextlib.redirect_stdout(io.StringIO()):
+            return kernel_timing.run_ops(torch, types.SimpleNamespace(), table, args(), modes)
+
+    def test_refused_backward_keeps_forward_time(self):
+        x = FakeTensor()
+        [row] = self.run_table({"gated": lambda: ((lambda: x), [x])})
+        self.assertNotIn("error", row)
+        self.assertAlmostEqual(row["fwd_us"], 2.0)
+        self.assertNotIn("full_us", row)
+        self.assertTrue(row["full_error"].startswith("RuntimeError: Triton >= 3.4.0"))
+        self.assertEqual(row["checksum"], 1.0)
+
+    def test_failing_forward_is_the_error(self):
+        def broken():
+            raise ValueError("no such kernel")
+        [row] = self.run_table({"broken": lambda: (broken, [])})
+        self.assertEqual(row["error"], "ValueError: no such kernel")
+        self.assertNotIn("fwd_us", row)
+
+    def test_compare_names_the_refusal(self):
+        tri = [{"op": "chunk_gla", "backend": "triton", "fwd_us": 100.0, "checksum": 5.0,
+                "full_error": "RuntimeError: refused"}]
+        kiln = [{"op": "chunk_gla", "backend": "kiln", "fwd_us": 90.0, "checksum": 5.0,
+                 "full_error": "RuntimeError: refused"}]
+        out = compare_output(kernel_timing.compare, tri, kiln)
+        line = next(l for l in out.splitlines() if l.startswith("chunk_gla"))
+        self.assertIn("0.900", line)
+        self.assertIn("same RuntimeError: refused", line)
+
+
+class FlaBenchOptionsTest(unittest.TestCase):
+    def test_shape_and_fwd_only_reach_run(self):
+        import fla_bench
+        seen = {}
+        argv = sys.argv
+        sys.argv = ["fla_bench.py", "--shape", "B8_T1024_H8_D64", "--fwd-only", "--only",
+                    "chunk_gla"]
+        try:
+            kernel_timing.main(fla_bench.__doc__, lambda a: seen.update(vars(a)),
+                               extra=fla_bench.options)
+        finally:
+            sys.argv = argv
+        self.assertEqual(seen["shape"], "B8_T1024_H8_D64")
+        self.assertTrue(seen["fwd_only"])
+        self.assertEqual(seen["only"], "chunk_gla")
+
+
+if __name__ == "__main__":
+    unittest.main()
