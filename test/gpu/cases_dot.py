@@ -335,7 +335,10 @@ def state_recurrence_case(results, t_in, t, bv, num_warps, stages, k=64, nv=128,
     def make():
         kt = rand(t_in, (t, k), 91) * 0.25
         v = rand(t_in, (t, nv), 92)
-        w = rand(t_in, (t, k), 93) * 0.25
+        # w small against k (as the delta rule's w = beta * T k is): h = e^g h + k^T (v - w h)
+        # then contracts; at w * 0.25 |h| grew 3.5x a chunk, to 1e8 at T = 1000, and the
+        # inputs' rounding, amplified, failed the check (session 53's call 3).
+        w = rand(t_in, (t, k), 93) * 0.02
         # a log-decay accumulated within each chunk, as fla's chunk_local_cumsum gives it
         g = -0.01 * (torch.arange(t, device=DEV) % bt + 1).float()
         return [kt, v, w, g, torch.full((nt, k, nv), float("nan"), device=DEV, dtype=v.dtype),

@@ -353,9 +353,17 @@ CompanionLoads companionLoads(scf::ForOp loop, ArrayRef<LoadOp> dotLoads,
   Block *body = loop.getBody();
   // Kernel arguments are taken not to overlap (as Triton's pipeliner takes
   // every load not to meet the loop's stores): a load through an argument
-  // the body also writes through stays where it is.
+  // the body also writes through stays where it is. And only a loop that
+  // carries a tile from one iteration to the next (fla's recurrent state)
+  // waits for its loads in every iteration; one whose iterations are
+  // independent and store their results (fla's recompute_w_u: two
+  // iterations, 73.6 us with its loads ahead against 64.2) overlaps them
+  // with other programs, and slots would only cost it programs per SM.
   std::optional<llvm::SmallPtrSet<Value, 4>> written = writtenRoots(body);
-  if (!written)
+  bool carriesTile = llvm::any_of(loop.getRegionIterArgs(), [](BlockArgument arg) {
+    return isa<RankedTensorType>(arg.getType());
+  });
+  if (!written || (!written->empty() && !carriesTile))
     return found;
   for (Operation &op : *body) {
     auto load = dyn_cast<LoadOp>(op);

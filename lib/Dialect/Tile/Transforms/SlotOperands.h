@@ -75,7 +75,8 @@ struct CompanionLoads {
 /// The companion loads of `loop` (not among `dotLoads` or `excluded`).
 /// A load started ahead could miss a store of an iteration before it: none
 /// when the loop writes memory other than through stores and atomics whose
-/// kernel argument is known, and never a load through an argument the loop
+/// kernel argument is known, or writes and carries no tile from one
+/// iteration to the next, and never a load through an argument the loop
 /// writes through (distinct arguments are taken not to overlap).
 CompanionLoads companionLoads(mlir::scf::ForOp loop, llvm::ArrayRef<LoadOp> dotLoads,
                               const llvm::DenseSet<mlir::Operation *> &excluded,

@@ -7,7 +7,9 @@
 #  - the loop's stores go through other kernel arguments than its loads (arguments are
 #    taken not to overlap, as Triton's pipeliner takes them), so the loads that are no
 #    dot operand (v, the decay vector g) are copied ahead too; a load through an
-#    argument the loop also stores through stays where it is (`scan_rows` below);
+#    argument the loop also stores through stays where it is (`scan_rows` below), and
+#    so do those of a loop that stores and carries no tile (`scale_rows`: its
+#    iterations overlap with other programs; fla's recompute_w_u got slower with slots);
 #  - the fp32 state, stored and read as a dot operand before `h += tl.dot(k, v_new)`,
 #    is carried in the dot's layout and narrowed to bf16 before it is converted for the
 #    store (two fp32 exchanges per iteration before, one bf16 one now);
@@ -24,6 +26,9 @@
 # RUN: ln-compile %s --kernel scan_rows --signature '*fp16:16,*fp16:16,*fp16:16,*fp32:16,i32' \
 # RUN:   -D BT=64 -D D=64 --num-warps 4 --num-stages 3 --emit=tile-layout \
 # RUN:   | FileCheck %s --check-prefix=ALIAS
+# RUN: ln-compile %s --kernel scale_rows --signature '*fp16:16,*fp16:16,*fp16:16,*fp32:16,i32' \
+# RUN:   -D BT=64 -D D=64 --num-warps 4 --num-stages 3 --emit=tile-layout \
+# RUN:   | FileCheck %s --check-prefix=INDEP
 import triton
 import triton.language as tl
 
@@ -55,14 +60,35 @@ import triton.language as tl
 # ALIAS: scf.yield
 @triton.jit
 def scan_rows(X, W, Y, S, T, BT: tl.constexpr, D: tl.constexpr):
-    # Each chunk of Y adds the chunk before it, which the loop itself wrote: that
-    # load stays in its iteration; X and its row scales S are copied ahead.
+    # A decayed running sum over chunks that also adds the chunk of Y before it, which
+    # the loop itself wrote: that load stays in its iteration; X and its row scales S
+    # are copied ahead.
     o_d = tl.arange(0, D)
     w = tl.load(W + o_d[:, None] * D + o_d[None, :])
+    acc = tl.zeros([BT, D], dtype=tl.float32)
     for i in range(1, tl.cdiv(T, BT)):
         o_t = i * BT + tl.arange(0, BT)
         prev = tl.load(Y + (o_t - BT)[:, None] * D + o_d[None, :])
         s = tl.load(S + o_t)
         x = (tl.load(X + o_t[:, None] * D + o_d[None, :]) * s[:, None]).to(X.dtype.element_ty)
-        acc = tl.dot(x, w) + prev.to(tl.float32)
+        acc = tl.dot(x, w, acc * 0.5) + prev.to(tl.float32)
         tl.store(Y + o_t[:, None] * D + o_d[None, :], acc.to(Y.dtype.element_ty))
+
+
+# INDEP-LABEL: func.func @scale_rows
+# INDEP: scf.for
+# INDEP-NOT: tile.async_copy
+# INDEP: tile.load %{{[0-9]+}} : tensor<64x!tile.ptr<f32>
+# INDEP: tile.load %{{[0-9]+}} : tensor<64x64x!tile.ptr<f16>
+# INDEP: tile.store
+# INDEP-NOT: tile.async_copy
+@triton.jit
+def scale_rows(X, W, Y, S, T, BT: tl.constexpr, D: tl.constexpr):
+    # Independent chunks, each stored: the loads stay in their iteration.
+    o_d = tl.arange(0, D)
+    w = tl.load(W + o_d[:, None] * D + o_d[None, :])
+    for i in range(0, tl.cdiv(T, BT)):
+        o_t = i * BT + tl.arange(0, BT)
+        s = tl.load(S + o_t)
+        x = (tl.load(X + o_t[:, None] * D + o_d[None, :]) * s[:, None]).to(X.dtype.element_ty)
+        tl.store(Y + o_t[:, None] * D + o_d[None, :], tl.dot(x, w).to(Y.dtype.element_ty))
