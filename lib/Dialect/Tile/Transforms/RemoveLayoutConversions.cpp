@@ -98,10 +98,23 @@ struct SinkIntoShapeOp : OpRewritePattern<ConvertLayoutOp> {
   }
 };
 
+/// Whether converting `v` to `layout` where `at` stands goes away or gets
+/// smaller: a scalar, a cheap value recomputed in `layout`, a broadcast or
+/// expand_dims (SinkIntoShapeOp), another conversion (CollapseConversion),
+/// or a value from outside the loop (HoistInvariantConversion).
+bool cheapToConvert(Value v, Attribute layout, Operation *at) {
+  if (!isa<RankedTensorType>(v.getType()))
+    return true;
+  Operation *d = v.getDefiningOp();
+  auto loop = at->getParentOfType<scf::ForOp>();
+  return (d && isa<BroadcastOp, ExpandDimsOp, ConvertLayoutOp>(d)) ||
+         (loop && loop.isDefinedOutsideOfLoop(v)) ||
+         rematerialize(v, layout, nullptr, /*depth=*/8);
+}
+
 /// convert(op(a, b, ...)) -> op(convert(a), convert(b), ...) for an
 /// elementwise op read only by the conversion, when each operand's
-/// conversion goes away or gets smaller (cheap values, broadcasts,
-/// expand_dims, other conversions, values from outside the loop).
+/// conversion goes away or gets smaller (cheapToConvert).
 struct SinkIntoElementwise : OpRewritePattern<ConvertLayoutOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ConvertLayoutOp op,
@@ -111,16 +124,8 @@ struct SinkIntoElementwise : OpRewritePattern<ConvertLayoutOp> {
         !def->hasOneUse())
       return failure();
     Attribute layout = layoutOf(op.getResult());
-    auto loop = op->getParentOfType<scf::ForOp>();
-    auto cheap = [&](Value v) {
-      if (!isa<RankedTensorType>(v.getType()))
-        return true;
-      Operation *d = v.getDefiningOp();
-      return (d && isa<BroadcastOp, ExpandDimsOp, ConvertLayoutOp>(d)) ||
-             (loop && loop.isDefinedOutsideOfLoop(v)) ||
-             rematerialize(v, layout, nullptr, /*depth=*/8);
-    };
-    if (!llvm::all_of(def->getOperands(), cheap))
+    if (!llvm::all_of(def->getOperands(),
+                      [&](Value v) { return cheapToConvert(v, layout, op); }))
       return failure();
     IRMapping map;
     for (Value v : def->getOperands())
@@ -137,7 +142,9 @@ struct SinkIntoElementwise : OpRewritePattern<ConvertLayoutOp> {
 /// narrow(convert(x)) -> convert(narrow(x)) for a one-operand elementwise op
 /// whose result is narrower (a truncf to bf16 of an fp32 accumulator for a
 /// store or a dot operand): half the bytes go through shared memory and the
-/// wide copy in the other layout is not held.
+/// wide copy in the other layout is not held. Not where x is cheap to
+/// convert: SinkIntoElementwise would move the conversion back before the
+/// narrowing, the two patterns forever.
 struct ConvertAfterNarrowing : OpRewritePattern<ConvertLayoutOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ConvertLayoutOp op,
@@ -147,8 +154,10 @@ struct ConvertAfterNarrowing : OpRewritePattern<ConvertLayoutOp> {
       return failure();
     bool changed = false;
     for (Operation *user : llvm::make_early_inc_range(op.getResult().getUsers())) {
+      // Where the narrowed value's conversion will stand.
       if (user->getNumOperands() != 1 || user->getNumResults() != 1 ||
-          !isLayoutAgnosticElementwise(user))
+          !isLayoutAgnosticElementwise(user) ||
+          cheapToConvert(op.getSrc(), layoutOf(op.getResult()), user))
         continue;
       auto narrowType = dyn_cast<RankedTensorType>(user->getResult(0).getType());
       if (!narrowType || !narrowType.getElementType().isIntOrFloat() ||

@@ -44,8 +44,7 @@ Value pointerRoot(Value ptr, unsigned depth = 0) {
     unsigned k = arg.getArgNumber() - loop.getNumInductionVars();
     Value init = pointerRoot(loop.getInitArgs()[k], depth + 1);
     // The advance leads back to `arg` itself: its root is the init's.
-    Value next = loop.getBody()->getTerminator()->getOperand(k);
-    Value step = next;
+    Value step = loop.getBody()->getTerminator()->getOperand(k);
     for (unsigned n = 0; n < 32 && step != arg; ++n) {
       auto add = step.getDefiningOp<AddPtrOp>();
       if (!add)

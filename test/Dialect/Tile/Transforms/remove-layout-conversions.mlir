@@ -250,3 +250,60 @@ func.func @sources_larger(%pa: tensor<64x64x!tile.ptr<f32>, #r>, %pb: tensor<64x
   tile.print "y" %y : tensor<64x64xf32, #mma>
   return
 }
+
+// -----
+
+#a = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+#b = #tile.blocked<sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+
+// A value narrowed after its conversion is narrowed first: the bf16 tile
+// goes through the scratch, not the fp32 one.
+// CHECK-LABEL: func.func @narrow_first
+// CHECK: %[[T:.*]] = arith.truncf %{{.*}} : tensor<128xf32, #blocked> to tensor<128xbf16, #blocked>
+// CHECK-NEXT: tile.convert_layout %[[T]] : tensor<128xbf16, #blocked> -> tensor<128xbf16, #blocked1>
+func.func @narrow_first(%p: tensor<128x!tile.ptr<f32>, #a>) {
+  %l = tile.load %p : tensor<128x!tile.ptr<f32>, #a>
+  %c = tile.convert_layout %l : tensor<128xf32, #a> -> tensor<128xf32, #b>
+  %t = arith.truncf %c : tensor<128xf32, #b> to tensor<128xbf16, #b>
+  tile.print "t" %t : tensor<128xbf16, #b>
+  return
+}
+
+// -----
+
+#a = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+#b = #tile.blocked<sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+
+// Not where the wide value is cheap to convert (from outside the loop, or
+// a conversion itself): the conversion before the narrowing goes away
+// there, and narrowing first would undo that forever (the pass hung on
+// these before).
+// CHECK-LABEL: func.func @narrow_invariant
+// CHECK: tile.load
+// CHECK-NEXT: tile.convert_layout %{{.*}} : tensor<128xf32, #blocked> -> tensor<128xf32, #blocked1>
+// CHECK-NEXT: scf.for
+// CHECK-NEXT: arith.truncf %{{.*}} : tensor<128xf32, #blocked1> to tensor<128xf16, #blocked1>
+// CHECK-NOT: tile.convert_layout
+// CHECK-LABEL: func.func @narrow_converted
+// CHECK-NOT: tile.convert_layout
+// CHECK: arith.truncf %{{.*}} : tensor<128xf32, #blocked1> to tensor<128xf16, #blocked1>
+// CHECK-NOT: tile.convert_layout
+func.func @narrow_invariant(%p: tensor<128x!tile.ptr<f32>, #a>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %l = tile.load %p : tensor<128x!tile.ptr<f32>, #a>
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %t = arith.truncf %l : tensor<128xf32, #a> to tensor<128xf16, #a>
+    %x = tile.convert_layout %t : tensor<128xf16, #a> -> tensor<128xf16, #b>
+    tile.print "x" %x : tensor<128xf16, #b>
+  }
+  return
+}
+func.func @narrow_converted(%p: tensor<128x!tile.ptr<f32>, #b>) {
+  %l = tile.load %p : tensor<128x!tile.ptr<f32>, #b>
+  %a = tile.convert_layout %l : tensor<128xf32, #b> -> tensor<128xf32, #a>
+  %t = arith.truncf %a : tensor<128xf32, #a> to tensor<128xf16, #a>
+  %x = tile.convert_layout %t : tensor<128xf16, #a> -> tensor<128xf16, #b>
+  tile.print "x" %x : tensor<128xf16, #b>
+  return
+}
