@@ -8,7 +8,9 @@ absolute values of the first output's finite elements, so that the two runs can 
 for agreement), "nonfinite" (how many of its elements are inf or NaN, when any: masked
 logits are -inf by design), "fwd_us" and, for ops with a backward,
 "full_us" (median CUDA-event time of one call), "kernels" ({name: [mean device us, launches
-per call]} from torch.profiler)} or {"op", "backend", "error"} when the op failed; a later
+per call]} from torch.profiler), "tuning" ({kernel: {"best": config, "timings": {config: ms}}}
+of each autotuner that tuned during the op: per-config times under both compilers)} or
+{"op", "backend", "error"} when the op failed; a later
 mode that failed after the first ran leaves its times and "<mode>_error" (e.g. "full_error").
 Only compare() and bare_packages() run without torch.
 """
@@ -77,6 +79,53 @@ def kernel_times(torch, once, leaves, calls):
     return found
 
 
+def config_text(config):
+    """A config as both runs print it: its meta-parameters, then warps and stages."""
+    kw = ",".join(f"{k}={v}" for k, v in sorted(getattr(config, "kwargs", {}).items()))
+    return f"{kw} w{getattr(config, 'num_warps', '?')} s{getattr(config, 'num_stages', '?')}"
+
+
+def autotuners():
+    """Every autotuner (an object with `configs_timings`) a loaded module holds, as
+    decorators stack them (a heuristics wrapper's .fn is the autotuner)."""
+    def attr(value, name):  # torch's lazy namespaces raise RuntimeError, not AttributeError
+        try:
+            return getattr(value, name, None)
+        except Exception:
+            return None
+    found = {}
+    for name, module in list(sys.modules.items()):
+        if name.split(".")[0] in ("torch", "triton", "kiln", "numpy"):
+            continue
+        for value in list((attr(module, "__dict__") or {}).values()):
+            depth = 0
+            while value is not None and depth < 4:
+                if "configs_timings" in (attr(value, "__dict__") or {}):
+                    found[id(value)] = value
+                value, depth = attr(value, "fn"), depth + 1
+    return list(found.values())
+
+
+def tuning_since(seen):
+    """{kernel: {"best", "timings"}} of the autotuners whose timings changed since `seen`
+    (id of each one's last timings dict, updated here)."""
+    out = {}
+    for tuner in autotuners():
+        timings = tuner.configs_timings
+        if not timings or seen.get(id(tuner)) is timings:
+            continue
+        seen[id(tuner)] = timings
+        fn = getattr(tuner, "base_fn", None) or tuner.fn
+        while hasattr(fn, "fn") and not hasattr(fn, "__name__"):
+            fn = fn.fn
+        name = getattr(fn, "__name__", None) or getattr(tuner, "__name__", "kernel")
+        ms = {config_text(c): float(t[0] if isinstance(t, (list, tuple)) else t)
+              for c, t in timings.items()}
+        best = getattr(tuner, "best_config", None)
+        out[name] = {"best": config_text(best) if best is not None else None, "timings": ms}
+    return out
+
+
 def run_ops(torch, triton, table, args, modes, dev="cuda"):
     """Times each op of `table` (name -> maker; a maker returns (call, leaves), call() runs
     the op once and returns its output) named by args.only (all by default) in each of
@@ -86,6 +135,8 @@ def run_ops(torch, triton, table, args, modes, dev="cuda"):
     flush = torch.empty(256 * 2**20 // 4, dtype=torch.int32, device=dev)  # 256 MB > L2
     backend = "kiln" if getattr(triton, "__kiln__", False) else "triton"
     rows = []
+    seen = {}
+    tuning_since(seen)  # what tuned before the first op is no op's
     for name in names:
         torch.manual_seed(0)
         row = {"op": name, "backend": backend}
@@ -119,6 +170,9 @@ def run_ops(torch, triton, table, args, modes, dev="cuda"):
                     break
             if args.prof_reps:
                 row["kernels"] = kernel_times(torch, once, leaves, args.prof_reps)
+            tuned = tuning_since(seen)
+            if tuned:
+                row["tuning"] = tuned
         except Exception as e:  # one op's failure must not hide the others
             row["error"] = f"{type(e).__name__}: {str(e)[:300]}"
         rows.append(row)
@@ -184,6 +238,37 @@ def compare(pairs):
     for key, vals in logs.items():
         if vals:
             print(f"geomean {key}: {math.exp(statistics.mean(vals)):.3f} over {len(vals)} ops")
+    compare_tuning(by_op)
+
+
+def compare_tuning(by_op):
+    """The autotuners' own times of each config under both compilers (first pair of each
+    op): kernel speed config by config, apart from which config either tuner picked
+    (T / K mark the picks). Kiln times with a shorter budget (autotuner.py), so a single
+    config's ratio is noisier than the table's."""
+    logs, lines = [], []
+    for op, runs in by_op.items():
+        t, k = runs[0]
+        for kname, ktune in sorted(k.get("tuning", {}).items()):
+            ttune = t.get("tuning", {}).get(kname)
+            if not ttune:
+                continue
+            lines.append(f"{op} / {kname}")
+            for cfg, kms in ktune["timings"].items():
+                tms = ttune["timings"].get(cfg)
+                if tms is None:
+                    continue
+                mark = ("T" if cfg == ttune["best"] else " ") + ("K" if cfg == ktune["best"] else " ")
+                finite = all(math.isfinite(x) and x > 0 for x in (tms, kms))
+                if finite:
+                    logs.append(math.log(kms / tms))
+                ratio = f"{kms / tms:6.3f}" if finite else "     -"
+                lines.append(f"    {cfg[:48]:48} {mark} {tms * 1e3:9.1f} {kms * 1e3:9.1f} {ratio}")
+    if lines:
+        print("\nautotuning, each config (us): Triton, Kiln, ratio; T / K: each tuner's pick")
+        print("\n".join(lines))
+        if logs:
+            print(f"geomean per config: {math.exp(statistics.mean(logs)):.3f} over {len(logs)} configs")
 
 
 def bare_packages(root, top, skip=()):

@@ -110,6 +110,69 @@ class RunOpsTest(unittest.TestCase):
         self.assertIn("same RuntimeError: refused", line)
 
 
+class Config:
+    def __init__(self, num_warps, **kwargs):
+        self.kwargs, self.num_warps, self.num_stages = kwargs, num_warps, 3
+
+
+class Tuner:
+    """An autotuner as Triton and Kiln's drop-in shape it: configs, configs_timings (a new
+    dict per tuning; Triton's values are [median, p20, p80]), best_config, fn."""
+    def __init__(self, name):
+        self.fn = types.SimpleNamespace(__name__=name)
+        self.configs = [Config(4, BK=32), Config(1, BK=64)]
+        self.configs_timings, self.best_config = None, None
+
+    def tune(self, times):
+        self.configs_timings = dict(zip(self.configs, times))
+        self.best_config = self.configs[min(range(len(times)), key=lambda i: (
+            times[i][0] if isinstance(times[i], list) else times[i]))]
+
+
+class TuningTest(unittest.TestCase):
+    def setUp(self):
+        self.module = types.ModuleType("fake_kernels_module")
+        # A heuristics wrapper around the autotuner, as fla stacks its decorators.
+        self.tuner = Tuner("kkt_solve")
+        self.module.kkt_solve = types.SimpleNamespace(fn=self.tuner)
+        self.module.untouched = Tuner("never_tuned")
+        sys.modules[self.module.__name__] = self.module
+
+    def tearDown(self):
+        del sys.modules[self.module.__name__]
+
+    def test_run_ops_records_what_tuned_during_each_op(self):
+        x = FakeTensor()
+        self.tuner.tune([[0.05, 0.04, 0.06], [0.07, 0.06, 0.08]])  # before any op: not kept
+
+        def first():
+            self.tuner.tune([[0.02, 0.01, 0.03], [0.03, 0.02, 0.04]])
+            return x
+        torch = fake_torch()
+        table = {"a": lambda: (first, []), "b": lambda: ((lambda: x), [])}
+        with contextlib.redirect_stdout(io.StringIO()):
+            rows = kernel_timing.run_ops(torch, types.SimpleNamespace(), table, args(),
+                                         ("fwd",))
+        self.assertEqual(rows[0]["tuning"], {"kkt_solve": {
+            "best": "BK=32 w4 s3", "timings": {"BK=32 w4 s3": 0.02, "BK=64 w1 s3": 0.03}}})
+        self.assertNotIn("tuning", rows[1])  # the op tuned nothing new
+
+    def test_compare_prints_each_config_and_the_picks(self):
+        def row(backend, times, best):
+            return [{"op": "gdn", "backend": backend, "fwd_us": 10.0, "checksum": 1.0,
+                     "tuning": {"kkt_solve": {"best": best, "timings": times}}}]
+        tri = row("triton", {"BK=32 w4 s3": 0.050, "BK=64 w1 s3": 0.040}, "BK=64 w1 s3")
+        kiln = row("kiln", {"BK=32 w4 s3": 0.055, "BK=64 w1 s3": float("inf")}, "BK=32 w4 s3")
+        out = compare_output(kernel_timing.compare, tri, kiln)
+        lines = out.splitlines()
+        self.assertIn("gdn / kkt_solve", lines)
+        first = next(l for l in lines if l.strip().startswith("BK=32 w4 s3"))
+        self.assertEqual(first.split()[-4:], ["K", "50.0", "55.0", "1.100"])
+        second = next(l for l in lines if l.strip().startswith("BK=64 w1 s3"))
+        self.assertEqual(second.split()[-4:], ["T", "40.0", "inf", "-"])
+        self.assertIn("geomean per config: 1.100 over 1 configs", out)
+
+
 class FlaBenchOptionsTest(unittest.TestCase):
     def test_shape_and_fwd_only_reach_run(self):
         import fla_bench

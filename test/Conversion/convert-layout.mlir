@@ -1,26 +1,117 @@
 // RUN: kiln-opt %s --split-input-file --tile-to-llvm | FileCheck %s
 
-// Different threads own the elements: every thread writes its elements to
-// shared memory by index (its 4 contiguous registers as one 16-byte vector),
-// a barrier, and reads the ones it owns in the new layout. A barrier before
-// the writes protects earlier readers of the scratch area. One row: no
-// padding.
-#a = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
-#b = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
-// CHECK: tile.shared_bytes = 512 : i32
+// Elements move between warps (#a gives warp 0 elements 0-127, #b gives it
+// 0-31 and 64-95): every thread writes its elements to shared memory by
+// index (its 4 contiguous registers as one 16-byte vector), a barrier, and
+// reads the ones it owns in the new layout. A barrier before the writes
+// protects earlier readers of the scratch area. One row: no padding.
+#a = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]>
+#b = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]>
+// CHECK: tile.shared_bytes = 1024 : i32
 // CHECK-LABEL: llvm.func @exchange
+// CHECK-NOT: nvvm.shfl
 // CHECK: nvvm.barrier0
 // CHECK: llvm.store {{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
 // CHECK-NOT: llvm.store
 // CHECK: nvvm.barrier0
 // CHECK-COUNT-4: llvm.load {{.*}} : !llvm.ptr<3> -> i32
-module attributes {tile.num_warps = 1 : i32} {
+module attributes {tile.num_warps = 2 : i32} {
   func.func @exchange(%p: !tile.ptr<f32>) {
+    %cols = tile.arange 0 to 256 : tensor<256xi32, #a>
+    %f = arith.sitofp %cols : tensor<256xi32, #a> to tensor<256xf32, #a>
+    %c = tile.convert_layout %f : tensor<256xf32, #a> -> tensor<256xf32, #b>
+    %p0 = tile.splat %p : !tile.ptr<f32> -> tensor<256x!tile.ptr<f32>, #b>
+    tile.store %p0, %c : tensor<256x!tile.ptr<f32>, #b>
+    return
+  }
+}
+
+// -----
+
+// The same in one warp: every element stays in the warp, so warp shuffles
+// move them, no shared memory (Analysis/LayoutExchange.h). Lane m needs
+// elements m + 32 j, held by lane (m + 32 j) / 4: the four readers of a
+// sender would want four of its registers in one round, so reader lane bits
+// 0-1 also pick the destination register a round fills. Each sender then
+// has one reader per round and picks which of its 4 registers to send by
+// its own lane (3 selects); each reader moves what it got into place (two
+// lane bits, 4 selects each).
+#a = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+#b = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+// CHECK: tile.shared_bytes = 0 : i32
+// CHECK-LABEL: llvm.func @shuffle
+// CHECK-NOT: nvvm.barrier0
+// CHECK-NOT: !llvm.ptr<3>
+// CHECK-COUNT-3: llvm.select
+// CHECK: nvvm.shfl.sync  idx
+// CHECK-COUNT-3: llvm.select
+// CHECK: nvvm.shfl.sync  idx
+// CHECK-COUNT-3: llvm.select
+// CHECK: nvvm.shfl.sync  idx
+// CHECK-COUNT-3: llvm.select
+// CHECK: nvvm.shfl.sync  idx
+// CHECK-NOT: nvvm.shfl
+// CHECK-COUNT-8: llvm.select {{.*}} : i1, f32
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.return
+module attributes {tile.num_warps = 1 : i32} {
+  func.func @shuffle(%p: !tile.ptr<f32>) {
     %cols = tile.arange 0 to 128 : tensor<128xi32, #a>
     %f = arith.sitofp %cols : tensor<128xi32, #a> to tensor<128xf32, #a>
     %c = tile.convert_layout %f : tensor<128xf32, #a> -> tensor<128xf32, #b>
     %p0 = tile.splat %p : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>, #b>
     tile.store %p0, %c : tensor<128x!tile.ptr<f32>, #b>
+    return
+  }
+}
+
+// -----
+
+// An mma.sync accumulator read as a tf32 A operand in one warp (fla's
+// block solves): lane pairs (m, m ^ 1) read the same accumulator column
+// pair, so odd lanes fill each round's partner register (one reader select
+// per register): 8 shuffles, no shared memory.
+#mma = #tile.mma<version = 2, warpsPerCTA = [1, 1]>
+#opA = #tile.dot_op<opIdx = 0, parent = #mma, kWidth = 1>
+// CHECK: tile.shared_bytes = 0 : i32
+// CHECK-LABEL: llvm.func @operand
+// CHECK-NOT: nvvm.barrier0
+// CHECK-COUNT-8: nvvm.shfl.sync  idx {{.*}} : f32 -> f32
+// CHECK-NOT: nvvm.shfl
+// CHECK-COUNT-8: llvm.select {{.*}} : i1, f32
+// CHECK-NOT: nvvm.barrier0
+module attributes {tile.num_warps = 1 : i32} {
+  func.func @operand(%p: !tile.ptr<f32>) {
+    %r = tile.arange 0 to 16 : tensor<16xi32, #tile.slice<dim = 1, parent = #mma>>
+    %e = tile.expand_dims %r, 1 : tensor<16xi32, #tile.slice<dim = 1, parent = #mma>> -> tensor<16x1xi32, #mma>
+    %b = tile.broadcast %e : tensor<16x1xi32, #mma> -> tensor<16x16xi32, #mma>
+    %f = arith.sitofp %b : tensor<16x16xi32, #mma> to tensor<16x16xf32, #mma>
+    %c = tile.convert_layout %f : tensor<16x16xf32, #mma> -> tensor<16x16xf32, #opA>
+    tile.print "c" %c : tensor<16x16xf32, #opA>
+    return
+  }
+}
+
+// -----
+
+// 16-bit elements: two rounds that read the same lanes share one 32-bit
+// shuffle (8 registers, 4 shuffles).
+#mma = #tile.mma<version = 2, warpsPerCTA = [1, 1]>
+#blk = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [1, 0]>
+// CHECK: tile.shared_bytes = 0 : i32
+// CHECK-LABEL: llvm.func @packed
+// CHECK-NOT: nvvm.barrier0
+// CHECK-COUNT-4: nvvm.shfl.sync  idx {{.*}} : i32 -> i32
+// CHECK-NOT: nvvm.shfl
+// CHECK: llvm.return
+module attributes {tile.num_warps = 1 : i32} {
+  func.func @packed(%p: !tile.ptr<bf16>) {
+    %r = tile.arange 0 to 16 : tensor<16xi32, #tile.slice<dim = 1, parent = #mma>>
+    %e = tile.expand_dims %r, 1 : tensor<16xi32, #tile.slice<dim = 1, parent = #mma>> -> tensor<16x1xi32, #mma>
+    %b = tile.broadcast %e : tensor<16x1xi32, #mma> -> tensor<16x16xi32, #mma>
+    %f = arith.sitofp %b : tensor<16x16xi32, #mma> to tensor<16x16xbf16, #mma>
+    %c = tile.convert_layout %f : tensor<16x16xbf16, #mma> -> tensor<16x16xbf16, #blk>
+    tile.print "c" %c : tensor<16x16xbf16, #blk>
     return
   }
 }

@@ -379,6 +379,53 @@ def state_recurrence_case(results, t_in, t, bv, num_warps, stages, k=64, nv=128,
                   num_stages=stages), check)
 
 
+def block_solve_case(results, t_in, t_out, precision, num_warps, blocks=64, kd=64, bc=16):
+    """dot_block_solve (fla's kkt solve): (I + beta K K^T, strictly lower)^-1 per 32-row
+    block against torch's inverse in fp64 of the product of the same rounded inputs. At
+    1 warp every layout conversion stays in the warp (warp shuffles); at 2 and 4 some cross
+    warps (shared memory). The upper block is never written: its NaN poison must stay."""
+    n = 2 * bc
+
+    def make():
+        k = rand(t_in, (blocks * n, kd), 121) * (0.5 / math.sqrt(kd))
+        beta = torch.rand((blocks * n,), device=DEV, generator=gen(122)).to(TORCH[t_in])
+        return [k, beta, torch.full((blocks * n, n), float("nan"), device=DEV,
+                                    dtype=TORCH[t_out])]
+
+    def reference():
+        k, beta = (x.double() for x in make()[:2])
+        ref = torch.empty((blocks * n, n), dtype=torch.float64, device=DEV)
+        for b in range(blocks):
+            rows = slice(b * n, (b + 1) * n)
+            a = torch.tril(beta[rows, None] * (k[rows] @ k[rows].t()), diagonal=-1)
+            ref[rows] = torch.linalg.inv(torch.eye(n, dtype=torch.float64, device=DEV) + a)
+        return ref
+
+    def check(ks, ts):
+        ref = reference()
+        lower = torch.ones((n, n), dtype=torch.bool, device=DEV)
+        lower[:bc, bc:] = False
+        lower = lower.repeat(blocks, 1)
+        rtol, atol = (2e-2, 2e-2) if "bf16" in (t_in, t_out) or precision == "tf32" \
+            else (1e-3, 1e-4)
+        details = []
+        for who, outs in (("kiln", ks), ("triton", ts)):
+            got = outs[0].double()
+            if not torch.isnan(got[~lower]).all():
+                return False, f"{who}: wrote the upper block"
+            if torch.isnan(got[lower]).any():
+                return False, f"{who}: NaN in the output (unwritten elements?)"
+            err = (got[lower] - ref[lower]).abs().max().item()
+            if not torch.allclose(got[lower], ref[lower], rtol=rtol, atol=atol):
+                return False, f"{who}: max abs err {err:.3g} vs torch (rtol {rtol}, atol {atol})"
+            details.append(f"{who} {err:.2g}")
+        return True, ", ".join(details)
+
+    run_case(results, f"dot_block_solve {t_in}->{t_out} {precision} warps={num_warps}",
+             KERNELS, "dot_block_solve", (blocks,), make, [2],
+             dict(KD=kd, BC=bc, PREC=precision, num_warps=num_warps), check)
+
+
 def paged_case(results, t_in, k, num_warps, bm=64, bn=64, bk=32, stages=3, pages=256):
     """dot_paged_kloop: B's rows read through a page table loaded in the K loop."""
     m = 2 * bm
@@ -641,6 +688,12 @@ def cases(results):
     for t_in, t, bv, warps, stages in [("bf16", 1000, 32, 4, 2), ("fp16", 256, 64, 4, 3),
                                        ("bf16", 200, 32, 2, 2), ("fp16", 63, 64, 8, 2)]:
         state_recurrence_case(results, t_in, t, bv, warps, stages)
+    # fla's kkt solve at 1, 2 and 4 warps: accumulators read as tf32 / fp32 operands and
+    # column sums read as row vectors, by warp shuffles within a warp (session 54).
+    for t_in, t_out, precision, warps in [("bf16", "fp32", "tf32", 1), ("bf16", "bf16", "ieee", 1),
+                                          ("fp32", "fp32", "tf32", 1), ("bf16", "fp32", "ieee", 2),
+                                          ("fp16", "fp32", "tf32", 4)]:
+        block_solve_case(results, t_in, t_out, precision, warps)
     # Paged attention's pattern: the rows of B through a table loaded in the K
     # loop (K = 200: a partial last block), 2-4 stages, mma.sync and wgmma.
     for t_in, k, warps, stages in [("fp16", 256, 4, 3), ("bf16", 200, 4, 2), ("fp16", 200, 2, 4),

@@ -394,3 +394,45 @@ def dot_state_recurrence(Kt, V, W, G, H, VNEW, T, K: tl.constexpr, NV: tl.conste
             b_h *= tl.exp(tl.load(G + last + o_k * 0))[:, None]
         b_k = tl.load(Kt + o_k[:, None] + o_t[None, :] * K, mask=m_t[None, :], other=0.0)
         b_h += tl.dot(b_k, b_v.to(b_k.dtype))
+
+
+@triton.jit
+def dot_block_solve(Kx, Beta, Ai, KD: tl.constexpr, BC: tl.constexpr, PREC: tl.constexpr):
+    """(I + A)^-1 of one 2 x 2-block lower-triangular A = beta * K K^T per program, as
+    fla's chunk_gated_delta_rule_fwd_kkt_solve_kernel computes it: products of 16 x 16
+    blocks, a forward substitution whose rows come out of the block by axis-0 sums and go
+    back in as row vectors (a reduced vector read along the other axis), the block merge
+    feeding accumulators to further products as A and as B operands."""
+    pid = tl.program_id(0)
+    o = tl.arange(0, BC)
+    o_k = tl.arange(0, KD)
+    rows0 = pid * 2 * BC + o
+    rows1 = rows0 + BC
+    k0 = tl.load(Kx + rows0[:, None] * KD + o_k[None, :])
+    k1 = tl.load(Kx + rows1[:, None] * KD + o_k[None, :])
+    b0 = tl.load(Beta + rows0).to(tl.float32)
+    b1 = tl.load(Beta + rows1).to(tl.float32)
+    m_d = o[:, None] > o[None, :]
+    m_I = o[:, None] == o[None, :]
+    a00 = tl.where(m_d, tl.dot(k0, tl.trans(k0)), 0.) * b0[:, None]
+    a11 = tl.where(m_d, tl.dot(k1, tl.trans(k1)), 0.) * b1[:, None]
+    a10 = tl.dot(k1, tl.trans(k0)) * b1[:, None]
+    ai00 = -a00
+    ai11 = -a11
+    for i in range(2, BC):
+        r = tl.sum(tl.where((o == i)[:, None], -a00, 0.), 0)
+        r = tl.where(o < i, r, 0.)
+        r = r + tl.sum(r[:, None] * ai00, 0)
+        ai00 = tl.where((o == i)[:, None], r, ai00)
+    for i in range(2, BC):
+        r = tl.sum(tl.where((o == i)[:, None], -a11, 0.), 0)
+        r = tl.where(o < i, r, 0.)
+        r = r + tl.sum(r[:, None] * ai11, 0)
+        ai11 = tl.where((o == i)[:, None], r, ai11)
+    ai00 += m_I
+    ai11 += m_I
+    ai10 = -tl.dot(tl.dot(ai11, a10, input_precision=PREC), ai00, input_precision=PREC)
+    out = Ai + rows0[:, None] * (2 * BC) + o[None, :]
+    tl.store(out, ai00.to(Ai.dtype.element_ty))
+    tl.store(out + BC * 2 * BC, ai10.to(Ai.dtype.element_ty))
+    tl.store(out + BC * 2 * BC + BC, ai11.to(Ai.dtype.element_ty))

@@ -1,15 +1,15 @@
-//===- ConvertLayoutOpToLLVM.cpp - Layout exchanges through shared memory -===//
+//===- ConvertLayoutOpToLLVM.cpp - Layout exchanges -----------------------===//
 //
 // tile.convert_layout between layouts that put every element in the same
-// thread only renames registers. Otherwise the values are exchanged through
-// shared memory: the owners of the source layout write them, a barrier, and
-// every thread reads what the destination layout gives it. The shared
-// buffer is row-major with the source's most contiguous dimension innermost
-// (so that each thread writes whole vectors), and each of its rows is padded
-// by the number of elements that makes the writes and the reads of a warp
-// the cheapest in bank conflicts, found by replaying the accesses of warp 0
-// against the 32 four-byte banks (docs/backend.md, "Layout conversions").
-// The shape ops (ShapeOpToLLVM.cpp) reuse this exchange.
+// thread only renames registers. When every thread finds what it needs in
+// its own warp, warp shuffles move the values, if cheaper than shared memory
+// (chooseWarpShuffle, Analysis/LayoutExchange.h). Otherwise the values are
+// exchanged through shared memory: the owners of the source layout write
+// them, a barrier, and every thread reads what the destination layout gives
+// it. The shared buffer is row-major with the source's most contiguous
+// dimension innermost (so that each thread writes whole vectors), its rows
+// padded against bank conflicts (docs/backend.md, "Layout conversions").
+// The shape ops (ShapeOpToLLVM.cpp) reuse both.
 //
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
@@ -19,7 +19,7 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/Support/MathExtras.h"
 
-#include <set>
+#include <map>
 
 using namespace mlir;
 using namespace kiln;
@@ -30,16 +30,6 @@ namespace kiln::lowering {
 namespace {
 using Coord = DistributedLayout::Coord;
 
-unsigned widestContiguous(const DistributedLayout &l, unsigned *dim) {
-  unsigned best = 0;
-  for (unsigned d = 0; d < l.rank(); ++d) {
-    unsigned c = l.contiguousRegsAlong(d);
-    if (c > best)
-      best = c, *dim = d;
-  }
-  return best;
-}
-
 int64_t indexOf(const Coord &c, ArrayRef<int64_t> strides) {
   int64_t idx = 0;
   for (unsigned d = 0; d < c.size(); ++d)
@@ -47,93 +37,113 @@ int64_t indexOf(const Coord &c, ArrayRef<int64_t> strides) {
   return idx;
 }
 
-/// Shared-memory cycles (wavefronts) warp 0 needs for the accesses of
-/// layout `l`: one access per `vec` registers, `bytes` per element. A
-/// request of 16 (8) bytes per lane is served 8 (16) lanes at a time; in
-/// each group a bank serves one distinct 4-byte word per cycle.
-int64_t bankCycles(const DistributedLayout &l, ArrayRef<int64_t> strides,
-                   unsigned vec, unsigned bytes, bool writersOnly) {
-  unsigned accessBytes = vec * bytes;
-  unsigned lanesPerPhase = accessBytes >= 16 ? 8 : accessBytes == 8 ? 16 : 32;
-  unsigned replicated = writersOnly ? l.replicatedLaneMask() : 0;
-  int64_t cycles = 0;
-  for (unsigned r = 0; r < l.numRegs(); r += vec) {
-    for (unsigned first = 0; first < kWarpSize; first += lanesPerPhase) {
-      std::array<std::set<int64_t>, 32> words;
-      for (unsigned lane = first; lane < first + lanesPerPhase; ++lane) {
-        if (lane & replicated)
-          continue;
-        int64_t byte = indexOf(l.coordOf(r, lane, 0), strides) * bytes;
-        for (int64_t w = byte / 4; w <= (byte + accessBytes - 1) / 4; ++w)
-          words[w % 32].insert(w);
-      }
-      size_t worst = 0;
-      for (auto &bank : words)
-        worst = std::max(worst, bank.size());
-      cycles += worst;
-    }
-  }
-  return cycles;
+/// The lanes whose id has bit `i` set.
+uint32_t laneBitMask(unsigned i) {
+  uint32_t mask = 0;
+  for (unsigned lane = 0; lane < kWarpSize; ++lane)
+    if (lane & (1u << i))
+      mask |= 1u << lane;
+  return mask;
+}
+
+unsigned elementBits(Type elemType) {
+  if (isa<PtrType, LLVM::LLVMPointerType>(elemType))
+    return 64;
+  return bitsTypeFor(elemType).getIntOrFloatBitWidth();
 }
 } // namespace
 
 ExchangePlan planExchange(const DistributedLayout &src,
                           const DistributedLayout &dst, Type elemType) {
-  ExchangePlan plan;
-  unsigned bytes = isa<PtrType, LLVM::LLVMPointerType>(elemType)
-                       ? 8
-                       : bitsTypeFor(elemType).getIntOrFloatBitWidth() / 8;
-  unsigned rank = src.rank();
-  unsigned inner = rank - 1;
-  if (widestContiguous(src, &inner) <= 1)
-    widestContiguous(dst, &inner);
-  SmallVector<unsigned> order{inner};
-  for (int d = rank - 1; d >= 0; --d)
-    if (unsigned(d) != inner)
-      order.push_back(d);
-  int64_t rowLen = src.shape[inner];
-  unsigned maxVec = std::max(1u, 16 / bytes);
-  auto makeStrides = [&](unsigned pad) {
-    SmallVector<int64_t> strides(rank, 1);
-    int64_t s = rowLen + pad;
-    for (unsigned k = 1; k < rank; ++k) {
-      strides[order[k]] = s;
-      s *= src.shape[order[k]];
-    }
-    return std::make_pair(strides, s);
-  };
-  auto vecFor = [&](const DistributedLayout &l, unsigned pad) {
-    unsigned v = std::min(l.contiguousRegsAlong(inner), maxVec);
-    while (v > 1 && (rank > 1 && (rowLen + pad) % v != 0))
-      v /= 2;
-    return std::max(1u, v);
-  };
-  int64_t bestCost = -1;
-  // Candidate paddings: none, then 1, 2, 4, ... elements up to 32 bytes.
-  for (unsigned pad = 0; pad <= std::max(1u, 32 / bytes);
-       pad = pad ? pad * 2 : 1) {
-    if (rank == 1 && pad)
-      break; // A single row: nothing to pad.
-    auto [strides, total] = makeStrides(pad);
-    unsigned wv = vecFor(src, pad), rv = vecFor(dst, pad);
-    int64_t cost = bankCycles(src, strides, wv, bytes, /*writersOnly=*/true) +
-                   bankCycles(dst, strides, rv, bytes, /*writersOnly=*/false);
-    if (bestCost < 0 || cost < bestCost) {
-      bestCost = cost;
-      plan.pad = pad;
-      plan.strides = strides;
-      plan.writeVec = wv;
-      plan.readVec = rv;
-      plan.totalBytes = (rank == 1 ? rowLen : total) * bytes;
-    }
-  }
-  plan.bytes = bytes;
-  return plan;
+  return kiln::planExchange(src, dst, elementBits(elemType) / 8);
 }
 
 unsigned exchangeScratchBytes(const DistributedLayout &src,
                               const DistributedLayout &dst, Type elemType) {
   return planExchange(src, dst, elemType).totalBytes;
+}
+
+SmallVector<Value> exchangeByShuffles(OpBuilder &b, Location loc, Value lane,
+                                      const WarpShufflePlan &plan,
+                                      ArrayRef<Value> values, Type elemType) {
+  auto constant = [&](uint32_t v) { return i32Const(b, loc, int32_t(v)); };
+  // The lane a reader reads, before each round's constant: xor of the
+  // columns of its lane bits.
+  Value laneOf = lane;
+  if (!plan.lanesKept()) {
+    laneOf = constant(0);
+    for (unsigned i = 0; i < kLaneBits; ++i) {
+      if (!plan.laneColumns[i])
+        continue;
+      Value bit = arith::AndIOp::create(
+          b, loc, arith::ShRUIOp::create(b, loc, lane, constant(i)), constant(1));
+      laneOf = arith::XOrIOp::create(
+          b, loc, laneOf, arith::MulIOp::create(b, loc, bit, constant(plan.laneColumns[i])));
+    }
+  }
+  std::map<uint32_t, Value> inMask; // lane mask -> i1: this lane is in it
+  auto isSender = [&](uint32_t lanes) {
+    Value &pred = inMask[lanes];
+    if (!pred) {
+      Value bit = arith::AndIOp::create(
+          b, loc, arith::ShRUIOp::create(b, loc, constant(lanes), lane), constant(1));
+      pred = arith::TruncIOp::create(b, loc, b.getI1Type(), bit);
+    }
+    return pred;
+  };
+  auto sent = [&](const ShuffleRound &round) {
+    Value v = values[round.sends[0].reg];
+    for (const ShuffleRound::Send &s : ArrayRef(round.sends).drop_front())
+      v = arith::SelectOp::create(b, loc, isSender(s.lanes), values[s.reg], v);
+    return v;
+  };
+  SmallVector<Value> received(plan.rounds.size());
+  unsigned bits = elementBits(elemType);
+  unsigned pack = (bits == 8 || bits == 16) ? 32 / bits : 1;
+  // Rounds that read the same lanes share a shuffle when their elements fit
+  // one 32-bit word together.
+  std::map<unsigned, SmallVector<const ShuffleRound *>> byLane;
+  for (const ShuffleRound &round : plan.rounds) {
+    if (plan.readsOwnLane(round))
+      received[round.dstReg] = sent(round); // the thread's own registers
+    else
+      byLane[round.laneConst].push_back(&round);
+  }
+  for (auto &[laneConst, rounds] : byLane) {
+    Value srcLane = laneConst ? arith::XOrIOp::create(b, loc, laneOf, constant(laneConst))
+                              : laneOf;
+    for (unsigned first = 0; first < rounds.size(); first += pack) {
+      unsigned n = std::min<unsigned>(pack, rounds.size() - first);
+      if (n == 1) {
+        received[rounds[first]->dstReg] = shuffleIdx(b, loc, sent(*rounds[first]), srcLane);
+        continue;
+      }
+      SmallVector<Value> group;
+      for (unsigned k = 0; k < n; ++k)
+        group.push_back(sent(*rounds[first + k]));
+      while (group.size() < pack)
+        group.push_back(group.back());
+      Value word = shuffleIdx(b, loc, packToI32(b, loc, group), srcLane);
+      auto vecType = VectorType::get({int64_t(pack)}, bitsTypeFor(elemType));
+      Value vec = LLVM::BitcastOp::create(b, loc, vecType, word);
+      for (unsigned k = 0; k < n; ++k)
+        received[rounds[first + k]->dstReg] = fromBits(
+            b, loc, LLVM::ExtractElementOp::create(b, loc, vec, constant(k)), elemType);
+    }
+  }
+  // Reader lane bit i xors readerRegs[i] into the register a round filled:
+  // register j holds what round j ^ regOf(lane) received.
+  for (unsigned i = 0; i < kLaneBits; ++i) {
+    unsigned h = plan.readerRegs[i];
+    if (!h)
+      continue;
+    Value bitSet = isSender(laneBitMask(i));
+    SmallVector<Value> next(received.size());
+    for (unsigned j = 0; j < received.size(); ++j)
+      next[j] = arith::SelectOp::create(b, loc, bitSet, received[j ^ h], received[j]);
+    received = std::move(next);
+  }
+  return received;
 }
 
 SmallVector<Value> exchangeThroughShared(OpBuilder &b, Location loc,
@@ -213,8 +223,12 @@ SmallVector<Value> relayout(OpBuilder &b, Location loc,
                             const LoweringState::ThreadIds &ids,
                             const DistributedLayout &src, ArrayRef<Value> values,
                             const DistributedLayout &dst, Type elemType, bool scratchIdle) {
-  if (!src.sameThreadMapping(dst))
+  if (!src.sameThreadMapping(dst)) {
+    if (std::optional<WarpShufflePlan> plan =
+            chooseWarpShuffle(src, dst, elementBits(elemType)))
+      return exchangeByShuffles(b, loc, ids.lane, *plan, values, elemType);
     return exchangeThroughShared(b, loc, ids, src, values, dst, elemType, scratchIdle);
+  }
   SmallVector<Value> out;
   for (unsigned j = 0; j < dst.numRegs(); ++j)
     out.push_back(values[*src.findReg(dst.regOffset(j))]);
@@ -223,7 +237,7 @@ SmallVector<Value> relayout(OpBuilder &b, Location loc,
 
 unsigned relayoutScratchBytes(const DistributedLayout &src,
                               const DistributedLayout &dst, Type elemType) {
-  if (src.sameThreadMapping(dst))
+  if (src.sameThreadMapping(dst) || chooseWarpShuffle(src, dst, elementBits(elemType)))
     return 0;
   return exchangeScratchBytes(src, dst, elemType);
 }

@@ -13,6 +13,7 @@
 #define KILN_LIB_CONVERSION_TILETOLLVM_LOWERING_H
 
 #include "kiln/Analysis/DistributedLayout.h"
+#include "kiln/Analysis/LayoutExchange.h"
 #include "kiln/Dialect/Tile/IR/Tile.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -337,14 +338,8 @@ mlir::Value shuffleXor(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
 mlir::Value shuffleIdx(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
                        mlir::Value srcLane);
 
-/// How a layout exchange uses shared memory: a row-major buffer whose
-/// innermost dimension is the source's most contiguous one, rows padded by
-/// `pad` elements against bank conflicts, `writeVec` / `readVec` elements
-/// per shared access.
-struct ExchangePlan {
-  llvm::SmallVector<int64_t> strides; // Element strides per dimension.
-  unsigned pad = 0, writeVec = 1, readVec = 1, bytes = 1, totalBytes = 0;
-};
+/// The exchange through shared memory of elements of `elemType`
+/// (kiln::planExchange).
 ExchangePlan planExchange(const DistributedLayout &src,
                           const DistributedLayout &dst, mlir::Type elemType);
 unsigned exchangeScratchBytes(const DistributedLayout &src,
@@ -359,8 +354,15 @@ exchangeThroughShared(mlir::OpBuilder &b, mlir::Location loc,
                       const DistributedLayout &src, llvm::ArrayRef<mlir::Value> values,
                       const DistributedLayout &dst, mlir::Type elemType,
                       bool scratchIdle = false);
+/// Warp shuffles that carry out `plan` on `values` (laid out as the plan's
+/// source): the values of the plan's destination layout.
+llvm::SmallVector<mlir::Value>
+exchangeByShuffles(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lane,
+                   const WarpShufflePlan &plan, llvm::ArrayRef<mlir::Value> values,
+                   mlir::Type elemType);
 /// `values` (laid out as `src`) in layout `dst` of the same shape: register
-/// renaming when every element stays in its thread, else an exchange.
+/// renaming when every element stays in its thread, else warp shuffles or
+/// an exchange through shared memory (chooseWarpShuffle).
 llvm::SmallVector<mlir::Value>
 relayout(mlir::OpBuilder &b, mlir::Location loc, const LoweringState::ThreadIds &ids,
          const DistributedLayout &src, llvm::ArrayRef<mlir::Value> values,

@@ -7,6 +7,7 @@
 #include "SlotOperands.h"
 
 #include "kiln/Analysis/DistributedLayout.h"
+#include "kiln/Analysis/LayoutExchange.h"
 #include "kiln/Analysis/MmaLayout.h"
 
 using namespace mlir;
@@ -69,6 +70,11 @@ int64_t scratchEstimate(Operation *op, ArrayRef<LoadOp> slotted) {
     std::optional<DistributedLayout> from = getDistributedLayout(cvt.getSrc().getType());
     std::optional<DistributedLayout> to = getDistributedLayout(cvt.getType());
     if (from && to && from->sameThreadMapping(*to))
+      return 0;
+    // Nor one that warp shuffles carry out (lowered the same way).
+    Type elem = cvt.getType().getElementType();
+    unsigned bits = isa<PtrType>(elem) ? 64 : std::max(8u, elem.getIntOrFloatBitWidth());
+    if (from && to && chooseWarpShuffle(*from, *to, bits))
       return 0;
     return tensorBytes(cvt.getType()) * 9 / 8;
   }
