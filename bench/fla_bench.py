@@ -75,8 +75,12 @@ def run(args):
     import triton
     reg = registry()
     names = args.only.split(",") if args.only else list(OPS)
+    table = ops_table(torch, reg, args.shape, names)
+    if args.sweep:
+        kernel_timing.sweep_configs(torch, table, args, args.sweep.split(","))
+        return
     modes = ("fwd",) if args.fwd_only else ("fwd", "full")
-    run_ops(torch, triton, ops_table(torch, reg, args.shape, names), args, modes)
+    run_ops(torch, triton, table, args, modes)
 
 
 def options(ap):
@@ -84,6 +88,8 @@ def options(ap):
                     help="a key of fla's SHAPE_CONFIGS (ops with their own shapes, e.g. "
                          "parallel_nsa, take their first)")
     ap.add_argument("--fwd-only", action="store_true")
+    ap.add_argument("--sweep", metavar="KERNEL[,KERNEL]",
+                    help="time every autotune config of these kernels instead (forward)")
 
 
 def main():

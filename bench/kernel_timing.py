@@ -183,6 +183,72 @@ def run_ops(torch, triton, table, args, modes, dev="cuda"):
     return rows
 
 
+def tuner_named(kernel):
+    """The autotuner of the @triton.jit function named `kernel` among the loaded modules."""
+    for tuner in autotuners():
+        fn = getattr(tuner, "base_fn", None) or tuner.fn
+        while hasattr(fn, "fn") and not hasattr(fn, "__name__"):
+            fn = fn.fn
+        if getattr(fn, "__name__", None) == kernel:
+            return tuner
+    return None
+
+
+def sweep_configs(torch, table, args, kernels, dev="cuda"):
+    """For each op of args.only and each kernel in `kernels` its op launches: every config
+    of the kernel's autotune list forced in turn (the list narrowed to it, the tuner's
+    cache cleared), the kernel's device time per call from torch.profiler. Rows
+    {"op", "kernel", "config", "us"} (or "error"), printed and written to args.out: the
+    compilers' code config by config, apart from the autotuners' choices and timing."""
+    rows = []
+    for name in (args.only.split(",") if args.only else list(table)):
+        torch.manual_seed(0)
+        call, leaves = table[name]()
+        with torch.no_grad():
+            call()  # loads the modules, tunes once
+        for kernel in kernels:
+            tuner = tuner_named(kernel)
+            if tuner is None:
+                continue
+            configs = list(tuner.configs)
+            for cfg in configs:
+                row = {"op": name, "kernel": kernel, "config": config_text(cfg)}
+                tuner.configs, tuner.cache = [cfg], {}
+                try:
+                    def once():
+                        with torch.no_grad():
+                            return call()
+                    once()
+                    found = kernel_times(torch, once, leaves, max(args.prof_reps, 1))
+                    row["us"] = found[kernel][0]
+                except Exception as e:  # a config that fails is a result
+                    row["error"] = f"{type(e).__name__}: {str(e)[:200]}"
+                rows.append(row)
+                print(json.dumps(row), flush=True)
+            tuner.configs, tuner.cache = configs, {}
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump(rows, f, indent=1)
+    return rows
+
+
+def compare_sweeps(tri_rows, kiln_rows):
+    """Kernel time config by config (us): Triton, Kiln, ratio, and the geometric mean."""
+    tri = {(r["op"], r["kernel"], r["config"]): r for r in tri_rows}
+    logs = []
+    print(f"{'kernel / config':60} {'Triton':>8} {'Kiln':>8} {'ratio':>6}")
+    for r in kiln_rows:
+        t = tri.get((r["op"], r["kernel"], r["config"]), {})
+        tu, ku = t.get("us"), r.get("us")
+        ratio = f"{ku / tu:6.3f}" if tu and ku else "     -"
+        if tu and ku:
+            logs.append(math.log(ku / tu))
+        label = f"{r['kernel'][:40]} {r['config']}"
+        print(f"{label[:60]:60} {tu if tu else '-':>8} {ku if ku else r.get('error', '-')[:30]:>8} {ratio}")
+    if logs:
+        print(f"geomean per config: {math.exp(statistics.mean(logs)):.3f} over {len(logs)} configs")
+
+
 def checksums_agree(tri, kiln):
     """Whether two runs' first outputs agree: as many non-finite elements, and their sums
     within 1 %, or (a sum that cancels, summed in another order: an fp16 reduction) within
@@ -320,6 +386,12 @@ def main(doc, run, extra=None):
     if args.compare:
         if len(args.compare) % 2:
             ap.error("--compare takes Triton / Kiln files in pairs")
-        compare(args.compare)
+        with open(args.compare[0]) as f:
+            first = json.load(f)
+        if first and "kernel" in first[0] and "config" in first[0]:  # sweep_configs rows
+            with open(args.compare[1]) as f:
+                compare_sweeps(first, json.load(f))
+        else:
+            compare(args.compare)
     else:
         run(args)

@@ -173,6 +173,46 @@ class TuningTest(unittest.TestCase):
         self.assertIn("geomean per config: 1.100 over 1 configs", out)
 
 
+class SweepTest(unittest.TestCase):
+    def setUp(self):
+        self.module = types.ModuleType("fake_sweep_module")
+        self.tuner = Tuner("kkt_solve")
+        self.module.kkt_solve = types.SimpleNamespace(fn=self.tuner)
+        sys.modules[self.module.__name__] = self.module
+        self.saved = kernel_timing.kernel_times
+
+    def tearDown(self):
+        del sys.modules[self.module.__name__]
+        kernel_timing.kernel_times = self.saved
+
+    def test_each_config_forced_in_turn_then_restored(self):
+        seen = []
+
+        def call():  # what the op's launch would tune: record the list it was given
+            seen.append(list(self.tuner.configs))
+        kernel_timing.kernel_times = lambda torch, once, leaves, calls: (
+            once(), {"kkt_solve": [10.0 * len(seen), 1]})[1]
+        torch = fake_torch()
+        with contextlib.redirect_stdout(io.StringIO()):
+            rows = kernel_timing.sweep_configs(torch, {"gdn": lambda: (call, [])},
+                                               args(prof_reps=1), ["kkt_solve", "absent"])
+        self.assertEqual([r["config"] for r in rows], ["BK=32 w4 s3", "BK=64 w1 s3"])
+        self.assertEqual([len(c) for c in seen], [2, 1, 1, 1, 1])  # first call: all configs
+        self.assertEqual(seen[1][0].kwargs, {"BK": 32})
+        self.assertEqual(seen[3][0].kwargs, {"BK": 64})
+        self.assertEqual([r["us"] for r in rows], [30.0, 50.0])
+        self.assertEqual(len(self.tuner.configs), 2)  # restored
+
+    def test_compare_sweeps_pairs_configs(self):
+        tri = [{"op": "gdn", "kernel": "kkt", "config": "BK=32 w1 s3", "us": 50.0}]
+        kiln = [{"op": "gdn", "kernel": "kkt", "config": "BK=32 w1 s3", "us": 60.0}]
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            kernel_timing.compare_sweeps(tri, kiln)
+        self.assertIn("1.200", out.getvalue())
+        self.assertIn("geomean per config: 1.200 over 1 configs", out.getvalue())
+
+
 class FlaBenchOptionsTest(unittest.TestCase):
     def test_shape_and_fwd_only_reach_run(self):
         import fla_bench
