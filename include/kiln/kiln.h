@@ -490,6 +490,13 @@ KILN_API void kiln_free(void *p);
  * NULL when there are none. Free the string with kiln_free. */
 KILN_API kiln_status kiln_take_warnings(char **text);
 
+/* While set (nonzero) on the calling thread, launches of a kernel whose
+ * higher-occupancy build (KILN_OCCUPANCY=auto) is still being measured run
+ * the kernel's own build and neither build nor time the other; autotuners
+ * set it while they time configs. Writes the previous setting to *previous
+ * when not NULL. */
+KILN_API kiln_status kiln_set_occupancy_paused(int paused, int *previous);
+
 /*--- Devices --------------------------------------------------------------*/
 
 /* KILN_ERROR_NO_DRIVER with the reason when no CUDA driver can be loaded.

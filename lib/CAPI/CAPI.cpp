@@ -1,6 +1,7 @@
 //===- CAPI.cpp - Errors, options, modules, kernels and devices -----------===//
 #include "CAPIInternal.h"
 #include "kiln/Frontend/Imports.h"
+#include "kiln/Runtime/Occupancy.h"
 #include "kiln/Target/Pipeline.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -550,6 +551,13 @@ kiln_status kiln_device_synchronize(int device) {
 }
 
 void kiln_free(void *p) { std::free(p); }
+
+kiln_status kiln_set_occupancy_paused(int paused, int *previous) {
+  bool was = rt::setOccupancyPaused(paused != 0);
+  if (previous)
+    *previous = was;
+  return KILN_OK;
+}
 
 kiln_status kiln_take_warnings(char **text) {
   KILN_CHECK_ARG(text);

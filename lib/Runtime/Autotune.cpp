@@ -1,5 +1,6 @@
 //===- Autotune.cpp - Launch values, tuning keys, the autotuner core ------===//
 #include "kiln/Runtime/Autotune.h"
+#include "kiln/Runtime/Occupancy.h"
 #include "RuntimeError.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -448,6 +449,8 @@ llvm::Expected<TuneResult> Autotuner::tune(llvm::StringRef keyValues,
   TuneResult result;
   result.from = TuneResult::From::Tuned;
   result.ms.assign(n, std::nullopt);
+  // Each config timed with its own build (Occupancy.h).
+  OccupancyPause pause;
   if (callbacks.begin)
     if (llvm::Error err = callbacks.begin())
       return err;

@@ -5,6 +5,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
 #include <cstdlib>
+#include <utility>
 
 using namespace kiln;
 using namespace kiln::rt;
@@ -354,10 +355,20 @@ OccupancyLaunch measuredLaunch(LoadedKernel &lk, CUstream stream) {
 }
 } // namespace
 
+namespace {
+thread_local bool pausedOnThisThread = false;
+} // namespace
+
+bool kiln::rt::setOccupancyPaused(bool paused) {
+  return std::exchange(pausedOnThisThread, paused);
+}
+
+bool kiln::rt::occupancyPaused() { return pausedOnThisThread; }
+
 OccupancyLaunch kiln::rt::beginLaunch(LoadedKernel &lk, CUstream stream) {
   Alternative &a = lk.alternative;
   Choice ch = a.choice.load(std::memory_order_acquire);
-  if (ch == Choice::Own)
+  if (ch == Choice::Own || (ch == Choice::Measure && pausedOnThisThread))
     return {lk.function, {}};
   std::call_once(a.built, [&] { buildAlternative(lk); });
   if (!a.function)

@@ -191,6 +191,7 @@ device_name = _fn("kiln_device_name", _I, _I, ctypes.POINTER(_CP))
 device_arch = _fn("kiln_device_arch", _I, _I, ctypes.POINTER(_I),
                   ctypes.POINTER(_I), ctypes.POINTER(_CP))
 device_synchronize = _fn("kiln_device_synchronize", _I, _I)
+set_occupancy_paused = _fn("kiln_set_occupancy_paused", _I, _I, ctypes.POINTER(_I))
 dtype_name = _fn("kiln_dtype_name", _CP, _I)
 
 # The element types this library's compiler supports.

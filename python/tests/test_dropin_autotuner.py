@@ -64,5 +64,31 @@ class AutotunerSubclassTest(unittest.TestCase):
         self.assertIsNone(k.nargs)
 
 
+def occupancy_paused():
+    """libkiln's setting for this thread (set and put back)."""
+    import ctypes
+    from kiln import _lib
+    previous = ctypes.c_int(0)
+    _lib.set_occupancy_paused(1, ctypes.byref(previous))
+    _lib.set_occupancy_paused(previous.value, None)
+    return bool(previous.value)
+
+
+class OccupancyPauseTest(unittest.TestCase):
+    def test_configs_are_timed_with_the_occupancy_measurement_paused(self):
+        # libkiln times a higher-occupancy build on a kernel's first large
+        # launches; a config's timed launches must not (session 54).
+        from triton.runtime.autotuner import Autotuner
+        seen = []
+        k = Autotuner(triton.jit(kernels.tuned_copy.fn.fn), ["x_ptr", "out_ptr", "n"],
+                      kernels.block_configs(), ["n"],
+                      do_bench=lambda call: (call(), seen.append(occupancy_paused()),
+                                             1.0)[2])
+        self.assertFalse(occupancy_paused())
+        k[(4,)](Tensor(0x10000), Tensor(0x20000), 1000)
+        self.assertEqual(seen, [True] * len(kernels.block_configs()))
+        self.assertFalse(occupancy_paused())  # the launch after tuning measures again
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "kiln/Runtime/Autotune.h"
 #include "kiln/Runtime/Launch.h"
+#include "kiln/Runtime/Occupancy.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -107,6 +108,31 @@ TEST(Autotune, ChoosesTheFastestConfigAndRemembersIt) {
   EXPECT_EQ(other->index, 0u);
   EXPECT_EQ(other->from, TuneResult::From::Tuned);
   EXPECT_EQ(b.timings, 6);
+}
+
+TEST(Autotune, ConfigsAreTimedWithTheOccupancyMeasurementPaused) {
+  // Each config's timed launches run its own build (Occupancy.h); the
+  // caller's setting comes back after the tuning.
+  Autotuner t(threeConfigs(), "k", "hash", nullptr, timed());
+  FakeBench b;
+  b.ms = {3.0, 1.5, 2.0};
+  TuneCallbacks cb = b.callbacks();
+  std::vector<bool> paused;
+  auto time = cb.time;
+  cb.time = [&](size_t i) {
+    paused.push_back(occupancyPaused());
+    return time(i);
+  };
+  ASSERT_FALSE(occupancyPaused());
+  auto r = t.select("n=1024 @ GPU", cb);
+  ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+  EXPECT_EQ(paused, (std::vector<bool>{true, true, true}));
+  EXPECT_FALSE(occupancyPaused());
+  setOccupancyPaused(true);
+  auto other = t.select("n=4096 @ GPU", cb);
+  ASSERT_TRUE(bool(other));
+  EXPECT_TRUE(occupancyPaused());
+  setOccupancyPaused(false);
 }
 
 TEST(Autotune, FailedConfigsAreSkipped) {

@@ -323,6 +323,28 @@ TEST_F(OccupancyFake, AutoKeepsTheOwnBuildWhenTheCapIsNotFaster) {
             (std::vector<int>{128, 40, 128, 40, 128, 40, 128, 40, 128}));
 }
 
+TEST_F(OccupancyFake, AutoWaitsWhileTheLaunchingThreadIsPaused) {
+  // An autotuner timing configs pauses the measurement: its launches run
+  // the own build, nothing is linked or timed; the measurement starts with
+  // the first large launch after.
+  ::setenv("KILN_FAKE_REGISTERS", "54", 1);
+  fake().setKernelTime(".maxnreg 40", 0, 0.5f);
+  int links = fake().calls("cuLinkCreate"), events = fake().calls("cuEventRecord");
+  {
+    OccupancyPause pause;
+    EXPECT_EQ(capsLaunched(eightWarps("kiln_occ_paused"), {5000, 5000, 5000}),
+              (std::vector<int>{128, 128, 128}));
+    EXPECT_EQ(fake().calls("cuLinkCreate"), links + 1); // the own build only
+    EXPECT_EQ(fake().calls("cuEventRecord"), events);
+  }
+  EXPECT_FALSE(occupancyPaused());
+  EXPECT_EQ(capsLaunched(eightWarps("kiln_occ_paused"),
+                         {5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000}),
+            (std::vector<int>{128, 40, 128, 40, 128, 40, 128, 40, 40, 40}));
+  EXPECT_EQ(fake().calls("cuLinkCreate"), links + 2);
+  EXPECT_EQ(fake().calls("cuEventRecord"), events + 16);
+}
+
 TEST_F(OccupancyFake, TheSwitchTurnsCapsOff) {
   ::setenv("KILN_FAKE_REGISTERS", "54", 1);
   ::setenv("KILN_OCCUPANCY", "off", 1);

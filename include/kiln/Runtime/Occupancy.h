@@ -69,6 +69,29 @@ enum class RegisterCapMode { Auto, On, Off };
 /// never builds it. Another value: false, with `error` naming it.
 bool registerCapMode(RegisterCapMode &mode, std::string &error);
 
+/// Whether this thread's launches leave undecided higher-occupancy builds
+/// alone: a launch of a kernel whose choice is still being measured runs the
+/// own build, neither building nor timing the other. Autotuners set it while
+/// they time configs: the measurement (the capped build JIT-linked at the
+/// first large launch, then builds alternating under events) otherwise runs
+/// inside a config's timed launches (fla's l2norm on the H200: 17 of 25
+/// configs timed at 1.3-3.9x their kernel time, none with KILN_OCCUPANCY=off;
+/// docs/performance.md, session 54). Returns the previous setting.
+bool setOccupancyPaused(bool paused);
+bool occupancyPaused();
+
+/// Pauses the measurement on this thread for its lifetime.
+class OccupancyPause {
+public:
+  OccupancyPause() : previous_(setOccupancyPaused(true)) {}
+  ~OccupancyPause() { setOccupancyPaused(previous_); }
+  OccupancyPause(const OccupancyPause &) = delete;
+  OccupancyPause &operator=(const OccupancyPause &) = delete;
+
+private:
+  bool previous_;
+};
+
 } // namespace kiln::rt
 
 #endif // KILN_RUNTIME_OCCUPANCY_H

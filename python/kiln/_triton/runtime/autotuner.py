@@ -4,7 +4,9 @@ values from any callable; the tuner times each config by launching it
 (do_bench with CUDA events when torch has CUDA, else wall time around
 kiln.synchronize) and keeps the fastest per key."""
 import builtins
+import contextlib
 import copy
+import ctypes
 import os
 import time
 
@@ -122,6 +124,22 @@ def _bench(fn, warmup, rep):
     return times[len(times) // 2]
 
 
+@contextlib.contextmanager
+def _occupancy_paused():
+    """Each config timed with its own build: libkiln's first large launches
+    of a kernel otherwise JIT-link a higher-occupancy build and time it
+    against the own one inside the config's timed runs (fla's l2norm on the
+    H200: 17 of 25 configs of a first tuning at 1.3-3.9x their kernel time;
+    kiln_set_occupancy_paused in kiln.h)."""
+    from kiln import _lib
+    previous = ctypes.c_int(0)
+    _lib.set_occupancy_paused(1, ctypes.byref(previous))
+    try:
+        yield
+    finally:
+        _lib.set_occupancy_paused(previous.value, None)
+
+
 # Kiln's own error for a config that needs more shared memory than the
 # device has; Triton's name for it, so `except OutOfResources` catches it.
 from kiln.errors import OutOfResourcesError as OutOfResources  # noqa: E402
@@ -204,12 +222,13 @@ class Autotuner(KernelInterface):
             self.post_hook(full, exception=None)
 
         try:
-            if self.user_do_bench is not None:
-                return self.user_do_bench(call)
-            warmup, rep = budget_ms()
-            return _bench(call, warmup if self.num_warmups is None
-                          else self.num_warmups,
-                          rep if self.num_reps is None else self.num_reps)
+            with _occupancy_paused():
+                if self.user_do_bench is not None:
+                    return self.user_do_bench(call)
+                warmup, rep = budget_ms()
+                return _bench(call, warmup if self.num_warmups is None
+                              else self.num_warmups,
+                              rep if self.num_reps is None else self.num_reps)
         except (OutOfResources, CompileTimeAssertionFailure):
             # As Triton: a config its own static_assert refuses, or one that
             # does not fit the device, is never the best.
