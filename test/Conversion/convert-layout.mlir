@@ -94,6 +94,34 @@ module attributes {tile.num_warps = 1 : i32} {
 
 // -----
 
+// A 16-bit mma.sync operand (kWidth 2) from a blocked tile in one warp: the
+// operand staging through shared memory (DotOperandToLLVM.cpp) leaves it to
+// the warp shuffles, for which the scratch counts no bytes (before, it
+// staged into a scratch of 0 bytes).
+#mma = #tile.mma<version = 2, warpsPerCTA = [1, 1]>
+#blk = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [1, 0]>
+#opA = #tile.dot_op<opIdx = 0, parent = #mma, kWidth = 2>
+// CHECK: tile.shared_bytes = 0 : i32
+// CHECK-LABEL: llvm.func @operand16
+// CHECK-NOT: nvvm.barrier0
+// CHECK-NOT: kiln_smem
+// CHECK-COUNT-4: nvvm.shfl.sync  idx {{.*}} : i32 -> i32
+// CHECK-NOT: nvvm.shfl
+// CHECK: llvm.return
+module attributes {tile.num_warps = 1 : i32} {
+  func.func @operand16(%x: bf16) {
+    %r = tile.arange 0 to 16 : tensor<16xi32, #tile.slice<dim = 1, parent = #blk>>
+    %e = tile.expand_dims %r, 1 : tensor<16xi32, #tile.slice<dim = 1, parent = #blk>> -> tensor<16x1xi32, #blk>
+    %b = tile.broadcast %e : tensor<16x1xi32, #blk> -> tensor<16x16xi32, #blk>
+    %f = arith.sitofp %b : tensor<16x16xi32, #blk> to tensor<16x16xbf16, #blk>
+    %c = tile.convert_layout %f : tensor<16x16xbf16, #blk> -> tensor<16x16xbf16, #opA>
+    tile.print "c" %c : tensor<16x16xbf16, #opA>
+    return
+  }
+}
+
+// -----
+
 // 16-bit elements: two rounds that read the same lanes share one 32-bit
 // shuffle (8 registers, 4 shuffles).
 #mma = #tile.mma<version = 2, warpsPerCTA = [1, 1]>

@@ -115,6 +115,17 @@ TEST_F(LayoutExchangeTest, AccumulatorToOperandsInOneWarp) {
     }
 }
 
+TEST_F(LayoutExchangeTest, BlockedToOperandsInOneWarp) {
+  // A loaded tile read as a 16-bit operand (kWidth 2) in one warp: moved by
+  // shuffles, not staged (DotOperandToLLVM.cpp leaves it to them).
+  auto acc = mma(1, 1);
+  auto rows = blocked({1, 8}, {16, 2}, {1, 1}, {1, 0});
+  expectPlan({16, 16}, rows, DotOperandLayoutAttr::get(&ctx, 0, acc, 2));
+  expectPlan({16, 16}, rows, DotOperandLayoutAttr::get(&ctx, 1, acc, 2));
+  expectPlan({64, 32}, blocked({1, 8}, {8, 4}, {1, 1}, {1, 0}),
+             DotOperandLayoutAttr::get(&ctx, 0, acc, 2));
+}
+
 TEST_F(LayoutExchangeTest, AccumulatorToOperandAcrossWarpsHasNoPlan) {
   // 2 x 2 warps over 32 x 32: each warp holds 16 x 16 of the accumulator, but
   // an A operand's warp needs all 32 columns of its rows.

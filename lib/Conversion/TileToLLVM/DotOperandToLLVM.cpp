@@ -24,9 +24,10 @@
 //    lane then gets the K pair of its column directly); an A loaded
 //    M-contiguous (x^T in mamba's chunk state) as K rows of M, read with
 //    ldmatrix.x4.trans (each lane gets the K pair of its row).
-// Other conversions into dot operands (tf32, int8, fp8, FMA) keep the
-// generic exchange (ConvertLayoutOpToLLVM.cpp); its buffer is never smaller
-// than this one (padding only adds), so the scratch size stays right.
+// Other conversions into dot operands (tf32, int8, fp8, FMA), and those
+// within a warp that warp shuffles carry out, keep the generic conversion
+// (ConvertLayoutOpToLLVM.cpp); its buffer is never smaller than this one
+// (padding only adds), so the scratch size stays right.
 //
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
@@ -227,6 +228,10 @@ struct LdmatrixOperandLowering : OpConversionPattern<ConvertLayoutOp> {
     // generic conversion.
     if (src->sameThreadMapping(*dst))
       return rewriter.notifyMatchFailure(op, "no data moves between threads");
+    // Nor do warp shuffles (and the scratch size, getConvertLayoutScratchBytes,
+    // counts none for them).
+    if (chooseWarpShuffle(*src, *dst, 16))
+      return rewriter.notifyMatchFailure(op, "moved by warp shuffles");
     bool isA = dotOp.getOpIdx() == 0;
     if (dstType.getDimSize(0) < 16 || dstType.getDimSize(1) < 16)
       return rewriter.notifyMatchFailure(op, "tile smaller than one fragment");
