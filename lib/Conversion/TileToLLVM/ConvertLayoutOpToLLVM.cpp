@@ -82,7 +82,7 @@ SmallVector<Value> exchangeByShuffles(OpBuilder &b, Location loc, Value lane,
     }
   }
   std::map<uint32_t, Value> inMask; // lane mask -> i1: this lane is in it
-  auto isSender = [&](uint32_t lanes) {
+  auto laneIn = [&](uint32_t lanes) {
     Value &pred = inMask[lanes];
     if (!pred) {
       Value bit = arith::AndIOp::create(
@@ -94,7 +94,7 @@ SmallVector<Value> exchangeByShuffles(OpBuilder &b, Location loc, Value lane,
   auto sent = [&](const ShuffleRound &round) {
     Value v = values[round.sends[0].reg];
     for (const ShuffleRound::Send &s : ArrayRef(round.sends).drop_front())
-      v = arith::SelectOp::create(b, loc, isSender(s.lanes), values[s.reg], v);
+      v = arith::SelectOp::create(b, loc, laneIn(s.lanes), values[s.reg], v);
     return v;
   };
   SmallVector<Value> received(plan.rounds.size());
@@ -137,7 +137,7 @@ SmallVector<Value> exchangeByShuffles(OpBuilder &b, Location loc, Value lane,
     unsigned h = plan.readerRegs[i];
     if (!h)
       continue;
-    Value bitSet = isSender(laneBitMask(i));
+    Value bitSet = laneIn(laneBitMask(i));
     SmallVector<Value> next(received.size());
     for (unsigned j = 0; j < received.size(); ++j)
       next[j] = arith::SelectOp::create(b, loc, bitSet, received[j ^ h], received[j]);
