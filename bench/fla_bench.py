@@ -17,6 +17,12 @@ torch.profiler. fla refuses the gated backward under Triton 3.4-3.7.0 on Hopper 
     python3 bench/fla_bench.py --out triton.json [--only chunk_gla,chunk_gdn] [--fwd-only]
     python3 -m kiln.run bench/fla_bench.py --out kiln.json
     python3 bench/fla_bench.py --compare triton.json kiln.json [more pairs...]
+
+The compare also prints each autotuner's own times of every config under both compilers (the
+rows' "tuning"). --sweep KERNEL[,KERNEL] times instead every config of those kernels' autotune
+lists, forced in turn, under torch.profiler (forward; --compare pairs the configs):
+
+    python3 bench/fla_bench.py --only chunk_gdn --sweep l2norm_fwd_kernel --out t.json
 """
 import importlib
 import importlib.util
