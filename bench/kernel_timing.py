@@ -106,6 +106,14 @@ def autotuners():
     return list(found.values())
 
 
+def kernel_name(tuner):
+    """The name of the @triton.jit function an autotuner tunes."""
+    fn = getattr(tuner, "base_fn", None) or tuner.fn
+    while hasattr(fn, "fn") and not hasattr(fn, "__name__"):
+        fn = fn.fn
+    return getattr(fn, "__name__", None) or getattr(tuner, "__name__", "kernel")
+
+
 def tuning_since(seen):
     """{kernel: {"best", "timings"}} of the autotuners whose timings changed since `seen`
     (id of each one's last timings dict, updated here)."""
@@ -115,14 +123,10 @@ def tuning_since(seen):
         if not timings or seen.get(id(tuner)) is timings:
             continue
         seen[id(tuner)] = timings
-        fn = getattr(tuner, "base_fn", None) or tuner.fn
-        while hasattr(fn, "fn") and not hasattr(fn, "__name__"):
-            fn = fn.fn
-        name = getattr(fn, "__name__", None) or getattr(tuner, "__name__", "kernel")
         ms = {config_text(c): float(t[0] if isinstance(t, (list, tuple)) else t)
               for c, t in timings.items()}
         best = getattr(tuner, "best_config", None)
-        out[name] = {"best": config_text(best) if best is not None else None, "timings": ms}
+        out[kernel_name(tuner)] = {"best": config_text(best) if best is not None else None, "timings": ms}
     return out
 
 
@@ -185,13 +189,7 @@ def run_ops(torch, triton, table, args, modes, dev="cuda"):
 
 def tuner_named(kernel):
     """The autotuner of the @triton.jit function named `kernel` among the loaded modules."""
-    for tuner in autotuners():
-        fn = getattr(tuner, "base_fn", None) or tuner.fn
-        while hasattr(fn, "fn") and not hasattr(fn, "__name__"):
-            fn = fn.fn
-        if getattr(fn, "__name__", None) == kernel:
-            return tuner
-    return None
+    return next((t for t in autotuners() if kernel_name(t) == kernel), None)
 
 
 def sweep_configs(torch, table, args, kernels, dev="cuda"):

@@ -334,16 +334,28 @@ std::optional<WarpShufflePlan> kiln::planWarpShuffle(const DistributedLayout &sr
   return std::nullopt;
 }
 
-unsigned kiln::shuffleInstructions(const WarpShufflePlan &plan, unsigned bits) {
-  unsigned words = bits > 32 ? 2 : 1;
-  unsigned pack = (bits == 8 || bits == 16) ? 32 / bits : 1;
-  std::map<unsigned, unsigned> byLane;
+unsigned kiln::exchangeBits(Type elem) {
+  return elem.isIntOrFloat() ? std::max(8u, elem.getIntOrFloatBitWidth()) : 64;
+}
+
+unsigned kiln::shufflePack(unsigned bits) {
+  return (bits == 8 || bits == 16) ? 32 / bits : 1;
+}
+
+std::map<unsigned, SmallVector<const ShuffleRound *>>
+kiln::shuffledRoundsByLane(const WarpShufflePlan &plan) {
+  std::map<unsigned, SmallVector<const ShuffleRound *>> byLane;
   for (const ShuffleRound &r : plan.rounds)
     if (!plan.readsOwnLane(r))
-      ++byLane[r.laneConst];
+      byLane[r.laneConst].push_back(&r);
+  return byLane;
+}
+
+unsigned kiln::shuffleInstructions(const WarpShufflePlan &plan, unsigned bits) {
+  unsigned words = bits > 32 ? 2 : 1, pack = shufflePack(bits);
   unsigned n = 0;
-  for (auto &[lane, rounds] : byLane)
-    n += (rounds + pack - 1) / pack * words;
+  for (auto &[lane, rounds] : shuffledRoundsByLane(plan))
+    n += (rounds.size() + pack - 1) / pack * words;
   return n;
 }
 

@@ -20,6 +20,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 
 namespace kiln {
@@ -79,8 +80,20 @@ struct WarpShufflePlan {
 std::optional<WarpShufflePlan> planWarpShuffle(const DistributedLayout &src,
                                                const DistributedLayout &dst);
 
-/// Shuffle instructions a plan issues for elements of `bits` bits: two
-/// 16-bit (four 8-bit) rounds reading the same lanes share one.
+/// Bits an exchange moves per element of `elem`: integer and float widths
+/// rounded up to a byte, anything else (pointers) 64.
+unsigned exchangeBits(mlir::Type elem);
+
+/// Elements of `bits` bits that one 32-bit shuffle carries (8- and 16-bit
+/// ones packed; 1 otherwise).
+unsigned shufflePack(unsigned bits);
+
+/// The rounds that shuffle (not reading the thread's own registers), by the
+/// lanes they read (laneConst): rounds of one group can share a shuffle.
+std::map<unsigned, llvm::SmallVector<const ShuffleRound *>>
+shuffledRoundsByLane(const WarpShufflePlan &plan);
+
+/// Shuffle instructions a plan issues for elements of `bits` bits.
 unsigned shuffleInstructions(const WarpShufflePlan &plan, unsigned bits);
 
 /// The plan to take instead of the exchange through shared memory, when

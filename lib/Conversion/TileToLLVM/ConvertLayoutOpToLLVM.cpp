@@ -46,16 +46,11 @@ uint32_t laneBitMask(unsigned i) {
   return mask;
 }
 
-unsigned elementBits(Type elemType) {
-  if (isa<PtrType, LLVM::LLVMPointerType>(elemType))
-    return 64;
-  return bitsTypeFor(elemType).getIntOrFloatBitWidth();
-}
 } // namespace
 
 ExchangePlan planExchange(const DistributedLayout &src,
                           const DistributedLayout &dst, Type elemType) {
-  return kiln::planExchange(src, dst, elementBits(elemType) / 8);
+  return kiln::planExchange(src, dst, exchangeBits(elemType) / 8);
 }
 
 unsigned exchangeScratchBytes(const DistributedLayout &src,
@@ -98,18 +93,13 @@ SmallVector<Value> exchangeByShuffles(OpBuilder &b, Location loc, Value lane,
     return v;
   };
   SmallVector<Value> received(plan.rounds.size());
-  unsigned bits = elementBits(elemType);
-  unsigned pack = (bits == 8 || bits == 16) ? 32 / bits : 1;
-  // Rounds that read the same lanes share a shuffle when their elements fit
-  // one 32-bit word together.
-  std::map<unsigned, SmallVector<const ShuffleRound *>> byLane;
-  for (const ShuffleRound &round : plan.rounds) {
+  for (const ShuffleRound &round : plan.rounds)
     if (plan.readsOwnLane(round))
       received[round.dstReg] = sent(round); // the thread's own registers
-    else
-      byLane[round.laneConst].push_back(&round);
-  }
-  for (auto &[laneConst, rounds] : byLane) {
+  // Rounds that read the same lanes share a shuffle when their elements fit
+  // one 32-bit word together.
+  unsigned pack = shufflePack(exchangeBits(elemType));
+  for (auto &[laneConst, rounds] : shuffledRoundsByLane(plan)) {
     Value srcLane = laneConst ? arith::XOrIOp::create(b, loc, laneOf, constant(laneConst))
                               : laneOf;
     for (unsigned first = 0; first < rounds.size(); first += pack) {
@@ -225,7 +215,7 @@ SmallVector<Value> relayout(OpBuilder &b, Location loc,
                             const DistributedLayout &dst, Type elemType, bool scratchIdle) {
   if (!src.sameThreadMapping(dst)) {
     if (std::optional<WarpShufflePlan> plan =
-            chooseWarpShuffle(src, dst, elementBits(elemType)))
+            chooseWarpShuffle(src, dst, exchangeBits(elemType)))
       return exchangeByShuffles(b, loc, ids.lane, *plan, values, elemType);
     return exchangeThroughShared(b, loc, ids, src, values, dst, elemType, scratchIdle);
   }
@@ -237,7 +227,7 @@ SmallVector<Value> relayout(OpBuilder &b, Location loc,
 
 unsigned relayoutScratchBytes(const DistributedLayout &src,
                               const DistributedLayout &dst, Type elemType) {
-  if (src.sameThreadMapping(dst) || chooseWarpShuffle(src, dst, elementBits(elemType)))
+  if (src.sameThreadMapping(dst) || chooseWarpShuffle(src, dst, exchangeBits(elemType)))
     return 0;
   return exchangeScratchBytes(src, dst, elemType);
 }

@@ -230,7 +230,7 @@ struct LdmatrixOperandLowering : OpConversionPattern<ConvertLayoutOp> {
       return rewriter.notifyMatchFailure(op, "no data moves between threads");
     // Nor do warp shuffles (and the scratch size, getConvertLayoutScratchBytes,
     // counts none for them).
-    if (chooseWarpShuffle(*src, *dst, 16))
+    if (chooseWarpShuffle(*src, *dst, exchangeBits(elem)))
       return rewriter.notifyMatchFailure(op, "moved by warp shuffles");
     bool isA = dotOp.getOpIdx() == 0;
     if (dstType.getDimSize(0) < 16 || dstType.getDimSize(1) < 16)

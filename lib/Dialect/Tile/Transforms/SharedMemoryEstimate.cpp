@@ -72,9 +72,8 @@ int64_t scratchEstimate(Operation *op, ArrayRef<LoadOp> slotted) {
     if (from && to && from->sameThreadMapping(*to))
       return 0;
     // Nor one that warp shuffles carry out (lowered the same way).
-    Type elem = cvt.getType().getElementType();
-    unsigned bits = isa<PtrType>(elem) ? 64 : std::max(8u, elem.getIntOrFloatBitWidth());
-    if (from && to && chooseWarpShuffle(*from, *to, bits))
+    if (from && to &&
+        chooseWarpShuffle(*from, *to, exchangeBits(cvt.getType().getElementType())))
       return 0;
     return tensorBytes(cvt.getType()) * 9 / 8;
   }
