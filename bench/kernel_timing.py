@@ -172,6 +172,12 @@ def run_ops(torch, triton, table, args, modes, dev="cuda"):
                     # earlier modes' times; the profile takes the last mode that ran.
                     row[mode + "_error"] = f"{type(e).__name__}: {str(e)[:300]}"
                     break
+            if getattr(args, "save_outputs", None) and row.get("full_us") is not None:
+                # the last timed backward's gradients (fixed upstream gradients)
+                for i, x in enumerate(leaves):
+                    if x.grad is not None:
+                        torch.save(x.grad.detach().cpu(),
+                                   os.path.join(args.save_outputs, f"{name}.grad{i}.pt"))
             if args.prof_reps:
                 row["kernels"] = kernel_times(torch, once, leaves, args.prof_reps)
             tuned = tuning_since(seen)
@@ -377,7 +383,8 @@ def main(doc, run, extra=None):
     ap.add_argument("--prof-reps", type=int, default=10,
                     help="calls under torch.profiler (0: none, e.g. under ncu)")
     ap.add_argument("--save-outputs", metavar="DIR",
-                    help="torch.save each op's first output as DIR/OP.pt")
+                    help="torch.save each op's first output as DIR/OP.pt (and, when the "
+                         "backward is timed, each input's gradient as DIR/OP.gradI.pt)")
     ap.add_argument("--compare", nargs="+", metavar="JSON",
                     help="Triton / Kiln JSON files in pairs")
     args = ap.parse_args()

@@ -248,6 +248,7 @@ llvm::Expected<CompiledKernel> lowerTileToPTX(ModuleOp module, const KernelSpec 
     pm.addPass(tile::createTileRemoveLayoutConversions());
     pm.addPass(createCSEPass());
     pm.addPass(tile::createTilePipelineLoops());
+    pm.addPass(tile::createTileShareDotOperands());
     pm.addPass(tile::createTileTmaStores());
     pm.addPass(tile::createTileRebaseCopyPointers());
     if (failed(pm.run(module)))

@@ -426,6 +426,40 @@ def block_solve_case(results, t_in, t_out, precision, num_warps, blocks=64, kd=6
              dict(KD=kd, BC=bc, PREC=precision, num_warps=num_warps), check)
 
 
+def gram_blocks_case(results, t_in, num_warps, stages, bk, blocks=64, kd=128, bc=16):
+    """dot_gram_blocks (fla's kkt K loop, session 55's shared operand slots): each key
+    block read by several products as A and transposed as B, one under a branch that the
+    last program skips (its a10 and a11 stay zero), and a scaled tile made before the loop
+    read by a product in it; against torch in fp64 from the same rounded inputs."""
+    n = 2 * bc
+    t = blocks * n - bc  # the last program's second block is past T
+
+    def make():
+        k = rand(t_in, (blocks * n, kd), 131) * 0.25
+        q = rand(t_in, (blocks * n, bk), 132) * 0.25
+        return [k, q, torch.full((blocks * 4 * bc, bc), float("nan"), device=DEV,
+                                 dtype=torch.float32), t]
+
+    def reference():
+        k, q = (x.double() for x in make()[:2])
+        ref = torch.zeros((blocks, 4, bc, bc), dtype=torch.float64, device=DEV)
+        for b in range(blocks):
+            k0, k1 = k[b * n:b * n + bc], k[b * n + bc:(b + 1) * n]
+            ref[b, 0] = k0 @ k0.t()
+            if b * n + bc < t:
+                ref[b, 1] = k1 @ k0.t()
+                ref[b, 2] = k1 @ k1.t()
+            # the scaled Q is rounded to the input type before its product, as the kernel does
+            q2 = (2 * q[b * n:b * n + bc, :]).to(TORCH[t_in]).double()
+            ref[b, 3] = sum(q2 @ k0[:, i:i + bk].t() for i in range(0, kd, bk))
+        return ref.reshape(blocks * 4 * bc, bc)
+
+    run_case(results, f"dot_gram_blocks {t_in} KD={kd} BK={bk} warps={num_warps} "
+             f"stages={stages}", KERNELS, "dot_gram_blocks", (blocks,), make, [2],
+             dict(KD=kd, BC=bc, BK=bk, num_warps=num_warps, num_stages=stages),
+             against(reference, (1e-2, 1e-2)))
+
+
 def paged_case(results, t_in, k, num_warps, bm=64, bn=64, bk=32, stages=3, pages=256):
     """dot_paged_kloop: B's rows read through a page table loaded in the K loop."""
     m = 2 * bm
@@ -694,6 +728,12 @@ def cases(results):
                                           ("fp32", "fp32", "tf32", 1), ("bf16", "fp32", "ieee", 2),
                                           ("fp16", "fp32", "tf32", 4)]:
         block_solve_case(results, t_in, t_out, precision, warps)
+    # fla's kkt K loop: key blocks read as A and transposed as B by several products (one
+    # under a branch), a scaled tile made before the loop: one slot each (session 55),
+    # with the first block copied ahead (stages 2-3) or loaded in the loop (stages 1).
+    for t_in, warps, stages, bk in [("bf16", 1, 1, 32), ("bf16", 1, 3, 64), ("fp16", 2, 2, 32),
+                                    ("fp16", 4, 1, 64)]:
+        gram_blocks_case(results, t_in, warps, stages, bk)
     # Paged attention's pattern: the rows of B through a table loaded in the K
     # loop (K = 200: a partial last block), 2-4 stages, mma.sync and wgmma.
     for t_in, k, warps, stages in [("fp16", 256, 4, 3), ("bf16", 200, 4, 2), ("fp16", 200, 2, 4),

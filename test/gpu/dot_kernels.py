@@ -436,3 +436,35 @@ def dot_block_solve(Kx, Beta, Ai, KD: tl.constexpr, BC: tl.constexpr, PREC: tl.c
     tl.store(out, ai00.to(Ai.dtype.element_ty))
     tl.store(out + BC * 2 * BC, ai10.to(Ai.dtype.element_ty))
     tl.store(out + BC * 2 * BC + BC, ai11.to(Ai.dtype.element_ty))
+
+
+@triton.jit
+def dot_gram_blocks(Kx, Q, Out, T, KD: tl.constexpr, BC: tl.constexpr, BK: tl.constexpr):
+    """The lower blocks of K K^T for two BC-row blocks of K per program, accumulated over
+    K chunks in a loop whose second block sits under a branch, as fla's kkt solve's K loop
+    (each block read as A and, transposed, as B by several products), and (2 Q) K0^T with
+    the scaled Q made before the loop (a tile the loop's product reads every iteration).
+    Out holds 4 BC x BC blocks per program: a00, a10, a11, qk."""
+    pid = tl.program_id(0)
+    o = tl.arange(0, BC)
+    ok = tl.arange(0, BK)
+    rows0 = pid * 2 * BC + o
+    rows1 = rows0 + BC
+    q = (tl.load(Q + rows0[:, None] * BK + ok[None, :]) * 2.0).to(Q.dtype.element_ty)
+    a00 = tl.zeros([BC, BC], dtype=tl.float32)
+    a10 = tl.zeros([BC, BC], dtype=tl.float32)
+    a11 = tl.zeros([BC, BC], dtype=tl.float32)
+    qk = tl.zeros([BC, BC], dtype=tl.float32)
+    for i in range(0, KD, BK):
+        k0 = tl.load(Kx + rows0[:, None] * KD + i + ok[None, :])
+        a00 += tl.dot(k0, tl.trans(k0))
+        qk += tl.dot(q, tl.trans(k0))
+        if pid * 2 * BC + BC < T:
+            k1 = tl.load(Kx + rows1[:, None] * KD + i + ok[None, :])
+            a11 += tl.dot(k1, tl.trans(k1))
+            a10 += tl.dot(k1, tl.trans(k0))
+    out = Out + (pid * 4 * BC + o[:, None]) * BC + o[None, :]
+    tl.store(out, a00)
+    tl.store(out + BC * BC, a10)
+    tl.store(out + 2 * BC * BC, a11)
+    tl.store(out + 3 * BC * BC, qk)

@@ -244,13 +244,42 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
   }
 };
 
+/// Whether only mma.sync reads `buffer`'s slots (ldmatrix: the generic
+/// proxy, ordered after st.shared by a barrier alone): every read is a
+/// tile.local_load that only dots unable to run as wgmma use, directly or
+/// through a transpose (--tile-share-dot-operands' slots).
+static bool readOnlyByMmaSync(Value buffer) {
+  std::optional<unsigned> cc = getTargetComputeCapability(buffer.getParentRegion()->getParentOp());
+  return llvm::all_of(buffer.getUsers(), [&](Operation *user) {
+    if (isa<LocalStoreOp>(user))
+      return true;
+    auto load = dyn_cast<LocalLoadOp>(user);
+    if (!load)
+      return false;
+    SmallVector<Operation *> readers(load->getUsers());
+    for (unsigned i = 0; i < readers.size(); ++i) {
+      if (auto trans = dyn_cast<TransOp>(readers[i])) {
+        readers.append(trans->user_begin(), trans->user_end());
+        continue;
+      }
+      auto dot = dyn_cast<DotOp>(readers[i]);
+      if (!dot || (cc && canUseWgmma(dot, *cc)))
+        return false;
+    }
+    return true;
+  });
+}
+
 /// Marks the first tile.async_wait after each tile.local_store in its block.
 /// Where none follows there (a store under control flow, or the staging of a
 /// TMA store, which fences itself), every wait of the function: what the
-/// lowering did for all waits before this marking.
+/// lowering did for all waits before this marking. Stores into slots only
+/// mma.sync reads need no fence.
 void markWaitsAfterSlotStoresIn(Operation *root) {
   bool markAll = false;
   root->walk([&](LocalStoreOp store) {
+    if (readOnlyByMmaSync(store.getBuffer()))
+      return;
     for (Operation *op = store->getNextNode(); op; op = op->getNextNode())
       if (auto wait = dyn_cast<AsyncWaitOp>(op)) {
         wait->setAttr(kFenceSlotStoresAttr, UnitAttr::get(op->getContext()));

@@ -36,13 +36,23 @@ using Coord = DistributedLayout::Coord;
 
 bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
 
+/// The slot mma.sync reads dot operand `operandIndex` from in place: a
+/// tile.local_load, or a 16-bit one through its 2-D transpose (ldmatrix
+/// reads the same bytes either way: `flipped` is set); null if none.
+LocalLoadOp mmaSlotOperand(DotOp op, unsigned operandIndex, bool &flipped) {
+  LocalLoadOp slot = slotOperand(operandIndex == 0 ? op.getA() : op.getB(), flipped);
+  if (slot && flipped && slot.getBuffer().getType().getElementBits() != 16)
+    return {};
+  return slot;
+}
+
 /// Whether a (f16/bf16) dot operand goes through the dot's own staging in
 /// the scratch area: it is neither in its registers (#tile.dot_op, or an A
-/// in the accumulator's layout) nor in a pipelined slot. The lowering and
-/// the scratch size both ask this.
+/// in the accumulator's layout) nor in a slot. The lowering and the scratch
+/// size both ask this.
 bool isStagedByDot(DotOp op, unsigned operandIndex) {
-  Value operand = operandIndex == 0 ? op.getA() : op.getB();
-  return !isRegisterOperand(op, operandIndex) && !operand.getDefiningOp<LocalLoadOp>();
+  bool flipped;
+  return !isRegisterOperand(op, operandIndex) && !mmaSlotOperand(op, operandIndex, flipped);
 }
 
 struct DotLowering : OpConversionPattern<DotOp> {
@@ -94,8 +104,9 @@ struct DotLowering : OpConversionPattern<DotOp> {
         return rewriter.notifyMatchFailure(op, "no fragment layouts");
       Location loc = op.getLoc();
       const LoweringState::ThreadIds &ids = state.idsFor(op);
-      auto slotA = op.getA().getDefiningOp<LocalLoadOp>();
-      auto slotB = op.getB().getDefiningOp<LocalLoadOp>();
+      bool flippedA, flippedB;
+      LocalLoadOp slotA = mmaSlotOperand(op, 0, flippedA);
+      LocalLoadOp slotB = mmaSlotOperand(op, 1, flippedB);
       // f32 and fp8 slots are made for tf32 / fp8 wgmma only
       // (--tile-pipeline-loops checks the same conditions as canUseWgmma);
       // ldmatrix reads 16-bit slots.
@@ -108,10 +119,10 @@ struct DotLowering : OpConversionPattern<DotOp> {
       if (stageA || stageB)
         barrier(rewriter, loc); // an earlier user of the scratch may still read it
       if (!opA && !isAccumulatorLayoutA(op))
-        ops.stagedA = slotA ? fromSlot(rewriter, op, slotA, *fragA, true)
+        ops.stagedA = slotA ? fromSlot(rewriter, op, slotA, flippedA, *fragA, true)
                             : stageOperand(rewriter, loc, ids, *a, ops.aVals, *fragA, true, 0);
       if (!opB)
-        ops.stagedB = slotB ? fromSlot(rewriter, op, slotB, *fragB, false)
+        ops.stagedB = slotB ? fromSlot(rewriter, op, slotB, flippedB, *fragB, false)
                             : stageOperand(rewriter, loc, ids, *b, ops.bVals, *fragB, false,
                                            stageA ? aType.getNumElements() * 2 : 0);
       if (stageA || stageB)
@@ -127,17 +138,19 @@ struct DotLowering : OpConversionPattern<DotOp> {
     return success();
   }
 
-  /// An operand a software-pipelined loop left in a !tile.smem slot
-  /// (swizzled as the staging above): ldmatrix reads it there.
+  /// An operand left in a !tile.smem slot (swizzled as the staging above)
+  /// by the software pipeliner or --tile-share-dot-operands: ldmatrix reads
+  /// it there. Read through a transpose (`flipped`), the slot's rows are
+  /// the operand's columns: the other ldmatrix form reads them.
   StagedOperand fromSlot(ConversionPatternRewriter &rewriter, DotOp op, LocalLoadOp slot,
-                         const DistributedLayout &fragments, bool isA) const {
+                         bool flipped, const DistributedLayout &fragments, bool isA) const {
     Location loc = op.getLoc();
     SharedMemoryType type = slot.getBuffer().getType();
     StagedOperand staged =
         describeStaged(rewriter, loc, state.idsFor(op), type.getStoredRows(),
                        type.getStoredRowLen(), fragments, isA, /*byteBase=*/0,
                        slotByteOffset(rewriter, loc, state, slot));
-    staged.transposed = type.getTransposed();
+    staged.transposed = type.getTransposed() != flipped;
     return staged;
   }
 
@@ -363,8 +376,8 @@ unsigned getDotScratchBytes(DotOp op) {
   auto b = cast<RankedTensorType>(op.getB().getType());
   if (!isa_and_nonnull<MmaLayoutAttr>(op.getC().getType().getEncoding()))
     return 0;
-  // wgmma reads a 16-bit slot in place even through a transpose (attention's
-  // K^T from its TMA slot); mma.sync stages that transpose from registers.
+  // wgmma reads any slot in place even through a transpose (attention's K^T
+  // from its TMA slot); mma.sync a 16-bit one (isStagedByDot).
   std::optional<unsigned> cc = getTargetComputeCapability(op);
   bool wgmma = cc && canUseWgmma(op, *cc);
   auto staged = [&](unsigned index) {

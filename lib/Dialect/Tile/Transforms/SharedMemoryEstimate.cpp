@@ -80,8 +80,8 @@ int64_t scratchEstimate(Operation *op, ArrayRef<LoadOp> slotted) {
   if (auto dot = dyn_cast<DotOp>(op)) {
     // What the dot stages itself (isStagedByDot, getDotScratchBytes):
     // neither fragments in registers nor operands read from slots (a
-    // tile.local_load or a load among `slotted`); a slot read through its
-    // transpose only by wgmma (mma.sync stages the transpose).
+    // tile.local_load or a load among `slotted`), also through a transpose
+    // (mma.sync reads only 16-bit slots so, wgmma any).
     auto mma = dyn_cast_or_null<MmaLayoutAttr>(dot.getC().getType().getEncoding());
     std::optional<unsigned> cc = getTargetComputeCapability(dot);
     bool wgmma = mma && isWarpGroupMma(mma) && cc && *cc >= 90;
@@ -90,7 +90,10 @@ int64_t scratchEstimate(Operation *op, ArrayRef<LoadOp> slotted) {
       if (isRegisterOperand(dot, index))
         return 0;
       Value read = operand;
-      if (auto trans = operand.getDefiningOp<TransOp>(); trans && wgmma)
+      if (auto trans = operand.getDefiningOp<TransOp>();
+          trans && (wgmma || cast<RankedTensorType>(operand.getType())
+                                     .getElementType()
+                                     .getIntOrFloatBitWidth() == 16))
         read = trans.getSrc();
       return readsSlot(read, slotted) ? 0 : tensorBytes(operand.getType());
     };

@@ -213,6 +213,40 @@ def TilePipelineLoops : Pass<"tile-pipeline-loops", "mlir::ModuleOp"> {
   ];
 }
 
+def TileShareDotOperands : Pass<"tile-share-dot-operands", "mlir::ModuleOp"> {
+  let summary = "store a tile that several mma.sync dots read once, in a slot they all read";
+  let description = [{
+    A `tile.dot` on mma.sync stages each f16/bf16 operand in its own layout
+    through the scratch (two barriers and a store per dot). A 2-D tile that
+    two such staged operands or more read (as A, or through a `tile.trans`
+    as B: fla's kkt solve multiplies each key block with the others'
+    transposes), or that a dot reads in a loop the tile is made outside of,
+    is stored once into a one-slot buffer of its own (`tile.local_alloc`,
+    `tile.local_store`) right before the first op that holds such a dot, and
+    its dots read it there with ldmatrix (`tile.local_load`, through a
+    transpose that keeps every element in its thread). Tiles made by then
+    share the store point: one `tile.barrier` after their stores, and one
+    before unless the barrier of an earlier such group of the same loop
+    iteration already orders them after every earlier read of the slots. A
+    tile read twice is chosen only when some dot then stages nothing; none
+    when the slots would cost the kernel a program per SM. Runs after
+    `--tile-pipeline-loops` (dots reading its slots stage nothing); dots of
+    warp-group layouts (wgmma) are left alone.
+
+    ```mlir
+    %k = tile.load %p : tensor<16x32x!tile.ptr<bf16>, #blocked> -> ...
+    // becomes, before the first dot reading %k:
+    tile.barrier
+    tile.local_store %k into %buf[%c0] : ... -> !tile.smem<1x16x32xbf16>
+    tile.barrier
+    %ks = tile.local_load %buf[%c0] : !tile.smem<1x16x32xbf16> -> tensor<16x32xbf16, #blocked>
+    %kt = tile.trans %ks {order = array<i32: 1, 0>} : ...
+    %a = tile.dot %ks, %kt, %acc : ...
+    ```
+  }];
+  let dependentDialects = ["::kiln::tile::TileDialect", "::mlir::arith::ArithDialect"];
+}
+
 def TileTmaStores : Pass<"tile-tma-stores", "mlir::ModuleOp"> {
   let summary = "store 2-D descriptor blocks in loops with TMA on sm_90";
   let description = [{
