@@ -365,11 +365,17 @@ std::optional<WarpShufflePlan> kiln::chooseWarpShuffle(const DistributedLayout &
   std::optional<WarpShufflePlan> plan = planWarpShuffle(src, dst);
   if (!plan)
     return std::nullopt;
-  // A shuffle and a conflict-free 4-byte warp access through shared memory
-  // each take about one cycle of the SM's shared-memory pipe; a select half
-  // of one. The exchange adds two barriers and a store-to-load round trip.
+  // Units of half a cycle. A shuffle and a conflict-free 4-byte warp access
+  // through shared memory each take about one cycle of the SM's shared-memory
+  // pipe; a select takes an issue slot, and another for its predicate (the
+  // lane mask it tests), which one warp alone on its scheduler waits for as
+  // for the pipe. The exchange adds two barriers and a store-to-load round
+  // trip. Counting a select as half a cycle had fla's kkt solve at 1 warp
+  // convert its ten 16 x 16 bf16 results for their stores with 40 selects
+  // and 4 shuffles each: 58 more instructions each than the exchange.
   constexpr int64_t kBarrierCost = 16;
-  int64_t shuffles = 2 * int64_t(shuffleInstructions(*plan, bits)) + plan->selects();
+  int64_t shuffles =
+      2 * int64_t(shuffleInstructions(*plan, bits)) + 2 * int64_t(plan->selects());
   ExchangePlan shared = planExchange(src, dst, std::max(1u, bits / 8));
   if (shuffles > 2 * (shared.cycles + kBarrierCost))
     return std::nullopt;

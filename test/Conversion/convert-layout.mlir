@@ -94,18 +94,21 @@ module attributes {tile.num_warps = 1 : i32} {
 
 // -----
 
-// A 16-bit mma.sync operand (kWidth 2) from a blocked tile in one warp: the
-// operand staging through shared memory (DotOperandToLLVM.cpp) leaves it to
-// the warp shuffles, for which the scratch counts no bytes (before, it
-// staged into a scratch of 0 bytes).
+// A 16-bit mma.sync operand (kWidth 2) from a blocked tile in one warp,
+// whose shuffles would need 40 selects: the operand staging through shared
+// memory (DotOperandToLLVM.cpp) takes it, as the scratch size counts (the
+// 512 bytes of the tile; session 54 had staged such a tile into a scratch of
+// 0 bytes when the two disagreed). One warp synchronizes with bar.warp.sync.
 #mma = #tile.mma<version = 2, warpsPerCTA = [1, 1]>
 #blk = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [1, 0]>
 #opA = #tile.dot_op<opIdx = 0, parent = #mma, kWidth = 2>
-// CHECK: tile.shared_bytes = 0 : i32
+// CHECK: tile.shared_bytes = 512 : i32
 // CHECK-LABEL: llvm.func @operand16
 // CHECK-NOT: nvvm.barrier0
-// CHECK-NOT: kiln_smem
-// CHECK-COUNT-4: nvvm.shfl.sync  idx {{.*}} : i32 -> i32
+// CHECK-NOT: nvvm.shfl
+// CHECK: nvvm.bar.warp.sync
+// CHECK: nvvm.bar.warp.sync
+// CHECK: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // CHECK-NOT: nvvm.shfl
 // CHECK: llvm.return
 module attributes {tile.num_warps = 1 : i32} {
@@ -123,17 +126,46 @@ module attributes {tile.num_warps = 1 : i32} {
 // -----
 
 // 16-bit elements: two rounds that read the same lanes share one 32-bit
-// shuffle (8 registers, 4 shuffles).
-#mma = #tile.mma<version = 2, warpsPerCTA = [1, 1]>
-#blk = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [1, 0]>
+// shuffle. The lanes of a 16 x 4 tile go along the rows in one layout and
+// along the column pairs first in the other: each thread's two registers
+// come from one lane, in one shuffle with no selects.
+#a = #tile.blocked<sizePerThread = [1, 2], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [1, 0]>
+#b = #tile.blocked<sizePerThread = [1, 2], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [0, 1]>
 // CHECK: tile.shared_bytes = 0 : i32
 // CHECK-LABEL: llvm.func @packed
-// CHECK-NOT: nvvm.barrier0
-// CHECK-COUNT-4: nvvm.shfl.sync  idx {{.*}} : i32 -> i32
+// CHECK-NOT: nvvm.bar
+// CHECK-COUNT-1: nvvm.shfl.sync  idx {{.*}} : i32 -> i32
 // CHECK-NOT: nvvm.shfl
 // CHECK: llvm.return
 module attributes {tile.num_warps = 1 : i32} {
   func.func @packed(%p: !tile.ptr<bf16>) {
+    %r = tile.arange 0 to 16 : tensor<16xi32, #tile.slice<dim = 1, parent = #a>>
+    %e = tile.expand_dims %r, 1 : tensor<16xi32, #tile.slice<dim = 1, parent = #a>> -> tensor<16x1xi32, #a>
+    %b = tile.broadcast %e : tensor<16x1xi32, #a> -> tensor<16x4xi32, #a>
+    %f = arith.sitofp %b : tensor<16x4xi32, #a> to tensor<16x4xbf16, #a>
+    %c = tile.convert_layout %f : tensor<16x4xbf16, #a> -> tensor<16x4xbf16, #b>
+    tile.print "c" %c : tensor<16x4xbf16, #b>
+    return
+  }
+}
+
+// -----
+
+// A 16 x 16 bf16 accumulator converted for its store in one warp (fla's kkt
+// solve writes ten): shuffles would take 4 shuffles and 40 selects, more
+// issue slots than the exchange through shared memory, which one warp
+// synchronizes with bar.warp.sync.
+#mma = #tile.mma<version = 2, warpsPerCTA = [1, 1]>
+#blk = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [1, 0]>
+// CHECK-LABEL: llvm.func @store16
+// CHECK-NOT: nvvm.shfl
+// CHECK-NOT: nvvm.barrier0
+// CHECK: nvvm.bar.warp.sync
+// CHECK: nvvm.bar.warp.sync
+// CHECK-NOT: nvvm.shfl
+// CHECK: llvm.return
+module attributes {tile.num_warps = 1 : i32} {
+  func.func @store16(%p: !tile.ptr<bf16>) {
     %r = tile.arange 0 to 16 : tensor<16xi32, #tile.slice<dim = 1, parent = #mma>>
     %e = tile.expand_dims %r, 1 : tensor<16xi32, #tile.slice<dim = 1, parent = #mma>> -> tensor<16x1xi32, #mma>
     %b = tile.broadcast %e : tensor<16x1xi32, #mma> -> tensor<16x16xi32, #mma>

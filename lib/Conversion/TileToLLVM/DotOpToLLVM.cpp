@@ -151,6 +151,7 @@ struct DotLowering : OpConversionPattern<DotOp> {
                        type.getStoredRowLen(), fragments, isA, /*byteBase=*/0,
                        slotByteOffset(rewriter, loc, state, slot));
     staged.transposed = type.getTransposed() != flipped;
+    staged.slot = slot;
     return staged;
   }
 
@@ -267,10 +268,24 @@ struct DotLowering : OpConversionPattern<DotOp> {
         return it->second;
       const std::optional<StagedOperand> &staged = isA ? ops.stagedA : ops.stagedB;
       if (staged) {
+        // A slot another dot has read the same way: its fragments, where they
+        // dominate this dot (the slot holds the tile until its last reader).
+        std::optional<LoweringState::SlotFragmentKey> key;
+        if (staged->slot) {
+          key = {staged->slot, op.getC().getType().getEncoding(),
+                 unsigned(isA) | unsigned(staged->transposed) << 1, mn, kk};
+          auto it = state.slotFragments.find(*key);
+          if (it != state.slotFragments.end() && dominatesInsertionPoint(it->second[0], b)) {
+            cache[{mn, kk}] = it->second;
+            return it->second;
+          }
+        }
         SmallVector<Value> regs = isA ? loadFragment(b, loc, *staged, mn, kk)
                                       : loadFragment(b, loc, *staged, kk, mn);
         SmallVector<Value, 8> frag(regs.begin(), regs.end());
         cache[{mn, kk}] = frag;
+        if (key)
+          state.slotFragments[*key] = frag;
         return frag;
       }
       const DistributedLayout &l = isA ? ops.a : ops.b;

@@ -58,6 +58,14 @@ struct LoweringState {
   llvm::DenseMap<mlir::Operation *, int64_t> scratchPerProgram;
   /// The ids of the function containing `op`.
   const ThreadIds &idsFor(mlir::Operation *op) const;
+  /// Fragments mma.sync dots read from a slot with ldmatrix, by (the
+  /// tile.local_load read in place, the dot's accumulator layout, A or B |
+  /// transposed << 1, fragment origin M or N, K): a later dot that reads the
+  /// same tile the same way takes them where they dominate it
+  /// (DotOpToLLVM.cpp), as Triton loads a shared operand's fragments once.
+  using SlotFragmentKey =
+      std::tuple<mlir::Operation *, mlir::Attribute, unsigned, int64_t, int64_t>;
+  mutable llvm::DenseMap<SlotFragmentKey, llvm::SmallVector<mlir::Value, 8>> slotFragments;
 };
 
 /// Tensor -> the element values one thread owns; !tile.ptr -> !llvm.ptr<1>.
@@ -130,6 +138,9 @@ struct StagedOperand {
   /// B as N rows of K, read with ldmatrix without .trans; A as K rows of M,
   /// read with ldmatrix.trans.
   bool transposed = false;
+  /// The tile.local_load whose slot this is, read in place (else null: the
+  /// dot's own staging in the scratch).
+  mlir::Operation *slot = nullptr;
 };
 /// Writes `values` (laid out as `src`, M x K for A, K x N for B) to the
 /// scratch at `byteBase` (no barriers); `fragments` is the operand's
@@ -266,6 +277,9 @@ mlir::Value i32Const(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
 LoweringState::ThreadIds createThreadIds(mlir::OpBuilder &b, mlir::Location loc,
                                          bool uniformWarp);
 void barrier(mlir::OpBuilder &b, mlir::Location loc);
+/// Whether `v`, defined by an op, dominates `b`'s insertion point: its block
+/// holds the point, or an op before the point's ancestor in that block.
+bool dominatesInsertionPoint(mlir::Value v, mlir::OpBuilder &b);
 /// The shared-memory array, as !llvm.ptr<3>, advanced by `byteOffset`.
 mlir::Value sharedPtr(mlir::OpBuilder &b, mlir::Location loc, mlir::Value byteOffset);
 /// i1: whether this is thread 0 of the program.

@@ -43,7 +43,34 @@ const LoweringState::ThreadIds &LoweringState::idsFor(Operation *op) const {
   return it->second;
 }
 
-void barrier(OpBuilder &b, Location loc) { NVVM::Barrier0Op::create(b, loc); }
+void barrier(OpBuilder &b, Location loc) {
+  // A program of one warp synchronizes its threads, and orders their
+  // shared-memory accesses, with bar.warp.sync (as Triton does): there is
+  // no other warp to wait for at a CTA barrier.
+  Block *block = b.getInsertionBlock();
+  Operation *parent = block ? block->getParentOp() : nullptr;
+  if (parent && tile::getModuleNumWarps(parent, /*fallback=*/0) == 1) {
+    NVVM::SyncWarpOp::create(b, loc, i32Const(b, loc, -1));
+    return;
+  }
+  NVVM::Barrier0Op::create(b, loc);
+}
+
+bool dominatesInsertionPoint(Value v, OpBuilder &b) {
+  Operation *def = v.getDefiningOp();
+  Block *block = b.getInsertionBlock();
+  if (!def || !block)
+    return false;
+  Block::iterator point = b.getInsertionPoint();
+  while (block != def->getBlock()) {
+    Operation *parent = block->getParentOp();
+    if (!parent || !parent->getBlock())
+      return false;
+    point = parent->getIterator();
+    block = parent->getBlock();
+  }
+  return point == block->end() || def->isBeforeInBlock(&*point);
+}
 
 LLVM::LLVMFuncOp getOrInsertFunction(ModuleOp module, OpBuilder &b, Location loc,
                                      StringRef name, LLVM::LLVMFunctionType type) {

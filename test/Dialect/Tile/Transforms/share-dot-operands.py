@@ -71,8 +71,8 @@ def gram_blocks(K, A, T, n_k):
 # The blocks are read as A (x4) and, transposed, as B from their rows (x2
 # without .trans); no dot stages anything.
 # PTX-LABEL: .entry gram_blocks
-# PTX-COUNT-3: bar.sync 0;
-# PTX-NOT: bar.sync
+# PTX-COUNT-3: bar.warp.sync -1;
+# PTX-NOT: bar.{{(warp.)?}}sync
 # PTX-DAG: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 # PTX-DAG: ldmatrix.sync.aligned.m8n8.x2.shared.b16
 
