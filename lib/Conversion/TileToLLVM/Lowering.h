@@ -60,8 +60,8 @@ struct LoweringState {
   const ThreadIds &idsFor(mlir::Operation *op) const;
   /// Fragments mma.sync dots read from a slot with ldmatrix, by (the
   /// tile.local_load read in place, the dot's accumulator layout, A or B |
-  /// transposed << 1, fragment origin M or N, K): a later dot that reads the
-  /// same tile the same way takes them where they dominate it
+  /// transposed << 1, fragment origin M or N, K): a later dot of the same
+  /// block that reads the same tile the same way takes them
   /// (DotOpToLLVM.cpp), as Triton loads a shared operand's fragments once.
   using SlotFragmentKey =
       std::tuple<mlir::Operation *, mlir::Attribute, unsigned, int64_t, int64_t>;
@@ -277,9 +277,9 @@ mlir::Value i32Const(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
 LoweringState::ThreadIds createThreadIds(mlir::OpBuilder &b, mlir::Location loc,
                                          bool uniformWarp);
 void barrier(mlir::OpBuilder &b, mlir::Location loc);
-/// Whether `v`, defined by an op, dominates `b`'s insertion point: its block
-/// holds the point, or an op before the point's ancestor in that block.
-bool dominatesInsertionPoint(mlir::Value v, mlir::OpBuilder &b);
+/// Whether `v` is defined by an op of `b`'s insertion block before its
+/// insertion point.
+bool definedBeforeInBlock(mlir::Value v, mlir::OpBuilder &b);
 /// The shared-memory array, as !llvm.ptr<3>, advanced by `byteOffset`.
 mlir::Value sharedPtr(mlir::OpBuilder &b, mlir::Location loc, mlir::Value byteOffset);
 /// i1: whether this is thread 0 of the program.

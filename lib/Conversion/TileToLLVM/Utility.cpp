@@ -56,20 +56,12 @@ void barrier(OpBuilder &b, Location loc) {
   NVVM::Barrier0Op::create(b, loc);
 }
 
-bool dominatesInsertionPoint(Value v, OpBuilder &b) {
+bool definedBeforeInBlock(Value v, OpBuilder &b) {
   Operation *def = v.getDefiningOp();
-  Block *block = b.getInsertionBlock();
-  if (!def || !block)
+  if (!def || def->getBlock() != b.getInsertionBlock())
     return false;
-  Block::iterator point = b.getInsertionPoint();
-  while (block != def->getBlock()) {
-    Operation *parent = block->getParentOp();
-    if (!parent || !parent->getBlock())
-      return false;
-    point = parent->getIterator();
-    block = parent->getBlock();
-  }
-  return point == block->end() || def->isBeforeInBlock(&*point);
+  return b.getInsertionPoint() == b.getInsertionBlock()->end() ||
+         def->isBeforeInBlock(&*b.getInsertionPoint());
 }
 
 LLVM::LLVMFuncOp getOrInsertFunction(ModuleOp module, OpBuilder &b, Location loc,
