@@ -254,19 +254,8 @@ static bool readOnlyByMmaSync(Value buffer) {
     if (isa<LocalStoreOp>(user))
       return true;
     auto load = dyn_cast<LocalLoadOp>(user);
-    if (!load)
-      return false;
-    SmallVector<Operation *> readers(load->getUsers());
-    for (unsigned i = 0; i < readers.size(); ++i) {
-      if (auto trans = dyn_cast<TransOp>(readers[i])) {
-        readers.append(trans->user_begin(), trans->user_end());
-        continue;
-      }
-      auto dot = dyn_cast<DotOp>(readers[i]);
-      if (!dot || (cc && canUseWgmma(dot, *cc)))
-        return false;
-    }
-    return true;
+    std::optional<SmallVector<DotOp>> dots = load ? slotReaderDots(load) : std::nullopt;
+    return dots && llvm::none_of(*dots, [&](DotOp dot) { return cc && canUseWgmma(dot, *cc); });
   });
 }
 

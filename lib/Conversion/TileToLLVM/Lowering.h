@@ -176,6 +176,9 @@ bool canUseWgmma(tile::DotOp op, unsigned computeCapability);
 /// fused-attention backward reads Q^T and dO both ways. canUseWgmma still
 /// requires tf32, fp8 and int8 operands to be read K-major.
 tile::LocalLoadOp slotOperand(mlir::Value operand, bool &flipped);
+/// The dots that read `load`'s tile, directly or through transposes; nullopt
+/// when anything else reads it.
+std::optional<llvm::SmallVector<tile::DotOp>> slotReaderDots(tile::LocalLoadOp load);
 
 /// The NVVM intrinsic converting two f32 values to the fp8 type `fp8`
 /// (`cvt.rn.satfinite.e4m3x2.f32` / `e5m2x2`: the first operand is the upper

@@ -41,18 +41,9 @@ struct Interval {
 } // namespace
 
 unsigned planSharedMemory(ModuleOp module, LoweringState &state) {
-  // Pre-order numbering; lastIndex: the last index inside an op's regions.
-  DenseMap<Operation *, int64_t> index, lastIndex;
-  int64_t next = 0;
-  module.walk<WalkOrder::PreOrder>([&](Operation *op) { index[op] = next++; });
-  module.walk<WalkOrder::PostOrder>([&](Operation *op) {
-    int64_t last = index[op];
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        for (Operation &inner : block)
-          last = std::max(last, lastIndex.lookup(&inner));
-    lastIndex[op] = last;
-  });
+  tile::OpOrder order = tile::numberOps(module);
+  DenseMap<Operation *, int64_t> &index = order.index, &lastIndex = order.lastIndex;
+  int64_t next = order.size;
 
   unsigned scratch = 0;
   SmallVector<std::pair<int64_t, unsigned>> scratchUsers; // (index, bytes)

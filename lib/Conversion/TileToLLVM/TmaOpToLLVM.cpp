@@ -406,20 +406,12 @@ void markAsyncProxySlotCopies(ModuleOp module, unsigned computeCapability) {
   auto readByWgmma = [&](LocalLoadOp load) {
     if (isa_and_nonnull<DotOperandLayoutAttr>(load.getType().getEncoding()))
       return false;
-    SmallVector<Operation *> readers(load->getUsers());
-    for (unsigned i = 0; i < readers.size(); ++i) {
-      if (auto trans = dyn_cast<TransOp>(readers[i])) {
-        readers.append(trans->user_begin(), trans->user_end());
-        continue;
-      }
-      auto dot = dyn_cast<DotOp>(readers[i]);
-      if (!dot || !canUseWgmma(dot, computeCapability))
-        return false;
+    std::optional<SmallVector<DotOp>> dots = slotReaderDots(load);
+    return dots && llvm::all_of(*dots, [&](DotOp dot) {
       bool flipped;
-      if (slotOperand(dot.getA(), flipped) != load && slotOperand(dot.getB(), flipped) != load)
-        return false;
-    }
-    return true;
+      return canUseWgmma(dot, computeCapability) &&
+             (slotOperand(dot.getA(), flipped) == load || slotOperand(dot.getB(), flipped) == load);
+    });
   };
   // Whether every access to `buffer` is TMA's or a wgmma's read of a slot.
   auto asyncProxyOnly = [&](Value buffer) {

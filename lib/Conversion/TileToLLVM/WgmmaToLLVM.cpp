@@ -221,6 +221,22 @@ LocalLoadOp slotOperand(Value operand, bool &flipped) {
   return slot;
 }
 
+std::optional<SmallVector<DotOp>> slotReaderDots(LocalLoadOp load) {
+  SmallVector<DotOp> dots;
+  SmallVector<Operation *> readers(load->getUsers());
+  for (unsigned i = 0; i < readers.size(); ++i) {
+    if (auto trans = dyn_cast<TransOp>(readers[i])) {
+      readers.append(trans->user_begin(), trans->user_end());
+      continue;
+    }
+    auto dot = dyn_cast<DotOp>(readers[i]);
+    if (!dot)
+      return std::nullopt;
+    dots.push_back(dot);
+  }
+  return dots;
+}
+
 bool canUseWgmma(DotOp op, unsigned computeCapability) {
   if (computeCapability < 90)
     return false;

@@ -241,3 +241,17 @@ bool kiln::tile::isBufferLiveAt(LocalAllocOp alloc, Operation *op) {
   }
   return false;
 }
+
+kiln::tile::OpOrder kiln::tile::numberOps(Operation *root) {
+  OpOrder order;
+  root->walk<WalkOrder::PreOrder>([&](Operation *op) { order.index[op] = order.size++; });
+  root->walk<WalkOrder::PostOrder>([&](Operation *op) {
+    int64_t last = order.index[op];
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (Operation &inner : block)
+          last = std::max(last, order.lastIndex.lookup(&inner));
+    order.lastIndex[op] = last;
+  });
+  return order;
+}

@@ -270,20 +270,10 @@ bool slotsFit(FunctionOpInterface func, ArrayRef<Group> groups) {
       }
     return bytes;
   };
-  SmallVector<Operation *> ops;
-  DenseMap<Operation *, int64_t> index, lastIndex;
-  func->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    index[op] = int64_t(ops.size());
-    ops.push_back(op);
-  });
-  func->walk<WalkOrder::PostOrder>([&](Operation *op) {
-    int64_t last = index[op];
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        for (Operation &inner : block)
-          last = std::max(last, lastIndex.lookup(&inner));
-    lastIndex[op] = last;
-  });
+  OpOrder order = numberOps(func);
+  SmallVector<Operation *> ops(order.size);
+  for (auto [op, i] : order.index)
+    ops[i] = op;
   struct Life {
     int64_t start, end, bytes;
   };
@@ -291,10 +281,10 @@ bool slotsFit(FunctionOpInterface func, ArrayRef<Group> groups) {
   for (const Group &group : groups) {
     Operation *at = allocationPoint(group);
     for (const SharedTile &t : group.tiles) {
-      Life life{index[at], index[at], int64_t(llvm::alignTo(t.slot.getAllocBytes(), 1024))};
+      Life life{order.index[at], order.index[at], int64_t(llvm::alignTo(t.slot.getAllocBytes(), 1024))};
       for (StagedUse use : t.uses)
         if (Operation *top = at->getBlock()->findAncestorOpInBlock(*use.dot))
-          life.end = std::max(life.end, lastIndex[top]);
+          life.end = std::max(life.end, order.lastIndex[top]);
       slots.push_back(life);
     }
   }

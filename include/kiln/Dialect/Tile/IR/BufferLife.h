@@ -26,6 +26,15 @@ llvm::SmallVector<mlir::Operation *> getBufferUsers(LocalAllocOp alloc);
 /// (such a buffer is kept for the whole kernel).
 bool isBufferLiveAt(LocalAllocOp alloc, mlir::Operation *op);
 
+/// Program order of the ops under a root, for comparing lives: each op's
+/// pre-order number, and the last number inside its regions (its own when it
+/// has none).
+struct OpOrder {
+  llvm::DenseMap<mlir::Operation *, int64_t> index, lastIndex;
+  int64_t size = 0;
+};
+OpOrder numberOps(mlir::Operation *root);
+
 } // namespace kiln::tile
 
 #endif // KILN_DIALECT_TILE_IR_BUFFERLIFE_H
