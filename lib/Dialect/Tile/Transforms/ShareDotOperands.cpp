@@ -258,10 +258,10 @@ bool slotsFit(FunctionOpInterface func, ArrayRef<Group> groups) {
   for (const Group &group : groups)
     for (const SharedTile &t : group.tiles)
       slotted.insert(t.tile);
-  auto scratchWithSlots = [&](Operation *op) {
+  // An op's scratch once the tiles are in slots (`bytes`: before).
+  auto scratchWithSlots = [&](Operation *op, int64_t bytes) {
     if (auto trans = dyn_cast<TransOp>(op); trans && slotted.contains(trans.getSrc()))
       return int64_t(0);
-    int64_t bytes = scratchEstimate(op);
     if (auto dot = dyn_cast<DotOp>(op); dot && isMmaSyncDot(dot))
       for (unsigned index : {0u, 1u}) {
         TransOp trans;
@@ -288,22 +288,32 @@ bool slotsFit(FunctionOpInterface func, ArrayRef<Group> groups) {
       slots.push_back(life);
     }
   }
-  SmallVector<LocalAllocOp> allocs;
-  func->walk([&](LocalAllocOp alloc) { allocs.push_back(alloc); });
+  // The buffers already there, live from their allocation to the end of
+  // the op of its block that holds their last user (BufferLife.h).
+  SmallVector<Life> buffers;
+  func->walk([&](LocalAllocOp alloc) {
+    Life life{order.index[alloc], order.index[alloc], alloc.getType().getAllocBytes()};
+    for (Operation *user : getBufferUsers(alloc)) {
+      Operation *top = alloc->getBlock()->findAncestorOpInBlock(*user);
+      life.end = std::max(life.end, top ? order.lastIndex[top] : order.size);
+    }
+    buffers.push_back(life);
+  });
+  auto liveBytes = [](ArrayRef<Life> lives, int64_t i) {
+    int64_t bytes = 0;
+    for (const Life &life : lives)
+      if (life.start <= i && i <= life.end)
+        bytes += life.bytes;
+    return bytes;
+  };
   int64_t before = 0, after = 0, scratchBefore = 0, scratchAfter = 0;
   for (auto [i, op] : llvm::enumerate(ops)) {
-    scratchBefore = std::max(scratchBefore, scratchEstimate(op));
-    scratchAfter = std::max(scratchAfter, scratchWithSlots(op));
-    int64_t live = 0;
-    for (LocalAllocOp alloc : allocs)
-      if (isBufferLiveAt(alloc, op))
-        live += alloc.getType().getAllocBytes();
-    int64_t liveSlots = 0;
-    for (const Life &life : slots)
-      if (life.start <= int64_t(i) && int64_t(i) <= life.end)
-        liveSlots += life.bytes;
+    int64_t bytes = scratchEstimate(op);
+    scratchBefore = std::max(scratchBefore, bytes);
+    scratchAfter = std::max(scratchAfter, scratchWithSlots(op, bytes));
+    int64_t live = liveBytes(buffers, int64_t(i));
     before = std::max(before, scratchBefore + live);
-    after = std::max(after, scratchAfter + live + liveSlots);
+    after = std::max(after, scratchAfter + live + liveBytes(slots, int64_t(i)));
   }
   return after <= sharedMemoryPerBlock(func) &&
          programsPerSM(func, after) >= programsPerSM(func, before);
@@ -312,11 +322,9 @@ bool slotsFit(FunctionOpInterface func, ArrayRef<Group> groups) {
 void storeGroups(FunctionOpInterface func, SmallVector<Group> groups) {
   // In program order, so that an earlier group's barrier can serve as a
   // later one's first.
-  DenseMap<Operation *, int64_t> order;
-  int64_t next = 0;
-  func->walk<WalkOrder::PreOrder>([&](Operation *op) { order[op] = next++; });
+  OpOrder order = numberOps(func);
   llvm::stable_sort(groups, [&](const Group &a, const Group &b) {
-    return order.lookup(a.at) < order.lookup(b.at);
+    return order.index.lookup(a.at) < order.index.lookup(b.at);
   });
   for (Group &group : groups) {
     Operation *at = group.at;
