@@ -18,6 +18,18 @@
 # RUN: ln-compile %s --kernel scaled_queries --signature '*fp16:16,*fp16:16,*fp32:16,i32' \
 # RUN:   --num-warps 2 --emit=tile-layout | FileCheck %s --check-prefix=INVARIANT
 #
+# outer_inner: a tile loaded in an outer loop and read, as A and transposed as B,
+# by the dots of an inner (pipelined) loop: stored once per outer iteration, its
+# buffer allocated before the outer loop, a barrier before the store (no earlier
+# one in the outer iteration) and after it.
+# RUN: ln-compile %s --kernel outer_inner --signature '*fp16:16,*fp16:16,*fp32:16,i32,i32' \
+# RUN:   --num-warps 2 --emit=tile-layout | FileCheck %s --check-prefix=NESTED
+#
+# gram_while: a tile made before an scf.while whose body multiplies it with its
+# transpose: stored once before the loop.
+# RUN: ln-compile %s --kernel gram_while --signature '*fp16:16,*fp32:16,i32' \
+# RUN:   --num-warps 2 --emit=tile-layout | FileCheck %s --check-prefix=WHILE
+#
 # two_products: x read by two dots whose other operands are read once each:
 # the dots would still stage them (their barriers stay), so x stays theirs.
 # RUN: ln-compile %s --kernel two_products --signature '*fp16:16,*fp32:16' \
@@ -113,3 +125,58 @@ def two_products(X, out):
 # UNSHARED-NOT: tile.local_store
 # UNSHARED: tile.dot
 # UNSHARED: tile.dot
+
+
+@triton.jit
+def outer_inner(X, Y, out, n, m):
+    r = tl.arange(0, 32)
+    acc = tl.zeros([32, 32], dtype=tl.float32)
+    for i in range(n):
+        x = tl.load(X + i * 1024 + r[:, None] * 32 + r[None, :])
+        for j in range(m):
+            y = tl.load(Y + j * 1024 + r[:, None] * 32 + r[None, :])
+            acc += tl.dot(x, y)
+            acc += tl.dot(y, tl.trans(x))
+    tl.store(out + r[:, None] * 32 + r[None, :], acc)
+
+
+# NESTED-LABEL: func.func @outer_inner
+# NESTED: %[[B:.*]] = tile.local_alloc : <1x32x32xf16>
+# NESTED-NEXT: scf.for
+# NESTED: %[[X:.*]] = tile.load
+# NESTED: tile.barrier
+# NESTED-NEXT: %[[C0:.*]] = arith.constant 0 : i32
+# NESTED-NEXT: tile.local_store %[[X]] into %[[B]][%[[C0]]]
+# NESTED-NEXT: tile.barrier
+# NESTED-NEXT: %[[S:.*]] = tile.local_load %[[B]][%[[C0]]]
+# NESTED-NEXT: %[[T:.*]] = tile.trans %[[S]], [1, 0]
+# NESTED: scf.for
+# NESTED: tile.dot %[[S]],
+# NESTED-NEXT: tile.dot %{{.*}}, %[[T]],
+
+
+@triton.jit
+def gram_while(X, out, n):
+    r = tl.arange(0, 32)
+    x = tl.load(X + r[:, None] * 32 + r[None, :])
+    acc = tl.zeros([32, 32], dtype=tl.float32)
+    i = 0
+    while i < n:
+        acc += tl.dot(x, tl.trans(x))
+        i += 1
+    tl.store(out + r[:, None] * 32 + r[None, :], acc)
+
+
+# WHILE-LABEL: func.func @gram_while
+# WHILE: %[[X:.*]] = tile.load
+# WHILE: %[[B:.*]] = tile.local_alloc : <1x32x32xf16>
+# WHILE-NEXT: tile.barrier
+# WHILE-NEXT: %[[C0:.*]] = arith.constant 0 : i32
+# WHILE-NEXT: tile.local_store %[[X]] into %[[B]][%[[C0]]]
+# WHILE-NEXT: tile.barrier
+# WHILE-NEXT: %[[S:.*]] = tile.local_load %[[B]][%[[C0]]]
+# WHILE-NEXT: %[[T:.*]] = tile.trans %[[S]], [1, 0]
+# WHILE: scf.while
+# WHILE: } do {
+# WHILE-NOT: tile.local_store
+# WHILE: tile.dot %[[S]], %[[T]],
