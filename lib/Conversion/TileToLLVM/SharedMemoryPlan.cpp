@@ -42,8 +42,7 @@ struct Interval {
 
 unsigned planSharedMemory(ModuleOp module, LoweringState &state) {
   tile::OpOrder order = tile::numberOps(module);
-  DenseMap<Operation *, int64_t> &index = order.index, &lastIndex = order.lastIndex;
-  int64_t next = order.size;
+  DenseMap<Operation *, int64_t> &index = order.index;
 
   unsigned scratch = 0;
   SmallVector<std::pair<int64_t, unsigned>> scratchUsers; // (index, bytes)
@@ -62,7 +61,6 @@ unsigned planSharedMemory(ModuleOp module, LoweringState &state) {
   };
   SmallVector<Buffer> buffers;
   module.walk([&](tile::LocalAllocOp alloc) {
-    Block *block = alloc->getBlock();
     Interval life{index[alloc], index[alloc]};
     // The last barrier of the block before the first copy (or store) into
     // the buffer.
@@ -82,17 +80,7 @@ unsigned planSharedMemory(ModuleOp module, LoweringState &state) {
       if (isa<tile::BarrierOp>(op))
         fencedBefore = index[op];
     }
-    for (Operation *user : tile::getBufferUsers(alloc)) {
-      Operation *top = block->findAncestorOpInBlock(*user);
-      if (!top) { // not nested in the allocation's block: keep it for the kernel
-        life.end = next;
-        break;
-      }
-      life.end = std::max(life.end, lastIndex[top]);
-      // Copies issued by `top` may land until the wait right after it.
-      if (Operation *after = top->getNextNode(); after && isa<tile::AsyncWaitOp>(after))
-        life.end = std::max(life.end, index[after]);
-    }
+    life.end = tile::bufferLifeEnd(alloc, order);
     buffers.push_back({alloc, life, fencedBefore});
   });
 

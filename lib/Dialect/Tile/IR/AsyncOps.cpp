@@ -255,3 +255,16 @@ kiln::tile::OpOrder kiln::tile::numberOps(Operation *root) {
   });
   return order;
 }
+
+int64_t kiln::tile::bufferLifeEnd(LocalAllocOp alloc, const OpOrder &order) {
+  int64_t end = order.index.lookup(alloc);
+  for (Operation *user : getBufferUsers(alloc)) {
+    Operation *top = alloc->getBlock()->findAncestorOpInBlock(*user);
+    if (!top)
+      return order.size;
+    end = std::max(end, order.lastIndex.lookup(top));
+    if (Operation *after = top->getNextNode(); after && isa<AsyncWaitOp>(after))
+      end = std::max(end, order.index.lookup(after));
+  }
+  return end;
+}

@@ -288,16 +288,11 @@ bool slotsFit(FunctionOpInterface func, ArrayRef<Group> groups) {
       slots.push_back(life);
     }
   }
-  // The buffers already there, live from their allocation to the end of
-  // the op of its block that holds their last user (BufferLife.h).
+  // The buffers already there, over their lives as the plan places them.
   SmallVector<Life> buffers;
   func->walk([&](LocalAllocOp alloc) {
-    Life life{order.index[alloc], order.index[alloc], alloc.getType().getAllocBytes()};
-    for (Operation *user : getBufferUsers(alloc)) {
-      Operation *top = alloc->getBlock()->findAncestorOpInBlock(*user);
-      life.end = std::max(life.end, top ? order.lastIndex[top] : order.size);
-    }
-    buffers.push_back(life);
+    buffers.push_back(
+        {order.index[alloc], bufferLifeEnd(alloc, order), alloc.getType().getAllocBytes()});
   });
   auto liveBytes = [](ArrayRef<Life> lives, int64_t i) {
     int64_t bytes = 0;

@@ -35,6 +35,12 @@ struct OpOrder {
 };
 OpOrder numberOps(mlir::Operation *root);
 
+/// The number (in `order`) of the last op during which `alloc`'s buffer is
+/// in use: the end of the op of its block that holds its last user, or the
+/// tile.async_wait right after that op (copies it issued land until then);
+/// `order.size` when a user lies outside that block (kept for the kernel).
+int64_t bufferLifeEnd(LocalAllocOp alloc, const OpOrder &order);
+
 } // namespace kiln::tile
 
 #endif // KILN_DIALECT_TILE_IR_BUFFERLIFE_H
