@@ -1,6 +1,7 @@
 //===- CAPI.cpp - Errors, options, modules, kernels and devices -----------===//
 #include "CAPIInternal.h"
 #include "kiln/Frontend/Imports.h"
+#include "kiln/Runtime/CompileLog.h"
 #include "kiln/Runtime/Occupancy.h"
 #include "kiln/Target/Pipeline.h"
 #include "llvm/ADT/StringExtras.h"
@@ -305,6 +306,7 @@ static rt::ModuleOptions moduleOptions(FrontendOptions fo) {
   options.compile = [fo](llvm::StringRef source, llvm::StringRef filename,
                          const KernelSpec &spec) {
     ScopedFrontendOptions scope(fo);
+    rt::recordCompileCommand(source, filename, spec);
     return compileKernel(source, filename, spec);
   };
   return options;

@@ -3,6 +3,7 @@
 #define KILN_LIB_RUNTIME_KERNELSTATE_H
 
 #include "kiln/Runtime/Autotune.h"
+#include "kiln/Runtime/CompileLog.h"
 #include "kiln/Runtime/Module.h"
 #include "llvm/ADT/StringMap.h"
 #include <atomic>
@@ -27,6 +28,7 @@ struct Module::State {
                                : AutotuneSettings::fromEnv()) {
     if (!compile)
       compile = [](llvm::StringRef s, llvm::StringRef f, const KernelSpec &k) {
+        recordCompileCommand(s, f, k);
         return compileKernel(s, f, k);
       };
   }
