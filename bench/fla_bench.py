@@ -96,6 +96,9 @@ def options(ap):
     ap.add_argument("--fwd-only", action="store_true")
     ap.add_argument("--sweep", metavar="KERNEL[,KERNEL]",
                     help="time every autotune config of these kernels instead (forward)")
+    ap.add_argument("--sweep-configs", metavar="TEXT[,TEXT]",
+                    help="with --sweep: only the configs whose text (as printed, e.g. "
+                         "'BK=64 w1') contains one of these, from the first call on")
 
 
 def main():

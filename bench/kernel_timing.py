@@ -205,17 +205,28 @@ def sweep_configs(torch, table, args, kernels, dev="cuda"):
     {"op", "kernel", "config", "us"} (or "error"), printed and written to args.out: the
     compilers' code config by config, apart from the autotuners' choices and timing."""
     rows = []
+    wanted = [w for w in (getattr(args, "sweep_configs", None) or "").split(",") if w]
+
+    def chosen(configs):  # --sweep-configs: only configs whose text holds one of the words
+        return [c for c in configs if not wanted or any(w in config_text(c) for w in wanted)]
     for name in (args.only.split(",") if args.only else list(table)):
         torch.manual_seed(0)
         call, leaves = table[name]()
+        narrowed = {}
+        if wanted:  # before the first call too, so that a profiler sees only these configs
+            for kernel in kernels:
+                tuner = tuner_named(kernel)
+                if tuner is not None:
+                    narrowed[kernel] = list(tuner.configs)
+                    tuner.configs = chosen(tuner.configs)
         with torch.no_grad():
             call()  # loads the modules, tunes once
         for kernel in kernels:
             tuner = tuner_named(kernel)
             if tuner is None:
                 continue
-            configs = list(tuner.configs)
-            for cfg in configs:
+            configs = narrowed.get(kernel) or list(tuner.configs)
+            for cfg in chosen(configs):
                 row = {"op": name, "kernel": kernel, "config": config_text(cfg)}
                 tuner.configs, tuner.cache = [cfg], {}
                 try:

@@ -203,6 +203,21 @@ class SweepTest(unittest.TestCase):
         self.assertEqual([r["us"] for r in rows], [30.0, 50.0])
         self.assertEqual(len(self.tuner.configs), 2)  # restored
 
+    def test_sweep_configs_narrows_from_the_first_call(self):
+        seen = []
+
+        def call():
+            seen.append([c.kwargs for c in self.tuner.configs])
+        kernel_timing.kernel_times = lambda torch, once, leaves, calls: (
+            once(), {"kkt_solve": [7.0, 1]})[1]
+        with contextlib.redirect_stdout(io.StringIO()):
+            rows = kernel_timing.sweep_configs(
+                fake_torch(), {"gdn": lambda: (call, [])},
+                args(prof_reps=1, sweep_configs="BK=64 w1"), ["kkt_solve"])
+        self.assertEqual([r["config"] for r in rows], ["BK=64 w1 s3"])
+        self.assertEqual(seen, [[{"BK": 64}]] * 3)  # the tuning call saw only that config
+        self.assertEqual(len(self.tuner.configs), 2)  # restored
+
     def test_compare_sweeps_pairs_configs(self):
         tri = [{"op": "gdn", "kernel": "kkt", "config": "BK=32 w1 s3", "us": 50.0}]
         kiln = [{"op": "gdn", "kernel": "kkt", "config": "BK=32 w1 s3", "us": 60.0}]
