@@ -640,6 +640,11 @@ def cases(results):
                               (128, 64, 32, 4), (64, 128, 64, 8), (128, 128, 32, 4),
                               (16, 64, 32, 2)]:
         block_case(results, "fp16", "fp32", bm, bn, bk, num_warps=warps)
+    # B read two n-tiles per ldmatrix.x4: 8 tiles on one warp (adjacent), 2 x 8 on
+    # 2 warps splitting N (16 columns apart).
+    for bm, bn, bk, warps in [(16, 64, 32, 1), (32, 128, 32, 2)]:
+        block_case(results, "bf16", "fp32", bm, bn, bk, num_warps=warps)
+    block_case(results, "fp16", "fp32", 16, 64, 32, trans_b=1, num_warps=1)
     block_case(results, "fp16", "fp16", 64, 64, 32)
     block_case(results, "fp16", "fp16", 32, 32, 32, has_acc=1)
     block_case(results, "bf16", "fp32", 64, 32, 32)

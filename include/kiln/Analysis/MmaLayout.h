@@ -40,6 +40,15 @@ bool isAccumulatorLayoutA(tile::DotOp op);
 /// is (#tile.dot_op fragments, or such an A): the dot stages nothing for it.
 bool isRegisterOperand(tile::DotOp op, unsigned index);
 
+/// Whether a dot reads an operand in place from a slot through a 2-D
+/// transpose of it (tile.trans of a tile.local_load): wgmma reads any slot so
+/// (its descriptors name either major order), mma.sync only 16-bit ones
+/// (ldmatrix's .trans moves 16-bit elements). The lowering and the
+/// shared-memory estimates all ask this.
+inline bool readsSlotThroughTranspose(bool wgmma, unsigned elementBits) {
+  return wgmma || elementBits == 16;
+}
+
 /// K elements one mma.sync instruction consumes for operands of `kWidth`
 /// elements per 32-bit register: 8 (tf32), 16 (f16/bf16), 32 (8-bit).
 inline int64_t mmaInstrK(unsigned kWidth) { return 8 * int64_t(kWidth); }

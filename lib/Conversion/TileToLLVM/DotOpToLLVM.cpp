@@ -41,7 +41,9 @@ bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
 /// reads the same bytes either way: `flipped` is set); null if none.
 LocalLoadOp mmaSlotOperand(DotOp op, unsigned operandIndex, bool &flipped) {
   LocalLoadOp slot = slotOperand(operandIndex == 0 ? op.getA() : op.getB(), flipped);
-  if (slot && flipped && slot.getBuffer().getType().getElementBits() != 16)
+  if (slot && flipped &&
+      !readsSlotThroughTranspose(/*wgmma=*/false,
+                                 slot.getBuffer().getType().getElementBits()))
     return {};
   return slot;
 }
@@ -261,6 +263,21 @@ struct DotLowering : OpConversionPattern<DotOp> {
     // parts first, then the small ones.
     using Key = std::pair<int64_t, int64_t>;
     DenseMap<Key, SmallVector<Value, 8>> aFrags, bFrags;
+    // A staged B is read two n-tiles at a time (ldmatrix.x4, as Triton
+    // does): the thread's tile columns in order, paired first with second,
+    // third with fourth; an odd last one reads alone.
+    SmallVector<int64_t> tileCols;
+    for (unsigned r = 0; r < c.numRegs(); ++r)
+      if (int64_t n = c.regOffset(r)[1]; !(n & 1) && !llvm::is_contained(tileCols, n))
+        tileCols.push_back(n);
+    llvm::sort(tileCols);
+    auto pairOf = [&](int64_t n) -> std::pair<int64_t, int64_t> { // (first, delta)
+      size_t i = llvm::find(tileCols, n) - tileCols.begin();
+      size_t first = i & ~size_t(1);
+      if (first + 1 >= tileCols.size())
+        return {n, 0};
+      return {tileCols[first], tileCols[first + 1] - tileCols[first]};
+    };
     auto fragment = [&](bool isA, int64_t mn, int64_t kk)
         -> FailureOr<SmallVector<Value, 8>> {
       auto &cache = isA ? aFrags : bFrags;
@@ -283,13 +300,22 @@ struct DotLowering : OpConversionPattern<DotOp> {
             return it->second;
           }
         }
+        auto [first, delta] = isA ? std::pair<int64_t, int64_t>{mn, 0} : pairOf(mn);
         SmallVector<Value> regs = isA ? loadFragment(b, loc, *staged, mn, kk)
-                                      : loadFragment(b, loc, *staged, kk, mn);
-        SmallVector<Value, 8> frag(regs.begin(), regs.end());
-        cache[{mn, kk}] = frag;
-        if (key)
-          state.slotFragments[*key] = frag;
-        return frag;
+                                      : loadFragment(b, loc, *staged, kk, first, delta);
+        // A: one fragment of 4 registers; B: 2 registers per n-tile read.
+        unsigned perTile = isA ? 4 : 2;
+        for (unsigned t = 0; t < regs.size() / perTile; ++t) {
+          int64_t origin = isA ? mn : first + t * delta;
+          SmallVector<Value, 8> frag(regs.begin() + t * perTile,
+                                     regs.begin() + (t + 1) * perTile);
+          cache[{origin, kk}] = frag;
+          if (key) {
+            std::get<3>(*key) = origin;
+            state.slotFragments[*key] = frag;
+          }
+        }
+        return cache[{mn, kk}];
       }
       const DistributedLayout &l = isA ? ops.a : ops.b;
       ArrayRef<Value> vals = isA ? ops.aVals : ops.bVals;
@@ -395,7 +421,8 @@ unsigned getDotScratchBytes(DotOp op) {
   if (!isa_and_nonnull<MmaLayoutAttr>(op.getC().getType().getEncoding()))
     return 0;
   // wgmma reads any slot in place even through a transpose (attention's K^T
-  // from its TMA slot); mma.sync a 16-bit one (isStagedByDot).
+  // from its TMA slot; readsSlotThroughTranspose); mma.sync a 16-bit one
+  // (isStagedByDot).
   std::optional<unsigned> cc = getTargetComputeCapability(op);
   bool wgmma = cc && canUseWgmma(op, *cc);
   auto staged = [&](unsigned index) {

@@ -155,10 +155,24 @@ StagedOperand stageOperand(OpBuilder &b, Location loc, const LoweringState::Thre
 }
 
 SmallVector<Value> loadFragment(OpBuilder &b, Location loc, const StagedOperand &s,
-                                int64_t row0, int64_t col0) {
+                                int64_t row0, int64_t col0, int64_t pairCol) {
+  assert((!pairCol || !s.isA) && "only B fragments load in pairs");
   SwizzledTile tile(s.rows, s.rowLen);
   Type i32 = b.getI32Type();
   Value eight = i32Const(b, loc, 8);
+  // A pair of B fragments: lanes 16-31 address the second tile, pairCol
+  // columns on (matrices 2 and 3 of an x4 read).
+  auto pairOffset = [&](Value n) -> Value {
+    if (!pairCol)
+      return n;
+    return arith::AddIOp::create(b, loc, n,
+                                 arith::MulIOp::create(b, loc, s.matHigh,
+                                                       i32Const(b, loc, pairCol)));
+  };
+  SmallVector<Type> bRegs(pairCol ? 4 : 2, i32);
+  const char *bOuts = pairCol ? "{$0, $1, $2, $3}, [$4];" : "{$0, $1}, [$2];";
+  std::string bCons = pairCol ? "=r,=r,=r,=r,r" : "=r,=r,r";
+  std::string bShape = pairCol ? "x4" : "x2";
   if (s.transposed && s.isA) {
     // A (row0 = M, col0 = K) stored as K rows of M: lane l addresses K row
     // (l % 8) + 8 * (matrix >> 1) at M column 8 * (matrix & 1), the four
@@ -179,14 +193,14 @@ SmallVector<Value> loadFragment(OpBuilder &b, Location loc, const StagedOperand 
     // B (row0 = K, col0 = N) stored as N rows of K: lanes 0-7 address the 8
     // columns' K 0-7, lanes 8-15 their K 8-15; each lane receives the K pair
     // of its column, as .trans gives it from the N-major form.
-    Value n = arith::AddIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, s.warpBase[1], i32Const(b, loc, col0)), s.laneRow);
+    Value n = pairOffset(arith::AddIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, s.warpBase[1], i32Const(b, loc, col0)), s.laneRow));
     Value k = arith::AddIOp::create(
         b, loc, arith::AddIOp::create(b, loc, s.warpBase[0], i32Const(b, loc, row0)),
         arith::MulIOp::create(b, loc, s.matLow, eight));
     Value addr = sharedAddress32(b, loc, tile.offset(b, loc, n, k), s.byteBase, s.dynamicBase);
-    return inlinePtx(b, loc, {i32, i32}, {addr},
-                     "ldmatrix.sync.aligned.m8n8.x2.shared.b16 {$0, $1}, [$2];", "=r,=r,r",
+    return inlinePtx(b, loc, bRegs, {addr},
+                     "ldmatrix.sync.aligned.m8n8." + bShape + ".shared.b16 " + bOuts, bCons,
                      /*hasSideEffects=*/true);
   }
   // Lane l addresses row (l % 8) + 8 * (matrix & 1) of the tile at (row0,
@@ -197,13 +211,15 @@ SmallVector<Value> loadFragment(OpBuilder &b, Location loc, const StagedOperand 
   Value col = arith::AddIOp::create(b, loc, s.warpBase[1], i32Const(b, loc, col0));
   if (s.isA)
     col = arith::AddIOp::create(b, loc, col, arith::MulIOp::create(b, loc, s.matHigh, eight));
+  else
+    col = pairOffset(col);
   Value addr = sharedAddress32(b, loc, tile.offset(b, loc, row, col), s.byteBase, s.dynamicBase);
   if (s.isA)
     return inlinePtx(b, loc, {i32, i32, i32, i32}, {addr},
                      "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0, $1, $2, $3}, [$4];",
                      "=r,=r,=r,=r,r", /*hasSideEffects=*/true);
-  return inlinePtx(b, loc, {i32, i32}, {addr},
-                   "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {$0, $1}, [$2];", "=r,=r,r",
+  return inlinePtx(b, loc, bRegs, {addr},
+                   "ldmatrix.sync.aligned.m8n8." + bShape + ".trans.shared.b16 " + bOuts, bCons,
                    /*hasSideEffects=*/true);
 }
 

@@ -160,10 +160,12 @@ StagedOperand describeStaged(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value sharedAddress32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value offset,
                             int64_t byteBase, mlir::Value dynamicBase);
 /// The mma.sync fragment registers (A: 4 from ldmatrix.x4; B: 2 from
-/// ldmatrix.x2.trans) of the tile at thread-relative origin (row0, col0).
+/// ldmatrix.x2) of the tile at thread-relative origin (row0, col0). For B,
+/// a nonzero `pairCol` reads the tile pairCol columns on as well, in one
+/// ldmatrix.x4: 4 registers, the second tile's last.
 llvm::SmallVector<mlir::Value> loadFragment(mlir::OpBuilder &b, mlir::Location loc,
                                             const StagedOperand &s, int64_t row0,
-                                            int64_t col0);
+                                            int64_t col0, int64_t pairCol = 0);
 /// Whether `op` runs as sm_90 wgmma (WgmmaToLLVM.cpp): f16/bf16 operands,
 /// B in a pipelined slot or staged by the dot (computed in registers) and A
 /// in a slot or in registers (#tile.dot_op, or the accumulator's layout), or

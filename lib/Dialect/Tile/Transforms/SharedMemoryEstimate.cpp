@@ -81,7 +81,7 @@ int64_t scratchEstimate(Operation *op, ArrayRef<LoadOp> slotted) {
     // What the dot stages itself (isStagedByDot, getDotScratchBytes):
     // neither fragments in registers nor operands read from slots (a
     // tile.local_load or a load among `slotted`), also through a transpose
-    // (mma.sync reads only 16-bit slots so, wgmma any).
+    // (readsSlotThroughTranspose).
     auto mma = dyn_cast_or_null<MmaLayoutAttr>(dot.getC().getType().getEncoding());
     std::optional<unsigned> cc = getTargetComputeCapability(dot);
     bool wgmma = mma && isWarpGroupMma(mma) && cc && *cc >= 90;
@@ -91,9 +91,10 @@ int64_t scratchEstimate(Operation *op, ArrayRef<LoadOp> slotted) {
         return 0;
       Value read = operand;
       if (auto trans = operand.getDefiningOp<TransOp>();
-          trans && (wgmma || cast<RankedTensorType>(operand.getType())
-                                     .getElementType()
-                                     .getIntOrFloatBitWidth() == 16))
+          trans && readsSlotThroughTranspose(
+                       wgmma, cast<RankedTensorType>(operand.getType())
+                                  .getElementType()
+                                  .getIntOrFloatBitWidth()))
         read = trans.getSrc();
       return readsSlot(read, slotted) ? 0 : tensorBytes(operand.getType());
     };
