@@ -403,8 +403,8 @@ def tune_candidates(mode, M, N, sms):
                     if lh.cdiv(N, chunk) <= sms // 2:
                         add({"coop": chunk, "warps": wp})
         else:
-            for chunk, wp in ((2048, 4), (4096, 4), (4096, 8), (8192, 8), (8192, 16),
-                              (16384, 16), (16384, 32)):
+            for chunk, wp in ((2048, 4), (2048, 8), (2048, 16), (4096, 4), (4096, 8),
+                              (4096, 16), (8192, 8), (8192, 16), (16384, 16), (16384, 32)):
                 add({"chunk": chunk, "warps": wp})
                 add({"chunk": chunk, "warps": wp, "pipe": 1})
             if block <= 32768:  # the whole row in registers (32 per thread)

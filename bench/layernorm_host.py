@@ -85,7 +85,7 @@ FWD_SHORT_ROWS = 4
 # few rows (at most FWD_WIDE_ROWS_PER_SM per SM) 4 rows at 2 warps; 1024 two
 # rows at 2 (few) or 4 warps; 2048 four rows at 4 warps, or with few rows the
 # pipelined kernel with 2 rows at 4 warps, 4 per SM; 4096 one row at 4 warps;
-# 16384 whole rows.
+# 16384 whole rows, except many fp16 rows (chunked).
 FWD_NARROW_BLOCK, FWD_NARROW_FEW_ROWS, FWD_NARROW_FEW_WARPS = 512, 4, 2
 FWD_MID_BLOCK, FWD_MID_ROWS, FWD_MID_FEW_WARPS, FWD_MID_MANY_WARPS = 1024, 2, 2, 4
 FWD_HALF_BLOCK, FWD_HALF_MANY_ROWS, FWD_HALF_FEW_ROWS = 2048, 4, 2
@@ -134,14 +134,16 @@ def plan_forward(M, N, tune=None, sms=132, lean=True, fp32=False, bf16=False):
                 tune.get("warps", 16), (chunks * cdiv(M, rpp),))
     fp32_row = fp32 and block == FWD_CHUNKED_BLOCK_FP32
     plain = lean and not fp32 and not tune
-    chunked_row = ((block == FWD_CHUNKED_BLOCK and not plain) or fp32_row) and "rows" not in tune
+    few = M <= FWD_WIDE_ROWS_PER_SM * sms
+    whole_16k = plain and (few or bf16)
+    chunked_row = ((block == FWD_CHUNKED_BLOCK and not whole_16k) or fp32_row) \
+        and "rows" not in tune
     if ((block <= FWD_ONE_PASS_MAX and not chunked_row) or "rows" in tune) \
             and "chunk" not in tune:
         rows = min(max(1, FWD_TILE // block), MAX_ROWS, next_pow2(max(M, 1)))
         heuristic = lean and not fp32 and not tune
         pipe, pipe_warps = (FWD_PIPE_PER_SM, FWD_PIPE_WARPS) \
             if block == FWD_PIPE_BLOCK else (0, None)
-        few = M <= FWD_WIDE_ROWS_PER_SM * sms
         cap = min(MAX_ROWS, next_pow2(max(M, 1)))
         set_warps = None
         if heuristic and block == FWD_NARROW_BLOCK and few:

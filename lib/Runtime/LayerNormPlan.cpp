@@ -141,9 +141,13 @@ constexpr unsigned kBwdPipeWideWarps = 16;
 /// * BLOCK_N 4096: 1 row per program at 4 warps (32 elements per thread;
 ///   fp16, in one process: 4096 rows 3027 against 2934 at 8 warps, 65536
 ///   rows 4148 against 3850; bf16 takes the same rule, not tuned);
-/// * BLOCK_N 16384: whole rows, the persistent pipelined kernel at 16 warps,
-///   one program per SM, instead of the chunked forward (4096 rows: 3574 /
-///   3537 against 3440 / 3113; 65536 rows: 3920 / 3889 against 3939 / 3536).
+/// * BLOCK_N 16384: whole rows, the persistent pipelined kernel at 16
+///   warps, one program per SM, instead of the chunked forward (4096 rows:
+///   3574 / 3537 against 3440 / 3113; 65536 rows bf16: 3889 against 3536),
+///   except for many fp16 rows, which stay chunked: 3939 against 3920 on
+///   the H200 (3932 in the fifty-seventh session), 3006 against 2885 on the
+///   H100 (eleventh session), where whole rows measured 2875 against
+///   torch.compile's 3056 (fifty-sixth session).
 /// Plain LayerNorm / RMSNorm in fp16 / bf16 only (options that add live
 /// tensors and fp32 were not measured).
 constexpr int64_t kFwdShortRows = 4;
@@ -275,8 +279,10 @@ llvm::Expected<NormPlan> kiln::rt::planNorm(int64_t M, int64_t N, DType dtype,
   // without an override: the launch parameters measured on the H200.
   const bool lean = !o.writesResidualOut() && !o.secondOutput;
   const bool heuristic = lean && !fp32 && !o.rowsPerTile;
+  const bool fewRows = M <= kFwdWideRowsPerSM * sms;
+  const bool wholeRows16K = heuristic && (fewRows || dtype == DType::BF16);
   const bool chunkedRow =
-      ((block == kFwdChunkedBlock && !heuristic) || fp32Row) && !o.rowsPerTile;
+      ((block == kFwdChunkedBlock && !wholeRows16K) || fp32Row) && !o.rowsPerTile;
   if (block <= kFwdOnePassMax && !chunkedRow) {
     p.forward = NormPlan::Variant::Rows;
     int64_t rows =
@@ -303,7 +309,6 @@ llvm::Expected<NormPlan> kiln::rt::planNorm(int64_t M, int64_t N, DType dtype,
       p.fwdGrid = uint32_t(std::max<int64_t>(
           1, std::min(cdiv(M, rows), perSM * sms)));
     };
-    const bool fewRows = M <= kFwdWideRowsPerSM * sms;
     auto setRows = [&](int64_t r, unsigned warps) {
       rows = std::min<int64_t>(r, rowCap);
       p.fwdRows = unsigned(rows);

@@ -74,7 +74,8 @@ TEST(NormPlan, RowsPerProgramNeverExceedTheMatrix) {
 
 TEST(NormPlan, LongRowsInRegistersUpTo32K) {
   // BLOCK_N = 16384, plain fp16 / bf16: whole rows, the persistent
-  // pipelined one-pass kernel at 16 warps, one program per SM.
+  // pipelined one-pass kernel at 16 warps, one program per SM; fp16 with
+  // more than 64 rows per SM: the chunked forward.
   for (DType t : {DType::F16, DType::BF16}) {
     NormPlan p = plan(4096, 16384, t);
     EXPECT_EQ(p.forward, NormPlan::Variant::Rows);
@@ -83,6 +84,17 @@ TEST(NormPlan, LongRowsInRegistersUpTo32K) {
     EXPECT_TRUE(p.fwdPipelined);
     EXPECT_EQ(p.fwdWarps, 16u);
     EXPECT_EQ(p.fwdGrid, 132u);
+    EXPECT_EQ(plan(64 * 132, 16384, t).forward, NormPlan::Variant::Rows);
+    if (t == DType::BF16) {
+      EXPECT_EQ(plan(65536, 16384, t).forward, NormPlan::Variant::Rows);
+      continue;
+    }
+    NormPlan many = plan(64 * 132 + 1, 16384, t);
+    EXPECT_EQ(many.forward, NormPlan::Variant::Chunked);
+    EXPECT_EQ(many.fwdBlockN, 4096u);
+    EXPECT_EQ(many.fwdWarps, 8u);
+    EXPECT_TRUE(many.fwdPipelined);
+    EXPECT_EQ(many.fwdGrid, uint32_t(64 * 132 + 1));
   }
   // With an option that adds a live tensor (the residual output) or in fp32:
   // the chunked forward, 4096-element chunks at 8 warps, pipelined, one row
