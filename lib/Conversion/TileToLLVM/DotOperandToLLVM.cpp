@@ -169,10 +169,18 @@ SmallVector<Value> loadFragment(OpBuilder &b, Location loc, const StagedOperand 
                                  arith::MulIOp::create(b, loc, s.matHigh,
                                                        i32Const(b, loc, pairCol)));
   };
-  SmallVector<Type> bRegs(pairCol ? 4 : 2, i32);
-  const char *bOuts = pairCol ? "{$0, $1, $2, $3}, [$4];" : "{$0, $1}, [$2];";
-  std::string bCons = pairCol ? "=r,=r,=r,=r,r" : "=r,=r,r";
-  std::string bShape = pairCol ? "x4" : "x2";
+  // B's read: x2 (one tile) or x4 (a pair), with or without .trans.
+  auto loadB = [&](Value addr, bool trans) {
+    unsigned n = pairCol ? 4 : 2;
+    std::string text = "ldmatrix.sync.aligned.m8n8.x" + std::to_string(n) +
+                       (trans ? ".trans" : "") + ".shared.b16 " + asmOperandList(0, n) +
+                       ", [$" + std::to_string(n) + "];";
+    std::string constraints;
+    for (unsigned i = 0; i < n; ++i)
+      constraints += "=r,";
+    return inlinePtx(b, loc, SmallVector<Type>(n, i32), {addr}, text, constraints + "r",
+                     /*hasSideEffects=*/true);
+  };
   if (s.transposed && s.isA) {
     // A (row0 = M, col0 = K) stored as K rows of M: lane l addresses K row
     // (l % 8) + 8 * (matrix >> 1) at M column 8 * (matrix & 1), the four
@@ -199,9 +207,7 @@ SmallVector<Value> loadFragment(OpBuilder &b, Location loc, const StagedOperand 
         b, loc, arith::AddIOp::create(b, loc, s.warpBase[0], i32Const(b, loc, row0)),
         arith::MulIOp::create(b, loc, s.matLow, eight));
     Value addr = sharedAddress32(b, loc, tile.offset(b, loc, n, k), s.byteBase, s.dynamicBase);
-    return inlinePtx(b, loc, bRegs, {addr},
-                     "ldmatrix.sync.aligned.m8n8." + bShape + ".shared.b16 " + bOuts, bCons,
-                     /*hasSideEffects=*/true);
+    return loadB(addr, /*trans=*/false);
   }
   // Lane l addresses row (l % 8) + 8 * (matrix & 1) of the tile at (row0,
   // col0); A's matrices 2 and 3 are the next K chunk.
@@ -218,9 +224,7 @@ SmallVector<Value> loadFragment(OpBuilder &b, Location loc, const StagedOperand 
     return inlinePtx(b, loc, {i32, i32, i32, i32}, {addr},
                      "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0, $1, $2, $3}, [$4];",
                      "=r,=r,=r,=r,r", /*hasSideEffects=*/true);
-  return inlinePtx(b, loc, bRegs, {addr},
-                   "ldmatrix.sync.aligned.m8n8." + bShape + ".trans.shared.b16 " + bOuts, bCons,
-                   /*hasSideEffects=*/true);
+  return loadB(addr, /*trans=*/true);
 }
 
 namespace {
