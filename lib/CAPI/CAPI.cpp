@@ -65,6 +65,10 @@ kiln_status kiln::capi::classify(llvm::StringRef message,
   static const llvm::Regex diag("(^|\n)[^\n]+:[0-9]+:[0-9]+: error: ");
   if (diag.match(message))
     return KILN_ERROR_COMPILE;
+  // A pipeline stage's own failure (`llvm stage: ...`): also the compiler's.
+  if (size_t at = message.find(" stage: "); at != llvm::StringRef::npos &&
+                                            parseStageName(message.take_front(at)))
+    return KILN_ERROR_COMPILE;
   return fallback;
 }
 

@@ -418,6 +418,9 @@ kiln::rt::compileCached(const CompileRequest &req, DiskCache &cache,
       inputs.options += " " + std::to_string(status.getSize()) + " " +
                         std::to_string(llvm::sys::toTimeT(status.getLastModificationTime()));
   }
+  // KILN_LLVM_OPTIONS changes the PTX: never share entries across values.
+  if (const std::string &llvmOptions = llvmOptionsFromEnvironment(); !llvmOptions.empty())
+    inputs.options += (inputs.options.empty() ? "" : " ") + ("llvm-options " + llvmOptions);
   std::string key = cacheKey(inputs);
   PrepareStats local;
   PrepareStats &st = stats ? *stats : local;

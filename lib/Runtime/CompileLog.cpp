@@ -2,6 +2,7 @@
 #include "kiln/Runtime/CompileLog.h"
 
 #include "kiln/Runtime/Cache.h"
+#include "kiln/Target/LLVMToPTX.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -64,8 +65,11 @@ std::string sourceFileFor(llvm::StringRef source, llvm::StringRef mainFile,
 
 std::string rt::lnCompileCommand(const FrontendOptions &fo,
                                  llvm::StringRef file, const KernelSpec &spec) {
-  std::string cmd = "ln-compile " + shellQuote(file) + " --kernel " +
-                    shellQuote(spec.kernelName);
+  // ln-compile reads KILN_LLVM_OPTIONS too: the replay needs the same value.
+  std::string cmd;
+  if (const std::string &llvmOptions = llvmOptionsFromEnvironment(); !llvmOptions.empty())
+    cmd = "KILN_LLVM_OPTIONS=" + shellQuote(llvmOptions) + " ";
+  cmd += "ln-compile " + shellQuote(file) + " --kernel " + shellQuote(spec.kernelName);
   if (!spec.signature.empty()) {
     std::string sig;
     for (size_t i = 0; i < spec.signature.size(); ++i)

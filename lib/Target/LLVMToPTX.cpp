@@ -82,7 +82,11 @@ constexpr const char *kOptPipeline =
 /// reduction took a fifth of NVPTX code generation for the forward LayerNorm
 /// kernel and changed no instruction count (the dW/dB kernel got 10 fewer):
 /// the addresses are already `base + invariant + constant`.
-void setCodeGenOptions() {
+///
+/// Then KILN_LLVM_OPTIONS (llvmOptionsFromEnvironment), a debugging knob
+/// for trying an LLVM code-generation switch on real kernels without a
+/// rebuild; the first option it cannot set is returned as the error.
+std::string setCodeGenOptions() {
   auto &options = llvm::cl::getRegisteredOptions();
   if (auto it = options.find("disable-lsr"); it != options.end())
     (void)it->second->addOccurrence(0, "disable-lsr", "true");
@@ -91,6 +95,25 @@ void setCodeGenOptions() {
   // chunk scan loop: 364 -> 317 PTX instructions, 164 -> 158 registers).
   if (auto it = options.find("nvptx-short-ptr"); it != options.end())
     (void)it->second->addOccurrence(0, "nvptx-short-ptr", "true");
+  llvm::SmallVector<llvm::StringRef, 4> words;
+  llvm::StringRef(llvmOptionsFromEnvironment())
+      .split(words, ' ', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (llvm::StringRef word : words) {
+    llvm::StringRef spelled = word;
+    if (!word.consume_front("-"))
+      return "KILN_LLVM_OPTIONS: `" + spelled.str() +
+             "` is not an option (each starts with `-`, e.g. -disable-machine-sink)";
+    word.consume_front("-");
+    auto [name, value] = word.split('=');
+    auto it = options.find(name);
+    if (it == options.end())
+      return "KILN_LLVM_OPTIONS: `" + spelled.str() +
+             "`: LLVM has no such option in this build (NVPTX code generation)";
+    // addOccurrence also prints LLVM's own complaint about a bad value.
+    if (it->second->addOccurrence(0, name, value))
+      return "KILN_LLVM_OPTIONS: `" + spelled.str() + "`: LLVM refused the value";
+  }
+  return "";
 }
 
 /// One TargetMachine per (thread, arch, fusion): creating one costs about a
@@ -99,13 +122,16 @@ llvm::Expected<llvm::TargetMachine *> getTargetMachine(llvm::StringRef arch,
                                                        bool fpFusion = true,
                                                        unsigned ptxVersion = 0) {
   static std::once_flag initialized;
+  static std::string optionsError;
   std::call_once(initialized, [] {
     LLVMInitializeNVPTXTargetInfo();
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
-    setCodeGenOptions();
+    optionsError = setCodeGenOptions();
   });
+  if (!optionsError.empty())
+    return error(optionsError);
   thread_local std::map<std::string, std::unique_ptr<llvm::TargetMachine>> cache;
   std::string features =
       ptxVersion ? "+ptx" + std::to_string(ptxVersion) : std::string(kPTXVersionFeature);
@@ -165,6 +191,14 @@ void registerLLVMTranslations(mlir::DialectRegistry &registry) {
   mlir::registerBuiltinDialectTranslation(registry);
   mlir::registerLLVMDialectTranslation(registry);
   mlir::registerNVVMDialectTranslation(registry);
+}
+
+const std::string &llvmOptionsFromEnvironment() {
+  static const std::string value = [] {
+    const char *env = std::getenv("KILN_LLVM_OPTIONS");
+    return env ? llvm::StringRef(env).trim().str() : std::string();
+  }();
+  return value;
 }
 
 std::optional<std::string> findLibdevice() {

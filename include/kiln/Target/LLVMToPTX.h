@@ -38,6 +38,13 @@ unsigned requiredPTXVersion(mlir::ModuleOp module);
 /// Registers the LLVM IR translations of the dialects the backend emits.
 void registerLLVMTranslations(mlir::DialectRegistry &registry);
 
+/// $KILN_LLVM_OPTIONS, trimmed ("" when unset): LLVM code-generation
+/// options (`-name` or `-name=value`, space separated) set once per process
+/// before the first kernel is compiled, for trying a switch of LLVM's on real
+/// kernels without a rebuild. Part of the runtime's cache keys when set; an
+/// unknown option or a bad value fails every compile, naming it.
+const std::string &llvmOptionsFromEnvironment();
+
 /// libdevice.10.bc, for the libdevice calls log/sin/cos lower to (as Triton
 /// does): $KILN_LIBDEVICE (empty: none), else $CUDA_HOME or /usr/local/cuda
 /// `nvvm/libdevice/libdevice.10.bc`. Looked up once per process; nullopt when
