@@ -27,6 +27,10 @@ void usage(llvm::raw_ostream &os) {
         "  --compile-only       no GPU: compile every kernel variant the sweep\n"
         "                       needs (fresh cache) and report compile times\n"
         "  --arch sm_XY         target of --compile-only (default sm_90)\n"
+        "  --plan               no GPU: print the fused norm's plan (kernels,\n"
+        "                       warps, grids) for each dtype, shape and option\n"
+        "                       set as JSON lines\n"
+        "  --sms N              the SM count --plan assumes (default 132)\n"
         "  --help               this text\n";
 }
 
@@ -84,6 +88,11 @@ llvm::Expected<Options> parseArgs(int argc, char **argv) {
       o.launchOverhead = false;
     } else if (name == "--compile-only") {
       o.compileOnly = true;
+    } else if (name == "--plan") {
+      o.plan = true;
+    } else if (name == "--sms") {
+      if (auto e = intValue(o.multiprocessors, 1))
+        return std::move(e);
     } else if (name == "--arch") {
       if (auto e = stringValue(o.arch))
         return std::move(e);

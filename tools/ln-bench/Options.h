@@ -23,12 +23,17 @@ struct Options {
   bool launchOverhead = true;
   bool compileOnly = false;
   std::string arch = "sm_90";
+  bool plan = false;          ///< --plan: print planNorm's choices, no GPU
+  int multiprocessors = 132;  ///< --sms: the SM count --plan assumes
 };
 
 void usage(llvm::raw_ostream &os);
 /// The options, or an error naming the bad flag; --help prints the usage
 /// and exits.
 llvm::Expected<Options> parseArgs(int argc, char **argv);
+/// --plan: planNorm's choice for every dtype, shape and option set, one
+/// JSON object per line on stdout; 1 if any plan is an error.
+int runPlan(const Options &o);
 
 } // namespace kiln::lnbench
 

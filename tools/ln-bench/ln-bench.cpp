@@ -682,5 +682,7 @@ int main(int argc, char **argv) {
     llvm::errs() << llvm::toString(o.takeError()) << "\n";
     return 1;
   }
+  if (o->plan)
+    return runPlan(*o);
   return o->compileOnly ? runCompileOnly(*o) : run(*o);
 }
