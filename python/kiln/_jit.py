@@ -52,9 +52,15 @@ def _literal(name, value):
         if value in (float("inf"), float("-inf")):
             return ("-" if value < 0 else "") + "float('inf')"
         return repr(value)
+    # A dtype of `triton.language` (Triton's own, or the drop-in's), which
+    # spell themselves so: `DTYPE=tl.bfloat16`.
+    text = repr(value)
+    if text.startswith("triton.language.") and text[16:].isidentifier():
+        return "tl." + text[16:]
     raise LaunchError(
         "constexpr `%s`: cannot pass a value of type %s (expected int, "
-        "float, bool, str or None)" % (name, type(value).__name__))
+        "float, bool, str, None or a triton.language dtype)"
+        % (name, type(value).__name__))
 
 
 def _default_value(text):

@@ -292,6 +292,34 @@ class SpecializationTest(unittest.TestCase):
         c2 = self.k.compile(x, x, x, 16, 128, 3, num_warps=2, arch="sm_80")
         self.assertEqual(c2.info["constexprs"], {"BLOCK": "128", "SCALE": "3"})
 
+    def test_a_dtype_constexpr(self):
+        # Anything that spells itself `triton.language.NAME` (Triton's dtypes,
+        # the drop-in's) is passed as `tl.NAME`.
+        class Bf16:
+            def __repr__(self):
+                return "triton.language.bfloat16"
+        mod = kiln.jit(source=CAST_SOURCE, filename="cast.py")
+        x = FakeTensor(0x10000)
+        c = mod.cast_kernel.compile(x, DT=Bf16(), BLOCK=128)
+        self.assertEqual(c.info["constexprs"], {"BLOCK": "128", "DT": "tl.bfloat16"})
+        self.assertIn("cvt.rn.bf16.f32", c.ptx)
+        with self.assertRaisesRegex(kiln.LaunchError,
+                                    "constexpr `DT`: cannot pass a value of type object "
+                                    r"\(expected int, float, bool, str, None or a "
+                                    r"triton.language dtype\)"):
+            mod.cast_kernel.compile(x, DT=object(), BLOCK=128)
+
+
+CAST_SOURCE = """import triton
+import triton.language as tl
+
+
+@triton.jit
+def cast_kernel(x_ptr, DT: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs).to(DT).to(tl.float32))
+"""
+
 
 class ErrorTest(unittest.TestCase):
     @classmethod

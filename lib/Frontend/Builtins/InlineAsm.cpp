@@ -30,17 +30,18 @@ FailureOr<Val> kiln::fe::inlineAsmBuiltin(BuiltinCall &c) {
                                    "` must be positive, got " +
                                    std::to_string(*pack));
 
-  // dtype: one dtype, or a tuple of them.
+  // dtype: one dtype, or a tuple of them. A pointer dtype gives pointers
+  // (Megatron's signal kernels pass `addrs.dtype`), 64-bit registers.
   const Val &dt = c.a[3].v;
   bool multiple = dt.kind == Val::Kind::Tuple;
-  std::vector<DType> dtypes;
+  std::vector<TType> dtypes;
   for (const Val &d : multiple ? dt.elems : std::vector<Val>{dt}) {
-    if (d.kind != Val::Kind::DType || d.dtPtr)
+    if (d.kind != Val::Kind::DType)
       return g.fail(c.a[3].node, "`dtype` of `" + c.rd.fn +
                                      "` must be a dtype or a tuple of dtypes, "
                                      "got " +
                                      g.typeName(d));
-    dtypes.push_back(d.dt);
+    dtypes.push_back(TType{d.dt, d.dtPtr, {}});
   }
 
   // args: a list or tuple of values, broadcast together.
@@ -81,8 +82,9 @@ FailureOr<Val> kiln::fe::inlineAsmBuiltin(BuiltinCall &c) {
 
   llvm::SmallVector<mlir::Type> resultTypes;
   llvm::SmallVector<unsigned> outBits, inBits;
-  for (DType d : dtypes) {
-    mlir::Type t = toMLIR(&g.ctx, TType{d, false, shape});
+  for (TType &d : dtypes) {
+    d = d.withShape(shape);
+    mlir::Type t = toMLIR(&g.ctx, d);
     resultTypes.push_back(t);
     mlir::Type elem = tile::getElementTypeOrSelf(t);
     outBits.append(tile::inlineAsmRegisterCount(elem, *pack),
@@ -111,7 +113,7 @@ FailureOr<Val> kiln::fe::inlineAsmBuiltin(BuiltinCall &c) {
       g.b.getI32IntegerAttr(*pack));
   std::vector<Val> results;
   for (auto [r, d] : llvm::zip(op.getResults(), dtypes))
-    results.push_back(Val::runtime(r, TType{d, false, shape}));
+    results.push_back(Val::runtime(r, d));
   if (!multiple)
     return results[0];
   return Val::tuple(std::move(results));

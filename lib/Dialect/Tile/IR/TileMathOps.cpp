@@ -75,7 +75,11 @@ kiln::tile::checkInlineAsmConstraints(llvm::StringRef constraints,
     // helpers put a uint8 in `r`).
     bool narrowInt = (c[0] == 'h' || c[0] == 'r' || c[0] == 'l') && index < list.size() &&
                      (list[index] == 8 || list[index] == 16) && list[index] < bits;
-    if (index < list.size() && list[index] != bits && !narrowInt)
+    // A 64-bit output (an integer, a pointer) written through a 32-bit `r`:
+    // LLVM zero-extends the register, as under Triton (Megatron's signal
+    // kernels: `"=r, l"` with dtype=addrs.dtype).
+    bool widenedOut = isOut && c[0] == 'r' && index < list.size() && list[index] == 64;
+    if (index < list.size() && list[index] != bits && !narrowInt && !widenedOut)
       return "constraint `" + p.str() + "` is a " + std::to_string(bits) +
              "-bit register but " + (isOut ? "output " : "input ") +
              std::to_string(index) + " is " + std::to_string(list[index]) +

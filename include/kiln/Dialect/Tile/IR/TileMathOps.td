@@ -71,6 +71,8 @@ def Tile_InlineAsmElementwiseOp : Tile_Op<"inline_asm_elementwise", [
     more than one element per instance, operands narrower than 32 bits are
     packed into 32-bit registers and results unpacked, as in Triton. Not
     `pure`: the assembly may read or write memory and is never removed.
+    Results may be pointers (64-bit registers); a 64-bit result may come
+    from a 32-bit `=r` register, which LLVM zero-extends, as under Triton.
 
     ```mlir
     %y = tile.inline_asm_elementwise "shf.l.wrap.b32 $0, $1, $2, $3;",
@@ -81,7 +83,7 @@ def Tile_InlineAsmElementwiseOp : Tile_Op<"inline_asm_elementwise", [
   let arguments = (ins Variadic<Tile_Value>:$args, StrAttr:$asm_string,
                        StrAttr:$constraints, BoolAttr:$pure,
                        I32Attr:$packed_element);
-  let results = (outs Variadic<Tile_NumericLike>:$results);
+  let results = (outs Variadic<Tile_Value>:$results);
   let assemblyFormat = [{
     $asm_string `,` $constraints `(` $args `)` attr-dict `:` functional-type($args, $results)
   }];
