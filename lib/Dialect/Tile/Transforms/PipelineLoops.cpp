@@ -707,8 +707,20 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
       if (!others.empty()) {
         SmallVector<LoadOp> all(loads);
         llvm::append_range(all, others.slotted);
-        if (tryPipeline(all, others.prefetched))
+        // Scalars of 4 or 8 bytes go to slots too (scalarAsTileLoad), the
+        // others ahead in registers.
+        unsigned warps = kiln::getNumWarps(cast<RankedTensorType>(all.front().getType()).getEncoding());
+        SmallVector<LoadOp> prefetched, scalarTiles;
+        for (LoadOp load : others.prefetched) {
+          if (warps && scalarCopyable(load))
+            scalarTiles.push_back(scalarAsTileLoad(load, warps));
+          else
+            prefetched.push_back(load);
+        }
+        llvm::append_range(all, scalarTiles);
+        if (tryPipeline(all, prefetched))
           continue;
+        llvm::for_each(scalarTiles, restoreScalarLoad);
       }
       if (loads.empty() || tryPipeline(loads, {}))
         continue;

@@ -12,6 +12,7 @@
 #include "SlotOperands.h"
 #include "TmaCopies.h"
 
+#include "BlockedLayouts.h"
 #include "DotLayouts.h"
 
 #include "kiln/Analysis/DistributedLayout.h"
@@ -397,6 +398,57 @@ CompanionLoads companionLoads(scf::ForOp loop, ArrayRef<LoadOp> dotLoads,
     found.slotted.push_back(load);
   }
   return found;
+}
+
+bool scalarCopyable(LoadOp load) {
+  return load.getType().isF32() && !load.getIsVolatile();
+}
+
+LoadOp scalarAsTileLoad(LoadOp load, unsigned numWarps) {
+  OpBuilder b(load);
+  Location loc = load.getLoc();
+  Type elem = load.getType();
+  // Four copies of the element: a slot row is whole 16-byte chunks. All in
+  // one thread, so reading one back takes no exchange.
+  constexpr int64_t kCopies = 4;
+  auto layout = BlockedLayoutAttr::get(b.getContext(), {unsigned(kCopies)}, {32u}, {numWarps}, {0u});
+  auto tileOf = [&](Type t) { return RankedTensorType::get({kCopies}, t, layout); };
+  auto splat = [&](Value v) -> Value {
+    return v ? SplatOp::create(b, loc, tileOf(v.getType()), v).getResult() : Value();
+  };
+  auto tile = LoadOp::create(b, loc, tileOf(elem), splat(load.getPtr()), splat(load.getMask()),
+                             splat(load.getOther()));
+  tile.setCache(load.getCache());
+  tile.setEvict(load.getEvict());
+  // One of the equal copies, whichever the lowering combines first: no
+  // arithmetic, and LLVM narrows the read to that one element.
+  auto element = ReduceOp::create(b, loc, TypeRange{elem}, ValueRange{tile.getResult()}, 0);
+  Block *combiner = b.createBlock(&element.getCombiner(), {}, {elem, elem}, {loc, loc});
+  YieldOp::create(b, loc, ValueRange{combiner->getArgument(0)});
+  load.getResult().replaceAllUsesWith(element.getResult(0));
+  load.erase();
+  return tile;
+}
+
+void restoreScalarLoad(LoadOp tile) {
+  OpBuilder b(tile);
+  auto source = [](Value v) { return v ? v.getDefiningOp<SplatOp>().getSrc() : Value(); };
+  auto scalar = LoadOp::create(b, tile.getLoc(), mlir::getElementTypeOrSelf(tile.getType()),
+                               source(tile.getPtr()), source(tile.getMask()),
+                               source(tile.getOther()));
+  scalar.setCache(tile.getCache());
+  scalar.setEvict(tile.getEvict());
+  Operation *element = *tile->getUsers().begin();
+  element->getResult(0).replaceAllUsesWith(scalar.getResult());
+  SmallVector<Operation *> splats;
+  for (Value v : {tile.getPtr(), tile.getMask(), tile.getOther()})
+    if (v)
+      splats.push_back(v.getDefiningOp());
+  element->erase();
+  tile.erase();
+  for (Operation *splat : splats)
+    if (splat->use_empty())
+      splat->erase();
 }
 
 SmallVector<LoadOp> stageableTogether(scf::ForOp loop, llvm::DenseSet<Operation *> excluded) {

@@ -72,6 +72,27 @@ struct CompanionLoads {
   bool empty() const { return slotted.empty() && prefetched.empty(); }
 };
 
+/// Whether `load`, a scalar companion load, can be copied ahead into a slot
+/// as a tile (scalarAsTileLoad): an fp32 (cp.async copies 4 bytes or more,
+/// and slots hold floats).
+bool scalarCopyable(LoadOp load);
+
+/// `load` (scalarCopyable) made a load of a tile of four copies of it in one
+/// thread of `numWarps` warps (its pointer, mask and `other` splatted), read
+/// back as one of them; returns the tile's load. The pipeliner then copies it ahead
+/// by cp.async into a slot of its own like the other companion loads, as
+/// Triton's pipeliner copies scalars (one thread copies, every thread reads
+/// it back). Carried in registers instead, a scalar of iteration i + lead
+/// moves through lead registers, and ptxas waits at its first use for the
+/// load started at the end of the previous iteration (the prologue's loads
+/// share its scoreboard): fla's gated delta state kernel waited most of a
+/// load's latency every iteration on its gate `tl.load(g + last)`.
+LoadOp scalarAsTileLoad(LoadOp load, unsigned numWarps);
+
+/// Undoes scalarAsTileLoad for its `tile` (when the loop is not pipelined
+/// with it after all): the scalar load again, in the tile's place.
+void restoreScalarLoad(LoadOp tile);
+
 /// The companion loads of `loop` (not among `dotLoads` or `excluded`).
 /// A load started ahead could miss a store of an iteration before it: none
 /// when the loop writes memory other than through stores and atomics whose

@@ -3,7 +3,8 @@
 #    read by ldmatrix.x4.trans (mma.sync) or by wgmma as M-major;
 #  - the loop's other loads start ahead too: float tiles (1-D as a 1 x N
 #    slot) are copied into slots and read back in their own layout, or straight
-#    into the layout they are converted to; scalars are carried in registers;
+#    into the layout they are converted to; fp32 scalars too (as a row of four
+#    copies), other scalars are carried in registers;
 #  - a barrier before the prologue lets the scratch of a dot before the loop
 #    share the slots' bytes;
 #  - on sm_90, a computed B is staged by the dot for wgmma, and an A computed
@@ -36,29 +37,34 @@
 # RUN:   -D BM=128 -D BN=64 -D BK=32 | FileCheck %s --check-prefix=ONCE90
 # RUN: ln-compile %S/../../../gpu/dot_kernels.py --kernel dot_block_mmajor --signature '*fp16:16,*fp16:16,*fp32:16' \
 # RUN:   -D BM=64 -D BN=64 -D BK=32 --arch sm_80 | FileCheck %s --check-prefix=ONCE80
+# RUN: ln-compile %s --kernel big_companion --signature '*fp16:16,*fp16:16,*fp32:16,*fp32:16,*fp32:16,i32:16' \
+# RUN:   -D BM=64 -D BN=64 -D BK=32 -D BX=65536 --emit=tile-layout | FileCheck %s --check-prefix=BIG
 
 # mamba's chunk state: A (x^T) M-contiguous, B scaled in fp32 by a vector and
 # a scalar loaded in the loop. Three slots of each tile, the vector's as one
-# row; the scalar is loaded two iterations ahead and carried.
+# row, the scalar's as a row of four copies of it (a slot row is 16 bytes),
+# read back as one of them: no value is carried in registers.
 # SCALED-LABEL: func.func @dot_scaled_kloop
 # SCALED: %[[A:[0-9]+]] = tile.local_alloc : <3x64x32xf16, transposed>
 # SCALED-NEXT: %[[B:[0-9]+]] = tile.local_alloc : <3x32x64xf16>
 # SCALED-NEXT: %[[S:[0-9]+]] = tile.local_alloc : <3x1x32xf32>
+# SCALED-NEXT: %[[T:[0-9]+]] = tile.local_alloc : <3x1x4xf32>
 # SCALED-NEXT: tile.barrier
-# SCALED: %[[T0:[0-9]+]] = tile.load %{{[0-9]+}}, mask %{{[0-9]+}} : !tile.ptr<f32>
 # SCALED: tile.async_copy {{.*}} into %[[S]][%c0_i32{{.*}}] : tensor<32x!tile.ptr<f32>, {{.*}}> -> <3x1x32xf32>
-# SCALED: %[[T1:[0-9]+]] = tile.load %{{[0-9]+}}, mask %{{[0-9]+}} : !tile.ptr<f32>
-# SCALED: scf.for {{.*}} iter_args(%{{.*}}, %[[TI:arg[0-9]+]] = %[[T0]], %[[TN:arg[0-9]+]] = %[[T1]], %[[COPY:arg[0-9]+]] = %c2_i32, %[[READ:arg[0-9]+]] = %c0_i32{{.*}}) -> (tensor<64x64xf32, #{{.*}}>, f32, f32, i32, i32)
-# SCALED: %[[T2:[0-9]+]] = tile.load %{{[0-9]+}}, mask %{{[0-9]+}} : !tile.ptr<f32>
+# SCALED: tile.async_copy {{.*}} into %[[T]][%c0_i32{{.*}}] : tensor<4x!tile.ptr<f32>, {{.*}}>, tensor<4xi1, {{.*}}> -> <3x1x4xf32>
+# SCALED: scf.for {{.*}} iter_args(%{{.*}}, %[[COPY:arg[0-9]+]] = %c2_i32, %[[READ:arg[0-9]+]] = %c0_i32{{.*}}) -> (tensor<64x64xf32, #{{.*}}>, i32, i32)
 # SCALED: tile.async_copy {{.*}} into %[[A]][%[[COPY]]]
 # SCALED: tile.async_copy {{.*}} into %[[B]][%[[COPY]]]
 # SCALED: tile.async_copy {{.*}} into %[[S]][%[[COPY]]]
+# SCALED: tile.async_copy {{.*}} into %[[T]][%[[COPY]]]
 # SCALED: tile.local_load %[[A]][%[[READ]]] : <3x64x32xf16, transposed> -> tensor<64x32xf16
 # SCALED: tile.local_load %[[B]][%[[READ]]] : <3x32x64xf16> -> tensor<32x64xf16
 # SCALED: tile.local_load %[[S]][%[[READ]]] : <3x1x32xf32> -> tensor<32xf32
+# SCALED: %[[T4:[0-9]+]] = tile.local_load %[[T]][%[[READ]]] : <3x1x4xf32> -> tensor<4xf32
+# SCALED-NEXT: %[[TI:[0-9]+]] = tile.reduce(%[[T4]]) axis = 0
 # SCALED: tile.splat %[[TI]] : f32
 # SCALED: tile.dot
-# SCALED: scf.yield %{{[0-9]+}}, %[[TN]], %[[T2]],
+# SCALED: scf.yield
 # SCALED-NOT: tile.load
 
 # The transposed A slot is read with ldmatrix.x4.trans; the vector's copies
@@ -154,3 +160,34 @@ def tn(A, B, C, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
 # PAGED: tile.load {{.*}} : tensor<32x!tile.ptr<i32>
 # PAGED: tile.async_copy {{.*}} -> <3x32x64xf16>
 # PAGED: tile.dot
+
+
+# A companion tile too large for two slots (256 KB): the loop is pipelined
+# with the dot's operands alone, and the fp32 scalar, made a tile of four
+# copies for the first try, is a scalar load again.
+# BIG-LABEL: func.func @big_companion
+# BIG-NOT: tensor<4x!tile.ptr<f32>
+# BIG: scf.for
+# BIG: tile.local_load
+# BIG: tile.load %{{[0-9]+}} : !tile.ptr<f32>
+# BIG-NOT: tensor<4x!tile.ptr<f32>
+# BIG: tile.load %{{[0-9]+}} : tensor<65536x!tile.ptr<f32>
+# BIG: tile.dot
+# BIG-NOT: tensor<4x!tile.ptr<f32>
+@triton.jit
+def big_companion(A, B, C, S, X, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                  BX: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    rx = tl.arange(0, BX)
+    acc = tl.zeros((BM, BN), tl.float32)
+    tot = tl.zeros((BX,), tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(A + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(B + (k + rk)[:, None] * BN + rn[None, :])
+        s = tl.load(S + k)
+        x = tl.load(X + k * BX + rx)
+        acc += tl.dot(a, b) * s
+        tot += x
+    tl.store(C + rm[:, None] * BN + rn[None, :], acc + tl.sum(tot))

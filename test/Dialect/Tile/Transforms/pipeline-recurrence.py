@@ -14,7 +14,11 @@
 #    is carried in the dot's layout and narrowed to bf16 before it is converted for the
 #    store (two fp32 exchanges per iteration before, one bf16 one now);
 #  - on sm_90 with 4 warps both products are wgmmas: v_new, computed in the
-#    accumulator layout, is staged by the dot as wgmma's B.
+#    accumulator layout, is staged by the dot as wgmma's B;
+#  - the fp32 scalar `b_g_last = tl.load(G + last)` is copied ahead too, as a tile of
+#    four copies in one thread (a slot row is 16 bytes) read back as one of them, not
+#    carried in registers: ptxas waited at its first use for the load started at the
+#    end of the iteration before (fla's gated delta state kernel, 1.22x Triton's time).
 # RUN: ln-compile %S/../../../gpu/dot_kernels.py --kernel dot_state_recurrence \
 # RUN:   --signature '*bf16:16,*bf16:16,*bf16:16,*fp32:16,*bf16:16,*bf16:16,i32' \
 # RUN:   -D K=64 -D NV=128 -D BT=64 -D BV=32 -D USE_GK=False --num-warps 4 --num-stages 2 \
@@ -37,19 +41,27 @@ import triton.language as tl
 # STATE-DAG: tile.local_alloc : <2x64x32xbf16>
 # STATE-DAG: tile.local_alloc : <2x1x64xf32>
 # STATE-DAG: tile.local_alloc : <2x64x64xbf16, transposed>
-# STATE: scf.for {{.*}} iter_args(%[[H:arg[0-9]+]] = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<64x32xf32, #mma>, f32, i32, i32)
+# STATE-DAG: %[[GL:[0-9]+]] = tile.local_alloc : <2x1x4xf32>
+# STATE: tile.async_copy {{.*}} into %[[GL]][%{{.*}}] : tensor<4x!tile.ptr<f32>, #[[L4:blocked[0-9]*]]>
+# STATE: scf.for {{.*}} iter_args(%[[H:arg[0-9]+]] = %{{.*}}, %{{.*}} = %{{.*}}, %[[READ:arg[0-9]+]] = %{{.*}}) -> (tensor<64x32xf32, #mma>, i32, i32)
 # STATE: %[[HQ:[0-9]+]] = arith.truncf %[[H]] : tensor<64x32xf32, #mma> to tensor<64x32xbf16, #mma>
 # STATE-NEXT: %[[HB:[0-9]+]] = tile.convert_layout %[[HQ]] : tensor<64x32xbf16, #mma> -> tensor<64x32xbf16, #blocked
 # STATE: tile.store %{{[0-9]+}}, %[[HB]]
 # STATE: tile.dot %{{[0-9]+}}, %[[HB]], %{{.*}} -> tensor<64x32xf32, #mma>
+# STATE: %[[G4:[0-9]+]] = tile.local_load %[[GL]][%[[READ]]] : <2x1x4xf32> -> tensor<4xf32, #[[L4]]>
+# STATE-NEXT: tile.reduce(%[[G4]]) axis = 0 : (tensor<4xf32, #[[L4]]>) -> f32
 # STATE-NOT: tile.convert_layout %{{.*}} : tensor<64x32xf32
 # STATE: tile.async_copy {{.*}} -> <2x64x32xbf16>
 # STATE: tile.async_copy {{.*}} -> <2x1x64xf32>
+# STATE: tile.async_copy {{.*}} -> <2x1x4xf32>
 # STATE: scf.yield
-# STATE-SAME: tensor<64x32xf32, #mma>, f32, i32, i32
+# STATE-SAME: tensor<64x32xf32, #mma>, i32, i32
 
 # PTX-LABEL: .entry dot_state_recurrence
+# PTX-NOT: ld.global
+# PTX: cp.async.ca.shared.global [%r{{[0-9]+}}+12], [%rd{{[0-9]+}}], 4
 # PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16
+# PTX-NOT: ld.global
 
 
 # ALIAS-LABEL: func.func @scan_rows
