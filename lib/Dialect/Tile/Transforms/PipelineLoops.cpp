@@ -707,8 +707,8 @@ struct PipelineLoopsPass : kiln::tile::impl::TilePipelineLoopsBase<PipelineLoops
       if (!others.empty()) {
         SmallVector<LoadOp> all(loads);
         llvm::append_range(all, others.slotted);
-        // Scalars of 4 or 8 bytes go to slots too (scalarAsTileLoad), the
-        // others ahead in registers.
+        // fp32 scalars go to slots too (scalarAsTileLoad), the others ahead
+        // in registers; if the loop cannot take them, they are put back.
         unsigned warps = kiln::getNumWarps(cast<RankedTensorType>(all.front().getType()).getEncoding());
         SmallVector<LoadOp> prefetched, scalarTiles;
         for (LoadOp load : others.prefetched) {
