@@ -401,7 +401,8 @@ CompanionLoads companionLoads(scf::ForOp loop, ArrayRef<LoadOp> dotLoads,
 }
 
 bool scalarCopyable(LoadOp load) {
-  return load.getType().isF32() && !load.getIsVolatile();
+  // A copy fills masked lanes with zeros: another `other` stays in registers.
+  return load.getType().isF32() && !load.getIsVolatile() && zeroPadded(load);
 }
 
 LoadOp scalarAsTileLoad(LoadOp load, unsigned numWarps) {

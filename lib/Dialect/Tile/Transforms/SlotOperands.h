@@ -74,7 +74,7 @@ struct CompanionLoads {
 
 /// Whether `load`, a scalar companion load, can be copied ahead into a slot
 /// as a tile (scalarAsTileLoad): an fp32 (cp.async copies 4 bytes or more,
-/// and slots hold floats).
+/// and slots hold floats) whose masked value, if any, is the copy's zero.
 bool scalarCopyable(LoadOp load);
 
 /// `load` (scalarCopyable) made a load of a tile of four copies of it in one

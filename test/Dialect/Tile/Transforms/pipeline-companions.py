@@ -37,6 +37,8 @@
 # RUN:   -D BM=128 -D BN=64 -D BK=32 | FileCheck %s --check-prefix=ONCE90
 # RUN: ln-compile %S/../../../gpu/dot_kernels.py --kernel dot_block_mmajor --signature '*fp16:16,*fp16:16,*fp32:16' \
 # RUN:   -D BM=64 -D BN=64 -D BK=32 --arch sm_80 | FileCheck %s --check-prefix=ONCE80
+# RUN: ln-compile %s --kernel scalar_other --signature '*fp16:16,*fp16:16,*fp32:16,*fp32:16,i32:16' \
+# RUN:   -D BM=64 -D BN=64 -D BK=32 --emit=tile-layout | FileCheck %s --check-prefix=OTHERONE
 # RUN: ln-compile %s --kernel big_companion --signature '*fp16:16,*fp16:16,*fp32:16,*fp32:16,*fp32:16,i32:16' \
 # RUN:   -D BM=64 -D BN=64 -D BK=32 -D BX=65536 --emit=tile-layout | FileCheck %s --check-prefix=BIG
 
@@ -191,3 +193,24 @@ def big_companion(A, B, C, S, X, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.c
         acc += tl.dot(a, b) * s
         tot += x
     tl.store(C + rm[:, None] * BN + rn[None, :], acc + tl.sum(tot))
+
+
+# A masked fp32 scalar whose `other` is 1.0: a copy would leave 0.0 in the
+# masked case, so it is loaded ahead into registers, carried by the loop.
+# OTHERONE-LABEL: func.func @scalar_other
+# OTHERONE-NOT: tensor<4x!tile.ptr<f32>
+# OTHERONE: %[[S0:[0-9]+]] = tile.load %{{[0-9]+}}, mask %{{[0-9]+}}, other %{{.*}} : !tile.ptr<f32>
+# OTHERONE: scf.for {{.*}} -> (tensor<64x64xf32, #{{.*}}>, f32, f32, i32, i32)
+# OTHERONE-NOT: tensor<4x!tile.ptr<f32>
+@triton.jit
+def scalar_other(A, B, C, S, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(A + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(B + (k + rk)[:, None] * BN + rn[None, :])
+        s = tl.load(S + k // BK, mask=k < K - BK, other=1.0)
+        acc += tl.dot(a, b) * s
+    tl.store(C + rm[:, None] * BN + rn[None, :], acc)
